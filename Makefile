@@ -1,0 +1,33 @@
+# `make test` and `make demo` each create .venv when missing and install what they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: test demo check bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.test-installed: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+$(VENV)/.demo-installed: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[demo]'
+	touch $@
+
+test: $(VENV)/.test-installed
+	$(PY) -m pytest src tests
+
+demo: $(VENV)/.demo-installed
+	$(PY) -m tapeflow demo
+
+check: $(VENV)/.test-installed
+	$(PY) -m tapeflow check
+
+bench: $(VENV)/.test-installed
+	$(PY) -m tapeflow bench
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache

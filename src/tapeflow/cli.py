@@ -1,0 +1,66 @@
+"""The `tapeflow` command line: `demo`, `check` (the gradient table) and `bench`."""
+from __future__ import annotations
+
+import argparse
+import runpy
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run_example(name: str, argv: list) -> int:
+    path = ROOT / "examples" / name
+    if not path.exists():
+        print(f"tapeflow: {path} not found (the examples ship with the source checkout)",
+              file=sys.stderr)
+        return 2
+    saved = sys.argv
+    sys.argv = [str(path), *argv]
+    try:
+        runpy.run_path(str(path), run_name="__main__")
+    finally:
+        sys.argv = saved
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    for name in ("gradient_tape_basics.py", "training_step.py"):
+        print(f"== examples/{name}")
+        status = _run_example(name, args.rest)
+        if status:
+            return status
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .testing.op_table import run_all
+    return 1 if run_all() else 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    path = ROOT / "benchmarks" / "run.py"
+    saved = sys.argv
+    sys.argv = [str(path), *args.rest]
+    try:
+        runpy.run_path(str(path), run_name="__main__")
+    finally:
+        sys.argv = saved
+    return 0
+
+
+def main(argv: list | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tapeflow", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, fn, help_text in [("demo", _demo, "run the demo"),
+                                ("check", _check, "check every op's gradient numerically"),
+                                ("bench", _bench, "run the benchmarks")]:
+        sub = commands.add_parser(name, help=help_text)
+        sub.add_argument("rest", nargs=argparse.REMAINDER)
+        sub.set_defaults(fn=fn)
+    args = parser.parse_args(argv)
+    return args.fn(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

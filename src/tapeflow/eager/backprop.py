@@ -1,0 +1,320 @@
+"""GradientTape and the reverse pass over what it recorded."""
+from __future__ import annotations
+
+import contextlib
+import enum
+import logging
+import warnings
+
+import numpy as np
+
+from ..framework import nest
+from ..framework.context import state
+from ..framework.indexed_slices import IndexedSlices, aggregate
+from ..framework.registry import NO_GRADIENT, gradient_rule
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import Variable
+from .tape import OpRecord, Tape
+
+__all__ = ["GradientTape", "UnconnectedGradients", "imperative_grad", "unbroadcast"]
+
+_log = logging.getLogger("tapeflow")
+
+
+class UnconnectedGradients(enum.Enum):
+    """What `gradient` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def as_unconnected(value) -> UnconnectedGradients:
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}. Use "
+                         "UnconnectedGradients.NONE ('none') or UnconnectedGradients.ZERO "
+                         "('zero').") from None
+
+
+class GradientTape:
+    """Records operations on watched tensors to compute their gradients.
+
+    Trainable variables read inside the context are watched automatically (unless
+    `watch_accessed_variables=False`); constants must be watched with `watch`.
+
+    Args:
+        persistent: allow several `gradient`/`jacobian` calls; otherwise the first call
+            releases the record.
+        watch_accessed_variables: watch trainable variables when they are read.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as g:
+        ...     g.watch(x)
+        ...     y = x * x
+        >>> float(g.gradient(y, x))
+        6.0
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._tape: Tape | None = None
+        self._recording = False
+
+    def __enter__(self) -> "GradientTape":
+        if self._recording:
+            raise ValueError("Tape is still recording. This can happen if you try to re-enter "
+                             "an already-active tape.")
+        if self._tape is None:
+            self._tape = Tape(self._watch_accessed_variables)
+        self._push()
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self._recording:
+            self._pop()
+
+    def _push(self) -> None:
+        state.recorders.append(self._tape)
+        self._recording = True
+
+    def _pop(self) -> None:
+        state.recorders.remove(self._tape)
+        self._recording = False
+
+    def watch(self, tensor) -> None:
+        """Watches a Tensor, a Variable, or a nested structure of them.
+
+        Raises:
+            ValueError: an element is neither a Tensor nor a Variable.
+        """
+        if self._tape is None:
+            self._tape = Tape(self._watch_accessed_variables)
+        for t in nest.flatten(tensor):
+            if not isinstance(t, (Tensor, Variable)):
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                                 "tf.Tensor or tf.Variable.")
+            if not t.dtype.is_trainable:
+                _log.warning("The dtype of the watched tensor must be floating (e.g. "
+                             "tf.float32), got %r", t.dtype)
+            self._tape.watch(t)
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Temporarily stops recording: operations inside are not on the tape.
+
+        Raises:
+            ValueError: the tape is not recording.
+        """
+        if not self._recording:
+            raise ValueError("Tape must be recording when stop_recording is called.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self) -> None:
+        """Discards everything recorded, watched variables included."""
+        recording = self._recording
+        if recording:
+            self._pop()
+        self._tape = Tape(self._watch_accessed_variables)
+        if recording:
+            self._push()
+
+    def watched_variables(self) -> tuple:
+        """The variables this tape watches, in the order they were created."""
+        if self._tape is None:
+            return ()
+        return tuple(v for _, v in sorted(self._tape.variables.items()))
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """Gradients of `target` (summed over its elements and structure) w.r.t. `sources`.
+
+        Args:
+            target: a Tensor or Variable, or a nested structure of them.
+            sources: a Tensor or Variable, or a nested structure of them.
+            output_gradients: one upstream gradient per flattened target (None for ones).
+            unconnected_gradients: 'none' or 'zero' for sources `target` does not reach.
+
+        Returns:
+            Gradients with the structure of `sources`.
+
+        Raises:
+            RuntimeError: a non-persistent tape is used a second time.
+            ValueError: an unknown `unconnected_gradients`, or `output_gradients` of
+                another length than the targets.
+        """
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians).")
+        if self._recording:
+            if not self._persistent:
+                self._pop()
+            else:
+                _log.warning("Calling GradientTape.gradient on a persistent tape inside its "
+                             "context is less efficient than calling it outside: the gradient "
+                             "computation is recorded too. Do it only for higher derivatives.")
+        unconnected = as_unconnected(unconnected_gradients)
+        flat_targets = [_snapshot(t) for t in nest.flatten(target)]
+        flat_sources = nest.flatten(sources)
+        for s in flat_sources:
+            if not isinstance(s, (Tensor, Variable)):
+                raise ValueError(f"gradient() sources must be Tensors or Variables, got {s!r}")
+        if output_gradients is None:
+            upstream = [None] * len(flat_targets)
+        else:
+            upstream = nest.flatten(output_gradients)
+            if len(upstream) != len(flat_targets):
+                raise ValueError(f"output_gradients has {len(upstream)} entries but target "
+                                 f"has {len(flat_targets)}; give one per target.")
+        tape = self._tape
+        if not self._persistent:
+            self._tape = None
+        grads = imperative_grad(tape, flat_targets, flat_sources, upstream,
+                                consume=not self._persistent)
+        if unconnected is UnconnectedGradients.ZERO:
+            grads = [Tensor(np.zeros_like(s._value)) if g is None else g
+                     for g, s in zip(grads, flat_sources)]
+        return nest.pack_sequence_as(sources, grads)
+
+
+def _snapshot(x):
+    """A target as a Tensor; a Variable keeps its identity so gradient(v, v) is ones."""
+    if isinstance(x, Variable):
+        return Tensor(x._value, x._id)
+    if isinstance(x, (Tensor, IndexedSlices)):
+        return x
+    return convert_to_tensor(x)
+
+
+def unbroadcast(grad, shape: tuple):
+    """Sums `grad` over the axes along which an input of `shape` was broadcast.
+
+    The one place broadcast gradients are reduced; works on raw arrays and on Tensors.
+    """
+    from ..ops.array_ops import Reshape
+    from ..ops.math_ops import Sum
+    gshape = grad._value.shape if isinstance(grad, Tensor) else np.shape(grad)
+    if gshape == shape:
+        return grad
+    lead = len(gshape) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+    if axes:
+        grad = Sum(grad, axis=axes, keepdims=False)
+    return Reshape(grad, shape)
+
+
+def _accumulate(pending: dict, key: int, grad) -> None:
+    old = pending.get(key)
+    if old is None:
+        pending[key] = grad
+    elif isinstance(old, IndexedSlices) or isinstance(grad, IndexedSlices):
+        pending[key] = aggregate(old, grad)
+    else:
+        pending[key] = old + grad
+
+
+def _relevant_ids(entries: list, source_ids: set) -> set:
+    """Ids of the sources and of every recorded tensor computed from them."""
+    relevant = set(source_ids)
+    for rec in entries:
+        for x in rec.inputs:
+            if x._id in relevant:
+                relevant.update([o._id for o in rec.outputs])
+                break
+    return relevant
+
+
+def _check_count(op, grads, count: int):
+    if count == 1 and not isinstance(grads, (tuple, list)):
+        return (grads,)
+    if not isinstance(grads, (tuple, list)) or len(grads) != count:
+        got = len(grads) if isinstance(grads, (tuple, list)) else 1
+        raise ValueError(f"The gradient rule of op '{op.name}' returned {got} gradients; the op "
+                         f"has {count} inputs and needs exactly one gradient (or None) per input.")
+    return grads
+
+
+def _unwrap(g):
+    if isinstance(g, Tensor):
+        return g._value
+    if isinstance(g, IndexedSlices):
+        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), g.dense_shape)
+    return g
+
+
+def _wrap(g):
+    if g is None or isinstance(g, Tensor):
+        return g
+    if isinstance(g, IndexedSlices):
+        return IndexedSlices(_wrap(g.values), _wrap(g.indices), g.dense_shape)
+    return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
+
+
+def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
+                    consume: bool) -> list:
+    """The reverse pass: d(sum of targets)/d(source) for each source, None if unconnected.
+
+    When nothing records (no outer tape, no accumulator) the rules run on raw NumPy arrays;
+    otherwise on Tensors, so the pass is itself recorded and can be differentiated again.
+    With `consume`, records are released as they are used.
+    """
+    raw = not state.recorders
+    pending: dict = {}
+    for t, g in zip(targets, upstream):
+        if not t.dtype.is_trainable:
+            continue
+        if g is None:
+            g = np.ones_like(t._value)
+        elif not isinstance(g, (Tensor, IndexedSlices)):
+            g = convert_to_tensor(g, dtype=t.dtype)
+        _accumulate(pending, t._id, _unwrap(g) if raw else _wrap(g))
+    source_ids = {s._id for s in sources}
+    entries = tape.entries
+    count = len(entries)
+    relevant = _relevant_ids(entries[:count], source_ids)
+    found: dict = {}
+    for index in range(count - 1, -1, -1):
+        rec = entries.pop() if consume else entries[index]
+        outputs = rec.outputs
+        out_grads = [pending.pop(o._id, None) for o in outputs]
+        for o, g in zip(outputs, out_grads):
+            if g is not None and o._id in source_ids:
+                _accumulate(found, o._id, g)
+        if outputs[0]._id not in relevant or all(g is None for g in out_grads):
+            continue
+        op = rec.op
+        rule = gradient_rule(op)
+        if rule is NO_GRADIENT:
+            continue
+        if len(outputs) > 1:
+            out_grads = [np.zeros_like(o._value) if g is None and raw else
+                         Tensor(np.zeros_like(o._value)) if g is None else g
+                         for o, g in zip(outputs, out_grads)]
+        if not raw:
+            in_grads = rule(rec, *out_grads)
+        elif op.grad_takes_tensors:
+            in_grads = [_unwrap(g) for g in _check_count(
+                op, rule(rec, *[_wrap(g) for g in out_grads]), len(rec.inputs))]
+        else:
+            view = OpRecord(op, tuple([x._value for x in rec.inputs]),
+                            tuple([o._value for o in outputs]), rec.attrs)
+            in_grads = rule(view, *out_grads)
+        in_grads = _check_count(op, in_grads, len(rec.inputs))
+        for x, g in zip(rec.inputs, in_grads):
+            if g is None or x._id not in relevant or not x.dtype.is_trainable:
+                continue
+            if not isinstance(g, IndexedSlices):
+                g = unbroadcast(g, x._value.shape)
+            _accumulate(pending, x._id, g)
+    for sid in source_ids:
+        if sid in pending:
+            _accumulate(found, sid, pending[sid])
+    return [_wrap(found.get(s._id)) for s in sources]

@@ -1,0 +1,86 @@
+"""The chokepoint every op runs through.
+
+Eagerly it runs the kernel, wraps the results, and offers the operation to each active
+recorder (tape or forward accumulator); while a graph is being built it adds a node instead.
+When nothing records, an op costs one kernel call, one Tensor per output and two
+thread-local reads.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import errors
+from . import registry
+from .context import state
+from .tensor import Tensor
+from .variables import Variable
+
+__all__ = ["execute", "execute_mixed", "describe_inputs"]
+
+
+def execute(op, inputs: tuple, attrs: dict):
+    """Runs `op` on `inputs` (Tensors or Variables) with `attrs`.
+
+    Returns one Tensor, or a tuple of Tensors when the op has several outputs.
+    """
+    st = state
+    if st.graph is not None:
+        return st.graph._create_op(op, inputs, attrs)
+    try:
+        out = op.kernel(*[x._value for x in inputs], **attrs)
+    except errors.OpError:
+        raise
+    except (ValueError, TypeError, IndexError, ArithmeticError) as e:
+        raise errors.InvalidArgumentError(
+            None, op.name, f"{op.name}: {e} ({describe_inputs(inputs)})") from None
+    if op.num_outputs == 1:
+        result = Tensor(out)
+        outputs = (result,)
+    else:
+        result = outputs = tuple([Tensor(o) for o in out])
+    if st.recorders:
+        record_operation(op, inputs, outputs, attrs)
+    return result
+
+
+def record_operation(op, inputs: tuple, outputs: tuple, attrs: dict) -> None:
+    """Offers an executed operation to every active recorder.
+
+    Variables among the inputs are replaced by a snapshot of the value read (carrying the
+    variable's identity), and recorders are told the variable was accessed.
+    """
+    recorders = tuple(state.recorders)
+    if any(isinstance(x, Variable) for x in inputs):
+        inputs = tuple([x._read_for_recorders(recorders) if isinstance(x, Variable) else x
+                        for x in inputs])
+    for recorder in recorders:
+        recorder._record_operation(op, inputs, outputs, attrs)
+
+
+def execute_mixed(op, inputs: tuple, attrs: dict):
+    """`execute` for inputs mixing Tensors with raw arrays, Python scalars and shapes.
+
+    Python scalars take the dtype of the first tensor input, as they would in TF; tuples
+    are shapes and become int64 tensors.
+    """
+    like = next(x for x in inputs if hasattr(x, "_id"))
+    return execute(op, tuple([x if hasattr(x, "_id") else _constant_input(x, like)
+                              for x in inputs]), attrs)
+
+
+def _constant_input(x, like) -> Tensor:
+    if isinstance(x, (int, float, complex)):
+        return Tensor(np.asarray(x, like.dtype._np))
+    if isinstance(x, tuple):
+        return Tensor(np.asarray(x, np.int64))
+    return Tensor(np.asarray(x))
+
+
+def describe_inputs(inputs) -> str:
+    """'shapes [2,3] and [3,4], dtypes float32 and float32' for an error message."""
+    shapes = [str(list(x.shape)) if hasattr(x, "shape") else repr(x) for x in inputs]
+    kinds = [x.dtype.name if hasattr(x, "dtype") else type(x).__name__ for x in inputs]
+    return f"shapes {', '.join(shapes)}; dtypes {', '.join(kinds)}"
+
+
+registry._execute = execute_mixed

@@ -1,0 +1,37 @@
+"""Flattening and re-packing of nested structures (lists, tuples, namedtuples, dicts)."""
+from __future__ import annotations
+
+
+def _is_sequence(x) -> bool:
+    return isinstance(x, (list, tuple, dict))
+
+
+def flatten(structure) -> list:
+    """The leaves of `structure` in order (dicts by sorted key); a leaf flattens to [leaf]."""
+    if isinstance(structure, dict):
+        return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in flatten(item)]
+    return [structure]
+
+
+def pack_sequence_as(structure, flat: list):
+    """Rebuilds `structure` with the leaves taken in order from `flat`."""
+    leaves = iter(flat)
+
+    def build(s):
+        if isinstance(s, dict):
+            built = {k: build(s[k]) for k in sorted(s)}
+            return type(s)((k, built[k]) for k in s)
+        if isinstance(s, (list, tuple)):
+            items = [build(item) for item in s]
+            if isinstance(s, tuple) and hasattr(s, "_fields"):
+                return type(s)(*items)
+            return type(s)(items)
+        return next(leaves)
+
+    return build(structure)
+
+
+def map_structure(fn, structure):
+    return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])

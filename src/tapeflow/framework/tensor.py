@@ -1,0 +1,266 @@
+"""Tensor: an immutable value with a dtype and a shape. Its operators call ops.
+
+Operator overloads are installed by the op modules (`ops/math_ops.py`, `ops/array_ops.py`),
+as TF does, so this module stands on nothing but NumPy.
+"""
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+
+from . import dtypes
+from .tensor_shape import TensorShape
+
+_next_id = itertools.count(1).__next__
+
+
+class Tensor:
+    """An eager tensor: a NumPy value plus the identity tapes record it by.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant([[1.0, 2.0]])
+        >>> x.shape, x.dtype
+        (TensorShape([1, 2]), tf.float32)
+        >>> (x * 2).numpy()
+        array([[2., 4.]], dtype=float32)
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    # NumPy defers its binary operators to ours (ndarray + Tensor gives a Tensor).
+    __array_priority__ = 100
+
+    def __init__(self, value, _id: int | None = None) -> None:
+        self._value = value
+        self._id = _next_id() if _id is None else _id
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def name(self) -> str:
+        raise AttributeError("Tensor.name is meaningless when eager execution is enabled.")
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def numpy(self):
+        """The value as a NumPy array (a NumPy scalar for rank 0); a copy, safe to change."""
+        v = self._value
+        if isinstance(v, np.ndarray):
+            return v.copy() if v.ndim else v[()]
+        return v
+
+    def __array__(self, dtype=None, copy=None):
+        v = np.asarray(self._value)
+        return v if dtype is None else v.astype(dtype)
+
+    def ref(self) -> "Reference":
+        """A hashable reference to this tensor (tensors themselves are unhashable)."""
+        return Reference(self)
+
+    def experimental_ref(self) -> "Reference":
+        return Reference(self)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __repr__(self) -> str:
+        shape = "(" + ", ".join(map(str, self._value.shape)) + ("," if self.ndim == 1 else "") + ")"
+        return f"<tf.Tensor: shape={shape}, dtype={self.dtype.name}, numpy={_numpy_repr(self._value)}>"
+
+    def __str__(self) -> str:
+        return f"tf.Tensor({np.asarray(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def __len__(self) -> int:
+        if not self._value.ndim:
+            raise TypeError("Scalar tensor has no `len()`")
+        return len(self._value)
+
+    def __iter__(self):
+        if not self._value.ndim:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return (self[i] for i in range(len(self._value)))
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __index__(self) -> int:
+        if not self.dtype.is_integer:
+            raise TypeError(f"Only integer tensors can be used as an index, got {self.dtype.name}")
+        return int(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        return format(np.asarray(self._value).item() if not self.ndim else self._value, spec)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return Tensor(self._value.copy())
+
+    def __reduce__(self):
+        return Tensor, (np.asarray(self._value).copy(),)
+
+    def _as_tensor(self) -> "Tensor":
+        return self
+
+
+def _numpy_repr(v) -> str:
+    text = repr(np.asarray(v)) if np.ndim(v) else repr(np.asarray(v).item())
+    if text.startswith("array("):
+        text = text[len("array("):].rsplit(", dtype=", 1)[0].rstrip(")")
+        text = "\n".join(line[6:] if i else line for i, line in enumerate(text.split("\n")))
+    return text
+
+
+class Reference:
+    """A hashable stand-in for a tensor or variable, compared by identity."""
+
+    __slots__ = ("_wrapped",)
+
+    def __init__(self, wrapped) -> None:
+        self._wrapped = wrapped
+
+    def deref(self):
+        return self._wrapped
+
+    def __hash__(self) -> int:
+        return id(self._wrapped)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Reference) and other._wrapped is self._wrapped
+
+    def __repr__(self) -> str:
+        return f"<Reference wrapping {self._wrapped!r}>"
+
+
+_PY_DEFAULTS = {"f": np.float32, "i": np.int32, "c": np.complex128, "b": np.bool_}
+
+
+def _array_from_python(value, dtype: dtypes.DType | None):
+    """A NumPy array from Python or NumPy data, with TF's default dtypes."""
+    if dtype is not None:
+        target = dtype._np
+        arr = np.asarray(value)
+        if arr.dtype.kind in "fc" and target.kind in "iub" and np.any(arr != np.round(np.real(arr))):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if arr.dtype.kind == "c" and target.kind != "c":
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        return np.array(arr, dtype=target)
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        return np.array(value)
+    arr = np.array(value)
+    kind = arr.dtype.kind
+    if kind == "i" and arr.size and (arr.max() > np.iinfo(np.int32).max or arr.min() < np.iinfo(np.int32).min):
+        return arr.astype(np.int64)
+    if kind in _PY_DEFAULTS:
+        return arr.astype(_PY_DEFAULTS[kind], copy=False)
+    if kind == "U" or kind == "S" or kind == "O":
+        raise TypeError(f"tapeflow cannot make a tensor of {value!r}: strings and objects are "
+                        "not supported")
+    return arr
+
+
+def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
+    """Creates a constant tensor from a Python or NumPy value.
+
+    Python floats become float32 and ints int32 (int64 where they do not fit), as in TF;
+    NumPy arrays keep their dtype. With `shape`, a scalar is broadcast and anything else
+    reshaped.
+
+    Args:
+        value: a scalar, nested list or NumPy array (a Tensor is copied).
+        dtype: the DType (or anything `as_dtype` takes) to convert to.
+        shape: the shape to reshape or broadcast to.
+        name: accepted for TF compatibility.
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        TypeError: the value cannot be represented in `dtype` (e.g. 1.5 as int32).
+        TypeError: the shape cannot hold the value.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.constant(3.0)
+        <tf.Tensor: shape=(), dtype=float32, numpy=3.0>
+        >>> tf.constant(0, shape=[2]).numpy()
+        array([0, 0], dtype=int32)
+    """
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+        value = np.asarray(value._as_tensor()._value)
+    arr = _array_from_python(value, dtype)
+    if shape is not None:
+        shape = tuple(TensorShape(shape).as_list())
+        if arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+        elif int(np.prod(shape)) == arr.size:
+            arr = arr.reshape(shape)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tried to "
+                            f"convert a value of shape {arr.shape} to shape {list(shape)}.")
+    return Tensor(arr)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = None) -> Tensor:
+    """Returns `value` as a Tensor: tensors pass through, variables are read.
+
+    Raises:
+        ValueError: a tensor or variable of another dtype than `dtype`.
+        TypeError: data that cannot be represented in `dtype`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.convert_to_tensor([1, 2]).dtype
+        tf.int32
+    """
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    as_tensor = getattr(value, "_as_tensor", None)
+    if as_tensor is not None:
+        tensor = as_tensor()
+        if dtype is not None and tensor.dtype is not dtype:
+            raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
+                             f"dtype {tensor.dtype.name}: {tensor!r}")
+        return tensor
+    if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
+        try:
+            return constant(value, dtypes.as_dtype(dtype_hint))
+        except TypeError:
+            pass
+    return constant(value, dtype)
+
+
+def is_tensor(x) -> bool:
+    """True for tapeflow tensors and variables."""
+    return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+
+
+def is_number(x) -> bool:
+    return isinstance(x, numbers.Number)

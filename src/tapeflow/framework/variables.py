@@ -1,0 +1,170 @@
+"""Variable: mutable state that tapes watch automatically when it is read."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .context import state
+from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
+
+__all__ = ["Variable"]
+
+
+class Variable:
+    """A mutable tensor-like value; reading a trainable one inside a tape watches it.
+
+    Args:
+        initial_value: a value or a zero-argument callable returning one.
+        trainable: whether tapes watch it automatically (default True).
+        name: the name; `.name` appends ":0" as TF does.
+        dtype: converts the initial value to this dtype.
+        shape: the static shape; defaults to the initial value's.
+        constraint: an optional projection applied by optimizers after updates.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> v = tf.Variable(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = v * v
+        >>> float(tape.gradient(y, v))
+        4.0
+        >>> float(v.assign_add(1.0))
+        3.0
+    """
+
+    __slots__ = ("_value", "_id", "_trainable", "_name", "_shape", "constraint", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, **kwargs) -> None:
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = convert_to_tensor(initial_value, dtype=dtype) if isinstance(initial_value, Tensor) \
+            else constant(initial_value, dtype=dtype)
+        self._value = np.array(value._value)
+        self._id = _next_id()
+        self._trainable = True if trainable is None else bool(trainable)
+        self._name = "Variable" if name is None else str(name)
+        self._shape = TensorShape(self._value.shape if shape is None else shape)
+        if validate_shape and not self._shape.is_compatible_with(self._value.shape):
+            raise ValueError(f"The initial value's shape {self._value.shape} is not compatible "
+                             f"with the explicitly supplied `shape` argument {self._shape}.")
+        self.constraint = constraint
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def name(self) -> str:
+        return self._name + ":0"
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    def get_shape(self) -> TensorShape:
+        return self._shape
+
+    def numpy(self):
+        v = self._value
+        return v.copy() if v.ndim else v[()]
+
+    def read_value(self) -> Tensor:
+        """The current value as a Tensor; recorded as a read by any active tape."""
+        recorders = state.recorders
+        if not recorders:
+            return Tensor(self._value)
+        from .registry import get_op
+        from .execute import record_operation
+        out = Tensor(self._value)
+        record_operation(get_op("ReadVariableOp"), (self,), (out,), {})
+        return out
+
+    value = read_value
+    _as_tensor = read_value
+
+    def _read_for_recorders(self, recorders) -> Tensor:
+        """A snapshot of the value carrying this variable's identity, for a tape record."""
+        for recorder in recorders:
+            recorder._variable_accessed(self)
+        return Tensor(self._value, self._id)
+
+    def __array__(self, dtype=None, copy=None):
+        v = np.asarray(self._value)
+        return v if dtype is None else v.astype(dtype)
+
+    # -- writing -------------------------------------------------------------------------
+    def _checked_value(self, value, what: str) -> np.ndarray:
+        new = convert_to_tensor(value, dtype=self.dtype)._value
+        if not self._shape.is_compatible_with(new.shape):
+            raise ValueError(f"Cannot {what} variable '{self.name}': the variable shape "
+                             f"{self._shape} and the value shape {TensorShape(new.shape)} are "
+                             "incompatible.")
+        return new
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Replaces the value; ValueError (and no change) if the shape does not fit."""
+        self._value = np.array(self._checked_value(value, "assign to"))
+        return self if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        """Adds `delta` (same shape) to the value."""
+        self._value = self._value + self._checked_value(delta, "assign_add to")
+        return self if read_value else None
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        """Subtracts `delta` (same shape) from the value."""
+        self._value = self._value - self._checked_value(delta, "assign_sub to")
+        return self if read_value else None
+
+    # -- identity ------------------------------------------------------------------------
+    def ref(self):
+        from .tensor import Reference
+        return Reference(self)
+
+    experimental_ref = ref
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    def __repr__(self) -> str:
+        return (f"<tf.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}, "
+                f"numpy={_numpy_repr(self._value)}>")
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __index__(self) -> int:
+        return self.read_value().__index__()
+
+    def __len__(self) -> int:
+        return len(self._value)
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __format__(self, spec: str) -> str:
+        return format(self.read_value(), spec)
+
+    def __deepcopy__(self, memo):
+        return Variable(self._value.copy(), trainable=self._trainable, name=self._name)

@@ -1,0 +1,6 @@
+"""tf.math: elementwise math and reductions."""
+from .ops.math_ops import (add, divide, exp, log, multiply, negative, pow, reduce_mean,
+                           reduce_sum, round, sigmoid, sqrt, square, subtract, tanh, truediv)
+
+__all__ = ["add", "divide", "exp", "log", "multiply", "negative", "pow", "reduce_mean",
+           "reduce_sum", "round", "sigmoid", "sqrt", "square", "subtract", "tanh", "truediv"]

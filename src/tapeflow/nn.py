@@ -1,0 +1,5 @@
+"""tf.nn: activations, softmax and losses."""
+from .ops.math_ops import sigmoid, tanh
+from .ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
+
+__all__ = ["relu", "sigmoid", "softmax", "sparse_softmax_cross_entropy_with_logits", "tanh"]

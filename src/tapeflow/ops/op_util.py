@@ -1,0 +1,99 @@
+"""Input handling shared by every public op function: conversion, dtype checks, axes."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import errors
+from ..framework.tensor import Tensor, constant
+from ..framework.variables import Variable
+
+NO_ATTRS: dict = {}
+
+
+def as_input(x):
+    """A Tensor or Variable as is; anything else becomes a constant."""
+    if type(x) is Tensor or isinstance(x, (Tensor, Variable)):
+        return x
+    return constant(x)
+
+
+def _like(value, like, op_name: str) -> Tensor:
+    """`value` (not a tensor) converted to the dtype of tensor `like`, as TF's weak scalars."""
+    dtype = like.dtype
+    if isinstance(value, np.ndarray) and value.dtype != dtype._np:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: cannot combine a {dtype.name} tensor with a NumPy array of "
+            f"dtype {value.dtype}; cast one of them first.")
+    if isinstance(value, (float, complex)) and dtype.is_integer and value != int(np.real(value)):
+        raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype {dtype.name}")
+    if isinstance(value, complex) and not dtype.is_complex:
+        raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype {dtype.name}")
+    return Tensor(np.asarray(value, dtype._np))
+
+
+def binary_inputs(op_name: str, x, y) -> tuple:
+    """Both operands as tensors of one dtype; a non-tensor takes the other's dtype.
+
+    Raises:
+        InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
+    """
+    tx = isinstance(x, (Tensor, Variable))
+    ty = isinstance(y, (Tensor, Variable))
+    if tx and ty:
+        if x.dtype is not y.dtype:
+            raise errors.InvalidArgumentError(
+                None, op_name, f"{op_name}: cannot compute {op_name} as input #1 (zero-based) was "
+                f"expected to be a {x.dtype.name} tensor but is a {y.dtype.name} tensor "
+                f"(shapes {list(x.shape)} and {list(y.shape)}). Cast one with tf.cast.")
+        return x, y
+    if tx:
+        return x, _like(y, x, op_name)
+    if ty:
+        return _like(x, y, op_name), y
+    x = constant(x)
+    return x, _like(y, x, op_name)
+
+
+def shape_of(x) -> tuple:
+    """The static shape of a Tensor, Variable or raw array, as a tuple."""
+    value = getattr(x, "_value", x)
+    return np.shape(value)
+
+
+def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
+    """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes.
+
+    Raises:
+        InvalidArgumentError: an axis outside [-ndim, ndim).
+    """
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (Tensor, Variable)):
+        axis = axis.numpy()
+    values = np.ravel(np.asarray(axis))
+    if values.size and values.dtype.kind not in "iu":
+        raise TypeError(f"{op_name}: axis must be integers, got {axis!r}")
+    axes = []
+    for a in values.tolist():
+        if not -ndim <= a < max(ndim, 1):
+            raise errors.InvalidArgumentError(
+                None, op_name, f"{op_name}: invalid reduction dimension {a} for input with "
+                f"{ndim} dimensions (axis must be in [{-ndim}, {ndim})).")
+        axes.append(a % ndim if ndim else 0)
+    return tuple(axes)
+
+
+def normalize_axis(op_name: str, axis, ndim: int) -> int:
+    """One axis in [-ndim, ndim) as a non-negative int."""
+    (a,) = normalize_axes(op_name, int(axis), ndim)
+    return a
+
+
+def value_of(x):
+    """The NumPy value of a Tensor or Variable; a raw array as is."""
+    return getattr(x, "_value", x)
+
+
+def dtype_of(x) -> np.dtype:
+    """The NumPy dtype of a Tensor, Variable or raw array."""
+    return np.asarray(getattr(x, "_value", x)).dtype

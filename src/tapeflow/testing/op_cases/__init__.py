@@ -1,0 +1,12 @@
+"""The gradient-check table: one row per registered op, split by op family.
+
+Every op in the registry has a row here (or an entry in EXEMPT saying where it is
+checked). Differentiable rows are checked to second order against central differences in
+float64; non-differentiable rows are checked to give None gradients.
+"""
+from __future__ import annotations
+
+from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
+from . import array_cases, math_cases, nn_cases  # noqa: F401  (each adds its rows)
+
+__all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]

@@ -1,0 +1,46 @@
+"""Every example in examples/ and the README runs and prints what it promises."""
+import re
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_example(name: str, capsys) -> str:
+    runpy.run_path(str(ROOT / "examples" / name), run_name="__main__")
+    return capsys.readouterr().out
+
+
+def test_gradient_tape_basics(capsys):
+    out = run_example("gradient_tape_basics.py", capsys)
+    assert out.splitlines() == ["dy/dx: 6.0", "dy/dx: 6.0 d2y/dx2: 2.0",
+                                "dz/dx: 108.0 dy/dx: 6.0"]
+
+
+def test_training_step_learns(capsys):
+    out = run_example("training_step.py", capsys)
+    losses = [float(m) for m in re.findall(r"loss (\d+\.\d+)", out)]
+    assert losses[0] > 0.69 and losses[-1] < 0.35
+    assert float(re.search(r"accuracy: (\d+\.\d)%", out).group(1)) > 80.0
+
+
+def readme_blocks() -> list:
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+
+
+def test_readme_examples_run():
+    blocks = readme_blocks()
+    assert blocks
+    for block in blocks:
+        namespace: dict = {}
+        exec(compile(block, "README.md", "exec"), namespace)
+
+
+def test_cli_demo_runs():
+    result = subprocess.run([sys.executable, "-m", "tapeflow", "demo"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "dz/dx: 108.0 dy/dx: 6.0" in result.stdout
