@@ -107,10 +107,10 @@ class GradientTape:
         """Temporarily stops recording: operations inside are not on the tape.
 
         Raises:
-            ValueError: the tape is not recording.
+            RuntimeError: the tape is not recording.
         """
         if not self._recording:
-            raise ValueError("Tape must be recording when stop_recording is called.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop()
         try:
             yield
@@ -276,7 +276,9 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         elif not isinstance(g, (Tensor, IndexedSlices)):
             g = convert_to_tensor(g, dtype=t.dtype)
         _accumulate(pending, t._id, _unwrap(g) if raw else _wrap(g))
-    source_ids = {s._id for s in sources}
+    # Only what the tape watched (or a target itself) can receive a gradient.
+    target_ids = {t._id for t in targets}
+    source_ids = {s._id for s in sources if s._id in tape.ids or s._id in target_ids}
     entries = tape.entries
     count = len(entries)
     relevant = _relevant_ids(entries[:count], source_ids)
