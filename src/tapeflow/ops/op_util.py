@@ -19,6 +19,9 @@ def as_input(x):
 
 def _like(value, like, op_name: str) -> Tensor:
     """`value` (not a tensor) converted to the dtype of tensor `like`, as TF's weak scalars."""
+    np_dtype = like._value.dtype
+    if type(value) is float and np_dtype.kind in "fc" or type(value) is int and np_dtype.kind in "fciu":
+        return Tensor(np_dtype.type(value))
     dtype = like.dtype
     if isinstance(value, np.ndarray) and value.dtype != dtype._np:
         raise errors.InvalidArgumentError(
@@ -37,10 +40,10 @@ def binary_inputs(op_name: str, x, y) -> tuple:
     Raises:
         InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
     """
-    tx = isinstance(x, (Tensor, Variable))
-    ty = isinstance(y, (Tensor, Variable))
+    tx = type(x) is Tensor or isinstance(x, (Tensor, Variable))
+    ty = type(y) is Tensor or isinstance(y, (Tensor, Variable))
     if tx and ty:
-        if x.dtype is not y.dtype:
+        if x._value.dtype != y._value.dtype:
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: cannot compute {op_name} as input #1 (zero-based) was "
                 f"expected to be a {x.dtype.name} tensor but is a {y.dtype.name} tensor "
