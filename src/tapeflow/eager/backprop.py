@@ -277,6 +277,19 @@ def _wrap(g):
     return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
 
 
+def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, raw: bool):
+    """The upstream gradients of a multi-output record (zeros for the unused outputs), or
+    None when no output has one."""
+    grads = [pending.pop(o._id, None) for o in outputs]
+    for o, g in zip(outputs, grads):
+        if g is not None and o._id in source_ids:
+            _accumulate(found, o._id, g)
+    if all(g is None for g in grads):
+        return None
+    return [(np.zeros_like(o._value) if raw else Tensor(np.zeros_like(o._value)))
+            if g is None else g for o, g in zip(outputs, grads)]
+
+
 def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
                     consume: bool) -> list:
     """The reverse pass: d(sum of targets)/d(source) for each source, None if unconnected.
@@ -310,24 +323,19 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         rec = entries.pop() if consume else entries[index]
         outputs = rec.outputs
         if len(outputs) == 1:
-            out_id = outputs[0]._id
-            g = pending.pop(out_id, None)
+            out = outputs[0]
+            g = pending.pop(out._id, None)
             if g is None:
                 continue
-            if out_id in source_ids:
-                _accumulate(found, out_id, g)
-            if out_id not in relevant:
+            if out._id in source_ids:
+                _accumulate(found, out._id, g)
+            if out._id not in relevant:
                 continue
             out_grads = (g,)
         else:
-            out_grads = [pending.pop(o._id, None) for o in outputs]
-            for o, g in zip(outputs, out_grads):
-                if g is not None and o._id in source_ids:
-                    _accumulate(found, o._id, g)
-            if outputs[0]._id not in relevant or all(g is None for g in out_grads):
+            out_grads = _multi_output_grads(outputs, pending, source_ids, found, raw)
+            if out_grads is None or outputs[0]._id not in relevant:
                 continue
-            out_grads = [(np.zeros_like(o._value) if raw else Tensor(np.zeros_like(o._value)))
-                         if g is None else g for o, g in zip(outputs, out_grads)]
         op = rec.op
         rule = op.grad
         if rule is NO_GRADIENT:
@@ -339,10 +347,8 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             in_grads = rule(rec, *out_grads)
         elif op.grad_takes_tensors:
             in_grads = rule(rec, *[_wrap(g) for g in out_grads])
-            if isinstance(in_grads, (tuple, list)):
-                in_grads = [_unwrap(g) for g in in_grads]
-            else:
-                in_grads = _unwrap(in_grads)
+            in_grads = ([_unwrap(g) for g in in_grads] if isinstance(in_grads, (tuple, list))
+                        else _unwrap(in_grads))
         else:
             view.op, view.attrs = op, rec.attrs
             view.inputs = [x._value for x in inputs]
@@ -358,7 +364,10 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             if type(g) is not np.ndarray or g.shape != x._value.shape:
                 if type(g) is not IndexedSlices:
                     g = unbroadcast(g, x._value.shape)
-            _accumulate(pending, x._id, g)
+            if x._id in pending:
+                _accumulate(pending, x._id, g)
+            else:
+                pending[x._id] = g
     for sid in source_ids:
         if sid in pending:
             _accumulate(found, sid, pending[sid])
