@@ -304,7 +304,8 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         if not t.dtype.is_trainable:
             continue
         if g is None:
-            g = np.ones_like(t._value)
+            g = np.empty(t._value.shape, t._value.dtype)
+            g.fill(1)
         elif not isinstance(g, (Tensor, IndexedSlices)):
             g = convert_to_tensor(g, dtype=t.dtype)
         _accumulate(pending, t._id, _unwrap(g) if raw else _wrap(g))
@@ -344,13 +345,14 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             gradient_rule(op)
         inputs = rec.inputs
         if not raw:
+            rec._needed = relevant
             in_grads = rule(rec, *out_grads)
         elif op.grad_takes_tensors:
             in_grads = rule(rec, *[_wrap(g) for g in out_grads])
             in_grads = ([_unwrap(g) for g in in_grads] if isinstance(in_grads, (tuple, list))
                         else _unwrap(in_grads))
         else:
-            view.op, view.attrs = op, rec.attrs
+            view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
             view.inputs = [x._value for x in inputs]
             view.outputs = [o._value for o in outputs]
             in_grads = rule(view, *out_grads)

@@ -9,15 +9,19 @@ class OpRecord:
 
     `inputs` and `outputs` are Tensors when the backward pass is itself recorded, and the
     raw NumPy values when nothing records it; rules are written to work on either.
+    `skip_input_indices` (as in TF) names the inputs whose gradient nobody needs, so a
+    rule may return None for them without computing it.
     """
 
-    __slots__ = ("op", "inputs", "outputs", "attrs")
+    __slots__ = ("op", "inputs", "outputs", "attrs", "_tensors", "_needed")
 
     def __init__(self, op, inputs, outputs, attrs: dict) -> None:
         self.op = op
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs
+        self._tensors = inputs
+        self._needed = None
 
     @property
     def type(self) -> str:
@@ -25,6 +29,18 @@ class OpRecord:
 
     def get_attr(self, name: str):
         return self.attrs[name]
+
+    @property
+    def skip_input_indices(self) -> tuple:
+        needed = self._needed
+        if needed is None:
+            return ()
+        return tuple(i for i, x in enumerate(self._tensors) if x._id not in needed)
+
+    def needs_gradient(self, index: int) -> bool:
+        """Whether the gradient of input `index` is used (the cheap form of the above)."""
+        needed = self._needed
+        return needed is None or self._tensors[index]._id in needed
 
     def __repr__(self) -> str:
         return f"<OpRecord {self.op.name}>"

@@ -82,7 +82,10 @@ def binary_inputs(op_name: str, x, y) -> tuple:
 def shape_of(x) -> tuple:
     """The static shape of a Tensor, Variable or raw array, as a tuple."""
     value = getattr(x, "_value", x)
-    return np.shape(value)
+    try:
+        return value.shape
+    except AttributeError:
+        return np.shape(value)
 
 
 def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
