@@ -20,6 +20,14 @@ from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negati
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import math, nn, test  # noqa: E402
+from .framework.graph import Graph, init_scope
+from .framework.tensor_spec import TensorSpec
+from .gradients import AggregationMethod, gradients, hessians
+from .eager.function import function
+from .ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
+from .ops.script_ops import py_function
+from .ops import state_ops  # noqa: F401  (registers the assignment ops)
+from . import compat  # noqa: E402
 
 NoGradient = no_gradient
 __version__ = "0.1.0"

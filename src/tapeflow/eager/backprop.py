@@ -176,6 +176,10 @@ class GradientTape:
         tape = self._tape
         if not self._persistent:
             self._tape = None
+        if state.graph is not None:  # inside a graph (tf.function): rules add graph ops
+            from ..gradients import tape_gradient
+            grads = tape_gradient(tape, flat_targets, flat_sources, upstream, unconnected)
+            return nest.pack_sequence_as(sources, grads)
         grads = imperative_grad(tape, flat_targets, flat_sources, upstream,
                                 consume=not self._persistent)
         if unconnected is UnconnectedGradients.ZERO:

@@ -54,3 +54,16 @@ UnauthenticatedError = _error_class("UnauthenticatedError", 16)
 def invalid_argument(message: str) -> InvalidArgumentError:
     """An InvalidArgumentError with no node attached: the common case in eager mode."""
     return InvalidArgumentError(None, None, message)
+
+
+class SymbolicValueError(TypeError):
+    """The value (or an unknown dimension) of a symbolic graph tensor was needed.
+
+    Raised while a graph is built, when code asks for data that exists only when the graph
+    runs, and when a graph tensor is used outside its graph. Graph-mode gradients catch it
+    to run a rule at run time instead.
+    """
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation (`if`, `bool`, iteration) was applied to a symbolic tensor."""

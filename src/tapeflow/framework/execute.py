@@ -33,7 +33,7 @@ def execute(op, inputs: tuple, attrs: dict):
             out = op.kernel(inputs[0]._value, inputs[1]._value, **attrs)
         else:
             out = op.kernel(*[x._value for x in inputs], **attrs)
-    except errors.OpError:
+    except (errors.OpError, errors.SymbolicValueError):
         raise
     except (ValueError, TypeError, IndexError, ArithmeticError) as e:
         raise errors.InvalidArgumentError(

@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 from . import dtypes
+from .context import state
 from .tensor_shape import TensorShape
 
 _next_id = itertools.count(1).__next__
@@ -226,6 +227,8 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
         else:
             raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tried to "
                             f"convert a value of shape {arr.shape} to shape {list(shape)}.")
+    if state.graph is not None:  # building a graph: a Const node
+        return state.graph.constant(arr, name=name)
     return Tensor(arr)
 
 

@@ -10,7 +10,18 @@ from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, conver
 __all__ = ["Variable"]
 
 
-class Variable:
+class _VariableMeta(type):
+    """While a graph is built, creating a Variable is the graph's business: a TF1 graph makes
+    a graph variable, a tf.function lifts an eager one out of the trace (first trace only)."""
+
+    def __call__(cls, *args, **kwargs):
+        graph = state.graph
+        if graph is not None and cls is Variable:
+            return graph._make_variable(args, kwargs)
+        return super().__call__(*args, **kwargs)
+
+
+class Variable(metaclass=_VariableMeta):
     """A mutable tensor-like value; reading a trainable one inside a tape watches it.
 
     Args:
@@ -85,7 +96,10 @@ class Variable:
 
     def read_value(self) -> Tensor:
         """The current value as a Tensor; recorded as a read by any active tape."""
-        recorders = state.recorders
+        st = state
+        if st.graph is not None:
+            return st.graph._read_variable(self)
+        recorders = st.recorders
         if not recorders:
             return Tensor(self._value)
         from .registry import get_op
@@ -122,18 +136,28 @@ class Variable:
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Replaces the value; ValueError (and no change) if the shape does not fit."""
+        if state.graph is not None:
+            return self._assign_in_graph(state.graph, "AssignVariableOp", value, read_value)
         self._value = np.array(self._checked_value(value, "assign to"))
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Adds `delta` (same shape) to the value."""
+        if state.graph is not None:
+            return self._assign_in_graph(state.graph, "AssignAddVariableOp", delta, read_value)
         self._value = self._value + self._checked_value(delta, "assign_add to")
         return self if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtracts `delta` (same shape) from the value."""
+        if state.graph is not None:
+            return self._assign_in_graph(state.graph, "AssignSubVariableOp", delta, read_value)
         self._value = self._value - self._checked_value(delta, "assign_sub to")
         return self if read_value else None
+
+    def _assign_in_graph(self, graph, op_name: str, value, read_value: bool):
+        from .registry import get_op
+        return graph._assign_variable(self, get_op(op_name), value, read_value)
 
     # -- identity ------------------------------------------------------------------------
     def ref(self):

@@ -1,0 +1,1 @@
+"""Running graphs: Session."""

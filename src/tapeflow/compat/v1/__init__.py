@@ -1,0 +1,152 @@
+"""tf.compat.v1: TF1's graph-mode API over the same ops and gradient rules.
+
+`import tapeflow.compat.v1 as tf` then `tf.disable_eager_execution()` runs TF1 code: ops
+build the default graph, `tf.Variable` makes graph variables, `tf.Session` runs them. Every
+name of the top-level `tapeflow` namespace is available here too.
+
+Example:
+    >>> import tapeflow.compat.v1 as tf1
+    >>> with tf1.Graph().as_default():
+    ...     x = tf1.placeholder(tf1.float32, shape=[None])
+    ...     y = tf1.reduce_sum(x * x)
+    ...     dy = tf1.gradients(y, x)[0]
+    ...     with tf1.Session() as sess:
+    ...         print(sess.run([y, dy], feed_dict={x: [1.0, 2.0]}))
+    [5.0, array([2., 4.], dtype=float32)]
+"""
+from __future__ import annotations
+
+import importlib
+
+from ...gradients import gradients as _gradients
+from ...gradients import hessians as _hessians
+from ...client.session import InteractiveSession, Session
+from ...eager.backprop import UnconnectedGradients
+from ...framework import dtypes as _dtypes
+from ...framework.context import state as _state
+from ...framework.graph import (Graph, GraphKeys, disable_eager_execution,
+                                enable_eager_execution, get_default_graph, reset_default_graph)
+from ...framework.tensor_shape import TensorShape
+from ...ops.control_flow_ops import control_dependencies, group, no_op
+from ...ops.state_ops import assign, assign_add, assign_sub
+from . import train
+
+__all__ = ["Session", "InteractiveSession", "placeholder", "gradients", "hessians",
+           "global_variables_initializer", "variables_initializer", "global_variables",
+           "trainable_variables", "local_variables_initializer", "initialize_all_variables",
+           "disable_eager_execution", "enable_eager_execution", "disable_v2_behavior",
+           "get_default_graph", "reset_default_graph", "Graph", "GraphKeys", "assign",
+           "assign_add", "assign_sub", "control_dependencies", "group", "no_op",
+           "get_collection", "add_to_collection", "name_scope", "train"]
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A graph input fed through `Session.run(..., feed_dict={placeholder: value})`.
+
+    Args:
+        dtype: its dtype.
+        shape: its shape; None dimensions (or shape=None) accept any size.
+        name: the op name (default "Placeholder").
+
+    Raises:
+        RuntimeError: called while executing eagerly.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.Graph().as_default():
+        ...     tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        <tf.Tensor 'x:0' shape=(None, 3) dtype=float32>
+    """
+    if _state.graph is None:
+        raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+    return _state.graph.placeholder(_dtypes.as_dtype(dtype)._np, TensorShape(shape), name=name)
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
+              gate_gradients=False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE):
+    """tf.gradients with TF1's extra `colocate_gradients_with_ops` (accepted, no effect).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     x = tf1.constant(3.0)
+        ...     print(tf1.Session().run(tf1.gradients(x * x, x)))
+        [6.0]
+    """
+    return _gradients(ys, xs, grad_ys, name, gate_gradients, aggregation_method,
+                      stop_gradients, unconnected_gradients)
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+             aggregation_method=None):
+    """tf.hessians with TF1's argument order."""
+    return _hessians(ys, xs, gate_gradients, aggregation_method, name)
+
+
+def global_variables(scope=None) -> list:
+    """The variables of the default graph."""
+    return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def trainable_variables(scope=None) -> list:
+    """The trainable variables of the default graph."""
+    return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def variables_initializer(var_list, name="init"):
+    """An operation running the initializers of `var_list`."""
+    return group(*[v.initializer for v in var_list], name=name)
+
+
+def global_variables_initializer():
+    """An operation initializing every variable of the default graph.
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     v = tf1.Variable([1.0, 2.0])
+        ...     sess = tf1.Session()
+        ...     _ = sess.run(tf1.global_variables_initializer())
+        ...     print(sess.run(v))
+        [1. 2.]
+    """
+    return variables_initializer(global_variables())
+
+
+initialize_all_variables = global_variables_initializer
+
+
+def local_variables_initializer():
+    """An operation initializing the local variables (there are none: a no-op)."""
+    return variables_initializer(get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES))
+
+
+def get_collection(key, scope=None) -> list:
+    return get_default_graph().get_collection(key, scope)
+
+
+def add_to_collection(name, value) -> None:
+    get_default_graph().add_to_collection(name, value)
+
+
+def name_scope(name, default_name=None, values=None):
+    """Prefixes the names of ops created inside (in the default graph)."""
+    return get_default_graph().name_scope(name or default_name)
+
+
+def disable_v2_behavior() -> None:
+    """TF1 behavior: here, graph building instead of eager execution."""
+    disable_eager_execution()
+
+
+def executing_eagerly() -> bool:
+    return _state.graph is None
+
+
+def __getattr__(name: str):
+    top = importlib.import_module(__name__.rsplit(".", 2)[0])
+    try:
+        return getattr(top, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

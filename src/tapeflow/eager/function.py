@@ -1,0 +1,473 @@
+"""tf.function: trace a Python function into a graph once per input signature, then run it
+as a compiled plan (framework/plan.py): one call of generated Python over arrays, with no
+per-op dispatch.
+
+A signature is the dtypes and shapes of the tensor arguments plus the values of the other
+arguments; each new one traces again (with a warning when that happens on every call).
+Variables are captured by reference: reads see the current value and assignments persist.
+
+Differentiation: a GradientTape inside the function, or `tf.gradients`, differentiates
+symbolically in the function's graph. A tape outside records one `PartitionedCall`
+operation per call; its gradient is a traced backward graph, built once per concrete
+function in the same graph, that takes the forward's saved intermediate values as inputs.
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import inspect
+import logging
+
+import numpy as np
+
+from ..framework import nest
+from ..framework.context import state
+from ..framework.execute import execute, record_operation
+from ..framework.graph import FuncGraph
+from ..framework.plan import Plan
+from ..framework.registry import RegisterGradient, define_op
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_spec import TensorSpec
+from ..framework.variables import Variable
+from .tape import OpRecord
+
+__all__ = ["function", "Function", "ConcreteFunction"]
+
+_log = logging.getLogger("tapeflow")
+_TENSOR = "tensor"
+RETRACING_WARNING_THRESHOLD = 5
+
+
+def _call_kernel(*values, f, saved=None):
+    return f._plan(*values[:len(f.inputs)])
+
+
+PartitionedCall = define_op("PartitionedCall", _call_kernel, num_outputs=None)
+PartitionedCall.shape_fn = lambda inputs, attrs: attrs["f"]._output_specs
+
+
+def _is_tensor_leaf(x) -> bool:
+    return isinstance(x, (Tensor, np.ndarray, TensorSpec))
+
+
+def _walk(x, leaves: list):
+    """A hashable signature of `x`; its tensor leaves are appended to `leaves`."""
+    kind = type(x)
+    if kind is Tensor:
+        value = x._value
+        leaves.append(x)
+        return (_TENSOR, value.dtype.char, value.shape)
+    if kind is tuple or kind is list:
+        return (kind, tuple([_walk(item, leaves) for item in x]))
+    if kind is dict:
+        return (dict, tuple([(k, _walk(x[k], leaves)) for k in sorted(x)]))
+    if isinstance(x, Tensor):
+        value = x._value
+        leaves.append(x)
+        return (_TENSOR, value.dtype.char, getattr(value, "dims", None) if not
+                isinstance(value, np.ndarray) else value.shape)
+    if isinstance(x, Variable):
+        return ("variable", x._id)
+    if isinstance(x, np.ndarray):
+        leaves.append(x)
+        return (_TENSOR, x.dtype.char, x.shape)
+    if isinstance(x, TensorSpec):
+        leaves.append(x)
+        return (_TENSOR, x.dtype._np.char, None if x.shape.rank is None else tuple(x.shape.dims))
+    if isinstance(x, (tuple, list)):
+        return (kind, tuple([_walk(item, leaves) for item in x]))
+    if isinstance(x, dict):
+        return (kind, tuple([(k, _walk(x[k], leaves)) for k in sorted(x)]))
+    try:
+        hash(x)
+        return (kind, x)
+    except TypeError:
+        return ("id", id(x))
+
+
+def _tensor_specs(key, found: list) -> list:
+    """The (dtype char, dims) of each tensor leaf of a signature, in order."""
+    if isinstance(key, tuple):
+        if len(key) == 3 and key[0] == _TENSOR:
+            found.append((key[1], key[2]))
+        else:
+            for item in key:
+                _tensor_specs(item, found)
+    return found
+
+
+def _compatible(template, key) -> bool:
+    """Whether a call with signature `key` can run a function traced for `template`."""
+    if isinstance(template, tuple) and len(template) == 3 and template[0] == _TENSOR:
+        if not (isinstance(key, tuple) and len(key) == 3 and key[0] == _TENSOR):
+            return False
+        return template[1] == key[1] and TensorShape(template[2]).is_compatible_with(
+            TensorShape(key[2]))
+    if isinstance(template, tuple) and isinstance(key, tuple) and len(template) == len(key):
+        return all(_compatible(a, b) for a, b in zip(template, key))
+    return template == key
+
+
+def _relaxed(template, key):
+    """`key` with the dimensions that differ from `template` unknown, or None if the two
+    differ in anything but dimensions (reduce_retracing)."""
+    if isinstance(template, tuple) and len(template) == 3 and template[0] == _TENSOR:
+        if not (isinstance(key, tuple) and len(key) == 3 and key[0] == _TENSOR) or \
+                template[1] != key[1]:
+            return None
+        a, b = template[2], key[2]
+        if a is None or b is None or len(a) != len(b):
+            return (_TENSOR, key[1], None)
+        return (_TENSOR, key[1], tuple(d if d == e else None for d, e in zip(a, b)))
+    if isinstance(template, tuple) and isinstance(key, tuple) and len(template) == len(key):
+        parts = [_relaxed(a, b) for a, b in zip(template, key)]
+        return None if any(p is None for p in parts) else tuple(parts)
+    return key if template == key else None
+
+
+class ConcreteFunction:
+    """One trace of a tf.function: its graph, input placeholders, outputs and compiled plan.
+
+    Call it with the tensor arguments of the trace, in order (Python arguments are fixed).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> f = tf.function(lambda x: x * x)
+        >>> cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+        >>> cf(tf.constant([1.0, 3.0])).numpy()
+        array([1., 9.], dtype=float32)
+    """
+
+    def __init__(self, graph: FuncGraph, inputs: list, structured_outputs,
+                 captured_inputs: list = (), always: list = (), name: str = "function") -> None:
+        self.graph = graph
+        self.name = name
+        self.structured_outputs = structured_outputs
+        self._flat = nest.flatten(structured_outputs)
+        positions, outputs = [], []
+        with graph.as_default():
+            for i, leaf in enumerate(self._flat):
+                if isinstance(leaf, (Tensor, Variable)) or hasattr(leaf, "_as_tensor"):
+                    leaf = leaf if isinstance(leaf, (Tensor, Variable)) else leaf._as_tensor()
+                    positions.append(i)
+                    outputs.append(graph._graph_input(leaf))
+        self._positions = positions
+        self._single = len(self._flat) == 1 and positions == [0] and \
+            not isinstance(structured_outputs, (list, tuple, dict))
+        self.outputs = outputs
+        self.inputs = list(inputs)
+        self.captured_inputs = list(captured_inputs)
+        self._always = list(always)
+        self._plan = Plan(graph._ops, self.inputs, outputs, self._always, name=name)
+        variables: dict = {}
+        for op in self._plan.ops:
+            if op._inputs and isinstance(op._inputs[0], Variable):
+                variables.setdefault(op._inputs[0]._id, op._inputs[0])
+        self.variables = list(variables.values())
+        self._stateful = any(op._stateful for op in self._plan.ops)
+        self._output_specs = [(o._value.dtype, o._value.dims) for o in outputs]
+        self._gradient = None
+
+    @property
+    def trainable_variables(self) -> list:
+        return [v for v in self.variables if v.trainable]
+
+    def __call__(self, *args):
+        expected = len(self.inputs) - len(self.captured_inputs)
+        if len(args) != expected:
+            raise TypeError(f"{self.name} takes {expected} tensor arguments, got {len(args)}")
+        return self._call_flat(list(args))
+
+    def _call_flat(self, args: list):
+        st = state
+        if st.graph is not None:
+            inputs = tuple([convert_to_tensor(a) for a in args]) + \
+                tuple(self.captured_inputs) + tuple(self.variables)
+            return self._pack(list(execute(PartitionedCall, inputs, {"f": self})))
+        if self.captured_inputs:
+            raise ValueError(f"{self.name} uses tensors of another graph; it can only be called "
+                             "while that graph is built.")
+        args = [a if isinstance(a, Tensor) else convert_to_tensor(a) for a in args]
+        values = [a._value for a in args]
+        if st.recorders:
+            results = self._gradient_info().save_plan(*values)
+            count = len(self.outputs)
+            outputs = tuple([Tensor(r) for r in results[:count]])
+            record_operation(PartitionedCall, tuple(args) + tuple(self.variables), outputs,
+                             {"f": self, "saved": results[count:]})
+            return self._pack(outputs)
+        results = self._plan(*values)
+        if self._single:
+            return Tensor(results[0])
+        return self._pack([Tensor(r) for r in results])
+
+    def _pack(self, tensors):
+        if self._single:
+            return tensors[0]
+        flat = list(self._flat)
+        for position, tensor in zip(self._positions, tensors):
+            flat[position] = tensor
+        return nest.pack_sequence_as(self.structured_outputs, flat)
+
+    def _gradient_info(self) -> "_Gradient":
+        if self._gradient is None:
+            self._gradient = _Gradient(self)
+        return self._gradient
+
+    def __repr__(self) -> str:
+        return f"<ConcreteFunction {self.name} inputs={[str(t.shape) for t in self.inputs]}>"
+
+
+class _Gradient:
+    """The backward graph of a concrete function, built in its graph on first use.
+
+    Sources are the function's inputs then the variables it reads. `save_plan` runs the
+    forward and also returns the intermediate values the backward ops use; `backward_plan`
+    takes them as inputs, so nothing is recomputed. `function` is the same backward as a
+    ConcreteFunction of the inputs and upstream gradients alone (it recomputes what it
+    needs), used when the backward pass is itself differentiated or built into a graph.
+    """
+
+    def __init__(self, f: ConcreteFunction) -> None:
+        from ..gradients import AggregationMethod, symbolic_backward
+        graph = f.graph
+        start = len(graph._ops)
+        records = [OpRecord(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
+        with graph.as_default(), graph.name_scope("gradients"):
+            self.grad_inputs = [graph.placeholder(o._value.dtype, o.shape, name="grad")
+                                for o in f.outputs]
+            self.sources = list(f.inputs) + list(f.variables)
+            self.grads = symbolic_backward(records, f.outputs, self.grad_inputs, self.sources,
+                                           set(), AggregationMethod.DEFAULT)
+        fed = {t._id for t in f.inputs}
+        saved: dict = {}
+        for op in graph._ops[start:]:
+            for x in op._inputs:
+                if hasattr(x, "_op") and x._op._index < start and x._id not in fed \
+                        and x._op.type != "Const":
+                    saved.setdefault(x._id, x)
+        self.saved = list(saved.values())
+        self._f = f
+        self.save_plan = Plan(graph._ops, f.inputs, f.outputs + self.saved, f._always,
+                              name=f"{f.name}_forward")
+        self.backward_plan = Plan(graph._ops, f.inputs + self.saved + self.grad_inputs,
+                                  [g for g in self.grads if g is not None],
+                                  name=f"{f.name}_backward")
+        self._function = None
+
+    @property
+    def function(self) -> ConcreteFunction:
+        if self._function is None:
+            f = self._f
+            self._function = ConcreteFunction(f.graph, f.inputs + self.grad_inputs,
+                                              list(self.grads), name=f"{f.name}_backward")
+        return self._function
+
+
+@RegisterGradient("PartitionedCall")
+def _partitioned_call_grad(op, *grads):
+    f = op.attrs["f"]
+    info = f._gradient_info()
+    count = len(f.inputs)
+    saved = op.attrs.get("saved")
+    if saved is not None and not hasattr(grads[0], "_id"):
+        computed = iter(info.backward_plan(*op.inputs[:count], *saved, *grads))
+        return [None if g is None else next(computed) for g in info.grads]
+    return list(info.function._call_flat(list(op.inputs[:count]) + list(grads)))
+
+
+class Function:
+    """A Python function compiled into graphs: what `tf.function` returns.
+
+    Each call looks up the trace for its input signature (tracing on a miss) and runs its
+    compiled plan.
+    """
+
+    def __init__(self, python_function, input_signature=None, reduce_retracing=False,
+                 name=None) -> None:
+        functools.update_wrapper(self, python_function)
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._input_signature = None if input_signature is None else tuple(input_signature)
+        self._reduce_retracing = reduce_retracing
+        self._cache: dict = {}
+        self._concretes: list = []
+        self._tracing_count = 0
+        self._recent = collections.deque(maxlen=RETRACING_WARNING_THRESHOLD)
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times the Python function has been traced."""
+        return self._tracing_count
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return _BoundFunction(self, instance)
+
+    def __call__(self, *args, **kwargs):
+        leaves: list = []
+        if self._input_signature is not None:
+            args, leaves = self._bind_signature(args, kwargs)
+            key = (_TENSOR + "-signature", state.graph)
+            kwargs = {}
+        else:
+            key = (_walk(args, leaves), _walk(kwargs, leaves) if kwargs else None, state.graph)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._concrete_for(key, args, kwargs, leaves)
+        else:
+            self._recent.append(False)
+        return concrete._call_flat(leaves)
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The trace for these arguments (tensors or TensorSpecs), tracing if needed."""
+        leaves: list = []
+        if self._input_signature is not None and not args and not kwargs:
+            args = self._input_signature
+        key = (_walk(args, leaves), _walk(kwargs, leaves) if kwargs else None, state.graph)
+        return self._cache.get(key) or self._concrete_for(key, args, kwargs, leaves)
+
+    def _concrete_for(self, key, args, kwargs, leaves) -> ConcreteFunction:
+        for template, concrete in self._concretes:
+            if _compatible(template, key):
+                self._cache[key] = concrete
+                self._recent.append(False)
+                return concrete
+        trace_key = key
+        if self._reduce_retracing:
+            for template, _ in self._concretes:
+                relaxed = _relaxed(template, key)
+                if relaxed is not None:
+                    trace_key = relaxed
+                    break
+        concrete = self._trace(trace_key, args, kwargs, leaves)
+        self._concretes.append((trace_key, concrete))
+        self._cache[key] = concrete
+        return concrete
+
+    def _trace(self, key, args, kwargs, leaves) -> ConcreteFunction:
+        graph = FuncGraph(self._name, outer_graph=state.graph)
+        graph.allow_variable_creation = not self._concretes
+        specs = _tensor_specs(key, [])
+        with graph.as_default():
+            placeholders = [graph.placeholder(np.dtype(char), TensorShape(dims))
+                            for char, dims in specs]
+            replaced = iter(placeholders)
+            call_args, call_kwargs = nest.map_structure(
+                lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))
+            outputs = self._python_function(*call_args, **call_kwargs)
+            concrete = ConcreteFunction(
+                graph, placeholders + [inner for _, inner in graph.captures.values()], outputs,
+                [outer for outer, _ in graph.captures.values()],
+                [op for op in graph._ops if op._stateful], name=self._name)
+        self._tracing_count += 1
+        self._recent.append(True)
+        if self._tracing_count >= RETRACING_WARNING_THRESHOLD and all(self._recent) and \
+                len(self._recent) == RETRACING_WARNING_THRESHOLD:
+            _log.warning(
+                "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is "
+                "expensive; frequent retracing usually comes from (1) creating the tf.function "
+                "in a loop, (2) passing tensors of different shapes (try reduce_retracing=True "
+                "or an input_signature), or (3) passing Python numbers instead of tensors.",
+                len(self._recent), len(self._recent), self._python_function)
+        return concrete
+
+    def _bind_signature(self, args, kwargs) -> tuple:
+        try:
+            bound = inspect.signature(self._python_function).bind(*args, **kwargs)
+            positional = list(bound.args)
+        except (TypeError, ValueError):
+            positional = list(args)
+        signature = self._input_signature
+        flat_args, flat_specs = nest.flatten(positional), nest.flatten(list(signature))
+        problem = None
+        leaves = []
+        if len(positional) != len(signature) or len(flat_args) != len(flat_specs):
+            problem = f"{len(flat_args)} arguments for {len(flat_specs)} specs"
+        else:
+            for arg, spec in zip(flat_args, flat_specs):
+                try:
+                    tensor = convert_to_tensor(arg, dtype=spec.dtype)
+                except (TypeError, ValueError) as e:
+                    problem = str(e)
+                    break
+                if not spec.is_compatible_with(tensor):
+                    problem = f"{tensor.shape} {tensor.dtype.name} does not fit {spec}"
+                    break
+                leaves.append(tensor)
+        if problem is not None:
+            raise TypeError(f"Binding inputs to tf.function {self._name!r} failed: the "
+                            f"arguments do not match its input_signature {list(signature)} "
+                            f"({problem}).")
+        return list(signature), leaves
+
+    def __repr__(self) -> str:
+        return f"<tapeflow.function {self._name}>"
+
+
+class _BoundFunction:
+    """A Function accessed on an instance: the instance is its first argument."""
+
+    def __init__(self, function: Function, instance) -> None:
+        self._function = function
+        self._instance = instance
+
+    def __call__(self, *args, **kwargs):
+        return self._function(self._instance, *args, **kwargs)
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        return self._function.get_concrete_function(self._instance, *args, **kwargs)
+
+    def experimental_get_tracing_count(self) -> int:
+        return self._function.experimental_get_tracing_count()
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None):
+    """Compiles a Python function into graphs, traced once per input signature.
+
+    Args:
+        func: the function (or use `@tf.function(...)` with keyword arguments).
+        input_signature: TensorSpecs fixing the inputs: one trace, with unknown
+            dimensions where the specs have None.
+        autograph: accepted; Python `if`/`while` on a tensor raise an error pointing to
+            `tf.cond` and `tf.while_loop` (there is no AutoGraph conversion).
+        jit_compile: accepted for compatibility.
+        reduce_retracing: a retrace for new shapes makes the differing dimensions unknown,
+            so later calls of other sizes reuse it.
+
+    Returns:
+        A `Function`.
+
+    Raises:
+        TypeError: arguments that do not match `input_signature`.
+        ValueError: a Variable created on a call other than the first trace.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> v = tf.Variable(1.0)
+        >>> @tf.function
+        ... def step(x):
+        ...     v.assign_add(x)
+        ...     return v * 2.0
+        >>> float(step(tf.constant(2.0))), float(v)
+        (6.0, 3.0)
+        >>> step.experimental_get_tracing_count()
+        1
+    """
+    reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
+    if func is None:
+        return lambda f: Function(f, input_signature, reduce_retracing)
+    return Function(func, input_signature, reduce_retracing)

@@ -1,0 +1,654 @@
+"""Graphs: operations, symbolic tensors, and the switch between eager and graph mode.
+
+While a Graph is the default (`Graph.as_default()`, `tf.function` tracing, compat.v1 with
+eager execution disabled), `execute` calls `Graph._create_op` instead of running a kernel:
+the op becomes an `Operation` whose outputs are `SymbolicTensor`s with a static dtype and
+shape (unknown dimensions are None). The registry is the same in both modes; no op is
+implemented here. Graphs run through compiled plans (framework/plan.py).
+"""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from . import errors
+from .context import state
+from .registry import define_op, no_gradient
+from .shape_inference import infer_outputs
+from .tensor import Tensor
+from .tensor_shape import TensorShape
+from .variables import Variable
+
+__all__ = ["Graph", "FuncGraph", "Operation", "SymbolicTensor", "get_default_graph",
+           "reset_default_graph", "init_scope", "GraphKeys"]
+
+
+def _const_kernel(value, dtype):
+    return value
+
+
+def _placeholder_kernel(dtype, shape):
+    raise errors.InvalidArgumentError(None, "Placeholder", "a Placeholder was not fed")
+
+
+# The graph's own node types: a constant and a value fed at run time; NoOp groups
+# control dependencies (initializers, train ops).
+Const = define_op("Const", _const_kernel)
+Placeholder = define_op("Placeholder", _placeholder_kernel)
+NoOp = define_op("NoOp", lambda: None, num_outputs=0)
+for _name in ("Const", "Placeholder", "NoOp"):
+    no_gradient(_name)
+
+
+class GraphKeys:
+    """Names of the standard collections (TF's values)."""
+
+    GLOBAL_VARIABLES = "variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    LOCAL_VARIABLES = "local_variables"
+    TRAIN_OP = "train_op"
+
+
+class SymbolicValue:
+    """What a symbolic tensor holds instead of an array: its dtype and static dims.
+
+    Engine code that reads `x._value.dtype` works unchanged; anything that needs the data
+    (NumPy calls, arithmetic, indexing, an unknown dimension) raises SymbolicValueError.
+    """
+
+    __slots__ = ("dtype", "dims", "tensor")
+
+    def __init__(self, dtype: np.dtype, dims, tensor=None) -> None:
+        self.dtype = dtype
+        self.dims = dims
+        self.tensor = tensor
+
+    @property
+    def shape(self) -> tuple:
+        dims = self.dims
+        if dims is None or None in dims:
+            raise errors.SymbolicValueError(
+                f"the shape of graph tensor {self._name()} is {TensorShape(dims)}: not fully "
+                "known while the graph is built")
+        return dims
+
+    @property
+    def ndim(self):
+        return None if self.dims is None else len(self.dims)
+
+    def _name(self) -> str:
+        return repr(self.tensor.name) if self.tensor is not None else "(unnamed)"
+
+    def _unavailable(self, *args, **kwargs):
+        if state.graph is None:
+            raise errors.SymbolicValueError(
+                f"graph tensor {self._name()} was used outside its graph. A graph tensor (from "
+                "tf.function tracing or Graph.as_default()) has no value; return it from the "
+                "function, or run it with Session.run.")
+        raise errors.SymbolicValueError(f"the value of graph tensor {self._name()} is not known "
+                                        "while the graph is built")
+
+    __array__ = __array_ufunc__ = __array_function__ = _unavailable
+    __bool__ = __float__ = __int__ = __index__ = __complex__ = _unavailable
+    __len__ = __iter__ = __getitem__ = __setitem__ = __abs__ = __neg__ = __invert__ = _unavailable
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _unavailable
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _unavailable
+    __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __lt__ = __le__ = __gt__ = __ge__ = _unavailable
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _unavailable
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self._unavailable()
+
+
+class _SymbolicArrayError(errors.SymbolicValueError, NotImplementedError):
+    """np.asarray of a graph tensor (TF raises NotImplementedError)."""
+
+
+class SymbolicTensor(Tensor):
+    """A tensor of a Graph: the output `value_index` of operation `op`.
+
+    Its dtype is known and its shape partly (unknown dimensions are None); its value exists
+    only when the graph runs (`Session.run`, or a call of a `tf.function`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.Graph().as_default():
+        ...     x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        ...     y = tf.square(x)
+        >>> y
+        <tf.Tensor 'Square:0' shape=(None, 3) dtype=float32>
+    """
+
+    __slots__ = ("_op", "_index", "_shape", "_const")
+
+    def __init__(self, op: "Operation", index: int, dtype: np.dtype, dims, const=None) -> None:
+        Tensor.__init__(self, SymbolicValue(np.dtype(dtype), None if dims is None else tuple(
+            None if d is None else int(d) for d in dims), self))
+        self._op = op
+        self._index = index
+        self._shape = TensorShape(self._value.dims)
+        self._const = const
+
+    @property
+    def op(self) -> "Operation":
+        return self._op
+
+    @property
+    def graph(self) -> "Graph":
+        return self._op._graph
+
+    @property
+    def name(self) -> str:
+        return f"{self._op._name}:{self._index}"
+
+    @property
+    def value_index(self) -> int:
+        return self._index
+
+    @property
+    def device(self) -> str:
+        return ""
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    def set_shape(self, shape) -> None:
+        """Refines the static shape; ValueError if incompatible with what is known."""
+        self._shape = self._shape.merge_with(shape)
+        self._value.dims = None if self._shape.rank is None else tuple(self._shape.dims)
+
+    def consumers(self) -> list:
+        """The operations of the graph that take this tensor as an input."""
+        return [op for op in self.graph._ops if any(x is self for x in op._inputs)]
+
+    def eval(self, feed_dict=None, session=None):
+        """The value in `session` (default: the default session), as Session.run gives it."""
+        from ..client.session import default_session
+        return (session or default_session("eval()")).run(self, feed_dict=feed_dict)
+
+    @property
+    def numpy(self):
+        raise AttributeError(f"Graph tensor {self.name!r} has no numpy(): its value exists only "
+                             "when the graph runs (Session.run, or calling the tf.function).")
+
+    def __array__(self, dtype=None, copy=None):
+        raise _SymbolicArrayError(
+            f"Cannot convert the graph tensor {self.name!r} to a NumPy array: it has no value "
+            "while the graph is built. Pass it to tapeflow ops instead of NumPy functions.")
+
+    def __bool__(self) -> bool:
+        raise errors.OperatorNotAllowedInGraphError(
+            f"Using the graph tensor {self.name!r} as a Python bool is not allowed: its value is "
+            "not known while the graph is built. Use tf.cond(pred, true_fn, false_fn) for an "
+            "`if` and tf.while_loop(cond, body, loop_vars) for a `while`.")
+
+    def __iter__(self):
+        raise errors.OperatorNotAllowedInGraphError(
+            f"Iterating over the graph tensor {self.name!r} is not allowed while the graph is "
+            "built. Use tf.while_loop, or index it with known positions.")
+
+    def __len__(self) -> int:
+        raise TypeError(f"len is not defined for the graph tensor {self.name!r}; use "
+                        "`x.shape` for its static shape.")
+
+    def __hash__(self) -> int:
+        if self.graph.building_function:
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+        return id(self)
+
+    def __eq__(self, other):
+        if self.graph.building_function:
+            return super().__eq__(other)
+        return self is other
+
+    def __ne__(self, other):
+        if self.graph.building_function:
+            return super().__ne__(other)
+        return self is not other
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        raise TypeError(f"graph tensor {self.name!r} cannot be pickled")
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
+
+    def __str__(self) -> str:
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
+
+
+class Operation:
+    """A node of a Graph: an op type, its inputs and attributes, and its output tensors.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.Graph().as_default() as g:
+        ...     y = tf.square(tf.constant(2.0))
+        >>> y.op.type, [x.name for x in y.op.inputs]
+        ('Square', ['Const:0'])
+    """
+
+    __slots__ = ("_op_def", "_name", "_inputs", "_outputs", "_attrs", "_graph",
+                 "_control_inputs", "_index", "_stateful", "__weakref__")
+
+    def __init__(self, graph: "Graph", op_def, inputs: tuple, attrs: dict, name: str,
+                 control_inputs: tuple, index: int) -> None:
+        self._graph = graph
+        self._op_def = op_def
+        self._inputs = inputs
+        self._attrs = attrs
+        self._name = name
+        self._control_inputs = control_inputs
+        self._index = index
+        self._outputs: tuple = ()
+        self._stateful = op_def.name in STATEFUL_OPS or any(
+            getattr(v, "_stateful", False) for v in attrs.values())
+
+    @property
+    def type(self) -> str:
+        return self._op_def.name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def graph(self) -> "Graph":
+        return self._graph
+
+    @property
+    def op_def(self):
+        return self._op_def
+
+    @property
+    def inputs(self) -> tuple:
+        return self._inputs
+
+    @property
+    def outputs(self) -> tuple:
+        return self._outputs
+
+    @property
+    def attrs(self) -> dict:
+        return self._attrs
+
+    @property
+    def control_inputs(self) -> tuple:
+        return self._control_inputs
+
+    def values(self) -> tuple:
+        return self._outputs
+
+    def get_attr(self, name: str):
+        try:
+            return self._attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation {self._name!r} has no attr named {name!r}.") from None
+
+    def run(self, feed_dict=None, session=None) -> None:
+        """Runs this operation in `session` (default: the default session)."""
+        from ..client.session import default_session
+        (session or default_session("run()")).run(self, feed_dict=feed_dict)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self._name}' type={self.type}>"
+
+
+# Ops that change state: a function runs them even when no output depends on them.
+STATEFUL_OPS = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+
+
+class Graph:
+    """A dataflow graph: operations added by ops called while it is the default graph.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> g = tf.Graph()
+        >>> with g.as_default():
+        ...     c = tf.constant(3.0) * 2.0
+        >>> [op.type for op in g.get_operations()]
+        ['Const', 'Const', 'Mul']
+        >>> tf.compat.v1.Session(graph=g).run(c)
+        6.0
+    """
+
+    building_function = False
+
+    def __init__(self) -> None:
+        self._ops: list[Operation] = []
+        self._by_name: dict[str, Operation] = {}
+        self._names: dict[str, int] = {}
+        self._scope = ""
+        self._control_stack: list = []
+        self._collections: dict[str, list] = {}
+        self._constants: dict[int, SymbolicTensor] = {}
+        self._variable_reads: dict[int, SymbolicTensor] = {}
+
+    # -- the default-graph switch ----------------------------------------------------------
+    @contextlib.contextmanager
+    def as_default(self):
+        """Makes this the graph ops are added to, on this thread; tapes outside are paused."""
+        st = state
+        saved = st.graph, st.recorders
+        st.graph, st.recorders = self, []
+        try:
+            yield self
+        finally:
+            st.graph, st.recorders = saved
+
+    # -- names, scopes, control dependencies, collections ----------------------------------
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """`name` under the current name scope, made unique with a `_N` suffix."""
+        full = self._scope + name
+        count = self._names.get(full, 0)
+        unique = full if count == 0 else f"{full}_{count}"
+        while count and unique in self._names:
+            count += 1
+            unique = f"{full}_{count}"
+        if mark_as_used:
+            self._names[full] = count + 1
+            self._names.setdefault(unique, 1)
+        return unique
+
+    @contextlib.contextmanager
+    def name_scope(self, name: str):
+        """Prefixes the names of ops created inside with `name/` (made unique)."""
+        saved = self._scope
+        if name:
+            self._scope = (name if name.endswith("/") else self.unique_name(name) + "/")
+        try:
+            yield self._scope
+        finally:
+            self._scope = saved
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created inside run after `control_inputs` (None clears the dependencies)."""
+        saved = self._control_stack
+        if control_inputs is None:
+            self._control_stack = []
+        else:
+            self._control_stack = saved + [self.as_graph_element(c).op
+                                           if isinstance(c, Tensor) else self.as_graph_element(c)
+                                           for c in control_inputs]
+        try:
+            yield
+        finally:
+            self._control_stack = saved
+
+    def add_to_collection(self, name: str, value) -> None:
+        self._collections.setdefault(name, []).append(value)
+
+    def get_collection(self, name: str, scope=None) -> list:
+        items = list(self._collections.get(name, []))
+        if scope is None:
+            return items
+        return [v for v in items if getattr(v, "name", "").startswith(scope)]
+
+    def get_operations(self) -> list:
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name: str) -> SymbolicTensor:
+        op_name, sep, index = name.rpartition(":")
+        if not sep or not index.isdigit():
+            raise ValueError(f"The name {name!r} is not a tensor name: use 'op_name:index'.")
+        op = self.get_operation_by_name(op_name)
+        if int(index) >= len(op._outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: "
+                           f"operation {op_name!r} has {len(op._outputs)} outputs.")
+        return op._outputs[int(index)]
+
+    def as_graph_element(self, obj):
+        """A fetchable element of this graph for `obj`: a tensor, an operation or a name.
+
+        Raises:
+            TypeError: `obj` is no graph element (e.g. an eager tensor or None).
+            ValueError: `obj` belongs to another graph.
+        """
+        if isinstance(obj, str):
+            return self.get_tensor_by_name(obj) if ":" in obj else self.get_operation_by_name(obj)
+        if isinstance(obj, SymbolicTensor) or isinstance(obj, Operation):
+            if obj.graph is not self:
+                raise ValueError(f"{obj!r} is not an element of this graph.")
+            return obj
+        if isinstance(obj, Variable) and getattr(obj, "_graph", None) is self:
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation of "
+                        f"this graph: {obj!r}")
+
+    # -- adding operations -----------------------------------------------------------------
+    def _add_operation(self, op_def, inputs: tuple, attrs: dict, specs, name=None) -> Operation:
+        op = Operation(self, op_def, inputs, attrs, self.unique_name(name or op_def.name),
+                       tuple(self._control_stack), len(self._ops))
+        op._outputs = tuple([SymbolicTensor(op, i, dtype, dims)
+                             for i, (dtype, dims) in enumerate(specs)])
+        self._ops.append(op)
+        self._by_name[op._name] = op
+        return op
+
+    def _create_op(self, op_def, inputs: tuple, attrs: dict):
+        """Adds a node for `op_def` (the graph-mode half of `execute`)."""
+        inputs = tuple([self._graph_input(x) for x in inputs])
+        op = self._add_operation(op_def, inputs, attrs, infer_outputs(op_def, inputs, attrs))
+        outputs = op._outputs
+        recorders = state.recorders
+        if recorders:
+            for recorder in tuple(recorders):
+                recorder._record_operation(op_def, inputs, outputs, attrs)
+        return outputs[0] if op_def.num_outputs == 1 else outputs
+
+    def _graph_input(self, x):
+        """`x` as a tensor of this graph: eager tensors become constants, variables reads."""
+        if isinstance(x, SymbolicTensor):
+            return x if x._op._graph is self else self._capture(x)
+        if isinstance(x, Variable):
+            return self._read_variable(x)
+        if isinstance(x, Tensor):
+            return self._constant_for(x)
+        raise TypeError(f"{x!r} of type {type(x).__name__} cannot be an input of a graph op")
+
+    def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
+        raise ValueError(f"Tensor {tensor.name!r} belongs to another graph: an op of this graph "
+                         "cannot use it. Build both in the same graph, or feed its value.")
+
+    def _owns_graph(self, graph) -> bool:
+        return graph is self
+
+    def _constant_for(self, tensor: Tensor) -> SymbolicTensor:
+        out = self._constants.get(tensor._id)
+        if out is None:
+            out = self._constants[tensor._id] = self.constant(tensor._value)
+        return out
+
+    def constant(self, value, name=None) -> SymbolicTensor:
+        """A Const node holding the array `value`."""
+        value = value if isinstance(value, (np.ndarray, np.generic)) else np.asarray(value)
+        op = self._add_operation(Const, (), {"value": value, "dtype": value.dtype},
+                                 [(value.dtype, value.shape)], name=name)
+        out = op._outputs[0]
+        out._const = value
+        return out
+
+    def placeholder(self, dtype: np.dtype, shape: TensorShape, name=None) -> SymbolicTensor:
+        """A Placeholder node: a value fed at run time."""
+        dims = None if shape.rank is None else tuple(shape.dims)
+        op = self._add_operation(Placeholder, (), {"dtype": np.dtype(dtype), "shape": shape},
+                                 [(dtype, dims)], name=name or "Placeholder")
+        return op._outputs[0]
+
+    # -- variables -------------------------------------------------------------------------
+    def _check_variable(self, variable) -> None:
+        owner = getattr(variable, "_graph", None)
+        if owner is not None and not self._owns_graph(owner):
+            raise ValueError(f"Variable {variable.name!r} belongs to another graph; it cannot "
+                             "be used in this one.")
+
+    def _read_variable(self, variable) -> SymbolicTensor:
+        """A ReadVariableOp node: the variable's value when the node runs."""
+        from ..ops.array_ops import ReadVariableOp
+        self._check_variable(variable)
+        dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
+        op = self._add_operation(ReadVariableOp, (variable,), {},
+                                 [(variable._value.dtype, dims)])
+        out = op._outputs[0]
+        recorders = state.recorders
+        if recorders:
+            for recorder in tuple(recorders):
+                recorder._variable_accessed(variable)
+                recorder._record_operation(ReadVariableOp, (variable,), (out,), {})
+        return out
+
+    def _variable_fetch(self, variable) -> SymbolicTensor:
+        """The read a Session runs when a variable itself is fetched (made once)."""
+        out = self._variable_reads.get(variable._id)
+        if out is None:
+            self._check_variable(variable)
+            dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
+            from ..ops.array_ops import ReadVariableOp
+            out = self._add_operation(ReadVariableOp, (variable,), {},
+                                      [(variable._value.dtype, dims)])._outputs[0]
+            self._variable_reads[variable._id] = out
+        return out
+
+    def _assign_variable(self, variable, op_def, value, read_value: bool = True):
+        """An assign node for `variable`; returns the value after the assignment (or the op)."""
+        from .tensor import convert_to_tensor
+        self._check_variable(variable)
+        with self.as_default():
+            value = self._graph_input(convert_to_tensor(value, dtype=variable.dtype))
+        if not variable.shape.is_compatible_with(value.shape):
+            raise ValueError(f"Cannot assign to variable {variable.name!r}: the variable shape "
+                             f"{variable.shape} and the value shape {value.shape} are "
+                             "incompatible.")
+        dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
+        op = self._add_operation(op_def, (variable, value), {}, [(variable._value.dtype, dims)])
+        return op._outputs[0] if read_value else op
+
+    def _make_variable(self, args: tuple, kwargs: dict):
+        from .graph_variables import GraphVariable
+        return GraphVariable(self, *args, **kwargs)
+
+
+class FuncGraph(Graph):
+    """The graph a `tf.function` (or a `cond`/`while_loop` branch) is traced into.
+
+    Tensors of enclosing graphs it uses are captured as placeholders fed at call time;
+    eager variables are read by reference; eager tensors become constants.
+    """
+
+    building_function = True
+
+    def __init__(self, name: str, outer_graph=None) -> None:
+        super().__init__()
+        self.name = name
+        self.outer_graph = outer_graph
+        self.captures: dict[int, tuple] = {}
+        self.allow_variable_creation = False
+        self.created_variables: list = []
+
+    def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
+        entry = self.captures.get(tensor._id)
+        if entry is None:
+            if self.outer_graph is None:
+                return super()._capture(tensor)
+            outer = self.outer_graph._graph_input(tensor)
+            inner = self.placeholder(tensor._value.dtype, tensor.shape, name="capture")
+            entry = self.captures[tensor._id] = (outer, inner)
+        return entry[1]
+
+    def _owns_graph(self, graph) -> bool:
+        return graph is self or (self.outer_graph is not None
+                                 and self.outer_graph._owns_graph(graph))
+
+    def _make_variable(self, args: tuple, kwargs: dict):
+        if not self.allow_variable_creation:
+            raise ValueError("tf.function only supports variables created on the first call "
+                             f"of {self.name!r}: create the tf.Variable once, outside the "
+                             "function or guarded so a retrace does not create another.")
+        with init_scope():
+            variable = Variable(*args, **kwargs)
+        self.created_variables.append(variable)
+        return variable
+
+
+_global_graph: list = [None]
+
+
+def _default_global_graph() -> Graph:
+    if _global_graph[0] is None:
+        _global_graph[0] = Graph()
+    return _global_graph[0]
+
+
+def get_default_graph() -> Graph:
+    """The graph ops go to on this thread: the innermost `as_default()` one, else a global one.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> g = tf.Graph()
+        >>> with g.as_default():
+        ...     tf.compat.v1.get_default_graph() is g
+        True
+    """
+    return state.graph if state.graph is not None else _default_global_graph()
+
+
+def reset_default_graph() -> None:
+    """Replaces the global default graph with a new, empty one.
+
+    Raises:
+        AssertionError: called inside another graph's `as_default()` block.
+    """
+    current = state.graph
+    if current is not None and current is not _global_graph[0]:
+        raise AssertionError("Do not use tf.reset_default_graph() inside a graph's "
+                             "as_default() block or a tf.function.")
+    _global_graph[0] = Graph()
+    if current is not None:
+        state.graph = _global_graph[0]
+
+
+def disable_eager_execution() -> None:
+    """Makes this thread build the global default graph instead of running ops (TF1 style)."""
+    state.graph = _default_global_graph()
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
+    """Returns this thread to eager execution after `disable_eager_execution`."""
+    if state.graph is _global_graph[0]:
+        state.graph = None
+
+
+@contextlib.contextmanager
+def init_scope():
+    """Leaves any function being traced: ops run in the outermost context (eager, or the
+    TF1 default graph), and tapes are paused. Variables of a tf.function are made here."""
+    st = state
+    saved = st.graph, st.recorders
+    graph = st.graph
+    while isinstance(graph, FuncGraph):
+        graph = graph.outer_graph
+    st.graph, st.recorders = graph, []
+    try:
+        yield
+    finally:
+        st.graph, st.recorders = saved

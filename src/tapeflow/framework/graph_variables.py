@@ -1,0 +1,127 @@
+"""Graph variables: the `tf.Variable` of a TF1 graph, whose value lives in each Session."""
+from __future__ import annotations
+
+from .graph import GraphKeys, SymbolicValue
+from .registry import get_op
+from .tensor import _next_id, convert_to_tensor
+from .tensor_shape import TensorShape
+from .variables import Variable
+
+__all__ = ["GraphVariable"]
+
+
+class GraphVariable(Variable):
+    """A variable of a Graph. It has no value until a Session runs its `initializer`;
+    reading it before raises FailedPreconditionError. Reads and assignments are graph ops.
+
+    Created by `tf.Variable(...)` while a (non-function) graph is the default graph.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.Graph().as_default() as g:
+        ...     v = tf.Variable(2.0)
+        ...     double = v.assign(v * 2.0)
+        ...     init = tf.compat.v1.global_variables_initializer()
+        >>> sess = tf.compat.v1.Session(graph=g)
+        >>> _ = sess.run(init)
+        >>> sess.run(double), sess.run(v)
+        (4.0, 4.0)
+    """
+
+    __slots__ = ("_graph", "_initial_value", "_initializer")
+
+    def __init__(self, graph, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, **kwargs) -> None:
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        self._graph = graph
+        self._id = _next_id()
+        self._name = graph.unique_name("Variable" if name is None else str(name))
+        with graph.as_default(), graph.name_scope(self._name + "/"):
+            if callable(initial_value):
+                initial_value = initial_value()
+            value = graph._graph_input(convert_to_tensor(initial_value, dtype=dtype))
+        self._initial_value = value
+        self._shape = value.shape if shape is None else TensorShape(shape)
+        if validate_shape and not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"The initial value's shape {value.shape} is not compatible with "
+                             f"the explicitly supplied `shape` argument {self._shape}.")
+        self._value = SymbolicValue(value._value.dtype, None if self._shape.rank is None
+                                    else tuple(self._shape.dims), None)
+        self._trainable = True if trainable is None else bool(trainable)
+        self.constraint = constraint
+        with graph.name_scope(self._name + "/"):
+            self._initializer = graph._assign_variable(
+                self, get_op("AssignVariableOp"), value, read_value=False)
+        graph.add_to_collection(GraphKeys.GLOBAL_VARIABLES, self)
+        if self._trainable:
+            graph.add_to_collection(GraphKeys.TRAINABLE_VARIABLES, self)
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def initializer(self):
+        """The operation that assigns the initial value."""
+        return self._initializer
+
+    @property
+    def initial_value(self):
+        return self._initial_value
+
+    @property
+    def op(self):
+        return self._initializer
+
+    @property
+    def device(self) -> str:
+        return ""
+
+    def read_value(self):
+        """A ReadVariableOp tensor: the value when the node runs."""
+        return self._graph._read_variable(self)
+
+    value = read_value
+    _as_tensor = read_value
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """An assignment node; returns the value after it runs (or the op)."""
+        return self._assign_in_graph(self._graph, "AssignVariableOp", value, read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._assign_in_graph(self._graph, "AssignAddVariableOp", delta, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._assign_in_graph(self._graph, "AssignSubVariableOp", delta, read_value)
+
+    def eval(self, session=None):
+        """The value in `session` (default: the default session)."""
+        from ..client.session import default_session
+        return (session or default_session("eval()")).run(self)
+
+    def load(self, value, session=None) -> None:
+        """Sets the value in `session` directly, without adding ops."""
+        from ..client.session import default_session
+        (session or default_session("load()"))._load(self, value)
+
+    def numpy(self):
+        raise NotImplementedError(f"Graph variable {self.name!r} has no numpy(): its value lives "
+                                  "in a Session; use sess.run(variable).")
+
+    def __array__(self, dtype=None, copy=None):
+        self.numpy()
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+    def __repr__(self) -> str:
+        return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
+
+    def __deepcopy__(self, memo):
+        return self

@@ -1,0 +1,248 @@
+"""Compiled plans: how a graph runs.
+
+A plan is compiled once for a set of fetches and feeds: the operations the fetches need
+(pruned, in creation order, which is topological) become straight-line Python source, one
+line per kernel call, with kernels, attributes and constants bound as names. Running it is
+one call of that function on arrays: no registry lookups, no dispatch, no Tensor objects.
+`Session.run` and `tf.function` both run graphs this way.
+
+Variable writes are staged in the run and committed only when the whole plan succeeded,
+so a failed run changes no variable. Reads see earlier writes of the same run.
+"""
+from __future__ import annotations
+
+import threading
+
+from . import errors
+from .context import state
+
+__all__ = ["Plan", "prune"]
+
+
+class _RunState(threading.local):
+    def __init__(self) -> None:
+        # {variable id: (variable, new value)} written by the run in progress, or None.
+        self.writes = None
+        # The running Session's variable values {variable id: array}, or None.
+        self.store = None
+
+
+run_state = _RunState()
+
+
+def prune(ops: list, fetches: list, feed_ids: set, always: list = ()) -> list:
+    """The operations needed to compute `fetches` (and run `always`), in creation order.
+
+    Fed tensors cut the walk: what produces them is not run.
+    """
+    needed: dict = {}
+    stack = [f if _is_operation(f) else f._op for f in fetches if f is not None] + list(always)
+    while stack:
+        op = stack.pop()
+        if id(op) in needed:
+            continue
+        needed[id(op)] = op
+        for x in op._inputs:
+            if hasattr(x, "_op") and x._id not in feed_ids:
+                stack.append(x._op)
+        stack.extend(op._control_inputs)
+    return sorted(needed.values(), key=lambda op: op._index)
+
+
+def _is_operation(x) -> bool:
+    return hasattr(x, "_op_def")
+
+
+def _reader(variable):
+    vid = variable._id
+    run = run_state
+    if getattr(variable, "_graph", None) is None:
+        def read():
+            writes = run.writes
+            return writes[vid][1] if vid in writes else variable._value
+        return read
+
+    def read_graph_variable():
+        writes = run.writes
+        if vid in writes:
+            return writes[vid][1]
+        store = run.store
+        if store is None or vid not in store:
+            raise errors.FailedPreconditionError(
+                None, None, f"Could not read variable {variable.name!r}: it is uninitialized in "
+                "this session. Run its initializer first (e.g. "
+                "sess.run(tf.compat.v1.global_variables_initializer())).")
+        return store[vid]
+    return read_graph_variable
+
+
+def _writer(variable, combine, read):
+    vid = variable._id
+    shape = variable.shape
+    run = run_state
+
+    def write(value):
+        if combine is not None:
+            value = combine(read(), value)
+        if not shape.is_compatible_with(value.shape):
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot assign a value of shape {list(value.shape)} to variable "
+                f"{variable.name!r} of shape {shape}.")
+        run.writes[vid] = (variable, value)
+        return value
+    return write
+
+
+def _unfed(op):
+    attrs = op._attrs
+
+    def missing():
+        shape = attrs["shape"]
+        shown = "<unknown>" if shape.rank is None else \
+            "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
+        raise errors.InvalidArgumentError(
+            None, op._name, f"You must feed a value for placeholder tensor {op._name!r} with "
+            f"dtype {attrs['dtype']} and shape {shown}")
+    return missing
+
+
+_COMBINE = {"AssignVariableOp": None}
+
+
+def _combine_of(op):
+    if op.type in _COMBINE:
+        return _COMBINE[op.type]
+    return op._op_def.kernel
+
+
+class Plan:
+    """A compiled, runnable subgraph: `plan(*feed_values)` returns the fetched arrays.
+
+    Args:
+        ops: the graph's operations (a plan uses those the fetches need).
+        feeds: tensors whose values are the positional arguments.
+        fetches: tensors (their arrays are returned) and operations (None is returned).
+        always: operations run even if no fetch needs them (a function's assignments).
+        name: shown in tracebacks.
+    """
+
+    __slots__ = ("_fn", "_lines", "_source", "ops", "feeds", "fetches")
+
+    def __init__(self, ops: list, feeds: list, fetches: list, always: list = (),
+                 name: str = "plan") -> None:
+        self.feeds = list(feeds)
+        self.fetches = list(fetches)
+        feed_ids = {t._id for t in feeds}
+        self.ops = prune(ops, self.fetches, feed_ids, always)
+        self._compile(name)
+
+    def _compile(self, name: str) -> None:
+        names: dict = {}
+        bound: dict = {}
+        for i, t in enumerate(self.feeds):
+            names[t._id] = f"i{i}"
+        lines = ["def plan(" + ", ".join(f"i{i}" for i in range(len(self.feeds))) + "):"]
+        self._lines = {}
+        for k, op in enumerate(self.ops):
+            outs = op._outputs
+            kind = op._op_def.name
+            if kind == "Const":
+                if outs[0]._id not in names:
+                    names[outs[0]._id] = f"c{k}"
+                    bound[f"c{k}"] = op._attrs["value"]
+                continue
+            if kind == "NoOp" or all(o._id in names for o in outs) and outs:
+                continue
+            if kind == "Placeholder":
+                bound[f"k{k}"] = _unfed(op)
+                call = f"k{k}()"
+            elif kind == "ReadVariableOp":
+                bound[f"k{k}"] = _reader(op._inputs[0])
+                call = f"k{k}()"
+            elif op._inputs and not hasattr(op._inputs[0], "_op"):  # an assignment
+                variable = op._inputs[0]
+                bound[f"k{k}"] = _writer(variable, _combine_of(op), _reader(variable))
+                call = f"k{k}({names[op._inputs[1]._id]})"
+            else:
+                bound[f"k{k}"] = op._op_def.kernel
+                args = [names[x._id] for x in op._inputs]
+                for key, value in op._attrs.items():
+                    bound[f"a{k}_{key}"] = value
+                    args.append(f"{key}=a{k}_{key}")
+                call = f"k{k}({', '.join(args)})"
+            targets = []
+            for j, o in enumerate(outs):
+                names.setdefault(o._id, f"t{k}_{j}")
+                targets.append(names[o._id])
+            if op._op_def.num_outputs == 1:
+                lines.append(f"    {targets[0]} = {call}")
+            elif targets:
+                lines.append(f"    {', '.join(targets)}, = {call}")
+            else:
+                lines.append(f"    {call}")
+            self._lines[len(lines)] = op
+        results = ["None" if _is_operation(f) else names[f._id] for f in self.fetches]
+        lines.append(f"    return ({', '.join(results)}{',' if results else ''})")
+        namespace = dict(bound)
+        self._source = "\n".join(lines)
+        exec(compile(self._source, f"<tapeflow plan {name}>", "exec"), namespace)  # noqa: S102
+        self._fn = namespace["plan"]
+
+    def __call__(self, *values) -> tuple:
+        """Runs the plan on feed `values` (arrays); returns one entry per fetch.
+
+        Raises:
+            InvalidArgumentError: a kernel rejected its inputs (naming the node).
+            FailedPreconditionError: an uninitialized graph variable was read.
+        """
+        return self.run(values, None)
+
+    def run(self, values, store) -> tuple:
+        """`__call__` with the Session's variable store (graph variables live there)."""
+        st = state
+        saved = st.graph, st.recorders
+        run = run_state
+        outer = run.writes
+        st.graph, st.recorders = None, []
+        if outer is None:
+            run.writes, saved_store = {}, run.store
+            if store is not None:
+                run.store = store
+        try:
+            result = self._fn(*values)
+            if outer is None and run.writes:
+                _commit(run.writes, run.store)
+            return result
+        except errors.OpError as e:
+            if e.op is None:
+                e.op = self._failing_op(e.__traceback__)
+            raise
+        except (ValueError, TypeError, IndexError, ArithmeticError) as e:
+            op = self._failing_op(e.__traceback__)
+            where = f"{op.type} (node {op.name!r})" if op is not None else "a plan step"
+            raise errors.InvalidArgumentError(None, op, f"{where}: {e}") from None
+        finally:
+            if outer is None:
+                run.writes, run.store = None, saved_store
+            st.graph, st.recorders = saved
+
+    def _failing_op(self, tb):
+        op = None
+        code = self._fn.__code__
+        while tb is not None:
+            if tb.tb_frame.f_code is code:
+                op = self._lines.get(tb.tb_lineno)
+            tb = tb.tb_next
+        return op
+
+    def source(self) -> str:
+        """The generated Python of this plan (for reading and debugging)."""
+        return self._source
+
+
+def _commit(writes: dict, store) -> None:
+    for vid, (variable, value) in writes.items():
+        if getattr(variable, "_graph", None) is None:
+            variable._value = value.copy() if hasattr(value, "copy") else value
+        else:
+            store[vid] = value.copy() if hasattr(value, "copy") else value

@@ -1,0 +1,102 @@
+"""Static dtypes and shapes of a graph op's outputs, found by running its kernel on probes.
+
+An op may define `shape_fn(inputs, attrs) -> [(numpy dtype, dims)]`; most do not, and
+the kernel itself answers: it runs on small stand-in arrays (constant inputs keep their
+real value). Inputs with unknown dimensions are probed twice, with those dimensions 2 and
+then 3, and with different values; a dimension of the output that differs between the two
+runs is unknown (None). A probe that fails with fully known input shapes is a graph
+construction error (ValueError), as TF's shape functions raise.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+__all__ = ["infer_outputs"]
+
+
+def _probe_array(x, size: int, variant: int):
+    const = getattr(x, "_const", None)
+    if const is not None:
+        return const
+    ghost = x._value
+    dtype = ghost.dtype
+    shape = tuple(size if d is None else d for d in (ghost.dims or ()))
+    if dtype.kind in "fc":
+        if variant == 0:
+            value = np.ones(shape, dtype)
+        else:
+            value = np.linspace(-1.0, 1.0, max(int(np.prod(shape)), 1))[:int(np.prod(shape))]
+            value = value.reshape(shape).astype(dtype)
+        if len(shape) >= 2 and shape[-1] == shape[-2]:
+            # Invertible and positive definite, for the linear-algebra kernels.
+            value = value + (2 * shape[-1] + 1) * np.eye(shape[-1], dtype=dtype)
+        return value
+    return np.full(shape, variant, dtype)
+
+
+def _run(op, arrays: list, attrs: dict) -> list:
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = op.kernel(*arrays, **attrs)
+    if op.num_outputs == 1:
+        out = (out,)
+    return [o if hasattr(o, "dtype") and hasattr(o, "shape") else np.asarray(o) for o in out]
+
+
+def _try(op, inputs: list, attrs: dict, size: int, variant: int):
+    try:
+        return _run(op, [_probe_array(x, size, variant) for x in inputs], attrs)
+    except Exception:  # noqa: BLE001  (a probe may fail for many reasons: then it tells nothing)
+        return None
+
+
+def _merge(first: list, second: list) -> list:
+    specs = []
+    for a, b in zip(first, second):
+        if a.ndim != b.ndim:
+            specs.append((a.dtype, None))
+        else:
+            specs.append((a.dtype, tuple(d if d == e else None for d, e in zip(a.shape, b.shape))))
+    return specs
+
+
+def infer_outputs(op, inputs: tuple, attrs: dict) -> list:
+    """[(numpy dtype, dims or None)] for each output of `op` on symbolic `inputs`.
+
+    Raises:
+        ValueError: the op cannot run on inputs of these (fully known) shapes.
+    """
+    if op.shape_fn is not None:
+        return op.shape_fn(inputs, attrs)
+    consts = [getattr(x, "_const", None) for x in inputs]
+    if all(c is not None for c in consts):
+        try:
+            outs = _run(op, consts, attrs)
+        except Exception as e:  # noqa: BLE001
+            raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
+        return [(o.dtype, o.shape) for o in outs]
+    first = _try(op, inputs, attrs, 2, 0)
+    second = _try(op, inputs, attrs, 3, 1) or _try(op, inputs, attrs, 3, 0)
+    known = all(x._value.dims is not None and None not in x._value.dims for x in inputs)
+    if first is None and known:
+        try:
+            _run(op, [_probe_array(x, 2, 0) for x in inputs], attrs)
+        except Exception as e:  # noqa: BLE001
+            raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
+    if first is not None and second is not None and len(first) == len(second):
+        return _merge(first, second)
+    found = first if first is not None else second
+    if found is not None:
+        return [(o.dtype, o.shape if known and first is not None else
+                 (None,) * o.ndim) for o in found]
+    if op.num_outputs is None:
+        raise ValueError(f"{op.name}: cannot tell how many outputs it has on inputs "
+                         f"{_describe(inputs)}; give the op a shape_fn")
+    dtype = inputs[0]._value.dtype if inputs else np.dtype(np.float32)
+    return [(dtype, None)] * op.num_outputs
+
+
+def _describe(inputs) -> str:
+    return ", ".join(f"{x.shape} {x.dtype.name}" for x in inputs) or "none"

@@ -1,0 +1,116 @@
+"""Python run inside a graph: `EagerPyFunc` (tf.py_function) and run-time VJPs.
+
+A node of this op calls a Python function on its input arrays when the graph runs. Its
+gradient runs the same function under a GradientTape at run time, in another EagerPyFunc
+node, so it can be differentiated again, to any order. Graph-mode gradients use it for
+rules that need values (masks, one-hots) or dimensions unknown while the graph is built,
+and for the gradients of `cond` and `while_loop`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import dtypes, nest
+from ..framework.execute import execute
+from ..framework.graph import SymbolicValue
+from ..framework.registry import RegisterGradient, define_op
+from ..framework.tensor import Tensor, convert_to_tensor
+from .op_util import value_of
+
+__all__ = ["py_function", "runtime_vjp", "spec_of"]
+
+
+def _eager_py_func(*values, fn, Tout, variables=()):
+    return tuple([value_of(o) for o in fn(*values[:len(values) - len(variables)])])
+
+
+EagerPyFunc = define_op("EagerPyFunc", _eager_py_func, num_outputs=None)
+EagerPyFunc.shape_fn = lambda inputs, attrs: list(attrs["Tout"])
+
+
+def spec_of(x) -> tuple:
+    """(numpy dtype, dims) of a Tensor, Variable or array; unknown dims are None."""
+    value = getattr(x, "_value", x)
+    if isinstance(value, SymbolicValue):
+        return value.dtype, value.dims
+    return np.asarray(value).dtype if not hasattr(value, "dtype") else value.dtype, np.shape(value)
+
+
+def _as_tensor(x):
+    return x if isinstance(x, Tensor) else Tensor(np.asarray(x))
+
+
+def _trainable(x) -> bool:
+    return spec_of(x)[0].kind in "fc"
+
+
+def runtime_vjp(fn, inputs, grads, variables=()) -> list:
+    """Gradients of `fn(*inputs)` (a list of outputs) for upstream `grads`, computed by a
+    GradientTape when the graph runs (at once when called eagerly).
+
+    Returns one gradient per input (None for integer inputs) followed by one per variable.
+    """
+    count = len(inputs)
+    wanted = [i for i, x in enumerate(inputs) if _trainable(x)]
+    variables = tuple(variables)
+
+    def vjp(*values):
+        from ..eager.backprop import GradientTape
+        xs = [_as_tensor(v) for v in values[:count]]
+        upstream = [_as_tensor(v) for v in values[count:]]
+        watched = [xs[i] for i in wanted] + list(variables)
+        with GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(watched)
+            ys = list(fn(*xs))
+        return tape.gradient(ys, watched, output_gradients=upstream, unconnected_gradients="zero")
+
+    specs = [spec_of(inputs[i]) for i in wanted] + [spec_of(v) for v in variables]
+    symbolic = any(hasattr(x, "_id") for x in (*inputs, *grads))
+    outs = EagerPyFunc(*inputs, *grads, *(variables if symbolic else ()), fn=vjp, Tout=specs,
+                       variables=variables if symbolic else ())
+    result: list = [None] * count
+    for i, g in zip(wanted, outs):
+        result[i] = g
+    return result + list(outs[len(wanted):])
+
+
+@RegisterGradient("EagerPyFunc")
+def _eager_py_func_grad(op, *grads):
+    variables = op.attrs.get("variables", ())
+    inputs = op.inputs[:len(op.inputs) - len(variables)]
+    return runtime_vjp(op.attrs["fn"], inputs, grads, variables)
+
+
+def py_function(func, inp, Tout, name=None):
+    """Runs the Python function `func` on `inp` (tensors) eagerly, even inside a graph.
+
+    Gradients flow through whatever tapeflow ops `func` uses.
+
+    Args:
+        func: a function of tensors returning a tensor or a list of tensors.
+        inp: the list of input tensors.
+        Tout: the output dtype, or a list of them.
+
+    Returns:
+        A tensor, or a list of tensors when `Tout` is a list.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = tf.py_function(lambda t: t * t, [x], tf.float32)
+        >>> float(y), float(tape.gradient(y, x))
+        (9.0, 6.0)
+    """
+    single = not isinstance(Tout, (list, tuple))
+    out_dtypes = [dtypes.as_dtype(t) for t in ([Tout] if single else Tout)]
+
+    def call(*values):
+        outs = func(*[_as_tensor(v) for v in values])
+        outs = [outs] if single or not isinstance(outs, (list, tuple)) else list(outs)
+        return [convert_to_tensor(o, dtype=d) for o, d in zip(outs, out_dtypes)]
+
+    inputs = tuple([convert_to_tensor(x) for x in nest.flatten(inp)])
+    outs = execute(EagerPyFunc, inputs, {"fn": call, "Tout": [(d._np, None) for d in out_dtypes]})
+    return outs[0] if single else list(outs)
