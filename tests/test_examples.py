@@ -26,6 +26,15 @@ def test_training_step_learns(capsys):
     assert float(re.search(r"accuracy: (\d+\.\d)%", out).group(1)) > 80.0
 
 
+def test_tf_gradients_session_prints_4(capsys):
+    import tapeflow.compat.v1 as tf1
+    try:
+        out = run_example("tf_gradients_session.py", capsys)
+    finally:
+        tf1.enable_eager_execution()
+    assert out == "[4.0]\n"
+
+
 def readme_blocks() -> list:
     text = (ROOT / "README.md").read_text()
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)

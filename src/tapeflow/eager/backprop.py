@@ -339,7 +339,7 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             out_grads = (g,)
         else:
             out_grads = _multi_output_grads(outputs, pending, source_ids, found, raw)
-            if out_grads is None or outputs[0]._id not in relevant:
+            if out_grads is None or not any(o._id in relevant for o in outputs):
                 continue
         op = rec.op
         rule = op.grad

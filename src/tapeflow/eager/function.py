@@ -102,28 +102,33 @@ def _compatible(template, key) -> bool:
     if isinstance(template, tuple) and len(template) == 3 and template[0] == _TENSOR:
         if not (isinstance(key, tuple) and len(key) == 3 and key[0] == _TENSOR):
             return False
-        return template[1] == key[1] and TensorShape(template[2]).is_compatible_with(
-            TensorShape(key[2]))
+        general, specific = template[2], key[2]
+        return template[1] == key[1] and (general is None or specific is not None and len(
+            general) == len(specific) and all(g is None or g == s
+                                              for g, s in zip(general, specific)))
     if isinstance(template, tuple) and isinstance(key, tuple) and len(template) == len(key):
         return all(_compatible(a, b) for a, b in zip(template, key))
     return template == key
 
 
+_MISMATCH = object()
+
+
 def _relaxed(template, key):
-    """`key` with the dimensions that differ from `template` unknown, or None if the two
-    differ in anything but dimensions (reduce_retracing)."""
+    """`key` with the dimensions that differ from `template` unknown, or _MISMATCH if the
+    two differ in anything but dimensions (reduce_retracing)."""
     if isinstance(template, tuple) and len(template) == 3 and template[0] == _TENSOR:
         if not (isinstance(key, tuple) and len(key) == 3 and key[0] == _TENSOR) or \
                 template[1] != key[1]:
-            return None
+            return _MISMATCH
         a, b = template[2], key[2]
         if a is None or b is None or len(a) != len(b):
-            return (_TENSOR, key[1], None)
+            return _MISMATCH  # ranks stay known: ops need them to build the graph
         return (_TENSOR, key[1], tuple(d if d == e else None for d, e in zip(a, b)))
     if isinstance(template, tuple) and isinstance(key, tuple) and len(template) == len(key):
-        parts = [_relaxed(a, b) for a, b in zip(template, key)]
-        return None if any(p is None for p in parts) else tuple(parts)
-    return key if template == key else None
+        parts = tuple([_relaxed(a, b) for a, b in zip(template, key)])
+        return _MISMATCH if any(p is _MISMATCH for p in parts) else parts
+    return key if template == key else _MISMATCH
 
 
 class ConcreteFunction:
@@ -290,6 +295,8 @@ class Function:
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = None if input_signature is None else tuple(input_signature)
+        self._signature_key = None if input_signature is None else \
+            _walk(list(self._input_signature), [])
         self._reduce_retracing = reduce_retracing
         self._cache: dict = {}
         self._concretes: list = []
@@ -317,7 +324,7 @@ class Function:
         leaves: list = []
         if self._input_signature is not None:
             args, leaves = self._bind_signature(args, kwargs)
-            key = (_TENSOR + "-signature", state.graph)
+            key = (self._signature_key, None, state.graph)
             kwargs = {}
         else:
             key = (_walk(args, leaves), _walk(kwargs, leaves) if kwargs else None, state.graph)
@@ -346,7 +353,7 @@ class Function:
         if self._reduce_retracing:
             for template, _ in self._concretes:
                 relaxed = _relaxed(template, key)
-                if relaxed is not None:
+                if relaxed is not _MISMATCH:
                     trace_key = relaxed
                     break
         concrete = self._trace(trace_key, args, kwargs, leaves)
@@ -388,11 +395,12 @@ class Function:
         except (TypeError, ValueError):
             positional = list(args)
         signature = self._input_signature
-        flat_args, flat_specs = nest.flatten(positional), nest.flatten(list(signature))
+        flat_specs = nest.flatten(list(signature))
+        flat_args = _flatten_up_to(list(signature), positional)
         problem = None
         leaves = []
-        if len(positional) != len(signature) or len(flat_args) != len(flat_specs):
-            problem = f"{len(flat_args)} arguments for {len(flat_specs)} specs"
+        if flat_args is None:
+            problem = f"{len(positional)} arguments for {len(signature)} specs"
         else:
             for arg, spec in zip(flat_args, flat_specs):
                 try:
@@ -412,6 +420,21 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<tapeflow.function {self._name}>"
+
+
+def _flatten_up_to(structure, value):
+    """The parts of `value` matching the leaves of `structure`, or None if it does not fit."""
+    if isinstance(structure, (list, tuple)):
+        if not isinstance(value, (list, tuple)) or len(value) != len(structure):
+            return None
+        parts = [_flatten_up_to(s, v) for s, v in zip(structure, value)]
+        return None if any(p is None for p in parts) else [x for p in parts for x in p]
+    if isinstance(structure, dict):
+        if not isinstance(value, dict) or sorted(value) != sorted(structure):
+            return None
+        return _flatten_up_to([structure[k] for k in sorted(structure)],
+                              [value[k] for k in sorted(structure)])
+    return [value]
 
 
 class _BoundFunction:

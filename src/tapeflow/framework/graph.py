@@ -448,8 +448,12 @@ class Graph:
     def _create_op(self, op_def, inputs: tuple, attrs: dict):
         """Adds a node for `op_def` (the graph-mode half of `execute`)."""
         inputs = tuple([self._graph_input(x) for x in inputs])
-        op = self._add_operation(op_def, inputs, attrs, infer_outputs(op_def, inputs, attrs))
+        specs, values = infer_outputs(op_def, inputs, attrs)
+        op = self._add_operation(op_def, inputs, attrs, specs)
         outputs = op._outputs
+        if values is not None:
+            for out, value in zip(outputs, values):
+                out._const = value
         recorders = state.recorders
         if recorders:
             for recorder in tuple(recorders):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .graph import GraphKeys, SymbolicValue
 from .registry import get_op
-from .tensor import _next_id, convert_to_tensor
+from .tensor import Tensor, _next_id, convert_to_tensor
 from .tensor_shape import TensorShape
 from .variables import Variable
 
@@ -96,6 +96,12 @@ class GraphVariable(Variable):
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._assign_in_graph(self._graph, "AssignSubVariableOp", delta, read_value)
+
+    def _read_for_recorders(self, recorders):
+        from .plan import current_value
+        for recorder in recorders:
+            recorder._variable_accessed(self)
+        return Tensor(current_value(self), self._id)
 
     def eval(self, session=None):
         """The value in `session` (default: the default session)."""

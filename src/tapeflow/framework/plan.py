@@ -16,7 +16,7 @@ import threading
 from . import errors
 from .context import state
 
-__all__ = ["Plan", "prune"]
+__all__ = ["Plan", "prune", "current_value"]
 
 
 class _RunState(threading.local):
@@ -76,15 +76,25 @@ def _reader(variable):
     return read_graph_variable
 
 
+def current_value(variable):
+    """The value a graph variable has in the run in progress (FailedPreconditionError when
+    uninitialized, SymbolicValueError outside any run)."""
+    if run_state.writes is None:
+        variable._value._unavailable()
+    return _reader(variable)()
+
+
 def _writer(variable, combine, read):
     vid = variable._id
     shape = variable.shape
+    dims = shape.dims if shape.is_fully_defined() else None
+    dims = None if dims is None else tuple(dims)
     run = run_state
 
     def write(value):
         if combine is not None:
             value = combine(read(), value)
-        if not shape.is_compatible_with(value.shape):
+        if value.shape != dims and not shape.is_compatible_with(value.shape):
             raise errors.InvalidArgumentError(
                 None, None, f"Cannot assign a value of shape {list(value.shape)} to variable "
                 f"{variable.name!r} of shape {shape}.")
@@ -146,10 +156,11 @@ class Plan:
         for k, op in enumerate(self.ops):
             outs = op._outputs
             kind = op._op_def.name
-            if kind == "Const":
-                if outs[0]._id not in names:
-                    names[outs[0]._id] = f"c{k}"
-                    bound[f"c{k}"] = op._attrs["value"]
+            if outs and all(o._const is not None for o in outs):  # Const, or folded
+                for j, o in enumerate(outs):
+                    if o._id not in names:
+                        names[o._id] = f"c{k}_{j}"
+                        bound[f"c{k}_{j}"] = o._const
                 continue
             if kind == "NoOp" or all(o._id in names for o in outs) and outs:
                 continue
@@ -214,13 +225,14 @@ class Plan:
                 _commit(run.writes, run.store)
             return result
         except errors.OpError as e:
-            if e.op is None:
-                e.op = self._failing_op(e.__traceback__)
+            op = self._failing_op(e.__traceback__)
+            if e.op is None or not hasattr(e.op, "_op_def"):
+                e.op = op
+                e.message = _with_node(e.message, op)
             raise
         except (ValueError, TypeError, IndexError, ArithmeticError) as e:
             op = self._failing_op(e.__traceback__)
-            where = f"{op.type} (node {op.name!r})" if op is not None else "a plan step"
-            raise errors.InvalidArgumentError(None, op, f"{where}: {e}") from None
+            raise errors.InvalidArgumentError(None, op, _with_node(str(e), op)) from None
         finally:
             if outer is None:
                 run.writes, run.store = None, saved_store
@@ -238,6 +250,10 @@ class Plan:
     def source(self) -> str:
         """The generated Python of this plan (for reading and debugging)."""
         return self._source
+
+
+def _with_node(message: str, op) -> str:
+    return message if op is None else f"{message}\n\t [[node {op.name} (op {op.type})]]"
 
 
 def _commit(writes: dict, store) -> None:

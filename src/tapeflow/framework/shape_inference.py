@@ -4,7 +4,8 @@ An op may define `shape_fn(inputs, attrs) -> [(numpy dtype, dims)]`; most do not
 the kernel itself answers: it runs on small stand-in arrays (constant inputs keep their
 real value). Inputs with unknown dimensions are probed twice, with those dimensions 2 and
 then 3, and with different values; a dimension of the output that differs between the two
-runs is unknown (None). A probe that fails with fully known input shapes is a graph
+runs is unknown (None). An op whose inputs are all constants is folded into constants when
+two runs agree. A probe that fails with fully known input shapes is a graph
 construction error (ValueError), as TF's shape functions raise.
 """
 from __future__ import annotations
@@ -22,7 +23,8 @@ def _probe_array(x, size: int, variant: int):
         return const
     ghost = x._value
     dtype = ghost.dtype
-    shape = tuple(size if d is None else d for d in (ghost.dims or ()))
+    dims = ghost.dims if ghost.dims is not None else ((None,) * variant)  # unknown rank
+    shape = tuple(size if d is None else d for d in dims)
     if dtype.kind in "fc":
         if variant == 0:
             value = np.ones(shape, dtype)
@@ -62,21 +64,22 @@ def _merge(first: list, second: list) -> list:
     return specs
 
 
-def infer_outputs(op, inputs: tuple, attrs: dict) -> list:
-    """[(numpy dtype, dims or None)] for each output of `op` on symbolic `inputs`.
+def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
+    """[(numpy dtype, dims or None)] for each output of `op` on symbolic `inputs`, and the
+    output values when every input is a constant and the op is deterministic (else None).
 
     Raises:
         ValueError: the op cannot run on inputs of these (fully known) shapes.
     """
     if op.shape_fn is not None:
-        return op.shape_fn(inputs, attrs)
+        return op.shape_fn(inputs, attrs), None
     consts = [getattr(x, "_const", None) for x in inputs]
     if all(c is not None for c in consts):
         try:
             outs = _run(op, consts, attrs)
         except Exception as e:  # noqa: BLE001
             raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
-        return [(o.dtype, o.shape) for o in outs]
+        return [(o.dtype, o.shape) for o in outs], _folded(op, consts, attrs, outs)
     first = _try(op, inputs, attrs, 2, 0)
     second = _try(op, inputs, attrs, 3, 1) or _try(op, inputs, attrs, 3, 0)
     known = all(x._value.dims is not None and None not in x._value.dims for x in inputs)
@@ -86,16 +89,35 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> list:
         except Exception as e:  # noqa: BLE001
             raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
     if first is not None and second is not None and len(first) == len(second):
-        return _merge(first, second)
+        return _merge(first, second), None
     found = first if first is not None else second
     if found is not None:
         return [(o.dtype, o.shape if known and first is not None else
-                 (None,) * o.ndim) for o in found]
+                 (None,) * o.ndim) for o in found], None
     if op.num_outputs is None:
         raise ValueError(f"{op.name}: cannot tell how many outputs it has on inputs "
                          f"{_describe(inputs)}; give the op a shape_fn")
     dtype = inputs[0]._value.dtype if inputs else np.dtype(np.float32)
-    return [(dtype, None)] * op.num_outputs
+    return [(dtype, None)] * op.num_outputs, None
+
+
+_FOLD_LIMIT = 1 << 16
+
+
+def _folded(op, consts: list, attrs: dict, outs: list):
+    """The outputs as constants when the op is a function of its (constant) inputs: a
+    second run gives the same arrays (a random op does not). None otherwise."""
+    if sum(np.size(o) for o in outs) > _FOLD_LIMIT:
+        return None
+    try:
+        again = _run(op, consts, attrs)
+    except Exception:  # noqa: BLE001
+        return None
+    for a, b in zip(outs, again):
+        if a.dtype != b.dtype or a.shape != b.shape or not np.array_equal(
+                a, b, equal_nan=a.dtype.kind in "fc"):
+            return None
+    return [np.asarray(o) for o in outs]
 
 
 def _describe(inputs) -> str:

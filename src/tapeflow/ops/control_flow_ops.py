@@ -212,8 +212,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         while (maximum_iterations is None or i < int(maximum_iterations)) and \
                 bool(cond(*nest.pack_sequence_as(structure, values))):
             result = body(*nest.pack_sequence_as(structure, values))
-            values = nest.flatten([result] if single and not isinstance(result, (list, tuple))
-                                  else result)
+            values = nest.flatten(result)
             i += 1
         packed = nest.pack_sequence_as(structure, values)
         return packed[0] if single else packed
@@ -238,7 +237,7 @@ def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterat
 
     def body_as_list(*args):
         result = body(*packed(args))
-        return [result] if single and not isinstance(result, (list, tuple)) else result
+        return [result] if not isinstance(result, (list, tuple, dict)) else result
 
     cond_trace = _trace(lambda *a: cond(*packed(a)), "while_cond", flat, shapes)
     body_trace = _trace(body_as_list, "while_body", flat, shapes)

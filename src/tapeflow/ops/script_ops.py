@@ -62,7 +62,10 @@ def runtime_vjp(fn, inputs, grads, variables=()) -> list:
         with GradientTape(watch_accessed_variables=False) as tape:
             tape.watch(watched)
             ys = list(fn(*xs))
-        return tape.gradient(ys, watched, output_gradients=upstream, unconnected_gradients="zero")
+        grads = tape.gradient(ys, watched, output_gradients=upstream)
+        return [np.zeros(spec[1], spec[0]) if g is None and spec[1] is not None and
+                None not in spec[1] else np.zeros_like(w._value) if g is None else g
+                for g, w, spec in zip(grads, watched, specs)]
 
     specs = [spec_of(inputs[i]) for i in wanted] + [spec_of(v) for v in variables]
     symbolic = any(hasattr(x, "_id") for x in (*inputs, *grads))

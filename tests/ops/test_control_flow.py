@@ -1,0 +1,189 @@
+"""cond and while_loop, eagerly and in graphs, with their gradients."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+import tapeflow.compat.v1 as tf1
+
+
+def test_cond_eager_is_python():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.cond(tf.constant(True), lambda: x * x, lambda: -x)
+    assert float(y) == 9.0 and float(tape.gradient(y, x)) == 6.0
+    assert float(tf.cond(False, lambda: x, lambda: -x)) == -3.0
+    with pytest.raises(TypeError, match="callable"):
+        tf.cond(True, x, lambda: x)
+
+
+def _cond_graph():
+    p = tf1.placeholder(tf.bool, [])
+    x = tf1.placeholder(tf.float32, [])
+    v = tf.Variable(3.0)
+    y = tf.cond(p, lambda: x * x * v, lambda: tf.tanh(x))
+    return p, x, v, y
+
+
+def test_cond_in_a_graph_runs_one_branch():
+    with tf.Graph().as_default():
+        p, x, v, y = _cond_graph()
+        assert y.op.type == "If" and y.shape == [] and y.dtype is tf.float32
+        sess = tf1.Session()
+        sess.run(tf1.global_variables_initializer())
+        assert sess.run(y, {p: True, x: 2.0}) == 12.0
+        assert sess.run(y, {p: False, x: 2.0}) == pytest.approx(np.tanh(2.0))
+
+
+def test_cond_gradients_in_a_graph():
+    with tf.Graph().as_default():
+        p, x, v, y = _cond_graph()
+        gx, gv = tf.gradients(y, [x, v])
+        (gxx,) = tf.gradients(gx, x)
+        sess = tf1.Session()
+        sess.run(tf1.global_variables_initializer())
+        assert sess.run([gx, gv, gxx], {p: True, x: 2.0}) == [12.0, 4.0, 6.0]
+        t = np.tanh(2.0)
+        np.testing.assert_allclose(sess.run([gx, gv, gxx], {p: False, x: 2.0}),
+                                   [1 - t ** 2, 0.0, -2 * t * (1 - t ** 2)], rtol=1e-5)
+
+
+def test_cond_structures_and_errors():
+    with tf.Graph().as_default():
+        x = tf.constant([1.0, 2.0])
+        out = tf.cond(tf.constant(False), lambda: {"a": x, "b": (x * 2.0, 1.0)},
+                      lambda: {"a": -x, "b": (x * 3.0, 2.0)})
+        got = tf1.Session().run(out)
+        np.testing.assert_array_equal(got["a"], [-1.0, -2.0])
+        assert got["b"][1] == 2.0
+        with pytest.raises(ValueError, match="same nested structure"):
+            tf.cond(True, lambda: (x, x), lambda: x)
+        with pytest.raises(TypeError, match="dtypes"):
+            tf.cond(True, lambda: x, lambda: tf.constant([1, 2]))
+        with pytest.raises(TypeError, match="bool"):
+            tf.cond(x, lambda: x, lambda: x)
+        merged = tf.cond(tf1.placeholder(tf.bool, []), lambda: x, lambda: tf.constant([1.0]))
+        assert merged.shape.as_list() == [None]
+
+
+def test_cond_inside_a_function_differentiated_from_outside():
+    @tf.function
+    def f(x, flag):
+        return tf.cond(flag, lambda: x * x * x, lambda: x * 2.0)
+
+    x = tf.constant(2.0)
+    for flag, value, first, second in ((True, 8.0, 12.0, 12.0), (False, 4.0, 2.0, 0.0)):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x, tf.constant(flag))
+            dy = inner.gradient(y, x)
+        assert (float(y), float(dy), float(outer.gradient(dy, x))) == (value, first, second)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_while_loop_eager():
+    i, x = tf.while_loop(lambda i, x: tf.constant(True), lambda i, x: (i + 1, x * 2.0),
+                         (tf.constant(0), tf.constant(1.0)), maximum_iterations=3)
+    assert (int(i), float(x)) == (3, 8.0)
+    single = tf.while_loop(lambda v: tf.constant(True), lambda v: v * 3.0, tf.constant(1.0),
+                           maximum_iterations=2)
+    assert float(single) == 9.0
+    with pytest.raises(TypeError, match="callable"):
+        tf.while_loop(None, lambda v: v, [1.0])
+
+
+def test_while_loop_in_a_graph_and_its_gradients():
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [])
+        n = tf1.placeholder(tf.int32, [])
+        w = tf.Variable(0.5)
+
+        def body(i, acc):
+            return i + 1, acc * x + w
+
+        i, acc = tf.while_loop(lambda i, acc: tf.constant(True), body,
+                               (tf.constant(0), tf.constant(1.0)), maximum_iterations=3)
+        assert acc.op.type == "While" and i.dtype is tf.int32
+        gx, gw = tf.gradients(acc, [x, w])
+        sess = tf1.Session()
+        sess.run(tf1.global_variables_initializer())
+        feed = {x: 2.0, n: 3}
+        # acc = ((1*x + w)*x + w)*x + w = x^3 + w x^2 + w x + w
+        assert sess.run([i, acc], feed) == [3, 8.0 + 2.0 + 1.0 + 0.5]
+        assert sess.run([gx, gw], feed) == [12.0 + 2.0 + 0.5, 4.0 + 2.0 + 1.0]
+
+
+def test_while_loop_shape_and_dtype_checks():
+    def doubled(v):
+        return tf.reshape(v * tf.constant([[1.0], [1.0]]), [-1])
+
+    with tf.Graph().as_default():
+        x = tf.constant([1.0])
+        with pytest.raises(ValueError, match="shape_invariants"):
+            tf.while_loop(lambda v: tf.constant(True), doubled, [x], maximum_iterations=2)
+        with pytest.raises(ValueError, match="dtype"):
+            tf.while_loop(lambda v: tf.constant(True), lambda v: tf.cast(v, tf.float64), [x],
+                          maximum_iterations=2)
+        grown = tf.while_loop(lambda v: tf.constant(True), doubled, [x],
+                              shape_invariants=[tf.TensorShape([None])], maximum_iterations=2)
+        assert grown[0].shape.as_list() == [None]
+        np.testing.assert_array_equal(tf1.Session().run(grown[0]), [1.0, 1.0, 1.0, 1.0])
+
+
+def test_while_loop_in_a_function_to_second_order():
+    @tf.function
+    def power(x, n):
+        return tf.while_loop(lambda i, y: tf.constant(True), lambda i, y: (i + 1, y * x),
+                             (tf.constant(0), tf.constant(1.0)), maximum_iterations=n)[1]
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = power(x, 4)
+        dy = inner.gradient(y, x)
+    assert (float(y), float(dy), float(outer.gradient(dy, x))) == (16.0, 32.0, 48.0)
+
+
+def test_while_loop_body_assignments_and_captured_tensors():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def accumulate(x):
+        def body(i):
+            v.assign_add(x)
+            return i + 1
+        return tf.while_loop(lambda i: tf.constant(True), body, [tf.constant(0)],
+                             maximum_iterations=4)
+
+    assert int(accumulate(tf.constant(1.5))[0]) == 4 and float(v) == 6.0
+
+
+def test_if_and_while_gradients_match_eager():
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(2, 3))
+    b = rng.normal(size=(3, 3))
+
+    def model(x, w, flag):
+        h = tf.cond(flag, lambda: tf.tanh(tf.matmul(x, w)), lambda: tf.matmul(x, w) * 0.5)
+        return tf.while_loop(lambda k, h: tf.constant(True),
+                             lambda k, h: (k + 1, tf.tanh(tf.matmul(h, w))),
+                             (tf.constant(0), h), maximum_iterations=2)[1]
+
+    for flag in (True, False):
+        x, w = tf.constant(a), tf.constant(b)
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            y = tf.reduce_sum(model(x, w, flag))
+        eager = [g.numpy() for g in tape.gradient(y, [x, w])]
+        with tf.Graph().as_default():
+            px = tf1.placeholder(tf.float64, [2, 3])
+            pw = tf1.placeholder(tf.float64, [3, 3])
+            pf = tf1.placeholder(tf.bool, [])
+            grads = tf.gradients(tf.reduce_sum(model(px, pw, pf)), [px, pw])
+            graph = tf1.Session().run(grads, {px: a, pw: b, pf: flag})
+        for g, e in zip(graph, eager):
+            np.testing.assert_allclose(g, e, rtol=1e-10)
