@@ -14,6 +14,7 @@ from ..framework.indexed_slices import IndexedSlices, aggregate
 from ..framework.registry import NO_GRADIENT, gradient_rule
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
+from . import diagnostics, tape_dot
 from .tape import OpRecord, Tape
 
 __all__ = ["GradientTape", "UnconnectedGradients", "imperative_grad", "unbroadcast"]
@@ -57,6 +58,9 @@ class GradientTape:
         >>> float(g.gradient(y, x))
         6.0
     """
+
+    explain = diagnostics.explain
+    to_dot = tape_dot.to_dot
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         self._persistent = persistent
@@ -176,11 +180,15 @@ class GradientTape:
         tape = self._tape
         if not self._persistent:
             self._tape = None
+        warn_none = diagnostics.none_gradient_warner(tape) if diagnostics.warn_none_gradients \
+            else None
         grads = imperative_grad(tape, flat_targets, flat_sources, upstream,
                                 consume=not self._persistent)
         if unconnected is UnconnectedGradients.ZERO:
             grads = [Tensor(np.zeros_like(s._value)) if g is None else g
                      for g, s in zip(grads, flat_sources)]
+        elif warn_none is not None:
+            warn_none(flat_targets, flat_sources, grads)
         return nest.pack_sequence_as(sources, grads)
 
 

@@ -37,7 +37,8 @@ class Tape:
     recorded operation) and has a trainable dtype, so integer paths are never recorded.
     """
 
-    __slots__ = ("entries", "ids", "variables", "watch_accessed_variables")
+    # __weakref__: diagnostics note when each tape records without keeping it alive.
+    __slots__ = ("entries", "ids", "variables", "watch_accessed_variables", "__weakref__")
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
         self.entries: list[OpRecord] = []
