@@ -50,7 +50,7 @@ def set_diagnostics(enabled: bool) -> None:
 
 def diagnostics_enabled() -> bool:
     """Whether the op history is kept (by `set_diagnostics` or the None-gradient warnings)."""
-    return op_history.current() is not None
+    return op_history.enabled()
 
 
 def set_explain_none_gradients(enabled: bool) -> None:

@@ -1,5 +1,6 @@
 """GradientTape.explain names why a gradient is None; to_dot draws the tape; the warning mode."""
 import sys
+import threading
 import warnings
 
 import numpy as np
@@ -387,6 +388,24 @@ def test_str_reads_as_verdict_reason_place_and_fix(diagnostics):
     assert repr(tape.explain(y, x)).startswith("<Explanation reason='integer_path' op='Cast'")
 
 
+def test_another_thread_reasons_from_its_tape_alone(diagnostics):
+    results = []
+
+    def work():
+        x = tf.constant(2.0)
+        y = x * 3.0
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            z = y + 1.0
+        results.append(tape.explain(z, x))
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+    assert_reason(results[0], "not_recorded", None)
+    assert results[0].diagnostics is False
+
+
 def test_gradients_are_unchanged_while_diagnostics_are_on(diagnostics):
     x = tf.constant(0.7)
     v = tf.Variable([[1.0, 2.0]])
@@ -487,6 +506,13 @@ def test_to_dot_names_places_when_diagnostics_are_on(diagnostics):
         y = tf.exp(x)
     dot = tape.to_dot(y)
     assert 'label="Exp\\n' in dot and f'test_diagnostics.py:{line}", shape=box' in dot
+
+
+def test_names_with_braces_are_printed_as_they_are():
+    v = tf.Variable(1.0, name="w{0}", trainable=False)
+    with tf.GradientTape(persistent=True) as tape:
+        y = v * 2.0
+    assert str(tape.explain(y, v)).startswith("source (Variable 'w{0}:0', float32 []) does not")
 
 
 def test_to_dot_escapes_quotes_in_names():

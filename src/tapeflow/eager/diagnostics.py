@@ -81,7 +81,7 @@ class Explanation:
                  "_subject")
 
     def __init__(self, reason: str, message: str, op: str | None = None,
-                 location: str | None = None, subject: str = "") -> None:
+                 location: str | None = None, subject: tuple = ("source", "target")) -> None:
         self.connected = reason == "connected"
         self.reason = reason
         self.op = op
@@ -93,7 +93,8 @@ class Explanation:
 
     def __str__(self) -> str:
         verdict = "reaches" if self.connected else "does not reach"
-        lines = [f"{self._subject.format(verdict=verdict)}", f"Why: {self.message}"]
+        source, target = self._subject
+        lines = [f"{source} {verdict} {target} on this tape.", f"Why: {self.message}"]
         if self.location is not None:
             lines.append(f"Where: {self.op} at {self.location}")
         elif self.op is not None and not self.diagnostics:
@@ -247,7 +248,7 @@ _WHEN_WORDS = {
 
 
 # -- the causes -----------------------------------------------------------------------------
-def _not_watched(tape, source, path: list, history, subject: str) -> Explanation:
+def _not_watched(tape, source, path: list, history, subject: tuple) -> Explanation:
     first = path[0] if path else None
     op = first.op.name if first else None
     where = location_of(first.site) if first else None
@@ -276,7 +277,7 @@ def _not_watched(tape, source, path: list, history, subject: str) -> Explanation
                        f"passed to tape.watch().{used}", op, where, subject)
 
 
-def _blocked(tape, blockers: list, history, subject: str) -> Explanation:
+def _blocked(tape, blockers: list, history, subject: tuple) -> Explanation:
     event, cause = blockers[0]
     op, where = event.op.name, location_of(event.site)
     more = f" (and {len(blockers) - 1} more such place(s))" if len(blockers) > 1 else ""
@@ -317,7 +318,7 @@ def _escapes_of(tape, history, source_id: int) -> list:
 
 
 def _left_library(graph: OpGraph, escapes: list, anc_events: list, targets: list,
-                  subject: str):
+                  subject: tuple):
     """A constant the target depends on, made right after a value computed from the source
     left the library: the round trip through NumPy or a Python number."""
     history = graph.history
@@ -344,7 +345,7 @@ def _left_library(graph: OpGraph, escapes: list, anc_events: list, targets: list
     return None
 
 
-def _unrelated(escapes: list, subject: str) -> Explanation:
+def _unrelated(escapes: list, subject: tuple) -> Explanation:
     note = ""
     if escapes:
         escape = escapes[-1]
@@ -355,7 +356,7 @@ def _unrelated(escapes: list, subject: str) -> Explanation:
                        f"operations leads from one to the other.{note}", subject=subject)
 
 
-def _guess_from_tape(entries: list, source_id: int, subject: str) -> Explanation:
+def _guess_from_tape(entries: list, source_id: int, subject: tuple) -> Explanation:
     _, dead_end = _flow_on_tape(entries, source_id)
     if dead_end is not None:
         op = dead_end.op.name
@@ -379,7 +380,7 @@ def _explain(tape, entries: list, targets: list, source, history) -> Explanation
 def _find_reason(tape, entries: list, targets: list, source, history) -> Explanation:
     target_words = _describe(targets[0], "target") if len(targets) == 1 else \
         f"the {len(targets)} targets"
-    subject = f"{_describe(source, 'source')} {{verdict}} {target_words} on this tape."
+    subject = (_describe(source, "source"), target_words)
     source_id = source._id
     target_ids = {t._id for t in targets}
     if source_id in target_ids or (source_id in tape.ids and not target_ids.isdisjoint(

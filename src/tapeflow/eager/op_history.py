@@ -20,7 +20,8 @@ from ..framework.tensor import Tensor, _next_id
 from ..framework.variables import Variable
 from .tape import Tape
 
-__all__ = ["OpEvent", "OpHistory", "HISTORY_SIZE", "enable", "disable", "current", "user_site"]
+__all__ = ["OpEvent", "OpHistory", "HISTORY_SIZE", "enable", "disable", "enabled", "current",
+           "user_site"]
 
 HISTORY_SIZE = 100_000
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -176,9 +177,16 @@ _installed_list: _ObservedRecorders | None = None
 _originals: list = []
 
 
+def enabled() -> bool:
+    """Whether a history is kept (on the thread that turned diagnostics on)."""
+    return _current is not None
+
+
 def current() -> OpHistory | None:
-    """The history being kept, or None when diagnostics are off."""
-    return _current
+    """The history this thread keeps, or None: diagnostics are off, or were turned on by
+    another thread (tapes and histories are per thread)."""
+    history = _current
+    return history if history is not None and history in state.recorders else None
 
 
 def _noting_escape(method, how: str):
