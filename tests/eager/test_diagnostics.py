@@ -220,6 +220,16 @@ def test_integer_target(diagnostics):
     assert_reason(tape.explain(n, x), "integer_path", "Cast", line)
 
 
+def test_integer_source():
+    n = tf.constant([1, 2])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(n)
+        y = tf.cast(n, tf.float32) * 2.0
+    why = tape.explain(y, n)
+    assert_reason(why, "integer_path", None)
+    assert why.message.startswith("the source is int32")
+
+
 def test_path_through_stop_gradient(diagnostics):
     x = tf.constant(2.0)
     with tf.GradientTape(persistent=True) as tape:

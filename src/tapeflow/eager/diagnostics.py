@@ -387,6 +387,9 @@ def _find_reason(tape, entries: list, targets: list, source, history) -> Explana
             _flow_on_tape(entries, source_id)[0])):
         return Explanation("connected", "a chain of recorded, differentiable operations leads "
                            "from the source to the target.", subject=subject)
+    if not source.dtype.is_trainable:
+        return Explanation("integer_path", f"the source is {source.dtype.name}: gradients only "
+                           "flow to floating-point (or complex) tensors.", subject=subject)
     graph = OpGraph(entries, history)
     anc_ids, anc_events = graph.ancestry(target_ids)
     depends = source_id in anc_ids
