@@ -10,7 +10,7 @@ import numpy as np
 
 from ..framework import nest
 from ..framework.context import state
-from ..framework.indexed_slices import IndexedSlices, aggregate
+from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from ..framework.registry import NO_GRADIENT, gradient_rule
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
@@ -246,7 +246,7 @@ def _unwrap(g):
     if isinstance(g, Tensor):
         return g._value
     if isinstance(g, IndexedSlices):
-        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), g.dense_shape)
+        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), _unwrap(g.dense_shape))
     return g
 
 
@@ -254,8 +254,12 @@ def _wrap(g):
     if g is None or isinstance(g, Tensor):
         return g
     if isinstance(g, IndexedSlices):
-        return IndexedSlices(_wrap(g.values), _wrap(g.indices), g.dense_shape)
+        return IndexedSlices(_wrap(g.values), _wrap(g.indices), _wrap(g.dense_shape))
     return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
+
+
+# Rules that pass an IndexedSlices gradient through; every other rule sees it dense.
+_TAKES_INDEXED_SLICES = frozenset(["Identity", "ReadVariableOp"])
 
 
 def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
@@ -294,6 +298,8 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         rule = gradient_rule(op)
         if rule is NO_GRADIENT:
             continue
+        if op.name not in _TAKES_INDEXED_SLICES:
+            out_grads = [to_dense(g) if type(g) is IndexedSlices else g for g in out_grads]
         if len(outputs) > 1:
             out_grads = [np.zeros_like(o._value) if g is None and raw else
                          Tensor(np.zeros_like(o._value)) if g is None else g
