@@ -248,18 +248,18 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                [0., 0., 1.]], dtype=float32)
     """
     idx = index_input("OneHot", indices)
-    given = [v.dtype for v in (on_value, off_value) if isinstance(v, (Tensor, Variable))]
-    if dtype is not None:
-        target = dtypes.as_dtype(dtype)
-    elif given:
-        target = given[0]
-    else:
-        target = dtypes.float32
-    if any(d is not target for d in given):
-        raise TypeError(f"one_hot: dtype {given[0].name} of on_value does not match the other "
-                        f"value's or the requested dtype {target.name}")
-    on = convert_to_tensor(1 if on_value is None else on_value, dtype=target)
-    off = convert_to_tensor(0 if off_value is None else off_value, dtype=target)
+    target = None if dtype is None else dtypes.as_dtype(dtype)
+    given = [None if v is None else convert_to_tensor(v, dtype_hint=target)
+             for v in (on_value, off_value)]
+    kinds = [v.dtype for v in given if v is not None]
+    if target is None:
+        target = kinds[0] if kinds else dtypes.float32
+    if any(d is not target for d in kinds):
+        raise TypeError(f"one_hot: the dtypes of on_value and off_value "
+                        f"{[d.name for d in kinds]} must match each other and dtype "
+                        f"{target.name}")
+    on = Tensor(np.ones((), target._np)) if given[0] is None else given[0]
+    off = Tensor(np.zeros((), target._np)) if given[1] is None else given[1]
     (count,) = int_values("OneHot", depth, "depth")
     a = -1 if axis is None else int(axis)
     if not -1 <= a <= idx.ndim:
