@@ -106,29 +106,27 @@ def test_strided_slice_masks():
 
 @st.composite
 def index_cases(draw):
+    """A shape and a basic index for it: ints, slices of any step, newaxis, maybe `...`."""
     shape = draw(st.lists(st.integers(1, 4), min_size=0, max_size=4))
-    spec, dim = [], 0
-    ellipsis_at = draw(st.one_of(st.none(), st.integers(0, len(shape))))
-    while dim < len(shape):
-        if ellipsis_at == len(spec):
+    explicit = draw(st.integers(0, len(shape)))
+    ellipsis_at = draw(st.one_of(st.none(), st.integers(0, explicit)))
+    dims = list(range(explicit)) if ellipsis_at is None else (
+        list(range(ellipsis_at)) + list(range(len(shape) - explicit + ellipsis_at, len(shape))))
+    spec = []
+    for position, dim in enumerate(dims + [None]):
+        if position == ellipsis_at:
             spec.append(Ellipsis)
-            dim = len(shape) - draw(st.integers(0, len(shape) - dim))
-            ellipsis_at = None
-            continue
-        kind = draw(st.sampled_from(["int", "slice", "slice", "newaxis", "stop"]))
-        if kind == "stop":
-            break
-        if kind == "newaxis":
+        while draw(st.integers(0, 4)) == 4:
             spec.append(None)
-            continue
+        if dim is None:
+            break
         d = shape[dim]
-        if kind == "int":
+        if draw(st.booleans()):
             spec.append(draw(st.integers(-d, d - 1)))
         else:
             bound = st.one_of(st.none(), st.integers(-d - 2, d + 2))
             spec.append(slice(draw(bound), draw(bound),
                               draw(st.sampled_from([None, 1, 2, 3, -1, -2, -3]))))
-        dim += 1
     return shape, tuple(spec)
 
 

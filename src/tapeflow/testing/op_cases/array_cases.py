@@ -72,7 +72,8 @@ case("UnsortedSegmentSum", lambda d: tf.math.unsorted_segment_sum(d, [[1, 0], [1
 case("Fill", lambda v: tf.fill([2, 3], v), normal())
 case("ZerosLike", tf.zeros_like, normal(2), differentiable=False)
 case("OnesLike", tf.ones_like, normal(2), differentiable=False)
-case("OneHot", lambda on: tf.one_hot([0, 2, 5], 3, on_value=on, off_value=-1.0), normal(),
+case("OneHot", lambda on: tf.one_hot([0, 2, 5], 3, on_value=on, off_value=-1.0, dtype=tf.float64),
+     normal(),
      differentiable=False)
 case("Range", lambda start: tf.range(start, 5.0, 0.5), np.array(1.25), differentiable=False)
 case("LinSpace", lambda a, b: tf.linspace(a, b, 4), normal(), normal(), differentiable=False)
