@@ -12,15 +12,8 @@ from tapeflow.framework.errors import InvalidArgumentError
 X = np.arange(24.0).reshape(2, 3, 4)
 
 
-def grad_of(fn, x):
-    x = tf.constant(x)
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = fn(x)
-    return tape.gradient(y, x)
 
-
-def test_slice():
+def test_slice(grad_of):
     out = tf.slice(X, [1, 0, 1], [1, -1, 2])
     np.testing.assert_array_equal(out.numpy(), X[1:2, :, 1:3])
     with pytest.raises(InvalidArgumentError, match="Slice"):
@@ -147,7 +140,7 @@ def test_getitem_matches_numpy_on_random_specs(case):
     np.testing.assert_array_equal(tape.gradient(total, t).numpy(), counts)
 
 
-def test_gather_nd():
+def test_gather_nd(grad_of):
     params = np.arange(12).reshape(3, 4)
     np.testing.assert_array_equal(tf.gather_nd(params, [[2, 1], [0, 3]]).numpy(), [9, 3])
     np.testing.assert_array_equal(tf.gather_nd(params, [[2], [0]]).numpy(), params[[2, 0]])
@@ -211,7 +204,7 @@ def test_where_three_arguments_broadcast():
         tf.where([True, False, True], tf.constant([1.0, 2.0]), 0.0)
 
 
-def test_where_nan_trap_matches_tf():
+def test_where_nan_trap_matches_tf(grad_of):
     x = tf.constant([-1.0, 4.0])
     condition = tf.constant([False, True])
     with warnings.catch_warnings():
@@ -222,7 +215,7 @@ def test_where_nan_trap_matches_tf():
     np.testing.assert_array_equal(safe.numpy(), [0.0, 0.25])
 
 
-def test_boolean_mask():
+def test_boolean_mask(grad_of):
     mask = np.array([[True, False, True], [False, False, True]])
     np.testing.assert_array_equal(tf.boolean_mask(X, mask).numpy(), X[mask])
     np.testing.assert_array_equal(tf.boolean_mask(X, [True, False, True, False], axis=2).numpy(),
@@ -243,7 +236,7 @@ def test_repeat_matches_numpy(repeats, axis):
                                   np.repeat(X, repeats, axis=axis))
 
 
-def test_repeat_errors_and_gradient():
+def test_repeat_errors_and_gradient(grad_of):
     with pytest.raises(InvalidArgumentError):
         tf.repeat(X, [1, 2], axis=1)
     with pytest.raises(InvalidArgumentError):

@@ -15,7 +15,7 @@ from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from .op_util import NO_ATTRS, as_input, binary_inputs
 
-_INDEX_DTYPES = (dtypes.int16, dtypes.int32, dtypes.int64)
+_INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int16, np.int32, np.int64))
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -176,17 +176,33 @@ def int_values(op_name: str, value, what: str) -> list:
     return [int(v) for v in array.ravel()]
 
 
+def dims_values(op_name: str, shape) -> tuple:
+    """`shape` (a list, a TensorShape or an integer tensor) as a tuple of dimensions.
+
+    Raises:
+        InvalidArgumentError: a negative or non-integer dimension.
+    """
+    dims = tuple(int_values(op_name, shape, "shape"))
+    if any(d < 0 for d in dims):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: dimensions must be >= 0, got {list(dims)}")
+    return dims
+
+
 def normalize_axis(op_name: str, axis, ndim: int) -> int:
     """One axis in [-ndim, ndim) as a non-negative int.
 
     Raises:
         InvalidArgumentError: the axis is out of range or not an integer.
     """
-    values = int_values(op_name, axis, "axis")
-    if len(values) != 1 or np.ndim(getattr(axis, "_value", axis)) > 1:
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
-    (a,) = values
+    if type(axis) is int:
+        a = axis
+    else:
+        values = int_values(op_name, axis, "axis")
+        if len(values) != 1 or np.ndim(getattr(axis, "_value", axis)) > 1:
+            raise errors.InvalidArgumentError(
+                None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
+        (a,) = values
     if not -ndim <= a < ndim:
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: Expected axis in the range [{-ndim}, {ndim}), but got "
@@ -201,7 +217,7 @@ def index_input(op_name: str, indices):
         InvalidArgumentError: the indices are not int16, int32 or int64 (e.g. floats).
     """
     indices = as_input(indices)
-    if indices.dtype not in _INDEX_DTYPES:
+    if indices._value.dtype not in _INDEX_DTYPES:
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: indices must be int16, int32 or int64, got a "
             f"{indices.dtype.name} tensor of shape {list(indices.shape)}")
@@ -654,22 +670,23 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     params = as_input(params)
     indices = index_input("GatherV2", indices)
+    pshape, ishape = params._value.shape, indices._value.shape
     b = int(batch_dims)
     if b < 0:
-        b += indices.ndim
-    if not 0 <= b <= indices.ndim:
+        b += len(ishape)
+    if not 0 <= b <= len(ishape):
         raise errors.InvalidArgumentError(
-            None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in [{-indices.ndim}, "
-            f"{indices.ndim}] for indices of shape {indices.shape.as_list()}")
-    a = normalize_axis("GatherV2", b if axis is None else axis, params.ndim)
+            None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in [{-len(ishape)}, "
+            f"{len(ishape)}] for indices of shape {list(ishape)}")
+    a = normalize_axis("GatherV2", b if axis is None else axis, len(pshape))
     if b > a:
         raise errors.InvalidArgumentError(
             None, "GatherV2", f"GatherV2: batch_dims ({b}) must be less than or equal to axis "
             f"({a})")
-    if params.shape[:b] != indices.shape[:b]:
+    if pshape[:b] != ishape[:b]:
         raise errors.InvalidArgumentError(
-            None, "GatherV2", f"GatherV2: the first {b} dimensions of params "
-            f"{params.shape.as_list()} and indices {indices.shape.as_list()} must be equal")
+            None, "GatherV2", f"GatherV2: the first {b} dimensions of params {list(pshape)} and "
+            f"indices {list(ishape)} must be equal")
     return execute(GatherV2, (params, indices), {"axis": a, "batch_dims": b})
 
 

@@ -11,7 +11,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
-from .array_ops import broadcast_to, index_input, int_values, reshape
+from .array_ops import broadcast_to, dims_values, index_input, int_values, reshape
 from .op_util import as_input
 
 
@@ -55,14 +55,6 @@ Range = define_op("Range", _range)
 LinSpace = define_op("LinSpace", _linspace)
 
 
-def _dims(op_name: str, shape) -> tuple:
-    dims = tuple(int_values(op_name, shape, "shape"))
-    if any(d < 0 for d in dims):
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: dimensions must be >= 0, got {list(dims)}")
-    return dims
-
-
 def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
     """A tensor of `shape` filled with zeros.
 
@@ -75,7 +67,7 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         array([[0, 0, 0],
                [0, 0, 0]], dtype=int32)
     """
-    return Tensor(np.zeros(_dims("Fill", shape), dtypes.as_dtype(dtype)._np))
+    return Tensor(np.zeros(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np))
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
@@ -86,7 +78,7 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         >>> tf.ones([2]).numpy()
         array([1., 1.], dtype=float32)
     """
-    return Tensor(np.ones(_dims("Fill", shape), dtypes.as_dtype(dtype)._np))
+    return Tensor(np.ones(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np))
 
 
 def _like(op, input, dtype):  # noqa: A002
@@ -139,7 +131,7 @@ def fill(dims, value, name=None, layout=None) -> Tensor:
     if v.ndim:
         raise errors.InvalidArgumentError(
             None, "Fill", f"Fill: value must be a scalar, got shape {v.shape.as_list()}")
-    return execute(Fill, (v,), {"dims": _dims("Fill", dims)})
+    return execute(Fill, (v,), {"dims": dims_values("Fill", dims)})
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None) -> Tensor:
@@ -153,7 +145,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     """
     rows = int_values("Eye", num_rows, "num_rows")[0]
     cols = rows if num_columns is None else int_values("Eye", num_columns, "num_columns")[0]
-    batch = () if batch_shape is None else _dims("Eye", batch_shape)
+    batch = () if batch_shape is None else dims_values("Eye", batch_shape)
     matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
     return Tensor(np.array(np.broadcast_to(matrix, batch + matrix.shape)))
 

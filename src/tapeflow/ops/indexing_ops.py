@@ -221,7 +221,7 @@ def _index_value(idx) -> int:
 
 
 def _bound(value):
-    return None if value is None else _index_value(value)
+    return value if value is None or type(value) is int else _index_value(value)
 
 
 def _getitem(tensor, slice_spec):
@@ -323,8 +323,7 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None) -> Tensor:
     """A copy of `tensor` with `updates` added at `indices` (repeated indices add up).
 
     Raises:
-        InvalidArgumentError: indices out of range or not integers, mismatched shapes, or
-            different dtypes of `tensor` and `updates`.
+        InvalidArgumentError: as `tensor_scatter_nd_update`.
 
     Example:
         >>> import tapeflow as tf

@@ -17,7 +17,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
-from .array_ops import int_values
+from .array_ops import dims_values, int_values
 from .op_util import as_input
 
 DEFAULT_GRAPH_SEED = 87654321
@@ -149,17 +149,9 @@ def _float_dtype(op_name: str, dtype) -> dtypes.DType:
     return dtype
 
 
-def _shape(op_name: str, shape) -> tuple:
-    dims = tuple(int_values(op_name, shape, "shape"))
-    if any(d < 0 for d in dims):
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: shape must be non-negative, got {list(dims)}")
-    return dims
-
-
 def _seeded_attrs(op_name: str, shape, dtype, seed) -> dict:
     seed1, seed2 = get_seed(seed)
-    return {"shape": _shape(op_name, shape), "dtype": dtype._np, "seed": seed1, "seed2": seed2}
+    return {"shape": dims_values(op_name, shape), "dtype": dtype._np, "seed": seed1, "seed2": seed2}
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
@@ -334,13 +326,12 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         scale = 1 / (1 - rate)
         threshold = rate.numpy()
     shape = x.shape.as_list()
-    if noise_shape is None:
-        mask_shape = shape
-    else:
-        dims = noise_shape.as_list() if hasattr(noise_shape, "as_list") else list(
-            np.asarray(getattr(noise_shape, "_value", noise_shape), dtype=object))
-        mask_shape = [s if d is None else int(d) for d, s in zip(dims, shape)] if len(
-            dims) == len(shape) else [int(d) for d in dims]
+    dims = shape if noise_shape is None else (
+        noise_shape.as_list() if hasattr(noise_shape, "as_list")
+        else list(getattr(noise_shape, "_value", noise_shape)))
+    if len(dims) == len(shape):
+        dims = [s if d is None else d for d, s in zip(dims, shape)]
+    mask_shape = [int(d) for d in dims]
     noise = uniform(mask_shape, dtype=x.dtype, seed=seed)
     keep = Tensor((noise._value >= threshold).astype(x.dtype._np))
     return x * scale * keep
