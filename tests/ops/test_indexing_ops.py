@@ -250,7 +250,8 @@ INDEXING_CALLS = [
     lambda x: x[1, ::-1], lambda x: tf.slice(x, [0, 1, 0], [1, 2, 3]),
     lambda x: tf.gather_nd(x, [[1, 2]]), lambda x: tf.tensor_scatter_nd_update(x, [[0]], x[1:]),
     lambda x: tf.tensor_scatter_nd_add(x, [[1, 1]], [x[0, 0]]),
-    lambda x: tf.where(tf.ones_like(x, tf.bool), x, 0.0), lambda x: tf.boolean_mask(x, [True, False]),
+    lambda x: tf.where(tf.ones_like(x, tf.bool), x, 0.0),
+    lambda x: tf.boolean_mask(x, [True, False]),
     lambda x: tf.repeat(x, 2, axis=1), lambda x: tf.scatter_nd([[1]], x[:1], [3, 3, 4]),
 ]
 

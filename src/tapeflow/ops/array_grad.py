@@ -134,7 +134,8 @@ def _gather_grad(op, g):
             + tuple(range(b + o + r, b + o + r + len(inner))))
     rows = Reshape(_transposed(g, perm), (nb * nr,) + outer + inner)
     ids = (np.arange(nb)[:, None] * n + index_values.reshape(nb, nr)).reshape(-1)
-    dense = Reshape(UnsortedSegmentSum(rows, ids, num_segments=nb * n), batch + (n,) + outer + inner)
+    dense = Reshape(UnsortedSegmentSum(rows, ids, num_segments=nb * n),
+                    batch + (n,) + outer + inner)
     back = (tuple(range(b)) + tuple(range(b + 1, b + 1 + o)) + (b,)
             + tuple(range(b + 1 + o, b + 1 + o + len(inner))))
     return _transposed(dense, back), None

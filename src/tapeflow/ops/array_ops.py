@@ -369,7 +369,8 @@ def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
     if axis is None:
         axes = tuple(i for i, d in enumerate(shape) if d == 1)
     else:
-        axes = tuple(normalize_axis("Squeeze", a, x.ndim) for a in int_values("Squeeze", axis, "axis"))
+        axes = tuple(normalize_axis("Squeeze", a, x.ndim)
+                     for a in int_values("Squeeze", axis, "axis"))
         for a in axes:
             if shape[a] != 1:
                 raise errors.InvalidArgumentError(

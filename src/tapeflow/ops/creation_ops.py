@@ -211,7 +211,8 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     a = int_values("LinSpace", axis, "axis")[0]
     if not -ndim <= a < ndim:
         raise errors.InvalidArgumentError(
-            None, "LinSpace", f"LinSpace: Expected axis in the range [{-ndim}, {ndim}), but got {a}")
+            None, "LinSpace", f"LinSpace: Expected axis in the range [{-ndim}, {ndim}), but got "
+            f"{a}")
     return execute(LinSpace, (start, stop), {"num": count, "axis": a})
 
 
@@ -256,7 +257,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     a = -1 if axis is None else int(axis)
     if not -1 <= a <= idx.ndim:
         raise errors.InvalidArgumentError(
-            None, "OneHot", f"OneHot: Expected axis to be -1 or between [0, {idx.ndim}], but got {a}")
+            None, "OneHot", f"OneHot: Expected axis to be -1 or between [0, {idx.ndim}], but "
+            f"got {a}")
     return execute(OneHot, (idx, on, off), {"depth": count, "axis": a})
 
 

@@ -183,7 +183,8 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     x = as_input(input_)
     begin = int_values("StridedSlice", begin, "begin")
     end = int_values("StridedSlice", end, "end")
-    strides = [1] * len(begin) if strides is None else int_values("StridedSlice", strides, "strides")
+    strides = ([1] * len(begin) if strides is None
+               else int_values("StridedSlice", strides, "strides"))
     if not len(begin) == len(end) == len(strides):
         raise errors.InvalidArgumentError(
             None, "StridedSlice", f"StridedSlice: begin, end and strides must have one length, "
@@ -198,7 +199,8 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
         elif shrink_axis_mask & bit:
             spec.append(b)
         else:
-            spec.append(_py_slice(None if begin_mask & bit else b, None if end_mask & bit else e, s))
+            spec.append(_py_slice(None if begin_mask & bit else b,
+                                  None if end_mask & bit else e, s))
     return execute(StridedSlice, (x,), {"index": _checked_index(x.shape.as_list(), spec)})
 
 

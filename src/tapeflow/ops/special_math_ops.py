@@ -74,7 +74,8 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.einsum("ij,j->i", tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([1.0, 1.0])).numpy()
+        >>> m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> tf.einsum("ij,j->i", m, tf.constant([1.0, 1.0])).numpy()
         array([3., 7.], dtype=float32)
     """
     kwargs.pop("name", None)

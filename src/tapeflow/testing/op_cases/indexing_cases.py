@@ -55,7 +55,8 @@ for _eq, _shapes, _label in [
         ("ij,jk->ik", [(2, 3), (3, 4)], "matmul"), ("ii->", [(3, 3)], "trace"),
         ("ii->i", [(3, 3)], "diagonal"), ("i,j->ij", [(2,), (3,)], "outer"),
         ("ij->", [(2, 3)], "sum"), ("ij->ji", [(2, 3)], "transpose"),
-        ("ij,jk", [(2, 3), (3, 2)], "implicit"), ("ij,jk,kl->il", [(2, 3), (3, 2), (2, 2)], "three"),
+        ("ij,jk", [(2, 3), (3, 2)], "implicit"),
+        ("ij,jk,kl->il", [(2, 3), (3, 2), (2, 2)], "three"),
         ("...ij,...jk->...ik", [(2, 2, 3), (2, 3, 2)], "ellipsis"),
         ("...ij,...jk->...ik", [(1, 2, 3), (4, 3, 2)], "ellipsis broadcast"),
         ("iij,k->jk", [(2, 2, 3), (2,)], "repeated and summed")]:
