@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .eager.backprop import UnconnectedGradients, _count_error, as_unconnected, unbroadcast
+from .eager.backprop import (_TAKES_INDEXED_SLICES, UnconnectedGradients, _count_error,
+                             as_unconnected, unbroadcast)
 from .eager.tape import OpRecord, is_trainable
 from .framework import errors
 from .framework.context import state
 from .framework.graph import SymbolicValue
-from .framework.indexed_slices import IndexedSlices, aggregate
+from .framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from .framework.registry import NO_GRADIENT, get_op, gradient_rule
 from .framework.tensor import Tensor, constant, convert_to_tensor
 from .framework.variables import Variable
@@ -237,6 +238,8 @@ def symbolic_backward(records: list, targets: list, upstream: list, sources: lis
             gradient_rule(op_def)
         if len(outputs) > 1:
             out_grads = [filled_like(o, 0) if g is None else g for o, g in zip(outputs, out_grads)]
+        if op_def.name not in _TAKES_INDEXED_SLICES:
+            out_grads = [to_dense(g) if type(g) is IndexedSlices else g for g in out_grads]
         rec._needed = relevant
         in_grads = _call_rule(rule, rec, out_grads)
         inputs = rec.inputs
@@ -304,6 +307,8 @@ def _array(x):
 
 
 def _dims(x):
+    if hasattr(x, "_dims"):
+        return x._dims
     value = getattr(x, "_value", x)
     if isinstance(value, SymbolicValue):
         return value.dims

@@ -1,17 +1,19 @@
 """Session: runs a graph's tensors and operations (TF1), holding its variables' values."""
 from __future__ import annotations
 
+import collections
 import threading
 
 import numpy as np
 
 from ..framework import dtypes, errors, nest
 from ..framework.graph import Graph, Operation, SymbolicTensor, get_default_graph
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.plan import Plan
 from ..framework.tensor import Tensor, _array_from_python
 from ..framework.variables import Variable
 
-__all__ = ["Session", "InteractiveSession", "default_session"]
+__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "default_session"]
 
 
 class _DefaultSessions(threading.local):
@@ -55,6 +57,21 @@ def _fetched(value):
     if isinstance(value, np.generic) and not isinstance(value, np.bool_):
         return _SCALARS[type(value)](value)
     return value
+
+
+IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
+                                            ["values", "indices", "dense_shape"])
+IndexedSlicesValue.__doc__ = "The value of a fetched IndexedSlices: NumPy arrays."
+
+
+def _parts(fetch) -> list:
+    """What to compute for one fetch: an IndexedSlices is its components (those already
+    arrays are returned as they are)."""
+    if not isinstance(fetch, IndexedSlices):
+        return [fetch]
+    parts = [fetch.values, fetch.indices] + ([] if fetch.dense_shape is None
+                                             else [fetch.dense_shape])
+    return [p if hasattr(p, "_op") else np.asarray(getattr(p, "_value", p)) for p in parts]
 
 
 class Session:
@@ -116,11 +133,12 @@ class Session:
         self.close()
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-        """Computes `fetches` (nested lists, tuples, dicts of tensors, operations, variables
-        or their names) with `feed_dict` values for placeholders (or any tensors).
+        """Computes `fetches` (nested lists, tuples, dicts of tensors, operations, variables,
+        IndexedSlices or names) with `feed_dict` values for placeholders (or any tensors).
 
         Returns:
-            The structure of `fetches` with arrays (None for operations).
+            The structure of `fetches` with arrays (None for operations, IndexedSlicesValue
+            for IndexedSlices).
 
         Raises:
             RuntimeError: the session is closed.
@@ -132,8 +150,10 @@ class Session:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        flat = nest.flatten(fetches)
-        elements = [self._element(f) for f in flat]
+        leaves = nest.flatten(fetches)
+        flat = [part for leaf in leaves for part in _parts(leaf)]
+        constants = {i: f for i, f in enumerate(flat) if isinstance(f, np.ndarray)}
+        elements = [self._element(f) for f in flat if not isinstance(f, np.ndarray)]
         feeds, values = self._feeds(feed_dict)
         key = (tuple(id(e) for e in elements), tuple(t._id for t in feeds))
         plan = self._plans.get(key)
@@ -141,8 +161,13 @@ class Session:
             plan = self._plans[key] = Plan(self._graph._ops, feeds, [
                 self._graph._variable_fetch(e) if isinstance(e, Variable) else e
                 for e in elements], name="session")
-        results = plan.run(values, self._values)
-        return nest.pack_sequence_as(fetches, [_fetched(r) for r in results])
+        computed = iter(plan.run(values, self._values))
+        results = iter([_fetched(constants[i] if i in constants else next(computed))
+                        for i in range(len(flat))])
+        return nest.pack_sequence_as(fetches, [
+            IndexedSlicesValue(next(results), next(results),
+                               next(results) if leaf.dense_shape is not None else None)
+            if isinstance(leaf, IndexedSlices) else next(results) for leaf in leaves])
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function running `fetches` with positional values for the tensors of

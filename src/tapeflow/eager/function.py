@@ -65,8 +65,7 @@ def _walk(x, leaves: list):
     if isinstance(x, Tensor):
         value = x._value
         leaves.append(x)
-        return (_TENSOR, value.dtype.char, getattr(value, "dims", None) if not
-                isinstance(value, np.ndarray) else value.shape)
+        return (_TENSOR, value.dtype.char, x._dims if hasattr(x, "_dims") else value.shape)
     if isinstance(x, Variable):
         return ("variable", x._id)
     if isinstance(x, np.ndarray):
@@ -171,7 +170,7 @@ class ConcreteFunction:
                 variables.setdefault(op._inputs[0]._id, op._inputs[0])
         self.variables = list(variables.values())
         self._stateful = any(op._stateful for op in self._plan.ops)
-        self._output_specs = [(o._value.dtype, o._value.dims) for o in outputs]
+        self._output_specs = [(o._value.dtype, o._dims) for o in outputs]
         self._gradient = None
 
     @property

@@ -111,7 +111,8 @@ class SymbolicTensor(Tensor):
     """A tensor of a Graph: the output `value_index` of operation `op`.
 
     Its dtype is known and its shape partly (unknown dimensions are None); its value exists
-    only when the graph runs (`Session.run`, or a call of a `tf.function`).
+    only when the graph runs (`Session.run`, or a call of a `tf.function`), except for
+    constants, whose value code building the graph may read.
 
     Example:
         >>> import tapeflow as tf
@@ -131,6 +132,15 @@ class SymbolicTensor(Tensor):
         self._index = index
         self._shape = TensorShape(self._value.dims)
         self._const = const
+
+    def _set_constant(self, value) -> None:
+        """Marks the tensor as constant: its value is known while the graph is built."""
+        self._const = value
+        self._value = value
+
+    @property
+    def _dims(self):
+        return None if self._shape.rank is None else tuple(self._shape.dims)
 
     @property
     def op(self) -> "Operation":
@@ -163,7 +173,8 @@ class SymbolicTensor(Tensor):
     def set_shape(self, shape) -> None:
         """Refines the static shape; ValueError if incompatible with what is known."""
         self._shape = self._shape.merge_with(shape)
-        self._value.dims = None if self._shape.rank is None else tuple(self._shape.dims)
+        if isinstance(self._value, SymbolicValue):
+            self._value.dims = self._dims
 
     def consumers(self) -> list:
         """The operations of the graph that take this tensor as an input."""
@@ -453,7 +464,7 @@ class Graph:
         outputs = op._outputs
         if values is not None:
             for out, value in zip(outputs, values):
-                out._const = value
+                out._set_constant(value)
         recorders = state.recorders
         if recorders:
             for recorder in tuple(recorders):
@@ -489,7 +500,7 @@ class Graph:
         op = self._add_operation(Const, (), {"value": value, "dtype": value.dtype},
                                  [(value.dtype, value.shape)], name=name)
         out = op._outputs[0]
-        out._const = value
+        out._set_constant(value)
         return out
 
     def placeholder(self, dtype: np.dtype, shape: TensorShape, name=None) -> SymbolicTensor:

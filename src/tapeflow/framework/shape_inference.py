@@ -82,7 +82,7 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         return [(o.dtype, o.shape) for o in outs], _folded(op, consts, attrs, outs)
     first = _try(op, inputs, attrs, 2, 0)
     second = _try(op, inputs, attrs, 3, 1) or _try(op, inputs, attrs, 3, 0)
-    known = all(x._value.dims is not None and None not in x._value.dims for x in inputs)
+    known = all(x._shape.is_fully_defined() for x in inputs)
     if first is None and known:
         try:
             _run(op, [_probe_array(x, 2, 0) for x in inputs], attrs)

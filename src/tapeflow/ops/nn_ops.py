@@ -103,7 +103,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: labels must be int32 or int64, got "
             f"{labels.dtype.name}.")
-    if list(logits.shape)[:-1] != list(labels.shape) or logits.ndim < 1:
+    if logits.ndim < 1 or logits._value.shape[:-1] != labels._value.shape:
         raise errors.InvalidArgumentError(
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: logits shape {list(logits.shape)} must be "

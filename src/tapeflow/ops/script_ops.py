@@ -31,6 +31,8 @@ EagerPyFunc.shape_fn = lambda inputs, attrs: list(attrs["Tout"])
 def spec_of(x) -> tuple:
     """(numpy dtype, dims) of a Tensor, Variable or array; unknown dims are None."""
     value = getattr(x, "_value", x)
+    if hasattr(x, "_dims"):
+        return value.dtype, x._dims
     if isinstance(value, SymbolicValue):
         return value.dtype, value.dims
     return np.asarray(value).dtype if not hasattr(value, "dtype") else value.dtype, np.shape(value)

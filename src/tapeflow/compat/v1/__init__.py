@@ -20,7 +20,7 @@ import importlib
 
 from ...gradients import gradients as _gradients
 from ...gradients import hessians as _hessians
-from ...client.session import InteractiveSession, Session
+from ...client.session import IndexedSlicesValue, InteractiveSession, Session
 from ...eager.backprop import UnconnectedGradients
 from ...framework import dtypes as _dtypes
 from ...framework.context import state as _state
@@ -31,7 +31,7 @@ from ...ops.control_flow_ops import control_dependencies, group, no_op
 from ...ops.state_ops import assign, assign_add, assign_sub
 from . import train
 
-__all__ = ["Session", "InteractiveSession", "placeholder", "gradients", "hessians",
+__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder", "gradients", "hessians",
            "global_variables_initializer", "variables_initializer", "global_variables",
            "trainable_variables", "local_variables_initializer", "initialize_all_variables",
            "disable_eager_execution", "enable_eager_execution", "disable_v2_behavior",
