@@ -13,10 +13,18 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import array_grad, math_grad, nn_grad  # noqa: F401  (registers the rules)
+from .ops import reduction_grad  # noqa: F401  (registers the rules)
 from .ops.array_ops import broadcast_to, identity, reshape, transpose
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
+from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh,
+                           clip_by_value, complex, cos, cosh, equal, floor, greater,
+                           greater_equal, less, less_equal, logical_and, logical_not,
+                           logical_or, maximum, minimum, not_equal, sign, sin, sinh, tan)
+from .ops.norm_ops import clip_by_norm, norm
+from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+                                reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import math, nn, test  # noqa: E402

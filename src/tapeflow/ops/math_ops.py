@@ -1,22 +1,147 @@
-"""Elementwise math, reductions and matmul: kernels and the public TF-named functions.
+"""Elementwise math, sum and mean, matmul and cast: kernels and the public TF-named functions.
 
-Each op is one `define_op` row; its gradient rule lives in `math_grad.py`.
+Each op is one `define_op` row; its gradient rule lives in `math_grad.py`. The other
+reductions and the scans are in `reduction_ops.py`; norms and clipping by norm in
+`norm_ops.py`.
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes
 
+# The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
+# silently promote (sin of an int32) or reinterpret (logical_and of floats).
+FLOAT, INEXACT, REAL, NUMERIC, ANY, BOOL = "f", "fc", "fiu", "fiuc", "fiucb", "b"
+_KIND_NAMES = {"f": "floating", "c": "complex", "i": "integer", "u": "unsigned integer",
+               "b": "bool"}
 
+
+def require_dtype(op_name: str, x, kinds: str):
+    """Returns `x` when its dtype is of one of the NumPy `kinds`.
+
+    Raises:
+        InvalidArgumentError: another dtype, naming the op, the dtype and the shape.
+    """
+    if x.dtype._np.kind not in kinds:
+        allowed = ", ".join(_KIND_NAMES[k] for k in kinds)
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: got a {x.dtype.name} tensor of shape {list(x.shape)}; "
+            f"{op_name} takes {allowed} tensors only.")
+    return x
+
+
+_special_module = None
+
+
+def scipy_special():
+    """scipy.special, imported on first use (SciPy is needed only by special functions)."""
+    global _special_module
+    if _special_module is None:
+        from scipy import special
+        _special_module = special
+    return _special_module
+
+
+# -- kernels -------------------------------------------------------------------------------
 def _stable_sigmoid(x):
+    if x.dtype.kind == "c":
+        return 1 / (1 + np.exp(-x))
     # exp(-logaddexp(0, -x)) neither overflows for large |x| nor loses precision.
     return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
+
+
+def _rsqrt(x):
+    return np.reciprocal(np.sqrt(x))
+
+
+def _erf(x):
+    return scipy_special().erf(x).astype(x.dtype, copy=False)
+
+
+def _erfc(x):
+    return scipy_special().erfc(x).astype(x.dtype, copy=False)
+
+
+def _lgamma(x):
+    return scipy_special().gammaln(x).astype(x.dtype, copy=False)
+
+
+def _digamma(x):
+    return scipy_special().psi(x).astype(x.dtype, copy=False)
+
+
+def _polygamma(a, x):
+    # TF's polygamma is nan unless the order `a` is a non-negative integer.
+    valid = (a >= 0) & (np.floor(a) == a)
+    values = scipy_special().polygamma(np.where(valid, a, 0), x)
+    return np.where(valid, values, np.nan).astype(x.dtype, copy=False)
+
+
+def _check_divisor(op_name: str, y) -> None:
+    if not np.all(y):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: integer division by zero (divisor of dtype {y.dtype} "
+            f"and shape {list(np.shape(y))}).")
+
+
+def _floor_div(x, y):
+    if x.dtype.kind in "iu":
+        _check_divisor("FloorDiv", y)
+        return np.floor_divide(x, y)
+    return np.floor(np.true_divide(x, y))
+
+
+def _floor_mod(x, y):
+    if x.dtype.kind in "iu":
+        _check_divisor("FloorMod", y)
+    return np.mod(x, y)
+
+
+def _squared_difference(x, y):
+    d = np.subtract(x, y)
+    return d * np.conj(d) if d.dtype.kind == "c" else d * d
+
+
+def _div_no_nan(x, y):
+    out = np.zeros_like(x, shape=np.broadcast_shapes(np.shape(x), np.shape(y)))
+    return np.divide(x, y, out=out, where=y != 0)
+
+
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
+               np.dtype(np.float64): np.dtype(np.complex128)}
+
+
+def _complex(real, imag):
+    shape = np.broadcast_shapes(np.shape(real), np.shape(imag))
+    out = np.empty_like(real, dtype=_COMPLEX_OF[real.dtype], shape=shape)
+    out.real = real
+    out.imag = imag
+    return out
+
+
+def _add_n(*inputs):
+    return functools.reduce(np.add, inputs)
+
+
+def _shape_tolerant(compare, mismatch: bool):
+    """A comparison kernel that, without `incompatible_shape_error`, answers `mismatch` for
+    shapes that do not broadcast (what `==` and `!=` on tensors do in TF2)."""
+    def kernel(x, y, incompatible_shape_error=True):
+        try:
+            return compare(x, y)
+        except ValueError:
+            if incompatible_shape_error:
+                raise
+            return np.full((), mismatch)
+    return kernel
 
 
 def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
@@ -26,11 +151,11 @@ def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint
             f"{list(b.shape)}; use tf.linalg.matvec or tf.expand_dims for vectors.")
     if transpose_a or adjoint_a:
         a = np.swapaxes(a, -1, -2)
-        if adjoint_a:
+        if adjoint_a and a.dtype.kind == "c":
             a = np.conj(a)
     if transpose_b or adjoint_b:
         b = np.swapaxes(b, -1, -2)
-        if adjoint_b:
+        if adjoint_b and b.dtype.kind == "c":
             b = np.conj(b)
     if a.shape[-1] != b.shape[-2]:
         raise errors.InvalidArgumentError(
@@ -57,65 +182,220 @@ def _cast(x, dtype):
     return x.astype(dtype)
 
 
+# -- ops -------------------------------------------------------------------------------------
 Add = define_op("AddV2", np.add)
 Sub = define_op("Sub", np.subtract)
 Mul = define_op("Mul", np.multiply)
 RealDiv = define_op("RealDiv", np.true_divide)
+FloorDiv = define_op("FloorDiv", _floor_div)
+FloorMod = define_op("FloorMod", _floor_mod)
 Pow = define_op("Pow", np.power)
+Maximum = define_op("Maximum", np.maximum)
+Minimum = define_op("Minimum", np.minimum)
+SquaredDifference = define_op("SquaredDifference", _squared_difference)
+DivNoNan = define_op("DivNoNan", _div_no_nan)
+Atan2 = define_op("Atan2", np.arctan2)
+Polygamma = define_op("Polygamma", _polygamma)
+Complex = define_op("Complex", _complex)
+AddN = define_op("AddN", _add_n)
 Neg = define_op("Neg", np.negative)
+Abs = define_op("Abs", np.abs)
+ComplexAbs = define_op("ComplexAbs", np.abs)
+Sign = define_op("Sign", np.sign)
 Square = define_op("Square", np.square)
 Sqrt = define_op("Sqrt", np.sqrt)
+Rsqrt = define_op("Rsqrt", _rsqrt)
+Reciprocal = define_op("Reciprocal", np.reciprocal)
 Exp = define_op("Exp", np.exp)
+Expm1 = define_op("Expm1", np.expm1)
 Log = define_op("Log", np.log)
+Log1p = define_op("Log1p", np.log1p)
+Sin = define_op("Sin", np.sin)
+Cos = define_op("Cos", np.cos)
+Tan = define_op("Tan", np.tan)
+Asin = define_op("Asin", np.arcsin)
+Acos = define_op("Acos", np.arccos)
+Atan = define_op("Atan", np.arctan)
+Sinh = define_op("Sinh", np.sinh)
+Cosh = define_op("Cosh", np.cosh)
 Tanh = define_op("Tanh", np.tanh)
+Asinh = define_op("Asinh", np.arcsinh)
+Acosh = define_op("Acosh", np.arccosh)
+Atanh = define_op("Atanh", np.arctanh)
 Sigmoid = define_op("Sigmoid", _stable_sigmoid)
+Erf = define_op("Erf", _erf)
+Erfc = define_op("Erfc", _erfc)
+Lgamma = define_op("Lgamma", _lgamma)
+Digamma = define_op("Digamma", _digamma)
 Round = define_op("Round", np.round)
+Floor = define_op("Floor", np.floor)
+Ceil = define_op("Ceil", np.ceil)
+IsNan = define_op("IsNan", np.isnan)
+IsFinite = define_op("IsFinite", np.isfinite)
+IsInf = define_op("IsInf", np.isinf)
+Real = define_op("Real", np.real)
+Imag = define_op("Imag", np.imag)
+Conj = define_op("Conj", np.conj)
+Angle = define_op("Angle", np.angle)
+Equal = define_op("Equal", _shape_tolerant(np.equal, False))
+NotEqual = define_op("NotEqual", _shape_tolerant(np.not_equal, True))
+Less = define_op("Less", np.less)
+LessEqual = define_op("LessEqual", np.less_equal)
+Greater = define_op("Greater", np.greater)
+GreaterEqual = define_op("GreaterEqual", np.greater_equal)
+LogicalAnd = define_op("LogicalAnd", np.logical_and)
+LogicalOr = define_op("LogicalOr", np.logical_or)
+LogicalNot = define_op("LogicalNot", np.logical_not)
 MatMul = define_op("BatchMatMulV2", _matmul)
 Sum = define_op("Sum", _sum)
 Mean = define_op("Mean", _mean)
 Cast = define_op("Cast", _cast)
 
 
-def _unary(op, public_name: str, summary: str):
+# -- public functions ------------------------------------------------------------------------
+def _describe(kinds: str) -> str:
+    return " or ".join(_KIND_NAMES[k] for k in kinds)
+
+
+def _unary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
+           returns: str = "x's dtype"):
     def fn(x, name=None):
-        return execute(op, (as_input(x),), NO_ATTRS)
+        return execute(op, (require_dtype(op.name, as_input(x), kinds),), NO_ATTRS)
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{summary}, elementwise (op `{op.name}`).\n\n"
+                  f"    Args:\n        x: a {_describe(kinds)} tensor, or a value convertible "
+                  "to one.\n        name: accepted for TF compatibility.\n\n"
+                  f"    Returns:\n        A tensor of x's shape and {returns}.\n\n"
+                  f"    Raises:\n        InvalidArgumentError: x has another dtype.\n\n"
                   f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}(tf.constant([1.0])).shape\n"
-                  f"        TensorShape([1])\n")
+                  f"        >>> tf.math.{public_name}(tf.constant({example})).numpy()\n"
+                  f"        {result}\n")
     return fn
 
 
-def _binary(op, public_name: str, summary: str):
+def _binary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
+            returns: str = "the inputs' dtype"):
     def fn(x, y, name=None):
-        return execute(op, binary_inputs(op.name, x, y), NO_ATTRS)
+        x, y = binary_inputs(op.name, x, y)
+        return execute(op, (require_dtype(op.name, x, kinds), y), NO_ATTRS)
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{summary}, elementwise with broadcasting (op `{op.name}`).\n\n"
-                  "    Raises:\n        InvalidArgumentError: the dtypes differ or the shapes "
-                  "do not broadcast.\n\n"
+                  f"    Args:\n        x, y: {_describe(kinds)} tensors of one dtype (a Python "
+                  "number takes the other's dtype).\n        name: accepted for TF "
+                  "compatibility.\n\n"
+                  f"    Returns:\n        A tensor of the broadcast shape and {returns}.\n\n"
+                  "    Raises:\n        InvalidArgumentError: the dtypes differ or are not "
+                  "supported, or the shapes do not broadcast.\n\n"
                   f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}(tf.constant([1.0, 2.0]), 2.0).shape\n"
-                  f"        TensorShape([2])\n")
+                  f"        >>> tf.math.{public_name}({example}).numpy()\n"
+                  f"        {result}\n")
     return fn
 
 
-add = _binary(Add, "add", "x + y")
-subtract = _binary(Sub, "subtract", "x - y")
-multiply = _binary(Mul, "multiply", "x * y")
-pow = _binary(Pow, "pow", "x ** y")  # noqa: A001  (TF's public name)
-negative = _unary(Neg, "negative", "-x")
-square = _unary(Square, "square", "x * x")
-sqrt = _unary(Sqrt, "sqrt", "The square root of x")
-exp = _unary(Exp, "exp", "e ** x")
-log = _unary(Log, "log", "The natural logarithm of x")
-tanh = _unary(Tanh, "tanh", "The hyperbolic tangent of x")
-sigmoid = _unary(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably")
-round = _unary(Round, "round", "x rounded to the nearest integer, half to even")  # noqa: A001
+_V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
+add = _binary(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)")
+subtract = _binary(Sub, "subtract", "x - y", NUMERIC, _V, "array([-1., 2.], dtype=float32)")
+multiply = _binary(Mul, "multiply", "x * y", NUMERIC, _V, "array([2., 8.], dtype=float32)")
+pow = _binary(Pow, "pow", "x ** y", NUMERIC, _V,  # noqa: A001  (TF's public name)
+              "array([ 1., 16.], dtype=float32)")
+floormod = _binary(FloorMod, "floormod", "The remainder of floor division, with the sign of "
+                   "y (Python's %)", REAL, "tf.constant([-7, 7]), 3",
+                   "array([2, 1], dtype=int32)")
+mod = floormod
+maximum = _binary(Maximum, "maximum", "The larger of x and y; at ties the gradient goes to x",
+                  REAL, _V, "array([2., 4.], dtype=float32)")
+minimum = _binary(Minimum, "minimum", "The smaller of x and y; at ties the gradient goes to x",
+                  REAL, _V, "array([1., 2.], dtype=float32)")
+squared_difference = _binary(SquaredDifference, "squared_difference", "(x - y) * conj(x - y)",
+                             NUMERIC, _V, "array([1., 4.], dtype=float32)")
+divide_no_nan = _binary(DivNoNan, "divide_no_nan", "x / y, and 0 wherever y is 0", INEXACT,
+                        "tf.constant([3.0, 3.0]), tf.constant([2.0, 0.0])",
+                        "array([1.5, 0. ], dtype=float32)")
+equal = _binary(Equal, "equal", "x == y", ANY, _V, "array([False, False])", "dtype bool")
+not_equal = _binary(NotEqual, "not_equal", "x != y", ANY, _V, "array([ True, True])",
+                    "dtype bool")
+less = _binary(Less, "less", "x < y", REAL, _V, "array([ True, False])", "dtype bool")
+less_equal = _binary(LessEqual, "less_equal", "x <= y", REAL, _V, "array([ True, False])",
+                     "dtype bool")
+greater = _binary(Greater, "greater", "x > y", REAL, _V, "array([False, True])", "dtype bool")
+greater_equal = _binary(GreaterEqual, "greater_equal", "x >= y", REAL, _V,
+                        "array([False, True])", "dtype bool")
+_B = "tf.constant([True, True]), tf.constant([True, False])"
+logical_and = _binary(LogicalAnd, "logical_and", "x AND y", BOOL, _B, "array([ True, False])")
+logical_or = _binary(LogicalOr, "logical_or", "x OR y", BOOL, _B, "array([ True, True])")
+
+negative = _unary(Neg, "negative", "-x", NUMERIC, "[1.0, -2.0]",
+                  "array([-1., 2.], dtype=float32)")
+sign = _unary(Sign, "sign", "-1, 0 or 1 by the sign of x (x / |x| for complex); its gradient "
+              "is zero", NUMERIC, "[-3.0, 0.0, 2.0]", "array([-1., 0., 1.], dtype=float32)")
+square = _unary(Square, "square", "x * x", NUMERIC, "[3.0]", "array([9.], dtype=float32)")
+sqrt = _unary(Sqrt, "sqrt", "The square root of x; its gradient at 0 is inf", INEXACT,
+              "[4.0]", "array([2.], dtype=float32)")
+rsqrt = _unary(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]", "array([0.5], dtype=float32)")
+reciprocal = _unary(Reciprocal, "reciprocal", "1 / x", INEXACT, "[4.0]",
+                    "array([0.25], dtype=float32)")
+exp = _unary(Exp, "exp", "e ** x", INEXACT, "[0.0]", "array([1.], dtype=float32)")
+expm1 = _unary(Expm1, "expm1", "exp(x) - 1, accurate for small x", INEXACT, "[0.0, 1.0]",
+               "array([0. , 1.7183], dtype=float32)")
+log = _unary(Log, "log", "The natural logarithm of x", INEXACT, "[1.0]",
+             "array([0.], dtype=float32)")
+log1p = _unary(Log1p, "log1p", "log(1 + x), accurate for small x", INEXACT, "[0.0, 1.0]",
+               "array([0. , 0.6931], dtype=float32)")
+sin = _unary(Sin, "sin", "The sine of x", INEXACT, "[0.0, 1.0]",
+             "array([0. , 0.8415], dtype=float32)")
+cos = _unary(Cos, "cos", "The cosine of x", INEXACT, "[0.0, 1.0]",
+             "array([1. , 0.5403], dtype=float32)")
+tan = _unary(Tan, "tan", "The tangent of x", INEXACT, "[0.0, 1.0]",
+             "array([0. , 1.5574], dtype=float32)")
+asin = _unary(Asin, "asin", "The inverse sine of x", INEXACT, "[0.0, 1.0]",
+              "array([0. , 1.5708], dtype=float32)")
+acos = _unary(Acos, "acos", "The inverse cosine of x", INEXACT, "[1.0, 0.0]",
+              "array([0. , 1.5708], dtype=float32)")
+atan = _unary(Atan, "atan", "The inverse tangent of x", INEXACT, "[0.0, 1.0]",
+              "array([0. , 0.7854], dtype=float32)")
+sinh = _unary(Sinh, "sinh", "The hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
+              "array([0. , 1.1752], dtype=float32)")
+cosh = _unary(Cosh, "cosh", "The hyperbolic cosine of x", INEXACT, "[0.0, 1.0]",
+              "array([1. , 1.5431], dtype=float32)")
+tanh = _unary(Tanh, "tanh", "The hyperbolic tangent of x", INEXACT, "[0.0, 1.0]",
+              "array([0. , 0.7616], dtype=float32)")
+asinh = _unary(Asinh, "asinh", "The inverse hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
+               "array([0. , 0.8814], dtype=float32)")
+acosh = _unary(Acosh, "acosh", "The inverse hyperbolic cosine of x", INEXACT, "[1.0, 2.0]",
+               "array([0. , 1.317], dtype=float32)")
+atanh = _unary(Atanh, "atanh", "The inverse hyperbolic tangent of x", INEXACT, "[0.0, 0.5]",
+               "array([0. , 0.5493], dtype=float32)")
+sigmoid = _unary(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably", INEXACT, "[0.0]",
+                 "array([0.5], dtype=float32)")
+erf = _unary(Erf, "erf", "The error function of x", FLOAT, "[0.0, 1.0]",
+             "array([0. , 0.8427], dtype=float32)")
+erfc = _unary(Erfc, "erfc", "1 - erf(x), accurate for large x", FLOAT, "[0.0, 1.0]",
+              "array([1. , 0.1573], dtype=float32)")
+lgamma = _unary(Lgamma, "lgamma", "log |Gamma(x)|", FLOAT, "[1.0, 3.0]",
+                "array([0. , 0.6931], dtype=float32)")
+digamma = _unary(Digamma, "digamma", "The derivative of lgamma, psi(x)", FLOAT, "[1.0]",
+                 "array([-0.5772], dtype=float32)")
+round = _unary(Round, "round", "x rounded to the nearest integer, half to even; no "  # noqa: A001
+               "gradient", NUMERIC, "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)")
+floor = _unary(Floor, "floor", "The largest integer <= x; no gradient", FLOAT, "[-1.5, 1.5]",
+               "array([-2., 1.], dtype=float32)")
+ceil = _unary(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
+              "array([-1., 2.], dtype=float32)")
+is_nan = _unary(IsNan, "is_nan", "Whether x is nan", FLOAT, "[1.0, float('nan')]",
+                "array([False, True])", "dtype bool")
+is_finite = _unary(IsFinite, "is_finite", "Whether x is neither inf nor nan", FLOAT,
+                   "[1.0, float('inf')]", "array([ True, False])", "dtype bool")
+is_inf = _unary(IsInf, "is_inf", "Whether x is +inf or -inf", FLOAT, "[1.0, float('-inf')]",
+                "array([False, True])", "dtype bool")
+logical_not = _unary(LogicalNot, "logical_not", "NOT x", BOOL, "[True, False]",
+                     "array([False, True])")
 
 
 def divide(x, y, name=None) -> Tensor:
     """x / y, elementwise; integer operands are divided as floats, as TF's truediv does.
+
+    Raises:
+        InvalidArgumentError: the dtypes differ or the shapes do not broadcast.
 
     Example:
         >>> import tapeflow as tf
@@ -130,6 +410,247 @@ def divide(x, y, name=None) -> Tensor:
 
 
 truediv = divide
+
+
+def floordiv(x, y, name=None) -> Tensor:
+    """floor(x / y), elementwise with broadcasting (op `FloorDiv`, Python's `//`); no gradient.
+
+    Args:
+        x, y: real tensors of one dtype (a Python number takes the other's dtype).
+
+    Returns:
+        A tensor of the broadcast shape and the inputs' dtype.
+
+    Raises:
+        TypeError: the inputs are complex.
+        InvalidArgumentError: the dtypes differ, an integer divisor is 0, or the shapes do
+            not broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.floordiv(tf.constant([7, -7]), 2).numpy()
+        array([ 3, -4], dtype=int32)
+    """
+    x, y = binary_inputs("FloorDiv", x, y)
+    if x.dtype.is_complex:
+        raise TypeError(f"floordiv: complex inputs are not supported (got {x.dtype.name}).")
+    return execute(FloorDiv, (require_dtype("FloorDiv", x, REAL), y), NO_ATTRS)
+
+
+def atan2(y, x, name=None) -> Tensor:
+    """The angle of the point (x, y) from the x axis, in [-pi, pi] (op `Atan2`).
+
+    Args:
+        y, x: floating tensors of one dtype, broadcast together.
+
+    Returns:
+        A tensor of the broadcast shape.
+
+    Raises:
+        InvalidArgumentError: the dtypes differ or are not floating.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.atan2(tf.constant([1.0]), tf.constant([1.0])).numpy()
+        array([0.7854], dtype=float32)
+    """
+    y, x = binary_inputs("Atan2", y, x)
+    return execute(Atan2, (require_dtype("Atan2", y, FLOAT), x), NO_ATTRS)
+
+
+def polygamma(a, x, name=None) -> Tensor:
+    """The a-th derivative of digamma at x; nan unless `a` is a non-negative integer.
+
+    Args:
+        a: the order, a floating tensor of x's dtype (no gradient flows to it).
+        x: a floating tensor.
+
+    Returns:
+        A tensor of the broadcast shape.
+
+    Raises:
+        InvalidArgumentError: the dtypes differ or are not floating.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.polygamma(tf.constant([0.0, 1.0]), tf.constant([1.0, 1.0])).numpy()
+        array([-0.5772,  1.6449 ], dtype=float32)
+    """
+    a, x = binary_inputs("Polygamma", a, x)
+    return execute(Polygamma, (require_dtype("Polygamma", a, FLOAT), x), NO_ATTRS)
+
+
+def logical_xor(x, y, name="LogicalXor") -> Tensor:
+    """x XOR y for bool tensors, elementwise with broadcasting; no gradient.
+
+    Raises:
+        InvalidArgumentError: an input is not bool, or the shapes do not broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.logical_xor(tf.constant([True, True]), tf.constant([True, False])).numpy()
+        array([False,  True])
+    """
+    x, y = binary_inputs("LogicalXor", x, y)
+    return execute(NotEqual, (require_dtype("LogicalXor", x, BOOL), y), NO_ATTRS)
+
+
+def abs(x, name=None) -> Tensor:  # noqa: A001  (TF's public name)
+    """|x|, elementwise; for complex x the modulus, of the matching real dtype.
+
+    The gradient at 0 is 0 (TF: grad * sign(x)).
+
+    Raises:
+        InvalidArgumentError: x is bool.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.abs(tf.constant([-2, 3])).numpy()
+        array([2, 3], dtype=int32)
+        >>> float(tf.abs(tf.constant(3 + 4j)))
+        5.0
+    """
+    x = as_input(x)
+    if x.dtype.is_complex:
+        return execute(ComplexAbs, (x,), NO_ATTRS)
+    return execute(Abs, (require_dtype("Abs", x, REAL),), NO_ATTRS)
+
+
+def complex(real, imag, name=None) -> Tensor:  # noqa: A001  (TF's public name)
+    """real + imag * 1j: complex64 from float32 parts, complex128 from float64 ones.
+
+    Raises:
+        TypeError: the parts are not both float32 or both float64.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.complex(tf.constant([1.0]), tf.constant([2.0])).numpy()
+        array([1.+2.j], dtype=complex64)
+    """
+    real, imag = convert_to_tensor(real), convert_to_tensor(imag)
+    if real.dtype is not imag.dtype or real.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"complex: the real and imag parts must both be float32 or both "
+                        f"float64, got {real.dtype.name} and {imag.dtype.name}.")
+    return execute(Complex, (real, imag), NO_ATTRS)
+
+
+def real(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
+    """The real part of a complex tensor; a real tensor is returned as it is.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.real(tf.constant([1 + 2j])).numpy()
+        array([1.])
+    """
+    x = convert_to_tensor(input)
+    return execute(Real, (x,), NO_ATTRS) if x.dtype.is_complex else x
+
+
+def imag(input, name=None) -> Tensor:  # noqa: A002
+    """The imaginary part of a complex tensor; zeros for a real tensor.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.imag(tf.constant([1 + 2j])).numpy()
+        array([2.])
+    """
+    x = convert_to_tensor(input)
+    if x.dtype.is_complex:
+        return execute(Imag, (x,), NO_ATTRS)
+    return constant(0, dtype=x.dtype, shape=x.shape)
+
+
+def conj(x, name=None) -> Tensor:
+    """The complex conjugate; a real tensor is returned as it is.
+
+    Raises:
+        TypeError: x is bool.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.conj(tf.constant([1 + 2j])).numpy()
+        array([1.-2.j])
+    """
+    x = convert_to_tensor(x)
+    if x.dtype.is_complex:
+        return execute(Conj, (x,), NO_ATTRS)
+    if x.dtype.is_bool:
+        raise TypeError(f"conj: expected a numeric tensor, got dtype {x.dtype.name}.")
+    return x
+
+
+def angle(input, name=None) -> Tensor:  # noqa: A002
+    """The argument of a complex tensor; for a real one pi where it is negative, else 0.
+
+    Raises:
+        InvalidArgumentError: a real input that is not floating.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.angle(tf.constant([1j, -1 + 0j])).numpy()
+        array([1.5708, 3.1416])
+    """
+    x = convert_to_tensor(input)
+    if x.dtype.is_complex:
+        return execute(Angle, (x,), NO_ATTRS)
+    negative_part = cast(less(require_dtype("Angle", x, FLOAT), 0), x.dtype)
+    return negative_part * np.pi
+
+
+def add_n(inputs, name=None) -> Tensor:
+    """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting).
+
+    Args:
+        inputs: a non-empty list of tensors (Python values take the first tensor's dtype).
+
+    Returns:
+        A tensor of the common shape and dtype; a single input is returned as it is.
+
+    Raises:
+        ValueError: `inputs` is empty or not a list.
+        InvalidArgumentError: the shapes or dtypes differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.add_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])]).numpy()
+        array([4., 6.], dtype=float32)
+    """
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("add_n: inputs must be a non-empty list of tensors of one shape "
+                         f"and dtype, got {inputs!r}.")
+    first = next((x for x in inputs if isinstance(x, (Tensor, Variable))), inputs[0])
+    first = as_input(first)
+    tensors = [binary_inputs("AddN", first, x)[1] for x in inputs]
+    if len(tensors) == 1:
+        return convert_to_tensor(tensors[0])
+    shapes = {tuple(t.shape.as_list()) for t in tensors}
+    if len(shapes) != 1:
+        raise errors.InvalidArgumentError(
+            None, "AddN", f"AddN: inputs must have the same shape, got shapes "
+            f"{[t.shape.as_list() for t in tensors]} (dtype {first.dtype.name}).")
+    return execute(AddN, tuple(tensors), NO_ATTRS)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
+    """`t` with values below `clip_value_min` and above `clip_value_max` replaced by them.
+
+    Computed as maximum(minimum(t, max), min), so at a bound the gradient goes to `t`.
+
+    Raises:
+        ValueError: the bounds would broadcast `t` to a larger shape.
+        InvalidArgumentError: the dtypes differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.clip_by_value(tf.constant([-2.0, 0.5, 3.0]), 0.0, 1.0).numpy()
+        array([0. , 0.5, 1. ], dtype=float32)
+    """
+    values = as_input(t)
+    clipped = maximum(minimum(values, clip_value_max), clip_value_min)
+    if clipped.shape != values.shape:
+        raise ValueError(f"clip_by_value: the bounds broadcast t of shape {values.shape} to "
+                         f"shape {clipped.shape}; they must be scalars or of t's shape.")
+    return clipped
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
@@ -152,25 +673,31 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return execute(MatMul, (a, b), attrs)
 
 
-def _reduction(op, public_name: str, summary: str):
+def reduction(op, public_name: str, summary: str, kinds: str, result: str):
+    """The public `tf.reduce_*` function of reduction op `op` (attrs `axis`, `keepdims`)."""
     def fn(input_tensor, axis=None, keepdims=False, name=None):
-        x = as_input(input_tensor)
+        x = require_dtype(op.name, as_input(input_tensor), kinds)
         axes = normalize_axes(op.name, axis, x.ndim)
         return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
     fn.__name__ = fn.__qualname__ = public_name
+    example = ("tf.constant([[True, False], [True, True]])" if kinds == BOOL
+               else "tf.constant([[1.0, 2.0], [3.0, 4.0]])")
     fn.__doc__ = (f"{summary} of the elements along `axis` (all axes when None).\n\n"
-                  "    Args:\n        input_tensor: the tensor to reduce.\n"
+                  f"    Args:\n        input_tensor: a {_describe(kinds)} tensor.\n"
                   "        axis: None, an int or a list of ints in [-rank, rank).\n"
                   "        keepdims: keep reduced axes with length 1.\n\n"
-                  "    Raises:\n        InvalidArgumentError: an axis is out of range.\n\n"
+                  "    Returns:\n        A tensor of the input's dtype.\n\n"
+                  "    Raises:\n        InvalidArgumentError: an axis is out of range or "
+                  "repeated, or the dtype is not supported.\n\n"
                   f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.{public_name}(tf.constant([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]), axis=1).numpy()\n"
-                  f"        array([{'3., 3.' if op.name == 'Sum' else '1., 1.'}], dtype=float32)\n")
+                  f"        >>> tf.math.{public_name}({example}, axis=1).numpy()\n"
+                  f"        {result}\n")
     return fn
 
 
-reduce_sum = _reduction(Sum, "reduce_sum", "The sum")
-reduce_mean = _reduction(Mean, "reduce_mean", "The mean")
+reduce_sum = reduction(Sum, "reduce_sum", "The sum", NUMERIC, "array([3., 7.], dtype=float32)")
+reduce_mean = reduction(Mean, "reduce_mean", "The mean", NUMERIC,
+                        "array([1.5, 3.5], dtype=float32)")
 
 
 def cast(x, dtype, name=None) -> Tensor:
@@ -190,8 +717,25 @@ def cast(x, dtype, name=None) -> Tensor:
     return execute(Cast, (x,), {"dtype": dtype._np})
 
 
+# -- operators -------------------------------------------------------------------------------
 def _reflected(fn):
     return lambda self, other: fn(other, self)
+
+
+def _equality(op, if_none: bool):
+    """TF2's `==` / `!=`: elementwise, a Python bool against None, and a scalar answer
+    (instead of an error) for shapes that do not broadcast."""
+    attrs = {"incompatible_shape_error": False}
+
+    def method(self, other):
+        if other is None:
+            return if_none
+        try:
+            x, y = binary_inputs(op.name, self, other)
+        except TypeError:
+            return NotImplemented
+        return execute(op, (x, y), attrs)
+    return method
 
 
 def _install_operators() -> None:
@@ -204,11 +748,29 @@ def _install_operators() -> None:
         cls.__rmul__ = _reflected(multiply)
         cls.__truediv__ = divide
         cls.__rtruediv__ = _reflected(divide)
+        cls.__floordiv__ = floordiv
+        cls.__rfloordiv__ = _reflected(floordiv)
+        cls.__mod__ = floormod
+        cls.__rmod__ = _reflected(floormod)
         cls.__pow__ = pow
         cls.__rpow__ = _reflected(pow)
         cls.__matmul__ = matmul
         cls.__rmatmul__ = _reflected(matmul)
         cls.__neg__ = negative
+        cls.__abs__ = abs
+        cls.__lt__ = less
+        cls.__le__ = less_equal
+        cls.__gt__ = greater
+        cls.__ge__ = greater_equal
+        cls.__eq__ = _equality(Equal, False)
+        cls.__ne__ = _equality(NotEqual, True)
+        cls.__and__ = logical_and
+        cls.__rand__ = _reflected(logical_and)
+        cls.__or__ = logical_or
+        cls.__ror__ = _reflected(logical_or)
+        cls.__xor__ = logical_xor
+        cls.__rxor__ = _reflected(logical_xor)
+        cls.__invert__ = logical_not
 
 
 _install_operators()
