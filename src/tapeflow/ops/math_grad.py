@@ -5,6 +5,8 @@ upstream gradient, so every rule multiplies by the conjugate of its local deriva
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
@@ -15,9 +17,14 @@ from .math_ops import (Cast, Complex, Conj, Cos, Cosh, Digamma, DivNoNan, Exp, F
 from .op_util import dtype_of, shape_of, value_of
 
 
+def is_complex(x) -> bool:
+    """Whether a raw array or a Tensor holds complex numbers."""
+    return (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c"
+
+
 def conj(x):
     """conj(x) for complex x; real x as it is (TF's conj is the identity on reals)."""
-    return Conj(x) if getattr(x, "_value", x).dtype.kind == "c" else x
+    return Conj(x) if is_complex(x) else x
 
 
 def _zeros_like(x):
@@ -38,7 +45,8 @@ def _sub_grad(op, g):
 @RegisterGradient("Mul")
 def _mul_grad(op, g):
     x, y = op.inputs
-    return g * conj(y), conj(x) * g
+    return ((g * conj(y) if op.needs_gradient(0) else None),
+            (conj(x) * g if op.needs_gradient(1) else None))
 
 
 @RegisterGradient("RealDiv")
@@ -115,28 +123,34 @@ def _add_n_grad(op, g):
     return (g,) * len(op.inputs)
 
 
+# (adjoint_a, adjoint_b) -> for each input, the product giving its gradient:
+# (left, right, adjoint_left, adjoint_right) over the names a, b and g (upstream).
+_MATMUL_GRADS = {
+    (False, False): (("g", "b", False, True), ("a", "g", True, False)),
+    (False, True): (("g", "b", False, False), ("g", "a", True, False)),
+    (True, False): (("b", "g", False, True), ("a", "g", False, False)),
+    (True, True): (("b", "g", True, True), ("g", "a", True, True)),
+}
+
+
 @RegisterGradient("BatchMatMulV2")
 def _matmul_grad(op, g):
     a, b = op.inputs
     attrs = op.attrs
-    adj_a = attrs.get("transpose_a", False) or attrs.get("adjoint_a", False)
-    adj_b = attrs.get("transpose_b", False) or attrs.get("adjoint_b", False)
+    transpose_a, transpose_b = attrs.get("transpose_a", False), attrs.get("transpose_b", False)
+    adjoint_a, adjoint_b = attrs.get("adjoint_a", False), attrs.get("adjoint_b", False)
     # A plain transpose of a complex matrix is the adjoint of its conjugate: differentiate
     # with respect to that conjugate, then conjugate its gradient back.
-    conj_a = attrs.get("transpose_a", False) and not attrs.get("adjoint_a", False)
-    conj_b = attrs.get("transpose_b", False) and not attrs.get("adjoint_b", False)
-    x = conj(a) if conj_a else a
-    y = conj(b) if conj_b else b
-    if not adj_a and not adj_b:
-        gx, gy = MatMul(g, y, adjoint_b=True), MatMul(x, g, adjoint_a=True)
-    elif not adj_a:
-        gx, gy = MatMul(g, y), MatMul(g, x, adjoint_a=True)
-    elif not adj_b:
-        gx, gy = MatMul(y, g, adjoint_b=True), MatMul(x, g)
-    else:
-        gx, gy = (MatMul(y, g, adjoint_a=True, adjoint_b=True),
-                  MatMul(g, x, adjoint_a=True, adjoint_b=True))
-    return (conj(gx) if conj_a else gx), (conj(gy) if conj_b else gy)
+    conj_a = transpose_a and not adjoint_a and is_complex(a)
+    conj_b = transpose_b and not adjoint_b and is_complex(b)
+    named = {"a": Conj(a) if conj_a else a, "b": Conj(b) if conj_b else b, "g": g}
+    skip = op.skip_input_indices
+    ga, gb = (None if i in skip else
+              MatMul(named[left], named[right], adjoint_a=adj_left, adjoint_b=adj_right)
+              for i, (left, right, adj_left, adj_right)
+              in enumerate(_MATMUL_GRADS[transpose_a or adjoint_a, transpose_b or adjoint_b]))
+    return (Conj(ga) if conj_a and ga is not None else ga,
+            Conj(gb) if conj_b and gb is not None else gb)
 
 
 # -- elementwise functions ---------------------------------------------------------------------
@@ -351,8 +365,8 @@ def _sum_grad(op, g):
 @RegisterGradient("Mean")
 def _mean_grad(op, g):
     shape = shape_of(op.inputs[0])
-    count = int(np.prod([shape[a] for a in op.attrs["axis"]]))
-    return _sum_grad(op, g) / count
+    count = math.prod([shape[a] for a in op.attrs["axis"]])
+    return _sum_grad(op, g / count)
 
 
 @RegisterGradient("Cast")

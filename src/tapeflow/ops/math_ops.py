@@ -7,6 +7,7 @@ reductions and the scans are in `reduction_ops.py`; norms and clipping by norm i
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -171,7 +172,7 @@ def _sum(x, axis, keepdims):
 def _mean(x, axis, keepdims):
     if x.dtype.kind in "fc":
         return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
-    count = int(np.prod([x.shape[a] for a in axis]))
+    count = math.prod([x.shape[a] for a in axis])
     total = np.add.reduce(x, axis=axis, dtype=np.int64, keepdims=keepdims)
     return (np.sign(total) * (np.abs(total) // max(count, 1))).astype(x.dtype)
 
