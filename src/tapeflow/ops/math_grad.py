@@ -24,7 +24,9 @@ def is_complex(x) -> bool:
 
 def conj(x):
     """conj(x) for complex x; real x as it is (TF's conj is the identity on reals)."""
-    return Conj(x) if is_complex(x) else x
+    if (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c":
+        return Conj(x)
+    return x
 
 
 def _zeros_like(x):
@@ -45,8 +47,9 @@ def _sub_grad(op, g):
 @RegisterGradient("Mul")
 def _mul_grad(op, g):
     x, y = op.inputs
-    return ((g * conj(y) if op.needs_gradient(0) else None),
-            (conj(x) * g if op.needs_gradient(1) else None))
+    if is_complex(g):
+        x, y = Conj(x), Conj(y)
+    return (g * y if op.needs_gradient(0) else None), (x * g if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("RealDiv")
@@ -282,7 +285,7 @@ def _sigmoid_grad(op, g):
     return g * y * (1 - y)
 
 
-_TWO_OVER_ROOT_PI = 2 / np.sqrt(np.pi)
+_TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)  # a Python float: it takes g's dtype
 
 
 @RegisterGradient("Erf")

@@ -31,12 +31,16 @@ def require_dtype(op_name: str, x, kinds: str):
     Raises:
         InvalidArgumentError: another dtype, naming the op, the dtype and the shape.
     """
-    if x.dtype._np.kind not in kinds:
-        allowed = ", ".join(_KIND_NAMES[k] for k in kinds)
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: got a {x.dtype.name} tensor of shape {list(x.shape)}; "
-            f"{op_name} takes {allowed} tensors only.")
+    if x._value.dtype.kind not in kinds:
+        raise dtype_error(op_name, x, kinds)
     return x
+
+
+def dtype_error(op_name: str, x, kinds: str) -> errors.InvalidArgumentError:
+    allowed = ", ".join(_KIND_NAMES[k] for k in kinds)
+    return errors.InvalidArgumentError(
+        None, op_name, f"{op_name}: got a {x.dtype.name} tensor of shape {list(x.shape)}; "
+        f"{op_name} takes {allowed} tensors only.")
 
 
 _special_module = None
@@ -261,7 +265,10 @@ def _describe(kinds: str) -> str:
 def _unary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
            returns: str = "x's dtype"):
     def fn(x, name=None):
-        return execute(op, (require_dtype(op.name, as_input(x), kinds),), NO_ATTRS)
+        x = as_input(x)
+        if x._value.dtype.kind not in kinds:
+            raise dtype_error(op.name, x, kinds)
+        return execute(op, (x,), NO_ATTRS)
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{summary}, elementwise (op `{op.name}`).\n\n"
                   f"    Args:\n        x: a {_describe(kinds)} tensor, or a value convertible "
@@ -277,8 +284,10 @@ def _unary(op, public_name: str, summary: str, kinds: str, example: str, result:
 def _binary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
             returns: str = "the inputs' dtype"):
     def fn(x, y, name=None):
-        x, y = binary_inputs(op.name, x, y)
-        return execute(op, (require_dtype(op.name, x, kinds), y), NO_ATTRS)
+        inputs = binary_inputs(op.name, x, y)
+        if inputs[0]._value.dtype.kind not in kinds:
+            raise dtype_error(op.name, inputs[0], kinds)
+        return execute(op, inputs, NO_ATTRS)
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = (f"{summary}, elementwise with broadcasting (op `{op.name}`).\n\n"
                   f"    Args:\n        x, y: {_describe(kinds)} tensors of one dtype (a Python "
@@ -521,15 +530,16 @@ def complex(real, imag, name=None) -> Tensor:  # noqa: A001  (TF's public name)
     """real + imag * 1j: complex64 from float32 parts, complex128 from float64 ones.
 
     Raises:
-        TypeError: the parts are not both float32 or both float64.
+        TypeError: the parts are not float32 or float64.
+        InvalidArgumentError: the parts have different dtypes.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.complex(tf.constant([1.0]), tf.constant([2.0])).numpy()
         array([1.+2.j], dtype=complex64)
     """
-    real, imag = convert_to_tensor(real), convert_to_tensor(imag)
-    if real.dtype is not imag.dtype or real.dtype not in (dtypes.float32, dtypes.float64):
+    real, imag = binary_inputs("Complex", real, imag)
+    if real.dtype not in (dtypes.float32, dtypes.float64):
         raise TypeError(f"complex: the real and imag parts must both be float32 or both "
                         f"float64, got {real.dtype.name} and {imag.dtype.name}.")
     return execute(Complex, (real, imag), NO_ATTRS)
@@ -733,7 +743,7 @@ def _equality(op, if_none: bool):
             return if_none
         try:
             x, y = binary_inputs(op.name, self, other)
-        except TypeError:
+        except (TypeError, ValueError):
             return NotImplemented
         return execute(op, (x, y), attrs)
     return method
