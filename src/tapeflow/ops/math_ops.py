@@ -262,6 +262,15 @@ def _describe(kinds: str) -> str:
     return " or ".join(_KIND_NAMES[k] for k in kinds)
 
 
+def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
+                 result: str) -> str:
+    """The docstring of a generated public function: Args, Returns, Raises and a doctest
+    `tf.math.<call>` printing `result`."""
+    return (f"{summary}\n\n    Args:\n        {args}\n\n    Returns:\n        {returns}\n\n"
+            f"    Raises:\n        {raises}\n\n    Example:\n        >>> import tapeflow as tf"
+            f"\n        >>> tf.math.{call}\n        {result}\n")
+
+
 def _unary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
            returns: str = "x's dtype"):
     def fn(x, name=None):
@@ -270,14 +279,11 @@ def _unary(op, public_name: str, summary: str, kinds: str, example: str, result:
             raise dtype_error(op.name, x, kinds)
         return execute(op, (x,), NO_ATTRS)
     fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"{summary}, elementwise (op `{op.name}`).\n\n"
-                  f"    Args:\n        x: a {_describe(kinds)} tensor, or a value convertible "
-                  "to one.\n        name: accepted for TF compatibility.\n\n"
-                  f"    Returns:\n        A tensor of x's shape and {returns}.\n\n"
-                  f"    Raises:\n        InvalidArgumentError: x has another dtype.\n\n"
-                  f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}(tf.constant({example})).numpy()\n"
-                  f"        {result}\n")
+    fn.__doc__ = function_doc(
+        f"{summary}, elementwise (op `{op.name}`).",
+        f"x: a {_describe(kinds)} tensor, or a value convertible to one.",
+        f"A tensor of x's shape and {returns}.", "InvalidArgumentError: x has another dtype.",
+        f"{public_name}(tf.constant({example})).numpy()", result)
     return fn
 
 
@@ -289,17 +295,19 @@ def _binary(op, public_name: str, summary: str, kinds: str, example: str, result
             raise dtype_error(op.name, inputs[0], kinds)
         return execute(op, inputs, NO_ATTRS)
     fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"{summary}, elementwise with broadcasting (op `{op.name}`).\n\n"
-                  f"    Args:\n        x, y: {_describe(kinds)} tensors of one dtype (a Python "
-                  "number takes the other's dtype).\n        name: accepted for TF "
-                  "compatibility.\n\n"
-                  f"    Returns:\n        A tensor of the broadcast shape and {returns}.\n\n"
-                  "    Raises:\n        InvalidArgumentError: the dtypes differ or are not "
-                  "supported, or the shapes do not broadcast.\n\n"
-                  f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}({example}).numpy()\n"
-                  f"        {result}\n")
+    fn.__doc__ = function_doc(
+        f"{summary}, elementwise with broadcasting (op `{op.name}`).",
+        f"x, y: {_describe(kinds)} tensors of one dtype (a Python number takes the other's "
+        "dtype).", f"A tensor of the broadcast shape and {returns}.",
+        "InvalidArgumentError: the dtypes differ or are not supported, or the shapes do not "
+        "broadcast.", f"{public_name}({example}).numpy()", result)
     return fn
+
+
+def _execute_binary(op, kinds: str, x, y) -> Tensor:
+    """Runs a two-input op whose public function is written out (TF's argument names)."""
+    x, y = binary_inputs(op.name, x, y)
+    return execute(op, (require_dtype(op.name, x, kinds), y), NO_ATTRS)
 
 
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
@@ -441,20 +449,17 @@ def floordiv(x, y, name=None) -> Tensor:
         >>> tf.math.floordiv(tf.constant([7, -7]), 2).numpy()
         array([ 3, -4], dtype=int32)
     """
-    x, y = binary_inputs("FloorDiv", x, y)
-    if x.dtype.is_complex:
-        raise TypeError(f"floordiv: complex inputs are not supported (got {x.dtype.name}).")
-    return execute(FloorDiv, (require_dtype("FloorDiv", x, REAL), y), NO_ATTRS)
+    if as_input(x).dtype.is_complex:
+        raise TypeError(f"floordiv: complex inputs are not supported (got {as_input(x)!r}).")
+    return _execute_binary(FloorDiv, REAL, x, y)
 
 
 def atan2(y, x, name=None) -> Tensor:
-    """The angle of the point (x, y) from the x axis, in [-pi, pi] (op `Atan2`).
+    """The angle of the point (x, y) from the x axis, in [-pi, pi] (op `Atan2`); note the
+    order of the arguments, y first.
 
     Args:
         y, x: floating tensors of one dtype, broadcast together.
-
-    Returns:
-        A tensor of the broadcast shape.
 
     Raises:
         InvalidArgumentError: the dtypes differ or are not floating.
@@ -464,8 +469,7 @@ def atan2(y, x, name=None) -> Tensor:
         >>> tf.math.atan2(tf.constant([1.0]), tf.constant([1.0])).numpy()
         array([0.7854], dtype=float32)
     """
-    y, x = binary_inputs("Atan2", y, x)
-    return execute(Atan2, (require_dtype("Atan2", y, FLOAT), x), NO_ATTRS)
+    return _execute_binary(Atan2, FLOAT, y, x)
 
 
 def polygamma(a, x, name=None) -> Tensor:
@@ -486,8 +490,7 @@ def polygamma(a, x, name=None) -> Tensor:
         >>> tf.math.polygamma(tf.constant([0.0, 1.0]), tf.constant([1.0, 1.0])).numpy()
         array([-0.5772,  1.6449 ], dtype=float32)
     """
-    a, x = binary_inputs("Polygamma", a, x)
-    return execute(Polygamma, (require_dtype("Polygamma", a, FLOAT), x), NO_ATTRS)
+    return _execute_binary(Polygamma, FLOAT, a, x)
 
 
 def logical_xor(x, y, name="LogicalXor") -> Tensor:
@@ -693,16 +696,13 @@ def reduction(op, public_name: str, summary: str, kinds: str, result: str):
     fn.__name__ = fn.__qualname__ = public_name
     example = ("tf.constant([[True, False], [True, True]])" if kinds == BOOL
                else "tf.constant([[1.0, 2.0], [3.0, 4.0]])")
-    fn.__doc__ = (f"{summary} of the elements along `axis` (all axes when None).\n\n"
-                  f"    Args:\n        input_tensor: a {_describe(kinds)} tensor.\n"
-                  "        axis: None, an int or a list of ints in [-rank, rank).\n"
-                  "        keepdims: keep reduced axes with length 1.\n\n"
-                  "    Returns:\n        A tensor of the input's dtype.\n\n"
-                  "    Raises:\n        InvalidArgumentError: an axis is out of range or "
-                  "repeated, or the dtype is not supported.\n\n"
-                  f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}({example}, axis=1).numpy()\n"
-                  f"        {result}\n")
+    fn.__doc__ = function_doc(
+        f"{summary} of the elements along `axis` (all axes when None).",
+        f"input_tensor: a {_describe(kinds)} tensor.\n        axis: None, an int or a list of "
+        "ints in [-rank, rank).\n        keepdims: keep reduced axes with length 1.",
+        "A tensor of the input's dtype.", "InvalidArgumentError: an axis is out of range or "
+        "repeated, or the dtype is not supported.", f"{public_name}({example}, axis=1).numpy()",
+        result)
     return fn
 
 
@@ -749,39 +749,24 @@ def _equality(op, if_none: bool):
     return method
 
 
+_REFLECTED_OPERATORS = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
+                        "floordiv": floordiv, "mod": floormod, "pow": pow, "matmul": matmul,
+                        "and": logical_and, "or": logical_or, "xor": logical_xor}
+_PLAIN_OPERATORS = {"neg": negative, "abs": abs, "invert": logical_not, "lt": less,
+                    "le": less_equal, "gt": greater, "ge": greater_equal}
+
+
 def _install_operators() -> None:
+    """Tensor and Variable operators, as TF's: `&`, `|`, `^` and `~` are logical (bool only),
+    `==` and `!=` elementwise."""
     for cls in (Tensor, Variable):
-        cls.__add__ = add
-        cls.__radd__ = _reflected(add)
-        cls.__sub__ = subtract
-        cls.__rsub__ = _reflected(subtract)
-        cls.__mul__ = multiply
-        cls.__rmul__ = _reflected(multiply)
-        cls.__truediv__ = divide
-        cls.__rtruediv__ = _reflected(divide)
-        cls.__floordiv__ = floordiv
-        cls.__rfloordiv__ = _reflected(floordiv)
-        cls.__mod__ = floormod
-        cls.__rmod__ = _reflected(floormod)
-        cls.__pow__ = pow
-        cls.__rpow__ = _reflected(pow)
-        cls.__matmul__ = matmul
-        cls.__rmatmul__ = _reflected(matmul)
-        cls.__neg__ = negative
-        cls.__abs__ = abs
-        cls.__lt__ = less
-        cls.__le__ = less_equal
-        cls.__gt__ = greater
-        cls.__ge__ = greater_equal
+        for name, fn in _REFLECTED_OPERATORS.items():
+            setattr(cls, f"__{name}__", fn)
+            setattr(cls, f"__r{name}__", _reflected(fn))
+        for name, fn in _PLAIN_OPERATORS.items():
+            setattr(cls, f"__{name}__", fn)
         cls.__eq__ = _equality(Equal, False)
         cls.__ne__ = _equality(NotEqual, True)
-        cls.__and__ = logical_and
-        cls.__rand__ = _reflected(logical_and)
-        cls.__or__ = logical_or
-        cls.__ror__ = _reflected(logical_or)
-        cls.__xor__ = logical_xor
-        cls.__rxor__ = _reflected(logical_xor)
-        cls.__invert__ = logical_not
 
 
 _install_operators()

@@ -10,8 +10,8 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .math_ops import (BOOL, FLOAT, NUMERIC, REAL, cast, conj, not_equal, real, reduce_mean,
-                       reduce_sum, reduction, require_dtype, sqrt, square)
+from .math_ops import (BOOL, FLOAT, NUMERIC, REAL, cast, conj, function_doc, not_equal, real,
+                       reduce_mean, reduce_sum, reduction, require_dtype, sqrt, square)
 from .op_util import as_input, normalize_axes
 
 
@@ -122,18 +122,13 @@ def _arg_reduction(op, public_name: str, summary: str, result: str):
         axis = _single_axis(op.name, 0 if axis is None else axis, x.ndim)
         return execute(op, (x,), {"axis": axis, "output_type": index_type._np})
     fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"The index of the {summary} along `axis` (the first one at ties); no "
-                  "gradient.\n\n"
-                  "    Args:\n        input: a real or bool tensor.\n"
-                  "        axis: the axis to reduce, in [-rank, rank); None means 0.\n"
-                  "        output_type: int32 or int64 (the default).\n\n"
-                  "    Returns:\n        A tensor of `output_type` without the reduced axis.\n\n"
-                  "    Raises:\n        InvalidArgumentError: the axis is out of range or "
-                  "empty, or a dtype is not supported.\n\n"
-                  "    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}(tf.constant([[1.0, 5.0], [7.0, 2.0]]), "
-                  "axis=1).numpy()\n"
-                  f"        {result}\n")
+    fn.__doc__ = function_doc(
+        f"The index of the {summary} along `axis` (the first one at ties); no gradient.",
+        "input: a real or bool tensor.\n        axis: the axis to reduce, in [-rank, rank); "
+        "None means 0.\n        output_type: int32 or int64 (the default).",
+        "A tensor of `output_type` without the reduced axis.", "InvalidArgumentError: the axis "
+        "is out of range or empty, or a dtype is not supported.",
+        f"{public_name}(tf.constant([[1.0, 5.0], [7.0, 2.0]]), axis=1).numpy()", result)
     return fn
 
 
@@ -148,18 +143,13 @@ def _scan_function(op, public_name: str, summary: str, result: str):
                  "reverse": bool(reverse)}
         return execute(op, (x,), attrs)
     fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"The cumulative {summary} along `axis` (op `{op.name}`).\n\n"
-                  "    Args:\n        x: a numeric tensor of rank >= 1.\n"
-                  "        axis: the axis to scan, in [-rank, rank).\n"
-                  "        exclusive: leave each element out of its own result.\n"
-                  "        reverse: scan from the end.\n\n"
-                  "    Returns:\n        A tensor of x's shape and dtype.\n\n"
-                  "    Raises:\n        InvalidArgumentError: the axis is out of range or the "
-                  "dtype is not supported.\n\n"
-                  "    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}(tf.constant([1, 2, 3]), exclusive=True)"
-                  ".numpy()\n"
-                  f"        {result}\n")
+    fn.__doc__ = function_doc(
+        f"The cumulative {summary} along `axis` (op `{op.name}`).",
+        "x: a numeric tensor of rank >= 1.\n        axis: the axis to scan, in [-rank, rank)."
+        "\n        exclusive: leave each element out of its own result.\n        reverse: scan "
+        "from the end.", "A tensor of x's shape and dtype.", "InvalidArgumentError: the axis is "
+        "out of range or the dtype is not supported.",
+        f"{public_name}(tf.constant([1, 2, 3]), exclusive=True).numpy()", result)
     return fn
 
 
@@ -204,9 +194,12 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Tenso
     """The variance, mean(|x - mean(x)|**2), along `axis` (all axes when None).
 
     Args:
-        input_tensor: a floating or complex tensor; complex gives a real variance.
+        input_tensor: a floating or complex tensor.
         axis: None, an int or a list of ints in [-rank, rank).
         keepdims: keep reduced axes with length 1.
+
+    Returns:
+        A tensor of the input's real dtype (complex input gives a real variance).
 
     Raises:
         TypeError: the input is integer or bool.
@@ -221,17 +214,21 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Tenso
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
-    """The standard deviation, sqrt(reduce_variance), along `axis` (all axes when None).
+    """sqrt(reduce_variance(input_tensor, axis, keepdims)): the standard deviation.
 
-    Its gradient is nan where all values along `axis` are equal (sqrt'(0) = inf), as in TF.
+    Args:
+        input_tensor, axis, keepdims: as for `reduce_variance`.
+
+    Returns:
+        A tensor of the input's real dtype. Its gradient is nan where all values along
+        `axis` are equal (sqrt'(0) = inf), as in TF.
 
     Raises:
-        TypeError: the input is integer or bool.
-        InvalidArgumentError: an axis is out of range.
+        TypeError, InvalidArgumentError: as `reduce_variance` does.
 
     Example:
         >>> import tapeflow as tf
-        >>> float(tf.math.reduce_std(tf.constant([1.0, 3.0])))
-        1.0
+        >>> float(tf.math.reduce_std(tf.constant([1.0, 5.0])))
+        2.0
     """
     return sqrt(_variance("reduce_std", input_tensor, axis, keepdims))
