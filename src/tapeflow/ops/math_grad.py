@@ -56,7 +56,8 @@ def _mul_grad(op, g):
 def _div_grad(op, g):
     x, y = op.inputs
     x, y = conj(x), conj(y)
-    return g / y, g * (-x / y / y)
+    return (g / y if op.needs_gradient(0) else None,
+            g * (-x / y / y) if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("DivNoNan")
@@ -75,14 +76,16 @@ def _floor_mod_grad(op, g):
 @RegisterGradient("Pow")
 def _pow_grad(op, g):
     x, y = op.inputs
-    x, y, z = conj(x), conj(y), conj(op.outputs[0])
-    gx = g * y * Pow(x, y - 1)
+    x, y = conj(x), conj(y)
+    gx = g * y * Pow(x, y - 1) if op.needs_gradient(0) else None
+    if not op.needs_gradient(1):
+        return gx, None
     # TF's convention: no gradient w.r.t. the exponent where the (real) base is <= 0;
     # DivNoNan(x, mask) + (1 - mask) is where(mask, x, 1), safe for any x.
     value = value_of(x)
     valid = np.not_equal(value, 0) if value.dtype.kind == "c" else np.greater(value, 0)
     mask = valid.astype(value.dtype)
-    gy = g * z * Log(DivNoNan(x, mask) + (1 - mask))
+    gy = g * conj(op.outputs[0]) * Log(DivNoNan(x, mask) + (1 - mask))
     return gx, gy
 
 
@@ -92,7 +95,8 @@ def _selected_grads(op, g, x_wins):
     mask = x_wins(value_of(x), value_of(y)).astype(dtype_of(g))
     # DivNoNan by a 0/1 mask is where(mask, g, 0): an inf or nan in g does not leak into the
     # unselected side, as it would with g * mask.
-    return DivNoNan(g, mask), DivNoNan(g, 1 - mask)
+    return (DivNoNan(g, mask) if op.needs_gradient(0) else None,
+            DivNoNan(g, 1 - mask) if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("Maximum")
