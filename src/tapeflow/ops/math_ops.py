@@ -13,6 +13,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
@@ -615,7 +616,8 @@ def add_n(inputs, name=None) -> Tensor:
     """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting).
 
     Args:
-        inputs: a non-empty list of tensors (Python values take the first tensor's dtype).
+        inputs: a non-empty list of tensors or IndexedSlices (made dense); Python values
+            take the first tensor's dtype.
 
     Returns:
         A tensor of the common shape and dtype; a single input is returned as it is.
@@ -632,8 +634,8 @@ def add_n(inputs, name=None) -> Tensor:
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise ValueError("add_n: inputs must be a non-empty list of tensors of one shape "
                          f"and dtype, got {inputs!r}.")
-    first = next((x for x in inputs if isinstance(x, (Tensor, Variable))), inputs[0])
-    first = as_input(first)
+    inputs = [convert_to_tensor(x) if isinstance(x, IndexedSlices) else x for x in inputs]
+    first = as_input(next((x for x in inputs if isinstance(x, (Tensor, Variable))), inputs[0]))
     tensors = [binary_inputs("AddN", first, x)[1] for x in inputs]
     if len(tensors) == 1:
         return convert_to_tensor(tensors[0])
