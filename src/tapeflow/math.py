@@ -1,4 +1,6 @@
 """tf.math: elementwise math and reductions."""
+from .ops.array_ops import unsorted_segment_sum
+from .ops.sort_ops import top_k
 from .ops.math_ops import (add, divide, exp, log, multiply, negative, pow, reduce_mean,
                            reduce_sum, round, sigmoid, sqrt, square, subtract, tanh, truediv)
 from .ops.math_ops import (abs, acos, acosh, add_n, angle, asin, asinh, atan, atan2, atanh, ceil,
@@ -14,7 +16,8 @@ from .ops.reduction_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, 
                                 reduce_prod, reduce_std, reduce_variance)
 
 __all__ = ["add", "divide", "exp", "log", "multiply", "negative", "pow", "reduce_mean",
-           "reduce_sum", "round", "sigmoid", "sqrt", "square", "subtract", "tanh", "truediv"]
+           "reduce_sum", "round", "sigmoid", "sqrt", "square", "subtract", "tanh", "truediv",
+           "top_k", "unsorted_segment_sum"]
 __all__ += ["abs", "acos", "acosh", "add_n", "angle", "argmax", "argmin", "asin", "asinh",
             "atan", "atan2", "atanh", "ceil", "conj", "cos", "cosh", "count_nonzero", "cumprod",
             "cumsum", "digamma", "divide_no_nan", "equal", "erf", "erfc", "expm1", "floor",

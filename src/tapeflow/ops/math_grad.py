@@ -11,6 +11,7 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
+from .indexing_ops import SelectV2
 from .math_ops import (Cast, Complex, Conj, Cos, Cosh, Digamma, DivNoNan, Exp, FloorDiv, Imag,
                        Log, MatMul, Polygamma, Pow, Real, Reciprocal, Sign, Sin, Sinh, Sqrt,
                        Square)
@@ -80,23 +81,21 @@ def _pow_grad(op, g):
     gx = g * y * Pow(x, y - 1) if op.needs_gradient(0) else None
     if not op.needs_gradient(1):
         return gx, None
-    # TF's convention: no gradient w.r.t. the exponent where the (real) base is <= 0;
-    # DivNoNan(x, mask) + (1 - mask) is where(mask, x, 1), safe for any x.
+    # TF's convention: no gradient w.r.t. the exponent where the (real) base is <= 0
+    # (log(1) = 0 there).
     value = value_of(x)
     valid = np.not_equal(value, 0) if value.dtype.kind == "c" else np.greater(value, 0)
-    mask = valid.astype(value.dtype)
-    gy = g * conj(op.outputs[0]) * Log(DivNoNan(x, mask) + (1 - mask))
+    gy = g * conj(op.outputs[0]) * Log(SelectV2(valid, x, np.ones((), value.dtype)))
     return gx, gy
 
 
 def _selected_grads(op, g, x_wins):
     """g split between x and y by `x_wins(x, y)`; ties go to x, as in TF."""
     x, y = op.inputs
-    mask = x_wins(value_of(x), value_of(y)).astype(dtype_of(g))
-    # DivNoNan by a 0/1 mask is where(mask, g, 0): an inf or nan in g does not leak into the
-    # unselected side, as it would with g * mask.
-    return (DivNoNan(g, mask) if op.needs_gradient(0) else None,
-            DivNoNan(g, 1 - mask) if op.needs_gradient(1) else None)
+    mask = x_wins(value_of(x), value_of(y))
+    zero = np.zeros((), dtype_of(g))
+    return (SelectV2(mask, g, zero) if op.needs_gradient(0) else None,
+            SelectV2(mask, zero, g) if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("Maximum")

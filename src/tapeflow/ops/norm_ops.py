@@ -9,11 +9,12 @@ import numbers
 
 import numpy as np
 
-from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework import errors
+from ..framework.tensor import Tensor, convert_to_tensor
 from .array_ops import reshape
-from .math_ops import (FLOAT, INEXACT, abs, cast, complex, conj, divide_no_nan, greater, imag,
-                       maximum, pow, real, reduce_sum, require_dtype, rsqrt, sqrt, square)
+from .indexing_ops import where
+from .math_ops import (FLOAT, INEXACT, abs, complex, conj, greater, imag, maximum, pow, real,
+                       reduce_sum, require_dtype, rsqrt, sqrt, square)
 from .op_util import normalize_axes
 from .reduction_ops import reduce_max
 
@@ -137,13 +138,6 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:
     return x * rsqrt(maximum(square_sum, epsilon))
 
 
-def _where(mask, a, b):
-    """where(mask, a, b) for a 0/1 float `mask`: DivNoNan drops the branch not taken
-    exactly, even an inf or nan, and so does its gradient (a product with the mask would
-    turn them into nan)."""
-    return divide_no_nan(a, mask) + divide_no_nan(b, 1 - mask)
-
-
 def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor:
     """`t` scaled down where its L2 norm along `axes` exceeds `clip_norm`.
 
@@ -165,8 +159,9 @@ def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor:
     """
     values = require_dtype("clip_by_norm", convert_to_tensor(t), FLOAT)
     l2sum = reduce_sum(values * values, axes, keepdims=True)
-    positive = cast(greater(l2sum, 0), values.dtype)
-    l2norm = _where(positive, sqrt(_where(positive, l2sum, 1.0)), l2sum)
+    # TF's double where: sqrt sees 1 where l2sum is 0, so its gradient there is not nan.
+    positive = greater(l2sum, 0)
+    l2norm = where(positive, sqrt(where(positive, l2sum, 1.0)), l2sum)
     scaled = values * clip_norm
     if scaled.shape != values.shape:
         raise ValueError(f"clip_by_norm: clip_norm broadcasts t of shape {values.shape} to "
