@@ -12,10 +12,10 @@ import numpy as np
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
 from .indexing_ops import SelectV2
-from .math_ops import (Cast, Complex, Conj, Cos, Cosh, Digamma, DivNoNan, Exp, FloorDiv, Imag,
-                       Log, MatMul, Polygamma, Pow, Real, Reciprocal, Sign, Sin, Sinh, Sqrt,
-                       Square)
+from .math_ops import (Cast, Complex, Conj, Cos, Cosh, DivNoNan, Exp, FloorDiv, Imag, Log,
+                       MatMul, Pow, Real, Reciprocal, Sign, Sin, Sinh, Sqrt, Square)
 from .op_util import dtype_of, shape_of, value_of
+from .special_ops import Digamma, Polygamma
 
 
 def is_complex(x) -> bool:

@@ -2,12 +2,13 @@
 
 Each op is one `define_op` row; its gradient rule lives in `math_grad.py`. The other
 reductions and the scans are in `reduction_ops.py`; norms and clipping by norm in
-`norm_ops.py`.
+`norm_ops.py`; the SciPy-backed special functions in `special_ops.py`.
 """
 from __future__ import annotations
 
 import functools
 import math
+import sys
 
 import numpy as np
 
@@ -44,18 +45,6 @@ def dtype_error(op_name: str, x, kinds: str) -> errors.InvalidArgumentError:
         f"{op_name} takes {allowed} tensors only.")
 
 
-_special_module = None
-
-
-def scipy_special():
-    """scipy.special, imported on first use (SciPy is needed only by special functions)."""
-    global _special_module
-    if _special_module is None:
-        from scipy import special
-        _special_module = special
-    return _special_module
-
-
 # -- kernels -------------------------------------------------------------------------------
 def _stable_sigmoid(x):
     if x.dtype.kind == "c":
@@ -66,29 +55,6 @@ def _stable_sigmoid(x):
 
 def _rsqrt(x):
     return np.reciprocal(np.sqrt(x))
-
-
-def _erf(x):
-    return scipy_special().erf(x).astype(x.dtype, copy=False)
-
-
-def _erfc(x):
-    return scipy_special().erfc(x).astype(x.dtype, copy=False)
-
-
-def _lgamma(x):
-    return scipy_special().gammaln(x).astype(x.dtype, copy=False)
-
-
-def _digamma(x):
-    return scipy_special().psi(x).astype(x.dtype, copy=False)
-
-
-def _polygamma(a, x):
-    # TF's polygamma is nan unless the order `a` is a non-negative integer.
-    valid = (a >= 0) & (np.floor(a) == a)
-    values = scipy_special().polygamma(np.where(valid, a, 0), x)
-    return np.where(valid, values, np.nan).astype(x.dtype, copy=False)
 
 
 def _check_divisor(op_name: str, y) -> None:
@@ -201,7 +167,6 @@ Minimum = define_op("Minimum", np.minimum)
 SquaredDifference = define_op("SquaredDifference", _squared_difference)
 DivNoNan = define_op("DivNoNan", _div_no_nan)
 Atan2 = define_op("Atan2", np.arctan2)
-Polygamma = define_op("Polygamma", _polygamma)
 Complex = define_op("Complex", _complex)
 AddN = define_op("AddN", _add_n)
 Neg = define_op("Neg", np.negative)
@@ -229,10 +194,6 @@ Asinh = define_op("Asinh", np.arcsinh)
 Acosh = define_op("Acosh", np.arccosh)
 Atanh = define_op("Atanh", np.arctanh)
 Sigmoid = define_op("Sigmoid", _stable_sigmoid)
-Erf = define_op("Erf", _erf)
-Erfc = define_op("Erfc", _erfc)
-Lgamma = define_op("Lgamma", _lgamma)
-Digamma = define_op("Digamma", _digamma)
 Round = define_op("Round", np.round)
 Floor = define_op("Floor", np.floor)
 Ceil = define_op("Ceil", np.ceil)
@@ -263,6 +224,13 @@ def _describe(kinds: str) -> str:
     return " or ".join(_KIND_NAMES[k] for k in kinds)
 
 
+def _adopt(fn, public_name: str):
+    """Names a generated function and places it in the module that called its factory (as
+    collections.namedtuple does), where help() and doctest look for it."""
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__module__ = sys._getframe(2).f_globals.get("__name__", __name__)
+
+
 def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
                  result: str) -> str:
     """The docstring of a generated public function: Args, Returns, Raises and a doctest
@@ -272,14 +240,14 @@ def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
             f"\n        >>> tf.math.{call}\n        {result}\n")
 
 
-def _unary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
+def unary_function(op, public_name: str, summary: str, kinds: str, example: str, result: str,
            returns: str = "x's dtype"):
     def fn(x, name=None):
         x = as_input(x)
         if x._value.dtype.kind not in kinds:
             raise dtype_error(op.name, x, kinds)
         return execute(op, (x,), NO_ATTRS)
-    fn.__name__ = fn.__qualname__ = public_name
+    _adopt(fn, public_name)
     fn.__doc__ = function_doc(
         f"{summary}, elementwise (op `{op.name}`).",
         f"x: a {_describe(kinds)} tensor, or a value convertible to one.",
@@ -295,7 +263,7 @@ def _binary(op, public_name: str, summary: str, kinds: str, example: str, result
         if inputs[0]._value.dtype.kind not in kinds:
             raise dtype_error(op.name, inputs[0], kinds)
         return execute(op, inputs, NO_ATTRS)
-    fn.__name__ = fn.__qualname__ = public_name
+    _adopt(fn, public_name)
     fn.__doc__ = function_doc(
         f"{summary}, elementwise with broadcasting (op `{op.name}`).",
         f"x, y: {_describe(kinds)} tensors of one dtype (a Python number takes the other's "
@@ -305,7 +273,7 @@ def _binary(op, public_name: str, summary: str, kinds: str, example: str, result
     return fn
 
 
-def _execute_binary(op, kinds: str, x, y) -> Tensor:
+def execute_binary(op, kinds: str, x, y) -> Tensor:
     """Runs a two-input op whose public function is written out (TF's argument names)."""
     x, y = binary_inputs(op.name, x, y)
     return execute(op, (require_dtype(op.name, x, kinds), y), NO_ATTRS)
@@ -343,70 +311,62 @@ _B = "tf.constant([True, True]), tf.constant([True, False])"
 logical_and = _binary(LogicalAnd, "logical_and", "x AND y", BOOL, _B, "array([ True, False])")
 logical_or = _binary(LogicalOr, "logical_or", "x OR y", BOOL, _B, "array([ True, True])")
 
-negative = _unary(Neg, "negative", "-x", NUMERIC, "[1.0, -2.0]",
+negative = unary_function(Neg, "negative", "-x", NUMERIC, "[1.0, -2.0]",
                   "array([-1., 2.], dtype=float32)")
-sign = _unary(Sign, "sign", "-1, 0 or 1 by the sign of x (x / |x| for complex); its gradient "
+sign = unary_function(Sign, "sign", "-1, 0 or 1 by the sign of x (x / |x| for complex); its gradient "
               "is zero", NUMERIC, "[-3.0, 0.0, 2.0]", "array([-1., 0., 1.], dtype=float32)")
-square = _unary(Square, "square", "x * x", NUMERIC, "[3.0]", "array([9.], dtype=float32)")
-sqrt = _unary(Sqrt, "sqrt", "The square root of x; its gradient at 0 is inf", INEXACT,
+square = unary_function(Square, "square", "x * x", NUMERIC, "[3.0]", "array([9.], dtype=float32)")
+sqrt = unary_function(Sqrt, "sqrt", "The square root of x; its gradient at 0 is inf", INEXACT,
               "[4.0]", "array([2.], dtype=float32)")
-rsqrt = _unary(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]", "array([0.5], dtype=float32)")
-reciprocal = _unary(Reciprocal, "reciprocal", "1 / x", INEXACT, "[4.0]",
+rsqrt = unary_function(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]", "array([0.5], dtype=float32)")
+reciprocal = unary_function(Reciprocal, "reciprocal", "1 / x", INEXACT, "[4.0]",
                     "array([0.25], dtype=float32)")
-exp = _unary(Exp, "exp", "e ** x", INEXACT, "[0.0]", "array([1.], dtype=float32)")
-expm1 = _unary(Expm1, "expm1", "exp(x) - 1, accurate for small x", INEXACT, "[0.0, 1.0]",
+exp = unary_function(Exp, "exp", "e ** x", INEXACT, "[0.0]", "array([1.], dtype=float32)")
+expm1 = unary_function(Expm1, "expm1", "exp(x) - 1, accurate for small x", INEXACT, "[0.0, 1.0]",
                "array([0. , 1.7183], dtype=float32)")
-log = _unary(Log, "log", "The natural logarithm of x", INEXACT, "[1.0]",
+log = unary_function(Log, "log", "The natural logarithm of x", INEXACT, "[1.0]",
              "array([0.], dtype=float32)")
-log1p = _unary(Log1p, "log1p", "log(1 + x), accurate for small x", INEXACT, "[0.0, 1.0]",
+log1p = unary_function(Log1p, "log1p", "log(1 + x), accurate for small x", INEXACT, "[0.0, 1.0]",
                "array([0. , 0.6931], dtype=float32)")
-sin = _unary(Sin, "sin", "The sine of x", INEXACT, "[0.0, 1.0]",
+sin = unary_function(Sin, "sin", "The sine of x", INEXACT, "[0.0, 1.0]",
              "array([0. , 0.8415], dtype=float32)")
-cos = _unary(Cos, "cos", "The cosine of x", INEXACT, "[0.0, 1.0]",
+cos = unary_function(Cos, "cos", "The cosine of x", INEXACT, "[0.0, 1.0]",
              "array([1. , 0.5403], dtype=float32)")
-tan = _unary(Tan, "tan", "The tangent of x", INEXACT, "[0.0, 1.0]",
+tan = unary_function(Tan, "tan", "The tangent of x", INEXACT, "[0.0, 1.0]",
              "array([0. , 1.5574], dtype=float32)")
-asin = _unary(Asin, "asin", "The inverse sine of x", INEXACT, "[0.0, 1.0]",
+asin = unary_function(Asin, "asin", "The inverse sine of x", INEXACT, "[0.0, 1.0]",
               "array([0. , 1.5708], dtype=float32)")
-acos = _unary(Acos, "acos", "The inverse cosine of x", INEXACT, "[1.0, 0.0]",
+acos = unary_function(Acos, "acos", "The inverse cosine of x", INEXACT, "[1.0, 0.0]",
               "array([0. , 1.5708], dtype=float32)")
-atan = _unary(Atan, "atan", "The inverse tangent of x", INEXACT, "[0.0, 1.0]",
+atan = unary_function(Atan, "atan", "The inverse tangent of x", INEXACT, "[0.0, 1.0]",
               "array([0. , 0.7854], dtype=float32)")
-sinh = _unary(Sinh, "sinh", "The hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
+sinh = unary_function(Sinh, "sinh", "The hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
               "array([0. , 1.1752], dtype=float32)")
-cosh = _unary(Cosh, "cosh", "The hyperbolic cosine of x", INEXACT, "[0.0, 1.0]",
+cosh = unary_function(Cosh, "cosh", "The hyperbolic cosine of x", INEXACT, "[0.0, 1.0]",
               "array([1. , 1.5431], dtype=float32)")
-tanh = _unary(Tanh, "tanh", "The hyperbolic tangent of x", INEXACT, "[0.0, 1.0]",
+tanh = unary_function(Tanh, "tanh", "The hyperbolic tangent of x", INEXACT, "[0.0, 1.0]",
               "array([0. , 0.7616], dtype=float32)")
-asinh = _unary(Asinh, "asinh", "The inverse hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
+asinh = unary_function(Asinh, "asinh", "The inverse hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
                "array([0. , 0.8814], dtype=float32)")
-acosh = _unary(Acosh, "acosh", "The inverse hyperbolic cosine of x", INEXACT, "[1.0, 2.0]",
+acosh = unary_function(Acosh, "acosh", "The inverse hyperbolic cosine of x", INEXACT, "[1.0, 2.0]",
                "array([0. , 1.317], dtype=float32)")
-atanh = _unary(Atanh, "atanh", "The inverse hyperbolic tangent of x", INEXACT, "[0.0, 0.5]",
+atanh = unary_function(Atanh, "atanh", "The inverse hyperbolic tangent of x", INEXACT, "[0.0, 0.5]",
                "array([0. , 0.5493], dtype=float32)")
-sigmoid = _unary(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably", INEXACT, "[0.0]",
+sigmoid = unary_function(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably", INEXACT, "[0.0]",
                  "array([0.5], dtype=float32)")
-erf = _unary(Erf, "erf", "The error function of x", FLOAT, "[0.0, 1.0]",
-             "array([0. , 0.8427], dtype=float32)")
-erfc = _unary(Erfc, "erfc", "1 - erf(x), accurate for large x", FLOAT, "[0.0, 1.0]",
-              "array([1. , 0.1573], dtype=float32)")
-lgamma = _unary(Lgamma, "lgamma", "log |Gamma(x)|", FLOAT, "[1.0, 3.0]",
-                "array([0. , 0.6931], dtype=float32)")
-digamma = _unary(Digamma, "digamma", "The derivative of lgamma, psi(x)", FLOAT, "[1.0]",
-                 "array([-0.5772], dtype=float32)")
-round = _unary(Round, "round", "x rounded to the nearest integer, half to even; no "  # noqa: A001
+round = unary_function(Round, "round", "x rounded to the nearest integer, half to even; no "  # noqa: A001
                "gradient", NUMERIC, "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)")
-floor = _unary(Floor, "floor", "The largest integer <= x; no gradient", FLOAT, "[-1.5, 1.5]",
+floor = unary_function(Floor, "floor", "The largest integer <= x; no gradient", FLOAT, "[-1.5, 1.5]",
                "array([-2., 1.], dtype=float32)")
-ceil = _unary(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
+ceil = unary_function(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
               "array([-1., 2.], dtype=float32)")
-is_nan = _unary(IsNan, "is_nan", "Whether x is nan", FLOAT, "[1.0, float('nan')]",
+is_nan = unary_function(IsNan, "is_nan", "Whether x is nan", FLOAT, "[1.0, float('nan')]",
                 "array([False, True])", "dtype bool")
-is_finite = _unary(IsFinite, "is_finite", "Whether x is neither inf nor nan", FLOAT,
+is_finite = unary_function(IsFinite, "is_finite", "Whether x is neither inf nor nan", FLOAT,
                    "[1.0, float('inf')]", "array([ True, False])", "dtype bool")
-is_inf = _unary(IsInf, "is_inf", "Whether x is +inf or -inf", FLOAT, "[1.0, float('-inf')]",
+is_inf = unary_function(IsInf, "is_inf", "Whether x is +inf or -inf", FLOAT, "[1.0, float('-inf')]",
                 "array([False, True])", "dtype bool")
-logical_not = _unary(LogicalNot, "logical_not", "NOT x", BOOL, "[True, False]",
+logical_not = unary_function(LogicalNot, "logical_not", "NOT x", BOOL, "[True, False]",
                      "array([False, True])")
 
 
@@ -452,7 +412,7 @@ def floordiv(x, y, name=None) -> Tensor:
     """
     if as_input(x).dtype.is_complex:
         raise TypeError(f"floordiv: complex inputs are not supported (got {as_input(x)!r}).")
-    return _execute_binary(FloorDiv, REAL, x, y)
+    return execute_binary(FloorDiv, REAL, x, y)
 
 
 def atan2(y, x, name=None) -> Tensor:
@@ -470,28 +430,7 @@ def atan2(y, x, name=None) -> Tensor:
         >>> tf.math.atan2(tf.constant([1.0]), tf.constant([1.0])).numpy()
         array([0.7854], dtype=float32)
     """
-    return _execute_binary(Atan2, FLOAT, y, x)
-
-
-def polygamma(a, x, name=None) -> Tensor:
-    """The a-th derivative of digamma at x; nan unless `a` is a non-negative integer.
-
-    Args:
-        a: the order, a floating tensor of x's dtype (no gradient flows to it).
-        x: a floating tensor.
-
-    Returns:
-        A tensor of the broadcast shape.
-
-    Raises:
-        InvalidArgumentError: the dtypes differ or are not floating.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.polygamma(tf.constant([0.0, 1.0]), tf.constant([1.0, 1.0])).numpy()
-        array([-0.5772,  1.6449 ], dtype=float32)
-    """
-    return _execute_binary(Polygamma, FLOAT, a, x)
+    return execute_binary(Atan2, FLOAT, y, x)
 
 
 def logical_xor(x, y, name="LogicalXor") -> Tensor:
@@ -647,28 +586,6 @@ def add_n(inputs, name=None) -> Tensor:
     return execute(AddN, tuple(tensors), NO_ATTRS)
 
 
-def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
-    """`t` with values below `clip_value_min` and above `clip_value_max` replaced by them.
-
-    Computed as maximum(minimum(t, max), min), so at a bound the gradient goes to `t`.
-
-    Raises:
-        ValueError: the bounds would broadcast `t` to a larger shape.
-        InvalidArgumentError: the dtypes differ.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.clip_by_value(tf.constant([-2.0, 0.5, 3.0]), 0.0, 1.0).numpy()
-        array([0. , 0.5, 1. ], dtype=float32)
-    """
-    values = as_input(t)
-    clipped = maximum(minimum(values, clip_value_max), clip_value_min)
-    if clipped.shape != values.shape:
-        raise ValueError(f"clip_by_value: the bounds broadcast t of shape {values.shape} to "
-                         f"shape {clipped.shape}; they must be scalars or of t's shape.")
-    return clipped
-
-
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None) -> Tensor:
     """The matrix product a @ b over the last two axes, with broadcast batch axes.
@@ -695,7 +612,7 @@ def reduction(op, public_name: str, summary: str, kinds: str, result: str):
         x = require_dtype(op.name, as_input(input_tensor), kinds)
         axes = normalize_axes(op.name, axis, x.ndim)
         return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
-    fn.__name__ = fn.__qualname__ = public_name
+    _adopt(fn, public_name)
     example = ("tf.constant([[True, False], [True, True]])" if kinds == BOOL
                else "tf.constant([[1.0, 2.0], [3.0, 4.0]])")
     fn.__doc__ = function_doc(

@@ -1,6 +1,6 @@
-"""Norms and what is built on them: tf.norm, l2_normalize and clip_by_norm.
+"""Norms: tf.norm and l2_normalize.
 
-Each is composed of math ops, as in TF, so the gradients (TF's nan at the zero vector for
+Both are composed of math ops, as in TF, so the gradients (TF's nan at the zero vector for
 the euclidean norm included) come from those ops' rules.
 """
 from __future__ import annotations
@@ -12,9 +12,8 @@ import numpy as np
 from ..framework import errors
 from ..framework.tensor import Tensor, convert_to_tensor
 from .array_ops import reshape
-from .indexing_ops import where
-from .math_ops import (FLOAT, INEXACT, abs, complex, conj, greater, imag, maximum, pow, real,
-                       reduce_sum, require_dtype, rsqrt, sqrt, square)
+from .math_ops import (INEXACT, abs, complex, conj, imag, maximum, pow, real, reduce_sum,
+                       require_dtype, rsqrt, sqrt, square)
 from .op_util import normalize_axes
 from .reduction_ops import reduce_max
 
@@ -136,34 +135,3 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:
         return complex(re * inverse_norm, im * inverse_norm)
     square_sum = reduce_sum(square(x), axis, keepdims=True)
     return x * rsqrt(maximum(square_sum, epsilon))
-
-
-def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor:
-    """`t` scaled down where its L2 norm along `axes` exceeds `clip_norm`.
-
-    t * clip_norm / max(norm(t), clip_norm); a zero `t` gets a zero (not nan) gradient.
-
-    Args:
-        t: a floating tensor.
-        clip_norm: a positive scalar (or a tensor broadcasting against the norms).
-        axes: None (the whole tensor), an int or a list of ints.
-
-    Raises:
-        ValueError: `clip_norm` would broadcast `t` to a larger shape.
-        InvalidArgumentError: `t` is not floating, or an axis is out of range.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.clip_by_norm(tf.constant([3.0, 4.0]), 1.0).numpy()
-        array([0.6, 0.8], dtype=float32)
-    """
-    values = require_dtype("clip_by_norm", convert_to_tensor(t), FLOAT)
-    l2sum = reduce_sum(values * values, axes, keepdims=True)
-    # TF's double where: sqrt sees 1 where l2sum is 0, so its gradient there is not nan.
-    positive = greater(l2sum, 0)
-    l2norm = where(positive, sqrt(where(positive, l2sum, 1.0)), l2sum)
-    scaled = values * clip_norm
-    if scaled.shape != values.shape:
-        raise ValueError(f"clip_by_norm: clip_norm broadcasts t of shape {values.shape} to "
-                         f"shape {scaled.shape}.")
-    return scaled / maximum(l2norm, clip_norm)
