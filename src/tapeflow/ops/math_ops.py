@@ -1,8 +1,8 @@
 """Elementwise math, sum and mean, matmul and cast: kernels and the public TF-named functions.
 
 Each op is one `define_op` row; its gradient rule lives in `math_grad.py`. The other
-reductions and the scans are in `reduction_ops.py`; norms and clipping by norm in
-`norm_ops.py`; the SciPy-backed special functions in `special_ops.py`.
+reductions and the scans are in `reduction_ops.py`, norms in `norm_ops.py`, clipping in
+`clip_ops.py` and the SciPy-backed special functions in `special_ops.py`.
 """
 from __future__ import annotations
 
@@ -240,8 +240,8 @@ def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
             f"\n        >>> tf.math.{call}\n        {result}\n")
 
 
-def unary_function(op, public_name: str, summary: str, kinds: str, example: str, result: str,
-           returns: str = "x's dtype"):
+def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
+                   result: str, returns: str = "x's dtype"):
     def fn(x, name=None):
         x = as_input(x)
         if x._value.dtype.kind not in kinds:
@@ -312,62 +312,65 @@ logical_and = _binary(LogicalAnd, "logical_and", "x AND y", BOOL, _B, "array([ T
 logical_or = _binary(LogicalOr, "logical_or", "x OR y", BOOL, _B, "array([ True, True])")
 
 negative = unary_function(Neg, "negative", "-x", NUMERIC, "[1.0, -2.0]",
-                  "array([-1., 2.], dtype=float32)")
-sign = unary_function(Sign, "sign", "-1, 0 or 1 by the sign of x (x / |x| for complex); its gradient "
-              "is zero", NUMERIC, "[-3.0, 0.0, 2.0]", "array([-1., 0., 1.], dtype=float32)")
+                          "array([-1., 2.], dtype=float32)")
+sign = unary_function(Sign, "sign", "-1, 0 or 1 by the sign of x (x / |x| for complex); its "
+                      "gradient is zero", NUMERIC, "[-3.0, 0.0, 2.0]",
+                      "array([-1., 0., 1.], dtype=float32)")
 square = unary_function(Square, "square", "x * x", NUMERIC, "[3.0]", "array([9.], dtype=float32)")
 sqrt = unary_function(Sqrt, "sqrt", "The square root of x; its gradient at 0 is inf", INEXACT,
-              "[4.0]", "array([2.], dtype=float32)")
-rsqrt = unary_function(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]", "array([0.5], dtype=float32)")
+                      "[4.0]", "array([2.], dtype=float32)")
+rsqrt = unary_function(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]",
+                       "array([0.5], dtype=float32)")
 reciprocal = unary_function(Reciprocal, "reciprocal", "1 / x", INEXACT, "[4.0]",
-                    "array([0.25], dtype=float32)")
+                            "array([0.25], dtype=float32)")
 exp = unary_function(Exp, "exp", "e ** x", INEXACT, "[0.0]", "array([1.], dtype=float32)")
 expm1 = unary_function(Expm1, "expm1", "exp(x) - 1, accurate for small x", INEXACT, "[0.0, 1.0]",
-               "array([0. , 1.7183], dtype=float32)")
+                       "array([0. , 1.7183], dtype=float32)")
 log = unary_function(Log, "log", "The natural logarithm of x", INEXACT, "[1.0]",
-             "array([0.], dtype=float32)")
+                     "array([0.], dtype=float32)")
 log1p = unary_function(Log1p, "log1p", "log(1 + x), accurate for small x", INEXACT, "[0.0, 1.0]",
-               "array([0. , 0.6931], dtype=float32)")
+                       "array([0. , 0.6931], dtype=float32)")
 sin = unary_function(Sin, "sin", "The sine of x", INEXACT, "[0.0, 1.0]",
-             "array([0. , 0.8415], dtype=float32)")
+                     "array([0. , 0.8415], dtype=float32)")
 cos = unary_function(Cos, "cos", "The cosine of x", INEXACT, "[0.0, 1.0]",
-             "array([1. , 0.5403], dtype=float32)")
+                     "array([1. , 0.5403], dtype=float32)")
 tan = unary_function(Tan, "tan", "The tangent of x", INEXACT, "[0.0, 1.0]",
-             "array([0. , 1.5574], dtype=float32)")
+                     "array([0. , 1.5574], dtype=float32)")
 asin = unary_function(Asin, "asin", "The inverse sine of x", INEXACT, "[0.0, 1.0]",
-              "array([0. , 1.5708], dtype=float32)")
+                      "array([0. , 1.5708], dtype=float32)")
 acos = unary_function(Acos, "acos", "The inverse cosine of x", INEXACT, "[1.0, 0.0]",
-              "array([0. , 1.5708], dtype=float32)")
+                      "array([0. , 1.5708], dtype=float32)")
 atan = unary_function(Atan, "atan", "The inverse tangent of x", INEXACT, "[0.0, 1.0]",
-              "array([0. , 0.7854], dtype=float32)")
+                      "array([0. , 0.7854], dtype=float32)")
 sinh = unary_function(Sinh, "sinh", "The hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
-              "array([0. , 1.1752], dtype=float32)")
+                      "array([0. , 1.1752], dtype=float32)")
 cosh = unary_function(Cosh, "cosh", "The hyperbolic cosine of x", INEXACT, "[0.0, 1.0]",
-              "array([1. , 1.5431], dtype=float32)")
+                      "array([1. , 1.5431], dtype=float32)")
 tanh = unary_function(Tanh, "tanh", "The hyperbolic tangent of x", INEXACT, "[0.0, 1.0]",
-              "array([0. , 0.7616], dtype=float32)")
+                      "array([0. , 0.7616], dtype=float32)")
 asinh = unary_function(Asinh, "asinh", "The inverse hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
-               "array([0. , 0.8814], dtype=float32)")
+                       "array([0. , 0.8814], dtype=float32)")
 acosh = unary_function(Acosh, "acosh", "The inverse hyperbolic cosine of x", INEXACT, "[1.0, 2.0]",
-               "array([0. , 1.317], dtype=float32)")
+                       "array([0. , 1.317], dtype=float32)")
 atanh = unary_function(Atanh, "atanh", "The inverse hyperbolic tangent of x", INEXACT, "[0.0, 0.5]",
-               "array([0. , 0.5493], dtype=float32)")
+                       "array([0. , 0.5493], dtype=float32)")
 sigmoid = unary_function(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably", INEXACT, "[0.0]",
-                 "array([0.5], dtype=float32)")
-round = unary_function(Round, "round", "x rounded to the nearest integer, half to even; no "  # noqa: A001
-               "gradient", NUMERIC, "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)")
-floor = unary_function(Floor, "floor", "The largest integer <= x; no gradient", FLOAT, "[-1.5, 1.5]",
-               "array([-2., 1.], dtype=float32)")
+                         "array([0.5], dtype=float32)")
+round = unary_function(  # noqa: A001  (TF's public name)
+    Round, "round", "x rounded to the nearest integer, half to even; no gradient", NUMERIC,
+    "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)")
+floor = unary_function(Floor, "floor", "The largest integer <= x; no gradient", FLOAT,
+                       "[-1.5, 1.5]", "array([-2., 1.], dtype=float32)")
 ceil = unary_function(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
-              "array([-1., 2.], dtype=float32)")
+                      "array([-1., 2.], dtype=float32)")
 is_nan = unary_function(IsNan, "is_nan", "Whether x is nan", FLOAT, "[1.0, float('nan')]",
-                "array([False, True])", "dtype bool")
+                        "array([False, True])", "dtype bool")
 is_finite = unary_function(IsFinite, "is_finite", "Whether x is neither inf nor nan", FLOAT,
-                   "[1.0, float('inf')]", "array([ True, False])", "dtype bool")
+                           "[1.0, float('inf')]", "array([ True, False])", "dtype bool")
 is_inf = unary_function(IsInf, "is_inf", "Whether x is +inf or -inf", FLOAT, "[1.0, float('-inf')]",
-                "array([False, True])", "dtype bool")
+                        "array([False, True])", "dtype bool")
 logical_not = unary_function(LogicalNot, "logical_not", "NOT x", BOOL, "[True, False]",
-                     "array([False, True])")
+                             "array([False, True])")
 
 
 def divide(x, y, name=None) -> Tensor:
