@@ -45,7 +45,9 @@ def load(wanted=PEERS) -> tuple:
             notes.append(f"{name}: import failed ({type(e).__name__}: {e}), skipped")
             continue
         _one_thread(name, modules[name])
-    limit_blas()
+    if not limit_blas():
+        notes.append("threadpoolctl: not installed, BLAS threads are capped by environment "
+                     "variables only (too late if NumPy was imported first)")
     return modules, notes
 
 
@@ -64,13 +66,14 @@ def _one_thread(name: str, module) -> None:
             pass
 
 
-def limit_blas() -> None:
-    """Caps every BLAS/OpenMP pool loaded so far at one thread (needs threadpoolctl)."""
+def limit_blas() -> bool:
+    """Caps every BLAS/OpenMP pool loaded so far at one thread; False without threadpoolctl."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
-        return
+        return False
     _limits.append(threadpool_limits(limits=1))
+    return True
 
 
 def versions(modules: dict) -> str:

@@ -97,3 +97,12 @@ def test_run_quick_prints_tables_memory_and_import_time():
     for expected in ("\nchain\n", "\nmlp_small\n", "contender", "x numpy", "tapeflow eager",
                      "tapeflow function", "memory: peak allocation", "import tapeflow"):
         assert expected in out
+
+
+def test_tapeflow_bench_command_passes_options_to_the_runner():
+    result = subprocess.run(
+        [sys.executable, "-m", "tapeflow", "bench", "--quick", "chain", "--peers="],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert result.returncode == 0, result.stderr
+    assert "\nchain\n" in result.stdout and "mlp_small" not in result.stdout
