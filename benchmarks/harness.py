@@ -145,20 +145,27 @@ def peak_memory(step: Callable) -> int:
         tracemalloc.stop()
 
 
-def import_times(modules=("numpy", "tapeflow"), runs: int = 7) -> dict:
-    """Median wall time of `python -c "import M"` in a fresh process, per module, plus
-    `python -c pass` (the interpreter's own start-up) under 'python'. Runs are interleaved."""
-    env = dict(os.environ)
+def import_times(modules=("numpy", "tapeflow"), runs: int = 15) -> dict:
+    """Median seconds of `python -c "import M"` in fresh processes, per module, plus
+    `python -c pass` under 'python': {name: (whole process wall time, the import alone as
+    timed inside the process)}. Runs are interleaved, after one uncounted warm-up round that
+    leaves bytecode caches as an install would."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     src = os.path.dirname(os.path.dirname(os.path.abspath(_module_file("tapeflow"))))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
-    commands = {"python": "pass", **{m: f"import {m}" for m in modules}}
+    timed = "import time; t = time.perf_counter(); {}; print(time.perf_counter() - t)"
+    commands = {"python": timed.format("pass"),
+                **{m: timed.format(f"import {m}") for m in modules}}
     samples: dict = {name: [] for name in commands}
-    for _ in range(runs):
+    for round_ in range(runs + 1):
         for name, code in commands.items():
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], env=env, check=True)
-            samples[name].append(time.perf_counter() - start)
-    return {name: statistics.median(s) for name, s in samples.items()}
+            out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            if round_:
+                samples[name].append((time.perf_counter() - start, float(out)))
+    return {name: tuple(statistics.median(column) for column in zip(*s))
+            for name, s in samples.items()}
 
 
 def _module_file(name: str) -> str:
