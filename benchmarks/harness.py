@@ -88,9 +88,12 @@ def _max_relative_difference(case: str, name: str, got: list, expected: list) ->
     return worst
 
 
-def median_times(steps: dict, repeat: int = 25, min_time: float = 0.05) -> dict:
-    """Median seconds per call of each step. Samples are interleaved across contenders so a
-    slow spell of the machine hits all of them alike; each sample loops long enough to time."""
+def measure(steps: dict, repeat: int = 25, min_time: float = 0.05) -> dict:
+    """Seconds per call of each step, `repeat` samples each: {name: [seconds, ...]}.
+
+    Samples are taken in rounds, one per contender per round, so that a slow spell of the
+    machine hits every contender alike; each sample loops long enough to be timed.
+    """
     loops = {}
     for name, fn in steps.items():
         fn()
@@ -111,7 +114,14 @@ def median_times(steps: dict, repeat: int = 25, min_time: float = 0.05) -> dict:
             for _ in range(n):
                 fn()
             samples[name].append((time.perf_counter() - start) / n)
-    return {name: statistics.median(s) for name, s in samples.items()}
+    return samples
+
+
+def summarize(samples: dict) -> dict:
+    """{name: (median seconds, median over rounds of the ratio to numpy's sample)}."""
+    base = samples[BASELINE]
+    return {name: (statistics.median(s), statistics.median([t / b for t, b in zip(s, base)]))
+            for name, s in samples.items()}
 
 
 def format_time(seconds: float) -> str:
@@ -120,13 +130,12 @@ def format_time(seconds: float) -> str:
     return f"{seconds * 1e6:.1f} us"
 
 
-def report(case: Case, times: dict) -> None:
-    """Prints one table: each contender's median time and its ratio to 'numpy'."""
-    base = times[BASELINE]
+def report(case: Case, samples: dict) -> None:
+    """Prints one table: each contender's median time and its median ratio to 'numpy'."""
     print(f"\n{case.name}")
     print(f"  {'contender':<20}{'median':>12}{'x numpy':>10}")
-    for name, t in times.items():
-        print(f"  {name:<20}{format_time(t):>12}{t / base:>10.2f}")
+    for name, (median, ratio) in summarize(samples).items():
+        print(f"  {name:<20}{format_time(median):>12}{ratio:>10.2f}")
     for note in case.notes:
         print(f"  note: {note}")
 

@@ -35,8 +35,8 @@ def main(argv: list) -> int:
     repeat, min_time = (3, 0.0) if args.quick else (25, 0.05)
 
     modules, notes = peers.load([p for p in args.peers.split(",") if p])
-    print(f"tapeflow benchmarks: median of {repeat} samples per contender, ratio to "
-          "hand-written NumPy, one BLAS thread")
+    print(f"tapeflow benchmarks: median of {repeat} samples per contender; x numpy: median "
+          "ratio to hand-written NumPy's sample of the same round; one BLAS thread")
     print(harness.machine_line())
     print(f"peers: {peers.versions(modules) or 'none'}")
     for note in notes:
@@ -46,7 +46,7 @@ def main(argv: list) -> int:
         if name in cases.ALL:
             case = cases.ALL[name](modules)
             case.verify()
-            harness.report(case, harness.median_times(case.steps, repeat, min_time))
+            harness.report(case, harness.measure(case.steps, repeat, min_time))
     if "memory" in names:
         report_memory()
     if "import" in names:

@@ -33,8 +33,10 @@ def test_case_contenders_agree_with_numpy(name, installed_peers):
     assert ("tapeflow eager" in case.steps) != tapeflow_skipped
     if name != "convnet":
         assert "tapeflow eager" in case.steps
-    times = harness.median_times(case.steps, repeat=1, min_time=0.0)
-    assert list(times) == list(case.steps)
+    samples = harness.measure(case.steps, repeat=2, min_time=0.0)
+    assert list(samples) == list(case.steps)
+    assert all(len(s) == 2 for s in samples.values())
+    assert harness.summarize(samples)["numpy"][1] == 1.0
 
 
 def test_numpy_baseline_gradient_matches_central_differences():
