@@ -192,8 +192,13 @@ def machine_line() -> str:
     except (OSError, StopIteration):
         pass
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (f"machine: {cpu}, {os.cpu_count()} cores ({usable} usable); "
+    return (f"machine: {cpu}, {os.cpu_count()} cores ({usable} usable), {load_average()}; "
             f"Python {platform.python_version()}; numpy {np.__version__}; BLAS {_blas()}")
+
+
+def load_average() -> str:
+    """'load 0.42': the 1-minute load average, other work competing for the cores."""
+    return f"load {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "load unknown"
 
 
 def _blas() -> str:

@@ -51,6 +51,7 @@ def main(argv: list) -> int:
         report_memory()
     if "import" in names:
         report_import(runs=3 if args.quick else 15)
+    print(f"\nat the end: {harness.load_average()}")
     return 0
 
 
