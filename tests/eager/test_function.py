@@ -344,3 +344,16 @@ def test_errors_at_run_time_name_the_node():
                                  tf.TensorSpec([None, 2], tf.float32))
     with pytest.raises(errors.InvalidArgumentError, match="node BatchMatMulV2"):
         cf(tf.constant(np.ones((3, 2), np.float32)), tf.constant(np.ones((3, 2), np.float32)))
+
+
+def test_tape_inside_watches_a_captured_tensor():
+    x = tf.constant([0.5, -1.0])
+
+    @tf.function
+    def grad():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.tanh(x * 2.0))
+        return tape.gradient(y, x)
+
+    np.testing.assert_allclose(grad().numpy(), 2.0 * (1 - np.tanh([1.0, -2.0]) ** 2), rtol=1e-6)

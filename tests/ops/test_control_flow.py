@@ -10,7 +10,7 @@ def test_cond_eager_is_python():
     x = tf.constant(3.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.cond(tf.constant(True), lambda: x * x, lambda: -x)
+        y = tf.cond(x > 0.0, lambda: x * x, lambda: -x)
     assert float(y) == 9.0 and float(tape.gradient(y, x)) == 6.0
     assert float(tf.cond(False, lambda: x, lambda: -x)) == -3.0
     with pytest.raises(TypeError, match="callable"):
@@ -68,25 +68,30 @@ def test_cond_structures_and_errors():
 
 def test_cond_inside_a_function_differentiated_from_outside():
     @tf.function
-    def f(x, flag):
-        return tf.cond(flag, lambda: x * x * x, lambda: x * 2.0)
+    def f(x):
+        return tf.cond(x > 0.0, lambda: x * x * x, lambda: x * 2.0)
 
-    x = tf.constant(2.0)
-    for flag, value, first, second in ((True, 8.0, 12.0, 12.0), (False, 4.0, 2.0, 0.0)):
+    for start, value, first, second in ((2.0, 8.0, 12.0, 12.0), (-2.0, -4.0, 2.0, 0.0)):
+        x = tf.constant(start)
         with tf.GradientTape() as outer:
             outer.watch(x)
             with tf.GradientTape() as inner:
                 inner.watch(x)
-                y = f(x, tf.constant(flag))
+                y = f(x)
             dy = inner.gradient(y, x)
         assert (float(y), float(dy), float(outer.gradient(dy, x))) == (value, first, second)
     assert f.experimental_get_tracing_count() == 1
 
 
 def test_while_loop_eager():
-    i, x = tf.while_loop(lambda i, x: tf.constant(True), lambda i, x: (i + 1, x * 2.0),
-                         (tf.constant(0), tf.constant(1.0)), maximum_iterations=3)
+    i, x = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * 2.0),
+                         (tf.constant(0), tf.constant(1.0)))
     assert (int(i), float(x)) == (3, 8.0)
+    x = tf.constant(1.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.while_loop(lambda v: v < 10.0, lambda v: v * x, [x])[0]
+    assert float(y) == 1.5 ** 6 and float(tape.gradient(y, x)) == pytest.approx(6 * 1.5 ** 5)
     single = tf.while_loop(lambda v: tf.constant(True), lambda v: v * 3.0, tf.constant(1.0),
                            maximum_iterations=2)
     assert float(single) == 9.0
@@ -103,8 +108,7 @@ def test_while_loop_in_a_graph_and_its_gradients():
         def body(i, acc):
             return i + 1, acc * x + w
 
-        i, acc = tf.while_loop(lambda i, acc: tf.constant(True), body,
-                               (tf.constant(0), tf.constant(1.0)), maximum_iterations=3)
+        i, acc = tf.while_loop(lambda i, acc: i < n, body, (tf.constant(0), tf.constant(1.0)))
         assert acc.op.type == "While" and i.dtype is tf.int32
         gx, gw = tf.gradients(acc, [x, w])
         sess = tf1.Session()
@@ -135,8 +139,8 @@ def test_while_loop_shape_and_dtype_checks():
 def test_while_loop_in_a_function_to_second_order():
     @tf.function
     def power(x, n):
-        return tf.while_loop(lambda i, y: tf.constant(True), lambda i, y: (i + 1, y * x),
-                             (tf.constant(0), tf.constant(1.0)), maximum_iterations=n)[1]
+        return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x),
+                             (tf.constant(0), tf.constant(1.0)))[1]
 
     x = tf.constant(2.0)
     with tf.GradientTape() as outer:
@@ -156,8 +160,7 @@ def test_while_loop_body_assignments_and_captured_tensors():
         def body(i):
             v.assign_add(x)
             return i + 1
-        return tf.while_loop(lambda i: tf.constant(True), body, [tf.constant(0)],
-                             maximum_iterations=4)
+        return tf.while_loop(lambda i: i < 4, body, [tf.constant(0)])
 
     assert int(accumulate(tf.constant(1.5))[0]) == 4 and float(v) == 6.0
 

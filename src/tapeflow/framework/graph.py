@@ -472,14 +472,27 @@ class Graph:
         return outputs[0] if op_def.num_outputs == 1 else outputs
 
     def _graph_input(self, x):
-        """`x` as a tensor of this graph: eager tensors become constants, variables reads."""
+        """`x` as a tensor of this graph: eager tensors become constants, variables reads.
+
+        A tape that watches a captured tensor sees an identity from it to its stand-in, so
+        gradients reach what the user watched.
+        """
         if isinstance(x, SymbolicTensor):
-            return x if x._op._graph is self else self._capture(x)
-        if isinstance(x, Variable):
+            if x._op._graph is self:
+                return x
+            inner = self._capture(x)
+        elif isinstance(x, Variable):
             return self._read_variable(x)
-        if isinstance(x, Tensor):
-            return self._constant_for(x)
-        raise TypeError(f"{x!r} of type {type(x).__name__} cannot be an input of a graph op")
+        elif isinstance(x, Tensor):
+            inner = self._constant_for(x)
+        else:
+            raise TypeError(f"{x!r} of type {type(x).__name__} cannot be an input of a graph op")
+        recorders = state.recorders
+        if recorders:
+            from ..ops.array_ops import Identity
+            for recorder in tuple(recorders):
+                recorder._record_operation(Identity, (x,), (inner,), {})
+        return inner
 
     def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
         raise ValueError(f"Tensor {tensor.name!r} belongs to another graph: an op of this graph "

@@ -98,12 +98,12 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     Example:
         >>> import tapeflow as tf
         >>> @tf.function
-        ... def f(x, positive):
-        ...     return tf.cond(positive, lambda: x * x, lambda: -x)
+        ... def f(x):
+        ...     return tf.cond(x > 0.0, lambda: x * x, lambda: -x)
         >>> x = tf.constant(3.0)
         >>> with tf.GradientTape() as tape:
         ...     tape.watch(x)
-        ...     y = f(x, tf.constant(True))
+        ...     y = f(x)
         >>> float(y), float(tape.gradient(y, x))
         (9.0, 6.0)
     """
@@ -197,8 +197,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
     Example:
         >>> import tapeflow as tf
-        >>> i, x = tf.while_loop(lambda i, x: tf.constant(True), lambda i, x: (i + 1, x * x),
-        ...                      (tf.constant(0), tf.constant(2.0)), maximum_iterations=3)
+        >>> i, x = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * x),
+        ...                      (tf.constant(0), tf.constant(2.0)))
         >>> int(i), float(x)
         (3, 256.0)
     """
