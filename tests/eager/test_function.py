@@ -357,3 +357,18 @@ def test_tape_inside_watches_a_captured_tensor():
         return tape.gradient(y, x)
 
     np.testing.assert_allclose(grad().numpy(), 2.0 * (1 - np.tanh([1.0, -2.0]) ** 2), rtol=1e-6)
+
+
+def test_captured_eager_tensors_are_inputs_not_folded_constants():
+    x = tf.constant([0.5, 2.0])
+
+    @tf.function
+    def f():
+        return tf.exp(x) * 2.0
+
+    cf = f.get_concrete_function()
+    assert cf.captured_inputs == [x] and [op.type for op in cf._plan.ops] == ["Exp", "Const", "Mul"]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f()
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 2.0 * np.exp([0.5, 2.0]), rtol=1e-6)

@@ -162,6 +162,8 @@ class ConcreteFunction:
         self.outputs = outputs
         self.inputs = list(inputs)
         self.captured_inputs = list(captured_inputs)
+        self._captured_values = None if any(hasattr(c, "_op") for c in captured_inputs) else \
+            [c._value for c in captured_inputs]
         self._always = list(always)
         self._plan = Plan(graph._ops, self.inputs, outputs, self._always, name=name)
         variables: dict = {}
@@ -189,17 +191,18 @@ class ConcreteFunction:
             inputs = tuple([convert_to_tensor(a) for a in args]) + \
                 tuple(self.captured_inputs) + tuple(self.variables)
             return self._pack(list(execute(PartitionedCall, inputs, {"f": self})))
-        if self.captured_inputs:
+        captured = self._captured_values
+        if captured is None:
             raise ValueError(f"{self.name} uses tensors of another graph; it can only be called "
                              "while that graph is built.")
         args = [a if isinstance(a, Tensor) else convert_to_tensor(a) for a in args]
-        values = [a._value for a in args]
+        values = [a._value for a in args] + captured
         if st.recorders:
             results = self._gradient_info().save_plan(*values)
             count = len(self.outputs)
             outputs = tuple([Tensor(r) for r in results[:count]])
-            record_operation(PartitionedCall, tuple(args) + tuple(self.variables), outputs,
-                             {"f": self, "saved": results[count:]})
+            record_operation(PartitionedCall, tuple(args) + tuple(self.captured_inputs) +
+                             tuple(self.variables), outputs, {"f": self, "saved": results[count:]})
             return self._pack(outputs)
         results = self._plan(*values)
         if self._single:

@@ -16,7 +16,7 @@ from . import errors
 from .context import state
 from .registry import define_op, no_gradient
 from .shape_inference import infer_outputs
-from .tensor import Tensor
+from .tensor import Tensor, _next_id
 from .tensor_shape import TensorShape
 from .variables import Variable
 
@@ -590,6 +590,9 @@ class FuncGraph(Graph):
         self.name = name
         self.outer_graph = outer_graph
         self.captures: dict[int, tuple] = {}
+        # Eager tensors made before the trace are inputs fed at each call (their values are
+        # not folded into the graph); those made while tracing are constants.
+        self._first_id = _next_id()
         self.allow_variable_creation = False
         self.created_variables: list = []
 
@@ -601,6 +604,16 @@ class FuncGraph(Graph):
             outer = self.outer_graph._graph_input(tensor)
             inner = self.placeholder(tensor._value.dtype, tensor.shape, name="capture")
             entry = self.captures[tensor._id] = (outer, inner)
+        return entry[1]
+
+    def _constant_for(self, tensor: Tensor) -> SymbolicTensor:
+        if tensor._id > self._first_id or np.size(tensor._value) <= 1:
+            return super()._constant_for(tensor)
+        entry = self.captures.get(tensor._id)
+        if entry is None:
+            inner = self.placeholder(tensor._value.dtype, TensorShape(np.shape(tensor._value)),
+                                     name="capture")
+            entry = self.captures[tensor._id] = (tensor, inner)
         return entry[1]
 
     def _owns_graph(self, graph) -> bool:

@@ -257,8 +257,10 @@ def _with_node(message: str, op) -> str:
 
 
 def _commit(writes: dict, store) -> None:
+    # Values are kernel outputs, immutable tensors' arrays or copied feeds: never changed in
+    # place afterwards, so variables take them without a copy.
     for vid, (variable, value) in writes.items():
         if getattr(variable, "_graph", None) is None:
-            variable._value = value.copy() if hasattr(value, "copy") else value
+            variable._value = value
         else:
-            store[vid] = value.copy() if hasattr(value, "copy") else value
+            store[vid] = value
