@@ -312,3 +312,31 @@ def test_op_table_second_order_in_graph_mode_matches_eager(case):
             assert g is None or not np.any(g)
         else:
             np.testing.assert_allclose(g, e, rtol=1e-8, atol=1e-10)
+
+
+def test_custom_gradients_in_graphs_and_functions():
+    @tf.custom_gradient
+    def halve_grad(x):
+        return tf.identity(x), lambda dy: dy * 0.5
+
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [])
+        y = halve_grad(x) * 3.0
+        assert y.op.inputs[0].op.type == "CustomGradient"
+        assert run([y, tf.gradients(y, x)[0]], {x: 2.0}) == [6.0, 1.5]
+        z = tf.grad_pass_through(tf.round)(x * 2.0)
+        assert run([z, tf.gradients(z, x)[0]], {x: 1.3}) == [3.0, 2.0]
+
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.recompute_grad(lambda a: tf.tanh(a) * v)(x)
+        return tape.gradient(y, [x, v])
+
+    gx, gv = f(tf.constant(0.3))
+    t = np.tanh(0.3)
+    assert float(gx) == pytest.approx(2.0 * (1 - t ** 2), rel=1e-6)
+    assert float(gv) == pytest.approx(t, rel=1e-6)

@@ -17,7 +17,17 @@ __all__ = ["stop_gradient", "custom_gradient", "grad_pass_through", "recompute_g
 
 StopGradient = define_op("StopGradient", _identity)
 no_gradient("StopGradient")
-CustomGradient = define_op("CustomGradient", None, num_outputs=None, grad_takes_tensors=True)
+
+
+def _results(*values, num_results, **attrs):
+    return values[len(values) - num_results:]
+
+
+# Eagerly only recorded. In a graph, a node taking the inputs, the variables read and f's
+# results, passing the results on: gradients go to the inputs and variables, not into f.
+CustomGradient = define_op("CustomGradient", _results, num_outputs=None, grad_takes_tensors=True)
+CustomGradient.shape_fn = lambda inputs, attrs: [
+    (x._value.dtype, x._dims) for x in inputs[len(inputs) - attrs["num_results"]:]]
 
 
 def stop_gradient(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
@@ -98,6 +108,12 @@ def custom_gradient(f=None):
             raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
                             "'variables', since function uses variables: "
                             f"{[v.name for v in variables]}")
+        if state.graph is not None:
+            results = tuple(as_input(r) for r in nest.flatten(result))
+            outputs = execute(CustomGradient, inputs + tuple(variables) + results,
+                              {"grad_fn": grad_fn, "num_inputs": len(inputs),
+                               "variables": variables, "num_results": len(results)})
+            return nest.pack_sequence_as(result, list(outputs))
         flat = [r._value if isinstance(r, (Tensor, Variable)) else constant(r)._value
                 for r in nest.flatten(result)]
         outputs = tuple(Tensor(value) for value in flat)
@@ -126,7 +142,8 @@ def _custom_gradient_grad(op, *grads):
     if len(input_grads) != count:
         raise ValueError(f"custom_gradient function expected to return {count} gradients, but "
                          f"returned {len(input_grads)} instead.")
-    return [None if g is None else as_input(g) for g in input_grads] + variable_grads
+    return [None if g is None else as_input(g) for g in input_grads] + variable_grads + \
+        [None] * op.attrs.get("num_results", 0)
 
 
 def grad_pass_through(f):

@@ -277,6 +277,8 @@ def _runtime_rule(rule, rec: OpRecord, out_grads: list) -> list:
     wanted = [i for i, x in enumerate(inputs) if x._id in needed and is_trainable(x)]
 
     def run_rule(*values):
+        if op_def.grad_takes_tensors:  # user code (a custom_gradient's grad_fn)
+            values = [v if isinstance(v, Tensor) else Tensor(np.asarray(v)) for v in values]
         view = OpRecord(op_def, values[:n_in], values[n_in:n_in + n_out], attrs)
         view._tensors, view._needed = inputs, needed
         grads = values[n_in + n_out:]
