@@ -231,11 +231,9 @@ def symbolic_backward(records: list, targets: list, upstream: list, sources: lis
         if all(g is None for g in out_grads) or not any(o._id in relevant for o in outputs):
             continue
         op_def = rec.op
-        rule = op_def.grad
+        rule = gradient_rule(op_def)
         if rule is NO_GRADIENT:
             continue
-        if rule is None:
-            gradient_rule(op_def)
         if len(outputs) > 1:
             out_grads = [filled_like(o, 0) if g is None else g for o, g in zip(outputs, out_grads)]
         if op_def.name not in _TAKES_INDEXED_SLICES:
@@ -257,15 +255,19 @@ def symbolic_backward(records: list, targets: list, upstream: list, sources: lis
 
 
 def _call_rule(rule, rec: OpRecord, out_grads: list) -> list:
-    count = len(rec.inputs)
     try:
         in_grads = rule(rec, *out_grads)
     except errors.SymbolicValueError:
         return _runtime_rule(rule, rec, out_grads)
+    return _one_per_input(rec.op, in_grads, len(rec.inputs))
+
+
+def _one_per_input(op_def, in_grads, count: int) -> list:
+    """A rule's result as a list of one gradient per input (ValueError naming the op)."""
     if count == 1 and not isinstance(in_grads, (tuple, list)):
         return [in_grads]
     if not isinstance(in_grads, (tuple, list)) or len(in_grads) != count:
-        raise _count_error(rec.op, in_grads, count)
+        raise _count_error(op_def, in_grads, count)
     return list(in_grads)
 
 
@@ -281,12 +283,7 @@ def _runtime_rule(rule, rec: OpRecord, out_grads: list) -> list:
             values = [v if isinstance(v, Tensor) else Tensor(np.asarray(v)) for v in values]
         view = OpRecord(op_def, values[:n_in], values[n_in:n_in + n_out], attrs)
         view._tensors, view._needed = inputs, needed
-        grads = values[n_in + n_out:]
-        in_grads = rule(view, *grads)
-        if n_in == 1 and not isinstance(in_grads, (tuple, list)):
-            in_grads = [in_grads]
-        if not isinstance(in_grads, (tuple, list)) or len(in_grads) != n_in:
-            raise _count_error(op_def, in_grads, n_in)
+        in_grads = _one_per_input(op_def, rule(view, *values[n_in + n_out:]), n_in)
         result = []
         for i in wanted:
             g = in_grads[i]
