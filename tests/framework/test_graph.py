@@ -248,3 +248,23 @@ def test_reset_default_graph():
     with tf.Graph().as_default():
         with pytest.raises(AssertionError):
             tf1.reset_default_graph()
+
+
+def test_shapes_known_statically_are_constants():
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [3, 2])
+        n = tf.shape(x)[0]
+        assert int(n._const) == 3
+        ones = tf.ones([n, 2])  # a constant dimension serves where ints are expected
+        assert ones.shape.as_list() == [3, 2]
+        batch = tf1.placeholder(tf.float32, [None, 2])
+        flat = tf.reshape(batch, [tf.shape(batch)[0], -1])  # a list with a tensor is packed
+        np.testing.assert_array_equal(tf1.Session().run(flat, {batch: np.ones((4, 2))}),
+                                      np.ones((4, 2)))
+
+
+def test_dtype_of_a_graph_tensor_needs_no_value():
+    with tf.Graph().as_default() as g:
+        x = tf1.placeholder(tf.float32, [3])
+        tf.gradients(tf.reduce_sum(tf.cast(x, tf.float64)), x)
+    assert "EagerPyFunc" not in [op.type for op in g.get_operations()]

@@ -191,6 +191,8 @@ class SymbolicTensor(Tensor):
                              "when the graph runs (Session.run, or calling the tf.function).")
 
     def __array__(self, dtype=None, copy=None):
+        if self._const is not None:
+            return np.asarray(self._const, dtype)
         raise _SymbolicArrayError(
             f"Cannot convert the graph tensor {self.name!r} to a NumPy array: it has no value "
             "while the graph is built. Pass it to tapeflow ops instead of NumPy functions.")

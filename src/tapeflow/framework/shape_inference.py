@@ -5,7 +5,7 @@ the kernel itself answers: it runs on small stand-in arrays (constant inputs kee
 real value). Inputs with unknown dimensions are probed twice, with those dimensions 2 and
 then 3, and with different values; a dimension of the output that differs between the two
 runs is unknown (None). An op whose inputs are all constants is folded into constants when
-two runs agree. A probe that fails with fully known input shapes is a graph
+two runs agree; so is `Shape` (and `Size`, `Rank`) of a tensor whose shape is fully known. A probe that fails with fully known input shapes is a graph
 construction error (ValueError), as TF's shape functions raise.
 """
 from __future__ import annotations
@@ -74,6 +74,8 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
     if op.shape_fn is not None:
         return op.shape_fn(inputs, attrs), None
     consts = [getattr(x, "_const", None) for x in inputs]
+    if op.name in SHAPE_ONLY and all(x._shape.is_fully_defined() for x in inputs):
+        consts = [_probe_array(x, 0, 0) for x in inputs]
     if all(c is not None for c in consts):
         try:
             outs = _run(op, consts, attrs)
@@ -102,6 +104,8 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
 
 
 _FOLD_LIMIT = 1 << 16
+# Ops whose outputs depend only on their inputs' shapes: constants when the shapes are known.
+SHAPE_ONLY = frozenset({"Shape", "Size", "Rank"})
 
 
 def _folded(op, consts: list, attrs: dict, outs: list):

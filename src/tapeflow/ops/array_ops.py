@@ -171,6 +171,8 @@ UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum)
 def _shape_input(shape) -> Tensor:
     if isinstance(shape, Tensor):
         return shape
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
+        return stack([d if isinstance(d, Tensor) else int(d) for d in shape])  # [n, -1]
     return Tensor(np.asarray(getattr(shape, "as_list", lambda: shape)(), dtype=np.int32))
 
 

@@ -126,5 +126,9 @@ def value_of(x):
 
 
 def dtype_of(x) -> np.dtype:
-    """The NumPy dtype of a Tensor, Variable or raw array."""
-    return np.asarray(getattr(x, "_value", x)).dtype
+    """The NumPy dtype of a Tensor, Variable or raw array (a graph tensor's too)."""
+    value = getattr(x, "_value", x)
+    try:
+        return value.dtype
+    except AttributeError:
+        return np.asarray(value).dtype
