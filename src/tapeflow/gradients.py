@@ -16,7 +16,7 @@ from .eager.backprop import (_TAKES_INDEXED_SLICES, UnconnectedGradients, _count
 from .eager.tape import OpRecord, is_trainable
 from .framework import errors
 from .framework.context import state
-from .framework.graph import SymbolicValue
+from .framework.graph_tensor import SymbolicValue
 from .framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from .framework.registry import NO_GRADIENT, get_op, gradient_rule
 from .framework.tensor import Tensor, constant, convert_to_tensor

@@ -5,7 +5,7 @@ import pytest
 import tapeflow as tf
 import tapeflow.compat.v1 as tf1
 from tapeflow.framework import errors
-from tapeflow.framework.graph import SymbolicTensor
+from tapeflow.framework.graph_tensor import SymbolicTensor
 from tapeflow.framework.plan import Plan
 from tapeflow.ops import math_ops
 

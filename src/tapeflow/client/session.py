@@ -6,8 +6,9 @@ import threading
 
 import numpy as np
 
-from ..framework import dtypes, errors, nest
-from ..framework.graph import Graph, Operation, SymbolicTensor, get_default_graph
+from ..framework import dtypes, nest
+from ..framework.graph import Graph, Operation, get_default_graph
+from ..framework.graph_tensor import SymbolicTensor
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.plan import Plan
 from ..framework.tensor import Tensor, _array_from_python

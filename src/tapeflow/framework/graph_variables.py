@@ -1,7 +1,8 @@
 """Graph variables: the `tf.Variable` of a TF1 graph, whose value lives in each Session."""
 from __future__ import annotations
 
-from .graph import GraphKeys, SymbolicValue
+from .graph import GraphKeys
+from .graph_tensor import SymbolicValue
 from .registry import get_op
 from .tensor import Tensor, _next_id, convert_to_tensor
 from .tensor_shape import TensorShape

@@ -12,7 +12,8 @@ import contextlib
 from ..framework import nest
 from ..framework.context import state
 from ..framework.execute import execute
-from ..framework.graph import FuncGraph, NoOp, Operation, SymbolicTensor
+from ..framework.graph import FuncGraph, NoOp, Operation
+from ..framework.graph_tensor import SymbolicTensor
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape

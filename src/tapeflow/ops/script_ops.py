@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtypes, nest
 from ..framework.execute import execute
-from ..framework.graph import SymbolicValue
+from ..framework.graph_tensor import SymbolicValue
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from .op_util import value_of
