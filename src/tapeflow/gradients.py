@@ -34,6 +34,15 @@ class AggregationMethod:
     `ADD_N` (the `DEFAULT`) sums them all at once; `EXPERIMENTAL_TREE` pairwise, which holds
     fewer partial sums; `EXPERIMENTAL_ACCUMULATE_N` behaves like the tree. IndexedSlices
     are always aggregated by concatenation.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.Graph().as_default():
+        ...     x = tf.constant(2.0)
+        ...     g = tf.gradients(x * x + x * 3.0, x,
+        ...                      aggregation_method=tf.AggregationMethod.EXPERIMENTAL_TREE)
+        ...     print(tf.compat.v1.Session().run(g))
+        [7.0]
     """
 
     ADD_N = 0

@@ -289,6 +289,12 @@ class Function:
 
     Each call looks up the trace for its input signature (tracing on a miss) and runs its
     compiled plan.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> square = tf.function(lambda x: x * x)
+        >>> float(square(tf.constant(3.0))), square.experimental_get_tracing_count()
+        (9.0, 1)
     """
 
     def __init__(self, python_function, input_signature=None, reduce_retracing=False,

@@ -468,6 +468,13 @@ def reset_default_graph() -> None:
 
     Raises:
         AssertionError: called inside another graph's `as_default()` block.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> before = tf.compat.v1.get_default_graph()
+        >>> tf.compat.v1.reset_default_graph()
+        >>> tf.compat.v1.get_default_graph() is before
+        False
     """
     current = state.graph
     if current is not None and current is not _global_graph[0]:
@@ -479,12 +486,22 @@ def reset_default_graph() -> None:
 
 
 def disable_eager_execution() -> None:
-    """Makes this thread build the global default graph instead of running ops (TF1 style)."""
+    """Makes this thread build the global default graph instead of running ops (TF1 style).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.compat.v1.disable_eager_execution()
+        >>> tf.executing_eagerly()
+        False
+        >>> tf.compat.v1.enable_eager_execution()
+        >>> tf.executing_eagerly()
+        True
+    """
     state.graph = _default_global_graph()
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
-    """Returns this thread to eager execution after `disable_eager_execution`."""
+    """Returns this thread to eager execution after `disable_eager_execution` (see there)."""
     if state.graph is _global_graph[0]:
         state.graph = None
 
@@ -492,7 +509,17 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 @contextlib.contextmanager
 def init_scope():
     """Leaves any function being traced: ops run in the outermost context (eager, or the
-    TF1 default graph), and tapes are paused. Variables of a tf.function are made here."""
+    TF1 default graph), and tapes are paused. Variables of a tf.function are made here.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> @tf.function
+        ... def f():
+        ...     with tf.init_scope():
+        ...         return tf.executing_eagerly()
+        >>> f()
+        True
+    """
     st = state
     saved = st.graph, st.recorders
     graph = st.graph

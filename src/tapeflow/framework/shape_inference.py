@@ -5,8 +5,9 @@ the kernel itself answers: it runs on small stand-in arrays (constant inputs kee
 real value). Inputs with unknown dimensions are probed twice, with those dimensions 2 and
 then 3, and with different values; a dimension of the output that differs between the two
 runs is unknown (None). An op whose inputs are all constants is folded into constants when
-two runs agree; so is `Shape` (and `Size`, `Rank`) of a tensor whose shape is fully known. A probe that fails with fully known input shapes is a graph
-construction error (ValueError), as TF's shape functions raise.
+two runs agree; so is `Shape` (and `Size`, `Rank`) of a tensor whose shape is fully known.
+A probe that fails with fully known input shapes is a graph construction error
+(ValueError), as TF's shape functions raise.
 """
 from __future__ import annotations
 

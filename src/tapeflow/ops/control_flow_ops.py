@@ -118,7 +118,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         raise TypeError(f"cond: pred must be a scalar bool tensor, got {pred!r}")
     traces = [_trace(branch, label, [], []) for branch, label in
               ((true_fn, "cond_true"), (false_fn, "cond_false"))]
-    nest_check(traces[0][2], traces[1][2], "cond: true_fn and false_fn")
+    _check_structure(traces[0][2], traces[1][2], "cond: true_fn and false_fn")
     captured = _captured_union(*traces)
     then_fn, else_fn = [_finish(trace, captured, label)
                         for trace, label in zip(traces, ("cond_true", "cond_false"))]
@@ -130,7 +130,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     return then_fn._pack(list(outs))
 
 
-def nest_check(a, b, what: str) -> None:
+def _check_structure(a, b, what: str) -> None:
     if _structure(a) != _structure(b):
         raise ValueError(f"{what} must return the same nested structure; got {a!r} and {b!r}")
 
@@ -242,7 +242,7 @@ def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterat
 
     cond_trace = _trace(lambda *a: cond(*packed(a)), "while_cond", flat, shapes)
     body_trace = _trace(body_as_list, "while_body", flat, shapes)
-    nest_check(list(structure), body_trace[2], "while_loop: body")
+    _check_structure(list(structure), body_trace[2], "while_loop: body")
     captured = _captured_union(cond_trace, body_trace)
     cond_fn = _finish(cond_trace, captured, "while_cond")
     body_fn = _finish(body_trace, captured, "while_body")
@@ -307,7 +307,14 @@ def group(*inputs, name=None):
 
 
 def no_op(name=None):
-    """An operation that does nothing (None when eager)."""
+    """An operation that does nothing (None when eager).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.Graph().as_default():
+        ...     print(tf.no_op().type)
+        NoOp
+    """
     return group(name=name)
 
 

@@ -35,10 +35,22 @@ def assign(ref, value, validate_shape=None, use_locking=None, name=None):
 
 
 def assign_add(ref, value, use_locking=None, name=None):
-    """`ref.assign_add(value)`."""
+    """`ref.assign_add(value)`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> float(tf.compat.v1.assign_add(tf.Variable(1.0), 2.0))
+        3.0
+    """
     return ref.assign_add(value)
 
 
 def assign_sub(ref, value, use_locking=None, name=None):
-    """`ref.assign_sub(value)`."""
+    """`ref.assign_sub(value)`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> float(tf.compat.v1.assign_sub(tf.Variable(1.0), 2.0))
+        -1.0
+    """
     return ref.assign_sub(value)

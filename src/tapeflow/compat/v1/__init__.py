@@ -31,7 +31,8 @@ from ...ops.control_flow_ops import control_dependencies, group, no_op
 from ...ops.state_ops import assign, assign_add, assign_sub
 from . import train
 
-__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder", "gradients", "hessians",
+__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder", "gradients",
+           "hessians",
            "global_variables_initializer", "variables_initializer", "global_variables",
            "trainable_variables", "local_variables_initializer", "initialize_all_variables",
            "disable_eager_execution", "enable_eager_execution", "disable_v2_behavior",
@@ -80,22 +81,40 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
 
 def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
              aggregation_method=None):
-    """tf.hessians with TF1's argument order."""
+    """tf.hessians with TF1's argument order.
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     x = tf1.constant(3.0)
+        ...     print(tf1.Session().run(tf1.hessians(x * x * x, x)))
+        [18.0]
+    """
     return _hessians(ys, xs, gate_gradients, aggregation_method, name)
 
 
 def global_variables(scope=None) -> list:
-    """The variables of the default graph."""
+    """The variables of the default graph (whose names start with `scope` if given).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     v = tf1.Variable(1.0, name="v")
+        ...     w = tf1.Variable(2.0, name="w", trainable=False)
+        ...     print([x.name for x in tf1.global_variables()],
+        ...           [x.name for x in tf1.trainable_variables()])
+        ['v:0', 'w:0'] ['v:0']
+    """
     return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
 def trainable_variables(scope=None) -> list:
-    """The trainable variables of the default graph."""
+    """The trainable variables of the default graph (see `global_variables`)."""
     return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
 def variables_initializer(var_list, name="init"):
-    """An operation running the initializers of `var_list`."""
+    """An operation running the initializers of `var_list` (see `global_variables_initializer`)."""
     return group(*[v.initializer for v in var_list], name=name)
 
 
@@ -123,15 +142,25 @@ def local_variables_initializer():
 
 
 def get_collection(key, scope=None) -> list:
+    """The items of the default graph's collection `key` (see `GraphKeys`)."""
     return get_default_graph().get_collection(key, scope)
 
 
 def add_to_collection(name, value) -> None:
+    """Appends `value` to the default graph's collection `name`."""
     get_default_graph().add_to_collection(name, value)
 
 
 def name_scope(name, default_name=None, values=None):
-    """Prefixes the names of ops created inside (in the default graph)."""
+    """Prefixes the names of ops created inside (in the default graph).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     with tf1.name_scope("layer"):
+        ...         print(tf1.constant(1.0).name)
+        layer/Const:0
+    """
     return get_default_graph().name_scope(name or default_name)
 
 
@@ -141,6 +170,7 @@ def disable_v2_behavior() -> None:
 
 
 def executing_eagerly() -> bool:
+    """True unless a graph is being built on this thread."""
     return _state.graph is None
 
 

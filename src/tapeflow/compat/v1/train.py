@@ -13,7 +13,8 @@ __all__ = ["Optimizer", "GradientDescentOptimizer"]
 class Optimizer:
     """TF1's optimizer interface: `compute_gradients`, `apply_gradients`, `minimize`.
 
-    Subclasses define `_apply_dense(grad, var)`, returning an assignment.
+    Subclasses define `_apply_dense(grad, var)`, returning an assignment. See
+    `GradientDescentOptimizer` for an example.
     """
 
     GATE_NONE = 0
@@ -119,6 +120,14 @@ class GradientDescentOptimizer(Optimizer):
         learning_rate: a float or a scalar tensor.
         use_locking: accepted for compatibility.
         name: the name of the update operation.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> w = tf.Variable(2.0)
+        >>> opt = tf.compat.v1.train.GradientDescentOptimizer(0.5)
+        >>> opt.apply_gradients([(tf.constant(1.0), w)])
+        >>> float(w)
+        1.5
     """
 
     def __init__(self, learning_rate, use_locking: bool = False,
