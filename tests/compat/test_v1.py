@@ -218,3 +218,32 @@ def test_v1_namespace_reaches_every_top_level_name():
         tf1.no_such_name
     assert tf.compat.v1 is tf1 and tf.compat.v2 is tf
     assert re.match(r"\d", tf.__version__)
+
+
+def test_feeding_an_intermediate_tensor_cuts_the_graph(graph_mode):
+    x = tf1.placeholder(tf.float32, [])
+    hidden = x * 2.0
+    y = hidden + 1.0
+    assert tf1.Session().run(y, {hidden: 10.0}) == 11.0  # x need not be fed
+
+
+def test_initial_values_from_other_variables(graph_mode):
+    v = tf1.Variable(2.0)
+    w = tf1.Variable(v * 3.0)
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    assert sess.run([v, w]) == [2.0, 6.0]
+
+
+def test_functions_in_tf1_graphs(graph_mode):
+    @tf.function
+    def scaled(x):
+        k = tf.Variable(3.0)  # made once, in the TF1 graph: initialized with the others
+        return x * k
+
+    x = tf1.placeholder(tf.float32, [])
+    y = scaled(x)
+    (g,) = tf1.gradients(y, x)
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    assert sess.run([y, g], {x: 2.0}) == [6.0, 3.0]
