@@ -159,6 +159,10 @@ class ConcreteFunction:
         self._positions = positions
         self._single = len(self._flat) == 1 and positions == [0] and \
             not isinstance(structured_outputs, (list, tuple, dict))
+        # A plain list or tuple of tensors is rebuilt directly (the common `return a, b`).
+        self._sequence = type(structured_outputs) if type(structured_outputs) in (list, tuple) \
+            and positions == list(range(len(structured_outputs))) and not any(
+                isinstance(x, (list, tuple, dict)) for x in structured_outputs) else None
         self.outputs = outputs
         self.inputs = list(inputs)
         self.captured_inputs = list(captured_inputs)
@@ -212,6 +216,8 @@ class ConcreteFunction:
     def _pack(self, tensors):
         if self._single:
             return tensors[0]
+        if self._sequence is not None:
+            return self._sequence(tensors)
         flat = list(self._flat)
         for position, tensor in zip(self._positions, tensors):
             flat[position] = tensor
