@@ -66,20 +66,13 @@ def test_cond_structures_and_errors():
         assert merged.shape.as_list() == [None]
 
 
-def test_cond_inside_a_function_differentiated_from_outside():
+def test_cond_inside_a_function_differentiated_from_outside(derivatives):
     @tf.function
     def f(x):
         return tf.cond(x > 0.0, lambda: x * x * x, lambda: x * 2.0)
 
-    for start, value, first, second in ((2.0, 8.0, 12.0, 12.0), (-2.0, -4.0, 2.0, 0.0)):
-        x = tf.constant(start)
-        with tf.GradientTape() as outer:
-            outer.watch(x)
-            with tf.GradientTape() as inner:
-                inner.watch(x)
-                y = f(x)
-            dy = inner.gradient(y, x)
-        assert (float(y), float(dy), float(outer.gradient(dy, x))) == (value, first, second)
+    assert derivatives(f, tf.constant(2.0), 2) == [8.0, 12.0, 12.0]
+    assert derivatives(f, tf.constant(-2.0), 2) == [-4.0, 2.0, 0.0]
     assert f.experimental_get_tracing_count() == 1
 
 
@@ -136,20 +129,13 @@ def test_while_loop_shape_and_dtype_checks():
         np.testing.assert_array_equal(tf1.Session().run(grown[0]), [1.0, 1.0, 1.0, 1.0])
 
 
-def test_while_loop_in_a_function_to_second_order():
+def test_while_loop_in_a_function_to_second_order(derivatives):
     @tf.function
     def power(x, n):
         return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x),
                              (tf.constant(0), tf.constant(1.0)))[1]
 
-    x = tf.constant(2.0)
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = power(x, 4)
-        dy = inner.gradient(y, x)
-    assert (float(y), float(dy), float(outer.gradient(dy, x))) == (16.0, 32.0, 48.0)
+    assert derivatives(lambda x: power(x, 4), tf.constant(2.0), 2) == [16.0, 32.0, 48.0]
 
 
 def test_while_loop_body_assignments_and_captured_tensors():

@@ -1,0 +1,20 @@
+"""Helpers shared by the tests of every package."""
+import pytest
+
+import tapeflow as tf
+
+
+def _derivatives(f, x, order: int) -> list:
+    if order == 0:
+        return [f(x)]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        lower = _derivatives(f, x, order - 1)
+    return lower + [tape.gradient(lower[-1], x)]
+
+
+@pytest.fixture
+def derivatives():
+    """`derivatives(f, x, order)`: [f(x), f'(x), ...] up to `order`, as floats, by nested
+    GradientTapes (each one records the derivative below it)."""
+    return lambda f, x, order: [float(d) for d in _derivatives(f, x, order)]
