@@ -5,8 +5,8 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient
 from .array_ops import Reshape
-from .math_ops import Sum
-from .nn_ops import ReluGrad, Softmax
+from .math_ops import Exp, Sigmoid, Sum
+from .nn_ops import EluGrad, LeakyReluGrad, Relu6Grad, ReluGrad, SeluGrad, Softmax
 from .op_util import dtype_of, shape_of, value_of
 
 
@@ -35,3 +35,77 @@ def _sparse_xent_grad(op, g):
     one_hot = np.eye(classes, dtype=dtype_of(logits))[value_of(labels)]
     probs = Softmax(logits, axis=len(shape_of(logits)) - 1)
     return Reshape(g, shape_of(g) + (1,)) * (probs - one_hot), None
+
+
+@RegisterGradient("LogSoftmax")
+def _log_softmax_grad(op, g):
+    axis = op.attrs["axis"]
+    return g - Sum(g, axis=(axis,), keepdims=True) * Exp(op.outputs[0])
+
+
+def _negative_mask(y):
+    """1 where y < 0, else 0: a constant of y's dtype."""
+    return np.less(value_of(y), 0).astype(dtype_of(y))
+
+
+@RegisterGradient("Relu6")
+def _relu6_grad(op, g):
+    return Relu6Grad(g, op.inputs[0])
+
+
+@RegisterGradient("Relu6Grad")
+def _relu6_grad_grad(op, gg):
+    return Relu6Grad(gg, op.inputs[1]), None
+
+
+@RegisterGradient("Elu")
+def _elu_grad(op, g):
+    return EluGrad(g, op.outputs[0])
+
+
+@RegisterGradient("EluGrad")
+def _elu_grad_grad(op, gg):
+    g, y = op.inputs
+    return EluGrad(gg, y), gg * g * _negative_mask(y)
+
+
+@RegisterGradient("Selu")
+def _selu_grad(op, g):
+    return SeluGrad(g, op.outputs[0])
+
+
+@RegisterGradient("SeluGrad")
+def _selu_grad_grad(op, gg):
+    g, y = op.inputs
+    return SeluGrad(gg, y), gg * g * _negative_mask(y)
+
+
+@RegisterGradient("LeakyRelu")
+def _leaky_relu_grad(op, g):
+    return LeakyReluGrad(g, op.inputs[0], alpha=op.attrs["alpha"])
+
+
+@RegisterGradient("LeakyReluGrad")
+def _leaky_relu_grad_grad(op, gg):
+    return LeakyReluGrad(gg, op.inputs[1], alpha=op.attrs["alpha"]), None
+
+
+@RegisterGradient("Softplus")
+def _softplus_grad(op, g):
+    return g * Sigmoid(op.inputs[0])
+
+
+@RegisterGradient("Softsign")
+def _softsign_grad(op, g):
+    x = op.inputs[0]
+    # 1 + |x| as 1 + x * sign(x), with the sign a constant: |x| needs no op of its own.
+    denominator = 1 + x * np.sign(value_of(x))
+    return g / (denominator * denominator)
+
+
+@RegisterGradient("BiasAdd")
+def _bias_add_grad(op, g):
+    value = op.inputs[0]
+    channel = 1 if op.attrs["data_format"] == "NCHW" else len(shape_of(value)) - 1
+    axes = tuple(a for a in range(len(shape_of(value))) if a != channel)
+    return g, Sum(g, axis=axes, keepdims=False)
