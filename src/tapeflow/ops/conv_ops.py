@@ -63,21 +63,28 @@ def _spread(g, input_hw, kernel, strides, dilations, pads):
     return _pad_or_crop(g, spread_pads)
 
 
+def _correlate(windows, filters):
+    """Windows (N, OH, OW, KH, KW, C) times filters (KH, KW, C, O): one im2col copy, one matmul."""
+    n, oh, ow = windows.shape[:3]
+    columns = windows.reshape(n * oh * ow, -1)
+    return (columns @ filters.reshape(columns.shape[1], -1)).reshape(n, oh, ow, -1)
+
+
 def _conv2d(x, filters, strides, dilations, pads):
-    windows = _windows(_pad(x, pads), filters.shape[:2], strides, dilations)
-    return np.tensordot(windows, filters, axes=3)
+    return _correlate(_windows(_pad(x, pads), filters.shape[:2], strides, dilations), filters)
 
 
 def _conv2d_backprop_input(filters, out_backprop, input_sizes, strides, dilations, pads):
     kernel = filters.shape[:2]
     spread = _spread(out_backprop, input_sizes[1:3], kernel, strides, dilations, pads)
     flipped = filters[::-1, ::-1].swapaxes(2, 3)
-    return np.tensordot(_windows(spread, kernel, (1, 1), dilations), flipped, axes=3)
+    return _correlate(_windows(spread, kernel, (1, 1), dilations), flipped)
 
 
 def _conv2d_backprop_filter(x, out_backprop, filter_sizes, strides, dilations, pads):
     windows = _windows(_pad(x, pads), filter_sizes[:2], strides, dilations)
-    return np.tensordot(windows, out_backprop, axes=([0, 1, 2], [0, 1, 2]))
+    columns = windows.reshape(-1, int(np.prod(filter_sizes[:3])))
+    return (columns.T @ out_backprop.reshape(columns.shape[0], -1)).reshape(filter_sizes)
 
 
 def _lowest(dtype):

@@ -91,13 +91,13 @@ def _matmul_grad(op, g):
     ta = op.attrs.get("transpose_a", False) or op.attrs.get("adjoint_a", False)
     tb = op.attrs.get("transpose_b", False) or op.attrs.get("adjoint_b", False)
     if not ta and not tb:
-        return MatMul(g, b, adjoint_b=True), MatMul(a, g, adjoint_a=True)
+        return MatMul(g, b, transpose_b=True), MatMul(a, g, transpose_a=True)
     if not ta and tb:
-        return MatMul(g, b), MatMul(g, a, adjoint_a=True)
+        return MatMul(g, b), MatMul(g, a, transpose_a=True)
     if ta and not tb:
-        return MatMul(b, g, adjoint_b=True), MatMul(a, g)
-    return MatMul(b, g, adjoint_a=True, adjoint_b=True), MatMul(g, a, adjoint_a=True,
-                                                               adjoint_b=True)
+        return MatMul(b, g, transpose_b=True), MatMul(a, g)
+    return MatMul(b, g, transpose_a=True, transpose_b=True), MatMul(g, a, transpose_a=True,
+                                                                   transpose_b=True)
 
 
 def _reduced_shape(shape: tuple, axes: tuple) -> tuple:
