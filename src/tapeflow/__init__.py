@@ -20,7 +20,7 @@ from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negati
                            tanh, truediv)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import math, nn, test  # noqa: E402
+from . import config, math, nn, test, utils  # noqa: E402
 from . import linalg  # noqa: E402
 
 NoGradient = no_gradient
