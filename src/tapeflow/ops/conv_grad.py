@@ -1,5 +1,6 @@
 """Gradient rules of conv_ops. Each gradient op's own rule is the adjoint pairing of the
-other two, so derivatives of any order stay within these ops."""
+other two, so derivatives of any order stay within these ops. Rules skip the inputs whose
+gradient nobody needs (a first layer's images, say): each is a full convolution."""
 from __future__ import annotations
 
 from ..framework.registry import RegisterGradient
@@ -20,24 +21,28 @@ def _pool_attrs(op) -> dict:
 def _conv2d_grad(op, g):
     x, w = op.inputs
     attrs = _conv_attrs(op)
-    return (Conv2DBackpropInput(w, g, input_sizes=shape_of(x), **attrs),
-            Conv2DBackpropFilter(x, g, filter_sizes=shape_of(w), **attrs))
+    return (Conv2DBackpropInput(w, g, input_sizes=shape_of(x), **attrs)
+            if op.needs_gradient(0) else None,
+            Conv2DBackpropFilter(x, g, filter_sizes=shape_of(w), **attrs)
+            if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("Conv2DBackpropInput")
 def _conv2d_backprop_input_grad(op, gg):
     w, g = op.inputs
     attrs = _conv_attrs(op)
-    return (Conv2DBackpropFilter(gg, g, filter_sizes=shape_of(w), **attrs),
-            Conv2D(gg, w, **attrs))
+    return (Conv2DBackpropFilter(gg, g, filter_sizes=shape_of(w), **attrs)
+            if op.needs_gradient(0) else None,
+            Conv2D(gg, w, **attrs) if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("Conv2DBackpropFilter")
 def _conv2d_backprop_filter_grad(op, gw):
     x, g = op.inputs
     attrs = _conv_attrs(op)
-    return (Conv2DBackpropInput(gw, g, input_sizes=shape_of(x), **attrs),
-            Conv2D(x, gw, **attrs))
+    return (Conv2DBackpropInput(gw, g, input_sizes=shape_of(x), **attrs)
+            if op.needs_gradient(0) else None,
+            Conv2D(x, gw, **attrs) if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("MaxPool")

@@ -176,9 +176,8 @@ def _matrices(op_name: str, x, square: bool = True):
     """`x` as a tensor of (square) matrices of a dtype the linalg kernels take."""
     x = as_input(x)
     if x.dtype.name not in _LINALG_DTYPES:
-        raise errors.NotFoundError(
-            None, op_name, f"{op_name}: no kernel for dtype {x.dtype.name} (shape "
-            f"{list(x.shape)}); use one of {', '.join(_LINALG_DTYPES)}.")
+        raise _fail(op_name, f"dtype {x.dtype.name} is not in the list of allowed values "
+                    f"({', '.join(_LINALG_DTYPES)}); shape {list(x.shape)}.")
     if x.ndim < 2:
         raise _fail(op_name, f"Input must have rank >= 2, got rank {x.ndim} (shape "
                     f"{list(x.shape)}).")
@@ -238,8 +237,8 @@ def inv(input, adjoint=False, name=None) -> Tensor:  # noqa: A002  (TF's argumen
     """The inverse of each square matrix in the last two axes (of its adjoint with `adjoint`).
 
     Raises:
-        InvalidArgumentError: rank below 2, non-square matrices, or a singular matrix.
-        NotFoundError: a dtype other than float32/64 or complex64/128.
+        InvalidArgumentError: rank below 2, non-square matrices, a singular matrix, or a
+            dtype other than float32/64 or complex64/128.
 
     Example:
         >>> import tapeflow as tf

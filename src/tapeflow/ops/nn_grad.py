@@ -111,4 +111,4 @@ def _bias_add_grad(op, g):
     value = op.inputs[0]
     channel = 1 if op.attrs["data_format"] == "NCHW" else len(shape_of(value)) - 1
     axes = tuple(a for a in range(len(shape_of(value))) if a != channel)
-    return g, Sum(g, axis=axes, keepdims=False)
+    return g, Sum(g, axis=axes, keepdims=False) if op.needs_gradient(1) else None
