@@ -1,5 +1,5 @@
-"""Gradient rules of conv_ops. Each gradient op's own rule is the adjoint pairing of the
-other two, so derivatives of any order stay within these ops. Rules skip the inputs whose
+"""Gradient rules of conv_ops. Each gradient op has its own rule, written with the other
+ops of its family, so derivatives of any order stay within them. Rules skip the inputs whose
 gradient nobody needs (a first layer's images, say): each is a full convolution."""
 from __future__ import annotations
 
@@ -17,32 +17,37 @@ def _pool_attrs(op) -> dict:
     return {k: op.attrs[k] for k in ("ksize", "strides", "pads")}
 
 
-@RegisterGradient("Conv2D")
-def _conv2d_grad(op, g):
-    x, w = op.inputs
+# Conv2D and its two gradient ops are the three faces of one bilinear form <output, conv(
+# image, filter)>: each computes one slot from the other two, so the gradient of any of them
+# with respect to one input slot is the op that computes that slot from the other input and
+# the upstream gradient (standing in the produced slot).
+_SLOTS = {"Conv2D": ("image", "filter", "output"),
+          "Conv2DBackpropInput": ("filter", "output", "image"),
+          "Conv2DBackpropFilter": ("image", "output", "filter")}
+
+
+def _compute_slot(slot: str, values: dict, shapes: dict, attrs: dict):
+    if slot == "output":
+        return Conv2D(values["image"], values["filter"], **attrs)
+    if slot == "image":
+        return Conv2DBackpropInput(values["filter"], values["output"],
+                                   input_sizes=shapes["image"], **attrs)
+    return Conv2DBackpropFilter(values["image"], values["output"],
+                                filter_sizes=shapes["filter"], **attrs)
+
+
+def _conv_grad(op, upstream):
+    first, second, produced = _SLOTS[op.type]
     attrs = _conv_attrs(op)
-    return (Conv2DBackpropInput(w, g, input_sizes=shape_of(x), **attrs)
-            if op.needs_gradient(0) else None,
-            Conv2DBackpropFilter(x, g, filter_sizes=shape_of(w), **attrs)
-            if op.needs_gradient(1) else None)
+    shapes = {first: shape_of(op.inputs[0]), second: shape_of(op.inputs[1])}
+    return tuple(
+        _compute_slot(slot, {other: op.inputs[1 - i], produced: upstream}, shapes, attrs)
+        if op.needs_gradient(i) else None
+        for i, (slot, other) in enumerate(((first, second), (second, first))))
 
 
-@RegisterGradient("Conv2DBackpropInput")
-def _conv2d_backprop_input_grad(op, gg):
-    w, g = op.inputs
-    attrs = _conv_attrs(op)
-    return (Conv2DBackpropFilter(gg, g, filter_sizes=shape_of(w), **attrs)
-            if op.needs_gradient(0) else None,
-            Conv2D(gg, w, **attrs) if op.needs_gradient(1) else None)
-
-
-@RegisterGradient("Conv2DBackpropFilter")
-def _conv2d_backprop_filter_grad(op, gw):
-    x, g = op.inputs
-    attrs = _conv_attrs(op)
-    return (Conv2DBackpropInput(gw, g, input_sizes=shape_of(x), **attrs)
-            if op.needs_gradient(0) else None,
-            Conv2D(x, gw, **attrs) if op.needs_gradient(1) else None)
+for _name in _SLOTS:
+    RegisterGradient(_name)(_conv_grad)
 
 
 @RegisterGradient("MaxPool")

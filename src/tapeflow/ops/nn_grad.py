@@ -61,26 +61,21 @@ def _relu6_grad_grad(op, gg):
     return Relu6Grad(gg, op.inputs[1]), None
 
 
-@RegisterGradient("Elu")
-def _elu_grad(op, g):
-    return EluGrad(g, op.outputs[0])
+def _register_exponential_unit(name: str, grad_op) -> None:
+    """Elu and Selu: the rule reads the output; the gradient op's own rule is linear in the
+    upstream gradient and, below zero, linear in the output."""
+    @RegisterGradient(name)
+    def _unit_grad(op, g):
+        return grad_op(g, op.outputs[0])
+
+    @RegisterGradient(grad_op.name)
+    def _unit_grad_grad(op, gg):
+        g, y = op.inputs
+        return grad_op(gg, y), gg * g * _negative_mask(y)
 
 
-@RegisterGradient("EluGrad")
-def _elu_grad_grad(op, gg):
-    g, y = op.inputs
-    return EluGrad(gg, y), gg * g * _negative_mask(y)
-
-
-@RegisterGradient("Selu")
-def _selu_grad(op, g):
-    return SeluGrad(g, op.outputs[0])
-
-
-@RegisterGradient("SeluGrad")
-def _selu_grad_grad(op, gg):
-    g, y = op.inputs
-    return SeluGrad(gg, y), gg * g * _negative_mask(y)
+_register_exponential_unit("Elu", EluGrad)
+_register_exponential_unit("Selu", SeluGrad)
 
 
 @RegisterGradient("LeakyRelu")
