@@ -132,6 +132,14 @@ def test_conv2d_transpose_is_the_input_gradient_of_conv2d():
     np.testing.assert_allclose(got.numpy(), expected, atol=1e-12)
 
 
+def test_integer_inputs_where_tf_takes_them():
+    x = np.arange(16, dtype=np.int32).reshape(1, 4, 4, 1)
+    y = tf.nn.conv2d(x, np.ones((2, 2, 1, 1), np.int32), 1, "VALID")
+    assert y.dtype == tf.int32 and y.numpy()[0, 0, 0, 0] == 0 + 1 + 4 + 5
+    pooled = tf.nn.max_pool2d(x, 2, 2, "SAME")
+    assert pooled.dtype == tf.int32 and pooled.numpy().ravel().tolist() == [5, 7, 13, 15]
+
+
 def test_float32_stays_float32():
     x = rng.standard_normal((1, 4, 4, 2)).astype(np.float32)
     w = rng.standard_normal((2, 2, 2, 3)).astype(np.float32)
@@ -205,7 +213,7 @@ def test_invalid_padding_strings_and_lists():
         tf.nn.conv2d(x, w, 1, "same")
     with pytest.raises(errors.InvalidArgumentError, match="MaxPool.*'FULL'"):
         tf.nn.max_pool2d(x, 2, 1, "FULL")
-    with pytest.raises(errors.InvalidArgumentError, match="AvgPool"):
+    with pytest.raises(TypeError, match="AvgPool"):
         tf.nn.avg_pool2d(x, 2, 1, [[0, 0], [1, 1], [1, 1], [0, 0]])
     with pytest.raises(ValueError, match="EXPLICIT"):
         tf.nn.conv2d(x, w, 1, "EXPLICIT")
@@ -224,16 +232,24 @@ def test_shape_and_rank_errors_name_op_and_shapes():
     with pytest.raises(errors.InvalidArgumentError, match="MaxPool.*4-dimensional"):
         tf.nn.max_pool2d(x[0], 2, 2, "VALID")
     with pytest.raises(errors.InvalidArgumentError, match="output size"):
-        tf.nn.conv2d(x, np.zeros((5, 5, 3, 1)), 1, "VALID")
+        tf.nn.conv2d(x, np.zeros((6, 6, 3, 1)), 1, "VALID")
+    # An output size of 0 is an empty result, as in TF (C++ division truncates toward 0).
+    assert tf.nn.conv2d(x, np.zeros((5, 5, 3, 1)), 1, "VALID").shape == [1, 0, 0, 1]
+    assert tf.nn.conv2d(x, np.zeros((7, 7, 3, 1)), 2, "VALID").shape == [1, 0, 0, 1]
+    assert tf.nn.max_pool2d(x, 5, 1, "VALID").shape == [1, 0, 0, 3]
     with pytest.raises(ValueError, match="length 1, 2 or 4"):
         tf.nn.conv2d(x, np.zeros((2, 2, 3, 1)), [1, 1, 1], "SAME")
-    with pytest.raises(errors.InvalidArgumentError, match="batch and depth"):
+    with pytest.raises(errors.UnimplementedError, match="batch and depth"):
         tf.nn.max_pool2d(x, [2, 2, 2, 2], 1, "VALID")
+    with pytest.raises(errors.UnimplementedError, match="strides in the batch"):
+        tf.nn.conv2d(x, np.zeros((2, 2, 3, 1)), [2, 1, 1, 1], "SAME")
     with pytest.raises(errors.InvalidArgumentError, match="data_format"):
         tf.nn.conv2d(x, np.zeros((2, 2, 3, 1)), 1, "SAME", data_format="NHCW")
-    with pytest.raises(errors.InvalidArgumentError, match="float"):
-        tf.nn.conv2d(tf.constant(np.zeros((1, 4, 4, 3), np.int32)),
-                     tf.constant(np.zeros((2, 2, 3, 1), np.int32)), 1, "SAME")
+    with pytest.raises(errors.InvalidArgumentError, match="int64"):
+        tf.nn.conv2d(tf.constant(np.zeros((1, 4, 4, 3), np.int64)),
+                     tf.constant(np.zeros((2, 2, 3, 1), np.int64)), 1, "SAME")
+    with pytest.raises(errors.InvalidArgumentError, match="AvgPool.*int32"):
+        tf.nn.avg_pool2d(tf.constant(np.zeros((1, 4, 4, 3), np.int32)), 2, 1, "SAME")
     with pytest.raises(errors.InvalidArgumentError, match="Conv2DBackpropInput.*output_shape"):
         tf.nn.conv2d_transpose(np.zeros((1, 2, 2, 1)), np.zeros((3, 3, 1, 1)), [1, 9, 9, 1], 2)
     with pytest.raises(errors.UnimplementedError, match="grouped"):

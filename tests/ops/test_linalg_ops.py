@@ -185,11 +185,17 @@ def test_singular_matrices_raise_invalid_argument():
         tf.linalg.inv(singular)
     with pytest.raises(errors.InvalidArgumentError, match="MatrixSolve.*not invertible"):
         tf.linalg.solve(singular, np.ones((2, 1)))
-    with pytest.raises(errors.InvalidArgumentError, match="Cholesky"):
-        tf.linalg.cholesky(-np.eye(2))
-    with pytest.raises(errors.InvalidArgumentError, match="MatrixTriangularSolve"):
-        tf.linalg.triangular_solve(np.zeros((2, 2)), np.ones((2, 1)))
     assert float(tf.linalg.det(singular)) == 0.0
+
+
+def test_failures_tf_does_not_raise_for_give_nan_and_inf():
+    factors = tf.linalg.cholesky(np.stack([-np.eye(2), 4 * np.eye(2)])).numpy()
+    assert np.all(np.isnan(factors[0]))
+    np.testing.assert_array_equal(factors[1], 2 * np.eye(2))
+    solved = tf.linalg.triangular_solve(np.zeros((2, 2)), np.ones((2, 1))).numpy()
+    assert solved[0, 0] == np.inf and np.isnan(solved[1, 0])
+    a, b = np.array([[2.0, 0.0], [1.0, 0.0]]), np.array([[2.0], [3.0]])
+    np.testing.assert_array_equal(tf.linalg.triangular_solve(a, b).numpy(), [[1.0], [np.inf]])
 
 
 @pytest.mark.parametrize("fn", [tf.linalg.inv, tf.linalg.det, tf.linalg.cholesky,
@@ -204,6 +210,8 @@ def test_rank_and_square_errors_name_op_and_shape(fn):
 def test_dtype_and_shape_errors():
     with pytest.raises(errors.InvalidArgumentError, match="MatrixInverse.*int32"):
         tf.linalg.inv(tf.constant([[1, 0], [0, 1]]))
+    with pytest.raises(errors.NotFoundError, match="MatrixDeterminant.*float16"):
+        tf.linalg.det(tf.constant(np.eye(2, dtype=np.float16)))
     with pytest.raises(errors.InvalidArgumentError, match=r"MatrixSolve.*\[3, 3\].*\[2, 1\]"):
         tf.linalg.solve(np.eye(3), np.ones((2, 1)))
     with pytest.raises(errors.InvalidArgumentError, match="outer dimensions"):

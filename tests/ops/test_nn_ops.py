@@ -122,8 +122,12 @@ def test_softmax_cross_entropy_at_large_logits_gives_labels_a_gradient():
     np.testing.assert_allclose(g_labels, -log_probs, rtol=1e-12)
     on_axis0 = tf.nn.softmax_cross_entropy_with_logits(labels.T, logits.T, axis=0)
     np.testing.assert_allclose(on_axis0.numpy(), loss, rtol=1e-12)
+    integer_labels = tf.nn.softmax_cross_entropy_with_logits(tf.constant([[0, 1]]),
+                                                             tf.constant([[0.0, 0.0]]))
+    assert integer_labels.dtype == tf.float32
+    np.testing.assert_allclose(integer_labels.numpy(), [np.log(2)], rtol=1e-6)
     with pytest.raises(errors.InvalidArgumentError):
-        tf.nn.softmax_cross_entropy_with_logits(tf.constant([[1, 0]]), tf.constant([[1.0, 0.0]]))
+        tf.nn.softmax_cross_entropy_with_logits(np.ones((2, 3)), np.ones((2, 4)))
 
 
 def test_sparse_softmax_cross_entropy_labels_get_no_gradient():
@@ -183,9 +187,21 @@ def test_l2_loss():
     np.testing.assert_allclose(g, x)
 
 
-@pytest.mark.parametrize("fn", [tf.nn.elu, tf.nn.selu, tf.nn.leaky_relu, tf.nn.softplus,
-                                tf.nn.softsign, tf.nn.gelu, tf.nn.silu, tf.nn.log_softmax,
-                                tf.nn.l2_loss])
+@pytest.mark.parametrize("fn", [tf.nn.elu, tf.nn.selu, tf.nn.softplus, tf.nn.softsign,
+                                tf.nn.silu, tf.nn.log_softmax, tf.nn.l2_loss])
 def test_integer_features_are_rejected(fn):
     with pytest.raises(errors.InvalidArgumentError, match="int32"):
         fn(tf.constant([1, 2]))
+
+
+def test_integer_features_where_tf_takes_them():
+    assert tf.nn.relu6(tf.constant([-3, 9])).numpy().tolist() == [0, 6]
+    assert tf.nn.relu6(tf.constant([-3, 9])).dtype == tf.int32
+    leaky = tf.nn.leaky_relu(tf.constant([-5, 2]))
+    assert leaky.dtype == tf.float32 and leaky.numpy().tolist() == [-1.0, 2.0]
+    mean, variance = tf.nn.moments(tf.constant([1, 7]), axes=[0])
+    assert (int(mean), int(variance)) == (4, 9)
+    with pytest.raises(ValueError, match="floating"):
+        tf.nn.gelu(tf.constant([1, 2]))
+    with pytest.raises(errors.InvalidArgumentError, match="Relu6"):
+        tf.nn.relu6(tf.constant([True]))

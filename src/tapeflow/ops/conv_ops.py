@@ -27,8 +27,8 @@ def _windows(x, kernel, strides, dilations):
     """A read-only view (N, OH, OW, KH, KW, C) of the sliding windows of NHWC `x`."""
     n, h, w, c = x.shape
     (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
-    oh = (h - (kh - 1) * dh - 1) // sh + 1
-    ow = (w - (kw - 1) * dw - 1) // sw + 1
+    oh = max((h - (kh - 1) * dh - 1) // sh + 1, 0)
+    ow = max((w - (kw - 1) * dw - 1) // sw + 1, 0)
     s0, s1, s2, s3 = x.strides
     return as_strided(x, (n, oh, ow, kh, kw, c), (s0, s1 * sh, s2 * sw, s1 * dh, s2 * dw, s3),
                       writeable=False)
@@ -65,9 +65,9 @@ def _spread(g, input_hw, kernel, strides, dilations, pads):
 
 def _correlate(windows, filters):
     """Windows (N, OH, OW, KH, KW, C) times filters (KH, KW, C, O): one im2col copy, one matmul."""
-    n, oh, ow = windows.shape[:3]
-    columns = windows.reshape(n * oh * ow, -1)
-    return (columns @ filters.reshape(columns.shape[1], -1)).reshape(n, oh, ow, -1)
+    n, oh, ow, kh, kw, c = windows.shape
+    columns = windows.reshape(n * oh * ow, kh * kw * c)
+    return (columns @ filters.reshape(kh * kw * c, -1)).reshape(n, oh, ow, filters.shape[-1])
 
 
 def _conv2d(x, filters, strides, dilations, pads):
@@ -83,8 +83,9 @@ def _conv2d_backprop_input(filters, out_backprop, input_sizes, strides, dilation
 
 def _conv2d_backprop_filter(x, out_backprop, filter_sizes, strides, dilations, pads):
     windows = _windows(_pad(x, pads), filter_sizes[:2], strides, dilations)
-    columns = windows.reshape(-1, int(np.prod(filter_sizes[:3])))
-    return (columns.T @ out_backprop.reshape(columns.shape[0], -1)).reshape(filter_sizes)
+    n, oh, ow = windows.shape[:3]
+    columns = windows.reshape(n * oh * ow, int(np.prod(filter_sizes[:3])))
+    return (columns.T @ out_backprop.reshape(n * oh * ow, filter_sizes[3])).reshape(filter_sizes)
 
 
 def _lowest(dtype):
@@ -166,8 +167,9 @@ def _spatial(op_name: str, value, what: str, channel_first: bool) -> tuple:
     elif len(values) == 4:
         outer = (values[0], values[1]) if channel_first else (values[0], values[3])
         if outer != (1, 1):
-            raise _fail(op_name, f"{what} in the batch and depth dimensions must be 1, got "
-                        f"{values}.")
+            raise errors.UnimplementedError(
+                None, op_name, f"{op_name}: {what} in the batch and depth dimensions are not "
+                f"supported, got {values}.")
         values = values[2:] if channel_first else values[1:3]
     elif len(values) != 2:
         raise ValueError(f"{op_name}: {what} should be an int or a list of length 1, 2 or 4, "
@@ -194,7 +196,10 @@ def _explicit_pads(op_name: str, padding, channel_first: bool) -> tuple:
 def _resolve_padding(op_name: str, padding, input_hw, kernel, strides, dilations,
                      channel_first: bool, explicit: bool = True) -> tuple:
     """`padding` as ((top, bottom), (left, right)), checking the output is not empty."""
-    if isinstance(padding, (list, tuple)) and explicit:
+    if isinstance(padding, (list, tuple)):
+        if not explicit:
+            raise TypeError(f"{op_name}: expected a string for padding ('SAME' or 'VALID'), "
+                            f"not {padding!r}")
         pads = _explicit_pads(op_name, padding, channel_first)
     elif padding == "VALID":
         pads = ((0, 0), (0, 0))
@@ -202,34 +207,40 @@ def _resolve_padding(op_name: str, padding, input_hw, kernel, strides, dilations
         totals = [max((-(-size // s) - 1) * s + (k - 1) * d + 1 - size, 0)
                   for size, k, s, d in zip(input_hw, kernel, strides, dilations)]
         pads = tuple((t // 2, t - t // 2) for t in totals)
-    elif padding == "EXPLICIT" and explicit:
+    elif padding == "EXPLICIT":
         raise ValueError(f"{op_name}: 'EXPLICIT' is not a valid value for padding; to pad "
                          f"explicitly, pass a list of [before, after] pairs.")
     else:
         allowed = "'SAME', 'VALID', 'EXPLICIT'" if explicit else "'SAME', 'VALID'"
         raise _fail(op_name, f"Value for attr 'padding' of {padding!r} is not in the list of "
                     f"allowed values: {allowed}.")
-    for size, k, d, (before, after) in zip(input_hw, kernel, dilations, pads):
+    for size, k, s, d, (before, after) in zip(input_hw, kernel, strides, dilations, pads):
         effective = (k - 1) * d + 1
-        if size + before + after < effective:
+        if int((size + before + after - effective + s) / s) < 0:  # TF truncates toward 0
             raise _fail(op_name, f"Computed output size would be negative: input size {size}, "
-                        f"padding {before}+{after}, effective filter size {effective}.")
+                        f"padding {before}+{after}, effective filter size {effective}, stride "
+                        f"{s}.")
     return pads
 
 
 def _output_hw(input_hw, kernel, strides, dilations, pads) -> tuple:
-    return tuple((size + before + after - (k - 1) * d - 1) // s + 1
+    return tuple(max((size + before + after - (k - 1) * d - 1) // s + 1, 0)
                  for size, k, s, d, (before, after)
                  in zip(input_hw, kernel, strides, dilations, pads))
 
 
-def _float_inputs(op_name: str, *values) -> tuple:
+def _typed_inputs(op_name: str, allowed: tuple, *values) -> tuple:
+    """The inputs as tensors of one dtype among `allowed` (dtype names), as TF's op defs."""
     tensors = binary_inputs(op_name, *values) if len(values) == 2 else (as_input(values[0]),)
-    for t in tensors:
-        if not t.dtype.is_floating:
-            raise _fail(op_name, f"expected float16, float32 or float64 tensors, got "
-                        f"{t.dtype.name} (shape {list(t.shape)}).")
+    if tensors[0].dtype.name not in allowed:
+        raise _fail(op_name, f"dtype {tensors[0].dtype.name} is not in the list of allowed "
+                    f"values: {', '.join(allowed)} (shape {list(tensors[0].shape)}).")
     return tensors
+
+
+_FLOATS = ("float16", "float32", "float64")
+_CONV_TYPES = _FLOATS + ("int32",)
+_MAX_POOL_TYPES = _FLOATS + ("int8", "int16", "int32", "int64", "uint8")
 
 
 def _rank4(op_name: str, what: str, x) -> None:
@@ -262,7 +273,10 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
 
     Raises:
         InvalidArgumentError: wrong ranks, channel counts that differ, a padding value not in
-            TF's list, strides or dilations in the batch/depth dimensions, or an empty output.
+            TF's list, a dtype other than float16/32/64 or int32, or a negative output size
+            (an output size of 0 is an empty result, as in TF).
+        UnimplementedError: strides or dilations in the batch/depth dimensions, or a grouped
+            convolution.
         ValueError: a malformed explicit padding list or strides of the wrong length.
 
     Example:
@@ -272,7 +286,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
         >>> y.shape, float(y.numpy()[0, 0, 0, 0])
         (TensorShape([1, 2, 2, 2]), 9.0)
     """
-    x, w = _float_inputs("Conv2D", input, filters)
+    x, w = _typed_inputs("Conv2D", _CONV_TYPES, input, filters)
     _rank4("Conv2D", "input", x)
     _rank4("Conv2D", "filter", w)
     first = _channel_first("Conv2D", data_format)
@@ -323,7 +337,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
         >>> tf.nn.conv2d_transpose(x, filters, output_shape=[1, 4, 4, 1], strides=2).shape
         TensorShape([1, 4, 4, 1])
     """
-    x, w = _float_inputs("Conv2DBackpropInput", input, filters)
+    x, w = _typed_inputs("Conv2DBackpropInput", _CONV_TYPES, input, filters)
     _rank4("Conv2DBackpropInput", "input", x)
     _rank4("Conv2DBackpropInput", "filter", w)
     first = _channel_first("Conv2DBackpropInput", data_format)
@@ -359,7 +373,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
         >>> tf.nn.conv1d(x, filters, stride=1, padding="SAME").shape
         TensorShape([2, 5, 4])
     """
-    x, w = _float_inputs("Conv2D", input, filters)
+    x, w = _typed_inputs("Conv2D", _CONV_TYPES, input, filters)
     if x.ndim != 3 or w.ndim != 3:
         raise _fail("Conv2D", f"conv1d needs a 3-D input and a 3-D filter, got shapes "
                     f"{list(x.shape)} and {list(w.shape)}.")
@@ -374,8 +388,9 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
                    (y.shape[0], y.shape[2], y.shape[3]))
 
 
-def _pool(op, input, ksize, strides, padding, data_format, explicit: bool):  # noqa: A002
-    (x,) = _float_inputs(op.name, input)
+def _pool(op, allowed: tuple, input, ksize, strides, padding, data_format,  # noqa: A002
+          explicit: bool):
+    (x,) = _typed_inputs(op.name, allowed, input)
     _rank4(op.name, "input", x)
     first = _channel_first(op.name, data_format)
     ksize = _spatial(op.name, ksize, "ksize", first)
@@ -397,8 +412,8 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
         padding: "SAME", "VALID", or a list of 4 [before, after] pairs.
 
     Raises:
-        InvalidArgumentError: a rank other than 4, an unknown padding, or windows in the batch
-            or depth dimensions.
+        InvalidArgumentError: a rank other than 4, an unknown padding, or a negative output size.
+        UnimplementedError: windows or strides in the batch or depth dimensions.
 
     Example:
         >>> import tapeflow as tf
@@ -406,7 +421,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
         >>> tf.reshape(tf.nn.max_pool2d(x, 2, 2, "VALID"), [-1]).numpy()
         array([ 5.,  7., 13., 15.], dtype=float32)
     """
-    return _pool(MaxPool, input, ksize, strides, padding, data_format, True)
+    return _pool(MaxPool, _MAX_POOL_TYPES, input, ksize, strides, padding, data_format, True)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
@@ -419,7 +434,8 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
         padding: "SAME" or "VALID".
 
     Raises:
-        InvalidArgumentError: a rank other than 4, or an unknown padding.
+        InvalidArgumentError: a rank other than 4, an unknown padding, or a non-float dtype.
+        TypeError: a padding list (average pooling takes only "SAME" or "VALID").
 
     Example:
         >>> import tapeflow as tf
@@ -427,4 +443,4 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
         >>> tf.reshape(tf.nn.avg_pool2d(x, 2, 1, "SAME"), [-1]).numpy()
         array([2.5, 3. , 3.5, 4. ], dtype=float32)
     """
-    return _pool(AvgPool, input, ksize, strides, padding, data_format, False)
+    return _pool(AvgPool, _FLOATS, input, ksize, strides, padding, data_format, False)

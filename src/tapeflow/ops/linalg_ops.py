@@ -70,20 +70,40 @@ def _triangle(x, lower: bool):
 
 def _triangular_solve(matrix, rhs, lower=True, adjoint=False):
     a = _triangle(matrix, lower)
+    if adjoint:
+        a, lower = adjoint_value(a), not lower
+    rhs = _stacked(a, rhs)
     try:
-        return np.linalg.solve(adjoint_value(a) if adjoint else a, _stacked(a, rhs))
+        return np.linalg.solve(a, rhs)
     except np.linalg.LinAlgError:
-        raise _fail("MatrixTriangularSolve", f"the triangular matrix has a zero on its diagonal "
-                    f"(shape {list(matrix.shape)}, dtype {matrix.dtype}).") from None
+        return _substitute(np.broadcast_to(a, rhs.shape[:-1] + a.shape[-1:]), rhs, lower)
+
+
+def _substitute(a, rhs, lower: bool):
+    """Forward (or back) substitution, one row at a time over the whole batch: a zero on the
+    diagonal gives inf/nan, as TF's triangular solve does (LAPACK's solve refuses)."""
+    n = a.shape[-1]
+    out = np.zeros(np.broadcast_shapes(a.shape[:-1], rhs.shape[:-1]) + rhs.shape[-1:],
+                   np.result_type(a, rhs))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(n) if lower else range(n - 1, -1, -1):
+            known = a[..., i:i + 1, :] @ out
+            out[..., i, :] = (rhs[..., i, :] - known[..., 0, :]) / a[..., i, i:i + 1]
+    return out
 
 
 def _cholesky(x):
     try:
         return np.linalg.cholesky(x)
     except np.linalg.LinAlgError:
-        raise _fail("Cholesky", f"Cholesky decomposition was not successful. The input might "
-                    f"not be valid: it must be symmetric positive definite (shape "
-                    f"{list(x.shape)}, dtype {x.dtype}).") from None
+        pass
+    # As TF, which does not raise: NaN for each matrix that is not positive definite.
+    flat = x.reshape((-1,) + x.shape[-2:])
+    positive = np.linalg.eigvalsh(flat).min(axis=-1) > 0
+    out = np.full_like(flat, np.nan)
+    if positive.any():
+        out[positive] = np.linalg.cholesky(flat[positive])
+    return out.reshape(x.shape)
 
 
 def _qr(x, full_matrices=False):
@@ -175,6 +195,10 @@ _LINALG_DTYPES = ("float32", "float64", "complex64", "complex128")
 def _matrices(op_name: str, x, square: bool = True):
     """`x` as a tensor of (square) matrices of a dtype the linalg kernels take."""
     x = as_input(x)
+    if x.dtype.name == "float16":
+        raise errors.NotFoundError(
+            None, op_name, f"{op_name}: no kernel for dtype float16 (shape {list(x.shape)}); "
+            f"cast to float32.")
     if x.dtype.name not in _LINALG_DTYPES:
         raise _fail(op_name, f"dtype {x.dtype.name} is not in the list of allowed values "
                     f"({', '.join(_LINALG_DTYPES)}); shape {list(x.shape)}.")
@@ -303,8 +327,7 @@ def solve(matrix, rhs, adjoint=False, name=None) -> Tensor:
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None) -> Tensor:
     """Solves a triangular system; only the lower (or upper) triangle of `matrix` is read.
 
-    Batch axes broadcast. Unlike TF, which returns inf/nan, a zero on the diagonal is an
-    InvalidArgumentError.
+    Batch axes broadcast. As in TF, a zero on the diagonal is not an error: it gives inf/nan.
 
     Example:
         >>> import tapeflow as tf
@@ -321,8 +344,10 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None) -> Tenso
 def cholesky(input, name=None) -> Tensor:  # noqa: A002
     """The lower-triangular Cholesky factor L (input = L @ adjoint(L)); reads the lower triangle.
 
+    As in TF, a matrix that is not positive definite is not an error: its factor is NaN.
+
     Raises:
-        InvalidArgumentError: bad shapes, or a matrix that is not positive definite.
+        InvalidArgumentError: bad shapes or dtypes.
 
     Example:
         >>> import tapeflow as tf

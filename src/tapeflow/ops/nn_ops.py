@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape
-from .math_ops import Sigmoid, Tanh, add, multiply, reduce_mean, reduce_sum, sqrt, square
+from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -204,8 +204,6 @@ def _activation(op, public_name: str, summary: str, example: str):
     return fn
 
 
-relu6 = _activation(Relu6, "relu6", "min(max(features, 0), 6)",
-                    "array([0., 0., 6.], dtype=float32)")
 elu = _activation(Elu, "elu", "features if > 0, else exp(features) - 1",
                   "array([-0.63212055,  0.        ,  8.        ], dtype=float32)")
 selu = _activation(Selu, "selu", "scale * (features if > 0, else alpha * (exp(features) - 1))",
@@ -216,32 +214,62 @@ softsign = _activation(Softsign, "softsign", "features / (1 + |features|)",
                        "array([-0.5       ,  0.        ,  0.8888889], dtype=float32)")
 
 
+def relu6(features, name=None) -> Tensor:
+    """min(max(features, 0), 6), elementwise; integer tensors keep their dtype.
+
+    Raises:
+        InvalidArgumentError: a bool or complex dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.relu6(tf.constant([-1.0, 0.0, 8.0])).numpy()
+        array([0., 0., 6.], dtype=float32)
+    """
+    x = as_input(features)
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise errors.InvalidArgumentError(
+            None, "Relu6", f"Relu6: expected a real number tensor, got {x.dtype.name} (shape "
+            f"{list(x.shape)}).")
+    return execute(Relu6, (x,), NO_ATTRS)
+
+
 def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
-    """features if > 0, else alpha * features, elementwise.
+    """features if > 0, else alpha * features, elementwise; integers are cast to float32 first.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.nn.leaky_relu(tf.constant([-1.0, 2.0])).numpy()
         array([-0.2,  2. ], dtype=float32)
     """
-    x = _float_features("LeakyRelu", features)
+    x = as_input(features)
+    if x.dtype.is_integer:
+        x = cast(x, dtypes.float32)
+    x = _float_features("LeakyRelu", x)
     return execute(LeakyRelu, (x,), {"alpha": float(alpha)})
 
 
 def gelu(features, approximate=False, name=None) -> Tensor:
     """The Gaussian error linear unit x * P(X <= x), X ~ N(0, 1); tanh-approximated on request.
 
+    The exact form is 0.5 * x * erfc(-x / sqrt(2)), accurate for large negative x.
+
+    Raises:
+        ValueError: a non-floating dtype.
+
     Example:
         >>> import tapeflow as tf
         >>> tf.nn.gelu(tf.constant([-1.0, 0.0, 1.0]), approximate=True).numpy()
         array([-0.158808,  0.      ,  0.841192], dtype=float32)
     """
-    x = _float_features("Gelu", features)
+    x = as_input(features)
+    if not x.dtype.is_floating:
+        raise ValueError(f"gelu: features must be a floating point tensor, got "
+                         f"{x.dtype.name} (shape {list(x.shape)})")
     if approximate:
         inner = multiply(x + 0.044715 * x * x * x, 0.7978845608028654)
         return 0.5 * x * (1.0 + execute(Tanh, (inner,), NO_ATTRS))
-    from .math_ops import erf  # the elementwise-math family's op
-    return 0.5 * x * (1.0 + erf(multiply(x, 0.7071067811865476)))
+    from .math_ops import erfc  # TODO(merge): a top-level import once main has erfc
+    return 0.5 * x * erfc(multiply(x, -0.7071067811865476))
 
 
 def silu(features, beta=1.0, name=None) -> Tensor:
@@ -303,10 +331,12 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
     """Cross entropy between the distributions `labels` and softmax(`logits`) along `axis`.
 
     Computed as -sum(labels * log_softmax(logits)), stable at large |logits|. As in TF 2,
-    the labels get a gradient too (wrap them in stop_gradient to prevent it).
+    the labels get a gradient too (wrap them in stop_gradient to prevent it). The logits
+    gradient is the exact one, sum(labels) * softmax - labels: for labels that are
+    distributions that is TF's softmax - labels; for others TF's fused kernel differs.
 
     Args:
-        labels: class probabilities, broadcastable to `logits`.
+        labels: class probabilities, broadcastable to `logits`; cast to the logits' dtype.
         logits: unnormalized log probabilities.
         axis: the class axis.
 
@@ -314,7 +344,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
         A tensor with the class axis removed.
 
     Raises:
-        InvalidArgumentError: different dtypes, shapes that do not broadcast, or a bad axis.
+        InvalidArgumentError: shapes that do not broadcast, or a bad axis.
 
     Example:
         >>> import tapeflow as tf
@@ -323,8 +353,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
         >>> loss.numpy().round(4)
         array([0.6931], dtype=float32)
     """
-    logits, labels = binary_inputs("SoftmaxCrossEntropyWithLogits", logits, labels)
     logits = _float_features("SoftmaxCrossEntropyWithLogits", logits)
+    labels = cast(as_input(labels), logits.dtype)
     axis = normalize_axis("SoftmaxCrossEntropyWithLogits", axis, logits.ndim)
     log_probs = execute(LogSoftmax, (logits,), {"axis": axis})
     return -reduce_sum(labels * log_probs, axis=axis)
@@ -413,7 +443,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None) -> tuple:
         >>> mean.numpy(), variance.numpy()
         (array([3., 5.], dtype=float32), array([4., 4.], dtype=float32))
     """
-    x = _float_features("Moments", x)
+    x = as_input(x)
     axes = normalize_axes("Moments", axes, x.ndim)
     mean = reduce_mean(x, axis=axes, keepdims=True)
     variance = reduce_mean(square(x - mean), axis=axes, keepdims=True)
