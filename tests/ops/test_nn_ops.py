@@ -120,6 +120,13 @@ def test_softmax_cross_entropy_at_large_logits_gives_labels_a_gradient():
     np.testing.assert_allclose(g_logits, scipy.special.softmax(logits, axis=-1) - labels,
                                atol=1e-12)
     np.testing.assert_allclose(g_labels, -log_probs, rtol=1e-12)
+    # TF's fused kernel: the logits gradient is softmax - labels even when labels do not sum
+    # to 1 (the exact derivative would scale the softmax by their sum).
+    _, (_, g_unnormalized) = value_and_grad(
+        lambda p, x: tf.nn.softmax_cross_entropy_with_logits(labels=p, logits=x), 3 * labels,
+        logits)
+    np.testing.assert_allclose(g_unnormalized, scipy.special.softmax(logits, axis=-1) -
+                               3 * labels, atol=1e-12)
     on_axis0 = tf.nn.softmax_cross_entropy_with_logits(labels.T, logits.T, axis=0)
     np.testing.assert_allclose(on_axis0.numpy(), loss, rtol=1e-12)
     integer_labels = tf.nn.softmax_cross_entropy_with_logits(tf.constant([[0, 1]]),

@@ -6,7 +6,7 @@ import numpy as np
 from ..framework.registry import RegisterGradient
 from .array_ops import Reshape
 from .math_ops import Exp, Sigmoid, Sum
-from .nn_ops import EluGrad, LeakyReluGrad, Relu6Grad, ReluGrad, SeluGrad, Softmax
+from .nn_ops import EluGrad, LeakyReluGrad, LogSoftmax, Relu6Grad, ReluGrad, SeluGrad, Softmax
 from .op_util import dtype_of, shape_of, value_of
 
 
@@ -38,6 +38,22 @@ def _sparse_xent_grad(op, g, unused_backprop_grad):
     classes = shape_of(logits)[-1]
     one_hot = np.eye(classes, dtype=dtype_of(logits))[value_of(labels)]
     return g * (Softmax(logits, axis=len(shape_of(logits)) - 1) - one_hot), None
+
+
+@RegisterGradient("SoftmaxCrossEntropyWithLogits")
+def _softmax_xent_grad(op, grad_loss, grad_backprop):
+    # TF's rule: the logits gradient is the fused backprop output (softmax - labels), so a
+    # second derivative arrives as the gradient of that output and goes through the softmax.
+    logits = op.inputs[0]
+    g = Reshape(grad_loss, shape_of(grad_loss) + (1,))
+    grad_logits = g * op.outputs[1]
+    last = len(shape_of(logits)) - 1
+    if np.any(value_of(grad_backprop)):
+        probs = Softmax(logits, axis=last)
+        grad_logits = grad_logits + (grad_backprop - Sum(grad_backprop * probs, axis=(last,),
+                                                         keepdims=True)) * probs
+    grad_labels = -g * LogSoftmax(logits, axis=last) if op.needs_gradient(1) else None
+    return grad_logits, grad_labels
 
 
 @RegisterGradient("LogSoftmax")

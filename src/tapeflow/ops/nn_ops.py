@@ -10,7 +10,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .array_ops import Reshape
+from .array_ops import Reshape, broadcast_to, transpose
 from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
 
@@ -83,6 +83,14 @@ def _bias_add(value, bias, data_format):
     return value + bias
 
 
+def _softmax_xent(logits, labels):
+    """Loss per example and its gradient w.r.t. the logits over the last axis, as TF's fused
+    kernel returns both; the gradient is softmax - labels, exact when labels sum to 1."""
+    log_probs = _log_softmax(logits, -1)
+    loss = -np.add.reduce(labels * log_probs, axis=-1)
+    return loss, np.exp(log_probs) - labels
+
+
 def _check_labels(labels, classes: int) -> None:
     if labels.size and (labels.min() < 0 or labels.max() >= classes):
         bad = labels[(labels < 0) | (labels >= classes)].ravel()[0]
@@ -121,6 +129,7 @@ LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad)
 Softplus = define_op("Softplus", _softplus)
 Softsign = define_op("Softsign", _softsign)
 BiasAdd = define_op("BiasAdd", _bias_add)
+SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
                               num_outputs=2)
 
@@ -330,10 +339,9 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None) -> Te
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Tensor:
     """Cross entropy between the distributions `labels` and softmax(`logits`) along `axis`.
 
-    Computed as -sum(labels * log_softmax(logits)), stable at large |logits|. As in TF 2,
-    the labels get a gradient too (wrap them in stop_gradient to prevent it). The logits
-    gradient is the exact one, sum(labels) * softmax - labels: for labels that are
-    distributions that is TF's softmax - labels; for others TF's fused kernel differs.
+    -sum(labels * log_softmax(logits)), computed stably at large |logits|. As in TF 2, the
+    labels get a gradient too (wrap them in stop_gradient to prevent it). As TF's fused
+    kernel, the logits gradient is softmax - labels: exact when each label vector sums to 1.
 
     Args:
         labels: class probabilities, broadcastable to `logits`; cast to the logits' dtype.
@@ -356,8 +364,19 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
     logits = _float_features("SoftmaxCrossEntropyWithLogits", logits)
     labels = cast(as_input(labels), logits.dtype)
     axis = normalize_axis("SoftmaxCrossEntropyWithLogits", axis, logits.ndim)
-    log_probs = execute(LogSoftmax, (logits,), {"axis": axis})
-    return -reduce_sum(labels * log_probs, axis=axis)
+    if labels.shape != logits.shape:
+        try:
+            shape = np.broadcast_shapes(tuple(labels.shape), tuple(logits.shape))
+        except ValueError:
+            raise errors.InvalidArgumentError(
+                None, "SoftmaxCrossEntropyWithLogits", f"SoftmaxCrossEntropyWithLogits: logits "
+                f"and labels must be broadcastable: logits {list(logits.shape)}, labels "
+                f"{list(labels.shape)}.") from None
+        logits, labels = broadcast_to(logits, shape), broadcast_to(labels, shape)
+    if axis != logits.ndim - 1:
+        perm = tuple(a for a in range(logits.ndim) if a != axis) + (axis,)
+        logits, labels = transpose(logits, perm), transpose(labels, perm)
+    return execute(SoftmaxXent, (logits, labels), NO_ATTRS)[0]
 
 
 def bias_add(value, bias, data_format=None, name=None) -> Tensor:

@@ -39,10 +39,21 @@ case("LogSoftmax", lambda x: tf.nn.log_softmax(x, axis=0), normal(3, 2), label="
 case("LogSoftmax", tf.nn.log_softmax, _LARGE.reshape(2, 3), label="|x| up to 100")
 case("Softplus", lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
      uniform(0.0, 1.0, 6), _LARGE, label="sigmoid cross entropy, |x| up to 100")
-case("LogSoftmax", lambda p, x: tf.nn.softmax_cross_entropy_with_logits(p, x),
-     uniform(0.0, 1.0, 2, 3), _LARGE.reshape(2, 3), label="softmax cross entropy")
-case("LogSoftmax", lambda p, x: tf.nn.softmax_cross_entropy_with_logits(p, x, axis=0),
-     uniform(0.0, 1.0, 3, 2), normal(3, 2), label="softmax cross entropy, axis=0")
+# TF's fused rule is exact for labels that sum to 1: rows hold one argument fixed so that the
+# finite differences never leave the simplex.
+_DISTRIBUTIONS = np.array([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]])
+case("SoftmaxCrossEntropyWithLogits",
+     lambda x: tf.nn.softmax_cross_entropy_with_logits(_DISTRIBUTIONS, x),
+     _LARGE.reshape(2, 3), label="logits, |x| up to 100")
+case("SoftmaxCrossEntropyWithLogits",
+     lambda x: tf.nn.softmax_cross_entropy_with_logits(_DISTRIBUTIONS.T, x, axis=0),
+     normal(3, 2), label="logits, axis=0")
+case("SoftmaxCrossEntropyWithLogits",
+     lambda x: tf.nn.softmax_cross_entropy_with_logits(_DISTRIBUTIONS[1], x),
+     normal(4, 3), label="logits, broadcast labels")
+case("SoftmaxCrossEntropyWithLogits",
+     lambda p: tf.nn.softmax_cross_entropy_with_logits(p, _LARGE.reshape(2, 3)),
+     uniform(0.0, 1.0, 2, 3), label="labels")
 case("Tanh", lambda x: tf.nn.gelu(x, approximate=True), normal(2, 3), label="gelu approximate")
 case("Sigmoid", tf.nn.silu, normal(2, 3), label="silu")
 case("Sigmoid", lambda x: tf.nn.swish(x, beta=1.5), normal(4), label="swish beta=1.5")
