@@ -55,6 +55,7 @@ def test_complex_inputs_keep_their_dtype():
     e = tf.linalg.eigvalsh(a + np.conj(np.swapaxes(a, -1, -2)))
     assert e.dtype == tf.complex128
     s, u, v = tf.linalg.svd(a)
+    assert s.dtype == tf.float64 and u.dtype == tf.complex128
     np.testing.assert_allclose((u.numpy() * s.numpy()[..., None, :]) @ np.conj(
         np.swapaxes(v.numpy(), -1, -2)), a, atol=1e-12)
 

@@ -118,11 +118,12 @@ def _eigh(x, compute_v=True):
 
 
 def _svd(x, compute_uv=True, full_matrices=False):
+    # Singular values are real, also for complex input (as TF returns them).
     if not compute_uv:
         empty = np.zeros(x.shape[:-2] + (0, 0), x.dtype)
-        return np.linalg.svd(x, compute_uv=False).astype(x.dtype), empty, empty
+        return np.linalg.svd(x, compute_uv=False), empty, empty
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return s.astype(x.dtype), u, adjoint_value(vh)
+    return s, u, adjoint_value(vh)
 
 
 def diag_size(length: int, k: int, num_rows: int, num_cols: int) -> tuple:
