@@ -163,8 +163,10 @@ def test_band_part_matches_triangles(lower, upper):
 def test_transposes_matvec_and_matmul_alias():
     m = rng.standard_normal((2, 3, 4)) + 1j * rng.standard_normal((2, 3, 4))
     assert tf.linalg.matrix_transpose(m).shape == [2, 4, 3]
-    np.testing.assert_array_equal(tf.linalg.matrix_transpose(m.real).numpy(),
-                                  np.swapaxes(m.real, -1, -2))
+    np.testing.assert_array_equal(tf.linalg.matrix_transpose(m).numpy(), np.swapaxes(m, -1, -2))
+    np.testing.assert_array_equal(tf.linalg.adjoint(m).numpy(), np.conj(np.swapaxes(m, -1, -2)))
+    np.testing.assert_array_equal(tf.linalg.matrix_transpose(m, conjugate=True).numpy(),
+                                  tf.linalg.adjoint(m).numpy())
     a, b = rng.standard_normal((2, 3, 4)), rng.standard_normal(4)
     np.testing.assert_allclose(tf.linalg.matvec(a, b).numpy(), a @ b)
     np.testing.assert_allclose(tf.linalg.matvec(a, rng.standard_normal(3) + 0 * b[:3],
@@ -309,3 +311,33 @@ def test_second_derivative_of_log_det_through_nested_tapes():
     inv = np.linalg.inv(a.numpy())
     # d/dA <inv(A)^T, D> = -(inv(A) D inv(A))^T
     np.testing.assert_allclose(h, -(inv @ direction @ inv).T, rtol=1e-10)
+
+
+def complex_normal(*shape):
+    return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+
+
+@pytest.mark.parametrize("fn,numpy_fn,make", [
+    (tf.linalg.det, np.linalg.det, lambda: well_conditioned() + 1j * rng.standard_normal((3, 3))),
+    (lambda x: tf.linalg.eigh(x)[1] * tf.math.conj(tf.linalg.eigh(x)[1]),
+     lambda x: np.abs(np.linalg.eigh(x)[1]) ** 2, lambda: hermitian()),
+    (lambda x: tf.linalg.eigh(x)[0], lambda x: np.linalg.eigvalsh(x), lambda: hermitian()),
+    (tf.linalg.cholesky, np.linalg.cholesky, lambda: hermitian()),
+], ids=["det", "eigh vectors", "eigh values", "cholesky"])
+def test_complex_gradients_match_finite_differences(fn, numpy_fn, make):
+    # A real loss Re<w, f(a)>: its TF-convention gradient g gives the directional derivative
+    # Re(sum(conj(g) * d)). Directions are Hermitian for the ops that read one triangle.
+    a = make()
+    w = complex_normal(*np.shape(numpy_fn(a)))
+    d = complex_normal(3, 3)
+    d = d + np.conj(d).T
+    (g,) = grad(lambda x: tf.math.real(tf.reduce_sum(fn(x) * np.conj(w))), a)
+    eps = 1e-6
+    numeric = (np.sum(numpy_fn(a + eps * d) * np.conj(w)).real -
+               np.sum(numpy_fn(a - eps * d) * np.conj(w)).real) / (2 * eps)
+    assert np.sum(np.conj(g) * d).real == pytest.approx(numeric, rel=1e-6)
+
+
+def hermitian():
+    x = complex_normal(3, 3)
+    return x @ np.conj(x).T + 3 * np.eye(3)

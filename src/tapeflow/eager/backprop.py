@@ -10,7 +10,7 @@ import numpy as np
 
 from ..framework import nest
 from ..framework.context import state
-from ..framework.indexed_slices import IndexedSlices, aggregate
+from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from ..framework.registry import NO_GRADIENT, gradient_rule
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
@@ -273,7 +273,7 @@ def _unwrap(g):
     if isinstance(g, Tensor):
         return g._value
     if isinstance(g, IndexedSlices):
-        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), g.dense_shape)
+        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), _unwrap(g.dense_shape))
     return g
 
 
@@ -281,8 +281,12 @@ def _wrap(g):
     if g is None or isinstance(g, Tensor):
         return g
     if isinstance(g, IndexedSlices):
-        return IndexedSlices(_wrap(g.values), _wrap(g.indices), g.dense_shape)
+        return IndexedSlices(_wrap(g.values), _wrap(g.indices), _wrap(g.dense_shape))
     return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
+
+
+# Rules that pass an IndexedSlices gradient through; every other rule sees it dense.
+_TAKES_INDEXED_SLICES = frozenset(["Identity", "ReadVariableOp"])
 
 
 def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, raw: bool):
@@ -295,7 +299,8 @@ def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, ra
     if all(g is None for g in grads):
         return None
     return [(np.zeros_like(o._value) if raw else Tensor(np.zeros_like(o._value)))
-            if g is None else g for o, g in zip(outputs, grads)]
+            if g is None else to_dense(g) if type(g) is IndexedSlices else g
+            for o, g in zip(outputs, grads)]
 
 
 def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
@@ -351,6 +356,8 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             continue
         if rule is None:
             gradient_rule(op)
+        if type(out_grads[0]) is IndexedSlices and op.name not in _TAKES_INDEXED_SLICES:
+            out_grads = (to_dense(out_grads[0]),)
         inputs = rec.inputs
         if not raw:
             rec._needed = relevant

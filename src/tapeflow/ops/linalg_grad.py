@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.registry import RegisterGradient, get_op
+from ..framework.registry import RegisterGradient
 from .array_ops import ConcatV2, Reshape, SplitV, Transpose
 from .linalg_ops import (Diag, DiagPart, MatrixBandPart, MatrixDiag, MatrixDiagPart,
                          MatrixInverse, MatrixSolve, MatrixTriangularSolve, SelfAdjointEigV2, Svd)
-from .math_ops import MatMul
+from .math_ops import Conj, MatMul
 from .op_util import dtype_of, shape_of
 
 
@@ -22,8 +22,7 @@ def _swap(x):
 
 
 def _conj(x):
-    # Conj belongs to the elementwise-math family; looked up when a complex rule needs it.
-    return get_op("Conj")(x) if dtype_of(x).kind == "c" else x
+    return Conj(x) if dtype_of(x).kind == "c" else x
 
 
 def _adjoint(x):

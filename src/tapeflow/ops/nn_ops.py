@@ -12,6 +12,7 @@ from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, broadcast_to, transpose
 from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
+from .special_ops import erfc
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -277,7 +278,6 @@ def gelu(features, approximate=False, name=None) -> Tensor:
     if approximate:
         inner = multiply(x + 0.044715 * x * x * x, 0.7978845608028654)
         return 0.5 * x * (1.0 + execute(Tanh, (inner,), NO_ATTRS))
-    from .math_ops import erfc  # TODO(merge): a top-level import once main has erfc
     return 0.5 * x * erfc(multiply(x, -0.7071067811865476))
 
 
