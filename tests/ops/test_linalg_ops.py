@@ -107,6 +107,15 @@ def test_qr_shapes_and_reconstruction(shape, full, q_shape, r_shape):
     np.testing.assert_array_equal(np.tril(r, -1), 0 * r)
 
 
+def test_logdet_matches_slogdet_and_is_real_for_complex():
+    a = spd(2)
+    np.testing.assert_allclose(tf.linalg.logdet(a).numpy(), np.linalg.slogdet(a)[1], rtol=1e-12)
+    h = hermitian()
+    result = tf.linalg.logdet(h)
+    assert result.dtype == tf.float64
+    assert float(result) == pytest.approx(np.linalg.slogdet(h)[1].real, rel=1e-12)
+
+
 def test_eigh_matches_numpy_and_ascends():
     a = spd(2, n=4)
     e, v = tf.linalg.eigh(a)
@@ -172,6 +181,8 @@ def test_transposes_matvec_and_matmul_alias():
     np.testing.assert_allclose(tf.linalg.matvec(a, rng.standard_normal(3) + 0 * b[:3],
                                                 transpose_a=True).shape, (2, 4))
     assert tf.linalg.matmul is tf.matmul
+    assert tf.linalg.norm is tf.norm and tf.linalg.eye is tf.eye
+    assert tf.math.softplus is tf.nn.softplus and tf.math.log_softmax is tf.nn.log_softmax
 
 
 def test_inputs_are_not_modified():

@@ -14,11 +14,11 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, transpose
-from .math_ops import Sum, matmul
+from .math_ops import Sum, log, matmul, real
 from .op_util import NO_ATTRS, as_input, binary_inputs
 
 __all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "eigh", "eigvalsh",
-           "inv", "matmul", "matrix_transpose", "matvec", "qr", "slogdet", "solve", "svd",
+           "inv", "logdet", "matmul", "matrix_transpose", "matvec", "qr", "slogdet", "solve", "svd",
            "tensor_diag", "tensor_diag_part", "trace", "triangular_solve"]
 
 
@@ -357,6 +357,23 @@ def cholesky(input, name=None) -> Tensor:  # noqa: A002
                [1., 2.]], dtype=float32)
     """
     return execute(Cholesky, (_matrices("Cholesky", input),), NO_ATTRS)
+
+
+def logdet(matrix, name=None) -> Tensor:
+    """log(det(matrix)) of Hermitian positive definite matrices, from their Cholesky factor.
+
+    Returns:
+        A real tensor of shape [...]: 2 * sum(log(diag(cholesky(matrix)))).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> round(float(tf.linalg.logdet(tf.constant([[4.0, 2.0], [2.0, 5.0]]))), 4)
+        2.7726
+    """
+    diagonal = diag_part(cholesky(matrix))
+    if diagonal.dtype.is_complex:
+        diagonal = real(diagonal)
+    return 2.0 * execute(Sum, (log(diagonal),), {"axis": (diagonal.ndim - 1,), "keepdims": False})
 
 
 QrResult = collections.namedtuple("Qr", ["q", "r"])

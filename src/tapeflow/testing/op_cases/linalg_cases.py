@@ -38,6 +38,7 @@ case("MatrixTriangularSolve", lambda a, b: tf.linalg.triangular_solve(_condition
 
 case("Cholesky", lambda x: tf.linalg.cholesky(_spd(x)), normal(3, 3))
 case("Cholesky", lambda x: tf.linalg.cholesky(_spd(x)), normal(2, 3, 3), label="batch")
+case("Cholesky", lambda x: tf.linalg.logdet(_spd(x)), normal(2, 3, 3), label="logdet")
 
 for _shape, _full, _label in [((4, 3), False, "tall"), ((3, 3), True, "square,full"),
                               ((3, 5), False, "wide"), ((2, 4, 3), False, "batch")]:
