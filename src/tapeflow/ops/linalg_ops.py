@@ -22,7 +22,7 @@ __all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "eigh
            "tensor_diag", "tensor_diag_part", "trace", "triangular_solve"]
 
 
-def adjoint_value(x):
+def _adjoint_value(x):
     """The conjugate transpose of the last two axes of a NumPy array."""
     x = np.swapaxes(x, -1, -2)
     return np.conj(x) if x.dtype.kind == "c" else x
@@ -38,7 +38,7 @@ def _inverse(x, adjoint=False):
     except np.linalg.LinAlgError:
         raise _fail("MatrixInverse", f"Input is not invertible (shape {list(x.shape)}, dtype "
                     f"{x.dtype}).") from None
-    return adjoint_value(inv) if adjoint else inv
+    return _adjoint_value(inv) if adjoint else inv
 
 
 def _determinant(x):
@@ -58,7 +58,7 @@ def _stacked(matrix, rhs):
 
 def _solve(matrix, rhs, adjoint=False):
     try:
-        return np.linalg.solve(adjoint_value(matrix) if adjoint else matrix, _stacked(matrix, rhs))
+        return np.linalg.solve(_adjoint_value(matrix) if adjoint else matrix, _stacked(matrix, rhs))
     except np.linalg.LinAlgError:
         raise _fail("MatrixSolve", f"Input matrix is not invertible (shape "
                     f"{list(matrix.shape)}, dtype {matrix.dtype}).") from None
@@ -71,7 +71,7 @@ def _triangle(x, lower: bool):
 def _triangular_solve(matrix, rhs, lower=True, adjoint=False):
     a = _triangle(matrix, lower)
     if adjoint:
-        a, lower = adjoint_value(a), not lower
+        a, lower = _adjoint_value(a), not lower
     rhs = _stacked(a, rhs)
     try:
         return np.linalg.solve(a, rhs)
@@ -99,10 +99,12 @@ def _cholesky(x):
         pass
     # As TF, which does not raise: NaN for each matrix that is not positive definite.
     flat = x.reshape((-1,) + x.shape[-2:])
-    positive = np.linalg.eigvalsh(flat).min(axis=-1) > 0
     out = np.full_like(flat, np.nan)
-    if positive.any():
-        out[positive] = np.linalg.cholesky(flat[positive])
+    for i, matrix in enumerate(flat):
+        try:
+            out[i] = np.linalg.cholesky(matrix)
+        except np.linalg.LinAlgError:
+            pass
     return out.reshape(x.shape)
 
 
@@ -123,10 +125,10 @@ def _svd(x, compute_uv=True, full_matrices=False):
         empty = np.zeros(x.shape[:-2] + (0, 0), x.dtype)
         return np.linalg.svd(x, compute_uv=False), empty, empty
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, adjoint_value(vh)
+    return s, u, _adjoint_value(vh)
 
 
-def diag_size(length: int, k: int, num_rows: int, num_cols: int) -> tuple:
+def _diag_size(length: int, k: int, num_rows: int, num_cols: int) -> tuple:
     """TF's output size of MatrixDiagV3 for a diagonal of `length` at offset `k`."""
     min_rows, min_cols = length - min(k, 0), length + max(k, 0)
     if num_rows == -1 and num_cols == -1:
@@ -140,7 +142,7 @@ def diag_size(length: int, k: int, num_rows: int, num_cols: int) -> tuple:
 
 def _matrix_diag(diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0):
     length = diagonal.shape[-1]
-    rows, cols = diag_size(length, k, num_rows, num_cols)
+    rows, cols = _diag_size(length, k, num_rows, num_cols)
     out = np.full(diagonal.shape[:-1] + (rows, cols), padding_value, dtype=diagonal.dtype)
     index = np.arange(length)
     out[..., index + max(-k, 0), index + max(k, 0)] = diagonal
@@ -151,14 +153,14 @@ def _matrix_diag_part(x, k=0):
     return np.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
 
 
-def band_mask(rows: int, cols: int, num_lower: int, num_upper: int) -> np.ndarray:
+def _band_mask(rows: int, cols: int, num_lower: int, num_upper: int) -> np.ndarray:
     """True inside the band: (num_lower < 0 or i - j <= num_lower) and likewise above."""
     offset = np.arange(rows)[:, None] - np.arange(cols)[None, :]
     return (((num_lower < 0) | (offset <= num_lower)) & ((num_upper < 0) | (-offset <= num_upper)))
 
 
 def _band_part(x, num_lower, num_upper):
-    mask = band_mask(x.shape[-2], x.shape[-1], num_lower, num_upper)
+    mask = _band_mask(x.shape[-2], x.shape[-1], num_lower, num_upper)
     return np.where(mask, x, np.zeros((), x.dtype))
 
 
@@ -475,7 +477,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     if d.ndim < 1:
         raise _fail("MatrixDiagV3", f"diagonal must have rank >= 1, got shape {list(d.shape)}.")
     length = d.shape[-1]
-    rows, cols = diag_size(length, k, int(num_rows), int(num_cols))
+    rows, cols = _diag_size(length, k, int(num_rows), int(num_cols))
     if min(rows + min(k, 0), cols - max(k, 0)) != length:
         raise _fail("MatrixDiagV3", f"a diagonal of length {length} at k={k} does not fit a "
                     f"{rows}x{cols} matrix.")
