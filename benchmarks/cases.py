@@ -156,4 +156,36 @@ def convnet(peers: dict) -> Case:
     return _network_case("convnet", Network(64, (8, 8, 1), (128,), conv_filters=32), peers)
 
 
-ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet}
+# -- one convolution ---------------------------------------------------------------------
+
+def conv2d(peers: dict) -> Case:
+    """conv2d alone at the convnet's size (64 8x8x1 images, 32 3x3 filters, VALID): forward
+    plus the gradient of the output's sum w.r.t. the filters."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 8, 8, 1)).astype(np.float32)
+    w = (0.3 * rng.standard_normal((3, 3, 1, 32))).astype(np.float32)
+
+    def numpy_step():
+        patches = image_patches(x)
+        y = patches @ w.reshape(-1, 32)
+        return [(patches.T @ np.ones_like(y)).reshape(w.shape)]
+
+    def tf_api(tf):
+        images, filters = tf.constant(x), tf.Variable(w)
+
+        def step():
+            with tf.GradientTape() as tape:
+                y = tf.nn.conv2d(images, filters, strides=1, padding="VALID")
+            return [tape.gradient(y, filters)]
+        return step
+
+    case = Case("conv2d")
+    case.add("numpy", lambda: numpy_step)
+    case.add("tapeflow eager", lambda: tf_api(tapeflow))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: tf_api(peers["tensorflow"]))
+    return case
+
+
+ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
+       "conv2d": conv2d}
