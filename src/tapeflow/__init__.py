@@ -13,13 +13,14 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import array_grad, math_grad, nn_grad  # noqa: F401  (registers the rules)
+from .ops import array_jvp, batched_grad, math_jvp, nn_jvp  # noqa: F401  (and these)
 from .ops.array_ops import broadcast_to, identity, reshape, transpose
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import math, nn, test  # noqa: E402
+from . import autodiff, math, nn, test  # noqa: E402
 
 NoGradient = no_gradient
 __version__ = "0.1.0"

@@ -1,0 +1,168 @@
+"""The reverse pass for a batch of upstream gradients at once (vectorized Jacobians).
+
+Every pending gradient carries a leading batch axis: row b is the backward pass seeded with
+upstream[b]. An op's rule is used as is when declared batch-transparent, its batched variant
+when one is registered (framework/batched_registry.py), and otherwise once per batch row
+(correct, but a Python loop for that op).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..framework.batched_registry import batched_rule, is_batch_transparent
+from ..framework.context import state
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.registry import NO_GRADIENT, gradient_rule
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..ops.array_ops import BroadcastTo, ConcatV2, Reshape, SplitV
+from ..ops.math_ops import Sum
+from ..ops.op_util import dtype_of, shape_of
+from .backprop import _accumulate, _check_count, _relevant_ids, _unwrap, _wrap
+from .tape import OpRecord, Tape
+
+__all__ = ["BatchedOpRecord", "batched_gradients"]
+
+
+class BatchedOpRecord(OpRecord):
+    """An OpRecord for a batched rule: also names the inputs that need no gradient."""
+
+    __slots__ = ("skip_input_indices",)
+
+    def __init__(self, op, inputs: tuple, outputs: tuple, attrs: dict,
+                 skip_input_indices: tuple) -> None:
+        super().__init__(op, inputs, outputs, attrs)
+        self.skip_input_indices = skip_input_indices
+
+
+def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool) -> list:
+    """For each source, the gradients of `target` seeded with each row of `upstream`.
+
+    Args:
+        tape: the record to run backwards.
+        target: the Tensor differentiated.
+        sources: Tensors or Variables.
+        upstream: an array or Tensor of shape [batch, *target.shape].
+        consume: release the records as they are used.
+
+    Returns:
+        One entry per source: None when unconnected, else shape [batch, *source.shape].
+    """
+    raw = not state.recorders
+    batch = shape_of(upstream)[0]
+    entries = tape.entries
+    source_ids = {s._id for s in sources if s._id in tape.ids or s._id == target._id}
+    relevant = _relevant_ids(entries, source_ids)
+    pending = {target._id: _unwrap(upstream) if raw else _wrap(upstream)}
+    found: dict = {}
+    for index in range(len(entries) - 1, -1, -1):
+        rec = entries.pop() if consume else entries[index]
+        outputs = rec.outputs
+        grads = [pending.pop(o._id, None) for o in outputs]
+        for o, g in zip(outputs, grads):
+            if g is not None and o._id in source_ids:
+                _accumulate(found, o._id, g)
+        if outputs[0]._id not in relevant or all(g is None for g in grads):
+            continue
+        rule = gradient_rule(rec.op)
+        if rule is NO_GRADIENT:
+            continue
+        needed = [x._id in relevant and x.dtype.is_trainable for x in rec.inputs]
+        in_grads = _batched_rule(rec, rule, grads, needed, batch, raw)
+        for x, g, need in zip(rec.inputs, in_grads, needed):
+            if g is not None and need:
+                _accumulate(pending, x._id, _unbroadcast(_dense(g), x._value.shape, batch))
+    for sid in source_ids:
+        if sid in pending:
+            _accumulate(found, sid, pending[sid])
+    return [_wrap(found.get(s._id)) for s in sources]
+
+
+def _batched_rule(rec: OpRecord, rule: Callable, grads: list, needed: list, batch: int,
+                  raw: bool) -> tuple:
+    op = rec.op
+    if len(grads) > 1:
+        grads = [_zeros((batch,) + o._value.shape, o._value.dtype, raw) if g is None else g
+                 for o, g in zip(rec.outputs, grads)]
+    if raw:
+        inputs = tuple([x._value for x in rec.inputs])
+        outputs = tuple([o._value for o in rec.outputs])
+    else:
+        inputs, outputs = rec.inputs, rec.outputs
+    batched = batched_rule(op.name)
+    if batched is not None:
+        skip = tuple(i for i, need in enumerate(needed) if not need)
+        view = BatchedOpRecord(op, inputs, outputs, rec.attrs, skip)
+        return _check_count(op, batched(view, *grads), len(inputs))
+    view = OpRecord(op, inputs, outputs, rec.attrs)
+    if is_batch_transparent(op.name):
+        return _check_count(op, rule(view, *grads), len(inputs))
+    return _row_by_row(view, rule, grads, batch, raw)
+
+
+def _row_by_row(view: OpRecord, rule: Callable, grads: list, batch: int, raw: bool) -> list:
+    """The plain rule once per batch row, the results stacked along a new first axis."""
+    op = view.op
+    wrap = raw and op.grad_takes_tensors
+    if wrap:
+        view = OpRecord(op, tuple([_wrap(x) for x in view.inputs]),
+                        tuple([_wrap(o) for o in view.outputs]), view.attrs)
+    rows = [_rows(g, batch) for g in grads]
+    per_row = []
+    for b in range(batch):
+        row_grads = [_wrap(r[b]) if wrap else r[b] for r in rows]
+        row = _check_count(op, rule(view, *row_grads), len(view.inputs))
+        per_row.append([_unwrap(g) for g in row] if wrap else row)
+    stacked = []
+    for i, x in enumerate(view.inputs):
+        column = [_dense(row[i]) for row in per_row]
+        present = [g for g in column if g is not None]
+        if not present:
+            stacked.append(None)
+            continue
+        shape = shape_of(present[0])
+        zeros = _zeros((1,) + shape, dtype_of(x), raw)
+        stacked.append(ConcatV2(*[zeros if g is None else Reshape(g, (1,) + shape)
+                                  for g in column], axis=0))
+    return stacked
+
+
+def _rows(g, batch: int) -> list:
+    """The batch rows of g, each without the batch axis."""
+    shape = shape_of(g)[1:]
+    if batch == 1:
+        return [Reshape(g, shape)]
+    return [Reshape(r, shape) for r in SplitV(g, indices=tuple(range(1, batch)), axis=0)]
+
+
+def _unbroadcast(g, shape: tuple, batch: int):
+    """A batched gradient [batch, *broadcast shape] summed down to [batch, *shape]."""
+    full = (batch,) + shape
+    gshape = shape_of(g)
+    if gshape == full:
+        return g
+    if len(gshape) <= len(shape):
+        # A rule's constant result (zeros) carries no batch axis.
+        return BroadcastTo(g, full)
+    lead = len(gshape) - len(full)
+    axes = tuple(range(1, lead + 1)) + tuple(
+        i + 1 + lead for i, d in enumerate(shape) if d == 1 and gshape[i + 1 + lead] != 1)
+    if axes:
+        g = Sum(g, axis=axes, keepdims=False)
+    return Reshape(g, full)
+
+
+def _dense(g):
+    if g is None or not isinstance(g, IndexedSlices):
+        return g
+    if isinstance(g.values, Tensor):
+        return convert_to_tensor(g)
+    dense = np.zeros(tuple(np.asarray(g.dense_shape).tolist()), g.values.dtype)
+    np.add.at(dense, g.indices, g.values)
+    return dense
+
+
+def _zeros(shape: tuple, dtype, raw: bool):
+    zeros = np.zeros(shape, dtype)
+    return zeros if raw else Tensor(zeros)
