@@ -38,7 +38,10 @@ class Tensor:
 
     @property
     def dtype(self) -> dtypes.DType:
-        return dtypes.from_numpy(self._value.dtype)
+        try:
+            return dtypes._BY_CHAR[self._value.dtype.char]
+        except KeyError:
+            return dtypes.from_numpy(self._value.dtype)
 
     @property
     def shape(self) -> TensorShape:
