@@ -46,6 +46,24 @@ def _tanh_layer(w, x):
     return tf.tanh(tf.reshape(tf.matmul(w, tf.reshape(x, [-1, 1])), [-1]))
 
 
+def _jacobian_contenders(forward, x, method: str) -> tuple:
+    """Two callables for tape.<method>(forward(x), x): vectorized, and TF's loop of gradient
+    calls (experimental_use_pfor=False), each recording the forward pass too."""
+    def vectorized():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = forward(x)
+        return getattr(tape, method)(y, x)
+
+    def loop():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = forward(x)
+        return getattr(tape, method)(y, x, experimental_use_pfor=False)
+
+    return vectorized, loop
+
+
 def jacobian() -> dict:
     """The 100 x 100 Jacobian of tanh(W @ x), float32: forward plus Jacobian."""
     rng = np.random.default_rng(0)
@@ -57,18 +75,7 @@ def jacobian() -> dict:
         return (1 - y * y)[:, None] * w0
 
     w, x = tf.constant(w0), tf.constant(x0)
-
-    def vectorized():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = _tanh_layer(w, x)
-        return tape.jacobian(y, x)
-
-    def loop():
-        with tf.GradientTape(persistent=True) as tape:
-            tape.watch(x)
-            y = _tanh_layer(w, x)
-        return tape.jacobian(y, x, experimental_use_pfor=False)
+    vectorized, loop = _jacobian_contenders(lambda x: _tanh_layer(w, x), x, "jacobian")
 
     expected = numpy_jacobian()
     np.testing.assert_allclose(vectorized().numpy(), expected, rtol=1e-5, atol=1e-6)
@@ -88,18 +95,8 @@ def batch_jacobian() -> dict:
         return (1 - y * y)[:, :, None] * w0.T[None]
 
     w, x = tf.constant(w0), tf.constant(x0)
-
-    def vectorized():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.tanh(tf.matmul(x, w))
-        return tape.batch_jacobian(y, x)
-
-    def loop():
-        with tf.GradientTape(persistent=True) as tape:
-            tape.watch(x)
-            y = tf.tanh(tf.matmul(x, w))
-        return tape.batch_jacobian(y, x, experimental_use_pfor=False)
+    vectorized, loop = _jacobian_contenders(lambda x: tf.tanh(tf.matmul(x, w)), x,
+                                            "batch_jacobian")
 
     expected = numpy_batch_jacobian()
     np.testing.assert_allclose(vectorized().numpy(), expected, rtol=1e-5, atol=1e-6)

@@ -25,12 +25,16 @@ def numeric_jacobian(fn, arrays, index, eps=1e-6):
     return jac
 
 
-def test_jacobian_doc_example():
+@pytest.mark.parametrize("inside_context", [False, True])
+def test_jacobian_doc_example(inside_context):
     x = tf.constant([1.0, 2.0])
     with tf.GradientTape() as g:
         g.watch(x)
         y = x * x
-    jac = g.jacobian(y, x)
+        if inside_context:  # a non-persistent tape stops recording, as for gradient()
+            jac = g.jacobian(y, x)
+    if not inside_context:
+        jac = g.jacobian(y, x)
     assert jac.dtype == tf.float32
     np.testing.assert_array_equal(jac.numpy(), [[2.0, 0.0], [0.0, 4.0]])
 
@@ -141,15 +145,6 @@ def test_non_persistent_tape_is_used_once():
         tape.jacobian(y, x)
     with pytest.raises(RuntimeError):
         tape.gradient(y, x)
-
-
-def test_jacobian_inside_non_persistent_context_stops_recording():
-    x = tf.constant([1.0, 2.0])
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = x * x
-        jac = tape.jacobian(y, x)
-    np.testing.assert_array_equal(jac.numpy(), [[2.0, 0.0], [0.0, 4.0]])
 
 
 def test_variables_and_parallel_iterations():

@@ -19,21 +19,23 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops.array_ops import BroadcastTo, ConcatV2, Reshape, SplitV
 from ..ops.math_ops import Sum
 from ..ops.op_util import dtype_of, shape_of
-from .backprop import _accumulate, _check_count, _relevant_ids, _unwrap, _wrap
+from .backprop import _accumulate, _count_error, _relevant_ids, _unwrap, _wrap
 from .tape import OpRecord, Tape
 
-__all__ = ["BatchedOpRecord", "batched_gradients"]
+__all__ = ["batched_gradients", "gradients_per_input"]
 
 
-class BatchedOpRecord(OpRecord):
-    """An OpRecord for a batched rule: also names the inputs that need no gradient."""
+def gradients_per_input(op, grads, count: int):
+    """A rule's result as one gradient per input (a lone gradient for a one-input op).
 
-    __slots__ = ("skip_input_indices",)
-
-    def __init__(self, op, inputs: tuple, outputs: tuple, attrs: dict,
-                 skip_input_indices: tuple) -> None:
-        super().__init__(op, inputs, outputs, attrs)
-        self.skip_input_indices = skip_input_indices
+    Raises:
+        ValueError: the rule returned another number of gradients.
+    """
+    if count == 1 and not isinstance(grads, (tuple, list)):
+        return (grads,)
+    if not isinstance(grads, (tuple, list)) or len(grads) != count:
+        raise _count_error(op, grads, count)
+    return grads
 
 
 def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool) -> list:
@@ -53,7 +55,9 @@ def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool
     batch = shape_of(upstream)[0]
     entries = tape.entries
     source_ids = {s._id for s in sources if s._id in tape.ids or s._id == target._id}
-    relevant = _relevant_ids(entries, source_ids)
+    relevant = _relevant_ids(tape, entries, source_ids)
+    if relevant is None:
+        relevant = tape.ids
     pending = {target._id: _unwrap(upstream) if raw else _wrap(upstream)}
     found: dict = {}
     for index in range(len(entries) - 1, -1, -1):
@@ -68,10 +72,9 @@ def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool
         rule = gradient_rule(rec.op)
         if rule is NO_GRADIENT:
             continue
-        needed = [x._id in relevant and x.dtype.is_trainable for x in rec.inputs]
-        in_grads = _batched_rule(rec, rule, grads, needed, batch, raw)
-        for x, g, need in zip(rec.inputs, in_grads, needed):
-            if g is not None and need:
+        in_grads = _batched_rule(rec, rule, grads, relevant, batch, raw)
+        for x, g in zip(rec.inputs, in_grads):
+            if g is not None and x._id in relevant:
                 _accumulate(pending, x._id, _unbroadcast(_dense(g), x._value.shape, batch))
     for sid in source_ids:
         if sid in pending:
@@ -79,25 +82,24 @@ def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool
     return [_wrap(found.get(s._id)) for s in sources]
 
 
-def _batched_rule(rec: OpRecord, rule: Callable, grads: list, needed: list, batch: int,
+def _batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: set, batch: int,
                   raw: bool) -> tuple:
     op = rec.op
     if len(grads) > 1:
         grads = [_zeros((batch,) + o._value.shape, o._value.dtype, raw) if g is None else g
                  for o, g in zip(rec.outputs, grads)]
     if raw:
-        inputs = tuple([x._value for x in rec.inputs])
-        outputs = tuple([o._value for o in rec.outputs])
+        view = OpRecord(op, tuple([x._value for x in rec.inputs]),
+                        tuple([o._value for o in rec.outputs]), rec.attrs)
+        view._tensors = rec.inputs
     else:
-        inputs, outputs = rec.inputs, rec.outputs
+        view = OpRecord(op, rec.inputs, rec.outputs, rec.attrs)
+    view._needed = relevant
     batched = batched_rule(op.name)
     if batched is not None:
-        skip = tuple(i for i, need in enumerate(needed) if not need)
-        view = BatchedOpRecord(op, inputs, outputs, rec.attrs, skip)
-        return _check_count(op, batched(view, *grads), len(inputs))
-    view = OpRecord(op, inputs, outputs, rec.attrs)
+        return gradients_per_input(op, batched(view, *grads), len(rec.inputs))
     if is_batch_transparent(op.name):
-        return _check_count(op, rule(view, *grads), len(inputs))
+        return gradients_per_input(op, rule(view, *grads), len(rec.inputs))
     return _row_by_row(view, rule, grads, batch, raw)
 
 
@@ -106,13 +108,14 @@ def _row_by_row(view: OpRecord, rule: Callable, grads: list, batch: int, raw: bo
     op = view.op
     wrap = raw and op.grad_takes_tensors
     if wrap:
-        view = OpRecord(op, tuple([_wrap(x) for x in view.inputs]),
-                        tuple([_wrap(o) for o in view.outputs]), view.attrs)
+        needed = view._needed
+        view = OpRecord(op, view._tensors, tuple([_wrap(o) for o in view.outputs]), view.attrs)
+        view._needed = needed
     rows = [_rows(g, batch) for g in grads]
     per_row = []
     for b in range(batch):
         row_grads = [_wrap(r[b]) if wrap else r[b] for r in rows]
-        row = _check_count(op, rule(view, *row_grads), len(view.inputs))
+        row = gradients_per_input(op, rule(view, *row_grads), len(view.inputs))
         per_row.append([_unwrap(g) for g in row] if wrap else row)
     stacked = []
     for i, x in enumerate(view.inputs):

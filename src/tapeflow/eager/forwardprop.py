@@ -27,9 +27,9 @@ from ..framework.variables import Variable
 from ..ops.array_ops import BroadcastTo
 from ..ops.math_ops import Mul, Sum
 from ..ops.op_util import shape_of
-from .backprop import UnconnectedGradients, _check_count, as_unconnected, imperative_grad, \
-    unbroadcast
-from .tape import OpRecord, Tape
+from .backprop import UnconnectedGradients, as_unconnected, imperative_grad, unbroadcast
+from .batched_backprop import gradients_per_input
+from .tape import OpRecord, Tape, is_trainable
 
 __all__ = ["ForwardAccumulator", "output_tangents", "tangent_of"]
 
@@ -127,15 +127,18 @@ class ForwardAccumulator:
 
     def _record_operation(self, op, inputs: tuple, outputs: tuple, attrs: dict) -> None:
         tangents = self._tangents
-        in_tangents = [tangents.get(x._id) for x in inputs]
-        if all(t is None for t in in_tangents):
+        for x in inputs:
+            if x._id in tangents:
+                break
+        else:
             return
         recorders = state.recorders
-        earlier = recorders[:recorders.index(self)]
-        state.recorders = earlier
+        position = recorders.index(self)
+        state.recorders = recorders[:position]
         try:
-            out_tangents = output_tangents(op, inputs, outputs, attrs, in_tangents,
-                                           raw=not earlier)
+            out_tangents = output_tangents(op, inputs, outputs, attrs,
+                                           [tangents.get(x._id) for x in inputs],
+                                           raw=not position)
         finally:
             state.recorders = recorders
         for o, t in zip(outputs, out_tangents):
@@ -202,32 +205,39 @@ def output_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents:
     """
     if op.grad is NO_GRADIENT:
         return [None] * len(outputs)
-    in_tangents = [None if t is None or not x.dtype.is_trainable else _unwrap(t) if raw
-                   else _as_tensor(t) for x, t in zip(inputs, in_tangents)]
+    for i, (x, t) in enumerate(zip(inputs, in_tangents)):
+        if t is not None:
+            if not is_trainable(x):
+                in_tangents[i] = None
+            elif raw:
+                if type(t) is Tensor:
+                    in_tangents[i] = t._value
+            elif type(t) is not Tensor:
+                in_tangents[i] = _as_tensor(t)
     if raw:
-        view = OpRecord(op, tuple([x._value for x in inputs]),
-                        tuple([o._value for o in outputs]), attrs)
+        view = OpRecord(op, [x._value for x in inputs], [o._value for o in outputs], attrs)
     else:
         view = OpRecord(op, inputs, outputs, attrs)
     if op.jvp is not None:
         result = op.jvp(view, *in_tangents)
     else:
         result = jvp_from_gradient(op, inputs, outputs, attrs, in_tangents)
-    if not isinstance(result, (tuple, list)):
+    if len(outputs) == 1 and not isinstance(result, (tuple, list)):
         result = (result,)
-    if len(result) != len(outputs):
-        raise ValueError(f"The JVP rule of op '{op.name}' returned {len(result)} tangents; the "
-                         f"op has {len(outputs)} outputs and needs one tangent (or None) each.")
+    elif not isinstance(result, (tuple, list)) or len(result) != len(outputs):
+        raise ValueError(f"The JVP rule of op '{op.name}' returned the wrong number of tangents; "
+                         f"the op has {len(outputs)} outputs and needs one tangent (or None) "
+                         "each.")
     tangents = []
     for o, t in zip(outputs, result):
-        if t is None or not o.dtype.is_trainable:
-            tangents.append(None)
-            continue
-        if raw:
-            t = _unwrap(t)
-        shape = o._value.shape
-        if shape_of(t) != shape:
-            t = BroadcastTo(t, shape)
+        if t is not None:
+            if not is_trainable(o):
+                t = None
+            else:
+                if raw and type(t) is Tensor:
+                    t = t._value
+                if shape_of(t) != o._value.shape:
+                    t = BroadcastTo(t, o._value.shape)
         tangents.append(t)
     return tangents
 
@@ -245,12 +255,11 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     upstream = [Tensor(np.zeros_like(o._value)) for o in outputs]
     tape = Tape()
     for u, o in zip(upstream, outputs):
-        if o.dtype.is_trainable:
-            tape.watch(u)
+        tape.watch(u)
     recorders = state.recorders
     recorders.append(tape)
     try:
-        grads = _check_count(op, rule(OpRecord(op, tuple(inputs), tuple(outputs), attrs),
+        grads = gradients_per_input(op, rule(OpRecord(op, tuple(inputs), tuple(outputs), attrs),
                                       *upstream), len(inputs))
         total = None
         for x, g, v in zip(inputs, grads, tangents):
@@ -268,10 +277,6 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     if total is None:
         return [None] * len(outputs)
     return imperative_grad(tape, [total], upstream, [None], consume=True)
-
-
-def _unwrap(t):
-    return t._value if isinstance(t, Tensor) else t
 
 
 def _as_tensor(t):

@@ -16,6 +16,7 @@ from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape, Transpose
 from .backprop import UnconnectedGradients, _snapshot, as_unconnected
 from .batched_backprop import batched_gradients
+from .tape import is_trainable
 
 __all__ = ["jacobian", "batch_jacobian"]
 
@@ -157,7 +158,7 @@ def _backward(self, target, sources: list, upstream: np.ndarray, parallel_iterat
                                f"the {name} with eager execution enabled and with "
                                "experimental_use_pfor set to False.")
         return _stack([self.gradient(target, sources, output_gradients=[u]) for u in upstream])
-    if not target.dtype.is_trainable:
+    if not is_trainable(target):
         return [None] * len(sources)
     if self._recording and not self._persistent:
         self._pop()

@@ -5,17 +5,11 @@ import numpy as np
 
 from ..framework.registry import RegisterJVP
 from .array_ops import BroadcastTo, ConcatV2, Reshape, SplitV, Transpose
+from .math_jvp import register_elementwise_jvp
 from .op_util import shape_of, value_of
 
 
-@RegisterJVP("Identity")
-def _identity_jvp(op, t):
-    return t
-
-
-@RegisterJVP("ReadVariableOp")
-def _read_variable_jvp(op, t):
-    return t
+register_elementwise_jvp("Identity", "ReadVariableOp")
 
 
 @RegisterJVP("Reshape")

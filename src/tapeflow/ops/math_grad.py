@@ -37,7 +37,9 @@ def _div_grad(op, g):
 def _pow_grad(op, g):
     x, y = op.inputs
     z = op.outputs[0]
-    gx = g * y * Pow(x, y - 1)
+    gx = g * y * Pow(x, y - 1) if op.needs_gradient(0) else None
+    if not op.needs_gradient(1):
+        return gx, None
     # TF's convention: no gradient w.r.t. the exponent where the base is <= 0.
     safe_log = Log(_where_positive(x))
     gy = g * z * safe_log

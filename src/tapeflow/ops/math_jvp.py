@@ -6,9 +6,31 @@ engine broadcasts a tangent to its output's shape.
 """
 from __future__ import annotations
 
-from ..framework.registry import RegisterJVP
+from ..framework.registry import RegisterJVP, get_op
 from .math_grad import _where_positive
 from .math_ops import Cast, Log, MatMul, Mean, Pow, Sum
+from .op_util import dtype_of
+
+
+def elementwise_jvp(op, t):
+    """The JVP of a one-input elementwise op: its Jacobian is diagonal, hence symmetric, so
+    its gradient rule applied to the tangent gives it. That rule multiplies by conj(f'),
+    so a complex tangent is conjugated on the way in and out.
+    """
+    rule = op.op.grad
+    if dtype_of(t).kind == "c":
+        conj = get_op("Conj")
+        return conj(rule(op, conj(t)))
+    return rule(op, t)
+
+
+def register_elementwise_jvp(*op_types: str) -> None:
+    """Gives each of `op_types` (one input, elementwise) `elementwise_jvp` as its JVP rule."""
+    for op_type in op_types:
+        RegisterJVP(op_type)(elementwise_jvp)
+
+
+register_elementwise_jvp("Neg", "Square", "Sqrt", "Exp", "Log", "Tanh", "Sigmoid")
 
 
 def plus(a, b):
@@ -18,11 +40,6 @@ def plus(a, b):
     if b is None:
         return a
     return a + b
-
-
-def times(t, factor):
-    """t * factor, None for a None tangent."""
-    return None if t is None else t * factor
 
 
 @RegisterJVP("AddV2")
@@ -38,59 +55,24 @@ def _sub_jvp(op, tx, ty):
 @RegisterJVP("Mul")
 def _mul_jvp(op, tx, ty):
     x, y = op.inputs
-    return plus(times(tx, y), times(ty, x))
+    return plus(None if tx is None else tx * y, None if ty is None else ty * x)
 
 
 @RegisterJVP("RealDiv")
 def _div_jvp(op, tx, ty):
     y = op.inputs[1]
-    z = op.outputs[0]
-    return plus(tx, times(ty, -z)) / y
+    return plus(tx, None if ty is None else -ty * op.outputs[0]) / y
 
 
 @RegisterJVP("Pow")
 def _pow_jvp(op, tx, ty):
     x, y = op.inputs
     z = op.outputs[0]
+    by_base = None if tx is None else tx * (y * Pow(x, y - 1))
+    if ty is None:
+        return by_base
     # As for the gradient, the exponent's slope is taken as 0 where the base is <= 0.
-    return plus(times(tx, y * Pow(x, y - 1)), times(ty, z * Log(_where_positive(x))))
-
-
-@RegisterJVP("Neg")
-def _neg_jvp(op, t):
-    return -t
-
-
-@RegisterJVP("Square")
-def _square_jvp(op, t):
-    return t * (2 * op.inputs[0])
-
-
-@RegisterJVP("Sqrt")
-def _sqrt_jvp(op, t):
-    return t / (2 * op.outputs[0])
-
-
-@RegisterJVP("Exp")
-def _exp_jvp(op, t):
-    return t * op.outputs[0]
-
-
-@RegisterJVP("Log")
-def _log_jvp(op, t):
-    return t / op.inputs[0]
-
-
-@RegisterJVP("Tanh")
-def _tanh_jvp(op, t):
-    y = op.outputs[0]
-    return t * (1 - y * y)
-
-
-@RegisterJVP("Sigmoid")
-def _sigmoid_jvp(op, t):
-    y = op.outputs[0]
-    return t * (y * (1 - y))
+    return plus(by_base, ty * (z * Log(_where_positive(x))))
 
 
 @RegisterJVP("BatchMatMulV2")

@@ -4,14 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.registry import RegisterJVP
+from .math_jvp import register_elementwise_jvp
 from .math_ops import Sum
 from .nn_ops import ReluGrad, Softmax
 from .op_util import dtype_of, shape_of, value_of
 
 
-@RegisterJVP("Relu")
-def _relu_jvp(op, t):
-    return ReluGrad(t, op.outputs[0])
+register_elementwise_jvp("Relu")
 
 
 @RegisterJVP("ReluGrad")
@@ -28,7 +27,10 @@ def _softmax_jvp(op, t):
 
 @RegisterJVP("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_xent_jvp(op, t, _):
+    """Tangents of the loss and of its fused gradient, softmax(logits) - one_hot(labels)."""
     logits, labels = op.inputs
     last = len(shape_of(logits)) - 1
     one_hot = np.eye(shape_of(logits)[-1], dtype=dtype_of(logits))[value_of(labels)]
-    return Sum((Softmax(logits, axis=last) - one_hot) * t, axis=(last,), keepdims=False)
+    probs = Softmax(logits, axis=last)
+    return (Sum((probs - one_hot) * t, axis=(last,), keepdims=False),
+            probs * (t - Sum(t * probs, axis=(last,), keepdims=True)))
