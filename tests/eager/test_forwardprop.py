@@ -228,3 +228,18 @@ def test_fused_cross_entropy_gradient_output_has_a_tangent():
         numeric = (outputs(logits + eps * direction)[out].numpy()
                    - outputs(logits - eps * direction)[out].numpy()) / (2 * eps)
         np.testing.assert_allclose(tangent.numpy(), numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_a_jvp_lives_as_long_as_its_tensor():
+    import gc
+    import weakref
+    x = tf.constant([1.0, 2.0])
+    with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 1.0])) as acc:
+        y = x * 2.0
+        z = y * 3.0
+    released = weakref.ref(acc.jvp(y))
+    del y
+    gc.collect()
+    assert released() is None
+    np.testing.assert_array_equal(acc.jvp(z).numpy(), [6.0, 6.0])
+    np.testing.assert_array_equal(acc.jvp(x).numpy(), [1.0, 1.0])

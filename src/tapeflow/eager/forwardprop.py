@@ -15,6 +15,7 @@ its gradient with respect to u is J v (computed with a private tape over u).
 from __future__ import annotations
 
 import logging
+import weakref
 
 import numpy as np
 
@@ -80,6 +81,7 @@ class ForwardAccumulator:
 
     def __init__(self, primals, tangents) -> None:
         self._tangents: dict = {}
+        self._tensor_refs: dict = {}
         self._recording = False
         self._entered = False
         flat_primals = nest.flatten(primals)
@@ -143,7 +145,14 @@ class ForwardAccumulator:
             state.recorders = recorders
         for o, t in zip(outputs, out_tangents):
             if t is not None:
-                tangents[o._id] = t
+                key = o._id
+                tangents[key] = t
+                # As in TF, a JVP lives as long as its tensor: nothing can use it afterwards.
+                self._tensor_refs[key] = weakref.ref(o, lambda _, key=key: self._forget(key))
+
+    def _forget(self, key: int) -> None:
+        self._tangents.pop(key, None)
+        self._tensor_refs.pop(key, None)
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
         """The JVPs computed for `primals` (watched tensors or tensors computed from them).
