@@ -225,6 +225,7 @@ def output_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents:
                 in_tangents[i] = _as_tensor(t)
     if raw:
         view = OpRecord(op, [x._value for x in inputs], [o._value for o in outputs], attrs)
+        view._tensors = inputs
     else:
         view = OpRecord(op, inputs, outputs, attrs)
     if op.jvp is not None:

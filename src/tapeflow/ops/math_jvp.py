@@ -6,31 +6,48 @@ engine broadcasts a tangent to its output's shape.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..framework.registry import RegisterJVP, get_op
-from .math_grad import _where_positive
-from .math_ops import Cast, Log, MatMul, Mean, Pow, Sum
-from .op_util import dtype_of
+from .math_ops import Cast, MatMul, Mean, Sum
+from .op_util import dtype_of, value_of
 
 
-def elementwise_jvp(op, t):
-    """The JVP of a one-input elementwise op: its Jacobian is diagonal, hence symmetric, so
-    its gradient rule applied to the tangent gives it. That rule multiplies by conj(f'),
-    so a complex tangent is conjugated on the way in and out.
+def elementwise_jvp(op, *tangents):
+    """The JVP of an elementwise op from its gradient rule.
+
+    An elementwise op's Jacobian with respect to each input is diagonal: its gradient rule
+    multiplies the upstream gradient by conj(df/dx_i). With one input the rule applied to
+    the tangent is the JVP; with several, the rule applied to ones gives each slope, to be
+    multiplied by that input's tangent. Complex values are conjugated accordingly.
     """
     rule = op.op.grad
-    if dtype_of(t).kind == "c":
-        conj = get_op("Conj")
-        return conj(rule(op, conj(t)))
-    return rule(op, t)
+    if len(tangents) == 1:
+        t = tangents[0]
+        if dtype_of(t).kind == "c":
+            conj = get_op("Conj")
+            return conj(rule(op, conj(t)))
+        return rule(op, t)
+    op._needed = {x._id for x, t in zip(op._tensors, tangents) if t is not None}
+    out = value_of(op.outputs[0])
+    slopes = rule(op, np.ones(out.shape, out.dtype))
+    total = None
+    for slope, t in zip(slopes, tangents):
+        if t is None or slope is None:
+            continue
+        if out.dtype.kind == "c":
+            slope = get_op("Conj")(slope)
+        total = slope * t if total is None else total + slope * t
+    return total
 
 
 def register_elementwise_jvp(*op_types: str) -> None:
-    """Gives each of `op_types` (one input, elementwise) `elementwise_jvp` as its JVP rule."""
+    """Gives each of `op_types` (elementwise ops) `elementwise_jvp` as their JVP rule."""
     for op_type in op_types:
         RegisterJVP(op_type)(elementwise_jvp)
 
 
-register_elementwise_jvp("Neg", "Square", "Sqrt", "Exp", "Log", "Tanh", "Sigmoid")
+register_elementwise_jvp("Neg", "Square", "Sqrt", "Exp", "Log", "Tanh", "Sigmoid", "Pow")
 
 
 def plus(a, b):
@@ -62,17 +79,6 @@ def _mul_jvp(op, tx, ty):
 def _div_jvp(op, tx, ty):
     y = op.inputs[1]
     return plus(tx, None if ty is None else -ty * op.outputs[0]) / y
-
-
-@RegisterJVP("Pow")
-def _pow_jvp(op, tx, ty):
-    x, y = op.inputs
-    z = op.outputs[0]
-    by_base = None if tx is None else tx * (y * Pow(x, y - 1))
-    if ty is None:
-        return by_base
-    # As for the gradient, the exponent's slope is taken as 0 where the base is <= 0.
-    return plus(by_base, ty * (z * Log(_where_positive(x))))
 
 
 @RegisterJVP("BatchMatMulV2")
