@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..framework.batched_registry import batched_rule, is_batch_transparent
+from ..framework.batched_registry import batched_rule, is_batch_transparent, stacking_attrs
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import NO_GRADIENT, gradient_rule
@@ -100,7 +100,21 @@ def _batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: set, bat
         return gradients_per_input(op, batched(view, *grads), len(rec.inputs))
     if is_batch_transparent(op.name):
         return gradients_per_input(op, rule(view, *grads), len(rec.inputs))
+    attrs = stacking_attrs(op.name, rec.attrs)
+    if attrs is not None:
+        stacked = OpRecord(op, _stack_of(view.inputs, batch, raw),
+                           _stack_of(view.outputs, batch, raw), attrs)
+        stacked._tensors, stacked._needed = rec.inputs, relevant
+        return gradients_per_input(op, rule(stacked, *grads), len(rec.inputs))
     return _row_by_row(view, rule, grads, batch, raw)
+
+
+def _stack_of(values, batch: int, raw: bool) -> tuple:
+    """Each trainable value broadcast along a new first axis of length `batch` (a view of
+    it when raw)."""
+    broadcast = np.broadcast_to if raw else BroadcastTo
+    return tuple([broadcast(v, (batch,) + shape_of(v)) if dtype_of(v).kind in "fc" else v
+                  for v in values])
 
 
 def _row_by_row(view: OpRecord, rule: Callable, grads: list, batch: int, raw: bool) -> list:

@@ -1,18 +1,24 @@
 """How each op's gradient rule handles a batch of upstream gradients (vectorized Jacobians).
 
 The batched reverse pass (eager/batched_backprop.py) gives every gradient a leading batch
-axis. A rule that only combines the gradient elementwise (with broadcasting) or by matmul
-works on it unchanged: declare it with `batch_transparent`. A rule that uses shapes or axes
-needs a batched variant: register it with `RegisterBatchedGradient`. Any other op's rule
-runs once per batch row.
+axis. An op's rule is reused in one of three ways, declared here:
+- `batch_transparent`: the rule only combines the gradient elementwise (broadcasting) or
+  by matmul, so it works on batched gradients unchanged;
+- `batch_by_stacking`: the rule uses axes or shapes; it is shown the op as if it had run on
+  a stack of copies of its inputs (inputs broadcast along a new first axis, axis attributes
+  moved one place right), which makes its gradients the batched ones;
+- `RegisterBatchedGradient`: a hand-written batched rule, where that is faster.
+Any other op's rule runs once per batch row.
 """
 from __future__ import annotations
 
 from typing import Callable, Optional
 
-__all__ = ["batch_transparent", "RegisterBatchedGradient", "batched_rule", "is_batch_transparent"]
+__all__ = ["batch_transparent", "batch_by_stacking", "RegisterBatchedGradient", "batched_rule",
+           "has_batched_gradient", "is_batch_transparent", "stacking_attrs"]
 
 _TRANSPARENT: set = set()
+_STACKING: dict = {}
 _BATCHED_RULES: dict = {}
 
 
@@ -25,12 +31,43 @@ def is_batch_transparent(op_type: str) -> bool:
     return op_type in _TRANSPARENT
 
 
+def batch_by_stacking(*op_types: str, axes: tuple = ("axis",), perms: tuple = ()) -> None:
+    """Declares `op_types` batchable as a stack: applying the op to inputs stacked along a
+    new first axis, with the attributes named in `axes` (an axis or a tuple of them) plus
+    one and those in `perms` (a permutation) extended, stacks its outputs the same way.
+    """
+    for op_type in op_types:
+        _STACKING[op_type] = (axes, perms)
+
+
+def stacking_attrs(op_type: str, attrs: dict) -> Optional[dict]:
+    """`attrs` of a stacked `op_type` (see batch_by_stacking); None if not declared."""
+    spec = _STACKING.get(op_type)
+    if spec is None:
+        return None
+    axes, perms = spec
+    shifted = dict(attrs)
+    for name in axes:
+        if name in attrs:
+            value = attrs[name]
+            shifted[name] = tuple(_shift(a) for a in value) if isinstance(value, tuple) \
+                else _shift(value)
+    for name in perms:
+        if name in attrs:
+            shifted[name] = (0,) + tuple(p + 1 for p in attrs[name])
+    return shifted
+
+
+def _shift(axis: int) -> int:
+    return axis + 1 if axis >= 0 else axis
+
+
 class RegisterBatchedGradient:
     """Decorator registering `fn(op, *grads)` for gradients with a leading batch axis.
 
     `fn` returns one gradient per input with the batch axis first, at the input's shape or
-    a broadcast of it (the engine sums it down). `op.skip_input_indices` lists the inputs
-    whose gradients nobody needs; return None for them.
+    a broadcast of it (the engine sums it down); None for the inputs in
+    `op.skip_input_indices`, whose gradients nobody needs.
     """
 
     def __init__(self, op_type: str) -> None:
@@ -45,3 +82,8 @@ class RegisterBatchedGradient:
 
 def batched_rule(op_type: str) -> Optional[Callable]:
     return _BATCHED_RULES.get(op_type)
+
+
+def has_batched_gradient(op_type: str) -> bool:
+    """Whether the batched pass handles `op_type` without a loop over the batch."""
+    return op_type in _TRANSPARENT or op_type in _STACKING or op_type in _BATCHED_RULES
