@@ -286,7 +286,8 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
         recorders.remove(tape)
     if total is None:
         return [None] * len(outputs)
-    return imperative_grad(tape, [total], upstream, [None], consume=True)
+    return [convert_to_tensor(t) if isinstance(t, IndexedSlices) else t
+            for t in imperative_grad(tape, [total], upstream, [None], consume=True)]
 
 
 def _as_tensor(t):

@@ -58,7 +58,7 @@ def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.N
     """
     _check_usable(self)
     unconnected = as_unconnected(unconnected_gradients)
-    target = _snapshot(target)
+    target = _as_target(self, target)
     flat_sources = _flat_sources(sources)
     target_shape = target._value.shape
     size = int(np.prod(target_shape))
@@ -115,7 +115,7 @@ def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradie
     """
     _check_usable(self)
     as_unconnected(unconnected_gradients)
-    target = _snapshot(target)
+    target = _as_target(self, target)
     (source,) = _flat_sources(source)
     target_shape = target._value.shape
     source_shape = source._value.shape
@@ -139,6 +139,19 @@ def _check_usable(tape) -> None:
     if tape._tape is None:
         raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
                            "of gradients (or jacobians).")
+
+
+def _as_target(tape, target) -> Tensor:
+    """The target as a Tensor; an IndexedSlices is made dense on the tape, as TF does."""
+    if not isinstance(target, IndexedSlices):
+        return _snapshot(target)
+    if tape._recording:
+        return convert_to_tensor(target)
+    tape._push()
+    try:
+        return convert_to_tensor(target)
+    finally:
+        tape._pop()
 
 
 def _flat_sources(sources) -> list:

@@ -7,7 +7,7 @@ from ..framework.batched_registry import (RegisterBatchedGradient, batch_by_stac
                                           batch_transparent)
 from .array_ops import Reshape, Transpose
 from .math_ops import MatMul
-from .op_util import shape_of
+from .op_util import dtype_of, shape_of
 
 batch_transparent("AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
                   "Tanh", "Sigmoid", "Cast", "Identity", "ReadVariableOp", "BroadcastTo", "Relu",
@@ -25,7 +25,7 @@ def _batched_reshape_grad(op, g):
 @RegisterBatchedGradient("BatchMatMulV2")
 def _batched_matmul_grad(op, g):
     """Without transposes, a 2-D operand meets the whole batch in one matrix product."""
-    if op.attrs:
+    if op.attrs or dtype_of(g).kind == "c":
         return op.op.grad(op, g)
     a, b = op.inputs
     skip = op.skip_input_indices

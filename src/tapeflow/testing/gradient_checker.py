@@ -90,7 +90,7 @@ def _jvp_dot(f, args, wrt, upstream, direction):
     from ..eager.forwardprop import ForwardAccumulator
     with ForwardAccumulator([args[i] for i in wrt], [constant(d) for d in direction]) as acc:
         y = f(*args)
-    tangent = acc.jvp(y)
+    tangent = acc.jvp(y) if isinstance(y, Tensor) else None
     return 0.0 if tangent is None else _reduce_all(tangent * upstream)
 
 
