@@ -171,6 +171,7 @@ def _unbroadcast(g, shape: tuple, batch: int):
 
 
 def _dense(g):
+    """A gradient as a dense array or Tensor (IndexedSlices summed into place)."""
     if g is None or not isinstance(g, IndexedSlices):
         return g
     if isinstance(g.values, Tensor):

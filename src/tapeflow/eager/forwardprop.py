@@ -260,17 +260,15 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     sees only ops on u, and the recorders already active see the whole computation.
     """
     rule = gradient_rule(op)
-    inputs = [_as_tensor(x) for x in inputs]
-    outputs = [_as_tensor(o) for o in outputs]
     upstream = [Tensor(np.zeros_like(o._value)) for o in outputs]
     tape = Tape()
-    for u, o in zip(upstream, outputs):
+    for u in upstream:
         tape.watch(u)
     recorders = state.recorders
     recorders.append(tape)
     try:
-        grads = gradients_per_input(op, rule(OpRecord(op, tuple(inputs), tuple(outputs), attrs),
-                                      *upstream), len(inputs))
+        grads = rule(OpRecord(op, inputs, outputs, attrs), *upstream)
+        grads = gradients_per_input(op, grads, len(inputs))
         total = None
         for x, g, v in zip(inputs, grads, tangents):
             if g is None or v is None:

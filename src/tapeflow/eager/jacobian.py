@@ -15,7 +15,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape, Transpose
 from .backprop import UnconnectedGradients, _snapshot, as_unconnected
-from .batched_backprop import batched_gradients
+from .batched_backprop import _dense, batched_gradients
 from .tape import is_trainable
 
 __all__ = ["jacobian", "batch_jacobian"]
@@ -205,7 +205,3 @@ def _stack(rows: list, concat: bool = False) -> list:
         result = ConcatV2(*pieces, axis=0)
         stacked.append(result if isinstance(result, Tensor) else Tensor(result))
     return stacked
-
-
-def _dense(g) -> Tensor:
-    return convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
