@@ -14,13 +14,23 @@ from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import array_grad, math_grad, nn_grad  # noqa: F401  (registers the rules)
 from .ops import array_jvp, batched_grad, math_jvp, nn_jvp  # noqa: F401  (and these)
-from .ops.array_ops import broadcast_to, identity, reshape, transpose
+from .ops import indexing_grad, random_grad, special_math_grad  # noqa: F401
+from .ops.array_ops import (broadcast_to, concat, expand_dims, gather, identity, identity_n, pad,
+                            rank, reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
+                            transpose, unstack)
+from .ops.creation_ops import (eye, fill, linspace, meshgrid, one_hot, ones, ones_like, range,
+                               zeros, zeros_like)
+from .ops.indexing_ops import (boolean_mask, gather_nd, newaxis, repeat, scatter_nd, slice,
+                               strided_slice, tensor_scatter_nd_add, tensor_scatter_nd_update,
+                               where)
+from .ops.sort_ops import argsort, sort
+from .ops.special_math_ops import einsum, tensordot
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import autodiff, math, nn, test  # noqa: E402
+from . import autodiff, config, math, nn, random, test, utils  # noqa: E402
 
 NoGradient = no_gradient
 __version__ = "0.1.0"

@@ -13,9 +13,9 @@ import numpy as np
 
 from ..framework.batched_registry import batched_rule, is_batch_transparent, stacking_attrs
 from ..framework.context import state
-from ..framework.indexed_slices import IndexedSlices
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, gradient_rule
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor
 from ..ops.array_ops import BroadcastTo, ConcatV2, Reshape, SplitV
 from ..ops.math_ops import Sum
 from ..ops.op_util import dtype_of, shape_of
@@ -172,13 +172,7 @@ def _unbroadcast(g, shape: tuple, batch: int):
 
 def _dense(g):
     """A gradient as a dense array or Tensor (IndexedSlices summed into place)."""
-    if g is None or not isinstance(g, IndexedSlices):
-        return g
-    if isinstance(g.values, Tensor):
-        return convert_to_tensor(g)
-    dense = np.zeros(tuple(np.asarray(g.dense_shape).tolist()), g.values.dtype)
-    np.add.at(dense, g.indices, g.values)
-    return dense
+    return to_dense(g) if type(g) is IndexedSlices else g
 
 
 def _zeros(shape: tuple, dtype, raw: bool):

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..framework import nest
 from ..framework.context import state
-from ..framework.indexed_slices import IndexedSlices
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, get_op, gradient_rule
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
@@ -273,8 +273,8 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
         for x, g, v in zip(inputs, grads, tangents):
             if g is None or v is None:
                 continue
-            if isinstance(g, IndexedSlices):
-                g = convert_to_tensor(g)
+            if type(g) is IndexedSlices:
+                g = to_dense(g)
             g = unbroadcast(_as_tensor(g), x._value.shape)
             if x.dtype.is_complex:
                 v = get_op("Conj")(_as_tensor(v))
@@ -284,7 +284,7 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
         recorders.remove(tape)
     if total is None:
         return [None] * len(outputs)
-    return [convert_to_tensor(t) if isinstance(t, IndexedSlices) else t
+    return [to_dense(t) if type(t) is IndexedSlices else t
             for t in imperative_grad(tape, [total], upstream, [None], consume=True)]
 
 
