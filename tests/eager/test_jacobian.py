@@ -246,8 +246,9 @@ def same_both_ways(tape, target, source):
     return vectorized
 
 
-def test_the_foundation_ops_have_a_batched_gradient():
-    names = ["AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
+def test_common_ops_have_a_batched_gradient():
+    names = ["ExpandDims", "Squeeze", "Pack", "Unpack", "Tile", "PadV2", "Slice", "StridedSlice",
+             "GatherV2", "Einsum", "SelectV2", "AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
              "Tanh", "Sigmoid", "BatchMatMulV2", "Sum", "Mean", "Cast", "Identity",
              "ReadVariableOp", "Reshape", "BroadcastTo", "Transpose", "ConcatV2", "SplitV",
              "Relu", "ReluGrad", "Softmax", "SparseSoftmaxCrossEntropyWithLogits"]

@@ -100,7 +100,7 @@ def _batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: set, bat
         return gradients_per_input(op, batched(view, *grads), len(rec.inputs))
     if is_batch_transparent(op.name):
         return gradients_per_input(op, rule(view, *grads), len(rec.inputs))
-    attrs = stacking_attrs(op.name, rec.attrs)
+    attrs = stacking_attrs(op.name, rec.attrs, batch)
     if attrs is not None:
         stacked = OpRecord(op, _stack_of(view.inputs, batch, raw),
                            _stack_of(view.outputs, batch, raw), attrs)

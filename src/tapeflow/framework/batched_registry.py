@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-__all__ = ["batch_transparent", "batch_by_stacking", "RegisterBatchedGradient", "batched_rule",
+__all__ = ["BATCH", "batch_transparent", "batch_by_stacking", "RegisterBatchedGradient", "batched_rule",
            "has_batched_gradient", "is_batch_transparent", "stacking_attrs"]
 
 _TRANSPARENT: set = set()
@@ -31,22 +31,34 @@ def is_batch_transparent(op_type: str) -> bool:
     return op_type in _TRANSPARENT
 
 
-def batch_by_stacking(*op_types: str, axes: tuple = ("axis",), perms: tuple = ()) -> None:
-    """Declares `op_types` batchable as a stack: applying the op to inputs stacked along a
-    new first axis, with the attributes named in `axes` (an axis or a tuple of them) plus
-    one and those in `perms` (a permutation) extended, stacks its outputs the same way.
+# In `leading`, stands for the batch size.
+BATCH = object()
+
+
+def batch_by_stacking(*op_types: str, axes: tuple = ("axis",), perms: tuple = (),
+                      leading: Optional[dict] = None,
+                      transform: Optional[Callable] = None) -> None:
+    """Declares `op_types` batchable as a stack: the op applied to inputs stacked along a
+    new first axis stacks its outputs the same way, once its attributes say so: those in
+    `axes` (an axis or a tuple of them) move one place right, those in `perms` (a
+    permutation) gain the new axis first, and each per-axis tuple in `leading` gains the
+    given first entry (BATCH for the batch size). `transform(attrs)`, if given, makes any
+    other change, or returns None where stacking cannot express the op.
     """
     for op_type in op_types:
-        _STACKING[op_type] = (axes, perms)
+        _STACKING[op_type] = (axes, perms, leading or {}, transform)
 
 
-def stacking_attrs(op_type: str, attrs: dict) -> Optional[dict]:
+def stacking_attrs(op_type: str, attrs: dict, batch: int) -> Optional[dict]:
     """`attrs` of a stacked `op_type` (see batch_by_stacking); None if not declared."""
     spec = _STACKING.get(op_type)
     if spec is None:
         return None
-    axes, perms = spec
+    axes, perms, leading, transform = spec
     shifted = dict(attrs)
+    for name, first in leading.items():
+        if name in attrs:
+            shifted[name] = (batch if first is BATCH else first,) + tuple(attrs[name])
     for name in axes:
         if name in attrs:
             value = attrs[name]
@@ -55,7 +67,7 @@ def stacking_attrs(op_type: str, attrs: dict) -> Optional[dict]:
     for name in perms:
         if name in attrs:
             shifted[name] = (0,) + tuple(p + 1 for p in attrs[name])
-    return shifted
+    return shifted if transform is None else transform(shifted)
 
 
 def _shift(axis: int) -> int:

@@ -1,38 +1,18 @@
-"""Forward-mode (JVP) rules of array_ops: each op is linear, so it maps tangents as values."""
+"""Forward-mode (JVP) rules of array, creation and indexing ops: all linear but one."""
 from __future__ import annotations
 
-import numpy as np
-
 from ..framework.registry import RegisterJVP
-from .array_ops import BroadcastTo, ConcatV2, Reshape, SplitV, Transpose
-from .math_jvp import register_elementwise_jvp
-from .op_util import shape_of, value_of
+from .array_ops import PadV2
+from .jvp_util import linear_jvp, register_jvps
+
+register_jvps(linear_jvp, "Identity", "IdentityN", "ReadVariableOp", "Reshape", "BroadcastTo",
+              "Transpose", "ConcatV2", "SplitV", "ExpandDims", "Squeeze", "Pack", "Unpack",
+              "Tile", "MirrorPad", "MirrorPadGrad", "ReverseV2", "Roll", "UnsortedSegmentSum",
+              "Fill", "Slice", "StridedSlice", "StridedSliceGrad", "GatherV2", "GatherNd",
+              "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "SelectV2")
 
 
-register_elementwise_jvp("Identity", "ReadVariableOp")
-
-
-@RegisterJVP("Reshape")
-def _reshape_jvp(op, t, _):
-    return Reshape(t, shape_of(op.outputs[0]))
-
-
-@RegisterJVP("BroadcastTo")
-def _broadcast_to_jvp(op, t, _):
-    return BroadcastTo(t, shape_of(op.outputs[0]))
-
-
-@RegisterJVP("Transpose")
-def _transpose_jvp(op, t):
-    return Transpose(t, **op.attrs)
-
-
-@RegisterJVP("ConcatV2")
-def _concat_jvp(op, *tangents):
-    return ConcatV2(*[np.zeros_like(value_of(x)) if t is None else t
-                      for x, t in zip(op.inputs, tangents)], **op.attrs)
-
-
-@RegisterJVP("SplitV")
-def _split_jvp(op, t):
-    return SplitV(t, **op.attrs)
+@RegisterJVP("PadV2")
+def _pad_jvp(op, t):
+    # Affine, not linear: the padding constant has no tangent.
+    return PadV2(t, paddings=op.attrs["paddings"], constant_values=0)

@@ -3,7 +3,9 @@ Jacobians; see framework/batched_registry.py), and hand-written batched rules fo
 """
 from __future__ import annotations
 
-from ..framework.batched_registry import (RegisterBatchedGradient, batch_by_stacking,
+import string
+
+from ..framework.batched_registry import (BATCH, RegisterBatchedGradient, batch_by_stacking,
                                           batch_transparent)
 from .array_ops import Reshape, Transpose
 from .math_ops import MatMul
@@ -11,9 +13,28 @@ from .op_util import dtype_of, shape_of
 
 batch_transparent("AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
                   "Tanh", "Sigmoid", "Cast", "Identity", "ReadVariableOp", "BroadcastTo", "Relu",
-                  "ReluGrad", "SparseSoftmaxCrossEntropyWithLogits")
-batch_by_stacking("Sum", "Mean", "ConcatV2", "SplitV", "Softmax")
+                  "ReluGrad", "SparseSoftmaxCrossEntropyWithLogits", "IdentityN", "SelectV2")
+batch_by_stacking("Sum", "Mean", "ConcatV2", "SplitV", "Softmax", "ExpandDims", "Squeeze", "Pack",
+                  "Unpack", "ReverseV2", "Roll")
 batch_by_stacking("Transpose", perms=("perm",))
+batch_by_stacking("Tile", leading={"reps": 1})
+batch_by_stacking("PadV2", "MirrorPad", "MirrorPadGrad", leading={"paddings": (0, 0)})
+batch_by_stacking("Slice", leading={"begin": 0, "size": BATCH})
+batch_by_stacking("StridedSlice", leading={"index": slice(None)})
+batch_by_stacking("StridedSliceGrad", leading={"index": slice(None), "shape": BATCH})
+batch_by_stacking("GatherV2", transform=lambda attrs: attrs if attrs["batch_dims"] == 0 else None)
+
+
+def _einsum_stacked(attrs: dict) -> dict:
+    """A fresh letter in front of every operand and of the output: the stacking axis."""
+    equation = attrs["equation"]
+    letter = next(c for c in string.ascii_letters if c not in equation)
+    lhs, out = equation.split("->")
+    return {**attrs, "equation": ",".join(letter + term for term in lhs.split(","))
+            + "->" + letter + out}
+
+
+batch_by_stacking("Einsum", axes=(), transform=_einsum_stacked)
 
 
 @RegisterBatchedGradient("Reshape")

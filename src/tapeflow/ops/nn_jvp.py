@@ -4,13 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.registry import RegisterJVP
-from .math_jvp import register_elementwise_jvp
+from .jvp_util import elementwise_jvp, register_jvps
 from .math_ops import Sum
 from .nn_ops import ReluGrad, Softmax
 from .op_util import dtype_of, shape_of, value_of
 
 
-register_elementwise_jvp("Relu")
+register_jvps(elementwise_jvp, "Relu")
 
 
 @RegisterJVP("ReluGrad")
