@@ -134,12 +134,12 @@ class ForwardAccumulator:
                 break
         else:
             return
+        in_tangents = [tangents.get(x._id) for x in inputs]
         recorders = state.recorders
         position = recorders.index(self)
         state.recorders = recorders[:position]
         try:
-            out_tangents = output_tangents(op, inputs, outputs, attrs,
-                                           [tangents.get(x._id) for x in inputs],
+            out_tangents = output_tangents(op, inputs, outputs, attrs, in_tangents,
                                            raw=not position)
         finally:
             state.recorders = recorders
