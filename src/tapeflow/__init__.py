@@ -14,6 +14,7 @@ from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import array_grad, math_grad, nn_grad  # noqa: F401  (registers the rules)
 from .ops import array_jvp, batched_grad, math_jvp, nn_jvp  # noqa: F401  (and these)
+from .ops import reduction_grad  # noqa: F401  (registers the rules)
 from .ops import indexing_grad, random_grad, special_math_grad  # noqa: F401
 from .ops.array_ops import (broadcast_to, concat, expand_dims, gather, identity, identity_n, pad,
                             rank, reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
@@ -28,6 +29,14 @@ from .ops.special_math_ops import einsum, tensordot
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
+from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, complex,
+                           cos, cosh, equal, floor, greater, greater_equal, less, less_equal,
+                           logical_and, logical_not, logical_or, maximum, minimum, not_equal,
+                           sign, sin, sinh, tan)
+from .ops.clip_ops import clip_by_norm, clip_by_value
+from .ops.norm_ops import norm
+from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+                                reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import autodiff, config, math, nn, random, test, utils  # noqa: E402
