@@ -13,9 +13,15 @@ from .op_util import dtype_of, shape_of
 
 batch_transparent("AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
                   "Tanh", "Sigmoid", "Cast", "Identity", "ReadVariableOp", "BroadcastTo", "Relu",
-                  "ReluGrad", "SparseSoftmaxCrossEntropyWithLogits", "IdentityN", "SelectV2")
+                  "ReluGrad", "SparseSoftmaxCrossEntropyWithLogits", "IdentityN", "SelectV2",
+                  "AddN", "Abs", "Sign", "Reciprocal", "Rsqrt", "Expm1", "Log1p", "Sin", "Cos",
+                  "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
+                  "Atan2", "Maximum", "Minimum", "DivNoNan", "FloorMod", "SquaredDifference",
+                  "Erf", "Erfc", "Lgamma", "Digamma", "Polygamma", "Real", "Imag", "Conj",
+                  "Angle", "ComplexAbs", "Complex")
 batch_by_stacking("Sum", "Mean", "ConcatV2", "SplitV", "Softmax", "ExpandDims", "Squeeze", "Pack",
-                  "Unpack", "ReverseV2", "Roll")
+                  "Unpack", "ReverseV2", "Roll", "Max", "Min", "Prod", "ReduceLogSumExp",
+                  "Cumsum", "Cumprod")
 batch_by_stacking("Transpose", perms=("perm",))
 batch_by_stacking("Tile", leading={"reps": 1})
 batch_by_stacking("PadV2", "MirrorPad", "MirrorPadGrad", leading={"paddings": (0, 0)})
