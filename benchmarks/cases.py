@@ -1,145 +1,251 @@
-"""Benchmark cases: each returns {contender: zero-argument callable}, 'numpy' first."""
+"""Benchmark cases. Each builder takes the loaded peers ({name: module}) and returns a
+harness.Case whose first contender is the hand-written NumPy baseline: the same forward
+computation plus a hand-derived backward pass, the floor for NumPy-based autodiff.
+
+To add a case: write its NumPy baseline here, its contenders in contenders.py (or reuse
+them), and register the builder in ALL.
+"""
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
-import tapeflow as tf
+import tapeflow
+
+import contenders as c
+from harness import Case
+
+LEARNING_RATE = np.float32(0.01)
+CHAIN_STEPS = 100 // 3  # each step is three elementwise ops: x * 1.01, + 0.1, tanh
 
 
-def chain() -> dict:
-    """100 elementwise ops (x*1.01, +0.1, tanh, repeated) on a float32 vector of 4,
-    forward plus gradient."""
-    x0 = np.linspace(-1, 1, 4).astype(np.float32)
-    steps = 100 // 3
+# -- chain -------------------------------------------------------------------------------
 
-    def numpy_chain():
+def numpy_chain(x0: np.ndarray):
+    def step():
         x = x0
         saved = []
-        for _ in range(steps):
+        for _ in range(CHAIN_STEPS):
             x = np.tanh(x * np.float32(1.01) + np.float32(0.1))
             saved.append(x)
         g = np.ones_like(x)
         for y in reversed(saved):
             g = g * (1 - y * y) * np.float32(1.01)
-        return g
-
-    xt = tf.constant(x0)
-
-    def tapeflow_eager():
-        with tf.GradientTape() as tape:
-            tape.watch(xt)
-            x = xt
-            for _ in range(steps):
-                x = tf.tanh(x * 1.01 + 0.1)
-        return tape.gradient(x, xt)
-
-    expected = numpy_chain()
-    np.testing.assert_allclose(tapeflow_eager().numpy(), expected, rtol=1e-5)
-    return {"numpy": numpy_chain, "tapeflow eager": tapeflow_eager}
+        return [g]
+    return step
 
 
-ALL = {"chain": chain}
+def chain(peers: dict) -> Case:
+    """100 elementwise ops (x*1.01, +0.1, tanh, repeated) on a float32 vector of 4,
+    forward plus gradient."""
+    x0 = np.linspace(-1, 1, 4).astype(np.float32)
+    case = Case("chain")
+    case.add("numpy", lambda: numpy_chain(x0))
+    c.add_all(case, peers, x0, c.Chain(CHAIN_STEPS))
+    return case
 
 
-def _tanh_layer(w, x):
-    """tanh(W @ x) for a vector x, through tapeflow ops."""
-    return tf.tanh(tf.reshape(tf.matmul(w, tf.reshape(x, [-1, 1])), [-1]))
+# -- training steps ----------------------------------------------------------------------
+
+class Network:
+    """Data and initial parameters of a classifier trained by one SGD step on the mean
+    sparse softmax cross entropy: [Conv2D(filters, 3x3, valid, relu) -> Flatten ->]
+    Dense(relu) ... -> Dense. Images are NHWC, conv filters HWIO, dense weights (in, out);
+    parameters are ordered [conv W, conv b,] W1, b1, W2, b2, ...
+    """
+
+    def __init__(self, batch: int, input_shape: tuple, dense: tuple, conv_filters: int = 0,
+                 classes: int = 10, seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        self.batch, self.conv_filters, self.learning_rate = batch, conv_filters, LEARNING_RATE
+        self.x = rng.standard_normal((batch, *input_shape)).astype(np.float32)
+        self.y = rng.integers(0, classes, batch).astype(np.int32)
+        self.params = []
+        fan_in = input_shape[0]
+        if conv_filters:
+            height, width, channels = input_shape
+            self.conv_out = (height - 2, width - 2)
+            self._add_layer(rng, (3, 3, channels, conv_filters), 9 * channels)
+            fan_in = self.conv_out[0] * self.conv_out[1] * conv_filters
+        for units in (*dense, classes):
+            self._add_layer(rng, (fan_in, units), fan_in)
+            fan_in = units
+
+    def _add_layer(self, rng, shape: tuple, fan_in: int) -> None:
+        self.params.append((rng.standard_normal(shape) * np.sqrt(2 / fan_in)).astype(np.float32))
+        self.params.append((0.01 * rng.standard_normal(shape[-1])).astype(np.float32))
+
+    def fresh_params(self) -> list:
+        """A private copy of the initial parameters, for one contender."""
+        return [p.copy() for p in self.params]
 
 
-def _jacobian_contenders(forward, x, method: str) -> tuple:
-    """Two callables for tape.<method>(forward(x), x): vectorized, and TF's loop of gradient
-    calls (experimental_use_pfor=False), each recording the forward pass too."""
-    def vectorized():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = forward(x)
-        return getattr(tape, method)(y, x)
-
-    def loop():
-        with tf.GradientTape(persistent=True) as tape:
-            tape.watch(x)
-            y = forward(x)
-        return getattr(tape, method)(y, x, experimental_use_pfor=False)
-
-    return vectorized, loop
+def image_patches(x: np.ndarray) -> np.ndarray:
+    """3x3 valid patches of NHWC images as rows (n*oh*ow, 9*channels), in HWIO order."""
+    windows = sliding_window_view(x, (3, 3), axis=(1, 2))  # n, oh, ow, c, 3, 3
+    return windows.transpose(0, 1, 2, 4, 5, 3).reshape(-1, 9 * x.shape[-1])
 
 
-def jacobian() -> dict:
-    """The 100 x 100 Jacobian of tanh(W @ x), float32: forward plus Jacobian."""
+def numpy_network(net: Network):
+    params = net.fresh_params()
+    x, y, n, lr = net.x, net.y, net.batch, net.learning_rate
+    rows = np.arange(n)
+    first_dense = 2 if net.conv_filters else 0
+
+    def step():
+        h = x
+        if net.conv_filters:
+            patches = image_patches(x)
+            z = patches @ params[0].reshape(-1, net.conv_filters) + params[1]
+            conv_mask = z > 0
+            h = np.maximum(z, 0).reshape(n, -1)
+        inputs, masks = [], []
+        for i in range(first_dense, len(params), 2):
+            inputs.append(h)
+            h = h @ params[i] + params[i + 1]
+            if i + 2 < len(params):
+                masks.append(h > 0)
+                h = np.maximum(h, 0)
+        shifted = h - h.max(axis=1, keepdims=True)
+        e = np.exp(shifted)
+        total = e.sum(axis=1, keepdims=True)
+        loss = np.mean(np.log(total[:, 0]) - shifted[rows, y])  # noqa: F841  (the forward)
+        d = e / total
+        d[rows, y] -= 1
+        d /= n
+        grads = [None] * len(params)
+        for k in reversed(range(len(inputs))):
+            i = first_dense + 2 * k
+            grads[i], grads[i + 1] = inputs[k].T @ d, d.sum(axis=0)
+            if k:
+                d = d @ params[i].T
+                d *= masks[k - 1]
+        if net.conv_filters:
+            d = (d @ params[2].T).reshape(-1, net.conv_filters)
+            d *= conv_mask
+            grads[0] = (patches.T @ d).reshape(params[0].shape)
+            grads[1] = d.sum(axis=0)
+        for p, g in zip(params, grads):
+            p -= lr * g
+        return grads
+    return step
+
+
+def _network_case(name: str, net: Network, peers: dict) -> Case:
+    case = Case(name)
+    case.add("numpy", lambda: numpy_network(net))
+    missing = None
+    if net.conv_filters and not hasattr(tapeflow.nn, "conv2d"):
+        missing = "tapeflow.nn.conv2d does not exist yet (it lands with the nn ops)"
+    c.add_all(case, peers, net, c.Classifier(), tapeflow_missing=missing)
+    return case
+
+
+def mlp_small(peers: dict) -> Case:
+    """One SGD training step, batch 32, layers 64-128-10, relu, sparse softmax cross entropy."""
+    return _network_case("mlp_small", Network(32, (64,), (128,)), peers)
+
+
+def mlp_large(peers: dict) -> Case:
+    """The same with batch 256, layers 784-1024-1024-10."""
+    return _network_case("mlp_large", Network(256, (784,), (1024, 1024)), peers)
+
+
+def convnet(peers: dict) -> Case:
+    """Conv2D(32, 3, relu) -> Flatten -> Dense(128, relu) -> Dense(10) on 64 8x8x1 images."""
+    return _network_case("convnet", Network(64, (8, 8, 1), (128,), conv_filters=32), peers)
+
+
+# -- Jacobians and Hessian-vector products ------------------------------------------------
+
+def jacobian(peers: dict) -> Case:
+    """The 100 x 100 Jacobian of tanh(W @ x), float32, forward pass included: vectorized,
+    and by TF's loop of one gradient call per output (experimental_use_pfor=False)."""
     rng = np.random.default_rng(0)
-    w0 = (rng.standard_normal((100, 100)) / 10).astype(np.float32)
-    x0 = rng.standard_normal(100).astype(np.float32)
-
-    def numpy_jacobian():
-        y = np.tanh(w0 @ x0)
-        return (1 - y * y)[:, None] * w0
-
-    w, x = tf.constant(w0), tf.constant(x0)
-    vectorized, loop = _jacobian_contenders(lambda x: _tanh_layer(w, x), x, "jacobian")
-
-    expected = numpy_jacobian()
-    np.testing.assert_allclose(vectorized().numpy(), expected, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(loop().numpy(), expected, rtol=1e-5, atol=1e-6)
-    return {"numpy": numpy_jacobian, "tapeflow vectorized": vectorized,
-            "tapeflow loop": loop}
+    data = ((rng.standard_normal((100, 100)) / 10).astype(np.float32),
+            rng.standard_normal(100).astype(np.float32))
+    return _jacobian_case("jacobian", data, batch=False, peers=peers)
 
 
-def batch_jacobian() -> dict:
+def batch_jacobian(peers: dict) -> Case:
     """Per-example Jacobians of tanh(x @ W) for a batch of 64 rows of 32, float32."""
     rng = np.random.default_rng(1)
-    w0 = (rng.standard_normal((32, 32)) / 6).astype(np.float32)
-    x0 = rng.standard_normal((64, 32)).astype(np.float32)
-
-    def numpy_batch_jacobian():
-        y = np.tanh(x0 @ w0)
-        return (1 - y * y)[:, :, None] * w0.T[None]
-
-    w, x = tf.constant(w0), tf.constant(x0)
-    vectorized, loop = _jacobian_contenders(lambda x: tf.tanh(tf.matmul(x, w)), x,
-                                            "batch_jacobian")
-
-    expected = numpy_batch_jacobian()
-    np.testing.assert_allclose(vectorized().numpy(), expected, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(loop().numpy(), expected, rtol=1e-5, atol=1e-6)
-    return {"numpy": numpy_batch_jacobian, "tapeflow vectorized": vectorized,
-            "tapeflow loop": loop}
+    data = ((rng.standard_normal((32, 32)) / 6).astype(np.float32),
+            rng.standard_normal((64, 32)).astype(np.float32))
+    return _jacobian_case("batch_jacobian", data, batch=True, peers=peers)
 
 
-def hvp() -> dict:
-    """A Hessian-vector product of sum(tanh(W @ x) ** 2), x of 100, float32, forward over
-    reverse, beside one gradient of the same function (HVP / gradient is the figure)."""
+def _jacobian_case(name: str, data: tuple, batch: bool, peers: dict) -> Case:
+    w, x = data
+
+    def numpy_jacobian():
+        if batch:
+            y = np.tanh(x @ w)
+            return lambda: [(1 - y * y)[:, :, None] * w.T[None]]
+        y = np.tanh(w @ x)
+        return lambda: [(1 - y * y)[:, None] * w]
+
+    case = Case(name)
+    case.add("numpy", numpy_jacobian)
+    c.add_all(case, peers, data, c.TanhJacobian(batch))
+    case.add("tapeflow loop", lambda: c.TanhJacobian(batch, use_pfor=False).tf_api(
+        tapeflow, data, function=False))
+    return case
+
+
+def _tanh_loss_data() -> tuple:
     rng = np.random.default_rng(2)
-    w0 = (rng.standard_normal((100, 100)) / 10).astype(np.float32)
-    x0 = rng.standard_normal(100).astype(np.float32)
-    v0 = rng.standard_normal(100).astype(np.float32)
+    return ((rng.standard_normal((100, 100)) / 10).astype(np.float32),
+            rng.standard_normal(100).astype(np.float32),
+            rng.standard_normal(100).astype(np.float32))
+
+
+def hvp(peers: dict) -> Case:
+    """A Hessian-vector product of sum(tanh(W @ x) ** 2), x of 100, float32, forward over
+    reverse; compare its time with hvp_gradient's (one gradient of the same function)."""
+    data = _tanh_loss_data()
+    w, x, v = data
 
     def numpy_hvp():
-        t = np.tanh(w0 @ x0)
-        return w0.T @ ((2 - 6 * t * t) * (1 - t * t) * (w0 @ v0))
-
-    w, x, v = tf.constant(w0), tf.constant(x0), tf.constant(v0)
-
-    def loss(x):
-        return tf.reduce_sum(_tanh_layer(w, x) ** 2.0)
-
-    def gradient():
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = loss(x)
-        return tape.gradient(y, x)
-
-    def hessian_vector_product():
-        return tf.autodiff.hessian_vector_product(loss, x, v)
+        def step():
+            t = np.tanh(w @ x)
+            return [w.T @ ((2 - 6 * t * t) * (1 - t * t) * (w @ v))]
+        return step
 
     def full_hessian_times_v():
-        return tf.reshape(tf.matmul(tf.autodiff.hessian(loss, x), tf.reshape(v, [-1, 1])), [-1])
+        tf = tapeflow
+        wt, xt, vt = (tf.constant(a) for a in data)
 
-    np.testing.assert_allclose(hessian_vector_product().numpy(), numpy_hvp(), rtol=1e-4,
-                               atol=1e-5)
-    np.testing.assert_allclose(full_hessian_times_v().numpy(), numpy_hvp(), rtol=1e-4,
-                               atol=1e-5)
-    return {"numpy": numpy_hvp, "tapeflow gradient": gradient,
-            "tapeflow hvp": hessian_vector_product, "tapeflow hessian @ v": full_hessian_times_v}
+        def loss(x):
+            return tf.reduce_sum(tf.tanh(tf.reshape(tf.matmul(wt, tf.reshape(x, [-1, 1])),
+                                                    [-1])) ** 2.0)
+        return lambda: [tf.reshape(tf.matmul(tf.autodiff.hessian(loss, xt),
+                                             tf.reshape(vt, [-1, 1])), [-1])]
+
+    case = Case("hvp")
+    case.add("numpy", numpy_hvp)
+    c.add_all(case, peers, data, c.TanhLoss(hvp=True))
+    case.add("tapeflow hessian @ v", full_hessian_times_v)
+    return case
 
 
-ALL.update(jacobian=jacobian, batch_jacobian=batch_jacobian, hvp=hvp)
+def hvp_gradient(peers: dict) -> Case:
+    """One gradient of hvp's function: the yardstick for the cost of a Hessian-vector product."""
+    data = _tanh_loss_data()
+    w, x, _ = data
+
+    def numpy_gradient():
+        def step():
+            t = np.tanh(w @ x)
+            return [w.T @ (2 * t * (1 - t * t))]
+        return step
+
+    case = Case("hvp_gradient")
+    case.add("numpy", numpy_gradient)
+    c.add_all(case, peers, data, c.TanhLoss(hvp=False))
+    return case
+
+
+ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
+       "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
+       "hvp_gradient": hvp_gradient}

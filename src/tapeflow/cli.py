@@ -58,7 +58,10 @@ def main(argv: list | None = None) -> int:
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("rest", nargs=argparse.REMAINDER)
         sub.set_defaults(fn=fn)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and args.command != "bench":
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    args.rest = unknown + args.rest  # options for the script behind the command (--quick)
     return args.fn(args)
 
 
