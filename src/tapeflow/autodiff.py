@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .eager.forwardprop import ForwardAccumulator, output_tangents, tangent_of
+from .eager.tape import is_trainable
 from .framework import nest
 from .framework.context import state
 from .framework.tensor import Tensor, convert_to_tensor
@@ -105,7 +106,8 @@ def linearize(f, *primals):
     records = list(tape._tape.entries)
 
     def jvp_fn(*tangents):
-        known = {p._id: convert_to_tensor(t, dtype=p.dtype) for p, t in zip(primals, tangents)}
+        known = {p._id: convert_to_tensor(t, dtype=p.dtype) for p, t in zip(primals, tangents)
+                 if is_trainable(p)}
         raw = not state.recorders
         for rec in records:
             found = [known.get(x._id) for x in rec.inputs]

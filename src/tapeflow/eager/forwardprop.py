@@ -110,7 +110,8 @@ class ForwardAccumulator:
         if shape_of(tangent) != shape_of(primal):
             raise ValueError(f"The tangent of a primal of shape {list(shape_of(primal))} has "
                              f"shape {list(shape_of(tangent))}; give one of the primal's shape.")
-        self._tangents[primal._id] = tangent
+        if is_trainable(primal):  # integer paths carry no tangent, as they carry no gradient
+            self._tangents[primal._id] = tangent
 
     def __enter__(self) -> "ForwardAccumulator":
         if self._recording:
@@ -207,26 +208,21 @@ def output_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents:
     """The tangents of an op's outputs (None where none) from those of its inputs.
 
     With `raw`, the rule runs on NumPy arrays and returns arrays; otherwise on Tensors, so
-    active recorders see the computation. `in_tangents` may mix arrays and Tensors.
+    active recorders see the computation. `in_tangents` may mix arrays and Tensors; only
+    tensors of trainable dtypes have one.
 
     Raises:
         LookupError: the op has neither a JVP rule nor a gradient rule.
     """
     if op.grad is NO_GRADIENT:
         return [None] * len(outputs)
-    for i, (x, t) in enumerate(zip(inputs, in_tangents)):
-        if t is not None:
-            if not is_trainable(x):
-                in_tangents[i] = None
-            elif raw:
-                if type(t) is Tensor:
-                    in_tangents[i] = t._value
-            elif type(t) is not Tensor:
-                in_tangents[i] = _as_tensor(t)
     if raw:
+        in_tangents = [t._value if type(t) is Tensor else t for t in in_tangents]
         view = OpRecord(op, [x._value for x in inputs], [o._value for o in outputs], attrs)
         view._tensors = inputs
     else:
+        in_tangents = [t if t is None or type(t) is Tensor else _as_tensor(t)
+                       for t in in_tangents]
         view = OpRecord(op, inputs, outputs, attrs)
     if op.jvp is not None:
         result = op.jvp(view, *in_tangents)
