@@ -164,7 +164,8 @@ def hessian_vector_product(f, x, v):
     Example:
         >>> import tapeflow as tf
         >>> f = lambda v: tf.reduce_sum(v ** 3.0)
-        >>> tf.autodiff.hessian_vector_product(f, tf.constant([1.0, 2.0]), tf.constant([1.0, 0.0])).numpy()
+        >>> x, v = tf.constant([1.0, 2.0]), tf.constant([1.0, 0.0])
+        >>> tf.autodiff.hessian_vector_product(f, x, v).numpy()
         array([6., 0.], dtype=float32)
     """
     x = nest.map_structure(_as_primal, x)

@@ -247,9 +247,10 @@ def same_both_ways(tape, target, source):
 
 
 def test_common_ops_have_a_batched_gradient():
-    names = ["ExpandDims", "Squeeze", "Pack", "Unpack", "Tile", "PadV2", "Slice", "StridedSlice",
-             "GatherV2", "Einsum", "SelectV2", "AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
-             "Tanh", "Sigmoid", "BatchMatMulV2", "Sum", "Mean", "Cast", "Identity",
-             "ReadVariableOp", "Reshape", "BroadcastTo", "Transpose", "ConcatV2", "SplitV",
-             "Relu", "ReluGrad", "Softmax", "SparseSoftmaxCrossEntropyWithLogits"]
+    names = ["AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
+             "Tanh", "Sigmoid", "Sin", "Maximum", "BatchMatMulV2", "Einsum", "Sum", "Mean",
+             "Max", "Cumsum", "Cast", "Identity", "ReadVariableOp", "Reshape", "BroadcastTo",
+             "Transpose", "ConcatV2", "SplitV", "ExpandDims", "Squeeze", "Pack", "Unpack",
+             "Tile", "PadV2", "Slice", "StridedSlice", "GatherV2", "SelectV2", "Relu",
+             "ReluGrad", "Softmax", "SparseSoftmaxCrossEntropyWithLogits"]
     assert [n for n in names if not has_batched_gradient(n)] == []

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-__all__ = ["BATCH", "batch_transparent", "batch_by_stacking", "RegisterBatchedGradient", "batched_rule",
-           "has_batched_gradient", "is_batch_transparent", "stacking_attrs"]
+__all__ = ["BATCH", "batch_transparent", "batch_by_stacking", "RegisterBatchedGradient",
+           "batched_rule", "has_batched_gradient", "is_batch_transparent", "stacking_attrs"]
 
 _TRANSPARENT: set = set()
 _STACKING: dict = {}
