@@ -48,7 +48,8 @@ def _softmax_xent_grad(op, grad_loss, grad_backprop):
     g = Reshape(grad_loss, shape_of(grad_loss) + (1,))
     grad_logits = g * op.outputs[1]
     last = len(shape_of(logits)) - 1
-    if np.any(value_of(grad_backprop)):
+    # Unrecorded, a zero gradient of the backprop output (the usual case) adds nothing.
+    if hasattr(logits, "_id") or np.any(value_of(grad_backprop)):
         probs = Softmax(logits, axis=last)
         grad_logits = grad_logits + (grad_backprop - Sum(grad_backprop * probs, axis=(last,),
                                                          keepdims=True)) * probs
