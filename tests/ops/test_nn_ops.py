@@ -1,4 +1,4 @@
-"""tf.nn activations, losses and normalization: values, stability at large |x|, gradients, errors."""
+"""tf.nn activations, losses and normalization: values, stability at large |x|, gradients."""
 import numpy as np
 import pytest
 import scipy.special
