@@ -17,6 +17,7 @@ import collections
 import functools
 import inspect
 import logging
+import weakref
 
 import numpy as np
 
@@ -316,6 +317,7 @@ class Function:
         self._concretes: list = []
         self._tracing_count = 0
         self._recent = collections.deque(maxlen=RETRACING_WARNING_THRESHOLD)
+        self._bound = weakref.WeakKeyDictionary()
 
     @property
     def python_function(self):
@@ -330,9 +332,21 @@ class Function:
         return self._tracing_count
 
     def __get__(self, instance, owner):
+        """A method: each instance gets its own Function (own traces, own variables)."""
         if instance is None:
             return self
-        return _BoundFunction(self, instance)
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # not weakly referable or not hashable: a fresh one each access
+            bound = None
+        if bound is None:
+            bound = Function(functools.partial(self._python_function, instance),
+                             self._input_signature, self._reduce_retracing, self._name)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return bound
 
     def __call__(self, *args, **kwargs):
         leaves: list = []
@@ -449,23 +463,6 @@ def _flatten_up_to(structure, value):
         return _flatten_up_to([structure[k] for k in sorted(structure)],
                               [value[k] for k in sorted(structure)])
     return [value]
-
-
-class _BoundFunction:
-    """A Function accessed on an instance: the instance is its first argument."""
-
-    def __init__(self, function: Function, instance) -> None:
-        self._function = function
-        self._instance = instance
-
-    def __call__(self, *args, **kwargs):
-        return self._function(self._instance, *args, **kwargs)
-
-    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        return self._function.get_concrete_function(self._instance, *args, **kwargs)
-
-    def experimental_get_tracing_count(self) -> int:
-        return self._function.experimental_get_tracing_count()
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
