@@ -4,6 +4,7 @@ Each op is one `define_op` row; its gradient rule lives in `array_grad.py`.
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -39,7 +40,7 @@ def _broadcast_to(x, shape):
     shape = shape if type(shape) is tuple else tuple(shape.tolist())
     if x.shape == shape:
         return x
-    if x.size * 4 < 65536:
+    if math.prod(shape) < 16384:
         # For small results a filled copy is several times cheaper than np.broadcast_to.
         out = np.empty(shape, x.dtype)
         out[...] = x

@@ -122,18 +122,18 @@ def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint
             None, "MatMul", f"MatMul: both inputs need rank >= 2, got shapes {list(a.shape)} and "
             f"{list(b.shape)}; use tf.linalg.matvec or tf.expand_dims for vectors.")
     if transpose_a or adjoint_a:
-        a = np.swapaxes(a, -1, -2)
+        a = a.swapaxes(-1, -2)
         if adjoint_a and a.dtype.kind == "c":
-            a = np.conj(a)
+            a = a.conj()
     if transpose_b or adjoint_b:
-        b = np.swapaxes(b, -1, -2)
+        b = b.swapaxes(-1, -2)
         if adjoint_b and b.dtype.kind == "c":
-            b = np.conj(b)
+            b = b.conj()
     if a.shape[-1] != b.shape[-2]:
         raise errors.InvalidArgumentError(
             None, "MatMul", f"MatMul: Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: "
             f"{list(b.shape)} (after transposes); dtypes {a.dtype} and {b.dtype}.")
-    return np.matmul(a, b)
+    return a @ b
 
 
 def _sum(x, axis, keepdims):
@@ -142,7 +142,8 @@ def _sum(x, axis, keepdims):
 
 def _mean(x, axis, keepdims):
     if x.dtype.kind in "fc":
-        return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+        count = math.prod([x.shape[a] for a in axis])
+        return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims) / x.dtype.type(count)
     count = math.prod([x.shape[a] for a in axis])
     total = np.add.reduce(x, axis=axis, dtype=np.int64, keepdims=keepdims)
     return (np.sign(total) * (np.abs(total) // max(count, 1))).astype(x.dtype)
