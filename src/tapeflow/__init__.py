@@ -20,6 +20,8 @@ from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negati
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import math, nn, test  # noqa: E402
+from .module import Module  # noqa: E402
+from . import keras, train  # noqa: E402
 
 NoGradient = no_gradient
 __version__ = "0.1.0"
