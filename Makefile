@@ -18,7 +18,7 @@ $(VENV)/.demo-installed: pyproject.toml | $(PY)
 	touch $@
 
 test: $(VENV)/.test-installed
-	$(PY) -m pytest src tests
+	$(PY) -m pytest -q src tests
 
 demo: $(VENV)/.demo-installed
 	$(PY) -m tapeflow demo

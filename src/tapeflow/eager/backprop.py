@@ -107,10 +107,10 @@ class GradientTape:
         """Temporarily stops recording: operations inside are not on the tape.
 
         Raises:
-            ValueError: the tape is not recording.
+            RuntimeError: the tape is not recording.
         """
         if not self._recording:
-            raise ValueError("Tape must be recording when stop_recording is called.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._pop()
         try:
             yield
@@ -198,48 +198,67 @@ def unbroadcast(grad, shape: tuple):
 
     The one place broadcast gradients are reduced; works on raw arrays and on Tensors.
     """
-    from ..ops.array_ops import Reshape
-    from ..ops.math_ops import Sum
-    gshape = grad._value.shape if isinstance(grad, Tensor) else np.shape(grad)
+    gshape = grad.shape if type(grad) is np.ndarray else (
+        grad._value.shape if isinstance(grad, Tensor) else np.shape(grad))
     if gshape == shape:
         return grad
     lead = len(gshape) - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
     if axes:
-        grad = Sum(grad, axis=axes, keepdims=False)
-    return Reshape(grad, shape)
+        grad = _ops.Sum(grad, axis=axes, keepdims=False)
+    return _ops.Reshape(grad, shape)
+
+
+class _Ops:
+    """Ops the engine itself applies, bound on first use (ops/ stands on this module)."""
+
+    def __getattr__(self, name: str):
+        if name not in ("Reshape", "Sum"):
+            raise AttributeError(name)
+        from ..ops.array_ops import Reshape
+        from ..ops.math_ops import Sum
+        self.Reshape, self.Sum = Reshape, Sum
+        return getattr(self, name)
+
+
+_ops = _Ops()
 
 
 def _accumulate(pending: dict, key: int, grad) -> None:
     old = pending.get(key)
     if old is None:
         pending[key] = grad
+    elif type(old) is np.ndarray and type(grad) is np.ndarray:
+        pending[key] = old + grad
     elif isinstance(old, IndexedSlices) or isinstance(grad, IndexedSlices):
         pending[key] = aggregate(old, grad)
     else:
         pending[key] = old + grad
 
 
-def _relevant_ids(entries: list, source_ids: set) -> set:
-    """Ids of the sources and of every recorded tensor computed from them."""
+def _relevant_ids(tape: Tape, entries: list, source_ids: set):
+    """Ids of the sources and of every recorded tensor computed from them.
+
+    None means every recorded tensor: each recorded op depends on a watched tensor, so when
+    every watched tensor is a source there is nothing to prune.
+    """
+    if tape.watched <= source_ids:
+        return None
     relevant = set(source_ids)
+    ids = tape.ids
     for rec in entries:
         for x in rec.inputs:
             if x._id in relevant:
-                relevant.update([o._id for o in rec.outputs])
+                relevant.update([o._id for o in rec.outputs if o._id in ids])
                 break
     return relevant
 
 
-def _check_count(op, grads, count: int):
-    if count == 1 and not isinstance(grads, (tuple, list)):
-        return (grads,)
-    if not isinstance(grads, (tuple, list)) or len(grads) != count:
-        got = len(grads) if isinstance(grads, (tuple, list)) else 1
-        raise ValueError(f"The gradient rule of op '{op.name}' returned {got} gradients; the op "
-                         f"has {count} inputs and needs exactly one gradient (or None) per input.")
-    return grads
+def _count_error(op, grads, count: int) -> ValueError:
+    got = len(grads) if isinstance(grads, (tuple, list)) else 1
+    return ValueError(f"The gradient rule of op '{op.name}' returned {got} gradients; the op "
+                      f"has {count} inputs and needs exactly one gradient (or None) per input.")
 
 
 def _unwrap(g):
@@ -258,6 +277,19 @@ def _wrap(g):
     return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
 
 
+def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, raw: bool):
+    """The upstream gradients of a multi-output record (zeros for the unused outputs), or
+    None when no output has one."""
+    grads = [pending.pop(o._id, None) for o in outputs]
+    for o, g in zip(outputs, grads):
+        if g is not None and o._id in source_ids:
+            _accumulate(found, o._id, g)
+    if all(g is None for g in grads):
+        return None
+    return [(np.zeros_like(o._value) if raw else Tensor(np.zeros_like(o._value)))
+            if g is None else g for o, g in zip(outputs, grads)]
+
+
 def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
                     consume: bool) -> list:
     """The reverse pass: d(sum of targets)/d(source) for each source, None if unconnected.
@@ -272,48 +304,72 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         if not t.dtype.is_trainable:
             continue
         if g is None:
-            g = np.ones_like(t._value)
+            g = np.empty(t._value.shape, t._value.dtype)
+            g.fill(1)
         elif not isinstance(g, (Tensor, IndexedSlices)):
             g = convert_to_tensor(g, dtype=t.dtype)
         _accumulate(pending, t._id, _unwrap(g) if raw else _wrap(g))
-    source_ids = {s._id for s in sources}
+    # Only what the tape watched (or a target itself) can receive a gradient.
+    target_ids = {t._id for t in targets}
+    ids = tape.ids
+    source_ids = {s._id for s in sources if s._id in ids or s._id in target_ids}
     entries = tape.entries
     count = len(entries)
-    relevant = _relevant_ids(entries[:count], source_ids)
+    relevant = _relevant_ids(tape, entries[:count], source_ids)
+    if relevant is None:
+        relevant = ids
     found: dict = {}
+    view = OpRecord(None, None, None, None)
     for index in range(count - 1, -1, -1):
         rec = entries.pop() if consume else entries[index]
         outputs = rec.outputs
-        out_grads = [pending.pop(o._id, None) for o in outputs]
-        for o, g in zip(outputs, out_grads):
-            if g is not None and o._id in source_ids:
-                _accumulate(found, o._id, g)
-        if outputs[0]._id not in relevant or all(g is None for g in out_grads):
-            continue
+        if len(outputs) == 1:
+            out = outputs[0]
+            g = pending.pop(out._id, None)
+            if g is None:
+                continue
+            if out._id in source_ids:
+                _accumulate(found, out._id, g)
+            if out._id not in relevant:
+                continue
+            out_grads = (g,)
+        else:
+            out_grads = _multi_output_grads(outputs, pending, source_ids, found, raw)
+            if out_grads is None or outputs[0]._id not in relevant:
+                continue
         op = rec.op
-        rule = gradient_rule(op)
+        rule = op.grad
         if rule is NO_GRADIENT:
             continue
-        if len(outputs) > 1:
-            out_grads = [np.zeros_like(o._value) if g is None and raw else
-                         Tensor(np.zeros_like(o._value)) if g is None else g
-                         for o, g in zip(outputs, out_grads)]
+        if rule is None:
+            gradient_rule(op)
+        inputs = rec.inputs
         if not raw:
+            rec._needed = relevant
             in_grads = rule(rec, *out_grads)
         elif op.grad_takes_tensors:
-            in_grads = [_unwrap(g) for g in _check_count(
-                op, rule(rec, *[_wrap(g) for g in out_grads]), len(rec.inputs))]
+            in_grads = rule(rec, *[_wrap(g) for g in out_grads])
+            in_grads = ([_unwrap(g) for g in in_grads] if isinstance(in_grads, (tuple, list))
+                        else _unwrap(in_grads))
         else:
-            view = OpRecord(op, tuple([x._value for x in rec.inputs]),
-                            tuple([o._value for o in outputs]), rec.attrs)
+            view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
+            view.inputs = [x._value for x in inputs]
+            view.outputs = [o._value for o in outputs]
             in_grads = rule(view, *out_grads)
-        in_grads = _check_count(op, in_grads, len(rec.inputs))
-        for x, g in zip(rec.inputs, in_grads):
-            if g is None or x._id not in relevant or not x.dtype.is_trainable:
+        if len(inputs) == 1 and not isinstance(in_grads, (tuple, list)):
+            in_grads = (in_grads,)
+        elif not isinstance(in_grads, (tuple, list)) or len(in_grads) != len(inputs):
+            raise _count_error(op, in_grads, len(inputs))
+        for x, g in zip(inputs, in_grads):
+            if g is None or x._id not in relevant:
                 continue
-            if not isinstance(g, IndexedSlices):
-                g = unbroadcast(g, x._value.shape)
-            _accumulate(pending, x._id, g)
+            if type(g) is not np.ndarray or g.shape != x._value.shape:
+                if type(g) is not IndexedSlices:
+                    g = unbroadcast(g, x._value.shape)
+            if x._id in pending:
+                _accumulate(pending, x._id, g)
+            else:
+                pending[x._id] = g
     for sid in source_ids:
         if sid in pending:
             _accumulate(found, sid, pending[sid])

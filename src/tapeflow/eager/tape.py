@@ -9,15 +9,19 @@ class OpRecord:
 
     `inputs` and `outputs` are Tensors when the backward pass is itself recorded, and the
     raw NumPy values when nothing records it; rules are written to work on either.
+    `skip_input_indices` (as in TF) names the inputs whose gradient nobody needs, so a
+    rule may return None for them without computing it.
     """
 
-    __slots__ = ("op", "inputs", "outputs", "attrs")
+    __slots__ = ("op", "inputs", "outputs", "attrs", "_tensors", "_needed")
 
-    def __init__(self, op, inputs: tuple, outputs: tuple, attrs: dict) -> None:
+    def __init__(self, op, inputs, outputs, attrs: dict) -> None:
         self.op = op
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs
+        self._tensors = inputs
+        self._needed = None
 
     @property
     def type(self) -> str:
@@ -26,42 +30,69 @@ class OpRecord:
     def get_attr(self, name: str):
         return self.attrs[name]
 
+    @property
+    def skip_input_indices(self) -> tuple:
+        needed = self._needed
+        if needed is None:
+            return ()
+        return tuple(i for i, x in enumerate(self._tensors) if x._id not in needed)
+
+    def needs_gradient(self, index: int) -> bool:
+        """Whether the gradient of input `index` is used (the cheap form of the above)."""
+        needed = self._needed
+        return needed is None or self._tensors[index]._id in needed
+
     def __repr__(self) -> str:
         return f"<OpRecord {self.op.name}>"
+
+
+_TRAINABLE_CHARS = frozenset("efdFD")  # float16/32/64, complex64/128
+
+
+def is_trainable(t) -> bool:
+    """Whether gradients flow through tensor `t` (floating or complex dtype)."""
+    return t._value.dtype.char in _TRAINABLE_CHARS
 
 
 class Tape:
     """The recorder a GradientTape pushes while it records.
 
-    An operation is recorded when one of its inputs is watched (or was produced by a
-    recorded operation) and has a trainable dtype, so integer paths are never recorded.
+    `ids` holds the watched tensors and the outputs of recorded operations, trainable
+    dtypes only: an operation is recorded when one of its inputs is in `ids`, so integer
+    paths are never recorded. `watched` holds what was watched directly (the leaves).
     """
 
-    __slots__ = ("entries", "ids", "variables", "watch_accessed_variables")
+    __slots__ = ("entries", "ids", "watched", "variables", "watch_accessed_variables")
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
         self.entries: list[OpRecord] = []
         self.ids: set[int] = set()
+        self.watched: set[int] = set()
         self.variables: dict = {}
         self.watch_accessed_variables = watch_accessed_variables
 
     def watch(self, tensor) -> None:
-        self.ids.add(tensor._id)
         if hasattr(tensor, "_trainable"):
             self.variables[tensor._id] = tensor
+        if is_trainable(tensor):
+            self.ids.add(tensor._id)
+            self.watched.add(tensor._id)
 
     def _variable_accessed(self, variable) -> None:
         if self.watch_accessed_variables and variable._trainable:
-            self.ids.add(variable._id)
             self.variables[variable._id] = variable
+            if is_trainable(variable):
+                self.ids.add(variable._id)
+                self.watched.add(variable._id)
 
     def _record_operation(self, op, inputs: tuple, outputs: tuple, attrs: dict) -> None:
         ids = self.ids
         for x in inputs:
-            if x._id in ids and x.dtype.is_trainable:
+            if x._id in ids:
                 break
         else:
             return
         self.entries.append(OpRecord(op, inputs, outputs, attrs))
         for o in outputs:
-            ids.add(o._id)
+            if o._value.dtype.char in _TRAINABLE_CHARS:
+                ids.add(o._id)

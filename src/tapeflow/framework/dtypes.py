@@ -107,6 +107,10 @@ _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, compl
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update(half=float16, double=float64)
 _BY_NUMPY = {d._np: d for d in _ALL}
+# Keyed by type character too: a fast lookup for Tensor.dtype (several chars can mean one type).
+_BY_CHAR = {np.dtype(c).char: _BY_NUMPY[np.dtype(c)] for c in np.typecodes["All"]
+            if c not in "OSUVMm" and np.dtype(c) in _BY_NUMPY}
+_BY_CHAR.update({np.dtype(c).char: _BY_NUMPY[np.dtype(c)] for c in "?"})
 
 
 def from_numpy(np_dtype) -> DType:

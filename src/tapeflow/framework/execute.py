@@ -27,7 +27,12 @@ def execute(op, inputs: tuple, attrs: dict):
     if st.graph is not None:
         return st.graph._create_op(op, inputs, attrs)
     try:
-        out = op.kernel(*[x._value for x in inputs], **attrs)
+        if len(inputs) == 1:
+            out = op.kernel(inputs[0]._value, **attrs)
+        elif len(inputs) == 2:
+            out = op.kernel(inputs[0]._value, inputs[1]._value, **attrs)
+        else:
+            out = op.kernel(*[x._value for x in inputs], **attrs)
     except errors.OpError:
         raise
     except (ValueError, TypeError, IndexError, ArithmeticError) as e:
@@ -35,11 +40,12 @@ def execute(op, inputs: tuple, attrs: dict):
             None, op.name, f"{op.name}: {e} ({describe_inputs(inputs)})") from None
     if op.num_outputs == 1:
         result = Tensor(out)
-        outputs = (result,)
-    else:
-        result = outputs = tuple([Tensor(o) for o in out])
+        if st.recorders:
+            record_operation(op, inputs, (result,), attrs)
+        return result
+    result = tuple([Tensor(o) for o in out])
     if st.recorders:
-        record_operation(op, inputs, outputs, attrs)
+        record_operation(op, inputs, result, attrs)
     return result
 
 
@@ -49,10 +55,12 @@ def record_operation(op, inputs: tuple, outputs: tuple, attrs: dict) -> None:
     Variables among the inputs are replaced by a snapshot of the value read (carrying the
     variable's identity), and recorders are told the variable was accessed.
     """
-    recorders = tuple(state.recorders)
-    if any(isinstance(x, Variable) for x in inputs):
-        inputs = tuple([x._read_for_recorders(recorders) if isinstance(x, Variable) else x
-                        for x in inputs])
+    recorders = state.recorders
+    for x in inputs:
+        if type(x) is not Tensor and isinstance(x, Variable):
+            inputs = tuple([v._read_for_recorders(recorders) if isinstance(v, Variable) else v
+                            for v in inputs])
+            break
     for recorder in recorders:
         recorder._record_operation(op, inputs, outputs, attrs)
 

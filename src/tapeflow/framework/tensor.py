@@ -38,7 +38,10 @@ class Tensor:
 
     @property
     def dtype(self) -> dtypes.DType:
-        return dtypes.from_numpy(self._value.dtype)
+        try:
+            return dtypes._BY_CHAR[self._value.dtype.char]
+        except KeyError:
+            return dtypes.from_numpy(self._value.dtype)
 
     @property
     def shape(self) -> TensorShape:
@@ -129,11 +132,9 @@ class Tensor:
 
 
 def _numpy_repr(v) -> str:
-    text = repr(np.asarray(v)) if np.ndim(v) else repr(np.asarray(v).item())
-    if text.startswith("array("):
-        text = text[len("array("):].rsplit(", dtype=", 1)[0].rstrip(")")
-        text = "\n".join(line[6:] if i else line for i, line in enumerate(text.split("\n")))
-    return text
+    """NumPy's repr of the value, a scalar shown bare (`4.0`) as TF does."""
+    v = np.asarray(v)
+    return repr(v) if v.ndim else repr(v.item())
 
 
 class Reference:

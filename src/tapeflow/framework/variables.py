@@ -111,6 +111,10 @@ class Variable:
 
     # -- writing -------------------------------------------------------------------------
     def _checked_value(self, value, what: str) -> np.ndarray:
+        if type(value) is Tensor:
+            new = value._value
+            if new.dtype == self._value.dtype and new.shape == self._value.shape:
+                return new
         new = convert_to_tensor(value, dtype=self.dtype)._value
         if not self._shape.is_compatible_with(new.shape):
             raise ValueError(f"Cannot {what} variable '{self.name}': the variable shape "

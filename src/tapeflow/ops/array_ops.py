@@ -17,6 +17,22 @@ def _transpose(x, perm):
     return np.transpose(x, perm)
 
 
+def _reshape(x, shape):
+    return x.reshape(shape if type(shape) is tuple else tuple(shape))
+
+
+def _broadcast_to(x, shape):
+    shape = shape if type(shape) is tuple else tuple(shape.tolist())
+    if x.shape == shape:
+        return x
+    if x.size * 4 < 65536:
+        # For small results a filled copy is several times cheaper than np.broadcast_to.
+        out = np.empty(shape, x.dtype)
+        out[...] = x
+        return out
+    return np.broadcast_to(x, shape)
+
+
 def _concat(*values, axis):
     return np.concatenate(values, axis=axis)
 
@@ -27,8 +43,8 @@ def _split(x, indices, axis):
 
 Identity = define_op("Identity", _identity)
 ReadVariableOp = define_op("ReadVariableOp", _identity)
-Reshape = define_op("Reshape", np.reshape)
-BroadcastTo = define_op("BroadcastTo", np.broadcast_to)
+Reshape = define_op("Reshape", _reshape)
+BroadcastTo = define_op("BroadcastTo", _broadcast_to)
 Transpose = define_op("Transpose", _transpose)
 ConcatV2 = define_op("ConcatV2", _concat)
 SplitV = define_op("SplitV", _split, num_outputs=None)

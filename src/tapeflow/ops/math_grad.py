@@ -1,6 +1,8 @@
 """Gradient rules of math_ops. Each works on raw arrays and on Tensors alike (see registry)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
@@ -22,7 +24,7 @@ def _sub_grad(op, g):
 @RegisterGradient("Mul")
 def _mul_grad(op, g):
     x, y = op.inputs
-    return g * y, g * x
+    return (g * y if op.needs_gradient(0) else None), (g * x if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("RealDiv")
@@ -85,19 +87,27 @@ def _sigmoid_grad(op, g):
     return g * y * (1 - y)
 
 
+# (transpose_a, transpose_b) -> for each input, the product giving its gradient:
+# (left, right, transpose_left, transpose_right) over the names a, b and g (upstream).
+_MATMUL_GRADS = {
+    (False, False): (("g", "b", False, True), ("a", "g", True, False)),
+    (False, True): (("g", "b", False, False), ("g", "a", True, False)),
+    (True, False): (("b", "g", False, True), ("a", "g", False, False)),
+    (True, True): (("b", "g", True, True), ("g", "a", True, True)),
+}
+
+
 @RegisterGradient("BatchMatMulV2")
 def _matmul_grad(op, g):
     a, b = op.inputs
-    ta = op.attrs.get("transpose_a", False) or op.attrs.get("adjoint_a", False)
-    tb = op.attrs.get("transpose_b", False) or op.attrs.get("adjoint_b", False)
-    if not ta and not tb:
-        return MatMul(g, b, transpose_b=True), MatMul(a, g, transpose_a=True)
-    if not ta and tb:
-        return MatMul(g, b), MatMul(g, a, transpose_a=True)
-    if ta and not tb:
-        return MatMul(b, g, transpose_b=True), MatMul(a, g)
-    return MatMul(b, g, transpose_a=True, transpose_b=True), MatMul(g, a, transpose_a=True,
-                                                                   transpose_b=True)
+    attrs = op.attrs
+    ta = attrs.get("transpose_a", False) or attrs.get("adjoint_a", False)
+    tb = attrs.get("transpose_b", False) or attrs.get("adjoint_b", False)
+    named = {"a": a, "b": b, "g": g}
+    skip = op.skip_input_indices
+    return tuple(None if i in skip else
+                 MatMul(named[left], named[right], transpose_a=t_left, transpose_b=t_right)
+                 for i, (left, right, t_left, t_right) in enumerate(_MATMUL_GRADS[ta, tb]))
 
 
 def _reduced_shape(shape: tuple, axes: tuple) -> tuple:
@@ -115,8 +125,8 @@ def _sum_grad(op, g):
 @RegisterGradient("Mean")
 def _mean_grad(op, g):
     shape = shape_of(op.inputs[0])
-    count = int(np.prod([shape[a] for a in op.attrs["axis"]]))
-    return _sum_grad(op, g) / count
+    count = math.prod([shape[a] for a in op.attrs["axis"]])
+    return _sum_grad(op, g / count)
 
 
 @RegisterGradient("Cast")

@@ -4,6 +4,8 @@ Each op is one `define_op` row; its gradient rule lives in `math_grad.py`.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..framework import dtypes, errors
@@ -46,7 +48,7 @@ def _sum(x, axis, keepdims):
 def _mean(x, axis, keepdims):
     if x.dtype.kind in "fc":
         return np.mean(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
-    count = int(np.prod([x.shape[a] for a in axis]))
+    count = math.prod([x.shape[a] for a in axis])
     total = np.add.reduce(x, axis=axis, dtype=np.int64, keepdims=keepdims)
     return (np.sign(total) * (np.abs(total) // max(count, 1))).astype(x.dtype)
 

@@ -29,9 +29,12 @@ def _softmax_grad(op, g):
 
 
 @RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
-def _sparse_xent_grad(op, g):
+def _sparse_xent_grad(op, g, unused_backprop_grad):
     logits, labels = op.inputs
+    g = Reshape(g, shape_of(g) + (1,))
+    if not hasattr(logits, "_id"):
+        return g * op.outputs[1], None
+    # Recorded: rebuild the fused gradient from Softmax so it can be differentiated again.
     classes = shape_of(logits)[-1]
     one_hot = np.eye(classes, dtype=dtype_of(logits))[value_of(labels)]
-    probs = Softmax(logits, axis=len(shape_of(logits)) - 1)
-    return Reshape(g, shape_of(g) + (1,)) * (probs - one_hot), None
+    return g * (Softmax(logits, axis=len(shape_of(logits)) - 1) - one_hot), None

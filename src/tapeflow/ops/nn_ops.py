@@ -15,12 +15,12 @@ def _relu(x):
 
 
 def _relu_grad(g, y):
-    return np.where(y > 0, g, 0).astype(g.dtype, copy=False)
+    return np.multiply(g, y > 0)
 
 
 def _softmax(x, axis):
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
+    e = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
+    return e / np.add.reduce(e, axis=axis, keepdims=True)
 
 
 def _check_labels(labels, classes: int) -> None:
@@ -33,17 +33,24 @@ def _check_labels(labels, classes: int) -> None:
 
 
 def _sparse_xent(logits, labels):
+    """Loss per example and its gradient w.r.t. the logits (softmax minus one-hot), as TF's
+    fused kernel returns both."""
     _check_labels(labels, logits.shape[-1])
-    shifted = logits - np.max(logits, axis=-1, keepdims=True)
-    log_norm = np.log(np.sum(np.exp(shifted), axis=-1))
-    picked = np.take_along_axis(shifted, labels[..., None].astype(np.intp), axis=-1)[..., 0]
-    return (log_norm - picked).astype(logits.dtype, copy=False)
+    shifted = logits - np.maximum.reduce(logits, axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    total = np.add.reduce(exp, axis=-1, keepdims=True)
+    index = labels[..., None].astype(np.intp)
+    loss = (np.log(total) - np.take_along_axis(shifted, index, axis=-1))[..., 0]
+    backprop = exp / total
+    np.put_along_axis(backprop, index, np.take_along_axis(backprop, index, axis=-1) - 1, axis=-1)
+    return loss, backprop
 
 
 Relu = define_op("Relu", _relu)
 ReluGrad = define_op("ReluGrad", _relu_grad)
 Softmax = define_op("Softmax", _softmax)
-SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent)
+SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
+                              num_outputs=2)
 
 
 def relu(features, name=None) -> Tensor:
@@ -96,9 +103,9 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: labels must be int32 or int64, got "
             f"{labels.dtype.name}.")
-    if list(logits.shape)[:-1] != list(labels.shape) or logits.ndim < 1:
+    if logits.ndim < 1 or logits._value.shape[:-1] != labels._value.shape:
         raise errors.InvalidArgumentError(
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: logits shape {list(logits.shape)} must be "
             f"labels shape {list(labels.shape)} plus a class axis.")
-    return execute(SparseSoftmaxXent, (logits, labels), NO_ATTRS)
+    return execute(SparseSoftmaxXent, (logits, labels), NO_ATTRS)[0]

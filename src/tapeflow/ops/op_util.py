@@ -17,8 +17,25 @@ def as_input(x):
     return constant(x)
 
 
+# Python scalars already converted, by (value, dtype char): tensors are immutable, so one
+# constant serves every `x * 1.01`. Cleared when it grows past a few hundred entries.
+_SCALARS: dict = {}
+
+
 def _like(value, like, op_name: str) -> Tensor:
     """`value` (not a tensor) converted to the dtype of tensor `like`, as TF's weak scalars."""
+    np_dtype = like._value.dtype
+    kind = type(value)
+    if kind is float or kind is int:
+        key = (value, np_dtype.char)
+        cached = _SCALARS.get(key)
+        if cached is not None:
+            return cached
+        if np_dtype.kind in "fc" or kind is int and np_dtype.kind in "iu":
+            if len(_SCALARS) > 512:
+                _SCALARS.clear()
+            cached = _SCALARS[key] = Tensor(_scalar_array(value, np_dtype, op_name))
+            return cached
     dtype = like.dtype
     if isinstance(value, np.ndarray) and value.dtype != dtype._np:
         raise errors.InvalidArgumentError(
@@ -28,7 +45,15 @@ def _like(value, like, op_name: str) -> Tensor:
         raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype {dtype.name}")
     if isinstance(value, complex) and not dtype.is_complex:
         raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype {dtype.name}")
-    return Tensor(np.asarray(value, dtype._np))
+    return Tensor(_scalar_array(value, dtype._np, op_name))
+
+
+def _scalar_array(value, np_dtype, op_name: str) -> np.ndarray:
+    try:
+        return np.asarray(value, np_dtype)
+    except OverflowError:
+        raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype "
+                        f"{np_dtype}: out of range") from None
 
 
 def binary_inputs(op_name: str, x, y) -> tuple:
@@ -37,10 +62,10 @@ def binary_inputs(op_name: str, x, y) -> tuple:
     Raises:
         InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
     """
-    tx = isinstance(x, (Tensor, Variable))
-    ty = isinstance(y, (Tensor, Variable))
+    tx = type(x) is Tensor or isinstance(x, (Tensor, Variable))
+    ty = type(y) is Tensor or isinstance(y, (Tensor, Variable))
     if tx and ty:
-        if x.dtype is not y.dtype:
+        if x._value.dtype != y._value.dtype:
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: cannot compute {op_name} as input #1 (zero-based) was "
                 f"expected to be a {x.dtype.name} tensor but is a {y.dtype.name} tensor "
@@ -57,7 +82,10 @@ def binary_inputs(op_name: str, x, y) -> tuple:
 def shape_of(x) -> tuple:
     """The static shape of a Tensor, Variable or raw array, as a tuple."""
     value = getattr(x, "_value", x)
-    return np.shape(value)
+    try:
+        return value.shape
+    except AttributeError:
+        return np.shape(value)
 
 
 def normalize_axes(op_name: str, axis, ndim: int) -> tuple:

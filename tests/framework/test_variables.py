@@ -1,0 +1,88 @@
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+
+def test_creation_and_properties():
+    v = tf.Variable([1.0, 2.0])
+    assert v.name == "Variable:0" and v.trainable and v.dtype is tf.float32
+    assert v.shape == [2] and v.ndim == 1
+    w = tf.Variable(lambda: np.zeros((2, 2)), name="w", trainable=False, dtype=tf.float32)
+    assert w.name == "w:0" and not w.trainable and w.dtype is tf.float32
+    assert repr(tf.Variable(2.0)) == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>"
+    with pytest.raises(ValueError):
+        tf.Variable(None)
+
+
+def test_variable_holds_its_own_copy():
+    a = np.ones(2, np.float32)
+    v = tf.Variable(a)
+    a[0] = 7
+    assert v.numpy()[0] == 1.0
+
+
+def test_assign_family_and_read_value():
+    v = tf.Variable([1.0, 2.0])
+    before = v.read_value()
+    assert v.assign([3.0, 4.0]) is v
+    np.testing.assert_array_equal(v.numpy(), [3.0, 4.0])
+    np.testing.assert_array_equal(before.numpy(), [1.0, 2.0])  # reads are snapshots
+    v.assign_add([1.0, 1.0])
+    v.assign_sub(tf.constant([0.5, 0.5]))
+    np.testing.assert_array_equal(v.value().numpy(), [3.5, 4.5])
+    assert v.assign([0.0, 0.0], read_value=False) is None
+
+
+@pytest.mark.parametrize("method", ["assign", "assign_add", "assign_sub"])
+def test_wrong_shape_leaves_value_unchanged(method):
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises(ValueError, match="shape"):
+        getattr(v, method)([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+
+
+def test_wrong_dtype_leaves_value_unchanged():
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises((ValueError, TypeError)):
+        v.assign(tf.constant([1, 2]))
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+
+
+def test_operators_on_variables():
+    v = tf.Variable(3.0)
+    assert float(v * 2) == 6.0 and float(2 - v) == -1.0 and float(v ** 2) == 9.0
+    assert float(-v) == -3.0 and isinstance(v + 1, tf.Tensor)
+
+
+def test_unhashable_with_ref():
+    v = tf.Variable(1.0)
+    with pytest.raises(TypeError):
+        hash(v)
+    assert {v.ref(): 1}[v.ref()] == 1
+
+
+def test_reading_inside_tape_watches_only_trainable():
+    trainable, frozen = tf.Variable(2.0), tf.Variable(3.0, trainable=False)
+    with tf.GradientTape() as tape:
+        y = trainable * frozen
+    assert tape.watched_variables() == (trainable,)
+    g_t, g_f = tape.gradient(y, [trainable, frozen])
+    assert float(g_t) == 3.0 and g_f is None
+
+
+def test_gradient_through_read_value_and_convert():
+    v = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        r = v.read_value()
+        y = r * r + tf.convert_to_tensor(v)
+    assert float(tape.gradient(y, v)) == 5.0
+    assert float(tape.gradient(y, r)) == 4.0
+
+
+def test_gradient_sees_value_at_read_time():
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = v * v
+        v.assign(10.0)
+    assert float(tape.gradient(y, v)) == 4.0
