@@ -1,24 +1,40 @@
 """keras.activations: activation functions, looked up by name with `get`."""
 from __future__ import annotations
 
-from ..ops import math_ops, nn_ops
+from .. import math as tf_math
+from .. import nn as tf_nn
+from ..ops import math_ops
 from ..ops.op_util import as_input
 
-__all__ = ["relu", "sigmoid", "tanh", "softmax", "linear", "exponential", "get", "serialize"]
+__all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "linear", "exponential", "elu",
+           "selu", "softplus", "softsign", "swish", "silu", "gelu", "relu6", "leaky_relu",
+           "get", "serialize"]
 
 
 def relu(x, alpha: float = 0.0, max_value=None, threshold: float = 0.0):
-    """max(x, 0).
+    """max(x, 0), generalised as Keras's: values below `threshold` become
+    alpha * (x - threshold), and outputs are capped at `max_value`.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.keras.activations.relu(tf.constant([-1.0, 2.0])).numpy()
         array([0., 2.], dtype=float32)
+        >>> tf.keras.activations.relu(tf.constant([-1.0, 2.0, 9.0]), alpha=0.5,
+        ...                           max_value=5.0).numpy()
+        array([-0.5,  2. ,  5. ], dtype=float32)
     """
-    if alpha or max_value is not None or threshold:
-        raise NotImplementedError("relu with alpha, max_value or threshold: use "
-                                  "tf.nn.leaky_relu or tf.clip_by_value")
-    return nn_ops.relu(x)
+    x = as_input(x)
+    if alpha:
+        negative = tf_nn.relu(threshold - x) if threshold else tf_nn.relu(-x)
+    if threshold:
+        x = x * math_ops.cast(tf_math.greater(x, threshold), x.dtype)
+    else:
+        x = tf_nn.relu(x)
+    if max_value is not None:
+        x = math_ops.clip_by_value(x, 0.0, max_value)
+    if alpha:
+        x = x - alpha * negative
+    return x
 
 
 def sigmoid(x):
@@ -58,7 +74,18 @@ def softmax(x, axis: int = -1):
     if x.ndim <= 1:
         raise ValueError(f"Cannot apply softmax to a tensor that is 1D. Received input shape: "
                          f"{tuple(x.shape.as_list())}")
-    return nn_ops.softmax(x, axis=axis)
+    return tf_nn.softmax(x, axis=axis)
+
+
+def log_softmax(x, axis: int = -1):
+    """log(softmax(x)) along `axis`, computed stably.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> round(float(tf.keras.activations.log_softmax(tf.constant([[0.0, 0.0]]))[0, 0]), 4)
+        -0.6931
+    """
+    return tf_nn.log_softmax(x, axis=axis)
 
 
 def linear(x):
@@ -83,7 +110,41 @@ def exponential(x):
     return math_ops.exp(x)
 
 
-_BY_NAME = {fn.__name__: fn for fn in (relu, sigmoid, tanh, softmax, linear, exponential)}
+def _nn(name: str, summary: str, value: str):
+    """An activation that is the tf.nn function `name` (looked up when called)."""
+    def fn(x):
+        return getattr(tf_nn, name)(x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"{summary} (tf.nn.{name}).\n\n    Example:\n        >>> import tapeflow as tf\n"
+                  f"        >>> round(float(tf.keras.activations.{name}(tf.constant(1.0))), 4)\n"
+                  f"        {value}\n")
+    return fn
+
+
+elu = _nn("elu", "x for x > 0, exp(x) - 1 otherwise", "1.0")
+selu = _nn("selu", "scale * elu(x) with Klambauer et al.'s alpha and scale", "1.0507")
+softplus = _nn("softplus", "log(1 + exp(x))", "1.3133")
+softsign = _nn("softsign", "x / (1 + |x|)", "0.5")
+swish = _nn("swish", "x * sigmoid(x)", "0.7311")
+silu = _nn("silu", "x * sigmoid(x)", "0.7311")
+gelu = _nn("gelu", "x * P(X <= x) for a standard normal X", "0.8413")
+relu6 = _nn("relu6", "min(max(x, 0), 6)", "1.0")
+
+
+def leaky_relu(x, alpha: float = 0.2):
+    """x for x >= 0, alpha * x otherwise.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> float(tf.keras.activations.leaky_relu(tf.constant(-1.0), alpha=0.1))
+        -0.1
+    """
+    return tf_nn.leaky_relu(x, alpha=alpha)
+
+
+_BY_NAME = {fn.__name__: fn for fn in (relu, sigmoid, tanh, softmax, log_softmax, linear,
+                                       exponential, elu, selu, softplus, softsign, swish, silu,
+                                       gelu, relu6, leaky_relu)}
 
 
 def get(identifier):

@@ -7,9 +7,11 @@ returns them as they are.
 """
 from __future__ import annotations
 
+from .. import math as tf_math
+from .. import nn as tf_nn
 from ..framework import errors
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..ops import array_ops, math_ops, nn_ops
+from ..ops import array_ops, math_ops
 
 __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
            "Huber", "BinaryCrossentropy", "CategoricalCrossentropy",
@@ -101,12 +103,13 @@ def mean_absolute_error(y_true, y_pred) -> Tensor:
         array([1.], dtype=float32)
     """
     y_true, y_pred = _prepare("mean_absolute_error", y_true, y_pred)
-    return _mean_last(math_ops.abs(y_pred - y_true))
+    return _mean_last(tf_math.abs(y_pred - y_true))
 
 
 def huber(y_true, y_pred, delta: float = 1.0) -> Tensor:
     """Mean over the last axis of 0.5 * e**2 where |e| <= delta, else
-    delta * |e| - 0.5 * delta**2 (e = y_pred - y_true).
+    delta * |e| - 0.5 * delta**2 (e = y_pred - y_true), computed as 0.5 * q**2 +
+    delta * (|e| - q) with q = min(|e|, delta).
 
     Raises:
         ValueError: shapes that differ (beyond a trailing 1).
@@ -117,11 +120,10 @@ def huber(y_true, y_pred, delta: float = 1.0) -> Tensor:
         array([1.3125], dtype=float32)
     """
     y_true, y_pred = _prepare("huber_loss", y_true, y_pred)
-    error = y_pred - y_true
-    abs_error = math_ops.abs(error)
-    quadratic = 0.5 * math_ops.square(error)
-    linear = delta * abs_error - 0.5 * delta * delta
-    return _mean_last(array_ops.where(abs_error <= delta, quadratic, linear))
+    abs_error = tf_math.abs(y_pred - y_true)
+    quadratic = tf_math.minimum(abs_error, delta)
+    linear = abs_error - quadratic
+    return _mean_last(0.5 * math_ops.square(quadratic) + delta * linear)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits: bool = False,
@@ -141,7 +143,7 @@ def binary_crossentropy(y_true, y_pred, from_logits: bool = False,
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
-        losses = nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+        losses = tf_nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
         p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
         losses = -(y_true * math_ops.log(p + EPSILON)
@@ -174,7 +176,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits: bool = False,
         classes = _shape(y_pred)[axis]
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
     if from_logits:
-        return nn_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+        return tf_nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     p = y_pred / math_ops.reduce_sum(y_pred, axis=axis, keepdims=True)
     p = math_ops.clip_by_value(p, EPSILON, 1.0 - EPSILON)
     return -math_ops.reduce_sum(y_true * math_ops.log(p), axis=axis)
@@ -212,7 +214,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits: bool = False,
     if not from_logits:
         y_pred = math_ops.log(math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON))
     try:
-        return nn_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+        return tf_nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     except errors.InvalidArgumentError as e:
         raise errors.InvalidArgumentError(None, e.op, f"{name}: {e.message}") from None
 

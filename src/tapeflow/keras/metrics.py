@@ -132,9 +132,7 @@ class Mean(Sum):
         self.count.assign_add(count)
 
     def result(self) -> Tensor:
-        count = self.count.numpy()
-        return Tensor(np.asarray(self.total.numpy() / count if count else 0,
-                                 self._dtype._np))
+        return tf_math.divide_no_nan(self.total, self.count)
 
 
 class MeanMetricWrapper(Mean):

@@ -232,13 +232,13 @@ class Model(Layer):
         hooks = callbacks_module.CallbackList([*(callbacks or []), *extra, history], model=self,
                                               verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
-        hooks.on_train_begin()
+        hooks.on_train_begin({})
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
-            hooks.on_epoch_begin(epoch)
+            hooks.on_epoch_begin(epoch, {})
             for step, batch in enumerate(train(backend.rng() if shuffle else None)):
-                hooks.on_train_batch_begin(step)
+                hooks.on_train_batch_begin(step, {})
                 logs = _to_python(self.train_step(batch))
                 hooks.on_train_batch_end(step, logs)
                 if self.stop_training:
@@ -259,7 +259,7 @@ class Model(Layer):
         logs: dict = {}
         for step, batch in enumerate(data()):
             if hooks:
-                hooks.on_test_batch_begin(step)
+                hooks.on_test_batch_begin(step, {})
             logs = _to_python(self.test_step(batch))
             if hooks:
                 hooks.on_test_batch_end(step, logs)
@@ -280,7 +280,7 @@ class Model(Layer):
         data = ArrayBatches(x, y, sample_weight, batch_size)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=data.steps)
-        hooks.on_test_begin()
+        hooks.on_test_begin({})
         logs = self._evaluate(data, hooks)
         hooks.on_test_end(logs)
         if return_dict:
@@ -293,13 +293,13 @@ class Model(Layer):
         data = ArrayBatches(x, batch_size=batch_size)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=data.steps)
-        hooks.on_predict_begin()
+        hooks.on_predict_begin({})
         outputs = []
         for step, batch in enumerate(data()):
-            hooks.on_predict_batch_begin(step)
+            hooks.on_predict_batch_begin(step, {})
             outputs.append(self.predict_step(batch).numpy())
             hooks.on_predict_batch_end(step, {"outputs": outputs[-1]})
-        hooks.on_predict_end()
+        hooks.on_predict_end({})
         return np.concatenate(outputs)
 
     def train_on_batch(self, x, y=None, sample_weight=None, reset_metrics: bool = True,

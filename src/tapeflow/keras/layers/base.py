@@ -158,8 +158,7 @@ class Layer(Module):
 
         Args:
             name: the weight's name (also its name in checkpoints).
-            shape: its shape (default scalar). A shape given as the first positional
-                argument is accepted too, as Keras 3 orders the arguments.
+            shape: its shape (default scalar).
             dtype: default the layer's dtype.
             initializer: a name, an Initializer or a callable `(shape, dtype)`; default
                 glorot_uniform for floats, zeros otherwise.
@@ -172,8 +171,6 @@ class Layer(Module):
         Raises:
             NotImplementedError: a regularizer was given (not supported).
         """
-        if name is not None and not isinstance(name, str):
-            name, shape = shape if isinstance(shape, str) else None, name
         if regularizer is not None:
             raise NotImplementedError(f"Layer {self.name}: weight regularizers are not "
                                       "supported; add the penalty to the loss instead.")
