@@ -25,12 +25,19 @@ def _run_example(name: str, argv: list) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    for name in ("gradient_tape_basics.py", "training_step.py"):
-        print(f"== examples/{name}")
-        status = _run_example(name, args.rest)
-        if status:
-            return status
-    return 0
+    """A gradient-tape prelude, then the digits CNN (options: --epochs, --seed, --plot)."""
+    print("== examples/gradient_tape_basics.py")
+    status = _run_example("gradient_tape_basics.py", [])
+    if status:
+        return status
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        print("tapeflow demo: the digits demo needs scikit-learn (and tqdm for progress bars): "
+              "pip install 'tapeflow[demo]', or run `make demo`.", file=sys.stderr)
+        return 2
+    print("== examples/digits_demo.py")
+    return _run_example("digits_demo.py", args.rest)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -58,7 +65,9 @@ def main(argv: list | None = None) -> int:
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("rest", nargs=argparse.REMAINDER)
         sub.set_defaults(fn=fn)
-    args = parser.parse_args(argv)
+    # Options meant for the example script (`tapeflow demo --epochs 5`) pass through.
+    args, passed_on = parser.parse_known_args(argv)
+    args.rest = [*passed_on, *args.rest]
     return args.fn(args)
 
 
