@@ -13,6 +13,10 @@ $(VENV)/.test-installed: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
+$(VENV)/.bench-installed: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test,bench]'
+	touch $@
+
 $(VENV)/.demo-installed: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[demo]'
 	touch $@
@@ -26,7 +30,7 @@ demo: $(VENV)/.demo-installed
 check: $(VENV)/.test-installed
 	$(PY) -m tapeflow check
 
-bench: $(VENV)/.test-installed
+bench: $(VENV)/.bench-installed
 	$(PY) -m tapeflow bench
 
 clean:

@@ -13,13 +13,32 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import array_grad, math_grad, nn_grad  # noqa: F401  (registers the rules)
-from .ops.array_ops import broadcast_to, identity, reshape, transpose
+from .ops import reduction_grad  # noqa: F401  (registers the rules)
+from .ops import indexing_grad, random_grad, special_math_grad  # noqa: F401
+from .ops.array_ops import (broadcast_to, concat, expand_dims, gather, identity, identity_n, pad,
+                            rank, reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
+                            transpose, unstack)
+from .ops.creation_ops import (eye, fill, linspace, meshgrid, one_hot, ones, ones_like, range,
+                               zeros, zeros_like)
+from .ops.indexing_ops import (boolean_mask, gather_nd, newaxis, repeat, scatter_nd, slice,
+                               strided_slice, tensor_scatter_nd_add, tensor_scatter_nd_update,
+                               where)
+from .ops.sort_ops import argsort, sort
+from .ops.special_math_ops import einsum, tensordot
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
+from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, complex,
+                           cos, cosh, equal, floor, greater, greater_equal, less, less_equal,
+                           logical_and, logical_not, logical_or, maximum, minimum, not_equal,
+                           sign, sin, sinh, tan)
+from .ops.clip_ops import clip_by_norm, clip_by_value
+from .ops.norm_ops import norm
+from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
+                                reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import math, nn, test  # noqa: E402
+from . import config, math, nn, random, test, utils  # noqa: E402
 from .module import Module  # noqa: E402
 from . import keras, train  # noqa: E402
 

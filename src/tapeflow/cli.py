@@ -65,9 +65,10 @@ def main(argv: list | None = None) -> int:
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("rest", nargs=argparse.REMAINDER)
         sub.set_defaults(fn=fn)
-    # Options meant for the example script (`tapeflow demo --epochs 5`) pass through.
-    args, passed_on = parser.parse_known_args(argv)
-    args.rest = [*passed_on, *args.rest]
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and args.command not in ("bench", "demo"):
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    args.rest = unknown + args.rest  # options for the script behind the command (--epochs)
     return args.fn(args)
 
 

@@ -1,6 +1,29 @@
 """tf.math: elementwise math and reductions."""
+from .ops.array_ops import unsorted_segment_sum
+from .ops.sort_ops import top_k
 from .ops.math_ops import (add, divide, exp, log, multiply, negative, pow, reduce_mean,
                            reduce_sum, round, sigmoid, sqrt, square, subtract, tanh, truediv)
+from .ops.math_ops import (abs, acos, acosh, add_n, angle, asin, asinh, atan, atan2, atanh, ceil,
+                           conj, cos, cosh, divide_no_nan, equal, expm1, floor, floordiv,
+                           floormod, greater, greater_equal, imag, is_finite, is_inf, is_nan,
+                           less, less_equal, log1p, logical_and, logical_not, logical_or,
+                           logical_xor, maximum, minimum, mod, not_equal, real, reciprocal,
+                           rsqrt, sign, sin, sinh, squared_difference, tan)
+from .ops.norm_ops import l2_normalize
+from .ops.reduction_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all,
+                                reduce_any, reduce_logsumexp, reduce_max, reduce_min,
+                                reduce_prod, reduce_std, reduce_variance)
+from .ops.special_ops import digamma, erf, erfc, lgamma, polygamma
 
 __all__ = ["add", "divide", "exp", "log", "multiply", "negative", "pow", "reduce_mean",
-           "reduce_sum", "round", "sigmoid", "sqrt", "square", "subtract", "tanh", "truediv"]
+           "reduce_sum", "round", "sigmoid", "sqrt", "square", "subtract", "tanh", "truediv",
+           "top_k", "unsorted_segment_sum"]
+__all__ += ["abs", "acos", "acosh", "add_n", "angle", "argmax", "argmin", "asin", "asinh",
+            "atan", "atan2", "atanh", "ceil", "conj", "cos", "cosh", "count_nonzero", "cumprod",
+            "cumsum", "digamma", "divide_no_nan", "equal", "erf", "erfc", "expm1", "floor",
+            "floordiv", "floormod", "greater", "greater_equal", "imag", "is_finite", "is_inf",
+            "is_nan", "l2_normalize", "less", "less_equal", "lgamma", "log1p", "logical_and",
+            "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod",
+            "not_equal", "polygamma", "real", "reciprocal", "reduce_all", "reduce_any",
+            "reduce_logsumexp", "reduce_max", "reduce_min", "reduce_prod", "reduce_std",
+            "reduce_variance", "rsqrt", "sign", "sin", "sinh", "squared_difference", "tan"]

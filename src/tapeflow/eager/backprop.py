@@ -10,10 +10,11 @@ import numpy as np
 
 from ..framework import nest
 from ..framework.context import state
-from ..framework.indexed_slices import IndexedSlices, aggregate
+from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from ..framework.registry import NO_GRADIENT, gradient_rule
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
+from . import diagnostics, tape_dot
 from .tape import OpRecord, Tape
 
 __all__ = ["GradientTape", "UnconnectedGradients", "imperative_grad", "unbroadcast"]
@@ -57,6 +58,9 @@ class GradientTape:
         >>> float(g.gradient(y, x))
         6.0
     """
+
+    explain = diagnostics.explain
+    to_dot = tape_dot.to_dot
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         self._persistent = persistent
@@ -176,11 +180,15 @@ class GradientTape:
         tape = self._tape
         if not self._persistent:
             self._tape = None
+        warn_none = diagnostics.none_gradient_warner(tape) if diagnostics.warn_none_gradients \
+            else None
         grads = imperative_grad(tape, flat_targets, flat_sources, upstream,
                                 consume=not self._persistent)
         if unconnected is UnconnectedGradients.ZERO:
             grads = [Tensor(np.zeros_like(s._value)) if g is None else g
                      for g, s in zip(grads, flat_sources)]
+        elif warn_none is not None:
+            warn_none(flat_targets, flat_sources, grads)
         return nest.pack_sequence_as(sources, grads)
 
 
@@ -265,7 +273,7 @@ def _unwrap(g):
     if isinstance(g, Tensor):
         return g._value
     if isinstance(g, IndexedSlices):
-        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), g.dense_shape)
+        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), _unwrap(g.dense_shape))
     return g
 
 
@@ -273,8 +281,12 @@ def _wrap(g):
     if g is None or isinstance(g, Tensor):
         return g
     if isinstance(g, IndexedSlices):
-        return IndexedSlices(_wrap(g.values), _wrap(g.indices), g.dense_shape)
+        return IndexedSlices(_wrap(g.values), _wrap(g.indices), _wrap(g.dense_shape))
     return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
+
+
+# Rules that pass an IndexedSlices gradient through; every other rule sees it dense.
+_TAKES_INDEXED_SLICES = frozenset(["Identity", "ReadVariableOp"])
 
 
 def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, raw: bool):
@@ -287,7 +299,8 @@ def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, ra
     if all(g is None for g in grads):
         return None
     return [(np.zeros_like(o._value) if raw else Tensor(np.zeros_like(o._value)))
-            if g is None else g for o, g in zip(outputs, grads)]
+            if g is None else to_dense(g) if type(g) is IndexedSlices else g
+            for o, g in zip(outputs, grads)]
 
 
 def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
@@ -343,6 +356,8 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             continue
         if rule is None:
             gradient_rule(op)
+        if type(out_grads[0]) is IndexedSlices and op.name not in _TAKES_INDEXED_SLICES:
+            out_grads = (to_dense(out_grads[0]),)
         inputs = rec.inputs
         if not raw:
             rec._needed = relevant

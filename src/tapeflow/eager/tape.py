@@ -62,7 +62,9 @@ class Tape:
     paths are never recorded. `watched` holds what was watched directly (the leaves).
     """
 
-    __slots__ = ("entries", "ids", "watched", "variables", "watch_accessed_variables")
+    # __weakref__: diagnostics note when each tape records without keeping it alive.
+    __slots__ = ("entries", "ids", "watched", "variables", "watch_accessed_variables",
+                 "__weakref__")
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
         self.entries: list[OpRecord] = []

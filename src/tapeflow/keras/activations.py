@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import math as tf_math
 from .. import nn as tf_nn
-from ..ops import math_ops
+from ..ops import clip_ops, math_ops
 from ..ops.op_util import as_input
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "linear", "exponential", "elu",
@@ -31,7 +31,7 @@ def relu(x, alpha: float = 0.0, max_value=None, threshold: float = 0.0):
     else:
         x = tf_nn.relu(x)
     if max_value is not None:
-        x = math_ops.clip_by_value(x, 0.0, max_value)
+        x = clip_ops.clip_by_value(x, 0.0, max_value)
     if alpha:
         x = x - alpha * negative
     return x

@@ -11,7 +11,7 @@ from .. import math as tf_math
 from .. import nn as tf_nn
 from ..framework import errors
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..ops import array_ops, math_ops
+from ..ops import array_ops, clip_ops, math_ops
 
 __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
            "Huber", "BinaryCrossentropy", "CategoricalCrossentropy",
@@ -145,7 +145,7 @@ def binary_crossentropy(y_true, y_pred, from_logits: bool = False,
     if from_logits:
         losses = tf_nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
-        p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+        p = clip_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
         losses = -(y_true * math_ops.log(p + EPSILON)
                    + (1.0 - y_true) * math_ops.log(1.0 - p + EPSILON))
     return math_ops.reduce_mean(losses, axis=axis) if losses.ndim else losses
@@ -178,7 +178,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits: bool = False,
     if from_logits:
         return tf_nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     p = y_pred / math_ops.reduce_sum(y_pred, axis=axis, keepdims=True)
-    p = math_ops.clip_by_value(p, EPSILON, 1.0 - EPSILON)
+    p = clip_ops.clip_by_value(p, EPSILON, 1.0 - EPSILON)
     return -math_ops.reduce_sum(y_true * math_ops.log(p), axis=axis)
 
 
@@ -212,7 +212,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits: bool = False,
     if not y_true.dtype.is_integer:
         y_true = math_ops.cast(y_true, "int64")
     if not from_logits:
-        y_pred = math_ops.log(math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON))
+        y_pred = math_ops.log(clip_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON))
     try:
         return tf_nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     except errors.InvalidArgumentError as e:

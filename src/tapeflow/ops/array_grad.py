@@ -1,16 +1,26 @@
-"""Gradient rules of array_ops."""
+"""Gradient rules of array_ops and creation_ops. Each works on raw arrays and on Tensors."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..framework.registry import RegisterGradient
-from .array_ops import ConcatV2, Reshape, SplitV, Transpose
-from .op_util import shape_of
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.registry import RegisterGradient, no_gradient
+from . import creation_ops  # noqa: F401  (defines the ops whose rules are below)
+from .array_ops import (ConcatV2, GatherV2, MirrorPad, MirrorPadGrad, Pack, PadV2, Reshape,
+                        ReverseV2, Roll, SplitV, Transpose, UnsortedSegmentSum, Unpack)
+from .indexing_ops import Slice
+from .math_ops import Sum
+from .op_util import dtype_of, shape_of, value_of
 
 
 @RegisterGradient("Identity")
 def _identity_grad(op, g):
     return g
+
+
+@RegisterGradient("IdentityN")
+def _identity_n_grad(op, *grads):
+    return grads
 
 
 @RegisterGradient("ReadVariableOp")
@@ -23,10 +33,24 @@ def _reshape_grad(op, g):
     return Reshape(g, shape_of(op.inputs[0])), None
 
 
+@RegisterGradient("ExpandDims")
+def _expand_dims_grad(op, g):
+    return Reshape(g, shape_of(op.inputs[0]))
+
+
+@RegisterGradient("Squeeze")
+def _squeeze_grad(op, g):
+    return Reshape(g, shape_of(op.inputs[0]))
+
+
 @RegisterGradient("BroadcastTo")
 def _broadcast_to_grad(op, g):
     # The engine sums the gradient back to the input's shape.
     return g, None
+
+
+def _transposed(x, perm: tuple):
+    return x if perm == tuple(range(len(perm))) else Transpose(x, perm=perm)
 
 
 @RegisterGradient("Transpose")
@@ -44,3 +68,94 @@ def _concat_grad(op, g):
 @RegisterGradient("SplitV")
 def _split_grad(op, *grads):
     return ConcatV2(*grads, axis=op.attrs["axis"])
+
+
+@RegisterGradient("Pack")
+def _pack_grad(op, g):
+    return tuple(Unpack(g, axis=op.attrs["axis"]))
+
+
+@RegisterGradient("Unpack")
+def _unpack_grad(op, *grads):
+    return Pack(*grads, axis=op.attrs["axis"])
+
+
+@RegisterGradient("Tile")
+def _tile_grad(op, g):
+    shape = shape_of(op.inputs[0])
+    reps = op.attrs["reps"]
+    # Split each tiled axis into (repeat, original) and sum over the repeats.
+    interleaved = tuple(d for pair in zip(reps, shape) for d in pair)
+    return Sum(Reshape(g, interleaved), axis=tuple(range(0, 2 * len(shape), 2)), keepdims=False)
+
+
+@RegisterGradient("PadV2")
+def _pad_grad(op, g):
+    begin = tuple(before for before, _ in op.attrs["paddings"])
+    return Slice(g, begin=begin, size=shape_of(op.inputs[0]))
+
+
+@RegisterGradient("MirrorPad")
+def _mirror_pad_grad(op, g):
+    return MirrorPadGrad(g, paddings=op.attrs["paddings"], mode=op.attrs["mode"])
+
+
+@RegisterGradient("MirrorPadGrad")
+def _mirror_pad_grad_grad(op, g):
+    return MirrorPad(g, paddings=op.attrs["paddings"], mode=op.attrs["mode"])
+
+
+@RegisterGradient("ReverseV2")
+def _reverse_grad(op, g):
+    return ReverseV2(g, axis=op.attrs["axis"])
+
+
+@RegisterGradient("Roll")
+def _roll_grad(op, g):
+    return Roll(g, shift=tuple(-s for s in op.attrs["shift"]), axis=op.attrs["axis"])
+
+
+@RegisterGradient("GatherV2")
+def _gather_grad(op, g):
+    params, indices = op.inputs
+    axis, b = op.attrs["axis"], op.attrs["batch_dims"]
+    pshape, index_values = shape_of(params), value_of(indices)
+    if axis == 0:
+        n = index_values.size
+        return IndexedSlices(Reshape(g, (n,) + pshape[1:]), index_values.reshape(n),
+                             np.asarray(pshape, np.int32)), None
+    # Dense: move the gathered axes next to the batch axes, segment-sum them into
+    # (batch * n) rows, and move the gathered axis back into place.
+    batch, outer, n, inner = pshape[:b], pshape[b:axis], pshape[axis], pshape[axis + 1:]
+    rest = index_values.shape[b:]
+    nb, nr = int(np.prod(batch, dtype=np.int64)), int(np.prod(rest, dtype=np.int64))
+    o, r = len(outer), len(rest)
+    perm = (tuple(range(b)) + tuple(range(b + o, b + o + r)) + tuple(range(b, b + o))
+            + tuple(range(b + o + r, b + o + r + len(inner))))
+    rows = Reshape(_transposed(g, perm), (nb * nr,) + outer + inner)
+    ids = (np.arange(nb)[:, None] * n + index_values.reshape(nb, nr)).reshape(-1)
+    dense = Reshape(UnsortedSegmentSum(rows, ids, num_segments=nb * n),
+                    batch + (n,) + outer + inner)
+    back = (tuple(range(b)) + tuple(range(b + 1, b + 1 + o)) + (b,)
+            + tuple(range(b + 1 + o, b + 1 + o + len(inner))))
+    return _transposed(dense, back), None
+
+
+@RegisterGradient("UnsortedSegmentSum")
+def _unsorted_segment_sum_grad(op, g):
+    ids = value_of(op.inputs[1])
+    keep = ids >= 0
+    if keep.all():
+        return GatherV2(g, ids, axis=0, batch_dims=0), None
+    picked = GatherV2(g, np.maximum(ids, 0), axis=0, batch_dims=0)
+    mask = keep.reshape(ids.shape + (1,) * (len(shape_of(picked)) - ids.ndim))
+    return picked * mask.astype(dtype_of(g)), None
+
+
+@RegisterGradient("Fill")
+def _fill_grad(op, g):
+    return Sum(g, axis=tuple(range(len(shape_of(g)))), keepdims=False)
+
+
+for _op in ("Shape", "Size", "Rank", "ZerosLike", "OnesLike", "OneHot", "Range", "LinSpace"):
+    no_gradient(_op)

@@ -1,16 +1,30 @@
-"""Shape and layout ops: kernels and the public TF-named functions."""
+"""Shape and layout ops, gather and segment sums: kernels and the public TF-named functions.
+
+Each op is one `define_op` row; its gradient rule lives in `array_grad.py`.
+"""
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
+from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .op_util import NO_ATTRS, as_input
+from ..framework.variables import Variable
+from .op_util import NO_ATTRS, as_input, binary_inputs
+
+_INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int16, np.int32, np.int64))
 
 
+# -- kernels ---------------------------------------------------------------------------------
 def _identity(x):
     return x
+
+
+def _identity_n(*xs):
+    return xs
 
 
 def _transpose(x, perm):
@@ -41,21 +55,216 @@ def _split(x, indices, axis):
     return tuple(np.split(x, indices, axis=axis))
 
 
+def _pack(*values, axis):
+    return np.stack(values, axis=axis)
+
+
+def _unpack(x, axis):
+    return tuple(np.moveaxis(x, axis, 0))
+
+
+def _pad(x, paddings, constant_values):
+    return np.pad(x, paddings, mode="constant", constant_values=constant_values)
+
+
+def _mirror_pad(x, paddings, mode):
+    return np.pad(x, paddings, mode=mode.lower())
+
+
+def _mirror_pad_grad(g, paddings, mode):
+    """Folds the mirrored borders of `g` back onto the elements they copy."""
+    offset = 1 if mode == "REFLECT" else 0
+    for axis, (before, after) in enumerate(paddings):
+        if not before and not after:
+            continue
+        moved = np.moveaxis(g, axis, 0)
+        n = moved.shape[0] - before - after
+        core = moved[before:before + n].copy()
+        if before:
+            core[offset:offset + before] += moved[:before][::-1]
+        if after:
+            core[n - offset - after:n - offset] += moved[before + n:][::-1]
+        g = np.moveaxis(core, 0, axis)
+    return g
+
+
+def _shape(x, out_type):
+    return np.array(x.shape, dtype=out_type)
+
+
+def _size(x, out_type):
+    return np.array(x.size, dtype=out_type)
+
+
+def _rank(x):
+    return np.array(x.ndim, dtype=np.int32)
+
+
+def _check_range(op_name: str, indices, limit: int) -> None:
+    if indices.size and (indices.min() < 0 or indices.max() >= limit):
+        where = np.argwhere((indices < 0) | (indices >= limit))[0]
+        position = ",".join(map(str, where.tolist()))
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: indices[{position}] = {indices[tuple(where)]} is not in "
+            f"[0, {limit})")
+
+
+def _gather(params, indices, axis, batch_dims):
+    _check_range("GatherV2", indices, params.shape[axis])
+    if not batch_dims:
+        return np.take(params, indices, axis=axis)
+    # params: batch + outer + [n] + inner; indices: batch + rest -> batch + outer + rest + inner.
+    batch, outer = params.shape[:batch_dims], params.shape[batch_dims:axis]
+    inner, rest = params.shape[axis + 1:], indices.shape[batch_dims:]
+    nb, no, ni, nr = (int(np.prod(s, dtype=np.int64)) for s in (batch, outer, inner, rest))
+    flat = params.reshape(nb, no, params.shape[axis], ni)
+    picks = np.broadcast_to(indices.reshape(nb, 1, nr, 1), (nb, no, nr, ni))
+    return np.take_along_axis(flat, picks, axis=2).reshape(batch + outer + rest + inner)
+
+
+def _unsorted_segment_sum(data, segment_ids, num_segments):
+    if data.shape[:segment_ids.ndim] != segment_ids.shape:
+        raise errors.InvalidArgumentError(
+            None, "UnsortedSegmentSum", f"UnsortedSegmentSum: segment_ids.shape "
+            f"{list(segment_ids.shape)} must be a prefix of data.shape {list(data.shape)}")
+    if segment_ids.size and segment_ids.max() >= num_segments:
+        where = np.argwhere(segment_ids >= num_segments)[0]
+        raise errors.InvalidArgumentError(
+            None, "UnsortedSegmentSum", f"UnsortedSegmentSum: segment_ids"
+            f"[{','.join(map(str, where.tolist()))}] = {segment_ids[tuple(where)]} is out of "
+            f"range [0, {num_segments})")
+    out = np.zeros((num_segments,) + data.shape[segment_ids.ndim:], dtype=data.dtype)
+    keep = segment_ids >= 0
+    if keep.all():
+        np.add.at(out, segment_ids, data)
+    else:
+        np.add.at(out, segment_ids[keep], data[keep])
+    return out
+
+
 Identity = define_op("Identity", _identity)
+IdentityN = define_op("IdentityN", _identity_n, num_outputs=None)
 ReadVariableOp = define_op("ReadVariableOp", _identity)
 Reshape = define_op("Reshape", _reshape)
 BroadcastTo = define_op("BroadcastTo", _broadcast_to)
 Transpose = define_op("Transpose", _transpose)
 ConcatV2 = define_op("ConcatV2", _concat)
 SplitV = define_op("SplitV", _split, num_outputs=None)
+ExpandDims = define_op("ExpandDims", np.expand_dims)
+Squeeze = define_op("Squeeze", np.squeeze)
+Pack = define_op("Pack", _pack)
+Unpack = define_op("Unpack", _unpack, num_outputs=None)
+Tile = define_op("Tile", np.tile)
+PadV2 = define_op("PadV2", _pad)
+MirrorPad = define_op("MirrorPad", _mirror_pad)
+MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad)
+ReverseV2 = define_op("ReverseV2", np.flip)
+Roll = define_op("Roll", np.roll)
+Shape = define_op("Shape", _shape)
+Size = define_op("Size", _size)
+Rank = define_op("Rank", _rank)
+GatherV2 = define_op("GatherV2", _gather)
+UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum)
 
 
+# -- argument helpers (shared with the other array-op modules) -------------------------------
 def _shape_input(shape) -> Tensor:
     if isinstance(shape, Tensor):
         return shape
     return Tensor(np.asarray(getattr(shape, "as_list", lambda: shape)(), dtype=np.int32))
 
 
+def int_values(op_name: str, value, what: str) -> list:
+    """`value` (an int, a list, an array or an integer tensor) as a flat list of ints.
+
+    Raises:
+        InvalidArgumentError: the values are not integers (e.g. floats).
+    """
+    if isinstance(value, (Tensor, Variable)):
+        value = value._value
+    elif hasattr(value, "as_list"):
+        value = value.as_list()
+    array = np.asarray(value)
+    if array.size and array.dtype.kind not in "iu":
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: {what} must be integers, got {value!r} of dtype "
+            f"{array.dtype}")
+    return [int(v) for v in array.ravel()]
+
+
+def dims_values(op_name: str, shape) -> tuple:
+    """`shape` (a list, a TensorShape or an integer tensor) as a tuple of dimensions.
+
+    Raises:
+        InvalidArgumentError: a negative or non-integer dimension.
+    """
+    dims = tuple(int_values(op_name, shape, "shape"))
+    if any(d < 0 for d in dims):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: dimensions must be >= 0, got {list(dims)}")
+    return dims
+
+
+def normalize_axis(op_name: str, axis, ndim: int) -> int:
+    """One axis in [-ndim, ndim) as a non-negative int.
+
+    Raises:
+        InvalidArgumentError: the axis is out of range or not an integer.
+    """
+    if type(axis) is int:
+        a = axis
+    else:
+        values = int_values(op_name, axis, "axis")
+        if len(values) != 1 or np.ndim(getattr(axis, "_value", axis)) > 1:
+            raise errors.InvalidArgumentError(
+                None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
+        (a,) = values
+    if not -ndim <= a < ndim:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: Expected axis in the range [{-ndim}, {ndim}), but got "
+            f"{a} (input rank {ndim})")
+    return a % ndim
+
+
+def index_input(op_name: str, indices):
+    """`indices` as an integer tensor.
+
+    Raises:
+        InvalidArgumentError: the indices are not int16, int32 or int64 (e.g. floats).
+    """
+    indices = as_input(indices)
+    if indices._value.dtype not in _INDEX_DTYPES:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: indices must be int16, int32 or int64, got a "
+            f"{indices.dtype.name} tensor of shape {list(indices.shape)}")
+    return indices
+
+
+def same_dtype_inputs(op_name: str, values) -> list:
+    """A list of values as tensors of one dtype; Python values take the first tensor's dtype.
+
+    Raises:
+        InvalidArgumentError: two tensors have different dtypes.
+    """
+    values = list(values)
+    first = next((v for v in values if isinstance(v, (Tensor, Variable))), None)
+    dtype = None if first is None else first.dtype
+    out = []
+    for v in values:
+        if isinstance(v, (Tensor, Variable)):
+            if v.dtype is not dtype:
+                raise errors.InvalidArgumentError(
+                    None, op_name, f"{op_name}: all inputs must have one dtype, got "
+                    f"{dtype.name} and {v.dtype.name}; cast them first.")
+            out.append(v)
+        else:
+            from ..framework.tensor import constant
+            out.append(constant(v, dtype=dtype))
+            dtype = out[-1].dtype
+    return out
+
+
+# -- public functions ------------------------------------------------------------------------
 def identity(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
     """Returns a tensor with the same value; gradients pass through unchanged.
 
@@ -65,6 +274,18 @@ def identity(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
         array([1.], dtype=float32)
     """
     return execute(Identity, (as_input(input),), NO_ATTRS)
+
+
+def identity_n(input, name=None) -> list:  # noqa: A002
+    """Returns a list of tensors with the same values as the list `input`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a, b = tf.identity_n([tf.constant(1.0), tf.constant([2, 3])])
+        >>> float(a), b.numpy()
+        (1.0, array([2, 3], dtype=int32))
+    """
+    return list(execute(IdentityN, tuple(as_input(x) for x in input), NO_ATTRS))
 
 
 def reshape(tensor, shape, name=None) -> Tensor:
@@ -108,3 +329,415 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
         from .math_ops import conj
         out = conj(out)
     return out
+
+
+def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002
+    """Inserts a dimension of length 1 at `axis`.
+
+    Args:
+        input: a tensor.
+        axis: an int in [-rank - 1, rank]; negative counts from the end.
+
+    Returns:
+        A tensor of rank `rank + 1`.
+
+    Raises:
+        InvalidArgumentError: `axis` out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.expand_dims(tf.constant([1.0, 2.0]), -1).shape
+        TensorShape([2, 1])
+    """
+    x = as_input(input)
+    return execute(ExpandDims, (x,), {"axis": normalize_axis("ExpandDims", axis, x.ndim + 1)})
+
+
+def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
+    """Removes dimensions of length 1: all of them, or those listed in `axis`.
+
+    Raises:
+        InvalidArgumentError: an axis is out of range or its dimension is not 1.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.squeeze(tf.zeros([1, 2, 1]), axis=[-1]).shape
+        TensorShape([1, 2])
+    """
+    x = as_input(input)
+    shape = x.shape.as_list()
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(shape) if d == 1)
+    else:
+        axes = tuple(normalize_axis("Squeeze", a, x.ndim)
+                     for a in int_values("Squeeze", axis, "axis"))
+        for a in axes:
+            if shape[a] != 1:
+                raise errors.InvalidArgumentError(
+                    None, "Squeeze", f"Squeeze: Can not squeeze dim[{a}], expected a dimension "
+                    f"of 1, got {shape[a]} (input shape {shape})")
+    return execute(Squeeze, (x,), {"axis": axes})
+
+
+def concat(values, axis, name="concat") -> Tensor:
+    """Joins tensors along an existing axis.
+
+    Raises:
+        InvalidArgumentError: ranks or other dimensions differ, dtypes differ, scalars are
+            given, or `axis` is out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.concat([tf.zeros([2, 1]), tf.ones([2, 2])], axis=1).numpy()
+        array([[0., 1., 1.],
+               [0., 1., 1.]], dtype=float32)
+    """
+    values = same_dtype_inputs("ConcatV2", values)
+    if len(values) == 1:
+        return identity(values[0])
+    ndim = values[0].ndim
+    if ndim == 0:
+        raise errors.InvalidArgumentError(
+            None, "ConcatV2", "ConcatV2: Can't concatenate scalars (use tf.stack instead)")
+    axis = normalize_axis("ConcatV2", axis, ndim)
+    return execute(ConcatV2, tuple(values), {"axis": axis})
+
+
+def stack(values, axis=0, name="stack") -> Tensor:
+    """Stacks rank-R tensors of one shape into a rank-(R + 1) tensor along a new `axis`.
+
+    Raises:
+        InvalidArgumentError: the shapes or dtypes differ, or `axis` is out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.stack([tf.constant([1, 2]), tf.constant([3, 4])], axis=1).numpy()
+        array([[1, 3],
+               [2, 4]], dtype=int32)
+    """
+    values = same_dtype_inputs("Pack", values)
+    first = values[0].shape
+    for i, v in enumerate(values[1:], 1):
+        if v.shape != first:
+            raise errors.InvalidArgumentError(
+                None, "Pack", f"Pack: Shapes of all inputs must match: values[0].shape = "
+                f"{first.as_list()} != values[{i}].shape = {v.shape.as_list()}")
+    axis = normalize_axis("Pack", axis, values[0].ndim + 1)
+    return execute(Pack, tuple(values), {"axis": axis})
+
+
+def unstack(value, num=None, axis=0, name="unstack") -> list:
+    """Splits a tensor into a list of tensors along `axis`, removing that axis.
+
+    Raises:
+        ValueError: `num` is given and differs from the dimension.
+        InvalidArgumentError: `axis` is out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> [t.numpy() for t in tf.unstack(tf.constant([[1, 2], [3, 4]]), axis=1)]
+        [array([1, 3], dtype=int32), array([2, 4], dtype=int32)]
+    """
+    x = as_input(value)
+    axis = normalize_axis("Unpack", axis, x.ndim)
+    if num is not None and num != x.shape[axis]:
+        raise ValueError(f"unstack: num={num} does not match dimension {axis} of the input "
+                         f"(shape {x.shape.as_list()})")
+    return list(execute(Unpack, (x,), {"axis": axis}))
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
+    """Splits a tensor along `axis` into equal parts or parts of the given sizes.
+
+    Args:
+        value: the tensor to split.
+        num_or_size_splits: a number of equal parts, or a list of sizes (one may be -1).
+        axis: the axis to split.
+        num: accepted for TF compatibility.
+
+    Returns:
+        A list of tensors.
+
+    Raises:
+        InvalidArgumentError: the count does not divide the dimension, or the sizes do not
+            add up to it.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> [t.shape for t in tf.split(tf.zeros([5, 2]), [2, -1])]
+        [TensorShape([2, 2]), TensorShape([3, 2])]
+    """
+    x = as_input(value)
+    axis = normalize_axis("SplitV", axis, x.ndim)
+    dim = x.shape[axis]
+    if isinstance(num_or_size_splits, numbers.Integral) or np.ndim(
+            getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0:
+        count = int_values("Split", num_or_size_splits, "num_or_size_splits")[0]
+        if count <= 0 or dim % count:
+            raise errors.InvalidArgumentError(
+                None, "Split", f"Split: Number of ways to split should evenly divide the split "
+                f"dimension, but got split_dim {axis} (size = {dim}) and num_split {count}")
+        sizes = [dim // count] * count
+    else:
+        sizes = int_values("SplitV", num_or_size_splits, "size_splits")
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
+        if sum(sizes) != dim or any(s < 0 for s in sizes):
+            raise errors.InvalidArgumentError(
+                None, "SplitV", f"SplitV: the sizes {sizes} must be non-negative and add up to "
+                f"the size {dim} of dimension {axis} (at most one may be -1)")
+    bounds = tuple(np.cumsum(sizes)[:-1].tolist())
+    return list(execute(SplitV, (x,), {"indices": bounds, "axis": axis}))
+
+
+def tile(input, multiples, name=None) -> Tensor:  # noqa: A002
+    """Repeats `input` `multiples[i]` times along each axis i.
+
+    Raises:
+        InvalidArgumentError: `multiples` does not have one non-negative entry per axis.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tile(tf.constant([[1, 2]]), [2, 2]).numpy()
+        array([[1, 2, 1, 2],
+               [1, 2, 1, 2]], dtype=int32)
+    """
+    x = as_input(input)
+    reps = int_values("Tile", multiples, "multiples")
+    if len(reps) != x.ndim or any(r < 0 for r in reps):
+        raise errors.InvalidArgumentError(
+            None, "Tile", f"Tile: Expected multiples argument to be a vector of length "
+            f"{x.ndim} with non-negative entries but got {reps} (input shape "
+            f"{x.shape.as_list()})")
+    return execute(Tile, (x,), {"reps": tuple(reps)})
+
+
+_PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tensor:
+    """Pads a tensor: `paddings[d] = [before, after]` elements along each dimension d.
+
+    Args:
+        tensor: the tensor to pad.
+        paddings: an integer array of shape [rank, 2].
+        mode: "CONSTANT", "REFLECT" (mirror, edge excluded) or "SYMMETRIC" (mirror, edge
+            included), in any case.
+        constant_values: the fill value in CONSTANT mode.
+
+    Returns:
+        The padded tensor.
+
+    Raises:
+        ValueError: an unknown `mode`.
+        InvalidArgumentError: `paddings` is not [rank, 2] non-negative integers, or a
+            mirror padding is too large (REFLECT: < dim, SYMMETRIC: <= dim).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.pad(tf.constant([1, 2, 3]), [[1, 2]], "REFLECT").numpy()
+        array([2, 1, 2, 3, 2, 1], dtype=int32)
+    """
+    upper = mode.upper() if isinstance(mode, str) else mode
+    if upper not in _PAD_MODES:
+        raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", '
+                         f'or "SYMMETRIC". Received `mode` = {mode}')
+    x = as_input(tensor)
+    op_name = "PadV2" if upper == "CONSTANT" else "MirrorPad"
+    flat = int_values(op_name, paddings, "paddings")
+    shape = x.shape.as_list()
+    if np.shape(getattr(paddings, "_value", paddings)) != (x.ndim, 2):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: paddings must be a matrix with 2 columns and one row "
+            f"per input dimension: input shape {shape}, paddings {paddings!r}")
+    pairs = tuple(zip(flat[0::2], flat[1::2]))
+    if any(p < 0 for p in flat):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: Paddings must be non-negative, got {list(pairs)}")
+    if upper == "CONSTANT":
+        fill = binary_inputs(op_name, x, constant_values)[1]
+        if fill.ndim:
+            raise errors.InvalidArgumentError(
+                None, op_name, f"{op_name}: constant_values must be a scalar, got shape "
+                f"{fill.shape.as_list()}")
+        return execute(PadV2, (x,), {"paddings": pairs, "constant_values": fill._value[()]})
+    most = 1 if upper == "REFLECT" else 0
+    for d, (before, after) in zip(shape, pairs):
+        if max(before, after) > d - most:
+            raise errors.InvalidArgumentError(
+                None, op_name, f"{op_name}: in {upper} mode each padding must be at most the "
+                f"dimension size{' - 1' if most else ''}; got paddings {list(pairs)} for input "
+                f"shape {shape}")
+    return execute(MirrorPad, (x,), {"paddings": pairs, "mode": upper})
+
+
+def reverse(tensor, axis, name=None) -> Tensor:
+    """Reverses the order of elements along each axis in `axis`.
+
+    Raises:
+        InvalidArgumentError: an axis is out of range or repeated.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.reverse(tf.constant([[1, 2], [3, 4]]), [1]).numpy()
+        array([[2, 1],
+               [4, 3]], dtype=int32)
+    """
+    x = as_input(tensor)
+    axes = tuple(normalize_axis("ReverseV2", a, x.ndim)
+                 for a in int_values("ReverseV2", axis, "axis"))
+    if len(set(axes)) != len(axes):
+        raise errors.InvalidArgumentError(
+            None, "ReverseV2", f"ReverseV2: an axis is specified more than once in {axis!r}")
+    return execute(ReverseV2, (x,), {"axis": axes})
+
+
+def roll(input, shift, axis, name=None) -> Tensor:  # noqa: A002
+    """Rolls elements `shift[i]` places along `axis[i]`; elements leaving one end re-enter at
+    the other. Shifts along a repeated axis add up.
+
+    Raises:
+        InvalidArgumentError: `shift` and `axis` differ in length, or an axis is out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.roll(tf.constant([0, 1, 2, 3, 4]), shift=2, axis=0).numpy()
+        array([3, 4, 0, 1, 2], dtype=int32)
+    """
+    x = as_input(input)
+    shifts = int_values("Roll", shift, "shift")
+    axes = int_values("Roll", axis, "axis")
+    if len(shifts) != len(axes):
+        raise errors.InvalidArgumentError(
+            None, "Roll", f"Roll: shift and axis must have the same size, got {shifts} and {axes}")
+    axes = [normalize_axis("Roll", a, x.ndim) for a in axes]
+    return execute(Roll, (x,), {"shift": tuple(shifts), "axis": tuple(axes)})
+
+
+def _out_type(op_name: str, out_type) -> np.dtype:
+    dtype = dtypes.as_dtype(out_type)
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"{op_name}: out_type must be int32 or int64, got {dtype.name}")
+    return dtype._np
+
+
+def shape(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
+    """The shape of `input` as a 1-D integer tensor (int32 unless `out_type` says int64).
+
+    Not differentiable.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.shape(tf.zeros([2, 3])).numpy()
+        array([2, 3], dtype=int32)
+    """
+    dtype = _out_type("Shape", dtypes.int32 if out_type is None else out_type)
+    return execute(Shape, (as_input(input),), {"out_type": dtype})
+
+
+def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
+    """The number of elements of `input` as a scalar integer tensor. Not differentiable.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> int(tf.size(tf.zeros([2, 3])))
+        6
+    """
+    dtype = _out_type("Size", dtypes.int32 if out_type is None else out_type)
+    return execute(Size, (as_input(input),), {"out_type": dtype})
+
+
+def rank(input, name=None) -> Tensor:  # noqa: A002
+    """The number of dimensions of `input` as a scalar int32 tensor. Not differentiable.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> int(tf.rank(tf.zeros([2, 3])))
+        2
+    """
+    return execute(Rank, (as_input(input),), NO_ATTRS)
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None) -> Tensor:
+    """Gathers slices of `params` along `axis` at `indices`.
+
+    The result has shape `params.shape[:axis] + indices.shape[batch_dims:] +
+    params.shape[axis + 1:]`. The gradient with respect to `params` is an IndexedSlices when
+    `axis` is 0, as in TF.
+
+    Args:
+        params: the tensor to gather from.
+        indices: an int16/int32/int64 tensor of positions in [0, params.shape[axis]).
+        validate_indices: accepted for TF compatibility (indices are always checked).
+        axis: the axis of `params` to gather along (default `batch_dims`).
+        batch_dims: how many leading dimensions `params` and `indices` share as batches.
+
+    Returns:
+        The gathered tensor, with `params`' dtype.
+
+    Raises:
+        InvalidArgumentError: an index is out of range or not an integer, `axis` or
+            `batch_dims` is out of range, or the batch dimensions differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.gather(tf.constant([[1, 2], [3, 4], [5, 6]]), [2, 0]).numpy()
+        array([[5, 6],
+               [1, 2]], dtype=int32)
+    """
+    params = as_input(params)
+    indices = index_input("GatherV2", indices)
+    pshape, ishape = params._value.shape, indices._value.shape
+    b = int(batch_dims)
+    if b < 0:
+        b += len(ishape)
+    if not 0 <= b <= len(ishape):
+        raise errors.InvalidArgumentError(
+            None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in [{-len(ishape)}, "
+            f"{len(ishape)}] for indices of shape {list(ishape)}")
+    a = normalize_axis("GatherV2", b if axis is None else axis, len(pshape))
+    if b > a:
+        raise errors.InvalidArgumentError(
+            None, "GatherV2", f"GatherV2: batch_dims ({b}) must be less than or equal to axis "
+            f"({a})")
+    if pshape[:b] != ishape[:b]:
+        raise errors.InvalidArgumentError(
+            None, "GatherV2", f"GatherV2: the first {b} dimensions of params {list(pshape)} and "
+            f"indices {list(ishape)} must be equal")
+    return execute(GatherV2, (params, indices), {"axis": a, "batch_dims": b})
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Sums the slices of `data` that share a segment id: `out[i] = sum(data[ids == i])`.
+
+    `segment_ids.shape` must be a prefix of `data.shape`; negative ids are dropped.
+
+    Raises:
+        InvalidArgumentError: an id is >= num_segments, the ids are not integers, or their
+            shape is not a prefix of `data.shape`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.unsorted_segment_sum(tf.constant([1.0, 2.0, 3.0]), [1, 0, 1], 2).numpy()
+        array([2., 4.], dtype=float32)
+    """
+    ids = index_input("UnsortedSegmentSum", segment_ids)
+    (num,) = int_values("UnsortedSegmentSum", num_segments, "num_segments")
+    return execute(UnsortedSegmentSum, (as_input(data), ids), {"num_segments": num})
+
+
+def indexed_slices_to_dense(s):
+    """The dense tensor an IndexedSlices stands for (repeated indices are summed).
+
+    Works on Tensors and, inside gradient rules, on raw arrays.
+    """
+    values, indices = s.values, s.indices
+    if not isinstance(values, (Tensor, np.ndarray, np.generic)):
+        values = as_input(values)
+    if not isinstance(indices, (Tensor, np.ndarray, np.generic)):
+        indices = as_input(indices)
+    if s.dense_shape is None:
+        num = int(np.max(getattr(indices, "_value", indices), initial=-1)) + 1
+    else:
+        num = int(np.asarray(getattr(s.dense_shape, "_value", s.dense_shape))[0])
+    return UnsortedSegmentSum(values, indices, num_segments=num)

@@ -1,4 +1,8 @@
-"""Gradient rules of math_ops. Each works on raw arrays and on Tensors alike (see registry)."""
+"""Gradient rules of math_ops. Each works on raw arrays and on Tensors alike (see registry).
+
+Complex inputs follow TF's convention: the gradient of f at z is conj(df/dz) times the
+upstream gradient, so every rule multiplies by the conjugate of its local derivative.
+"""
 from __future__ import annotations
 
 import math
@@ -7,10 +11,30 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
-from .math_ops import Cast, Log, MatMul, Pow
+from .indexing_ops import SelectV2
+from .math_ops import (Cast, Complex, Conj, Cos, Cosh, DivNoNan, Exp, FloorDiv, Imag, Log,
+                       MatMul, Pow, Real, Reciprocal, Sign, Sin, Sinh, Sqrt, Square)
 from .op_util import dtype_of, shape_of, value_of
+from .special_ops import Digamma, Polygamma
 
 
+def is_complex(x) -> bool:
+    """Whether a raw array or a Tensor holds complex numbers."""
+    return (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c"
+
+
+def conj(x):
+    """conj(x) for complex x; real x as it is (TF's conj is the identity on reals)."""
+    if (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c":
+        return Conj(x)
+    return x
+
+
+def _zeros_like(x):
+    return np.zeros_like(value_of(x))
+
+
+# -- arithmetic --------------------------------------------------------------------------------
 @RegisterGradient("AddV2")
 def _add_grad(op, g):
     return g, g
@@ -24,71 +48,89 @@ def _sub_grad(op, g):
 @RegisterGradient("Mul")
 def _mul_grad(op, g):
     x, y = op.inputs
-    return (g * y if op.needs_gradient(0) else None), (g * x if op.needs_gradient(1) else None)
+    if is_complex(g):
+        x, y = Conj(x), Conj(y)
+    return (g * y if op.needs_gradient(0) else None), (x * g if op.needs_gradient(1) else None)
 
 
 @RegisterGradient("RealDiv")
 def _div_grad(op, g):
     x, y = op.inputs
-    return g / y, -g * x / (y * y)
+    x, y = conj(x), conj(y)
+    return (g / y if op.needs_gradient(0) else None,
+            g * (-x / y / y) if op.needs_gradient(1) else None)
+
+
+@RegisterGradient("DivNoNan")
+def _div_no_nan_grad(op, g):
+    x, y = op.inputs
+    x, y = conj(x), conj(y)
+    return DivNoNan(g, y), g * DivNoNan(DivNoNan(-x, y), y)
+
+
+@RegisterGradient("FloorMod")
+def _floor_mod_grad(op, g):
+    x, y = op.inputs
+    return g, -g * FloorDiv(x, y)
 
 
 @RegisterGradient("Pow")
 def _pow_grad(op, g):
     x, y = op.inputs
-    z = op.outputs[0]
-    gx = g * y * Pow(x, y - 1)
-    # TF's convention: no gradient w.r.t. the exponent where the base is <= 0.
-    safe_log = Log(_where_positive(x))
-    gy = g * z * safe_log
+    x, y = conj(x), conj(y)
+    gx = g * y * Pow(x, y - 1) if op.needs_gradient(0) else None
+    if not op.needs_gradient(1):
+        return gx, None
+    # TF's convention: no gradient w.r.t. the exponent where the (real) base is <= 0
+    # (log(1) = 0 there).
+    value = value_of(x)
+    valid = np.not_equal(value, 0) if value.dtype.kind == "c" else np.greater(value, 0)
+    gy = g * conj(op.outputs[0]) * Log(SelectV2(valid, x, np.ones((), value.dtype)))
     return gx, gy
 
 
-def _where_positive(x):
-    """x where x > 0, else 1 (whose log is 0): x times a constant mask."""
-    positive = np.greater(value_of(x), 0).astype(dtype_of(x))
-    return x * positive + (1 - positive)
+def _selected_grads(op, g, x_wins):
+    """g split between x and y by `x_wins(x, y)`; ties go to x, as in TF."""
+    x, y = op.inputs
+    mask = x_wins(value_of(x), value_of(y))
+    zero = np.zeros((), dtype_of(g))
+    return (SelectV2(mask, g, zero) if op.needs_gradient(0) else None,
+            SelectV2(mask, zero, g) if op.needs_gradient(1) else None)
 
 
-@RegisterGradient("Neg")
-def _neg_grad(op, g):
-    return -g
+@RegisterGradient("Maximum")
+def _maximum_grad(op, g):
+    return _selected_grads(op, g, np.greater_equal)
 
 
-@RegisterGradient("Square")
-def _square_grad(op, g):
-    return g * 2 * op.inputs[0]
+@RegisterGradient("Minimum")
+def _minimum_grad(op, g):
+    return _selected_grads(op, g, np.less_equal)
 
 
-@RegisterGradient("Sqrt")
-def _sqrt_grad(op, g):
-    return g * 0.5 / op.outputs[0]
+@RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op, g):
+    x, y = op.inputs
+    # (g + conj(g)) is 2 re(g): the output's imaginary part is identically zero, so only the
+    # real part of a complex upstream gradient counts (TF's 2 g (x - y) agrees for real g).
+    gx = (g + conj(g)) * (x - y)
+    return gx, -gx
 
 
-@RegisterGradient("Exp")
-def _exp_grad(op, g):
-    return g * op.outputs[0]
+@RegisterGradient("Atan2")
+def _atan2_grad(op, g):
+    y, x = op.inputs
+    g_over = g / (x * x + y * y)
+    return x * g_over, -y * g_over
 
 
-@RegisterGradient("Log")
-def _log_grad(op, g):
-    return g / op.inputs[0]
+@RegisterGradient("AddN")
+def _add_n_grad(op, g):
+    return (g,) * len(op.inputs)
 
 
-@RegisterGradient("Tanh")
-def _tanh_grad(op, g):
-    y = op.outputs[0]
-    return g * (1 - y * y)
-
-
-@RegisterGradient("Sigmoid")
-def _sigmoid_grad(op, g):
-    y = op.outputs[0]
-    return g * y * (1 - y)
-
-
-# (transpose_a, transpose_b) -> for each input, the product giving its gradient:
-# (left, right, transpose_left, transpose_right) over the names a, b and g (upstream).
+# (adjoint_a, adjoint_b) -> for each input, the product giving its gradient:
+# (left, right, adjoint_left, adjoint_right) over the names a, b and g (upstream).
 _MATMUL_GRADS = {
     (False, False): (("g", "b", False, True), ("a", "g", True, False)),
     (False, True): (("g", "b", False, False), ("g", "a", True, False)),
@@ -101,25 +143,229 @@ _MATMUL_GRADS = {
 def _matmul_grad(op, g):
     a, b = op.inputs
     attrs = op.attrs
-    ta = attrs.get("transpose_a", False) or attrs.get("adjoint_a", False)
-    tb = attrs.get("transpose_b", False) or attrs.get("adjoint_b", False)
-    named = {"a": a, "b": b, "g": g}
+    transpose_a, transpose_b = attrs.get("transpose_a", False), attrs.get("transpose_b", False)
+    adjoint_a, adjoint_b = attrs.get("adjoint_a", False), attrs.get("adjoint_b", False)
+    # A plain transpose of a complex matrix is the adjoint of its conjugate: differentiate
+    # with respect to that conjugate, then conjugate its gradient back.
+    conj_a = transpose_a and not adjoint_a and is_complex(a)
+    conj_b = transpose_b and not adjoint_b and is_complex(b)
+    named = {"a": Conj(a) if conj_a else a, "b": Conj(b) if conj_b else b, "g": g}
     skip = op.skip_input_indices
-    return tuple(None if i in skip else
-                 MatMul(named[left], named[right], transpose_a=t_left, transpose_b=t_right)
-                 for i, (left, right, t_left, t_right) in enumerate(_MATMUL_GRADS[ta, tb]))
+    ga, gb = (None if i in skip else
+              MatMul(named[left], named[right], adjoint_a=adj_left, adjoint_b=adj_right)
+              for i, (left, right, adj_left, adj_right)
+              in enumerate(_MATMUL_GRADS[transpose_a or adjoint_a, transpose_b or adjoint_b]))
+    return (Conj(ga) if conj_a and ga is not None else ga,
+            Conj(gb) if conj_b and gb is not None else gb)
 
 
-def _reduced_shape(shape: tuple, axes: tuple) -> tuple:
-    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+# -- elementwise functions ---------------------------------------------------------------------
+@RegisterGradient("Neg")
+def _neg_grad(op, g):
+    return -g
+
+
+@RegisterGradient("Abs")
+def _abs_grad(op, g):
+    return g * Sign(op.inputs[0])
+
+
+@RegisterGradient("Sign")
+def _sign_grad(op, g):
+    return _zeros_like(op.inputs[0])
+
+
+@RegisterGradient("Square")
+def _square_grad(op, g):
+    return g * (2 * conj(op.inputs[0]))
+
+
+@RegisterGradient("Sqrt")
+def _sqrt_grad(op, g):
+    return g * 0.5 / conj(op.outputs[0])
+
+
+@RegisterGradient("Rsqrt")
+def _rsqrt_grad(op, g):
+    y = conj(op.outputs[0])
+    return g * -0.5 * (y * y * y)
+
+
+@RegisterGradient("Reciprocal")
+def _reciprocal_grad(op, g):
+    y = conj(op.outputs[0])
+    return -g * (y * y)
+
+
+@RegisterGradient("Exp")
+def _exp_grad(op, g):
+    return g * conj(op.outputs[0])
+
+
+@RegisterGradient("Expm1")
+def _expm1_grad(op, g):
+    return g * Exp(conj(op.inputs[0]))
+
+
+@RegisterGradient("Log")
+def _log_grad(op, g):
+    return g / conj(op.inputs[0])
+
+
+@RegisterGradient("Log1p")
+def _log1p_grad(op, g):
+    return g / (1 + conj(op.inputs[0]))
+
+
+@RegisterGradient("Sin")
+def _sin_grad(op, g):
+    return g * Cos(conj(op.inputs[0]))
+
+
+@RegisterGradient("Cos")
+def _cos_grad(op, g):
+    return -g * Sin(conj(op.inputs[0]))
+
+
+@RegisterGradient("Tan")
+def _tan_grad(op, g):
+    return g * Square(Reciprocal(Cos(conj(op.inputs[0]))))
+
+
+@RegisterGradient("Asin")
+def _asin_grad(op, g):
+    x = conj(op.inputs[0])
+    return g / Sqrt(1 - x * x)
+
+
+@RegisterGradient("Acos")
+def _acos_grad(op, g):
+    x = conj(op.inputs[0])
+    return -g / Sqrt(1 - x * x)
+
+
+@RegisterGradient("Atan")
+def _atan_grad(op, g):
+    x = conj(op.inputs[0])
+    return g / (1 + x * x)
+
+
+@RegisterGradient("Sinh")
+def _sinh_grad(op, g):
+    return g * Cosh(conj(op.inputs[0]))
+
+
+@RegisterGradient("Cosh")
+def _cosh_grad(op, g):
+    return g * Sinh(conj(op.inputs[0]))
+
+
+@RegisterGradient("Tanh")
+def _tanh_grad(op, g):
+    y = conj(op.outputs[0])
+    return g * (1 - y * y)
+
+
+@RegisterGradient("Asinh")
+def _asinh_grad(op, g):
+    return g / Cosh(conj(op.outputs[0]))
+
+
+@RegisterGradient("Acosh")
+def _acosh_grad(op, g):
+    return g / Sinh(conj(op.outputs[0]))
+
+
+@RegisterGradient("Atanh")
+def _atanh_grad(op, g):
+    x = conj(op.inputs[0])
+    return g / (1 - x * x)
+
+
+@RegisterGradient("Sigmoid")
+def _sigmoid_grad(op, g):
+    y = conj(op.outputs[0])
+    return g * y * (1 - y)
+
+
+_TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)  # a Python float: it takes g's dtype
+
+
+@RegisterGradient("Erf")
+def _erf_grad(op, g):
+    x = op.inputs[0]
+    return g * _TWO_OVER_ROOT_PI * Exp(-(x * x))
+
+
+@RegisterGradient("Erfc")
+def _erfc_grad(op, g):
+    x = op.inputs[0]
+    return g * -_TWO_OVER_ROOT_PI * Exp(-(x * x))
+
+
+@RegisterGradient("Lgamma")
+def _lgamma_grad(op, g):
+    return g * Digamma(op.inputs[0])
+
+
+@RegisterGradient("Digamma")
+def _digamma_grad(op, g):
+    x = op.inputs[0]
+    return g * Polygamma(np.ones_like(value_of(x)), x)
+
+
+@RegisterGradient("Polygamma")
+def _polygamma_grad(op, g):
+    a, x = op.inputs
+    return None, g * Polygamma(a + 1, x)
+
+
+# -- complex numbers ---------------------------------------------------------------------------
+@RegisterGradient("Complex")
+def _complex_grad(op, g):
+    return Real(g), Imag(g)
+
+
+@RegisterGradient("Real")
+def _real_grad(op, g):
+    return Complex(g, _zeros_like(g))
+
+
+@RegisterGradient("Imag")
+def _imag_grad(op, g):
+    return Complex(_zeros_like(g), g)
+
+
+@RegisterGradient("Conj")
+def _conj_grad(op, g):
+    return Conj(g)
+
+
+@RegisterGradient("Angle")
+def _angle_grad(op, g):
+    x = op.inputs[0]
+    return -Complex(g, _zeros_like(g)) * Reciprocal(Complex(Imag(x), Real(x)))
+
+
+@RegisterGradient("ComplexAbs")
+def _complex_abs_grad(op, g):
+    y = op.outputs[0]
+    return DivNoNan(Complex(g, _zeros_like(g)) * op.inputs[0], Complex(y, _zeros_like(y)))
+
+
+# -- sum, mean, cast ---------------------------------------------------------------------------
+def keep_reduced_dims(t, shape: tuple, attrs: dict):
+    """A reduction's output (or its gradient) with the reduced axes kept as length 1."""
+    if attrs["keepdims"]:
+        return t
+    axes = attrs["axis"]
+    return Reshape(t, tuple(1 if i in axes else d for i, d in enumerate(shape)))
 
 
 @RegisterGradient("Sum")
 def _sum_grad(op, g):
     shape = shape_of(op.inputs[0])
-    if not op.attrs["keepdims"]:
-        g = Reshape(g, _reduced_shape(shape, op.attrs["axis"]))
-    return BroadcastTo(g, shape)
+    return BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
 
 
 @RegisterGradient("Mean")
@@ -138,4 +384,7 @@ def _cast_grad(op, g):
     return None
 
 
-no_gradient("Round")
+for _op in ("Round", "Floor", "Ceil", "FloorDiv", "IsNan", "IsFinite", "IsInf", "Equal",
+            "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
+            "LogicalOr", "LogicalNot"):
+    no_gradient(_op)

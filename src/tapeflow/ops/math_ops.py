@@ -1,24 +1,119 @@
-"""Elementwise math, reductions and matmul: kernels and the public TF-named functions.
+"""Elementwise math, sum and mean, matmul and cast: kernels and the public TF-named functions.
 
-Each op is one `define_op` row; its gradient rule lives in `math_grad.py`.
+Each op is one `define_op` row; its gradient rule lives in `math_grad.py`. The other
+reductions and the scans are in `reduction_ops.py`, norms in `norm_ops.py`, clipping in
+`clip_ops.py` and the SciPy-backed special functions in `special_ops.py`.
 """
 from __future__ import annotations
 
+import functools
 import math
+import sys
 
 import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import define_op
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes
 
+# The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
+# silently promote (sin of an int32) or reinterpret (logical_and of floats).
+FLOAT, INEXACT, REAL, NUMERIC, ANY, BOOL = "f", "fc", "fiu", "fiuc", "fiucb", "b"
+_KIND_NAMES = {"f": "floating", "c": "complex", "i": "integer", "u": "unsigned integer",
+               "b": "bool"}
 
+
+def require_dtype(op_name: str, x, kinds: str):
+    """Returns `x` when its dtype is of one of the NumPy `kinds`.
+
+    Raises:
+        InvalidArgumentError: another dtype, naming the op, the dtype and the shape.
+    """
+    if x._value.dtype.kind not in kinds:
+        raise dtype_error(op_name, x, kinds)
+    return x
+
+
+def dtype_error(op_name: str, x, kinds: str) -> errors.InvalidArgumentError:
+    allowed = ", ".join(_KIND_NAMES[k] for k in kinds)
+    return errors.InvalidArgumentError(
+        None, op_name, f"{op_name}: got a {x.dtype.name} tensor of shape {list(x.shape)}; "
+        f"{op_name} takes {allowed} tensors only.")
+
+
+# -- kernels -------------------------------------------------------------------------------
 def _stable_sigmoid(x):
+    if x.dtype.kind == "c":
+        return 1 / (1 + np.exp(-x))
     # exp(-logaddexp(0, -x)) neither overflows for large |x| nor loses precision.
     return np.exp(-np.logaddexp(0, -x)).astype(x.dtype, copy=False)
+
+
+def _rsqrt(x):
+    return np.reciprocal(np.sqrt(x))
+
+
+def _check_divisor(op_name: str, y) -> None:
+    if not np.all(y):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: integer division by zero (divisor of dtype {y.dtype} "
+            f"and shape {list(np.shape(y))}).")
+
+
+def _floor_div(x, y):
+    if x.dtype.kind in "iu":
+        _check_divisor("FloorDiv", y)
+        return np.floor_divide(x, y)
+    return np.floor(np.true_divide(x, y))
+
+
+def _floor_mod(x, y):
+    if x.dtype.kind in "iu":
+        _check_divisor("FloorMod", y)
+    return np.mod(x, y)
+
+
+def _squared_difference(x, y):
+    d = np.subtract(x, y)
+    return d * np.conj(d) if d.dtype.kind == "c" else d * d
+
+
+def _div_no_nan(x, y):
+    out = np.zeros_like(x, shape=np.broadcast_shapes(np.shape(x), np.shape(y)))
+    return np.divide(x, y, out=out, where=y != 0)
+
+
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
+               np.dtype(np.float64): np.dtype(np.complex128)}
+
+
+def _complex(real, imag):
+    shape = np.broadcast_shapes(np.shape(real), np.shape(imag))
+    out = np.empty_like(real, dtype=_COMPLEX_OF[real.dtype], shape=shape)
+    out.real = real
+    out.imag = imag
+    return out
+
+
+def _add_n(*inputs):
+    return functools.reduce(np.add, inputs)
+
+
+def _shape_tolerant(compare, mismatch: bool):
+    """A comparison kernel that, without `incompatible_shape_error`, answers `mismatch` for
+    shapes that do not broadcast (what `==` and `!=` on tensors do in TF2)."""
+    def kernel(x, y, incompatible_shape_error=True):
+        try:
+            return compare(x, y)
+        except ValueError:
+            if incompatible_shape_error:
+                raise
+            return np.full((), mismatch)
+    return kernel
 
 
 def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
@@ -28,11 +123,11 @@ def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint
             f"{list(b.shape)}; use tf.linalg.matvec or tf.expand_dims for vectors.")
     if transpose_a or adjoint_a:
         a = np.swapaxes(a, -1, -2)
-        if adjoint_a:
+        if adjoint_a and a.dtype.kind == "c":
             a = np.conj(a)
     if transpose_b or adjoint_b:
         b = np.swapaxes(b, -1, -2)
-        if adjoint_b:
+        if adjoint_b and b.dtype.kind == "c":
             b = np.conj(b)
     if a.shape[-1] != b.shape[-2]:
         raise errors.InvalidArgumentError(
@@ -59,65 +154,230 @@ def _cast(x, dtype):
     return x.astype(dtype)
 
 
+# -- ops -------------------------------------------------------------------------------------
 Add = define_op("AddV2", np.add)
 Sub = define_op("Sub", np.subtract)
 Mul = define_op("Mul", np.multiply)
 RealDiv = define_op("RealDiv", np.true_divide)
+FloorDiv = define_op("FloorDiv", _floor_div)
+FloorMod = define_op("FloorMod", _floor_mod)
 Pow = define_op("Pow", np.power)
+Maximum = define_op("Maximum", np.maximum)
+Minimum = define_op("Minimum", np.minimum)
+SquaredDifference = define_op("SquaredDifference", _squared_difference)
+DivNoNan = define_op("DivNoNan", _div_no_nan)
+Atan2 = define_op("Atan2", np.arctan2)
+Complex = define_op("Complex", _complex)
+AddN = define_op("AddN", _add_n)
 Neg = define_op("Neg", np.negative)
+Abs = define_op("Abs", np.abs)
+ComplexAbs = define_op("ComplexAbs", np.abs)
+Sign = define_op("Sign", np.sign)
 Square = define_op("Square", np.square)
 Sqrt = define_op("Sqrt", np.sqrt)
+Rsqrt = define_op("Rsqrt", _rsqrt)
+Reciprocal = define_op("Reciprocal", np.reciprocal)
 Exp = define_op("Exp", np.exp)
+Expm1 = define_op("Expm1", np.expm1)
 Log = define_op("Log", np.log)
+Log1p = define_op("Log1p", np.log1p)
+Sin = define_op("Sin", np.sin)
+Cos = define_op("Cos", np.cos)
+Tan = define_op("Tan", np.tan)
+Asin = define_op("Asin", np.arcsin)
+Acos = define_op("Acos", np.arccos)
+Atan = define_op("Atan", np.arctan)
+Sinh = define_op("Sinh", np.sinh)
+Cosh = define_op("Cosh", np.cosh)
 Tanh = define_op("Tanh", np.tanh)
+Asinh = define_op("Asinh", np.arcsinh)
+Acosh = define_op("Acosh", np.arccosh)
+Atanh = define_op("Atanh", np.arctanh)
 Sigmoid = define_op("Sigmoid", _stable_sigmoid)
 Round = define_op("Round", np.round)
+Floor = define_op("Floor", np.floor)
+Ceil = define_op("Ceil", np.ceil)
+IsNan = define_op("IsNan", np.isnan)
+IsFinite = define_op("IsFinite", np.isfinite)
+IsInf = define_op("IsInf", np.isinf)
+Real = define_op("Real", np.real)
+Imag = define_op("Imag", np.imag)
+Conj = define_op("Conj", np.conj)
+Angle = define_op("Angle", np.angle)
+Equal = define_op("Equal", _shape_tolerant(np.equal, False))
+NotEqual = define_op("NotEqual", _shape_tolerant(np.not_equal, True))
+Less = define_op("Less", np.less)
+LessEqual = define_op("LessEqual", np.less_equal)
+Greater = define_op("Greater", np.greater)
+GreaterEqual = define_op("GreaterEqual", np.greater_equal)
+LogicalAnd = define_op("LogicalAnd", np.logical_and)
+LogicalOr = define_op("LogicalOr", np.logical_or)
+LogicalNot = define_op("LogicalNot", np.logical_not)
 MatMul = define_op("BatchMatMulV2", _matmul)
 Sum = define_op("Sum", _sum)
 Mean = define_op("Mean", _mean)
 Cast = define_op("Cast", _cast)
 
 
-def _unary(op, public_name: str, summary: str):
+# -- public functions ------------------------------------------------------------------------
+def _describe(kinds: str) -> str:
+    return " or ".join(_KIND_NAMES[k] for k in kinds)
+
+
+def _adopt(fn, public_name: str):
+    """Names a generated function and places it in the module that called its factory (as
+    collections.namedtuple does), where help() and doctest look for it."""
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__module__ = sys._getframe(2).f_globals.get("__name__", __name__)
+
+
+def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
+                 result: str) -> str:
+    """The docstring of a generated public function: Args, Returns, Raises and a doctest
+    `tf.math.<call>` printing `result`."""
+    return (f"{summary}\n\n    Args:\n        {args}\n\n    Returns:\n        {returns}\n\n"
+            f"    Raises:\n        {raises}\n\n    Example:\n        >>> import tapeflow as tf"
+            f"\n        >>> tf.math.{call}\n        {result}\n")
+
+
+def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
+                   result: str, returns: str = "x's dtype"):
     def fn(x, name=None):
-        return execute(op, (as_input(x),), NO_ATTRS)
-    fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"{summary}, elementwise (op `{op.name}`).\n\n"
-                  f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}(tf.constant([1.0])).shape\n"
-                  f"        TensorShape([1])\n")
+        x = as_input(x)
+        if x._value.dtype.kind not in kinds:
+            raise dtype_error(op.name, x, kinds)
+        return execute(op, (x,), NO_ATTRS)
+    _adopt(fn, public_name)
+    fn.__doc__ = function_doc(
+        f"{summary}, elementwise (op `{op.name}`).",
+        f"x: a {_describe(kinds)} tensor, or a value convertible to one.",
+        f"A tensor of x's shape and {returns}.", "InvalidArgumentError: x has another dtype.",
+        f"{public_name}(tf.constant({example})).numpy()", result)
     return fn
 
 
-def _binary(op, public_name: str, summary: str):
+def _binary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
+            returns: str = "the inputs' dtype"):
     def fn(x, y, name=None):
-        return execute(op, binary_inputs(op.name, x, y), NO_ATTRS)
-    fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"{summary}, elementwise with broadcasting (op `{op.name}`).\n\n"
-                  "    Raises:\n        InvalidArgumentError: the dtypes differ or the shapes "
-                  "do not broadcast.\n\n"
-                  f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.math.{public_name}(tf.constant([1.0, 2.0]), 2.0).shape\n"
-                  f"        TensorShape([2])\n")
+        inputs = binary_inputs(op.name, x, y)
+        if inputs[0]._value.dtype.kind not in kinds:
+            raise dtype_error(op.name, inputs[0], kinds)
+        return execute(op, inputs, NO_ATTRS)
+    _adopt(fn, public_name)
+    fn.__doc__ = function_doc(
+        f"{summary}, elementwise with broadcasting (op `{op.name}`).",
+        f"x, y: {_describe(kinds)} tensors of one dtype (a Python number takes the other's "
+        "dtype).", f"A tensor of the broadcast shape and {returns}.",
+        "InvalidArgumentError: the dtypes differ or are not supported, or the shapes do not "
+        "broadcast.", f"{public_name}({example}).numpy()", result)
     return fn
 
 
-add = _binary(Add, "add", "x + y")
-subtract = _binary(Sub, "subtract", "x - y")
-multiply = _binary(Mul, "multiply", "x * y")
-pow = _binary(Pow, "pow", "x ** y")  # noqa: A001  (TF's public name)
-negative = _unary(Neg, "negative", "-x")
-square = _unary(Square, "square", "x * x")
-sqrt = _unary(Sqrt, "sqrt", "The square root of x")
-exp = _unary(Exp, "exp", "e ** x")
-log = _unary(Log, "log", "The natural logarithm of x")
-tanh = _unary(Tanh, "tanh", "The hyperbolic tangent of x")
-sigmoid = _unary(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably")
-round = _unary(Round, "round", "x rounded to the nearest integer, half to even")  # noqa: A001
+def execute_binary(op, kinds: str, x, y) -> Tensor:
+    """Runs a two-input op whose public function is written out (TF's argument names)."""
+    x, y = binary_inputs(op.name, x, y)
+    return execute(op, (require_dtype(op.name, x, kinds), y), NO_ATTRS)
+
+
+_V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
+add = _binary(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)")
+subtract = _binary(Sub, "subtract", "x - y", NUMERIC, _V, "array([-1., 2.], dtype=float32)")
+multiply = _binary(Mul, "multiply", "x * y", NUMERIC, _V, "array([2., 8.], dtype=float32)")
+pow = _binary(Pow, "pow", "x ** y", NUMERIC, _V,  # noqa: A001  (TF's public name)
+              "array([ 1., 16.], dtype=float32)")
+floormod = _binary(FloorMod, "floormod", "The remainder of floor division, with the sign of "
+                   "y (Python's %)", REAL, "tf.constant([-7, 7]), 3",
+                   "array([2, 1], dtype=int32)")
+mod = floormod
+maximum = _binary(Maximum, "maximum", "The larger of x and y; at ties the gradient goes to x",
+                  REAL, _V, "array([2., 4.], dtype=float32)")
+minimum = _binary(Minimum, "minimum", "The smaller of x and y; at ties the gradient goes to x",
+                  REAL, _V, "array([1., 2.], dtype=float32)")
+squared_difference = _binary(SquaredDifference, "squared_difference", "(x - y) * conj(x - y)",
+                             NUMERIC, _V, "array([1., 4.], dtype=float32)")
+divide_no_nan = _binary(DivNoNan, "divide_no_nan", "x / y, and 0 wherever y is 0", INEXACT,
+                        "tf.constant([3.0, 3.0]), tf.constant([2.0, 0.0])",
+                        "array([1.5, 0. ], dtype=float32)")
+equal = _binary(Equal, "equal", "x == y", ANY, _V, "array([False, False])", "dtype bool")
+not_equal = _binary(NotEqual, "not_equal", "x != y", ANY, _V, "array([ True, True])",
+                    "dtype bool")
+less = _binary(Less, "less", "x < y", REAL, _V, "array([ True, False])", "dtype bool")
+less_equal = _binary(LessEqual, "less_equal", "x <= y", REAL, _V, "array([ True, False])",
+                     "dtype bool")
+greater = _binary(Greater, "greater", "x > y", REAL, _V, "array([False, True])", "dtype bool")
+greater_equal = _binary(GreaterEqual, "greater_equal", "x >= y", REAL, _V,
+                        "array([False, True])", "dtype bool")
+_B = "tf.constant([True, True]), tf.constant([True, False])"
+logical_and = _binary(LogicalAnd, "logical_and", "x AND y", BOOL, _B, "array([ True, False])")
+logical_or = _binary(LogicalOr, "logical_or", "x OR y", BOOL, _B, "array([ True, True])")
+
+negative = unary_function(Neg, "negative", "-x", NUMERIC, "[1.0, -2.0]",
+                          "array([-1., 2.], dtype=float32)")
+sign = unary_function(Sign, "sign", "-1, 0 or 1 by the sign of x (x / |x| for complex); its "
+                      "gradient is zero", NUMERIC, "[-3.0, 0.0, 2.0]",
+                      "array([-1., 0., 1.], dtype=float32)")
+square = unary_function(Square, "square", "x * x", NUMERIC, "[3.0]", "array([9.], dtype=float32)")
+sqrt = unary_function(Sqrt, "sqrt", "The square root of x; its gradient at 0 is inf", INEXACT,
+                      "[4.0]", "array([2.], dtype=float32)")
+rsqrt = unary_function(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]",
+                       "array([0.5], dtype=float32)")
+reciprocal = unary_function(Reciprocal, "reciprocal", "1 / x", INEXACT, "[4.0]",
+                            "array([0.25], dtype=float32)")
+exp = unary_function(Exp, "exp", "e ** x", INEXACT, "[0.0]", "array([1.], dtype=float32)")
+expm1 = unary_function(Expm1, "expm1", "exp(x) - 1, accurate for small x", INEXACT, "[0.0, 1.0]",
+                       "array([0. , 1.7183], dtype=float32)")
+log = unary_function(Log, "log", "The natural logarithm of x", INEXACT, "[1.0]",
+                     "array([0.], dtype=float32)")
+log1p = unary_function(Log1p, "log1p", "log(1 + x), accurate for small x", INEXACT, "[0.0, 1.0]",
+                       "array([0. , 0.6931], dtype=float32)")
+sin = unary_function(Sin, "sin", "The sine of x", INEXACT, "[0.0, 1.0]",
+                     "array([0. , 0.8415], dtype=float32)")
+cos = unary_function(Cos, "cos", "The cosine of x", INEXACT, "[0.0, 1.0]",
+                     "array([1. , 0.5403], dtype=float32)")
+tan = unary_function(Tan, "tan", "The tangent of x", INEXACT, "[0.0, 1.0]",
+                     "array([0. , 1.5574], dtype=float32)")
+asin = unary_function(Asin, "asin", "The inverse sine of x", INEXACT, "[0.0, 1.0]",
+                      "array([0. , 1.5708], dtype=float32)")
+acos = unary_function(Acos, "acos", "The inverse cosine of x", INEXACT, "[1.0, 0.0]",
+                      "array([0. , 1.5708], dtype=float32)")
+atan = unary_function(Atan, "atan", "The inverse tangent of x", INEXACT, "[0.0, 1.0]",
+                      "array([0. , 0.7854], dtype=float32)")
+sinh = unary_function(Sinh, "sinh", "The hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
+                      "array([0. , 1.1752], dtype=float32)")
+cosh = unary_function(Cosh, "cosh", "The hyperbolic cosine of x", INEXACT, "[0.0, 1.0]",
+                      "array([1. , 1.5431], dtype=float32)")
+tanh = unary_function(Tanh, "tanh", "The hyperbolic tangent of x", INEXACT, "[0.0, 1.0]",
+                      "array([0. , 0.7616], dtype=float32)")
+asinh = unary_function(Asinh, "asinh", "The inverse hyperbolic sine of x", INEXACT, "[0.0, 1.0]",
+                       "array([0. , 0.8814], dtype=float32)")
+acosh = unary_function(Acosh, "acosh", "The inverse hyperbolic cosine of x", INEXACT, "[1.0, 2.0]",
+                       "array([0. , 1.317], dtype=float32)")
+atanh = unary_function(Atanh, "atanh", "The inverse hyperbolic tangent of x", INEXACT, "[0.0, 0.5]",
+                       "array([0. , 0.5493], dtype=float32)")
+sigmoid = unary_function(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably", INEXACT, "[0.0]",
+                         "array([0.5], dtype=float32)")
+round = unary_function(  # noqa: A001  (TF's public name)
+    Round, "round", "x rounded to the nearest integer, half to even; no gradient", NUMERIC,
+    "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)")
+floor = unary_function(Floor, "floor", "The largest integer <= x; no gradient", FLOAT,
+                       "[-1.5, 1.5]", "array([-2., 1.], dtype=float32)")
+ceil = unary_function(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
+                      "array([-1., 2.], dtype=float32)")
+is_nan = unary_function(IsNan, "is_nan", "Whether x is nan", FLOAT, "[1.0, float('nan')]",
+                        "array([False, True])", "dtype bool")
+is_finite = unary_function(IsFinite, "is_finite", "Whether x is neither inf nor nan", FLOAT,
+                           "[1.0, float('inf')]", "array([ True, False])", "dtype bool")
+is_inf = unary_function(IsInf, "is_inf", "Whether x is +inf or -inf", FLOAT, "[1.0, float('-inf')]",
+                        "array([False, True])", "dtype bool")
+logical_not = unary_function(LogicalNot, "logical_not", "NOT x", BOOL, "[True, False]",
+                             "array([False, True])")
 
 
 def divide(x, y, name=None) -> Tensor:
     """x / y, elementwise; integer operands are divided as floats, as TF's truediv does.
+
+    Raises:
+        InvalidArgumentError: the dtypes differ or the shapes do not broadcast.
 
     Example:
         >>> import tapeflow as tf
@@ -132,6 +392,201 @@ def divide(x, y, name=None) -> Tensor:
 
 
 truediv = divide
+
+
+def floordiv(x, y, name=None) -> Tensor:
+    """floor(x / y), elementwise with broadcasting (op `FloorDiv`, Python's `//`); no gradient.
+
+    Args:
+        x, y: real tensors of one dtype (a Python number takes the other's dtype).
+
+    Returns:
+        A tensor of the broadcast shape and the inputs' dtype.
+
+    Raises:
+        TypeError: the inputs are complex.
+        InvalidArgumentError: the dtypes differ, an integer divisor is 0, or the shapes do
+            not broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.floordiv(tf.constant([7, -7]), 2).numpy()
+        array([ 3, -4], dtype=int32)
+    """
+    if as_input(x).dtype.is_complex:
+        raise TypeError(f"floordiv: complex inputs are not supported (got {as_input(x)!r}).")
+    return execute_binary(FloorDiv, REAL, x, y)
+
+
+def atan2(y, x, name=None) -> Tensor:
+    """The angle of the point (x, y) from the x axis, in [-pi, pi] (op `Atan2`); note the
+    order of the arguments, y first.
+
+    Args:
+        y, x: floating tensors of one dtype, broadcast together.
+
+    Raises:
+        InvalidArgumentError: the dtypes differ or are not floating.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.atan2(tf.constant([1.0]), tf.constant([1.0])).numpy()
+        array([0.7854], dtype=float32)
+    """
+    return execute_binary(Atan2, FLOAT, y, x)
+
+
+def logical_xor(x, y, name="LogicalXor") -> Tensor:
+    """x XOR y for bool tensors, elementwise with broadcasting; no gradient.
+
+    Raises:
+        InvalidArgumentError: an input is not bool, or the shapes do not broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.logical_xor(tf.constant([True, True]), tf.constant([True, False])).numpy()
+        array([False,  True])
+    """
+    x, y = binary_inputs("LogicalXor", x, y)
+    return execute(NotEqual, (require_dtype("LogicalXor", x, BOOL), y), NO_ATTRS)
+
+
+def abs(x, name=None) -> Tensor:  # noqa: A001  (TF's public name)
+    """|x|, elementwise; for complex x the modulus, of the matching real dtype.
+
+    The gradient at 0 is 0 (TF: grad * sign(x)).
+
+    Raises:
+        InvalidArgumentError: x is bool.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.abs(tf.constant([-2, 3])).numpy()
+        array([2, 3], dtype=int32)
+        >>> float(tf.abs(tf.constant(3 + 4j)))
+        5.0
+    """
+    x = as_input(x)
+    if x.dtype.is_complex:
+        return execute(ComplexAbs, (x,), NO_ATTRS)
+    return execute(Abs, (require_dtype("Abs", x, REAL),), NO_ATTRS)
+
+
+def complex(real, imag, name=None) -> Tensor:  # noqa: A001  (TF's public name)
+    """real + imag * 1j: complex64 from float32 parts, complex128 from float64 ones.
+
+    Raises:
+        TypeError: the parts are not float32 or float64.
+        InvalidArgumentError: the parts have different dtypes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.complex(tf.constant([1.0]), tf.constant([2.0])).numpy()
+        array([1.+2.j], dtype=complex64)
+    """
+    real, imag = binary_inputs("Complex", real, imag)
+    if real.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"complex: the real and imag parts must both be float32 or both "
+                        f"float64, got {real.dtype.name} and {imag.dtype.name}.")
+    return execute(Complex, (real, imag), NO_ATTRS)
+
+
+def real(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
+    """The real part of a complex tensor; a real tensor is returned as it is.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.real(tf.constant([1 + 2j])).numpy()
+        array([1.])
+    """
+    x = convert_to_tensor(input)
+    return execute(Real, (x,), NO_ATTRS) if x.dtype.is_complex else x
+
+
+def imag(input, name=None) -> Tensor:  # noqa: A002
+    """The imaginary part of a complex tensor; zeros for a real tensor.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.imag(tf.constant([1 + 2j])).numpy()
+        array([2.])
+    """
+    x = convert_to_tensor(input)
+    if x.dtype.is_complex:
+        return execute(Imag, (x,), NO_ATTRS)
+    return constant(0, dtype=x.dtype, shape=x.shape)
+
+
+def conj(x, name=None) -> Tensor:
+    """The complex conjugate; a real tensor is returned as it is.
+
+    Raises:
+        TypeError: x is bool.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.conj(tf.constant([1 + 2j])).numpy()
+        array([1.-2.j])
+    """
+    x = convert_to_tensor(x)
+    if x.dtype.is_complex:
+        return execute(Conj, (x,), NO_ATTRS)
+    if x.dtype.is_bool:
+        raise TypeError(f"conj: expected a numeric tensor, got dtype {x.dtype.name}.")
+    return x
+
+
+def angle(input, name=None) -> Tensor:  # noqa: A002
+    """The argument of a complex tensor; for a real one pi where it is negative, else 0.
+
+    Raises:
+        InvalidArgumentError: a real input that is not floating.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.angle(tf.constant([1j, -1 + 0j])).numpy()
+        array([1.5708, 3.1416])
+    """
+    x = convert_to_tensor(input)
+    if x.dtype.is_complex:
+        return execute(Angle, (x,), NO_ATTRS)
+    negative_part = cast(less(require_dtype("Angle", x, FLOAT), 0), x.dtype)
+    return negative_part * np.pi
+
+
+def add_n(inputs, name=None) -> Tensor:
+    """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting).
+
+    Args:
+        inputs: a non-empty list of tensors or IndexedSlices (made dense); Python values
+            take the first tensor's dtype.
+
+    Returns:
+        A tensor of the common shape and dtype; a single input is returned as it is.
+
+    Raises:
+        ValueError: `inputs` is empty or not a list.
+        InvalidArgumentError: the shapes or dtypes differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.add_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])]).numpy()
+        array([4., 6.], dtype=float32)
+    """
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("add_n: inputs must be a non-empty list of tensors of one shape "
+                         f"and dtype, got {inputs!r}.")
+    inputs = [convert_to_tensor(x) if isinstance(x, IndexedSlices) else x for x in inputs]
+    first = as_input(next((x for x in inputs if isinstance(x, (Tensor, Variable))), inputs[0]))
+    tensors = [binary_inputs("AddN", first, x)[1] for x in inputs]
+    if len(tensors) == 1:
+        return convert_to_tensor(tensors[0])
+    shapes = {tuple(t.shape.as_list()) for t in tensors}
+    if len(shapes) != 1:
+        raise errors.InvalidArgumentError(
+            None, "AddN", f"AddN: inputs must have the same shape, got shapes "
+            f"{[t.shape.as_list() for t in tensors]} (dtype {first.dtype.name}).")
+    return execute(AddN, tuple(tensors), NO_ATTRS)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
@@ -154,25 +609,28 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return execute(MatMul, (a, b), attrs)
 
 
-def _reduction(op, public_name: str, summary: str):
+def reduction(op, public_name: str, summary: str, kinds: str, result: str):
+    """The public `tf.reduce_*` function of reduction op `op` (attrs `axis`, `keepdims`)."""
     def fn(input_tensor, axis=None, keepdims=False, name=None):
-        x = as_input(input_tensor)
+        x = require_dtype(op.name, as_input(input_tensor), kinds)
         axes = normalize_axes(op.name, axis, x.ndim)
         return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
-    fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = (f"{summary} of the elements along `axis` (all axes when None).\n\n"
-                  "    Args:\n        input_tensor: the tensor to reduce.\n"
-                  "        axis: None, an int or a list of ints in [-rank, rank).\n"
-                  "        keepdims: keep reduced axes with length 1.\n\n"
-                  "    Raises:\n        InvalidArgumentError: an axis is out of range.\n\n"
-                  f"    Example:\n        >>> import tapeflow as tf\n"
-                  f"        >>> tf.{public_name}(tf.constant([[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]), axis=1).numpy()\n"
-                  f"        array([{'3., 3.' if op.name == 'Sum' else '1., 1.'}], dtype=float32)\n")
+    _adopt(fn, public_name)
+    example = ("tf.constant([[True, False], [True, True]])" if kinds == BOOL
+               else "tf.constant([[1.0, 2.0], [3.0, 4.0]])")
+    fn.__doc__ = function_doc(
+        f"{summary} of the elements along `axis` (all axes when None).",
+        f"input_tensor: a {_describe(kinds)} tensor.\n        axis: None, an int or a list of "
+        "ints in [-rank, rank).\n        keepdims: keep reduced axes with length 1.",
+        "A tensor of the input's dtype.", "InvalidArgumentError: an axis is out of range or "
+        "repeated, or the dtype is not supported.", f"{public_name}({example}, axis=1).numpy()",
+        result)
     return fn
 
 
-reduce_sum = _reduction(Sum, "reduce_sum", "The sum")
-reduce_mean = _reduction(Mean, "reduce_mean", "The mean")
+reduce_sum = reduction(Sum, "reduce_sum", "The sum", NUMERIC, "array([3., 7.], dtype=float32)")
+reduce_mean = reduction(Mean, "reduce_mean", "The mean", NUMERIC,
+                        "array([1.5, 3.5], dtype=float32)")
 
 
 def cast(x, dtype, name=None) -> Tensor:
@@ -192,25 +650,45 @@ def cast(x, dtype, name=None) -> Tensor:
     return execute(Cast, (x,), {"dtype": dtype._np})
 
 
+# -- operators -------------------------------------------------------------------------------
 def _reflected(fn):
     return lambda self, other: fn(other, self)
 
 
+def _equality(op, if_none: bool):
+    """TF2's `==` / `!=`: elementwise, a Python bool against None, and a scalar answer
+    (instead of an error) for shapes that do not broadcast."""
+    attrs = {"incompatible_shape_error": False}
+
+    def method(self, other):
+        if other is None:
+            return if_none
+        try:
+            x, y = binary_inputs(op.name, self, other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        return execute(op, (x, y), attrs)
+    return method
+
+
+_REFLECTED_OPERATORS = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
+                        "floordiv": floordiv, "mod": floormod, "pow": pow, "matmul": matmul,
+                        "and": logical_and, "or": logical_or, "xor": logical_xor}
+_PLAIN_OPERATORS = {"neg": negative, "abs": abs, "invert": logical_not, "lt": less,
+                    "le": less_equal, "gt": greater, "ge": greater_equal}
+
+
 def _install_operators() -> None:
+    """Tensor and Variable operators, as TF's: `&`, `|`, `^` and `~` are logical (bool only),
+    `==` and `!=` elementwise."""
     for cls in (Tensor, Variable):
-        cls.__add__ = add
-        cls.__radd__ = _reflected(add)
-        cls.__sub__ = subtract
-        cls.__rsub__ = _reflected(subtract)
-        cls.__mul__ = multiply
-        cls.__rmul__ = _reflected(multiply)
-        cls.__truediv__ = divide
-        cls.__rtruediv__ = _reflected(divide)
-        cls.__pow__ = pow
-        cls.__rpow__ = _reflected(pow)
-        cls.__matmul__ = matmul
-        cls.__rmatmul__ = _reflected(matmul)
-        cls.__neg__ = negative
+        for name, fn in _REFLECTED_OPERATORS.items():
+            setattr(cls, f"__{name}__", fn)
+            setattr(cls, f"__r{name}__", _reflected(fn))
+        for name, fn in _PLAIN_OPERATORS.items():
+            setattr(cls, f"__{name}__", fn)
+        cls.__eq__ = _equality(Equal, False)
+        cls.__ne__ = _equality(NotEqual, True)
 
 
 _install_operators()

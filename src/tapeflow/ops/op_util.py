@@ -96,19 +96,22 @@ def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
     """
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is int:  # the common case, without a round trip through NumPy
+        return (_checked_axis(op_name, axis, ndim),)
     if isinstance(axis, (Tensor, Variable)):
         axis = axis.numpy()
     values = np.ravel(np.asarray(axis))
     if values.size and values.dtype.kind not in "iu":
         raise TypeError(f"{op_name}: axis must be integers, got {axis!r}")
-    axes = []
-    for a in values.tolist():
-        if not -ndim <= a < max(ndim, 1):
-            raise errors.InvalidArgumentError(
-                None, op_name, f"{op_name}: invalid reduction dimension {a} for input with "
-                f"{ndim} dimensions (axis must be in [{-ndim}, {ndim})).")
-        axes.append(a % ndim if ndim else 0)
-    return tuple(axes)
+    return tuple([_checked_axis(op_name, a, ndim) for a in values.tolist()])
+
+
+def _checked_axis(op_name: str, a: int, ndim: int) -> int:
+    if not -ndim <= a < max(ndim, 1):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: invalid reduction dimension {a} for input with "
+            f"{ndim} dimensions (axis must be in [{-ndim}, {ndim})).")
+    return a % ndim if ndim else 0
 
 
 def normalize_axis(op_name: str, axis, ndim: int) -> int:

@@ -1,0 +1,231 @@
+"""The contenders of each kind of case, written the way a user of each framework would.
+
+A model class (Chain, Classifier) has one builder per API: `tf_api` (shared by tapeflow
+and TensorFlow, since `import tapeflow as tf` runs TF code), `torch`, `jax` and
+`autograd`. Each builder returns a zero-argument step that returns its gradients, in the
+order and layout of the NumPy baseline (see harness.Case). `add_all` adds every contender
+that can run here and notes the ones that cannot.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+import tapeflow
+
+
+def add_all(case, peers: dict, data, model, tapeflow_missing: str | None = None) -> None:
+    """Adds tapeflow eager and `function`, then each installed peer, to `case`."""
+    if tapeflow_missing:
+        case.skip("tapeflow eager", tapeflow_missing)
+        case.skip("tapeflow function", tapeflow_missing)
+    else:
+        case.add("tapeflow eager", lambda: model.tf_api(tapeflow, data, function=False))
+        if hasattr(tapeflow, "function"):
+            case.add("tapeflow function", lambda: model.tf_api(tapeflow, data, function=True))
+        else:
+            case.skip("tapeflow function", "tapeflow.function does not exist yet")
+    if "torch" in peers:
+        case.add("torch eager", lambda: model.torch(peers["torch"], data),
+                 model.torch_to_numpy(data))
+    if "jax" in peers:
+        case.add("jax", lambda: model.jax(peers["jax"], data, jit=False))
+        case.add("jax.jit", lambda: model.jax(peers["jax"], data, jit=True))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: model.tf_api(peers["tensorflow"], data, False))
+        case.add("tf.function", lambda: model.tf_api(peers["tensorflow"], data, True))
+    if "autograd" in peers:
+        case.add("autograd", lambda: model.autograd(peers["autograd"], data))
+
+
+class Chain:
+    """x -> tanh(x * 1.01 + 0.1), `steps` times; the gradient of the result's sum."""
+
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+
+    def tf_api(self, tf, x0: np.ndarray, function: bool):
+        xt = tf.constant(x0)
+
+        def step():
+            with tf.GradientTape() as tape:
+                tape.watch(xt)
+                x = xt
+                for _ in range(self.steps):
+                    x = tf.tanh(x * 1.01 + 0.1)
+            return [tape.gradient(x, xt)]
+        return tf.function(step) if function else step
+
+    def torch(self, torch, x0: np.ndarray):
+        xt = torch.tensor(x0, requires_grad=True)
+        ones = torch.ones_like(xt)
+
+        def step():
+            x = xt
+            for _ in range(self.steps):
+                x = torch.tanh(x * 1.01 + 0.1)
+            return torch.autograd.grad(x, xt, ones)
+        return step
+
+    def torch_to_numpy(self, x0):
+        return None
+
+    def _forward(self, tanh, x):
+        for _ in range(self.steps):
+            x = tanh(x * 1.01 + 0.1)
+        return x
+
+    def jax(self, jax, x0: np.ndarray, jit: bool):
+        jnp = jax.numpy
+        grad = jax.grad(lambda x: jnp.sum(self._forward(jnp.tanh, x)))
+        grad = jax.jit(grad) if jit else grad
+        xj = jnp.asarray(x0)
+        return lambda: [jax.block_until_ready(grad(xj))]
+
+    def autograd(self, autograd, x0: np.ndarray):
+        anp = importlib.import_module("autograd.numpy")
+        grad = autograd.grad(lambda x: anp.sum(self._forward(anp.tanh, x)))
+        return lambda: [grad(x0)]
+
+
+class Classifier:
+    """One SGD step of a cases.Network: forward, mean sparse softmax cross entropy,
+    gradients, then every parameter -= learning_rate * gradient."""
+
+    def tf_api(self, tf, net, function: bool):
+        variables = [tf.Variable(p) for p in net.fresh_params()]
+        x, y, lr = tf.constant(net.x), tf.constant(net.y), float(net.learning_rate)
+
+        def forward():
+            h, dense = x, variables
+            if net.conv_filters:
+                h = tf.nn.conv2d(h, variables[0], strides=1, padding="VALID") + variables[1]
+                h = tf.reshape(tf.nn.relu(h), (net.batch, -1))
+                dense = variables[2:]
+            for i in range(0, len(dense), 2):
+                h = tf.matmul(h, dense[i]) + dense[i + 1]
+                if i + 2 < len(dense):
+                    h = tf.nn.relu(h)
+            return h
+
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                    labels=y, logits=forward()))
+            grads = tape.gradient(loss, variables)
+            for v, g in zip(variables, grads):
+                v.assign_sub(lr * g)
+            return grads
+        return tf.function(step) if function else step
+
+    # PyTorch convolves NCHW with OIHW filters and flattens channels first: the first dense
+    # layer's rows are permuted to match, and the gradients are laid back out for the check.
+    def _flatten_order(self, net) -> np.ndarray:
+        oh, ow = net.conv_out
+        return np.arange(oh * ow * net.conv_filters).reshape(oh, ow, -1).transpose(2, 0, 1).ravel()
+
+    def torch(self, torch, net):
+        functional = torch.nn.functional
+        params = net.fresh_params()
+        x = net.x
+        if net.conv_filters:
+            params[0] = params[0].transpose(3, 2, 0, 1).copy()
+            params[2] = params[2][self._flatten_order(net)]
+            x = x.transpose(0, 3, 1, 2).copy()
+        params = [torch.tensor(p, requires_grad=True) for p in params]
+        x, y = torch.from_numpy(x), torch.from_numpy(net.y.astype(np.int64))
+        lr = float(net.learning_rate)
+
+        def step():
+            h, dense = x, params
+            if net.conv_filters:
+                h = functional.relu(functional.conv2d(h, params[0], params[1])).flatten(1)
+                dense = params[2:]
+            for i in range(0, len(dense), 2):
+                h = torch.addmm(dense[i + 1], h, dense[i])
+                if i + 2 < len(dense):
+                    h = functional.relu(h)
+            loss = functional.cross_entropy(h, y)
+            grads = torch.autograd.grad(loss, params)
+            with torch.no_grad():
+                for p, g in zip(params, grads):
+                    p.sub_(g, alpha=lr)
+            return grads
+        return step
+
+    def torch_to_numpy(self, net):
+        if not net.conv_filters:
+            return None
+        inverse = np.argsort(self._flatten_order(net))
+
+        def to_numpy(grads):
+            grads = [g.numpy() for g in grads]
+            grads[0] = grads[0].transpose(2, 3, 1, 0)
+            grads[2] = grads[2][inverse]
+            return grads
+        return to_numpy
+
+    def jax(self, jax, net, jit: bool):
+        jnp, lr = jax.numpy, net.learning_rate
+
+        def loss_fn(params, x, y):
+            h, dense = x, params
+            if net.conv_filters:
+                h = jax.lax.conv_general_dilated(h, params[0], (1, 1), "VALID",
+                                                 dimension_numbers=("NHWC", "HWIO", "NHWC"))
+                h = jax.nn.relu(h + params[1]).reshape(x.shape[0], -1)
+                dense = params[2:]
+            for i in range(0, len(dense), 2):
+                h = h @ dense[i] + dense[i + 1]
+                if i + 2 < len(dense):
+                    h = jax.nn.relu(h)
+            log_p = jax.nn.log_softmax(h)
+            return -jnp.mean(jnp.take_along_axis(log_p, y[:, None], axis=1))
+
+        grad = jax.grad(loss_fn)
+
+        def update(params, x, y):
+            grads = grad(params, x, y)
+            return [p - lr * g for p, g in zip(params, grads)], grads
+        update = jax.jit(update) if jit else update
+        state = [[jnp.asarray(p) for p in net.fresh_params()]]
+        x, y = jnp.asarray(net.x), jnp.asarray(net.y)
+
+        def step():
+            state[0], grads = update(state[0], x, y)
+            return jax.block_until_ready(grads)
+        return step
+
+    def autograd(self, autograd, net):
+        anp = importlib.import_module("autograd.numpy")
+        logsumexp = importlib.import_module("autograd.scipy.special").logsumexp
+        x, y, n, lr = net.x, net.y, net.batch, net.learning_rate
+        rows = np.arange(n)
+
+        def loss_fn(params):
+            h, dense = x, params
+            if net.conv_filters:
+                oh, ow = net.conv_out
+                patches = anp.stack([x[:, i:i + oh, j:j + ow, :]
+                                     for i in range(3) for j in range(3)], axis=3)
+                h = anp.dot(patches.reshape(n * oh * ow, -1),
+                            anp.reshape(params[0], (-1, net.conv_filters))) + params[1]
+                h = anp.maximum(h, 0).reshape(n, -1)
+                dense = params[2:]
+            for i in range(0, len(dense), 2):
+                h = anp.dot(h, dense[i]) + dense[i + 1]
+                if i + 2 < len(dense):
+                    h = anp.maximum(h, 0)
+            log_p = h - logsumexp(h, axis=1, keepdims=True)
+            return -anp.mean(log_p[rows, y])
+
+        grad = autograd.grad(loss_fn)
+        params = net.fresh_params()
+
+        def step():
+            grads = grad(params)
+            for p, g in zip(params, grads):
+                p -= lr * g
+            return grads
+        return step

@@ -1,0 +1,74 @@
+"""nn.embedding_lookup: rows of an embedding table (or of a table split into shards)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import errors
+from ..framework.tensor import Tensor
+from .array_ops import concat, gather, index_input, reshape
+from .indexing_ops import where
+from .math_ops import reduce_sum, sqrt
+from .op_util import as_input
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
+    """The rows of `params` at `ids`: a gather whose gradient is an IndexedSlices.
+
+    Args:
+        params: an embedding table `[vocabulary, ...]`, or a list of shards of one split
+            with TF's "div" strategy (the first `vocabulary % n` shards hold one extra row).
+        ids: an integer tensor of row ids.
+        max_norm: if given, rows whose L2 norm exceeds it are scaled down to it.
+
+    Returns:
+        A tensor of shape `ids.shape + params.shape[1:]`.
+
+    Raises:
+        InvalidArgumentError: an id is out of range or not an integer.
+        ValueError: an empty list of shards.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> table = tf.constant([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+        >>> tf.nn.embedding_lookup(table, [2, 0]).numpy()
+        array([[2., 2.],
+               [0., 0.]], dtype=float32)
+    """
+    ids = index_input("GatherV2", ids)
+    if isinstance(params, (list, tuple)):
+        if not params:
+            raise ValueError("embedding_lookup: params must not be an empty list")
+        shards = [as_input(p) for p in params]
+        rows = gather(shards[0], ids) if len(shards) == 1 else _sharded_lookup(shards, ids)
+    else:
+        rows = gather(as_input(params), ids)
+    if max_norm is None:
+        return rows
+    axes = list(range(ids.ndim, rows.ndim))
+    squared = reduce_sum(rows * rows, axis=axes, keepdims=True)
+    too_long = Tensor(np.sqrt(squared._value) > max_norm)
+    norm = sqrt(where(too_long, squared, np.ones_like(squared._value)))
+    return rows * where(too_long, max_norm / norm, np.ones_like(squared._value))
+
+
+def _sharded_lookup(shards: list, ids) -> Tensor:
+    """Gathers each id from the shard the "div" strategy puts it in, then restores order."""
+    n = len(shards)
+    total = sum(s.shape[0] for s in shards)
+    per, extras = divmod(total, n)
+    starts = np.array([p * (per + 1) if p < extras else extras * (per + 1) + (p - extras) * per
+                       for p in range(n)])
+    flat = ids._value.reshape(-1).astype(np.int64)
+    if flat.size and (flat.min() < 0 or flat.max() >= total):
+        raise errors.InvalidArgumentError(
+            None, "GatherV2", f"GatherV2: ids must be in [0, {total}), got values from "
+            f"{flat.min()} to {flat.max()}")
+    owner = np.searchsorted(starts, flat, side="right") - 1
+    pieces, order = [], []
+    for p, shard in enumerate(shards):
+        positions = np.flatnonzero(owner == p)
+        pieces.append(gather(shard, Tensor(flat[positions] - starts[p])))
+        order.append(positions)
+    stacked = concat(pieces, axis=0)
+    rows = gather(stacked, Tensor(np.argsort(np.concatenate(order), kind="stable")))
+    return reshape(rows, ids.shape.as_list() + rows.shape.as_list()[1:])

@@ -1,0 +1,444 @@
+"""Slicing, NumPy-style indexing, n-d gathers and scatters, masks and `where`.
+
+Each op is one `define_op` row; its gradient rule lives in `indexing_grad.py`.
+"""
+from __future__ import annotations
+
+import builtins
+import numbers
+
+import numpy as np
+
+from ..framework import dtypes, errors
+from ..framework.execute import execute
+from ..framework.registry import define_op
+from ..framework.tensor import Tensor
+from ..framework.variables import Variable
+from .array_ops import (expand_dims, gather, index_input, int_values,
+                        normalize_axis, reshape, squeeze, tile)
+from .op_util import NO_ATTRS, as_input, binary_inputs
+
+newaxis = None
+_py_slice = builtins.slice
+
+
+# -- kernels ---------------------------------------------------------------------------------
+def _slice(x, begin, size):
+    return x[tuple(_py_slice(b, b + s) for b, s in zip(begin, size))]
+
+
+def _strided_slice(x, index):
+    return x[index]
+
+
+def _strided_slice_grad(g, shape, index):
+    out = np.zeros(shape, dtype=g.dtype)
+    out[index] = g
+    return out
+
+
+def _nd_positions(op_name: str, indices, shape: tuple) -> tuple:
+    """The last axis of `indices` as a tuple of index arrays into `shape`, range-checked."""
+    depth = indices.shape[-1]
+    if depth > len(shape):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: index innermost dimension length must be <= params rank; "
+            f"saw: {depth} vs. {len(shape)}")
+    limits = np.asarray(shape[:depth], dtype=np.int64)
+    bad = (indices < 0) | (indices >= limits)
+    if bad.any():
+        where = tuple(np.argwhere(bad.any(axis=-1))[0])
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: indices{list(where)} = {indices[where].tolist()} does not "
+            f"index into param shape {list(shape)}")
+    return tuple(np.moveaxis(indices, -1, 0))
+
+
+def _check_updates(op_name: str, indices, updates, shape: tuple) -> None:
+    expected = indices.shape[:-1] + tuple(shape[indices.shape[-1]:])
+    if updates.shape != expected:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: updates must have shape indices.shape[:-1] + "
+            f"shape[indices.shape[-1]:] = {list(expected)}, got {list(updates.shape)}")
+
+
+def _gather_nd(params, indices):
+    return params[_nd_positions("GatherNd", indices, params.shape)]
+
+
+def _scatter_nd(indices, updates, shape):
+    _check_updates("ScatterNd", indices, updates, shape)
+    out = np.zeros(shape, dtype=updates.dtype)
+    np.add.at(out, _nd_positions("ScatterNd", indices, shape), updates)
+    return out
+
+
+def _tensor_scatter_update(tensor, indices, updates):
+    _check_updates("TensorScatterUpdate", indices, updates, tensor.shape)
+    out = tensor.copy()
+    out[_nd_positions("TensorScatterUpdate", indices, tensor.shape)] = updates
+    return out
+
+
+def _tensor_scatter_add(tensor, indices, updates):
+    _check_updates("TensorScatterAdd", indices, updates, tensor.shape)
+    out = tensor.copy()
+    np.add.at(out, _nd_positions("TensorScatterAdd", indices, tensor.shape), updates)
+    return out
+
+
+def _where(condition):
+    return np.argwhere(condition).astype(np.int64)
+
+
+Slice = define_op("Slice", _slice)
+StridedSlice = define_op("StridedSlice", _strided_slice)
+StridedSliceGrad = define_op("StridedSliceGrad", _strided_slice_grad)
+GatherNd = define_op("GatherNd", _gather_nd)
+ScatterNd = define_op("ScatterNd", _scatter_nd)
+TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update)
+TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add)
+Where = define_op("Where", _where)
+SelectV2 = define_op("SelectV2", np.where)
+
+
+# -- slicing ---------------------------------------------------------------------------------
+def slice(input_, begin, size, name=None) -> Tensor:  # noqa: A001  (TF's public name)
+    """The block of `input_` starting at `begin` with extent `size` (-1: to the end).
+
+    Raises:
+        InvalidArgumentError: `begin`/`size` do not have one entry per dimension, or the block
+            does not fit in the input.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.slice(tf.constant([[1, 2, 3], [4, 5, 6]]), [0, 1], [2, -1]).numpy()
+        array([[2, 3],
+               [5, 6]], dtype=int32)
+    """
+    x = as_input(input_)
+    shape = x.shape.as_list()
+    begin = int_values("Slice", begin, "begin")
+    size = int_values("Slice", size, "size")
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise errors.InvalidArgumentError(
+            None, "Slice", f"Slice: Expected begin and size arguments to be 1-D tensors of size "
+            f"{x.ndim}, but got {len(begin)} and {len(size)} entries")
+    size = [d - b if s == -1 else s for b, s, d in zip(begin, size, shape)]
+    for i, (b, s, d) in enumerate(zip(begin, size, shape)):
+        if not 0 <= b <= d or not 0 <= s <= d - b:
+            raise errors.InvalidArgumentError(
+                None, "Slice", f"Slice: Expected begin[{i}] in [0, {d}] and size[{i}] in "
+                f"[0, {d - b}], but got {b} and {s} (input shape {shape})")
+    return execute(Slice, (x,), {"begin": tuple(begin), "size": tuple(size)})
+
+
+def _checked_index(shape: list, spec: list) -> tuple:
+    """A NumPy basic index from `spec` (slices, ints, Ellipsis, None), validated as TF does."""
+    ellipses = sum(1 for s in spec if s is Ellipsis)
+    if ellipses > 1:
+        raise errors.InvalidArgumentError(
+            None, "StridedSlice", "StridedSlice: Multiple ellipses in slice spec not allowed")
+    used = sum(1 for s in spec if s is not None and s is not Ellipsis)
+    if used > len(shape):
+        raise errors.InvalidArgumentError(
+            None, "StridedSlice", f"StridedSlice: Index out of range using input dim {used - 1}; "
+            f"input has only {len(shape)} dims (shape {shape})")
+    dim = 0
+    for s in spec:
+        if s is Ellipsis:
+            dim += len(shape) - used
+        elif s is None:
+            continue
+        elif type(s) is int:
+            if not -shape[dim] <= s < shape[dim]:
+                raise errors.InvalidArgumentError(
+                    None, "StridedSlice", f"StridedSlice: slice index {s} of dimension {dim} out "
+                    f"of bounds (shape {shape})")
+            dim += 1
+        else:
+            if s.step == 0:
+                raise errors.InvalidArgumentError(
+                    None, "StridedSlice", f"StridedSlice: strides[{dim}] must be non-zero")
+            dim += 1
+    return tuple(spec)
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None) -> Tensor:
+    """Generalised Python slicing: entry i of `begin`/`end`/`strides` with the i-th bit of
+    each mask is `begin[i]:end[i]:strides[i]`, `:` (begin/end mask), `...`, `tf.newaxis`,
+    or the single index `begin[i]` (shrink mask).
+
+    Raises:
+        InvalidArgumentError: a zero stride, an index out of bounds, several ellipses, or
+            more indices than dimensions.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> t = tf.constant([[1, 2, 3], [4, 5, 6]])
+        >>> tf.strided_slice(t, [1, -1], [2, 0], [1, -1], end_mask=2, shrink_axis_mask=1).numpy()
+        array([6, 5, 4], dtype=int32)
+    """
+    x = as_input(input_)
+    begin = int_values("StridedSlice", begin, "begin")
+    end = int_values("StridedSlice", end, "end")
+    strides = ([1] * len(begin) if strides is None
+               else int_values("StridedSlice", strides, "strides"))
+    if not len(begin) == len(end) == len(strides):
+        raise errors.InvalidArgumentError(
+            None, "StridedSlice", f"StridedSlice: begin, end and strides must have one length, "
+            f"got {len(begin)}, {len(end)} and {len(strides)}")
+    spec = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            spec.append(Ellipsis)
+        elif new_axis_mask & bit:
+            spec.append(None)
+        elif shrink_axis_mask & bit:
+            spec.append(b)
+        else:
+            spec.append(_py_slice(None if begin_mask & bit else b,
+                                  None if end_mask & bit else e, s))
+    return execute(StridedSlice, (x,), {"index": _checked_index(x.shape.as_list(), spec)})
+
+
+_SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+                     "scalar tf.int32/tf.int64 tensors are valid indices")
+
+
+def _index_value(idx) -> int:
+    """A Python int from an int, a NumPy integer or a scalar integer tensor; else TypeError."""
+    if isinstance(idx, numbers.Integral):
+        return int(idx)
+    dtype = getattr(idx, "dtype", None)
+    if isinstance(idx, (Tensor, Variable)):
+        ok = dtype in (dtypes.int16, dtypes.int32, dtypes.int64) and idx.ndim == 0
+    else:
+        ok = dtype is not None and np.dtype(dtype).kind in "iu" and np.ndim(idx) == 0
+    if not ok:
+        raise TypeError(f"{_SLICE_TYPE_ERROR}, got {idx!r}")
+    return int(getattr(idx, "_value", idx))
+
+
+def _bound(value):
+    return value if value is None or type(value) is int else _index_value(value)
+
+
+def _getitem(tensor, slice_spec):
+    """`tensor[slice_spec]` with TF's rules: basic indexing (ints, slices with any step,
+    `...`, `tf.newaxis`, scalar integer tensors); a whole-spec boolean mask calls
+    `tf.boolean_mask`. Lists and tuples are index tuples; other arrays are TypeError."""
+    if isinstance(slice_spec, builtins.bool) or getattr(slice_spec, "dtype", None) is dtypes.bool \
+            or (isinstance(slice_spec, np.ndarray) and slice_spec.dtype == np.bool_):
+        return boolean_mask(tensor, slice_spec)
+    if not isinstance(slice_spec, (list, tuple)):
+        slice_spec = (slice_spec,)
+    spec = []
+    for s in slice_spec:
+        if type(s) is int or s is None or s is Ellipsis:
+            spec.append(s)
+        elif type(s) is _py_slice:
+            spec.append(_py_slice(_bound(s.start), _bound(s.stop), _bound(s.step)))
+        else:
+            spec.append(_index_value(s))
+    index = _checked_index(list(tensor._value.shape), spec)
+    return execute(StridedSlice, (tensor,), {"index": index})
+
+
+# -- gathers and scatters --------------------------------------------------------------------
+def gather_nd(params, indices, batch_dims=0, name=None) -> Tensor:
+    """Gathers elements or slices of `params` at the index tuples on the last axis of `indices`.
+
+    The result has shape `indices.shape[:-1] + params.shape[indices.shape[-1]:]` (after
+    `batch_dims` leading batch dimensions shared by both). The gradient is dense.
+
+    Raises:
+        InvalidArgumentError: an index tuple is out of range or not integers, or the tuples
+            are longer than `params` has dimensions.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]]).numpy()
+        array([3, 2], dtype=int32)
+    """
+    params = as_input(params)
+    indices = index_input("GatherNd", indices)
+    b = int(batch_dims)
+    if b:
+        if params.shape[:b] != indices.shape[:b] or indices.ndim <= b:
+            raise errors.InvalidArgumentError(
+                None, "GatherNd", f"GatherNd: the first {b} dimensions of params "
+                f"{params.shape.as_list()} and indices {indices.shape.as_list()} must be equal")
+        # Prefix each index tuple with its batch position and gather from params directly.
+        grid = np.indices(indices.shape[:-1], dtype=indices.dtype._np)[:b]
+        prefix = np.moveaxis(grid, 0, -1)
+        indices = Tensor(np.concatenate([prefix, indices._value], axis=-1))
+    if indices.ndim == 0:
+        raise errors.InvalidArgumentError(
+            None, "GatherNd", "GatherNd: indices must be at least a vector")
+    return execute(GatherNd, (params, indices), NO_ATTRS)
+
+
+def scatter_nd(indices, updates, shape, name=None) -> Tensor:
+    """A zero tensor of `shape` with `updates` added at the index tuples in `indices`.
+
+    Repeated indices add up. The gradient with respect to `updates` gathers the upstream
+    gradient at `indices`.
+
+    Raises:
+        InvalidArgumentError: an index is out of range or not an integer, or `updates` does
+            not have shape `indices.shape[:-1] + shape[indices.shape[-1]:]`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.scatter_nd([[1], [3], [1]], tf.constant([1.0, 2.0, 3.0]), [5]).numpy()
+        array([0., 4., 0., 2., 0.], dtype=float32)
+    """
+    indices = index_input("ScatterNd", indices)
+    dims = tuple(int_values("ScatterNd", shape, "shape"))
+    return execute(ScatterNd, (indices, as_input(updates)), {"shape": dims})
+
+
+def _tensor_scatter(op, tensor, indices, updates) -> Tensor:
+    tensor, updates = binary_inputs(op.name, tensor, updates)
+    return execute(op, (tensor, index_input(op.name, indices), updates), NO_ATTRS)
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None) -> Tensor:
+    """A copy of `tensor` with the slices at `indices` replaced by `updates`.
+
+    Raises:
+        InvalidArgumentError: indices out of range or not integers, mismatched shapes, or
+            different dtypes of `tensor` and `updates`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_update(tf.zeros([4]), [[2]], [7.0]).numpy()
+        array([0., 0., 7., 0.], dtype=float32)
+    """
+    return _tensor_scatter(TensorScatterUpdate, tensor, indices, updates)
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None) -> Tensor:
+    """A copy of `tensor` with `updates` added at `indices` (repeated indices add up).
+
+    Raises:
+        InvalidArgumentError: as `tensor_scatter_nd_update`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_add(tf.ones([3]), [[0], [0]], [1.0, 2.0]).numpy()
+        array([4., 1., 1.], dtype=float32)
+    """
+    return _tensor_scatter(TensorScatterAdd, tensor, indices, updates)
+
+
+# -- masks and where -------------------------------------------------------------------------
+def where(condition, x=None, y=None, name=None) -> Tensor:
+    """With one argument, the coordinates of the true (non-zero) elements as an int64
+    `[n, rank]` tensor; with three, `x` where `condition` holds, else `y` (broadcasting).
+
+    As in TF, the unselected branch still receives zero times its local gradient, so a nan
+    or inf there shows in the gradient: make that branch's input safe instead.
+
+    Raises:
+        ValueError: only one of `x` and `y` is given.
+        InvalidArgumentError: `condition` is not bool, `x` and `y` differ in dtype, or the
+            shapes do not broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.where([True, False, True]).numpy()
+        array([[0],
+               [2]])
+        >>> tf.where([True, False], 1.0, 0.0).numpy()
+        array([1., 0.], dtype=float32)
+    """
+    if x is None and y is None:
+        return execute(Where, (as_input(condition),), NO_ATTRS)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    condition = as_input(condition)
+    if not condition.dtype.is_bool:
+        raise errors.InvalidArgumentError(
+            None, "SelectV2", f"SelectV2: condition must be a bool tensor, got "
+            f"{condition.dtype.name}")
+    x, y = binary_inputs("SelectV2", x, y)
+    return execute(SelectV2, (condition, x, y), NO_ATTRS)
+
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:
+    """The elements (or slices) of `tensor` where `mask` is true, flattened along the mask.
+
+    `mask` (rank k >= 1) must match `tensor.shape[axis:axis + k]`; the result has shape
+    `tensor.shape[:axis] + [count] + tensor.shape[axis + k:]`. Equivalent to
+    `tensor[mask]` in NumPy.
+
+    Raises:
+        ValueError: `mask` is a scalar or its shape does not match.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.boolean_mask(tf.constant([[1, 2], [3, 4], [5, 6]]), [True, False, True]).numpy()
+        array([[1, 2],
+               [5, 6]], dtype=int32)
+    """
+    tensor, mask = as_input(tensor), as_input(mask)
+    k = mask.ndim
+    if k == 0:
+        raise ValueError("mask cannot be scalar.")
+    a = 0 if axis is None else int_values("boolean_mask", axis, "axis")[0]
+    a = a + tensor.ndim if a < 0 else a
+    shape = tensor.shape.as_list()
+    if not 0 <= a <= tensor.ndim - k or shape[a:a + k] != mask.shape.as_list():
+        raise ValueError(f"boolean_mask: Shapes {shape[a:a + k]} and {mask.shape.as_list()} are "
+                         f"incompatible (tensor shape {shape}, mask shape "
+                         f"{mask.shape.as_list()}, axis {a})")
+    flat = reshape(tensor, shape[:a] + [int(np.prod(shape[a:a + k]))] + shape[a + k:])
+    picks = squeeze(where(reshape(mask, [-1])), axis=[1])
+    return gather(flat, picks, axis=a)
+
+
+def repeat(input, repeats, axis=None, name=None) -> Tensor:  # noqa: A002
+    """Repeats each element (or slice along `axis`) of `input` `repeats` times.
+
+    Without `axis` the input is flattened first. `repeats` is one count or one per slice.
+
+    Raises:
+        InvalidArgumentError: a negative count, or a count list of the wrong length.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.repeat(tf.constant([[1, 2], [3, 4]]), repeats=[1, 2], axis=0).numpy()
+        array([[1, 2],
+               [3, 4],
+               [3, 4]], dtype=int32)
+    """
+    x = as_input(input)
+    if axis is None:
+        x, a = reshape(x, [-1]), 0
+    else:
+        a = normalize_axis("Repeat", axis, x.ndim)
+    counts = int_values("Repeat", repeats, "repeats")
+    n = x.shape[a]
+    if any(c < 0 for c in counts) or len(counts) not in (1, n):
+        raise errors.InvalidArgumentError(
+            None, "Repeat", f"Repeat: repeats must be one non-negative count or one per element "
+            f"along axis {a} (size {n}), got {counts}")
+    widest = max(counts, default=0)
+    # As TF: tile each slice to the largest count, then mask the extra copies away.
+    tiled = tile(expand_dims(x, a + 1), [1] * (a + 1) + [widest] + [1] * (x.ndim - a - 1))
+    if len(counts) == 1:
+        return reshape(tiled, x.shape.as_list()[:a] + [n * widest] + x.shape.as_list()[a + 1:])
+    keep = np.arange(widest) < np.asarray(counts)[:, None]
+    return boolean_mask(tiled, Tensor(keep), axis=a)
+
+
+def _install_getitem() -> None:
+    Tensor.__getitem__ = _getitem
+    Variable.__getitem__ = _getitem
+
+
+_install_getitem()

@@ -1,0 +1,338 @@
+"""Random ops (tf.random) and nn.dropout, with TF's global-seed / op-seed rules.
+
+Each kernel draws from a fresh `numpy.random.Generator(PCG64)` seeded by (global seed, op
+seed, call count): the same seeds give the same sequence, and each further call of an op
+with the same seeds continues it, as TF's stateful kernels do. Sequences are not
+bit-identical to TF's. No-gradient declarations live in `random_grad.py`.
+"""
+from __future__ import annotations
+
+import numbers
+import random as _py_random
+import threading
+
+import numpy as np
+
+from ..framework import dtypes, errors
+from ..framework.execute import execute
+from ..framework.registry import define_op
+from ..framework.tensor import Tensor, convert_to_tensor
+from .array_ops import dims_values, int_values
+from .op_util import as_input
+
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2 ** 31 - 1
+
+
+class _SeedState:
+    """The global seed, the op-seed sequence it starts, and each seeded kernel's call count."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.global_seed = None
+        self.op_seeds = None
+        self.counts: dict = {}
+
+
+_state = _SeedState()
+
+
+def set_seed(seed) -> None:
+    """Sets the global random seed.
+
+    With a global seed, every random op draws a deterministic sequence; ops without their
+    own `seed` get successive op seeds from it. Calling `set_seed` again (even with the same
+    seed) restarts all sequences. An op seed without a global seed uses a fixed default
+    global seed.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.set_seed(1234)
+        >>> a = tf.random.uniform([2])
+        >>> tf.random.set_seed(1234)
+        >>> bool((a.numpy() == tf.random.uniform([2]).numpy()).all())
+        True
+    """
+    with _state.lock:
+        _state.global_seed = None if seed is None else int(seed)
+        _state.op_seeds = None if seed is None else _py_random.Random(int(seed))
+        _state.counts.clear()
+
+
+def get_seed(op_seed) -> tuple:
+    """The (seed, seed2) pair an op uses, by TF's rules; (None, None) means nondeterministic."""
+    with _state.lock:
+        if _state.global_seed is not None:
+            if op_seed is None:
+                op_seed = _state.op_seeds.randint(0, _MAXINT32)
+            seeds = (_state.global_seed, int(op_seed))
+        elif op_seed is not None:
+            seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+        else:
+            seeds = (None, None)
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _generator(op_name: str, seed, seed2) -> np.random.Generator:
+    if seed is None:
+        return np.random.default_rng()
+    key = (op_name, seed, seed2)
+    with _state.lock:
+        count = _state.counts.get(key, 0)
+        _state.counts[key] = count + 1
+    return np.random.Generator(np.random.PCG64([seed, seed2, count]))
+
+
+def _draw_float(draw, shape, dtype):
+    if dtype in (np.float32, np.float64):
+        return draw(shape, dtype=dtype)
+    return draw(shape, dtype=np.float32).astype(dtype)
+
+
+def _standard_normal(shape, dtype, seed, seed2):
+    rng = _generator("RandomStandardNormal", seed, seed2)
+    return _draw_float(rng.standard_normal, shape, dtype)
+
+
+def _uniform(shape, dtype, seed, seed2):
+    return _draw_float(_generator("RandomUniform", seed, seed2).random, shape, dtype)
+
+
+def _uniform_int(shape, minval, maxval, dtype, seed, seed2):
+    return _generator("RandomUniformInt", seed, seed2).integers(minval, maxval, shape, dtype)
+
+
+def _truncated_normal(shape, dtype, seed, seed2):
+    rng = _generator("TruncatedNormal", seed, seed2)
+    out = _draw_float(rng.standard_normal, shape, dtype)
+    outside = np.abs(out) > 2
+    while outside.any():  # re-draw only the values beyond two standard deviations
+        out[outside] = _draw_float(rng.standard_normal, int(outside.sum()), dtype)
+        outside = np.abs(out) > 2
+    return out
+
+
+def _multinomial(logits, num_samples, seed, seed2, output_dtype):
+    rng = _generator("Multinomial", seed, seed2)
+    batch, classes = logits.shape
+    weights = np.exp(logits.astype(np.float64) - np.max(logits, axis=1, keepdims=True))
+    cdf = np.cumsum(weights, axis=1)
+    cdf /= cdf[:, -1:]
+    # One searchsorted over all rows: row r's cdf is shifted into [r, r + 1].
+    rows = np.arange(batch)[:, None]
+    draws = rng.random((batch, num_samples)) + rows
+    picks = np.searchsorted((cdf + rows).ravel(), draws.ravel(), side="right")
+    picks = picks.reshape(batch, num_samples) - rows * classes
+    return np.minimum(picks, classes - 1).astype(output_dtype)
+
+
+def _shuffle(value, seed, seed2):
+    if value.ndim == 0:
+        return value
+    return value[_generator("RandomShuffle", seed, seed2).permutation(value.shape[0])]
+
+
+RandomStandardNormal = define_op("RandomStandardNormal", _standard_normal)
+RandomUniform = define_op("RandomUniform", _uniform)
+RandomUniformInt = define_op("RandomUniformInt", _uniform_int)
+TruncatedNormal = define_op("TruncatedNormal", _truncated_normal)
+Multinomial = define_op("Multinomial", _multinomial)
+RandomShuffle = define_op("RandomShuffle", _shuffle)
+
+
+def _float_dtype(op_name: str, dtype) -> dtypes.DType:
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: dtype must be float16, float32 or float64, got "
+            f"{dtype.name}")
+    return dtype
+
+
+def _seeded_attrs(op_name: str, shape, dtype, seed) -> dict:
+    seed1, seed2 = get_seed(seed)
+    return {"shape": dims_values(op_name, shape), "dtype": dtype._np, "seed": seed1, "seed2": seed2}
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+    """Samples from a normal distribution: `standard_normal * stddev + mean`.
+
+    Differentiable with respect to `mean` and `stddev` (tensors), not `shape`.
+
+    Args:
+        shape: the output shape.
+        mean, stddev: scalars or tensors broadcastable to `shape`, of `dtype`.
+        dtype: a floating dtype.
+        seed: an op seed (see `tf.random.set_seed`).
+
+    Raises:
+        InvalidArgumentError: a non-floating dtype or a negative dimension.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.normal([2, 3], seed=1).shape
+        TensorShape([2, 3])
+    """
+    dtype = _float_dtype("RandomStandardNormal", dtype)
+    mean_t = convert_to_tensor(mean, dtype=dtype)
+    stddev_t = convert_to_tensor(stddev, dtype=dtype)
+    rnd = execute(RandomStandardNormal, (), _seeded_attrs("RandomStandardNormal", shape, dtype,
+                                                          seed))
+    return rnd * stddev_t + mean_t
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None,
+                     name=None) -> Tensor:
+    """Normal samples, re-drawn until within two standard deviations of `mean`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> bool(abs(tf.random.truncated_normal([1000], seed=3).numpy()).max() <= 2.0)
+        True
+    """
+    dtype = _float_dtype("TruncatedNormal", dtype)
+    mean_t = convert_to_tensor(mean, dtype=dtype)
+    stddev_t = convert_to_tensor(stddev, dtype=dtype)
+    rnd = execute(TruncatedNormal, (), _seeded_attrs("TruncatedNormal", shape, dtype, seed))
+    return rnd * stddev_t + mean_t
+
+
+def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+    """Uniform samples in [minval, maxval) (maxval defaults to 1 for floats).
+
+    Integer dtypes (int32, int64) need `maxval`. Differentiable with respect to float
+    `minval` and `maxval` tensors.
+
+    Raises:
+        ValueError: an integer dtype without `maxval`.
+        InvalidArgumentError: integer `minval >= maxval`, or an unsupported dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.uniform([100], minval=2, maxval=5, dtype=tf.int32, seed=7)
+        >>> bool((x.numpy() >= 2).all() and (x.numpy() < 5).all())
+        True
+    """
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        if dtype not in (dtypes.int32, dtypes.int64):
+            raise errors.InvalidArgumentError(
+                None, "RandomUniformInt", f"RandomUniformInt: dtype must be int32 or int64, got "
+                f"{dtype.name}")
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        (low,) = int_values("RandomUniformInt", minval, "minval")
+        (high,) = int_values("RandomUniformInt", maxval, "maxval")
+        if low >= high:
+            raise errors.InvalidArgumentError(
+                None, "RandomUniformInt", f"RandomUniformInt: Need minval < maxval: {low} >= "
+                f"{high}")
+        attrs = _seeded_attrs("RandomUniformInt", shape, dtype, seed)
+        attrs.update(minval=low, maxval=high)
+        return execute(RandomUniformInt, (), attrs)
+    dtype = _float_dtype("RandomUniform", dtype)
+    unit_range = isinstance(minval, numbers.Real) and minval == 0 and (
+        maxval is None or (isinstance(maxval, numbers.Real) and maxval == 1))
+    low = convert_to_tensor(minval, dtype=dtype)
+    high = convert_to_tensor(1 if maxval is None else maxval, dtype=dtype)
+    rnd = execute(RandomUniform, (), _seeded_attrs("RandomUniform", shape, dtype, seed))
+    return rnd if unit_range else rnd * (high - low) + low
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor:
+    """Draws `num_samples` class indices per row of `logits` (unnormalised log-probabilities).
+
+    Args:
+        logits: a `[batch, classes]` float tensor.
+        num_samples: samples per row.
+        dtype: int32 or int64 (default).
+
+    Returns:
+        A `[batch, num_samples]` integer tensor. Not differentiable.
+
+    Raises:
+        InvalidArgumentError: `logits` is not a matrix, or `num_samples` is negative.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.categorical(tf.math.log([[0.5, 0.5]]), 5, seed=1).shape
+        TensorShape([1, 5])
+    """
+    x = as_input(logits)
+    out = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    (count,) = int_values("Multinomial", num_samples, "num_samples")
+    if x.ndim != 2 or not x.dtype.is_floating or count < 0 or out not in (dtypes.int32,
+                                                                          dtypes.int64):
+        raise errors.InvalidArgumentError(
+            None, "Multinomial", f"Multinomial: logits must be a float matrix, num_samples >= 0 "
+            f"and dtype int32 or int64; got a {x.dtype.name} tensor of shape "
+            f"{x.shape.as_list()}, num_samples={count}, dtype={out.name}")
+    seed1, seed2 = get_seed(seed)
+    return execute(Multinomial, (x,), {"num_samples": count, "seed": seed1, "seed2": seed2,
+                                       "output_dtype": out._np})
+
+
+def shuffle(value, seed=None, name=None) -> Tensor:
+    """`value` with its first dimension randomly permuted.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> sorted(tf.random.shuffle(tf.constant([1, 2, 3]), seed=4).numpy().tolist())
+        [1, 2, 3]
+    """
+    seed1, seed2 = get_seed(seed)
+    return execute(RandomShuffle, (as_input(value),), {"seed": seed1, "seed2": seed2})
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
+    """Zeroes each element with probability `rate` and scales the rest by 1 / (1 - rate).
+
+    The gradient flows through the kept elements (scaled the same way).
+
+    Args:
+        x: a floating tensor.
+        rate: the drop probability, in [0, 1) (a float or a scalar tensor).
+        noise_shape: the shape of the keep/drop mask, broadcast against `x`; None entries
+            take `x`'s dimension.
+        seed: an op seed (see `tf.random.set_seed`).
+
+    Raises:
+        ValueError: `rate` outside [0, 1), or `x` not floating.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> y = tf.nn.dropout(tf.ones([1000]), rate=0.5, seed=1).numpy()
+        >>> sorted(set(y.tolist()))
+        [0.0, 2.0]
+    """
+    is_number = isinstance(rate, numbers.Real)
+    if is_number and not 0 <= rate < 1:
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
+                         f"Received: rate={rate}")
+    x = as_input(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                         f"Received: x_dtype={x.dtype.name}")
+    if is_number and rate == 0:
+        get_seed(seed)  # keeps the op-seed sequence independent of this fast path, as TF
+        return x
+    if is_number:
+        scale = convert_to_tensor(1 / (1 - rate), dtype=x.dtype)
+        threshold = rate
+    else:
+        rate = convert_to_tensor(rate, dtype=x.dtype)
+        if rate.ndim:
+            raise ValueError(f"`rate` must be a scalar, got shape {rate.shape.as_list()}")
+        scale = 1 / (1 - rate)
+        threshold = rate.numpy()
+    shape = x.shape.as_list()
+    dims = shape if noise_shape is None else (
+        noise_shape.as_list() if hasattr(noise_shape, "as_list")
+        else list(getattr(noise_shape, "_value", noise_shape)))
+    if len(dims) == len(shape):
+        dims = [s if d is None else d for d, s in zip(dims, shape)]
+    mask_shape = [int(d) for d in dims]
+    noise = uniform(mask_shape, dtype=x.dtype, seed=seed)
+    keep = Tensor((noise._value >= threshold).astype(x.dtype._np))
+    return x * scale * keep
+

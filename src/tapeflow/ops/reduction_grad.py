@@ -1,0 +1,73 @@
+"""Gradient rules of reduction_ops. Each works on raw arrays and on Tensors alike."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework.registry import RegisterGradient, no_gradient
+from .array_ops import BroadcastTo, Reshape, Transpose
+from .math_grad import conj, keep_reduced_dims
+from .math_ops import Exp
+from .op_util import dtype_of, shape_of, value_of
+from .reduction_ops import Cumprod, Cumsum
+
+
+@RegisterGradient("Prod")
+def _prod_grad(op, g):
+    x = op.inputs[0]
+    shape = shape_of(x)
+    axes = op.attrs["axis"]
+    g = BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
+    # The product of all the other entries is (product before) * (product after): two
+    # exclusive cumprods over the reduced axes gathered in front, so zeros need no division.
+    others = tuple(i for i in range(len(shape)) if i not in axes)
+    perm = axes + others
+    rows = int(np.prod([shape[i] for i in axes]))
+    columns = int(np.prod([shape[i] for i in others]))
+    flat = Reshape(Transpose(x, perm=perm), (rows, columns))
+    before = Cumprod(flat, axis=0, exclusive=True, reverse=False)
+    after = Cumprod(flat, axis=0, exclusive=True, reverse=True)
+    others_product = Reshape(conj(before * after), tuple(shape[i] for i in perm))
+    return g * Transpose(others_product, perm=tuple(np.argsort(perm).tolist()))
+
+
+def _extreme_grad(op, g):
+    """TF's rule for Max and Min: tied extremes share the gradient equally."""
+    x = op.inputs[0]
+    shape = shape_of(x)
+    y = keep_reduced_dims(value_of(op.outputs[0]), shape, op.attrs)
+    hits = np.equal(y, value_of(x)).astype(dtype_of(g))
+    share = hits / np.add.reduce(hits, axis=op.attrs["axis"], keepdims=True)
+    return keep_reduced_dims(g, shape, op.attrs) * share
+
+
+RegisterGradient("Max")(_extreme_grad)
+RegisterGradient("Min")(_extreme_grad)
+
+
+@RegisterGradient("ReduceLogSumExp")
+def _logsumexp_grad(op, g):
+    x = op.inputs[0]
+    shape = shape_of(x)
+    y = keep_reduced_dims(op.outputs[0], shape, op.attrs)
+    return keep_reduced_dims(g, shape, op.attrs) * Exp(x - y)
+
+
+@RegisterGradient("Cumsum")
+def _cumsum_grad(op, g):
+    attrs = op.attrs
+    return Cumsum(g, axis=attrs["axis"], exclusive=attrs["exclusive"],
+                  reverse=not attrs["reverse"])
+
+
+@RegisterGradient("Cumprod")
+def _cumprod_grad(op, g):
+    # As TF: the sum over later outputs of g * output / x, so it is nan where x is 0.
+    attrs = op.attrs
+    x, y = op.inputs[0], op.outputs[0]
+    later = Cumsum(g * conj(y), axis=attrs["axis"], exclusive=attrs["exclusive"],
+                   reverse=not attrs["reverse"])
+    return later / conj(x)
+
+
+for _op in ("All", "Any", "ArgMax", "ArgMin"):
+    no_gradient(_op)

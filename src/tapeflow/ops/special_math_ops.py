@@ -1,0 +1,141 @@
+"""einsum (the Einsum op) and tensordot built on it.
+
+The gradient rule of Einsum lives in `special_math_grad.py`.
+"""
+from __future__ import annotations
+
+import string
+
+import numpy as np
+
+from ..framework import errors
+from ..framework.execute import execute
+from ..framework.registry import define_op
+from ..framework.tensor import Tensor
+from .array_ops import int_values, same_dtype_inputs
+
+
+def _einsum(*operands, equation):
+    return np.einsum(equation, *operands, optimize=len(operands) > 1)
+
+
+Einsum = define_op("Einsum", _einsum)
+
+
+def explicit_equation(equation: str, ranks: list) -> str:
+    """`equation` with '->' and its output spelt out and each '...' replaced by letters.
+
+    Ellipsis dimensions are right-aligned across operands, as in NumPy.
+
+    Raises:
+        ValueError: a malformed equation, or one whose operand count or subscript lengths do
+            not match the operands.
+    """
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        raise ValueError(f"einsum: the equation {equation!r} names {len(terms)} operands but "
+                         f"{len(ranks)} were given")
+    letters = set(eq) - {".", ",", "-", ">"}
+    if any(c not in string.ascii_letters for c in letters):
+        raise ValueError(f"einsum: invalid subscript in {equation!r}; use letters, ',', '->' "
+                         "and '...'")
+    free = [c for c in string.ascii_letters if c not in letters]
+    widths = []
+    for term, rank in zip(terms, ranks):
+        fixed = len(term.replace("...", ""))
+        width = rank - fixed if "..." in term else 0
+        if width < 0 or (width == 0 and "..." not in term and fixed != rank):
+            raise ValueError(f"einsum: subscripts {term!r} do not fit an operand of rank {rank} "
+                             f"in {equation!r}")
+        widths.append(width)
+    ellipsis = "".join(free[:max(widths, default=0)])
+    terms = [t.replace("...", ellipsis[len(ellipsis) - w:]) for t, w in zip(terms, widths)]
+    if arrow:
+        out = rhs.replace("...", ellipsis)
+    else:
+        counts = {c: "".join(terms).count(c) for c in set("".join(terms))}
+        out = ellipsis + "".join(sorted(c for c, n in counts.items()
+                                        if n == 1 and c not in ellipsis))
+    if len(set(out)) != len(out) or any(c not in "".join(terms) for c in out):
+        raise ValueError(f"einsum: output subscripts {out!r} must be distinct and appear in "
+                         f"the inputs of {equation!r}")
+    return ",".join(terms) + "->" + out
+
+
+def einsum(equation, *inputs, **kwargs) -> Tensor:
+    """Tensor contraction in Einstein notation, e.g. 'ij,jk->ik' (matmul), 'ii->' (trace),
+    'b...i->b...' or implicit 'ij,jk' (output: the letters used once, sorted).
+
+    Raises:
+        ValueError: a malformed equation or one that does not fit the operands.
+        InvalidArgumentError: dimensions of one letter disagree, or dtypes differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> tf.einsum("ij,j->i", m, tf.constant([1.0, 1.0])).numpy()
+        array([3., 7.], dtype=float32)
+    """
+    kwargs.pop("name", None)
+    kwargs.pop("optimize", None)
+    if kwargs:
+        raise TypeError(f"einsum: unexpected keyword arguments {sorted(kwargs)}")
+    operands = same_dtype_inputs("Einsum", inputs)
+    eq = explicit_equation(equation, [x.ndim for x in operands])
+    sizes: dict = {}
+    for term, x in zip(eq.split("->")[0].split(","), operands):
+        for c, d in zip(term, x.shape.as_list()):
+            if sizes.setdefault(c, d) != d and 1 not in (d, sizes[c]):
+                raise errors.InvalidArgumentError(
+                    None, "Einsum", f"Einsum: dimension {c!r} is {sizes[c]} in one operand and "
+                    f"{d} in another (equation {equation!r}, shapes "
+                    f"{[o.shape.as_list() for o in operands]})")
+    return execute(Einsum, tuple(operands), {"equation": eq})
+
+
+def tensordot(a, b, axes, name=None) -> Tensor:
+    """Sums the products of `a` and `b` over the given axes.
+
+    `axes` is N (the last N axes of `a` with the first N of `b`) or a pair of axis lists.
+    The result's axes are `a`'s free axes followed by `b`'s.
+
+    Raises:
+        ValueError: `axes` is malformed or names more axes than a tensor has.
+        InvalidArgumentError: contracted dimensions differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensordot(tf.ones([2, 3]), tf.ones([3, 4]), axes=1).shape
+        TensorShape([2, 4])
+    """
+    a, b = same_dtype_inputs("Einsum", [a, b])
+    if isinstance(axes, (int, np.integer)) or np.ndim(getattr(axes, "_value", axes)) == 0:
+        (n,) = int_values("Tensordot", axes, "axes")
+        if n < 0 or n > a.ndim or n > b.ndim:
+            raise ValueError(f"tensordot: 'axes' must be in [0, min(rank(a), rank(b))] = "
+                             f"[0, {min(a.ndim, b.ndim)}], got {n}")
+        axes_a, axes_b = list(range(a.ndim - n, a.ndim)), list(range(n))
+    else:
+        if len(axes) != 2:
+            raise ValueError(f"tensordot: 'axes' must be an integer or a pair of axis lists, "
+                             f"got {axes!r}")
+        axes_a = [x % max(a.ndim, 1) for x in int_values("Tensordot", axes[0], "axes")]
+        axes_b = [x % max(b.ndim, 1) for x in int_values("Tensordot", axes[1], "axes")]
+        if len(axes_a) != len(axes_b):
+            raise ValueError(f"tensordot: different numbers of contraction axes for a and b: "
+                             f"{axes_a} and {axes_b}")
+    letters = iter(string.ascii_letters)
+    sub_a = [next(letters) for _ in range(a.ndim)]
+    sub_b = [next(letters) for _ in range(b.ndim)]
+    for i, j in zip(axes_a, axes_b):
+        if a.shape[i] != b.shape[j]:
+            raise errors.InvalidArgumentError(
+                None, "Tensordot", f"Tensordot: contracted dimensions differ: a.shape[{i}] = "
+                f"{a.shape[i]} and b.shape[{j}] = {b.shape[j]}")
+        sub_b[j] = sub_a[i]
+    out = [c for i, c in enumerate(sub_a) if i not in axes_a] + \
+        [c for j, c in enumerate(sub_b) if j not in axes_b]
+    eq = f"{''.join(sub_a)},{''.join(sub_b)}->{''.join(out)}"
+    return execute(Einsum, (a, b), {"equation": eq})

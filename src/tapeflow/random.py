@@ -1,0 +1,4 @@
+"""tf.random: seeded random tensors."""
+from .ops.random_ops import categorical, normal, set_seed, shuffle, truncated_normal, uniform
+
+__all__ = ["categorical", "normal", "set_seed", "shuffle", "truncated_normal", "uniform"]

@@ -1,0 +1,152 @@
+"""tf.random: TF's seeding rules, distributions, dtypes, errors; nn.dropout."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.framework.errors import InvalidArgumentError
+from tapeflow.ops.random_ops import DEFAULT_GRAPH_SEED
+
+
+@pytest.fixture(autouse=True)
+def no_global_seed():
+    tf.random.set_seed(None)
+    yield
+    tf.random.set_seed(None)
+
+
+def draw(**kwargs):
+    return tf.random.uniform([4], **kwargs).numpy()
+
+
+def test_same_global_and_op_seed_give_the_same_sequence_and_set_seed_restarts_it():
+    tf.random.set_seed(1234)
+    a1, a2 = draw(seed=1), draw(seed=1)
+    assert not np.array_equal(a1, a2)
+    tf.random.set_seed(1234)
+    np.testing.assert_array_equal(draw(seed=1), a1)
+    np.testing.assert_array_equal(draw(seed=1), a2)
+
+
+def test_global_seed_alone_makes_every_op_deterministic():
+    tf.random.set_seed(7)
+    first = [draw(), tf.random.normal([3]).numpy(), draw()]
+    tf.random.set_seed(7)
+    second = [draw(), tf.random.normal([3]).numpy(), draw()]
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(first[0], first[2])
+    tf.random.set_seed(8)
+    assert not np.array_equal(draw(), first[0])
+
+
+def test_op_seed_without_global_seed_uses_the_default_global_seed():
+    a = draw(seed=5)
+    tf.random.set_seed(DEFAULT_GRAPH_SEED)
+    np.testing.assert_array_equal(draw(seed=5), a)
+
+
+def test_no_seed_at_all_is_nondeterministic():
+    assert not np.array_equal(draw(), draw())
+
+
+def test_normal_dtype_shape_and_moments():
+    x = tf.random.normal([200, 100], mean=3.0, stddev=2.0, dtype=tf.float64, seed=1)
+    assert x.dtype == tf.float64 and x.shape == [200, 100]
+    assert abs(x.numpy().mean() - 3.0) < 0.05 and abs(x.numpy().std() - 2.0) < 0.05
+    assert tf.random.normal([2], dtype=tf.float16).dtype == tf.float16
+    with pytest.raises(InvalidArgumentError):
+        tf.random.normal([2], dtype=tf.int32)
+    with pytest.raises(InvalidArgumentError):
+        tf.random.normal([-1])
+
+
+def test_normal_is_differentiable_in_mean_and_stddev():
+    mean, stddev = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([mean, stddev])
+        x = tf.random.normal([5], mean, stddev, seed=3)
+    assert float(tape.gradient(x, mean)) == 5.0
+    np.testing.assert_allclose(float(tape.gradient(x, stddev)), ((x.numpy() - 1.0) / 2.0).sum(),
+                               rtol=1e-5)
+
+
+def test_uniform_ranges_and_dtypes():
+    x = tf.random.uniform([1000], -2.0, 3.0, seed=2).numpy()
+    assert x.min() >= -2.0 and x.max() < 3.0 and x.std() > 1.0
+    assert tf.random.uniform([2]).dtype == tf.float32
+    ints = tf.random.uniform([1000], 3, 6, dtype=tf.int64, seed=2)
+    assert ints.dtype == tf.int64 and set(ints.numpy().tolist()) == {3, 4, 5}
+    with pytest.raises(ValueError, match="maxval"):
+        tf.random.uniform([2], dtype=tf.int32)
+    with pytest.raises(InvalidArgumentError, match="minval < maxval"):
+        tf.random.uniform([2], 5, 5, dtype=tf.int32)
+    with pytest.raises(InvalidArgumentError):
+        tf.random.uniform([2], dtype=tf.bool)
+
+
+def test_truncated_normal_stays_within_two_stddev():
+    x = tf.random.truncated_normal([10000], mean=1.0, stddev=0.5, seed=4).numpy()
+    assert x.min() >= 0.0 and x.max() <= 2.0
+    assert abs(x.mean() - 1.0) < 0.02
+
+
+def test_categorical():
+    logits = tf.constant([[np.log(0.9), np.log(0.1)], [-np.inf, 0.0]])
+    samples = tf.random.categorical(logits, 2000, seed=5)
+    assert samples.dtype == tf.int64 and samples.shape == [2, 2000]
+    assert abs(samples.numpy()[0].mean() - 0.1) < 0.03
+    assert (samples.numpy()[1] == 1).all()
+    assert tf.random.categorical(logits, 3, dtype=tf.int32).dtype == tf.int32
+    with pytest.raises(InvalidArgumentError, match="matrix"):
+        tf.random.categorical([0.0, 1.0], 3)
+    x = tf.constant([[0.0, 1.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        s = tf.cast(tf.random.categorical(x, 3), tf.float32)
+    assert tape.gradient(s, x) is None
+
+
+def test_shuffle_permutes_rows_and_has_no_gradient_rule():
+    x = np.arange(20.0).reshape(10, 2)
+    out = tf.random.shuffle(x, seed=6).numpy()
+    assert sorted(map(tuple, out)) == sorted(map(tuple, x))
+    np.testing.assert_array_equal(x, np.arange(20.0).reshape(10, 2))
+    t = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(t)
+        y = tf.random.shuffle(t)
+    with pytest.raises(LookupError, match="RandomShuffle"):
+        tape.gradient(y, t)
+
+
+def test_dropout_scales_kept_values_and_drops_about_rate():
+    x = tf.ones([100, 100])
+    y = tf.nn.dropout(x, rate=0.25, seed=1).numpy()
+    assert set(np.unique(y).tolist()) == {0.0, np.float32(1 / 0.75)}
+    assert abs((y == 0).mean() - 0.25) < 0.02
+    assert tf.nn.dropout(x, 0.0) is x
+    rows = tf.nn.dropout(x, 0.5, noise_shape=[100, 1], seed=2).numpy()
+    assert all(len(set(r.tolist())) == 1 for r in rows)
+
+
+def test_dropout_gradient_is_the_scaled_mask():
+    x = tf.constant(np.arange(1.0, 13.0).reshape(3, 4))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.dropout(x, rate=0.5, seed=3)
+    g = tape.gradient(y, x).numpy()
+    np.testing.assert_array_equal(g, np.where(y.numpy() != 0, 2.0, 0.0))
+
+
+def test_dropout_errors():
+    with pytest.raises(ValueError, match="rate"):
+        tf.nn.dropout(tf.ones([2]), 1.0)
+    with pytest.raises(ValueError, match="rate"):
+        tf.nn.dropout(tf.ones([2]), -0.1)
+    with pytest.raises(ValueError, match="floating"):
+        tf.nn.dropout(tf.constant([1, 2]), 0.5)
+
+
+def test_dropout_with_a_tensor_rate():
+    y = tf.nn.dropout(tf.ones([1000]), tf.constant(0.5), seed=4).numpy()
+    assert set(np.unique(y).tolist()) == {0.0, 2.0}
