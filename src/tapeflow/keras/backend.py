@@ -8,11 +8,12 @@ import threading
 
 import numpy as np
 
+from ..ops import random_ops
+
 __all__ = ["clear_session", "unique_object_name", "rng", "set_random_seed", "floatx",
            "learning_phase", "training_scope"]
 
 _name_counts: collections.Counter = collections.Counter()
-_generator = np.random.default_rng()
 _phase = threading.local()
 
 
@@ -41,15 +42,26 @@ def clear_session() -> None:
 
 
 def rng(seed: int | None = None) -> np.random.Generator:
-    """A generator for `seed`, or the session generator (see `set_random_seed`) for None."""
-    return _generator if seed is None else np.random.default_rng(seed)
+    """The generator an initializer, dropout mask or shuffle draws from.
+
+    An explicit `seed` gives its own fixed generator. Otherwise TF's global-seed rule
+    applies: after `tf.random.set_seed` (or `keras.utils.set_random_seed`) each call gets
+    the next generator of a sequence that the seed fixes; without a global seed, a fresh
+    unpredictable one.
+    """
+    if seed is not None:
+        return np.random.default_rng(seed)
+    global_seed, op_seed = random_ops.get_seed(None)
+    if global_seed is None:
+        return np.random.default_rng()
+    return np.random.default_rng((global_seed, op_seed))
 
 
 def set_random_seed(seed: int) -> None:
-    """Seeds Python's `random`, NumPy's global generator and Keras's own generator.
+    """Seeds Python's `random`, NumPy's global generator and tapeflow's (`tf.random.set_seed`).
 
-    Unseeded initializers, dropout masks and `fit`'s shuffling draw from Keras's
-    generator, so a script that calls this first gives the same numbers every run.
+    Unseeded initializers, dropout masks and `fit`'s shuffling then draw reproducibly, so a
+    script that calls this first gives the same numbers every run.
 
     Raises:
         ValueError: `seed` is not an int.
@@ -62,13 +74,12 @@ def set_random_seed(seed: int) -> None:
         >>> bool((a == tf.keras.initializers.GlorotUniform()((2, 2)).numpy()).all())
         True
     """
-    global _generator
     if not isinstance(seed, (int, np.integer)):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed!r} "
                          f"(of type {type(seed).__name__})")
     random.seed(int(seed))
     np.random.seed(int(seed))
-    _generator = np.random.default_rng(int(seed))
+    random_ops.set_seed(int(seed))
 
 
 def learning_phase() -> bool:

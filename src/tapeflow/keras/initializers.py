@@ -1,7 +1,8 @@
 """keras.initializers: starting values for weights, with Keras's formulas.
 
 A seeded initializer returns the same values on every call (as Keras 2 does); an unseeded
-one draws from the session generator that `keras.utils.set_random_seed` seeds.
+one follows TF's global seed (`tf.random.set_seed`, `keras.utils.set_random_seed`):
+reproducible after it is set, different every run otherwise.
 """
 from __future__ import annotations
 
@@ -109,7 +110,8 @@ class Constant(Initializer):
 
 
 class _Random(Initializer):
-    """An initializer drawing from a NumPy generator: fixed by `seed`, else the session's."""
+    """An initializer drawing from a NumPy generator: fixed by `seed`, else by the global
+    seed."""
 
     def __init__(self, seed=None) -> None:
         self.seed = seed

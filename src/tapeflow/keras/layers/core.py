@@ -171,7 +171,8 @@ class Dropout(Layer):
         rate: the fraction to drop, in [0, 1].
         noise_shape: the mask's shape (None entries take the input's), to drop whole
             features or channels.
-        seed: seeds this layer's own generator (a different mask each call, reproducibly).
+        seed: seeds this layer's own generator (a different mask each call, reproducibly);
+            without it, masks follow the global seed (`tf.random.set_seed`).
 
     Raises:
         ValueError: `rate` outside [0, 1].
