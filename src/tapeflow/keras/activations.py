@@ -5,6 +5,7 @@ from .. import math as tf_math
 from .. import nn as tf_nn
 from ..ops import clip_ops, math_ops
 from ..ops.op_util import as_input
+from .naming import by_name
 
 __all__ = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "linear", "exponential", "elu",
            "selu", "softplus", "softsign", "swish", "silu", "gelu", "relu6", "leaky_relu",
@@ -35,28 +36,6 @@ def relu(x, alpha: float = 0.0, max_value=None, threshold: float = 0.0):
     if alpha:
         x = x - alpha * negative
     return x
-
-
-def sigmoid(x):
-    """1 / (1 + exp(-x)).
-
-    Example:
-        >>> import tapeflow as tf
-        >>> float(tf.keras.activations.sigmoid(tf.constant(0.0)))
-        0.5
-    """
-    return math_ops.sigmoid(x)
-
-
-def tanh(x):
-    """The hyperbolic tangent.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> float(tf.keras.activations.tanh(tf.constant(0.0)))
-        0.0
-    """
-    return math_ops.tanh(x)
 
 
 def softmax(x, axis: int = -1):
@@ -99,36 +78,30 @@ def linear(x):
     return x
 
 
-def exponential(x):
-    """exp(x).
-
-    Example:
-        >>> import tapeflow as tf
-        >>> float(tf.keras.activations.exponential(tf.constant(0.0)))
-        1.0
-    """
-    return math_ops.exp(x)
-
-
-def _nn(name: str, summary: str, value: str):
-    """An activation that is the tf.nn function `name` (looked up when called)."""
+def _elementwise(namespace, op_name: str, name: str, summary: str, value: str):
+    """An activation that is `namespace.op_name` (looked up when called)."""
     def fn(x):
-        return getattr(tf_nn, name)(x)
+        return getattr(namespace, op_name)(x)
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = (f"{summary} (tf.nn.{name}).\n\n    Example:\n        >>> import tapeflow as tf\n"
+    where = f"tf.{namespace.__name__.rsplit('.', 1)[-1]}.{op_name}"
+    fn.__doc__ = (f"{summary} ({where}).\n\n    Example:\n        >>> import tapeflow as tf\n"
                   f"        >>> round(float(tf.keras.activations.{name}(tf.constant(1.0))), 4)\n"
                   f"        {value}\n")
     return fn
 
 
-elu = _nn("elu", "x for x > 0, exp(x) - 1 otherwise", "1.0")
-selu = _nn("selu", "scale * elu(x) with Klambauer et al.'s alpha and scale", "1.0507")
-softplus = _nn("softplus", "log(1 + exp(x))", "1.3133")
-softsign = _nn("softsign", "x / (1 + |x|)", "0.5")
-swish = _nn("swish", "x * sigmoid(x)", "0.7311")
-silu = _nn("silu", "x * sigmoid(x)", "0.7311")
-gelu = _nn("gelu", "x * P(X <= x) for a standard normal X", "0.8413")
-relu6 = _nn("relu6", "min(max(x, 0), 6)", "1.0")
+sigmoid = _elementwise(tf_math, "sigmoid", "sigmoid", "1 / (1 + exp(-x))", "0.7311")
+tanh = _elementwise(tf_math, "tanh", "tanh", "The hyperbolic tangent", "0.7616")
+exponential = _elementwise(tf_math, "exp", "exponential", "exp(x)", "2.7183")
+elu = _elementwise(tf_nn, "elu", "elu", "x for x > 0, exp(x) - 1 otherwise", "1.0")
+selu = _elementwise(tf_nn, "selu", "selu", "scale * elu(x) with Klambauer et al.'s alpha and "
+                    "scale", "1.0507")
+softplus = _elementwise(tf_nn, "softplus", "softplus", "log(1 + exp(x))", "1.3133")
+softsign = _elementwise(tf_nn, "softsign", "softsign", "x / (1 + |x|)", "0.5")
+swish = _elementwise(tf_nn, "swish", "swish", "x * sigmoid(x)", "0.7311")
+silu = _elementwise(tf_nn, "silu", "silu", "x * sigmoid(x)", "0.7311")
+gelu = _elementwise(tf_nn, "gelu", "gelu", "x * P(X <= x) for a standard normal X", "0.8413")
+relu6 = _elementwise(tf_nn, "relu6", "relu6", "min(max(x, 0), 6)", "1.0")
 
 
 def leaky_relu(x, alpha: float = 0.2):
@@ -161,11 +134,7 @@ def get(identifier):
     if identifier is None:
         return linear
     if isinstance(identifier, str):
-        fn = _BY_NAME.get(identifier)
-        if fn is None:
-            raise ValueError(f"Unknown activation function: {identifier!r}. Known names: "
-                             f"{', '.join(sorted(_BY_NAME))}.")
-        return fn
+        return by_name("activation function", identifier, _BY_NAME)
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret activation function identifier: {identifier!r}")

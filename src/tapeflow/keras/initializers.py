@@ -13,6 +13,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.tensor import Tensor
 from . import backend
+from .naming import by_name
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal",
@@ -116,8 +117,12 @@ class _Random(Initializer):
     def __init__(self, seed=None) -> None:
         self.seed = seed
 
-    def _rng(self) -> np.random.Generator:
-        return backend.rng(self.seed)
+    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
+        dtype = _float_dtype(dtype, type(self).__name__)
+        return Tensor(self._sample(backend.rng(self.seed), _shape(shape)).astype(dtype))
+
+    def _sample(self, rng: np.random.Generator, shape: tuple) -> np.ndarray:
+        raise NotImplementedError
 
     def get_config(self) -> dict:
         return {"seed": self.seed}
@@ -147,10 +152,8 @@ class RandomNormal(_Random):
         self.mean = mean
         self.stddev = stddev
 
-    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = _float_dtype(dtype, type(self).__name__)
-        values = self._rng().normal(self.mean, self.stddev, _shape(shape))
-        return Tensor(values.astype(dtype))
+    def _sample(self, rng, shape):
+        return rng.normal(self.mean, self.stddev, shape)
 
     def get_config(self) -> dict:
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
@@ -166,10 +169,8 @@ class TruncatedNormal(RandomNormal):
         True
     """
 
-    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = _float_dtype(dtype, type(self).__name__)
-        values = _truncated_normal(self._rng(), _shape(shape), self.mean, self.stddev)
-        return Tensor(values.astype(dtype))
+    def _sample(self, rng, shape):
+        return _truncated_normal(rng, shape, self.mean, self.stddev)
 
 
 class RandomUniform(_Random):
@@ -187,10 +188,8 @@ class RandomUniform(_Random):
         self.minval = minval
         self.maxval = maxval
 
-    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = _float_dtype(dtype, type(self).__name__)
-        values = self._rng().uniform(self.minval, self.maxval, _shape(shape))
-        return Tensor(values.astype(dtype))
+    def _sample(self, rng, shape):
+        return rng.uniform(self.minval, self.maxval, shape)
 
     def get_config(self) -> dict:
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
@@ -232,21 +231,16 @@ class VarianceScaling(_Random):
         self.mode = mode
         self.distribution = distribution
 
-    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = _float_dtype(dtype, type(self).__name__)
-        shape = _shape(shape)
+    def _sample(self, rng, shape):
         fan_in, fan_out = compute_fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, n)
-        rng = self._rng()
         if self.distribution == "truncated_normal":
-            values = _truncated_normal(rng, shape, 0.0, math.sqrt(scale) / _TRUNCATED_STDDEV)
-        elif self.distribution == "untruncated_normal":
-            values = rng.normal(0.0, math.sqrt(scale), shape)
-        else:
-            limit = math.sqrt(3.0 * scale)
-            values = rng.uniform(-limit, limit, shape)
-        return Tensor(values.astype(dtype))
+            return _truncated_normal(rng, shape, 0.0, math.sqrt(scale) / _TRUNCATED_STDDEV)
+        if self.distribution == "untruncated_normal":
+            return rng.normal(0.0, math.sqrt(scale), shape)
+        limit = math.sqrt(3.0 * scale)
+        return rng.uniform(-limit, limit, shape)
 
     def get_config(self) -> dict:
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
@@ -310,16 +304,10 @@ def get(identifier):
     if identifier is None or isinstance(identifier, Initializer):
         return identifier
     if isinstance(identifier, dict):
-        cls = _CLASSES.get(identifier.get("class_name"))
-        if cls is None:
-            raise ValueError(f"Unknown initializer config: {identifier!r}")
+        cls = by_name("initializer", identifier.get("class_name"), _CLASSES)
         return cls.from_config(identifier.get("config", {}))
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier) or _CLASSES.get(identifier)
-        if cls is None:
-            raise ValueError(f"Unknown initializer: {identifier!r}. Known names: "
-                             f"{', '.join(sorted(_BY_NAME))}.")
-        return cls()
+        return by_name("initializer", identifier, _BY_NAME, _CLASSES)()
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")

@@ -12,6 +12,7 @@ from .. import nn as tf_nn
 from ..framework import errors
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops import array_ops, clip_ops, math_ops
+from .naming import by_name
 
 __all__ = ["Reduction", "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
            "Huber", "BinaryCrossentropy", "CategoricalCrossentropy",
@@ -328,7 +329,19 @@ class Huber(LossFunctionWrapper):
         super().__init__(huber, reduction, name, delta=delta)
 
 
-class BinaryCrossentropy(LossFunctionWrapper):
+class _Crossentropy(LossFunctionWrapper):
+    """A cross entropy with `from_logits`, `label_smoothing` and `axis`."""
+
+    _fn = None
+    _default_name = ""
+
+    def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0,
+                 axis: int = -1, reduction: str = Reduction.AUTO, name: str | None = None):
+        super().__init__(type(self)._fn, reduction, name or self._default_name,
+                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
+
+
+class BinaryCrossentropy(_Crossentropy):
     """Cross entropy of 0/1 targets and probabilities (or logits with `from_logits`).
 
     Example:
@@ -338,14 +351,11 @@ class BinaryCrossentropy(LossFunctionWrapper):
         0.6931
     """
 
-    def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0,
-                 axis: int = -1, reduction: str = Reduction.AUTO,
-                 name: str = "binary_crossentropy") -> None:
-        super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
-                         label_smoothing=label_smoothing, axis=axis)
+    _fn = staticmethod(binary_crossentropy)
+    _default_name = "binary_crossentropy"
 
 
-class CategoricalCrossentropy(LossFunctionWrapper):
+class CategoricalCrossentropy(_Crossentropy):
     """Cross entropy of one-hot targets and class probabilities (or logits).
 
     Example:
@@ -355,11 +365,8 @@ class CategoricalCrossentropy(LossFunctionWrapper):
         0.6931
     """
 
-    def __init__(self, from_logits: bool = False, label_smoothing: float = 0.0,
-                 axis: int = -1, reduction: str = Reduction.AUTO,
-                 name: str = "categorical_crossentropy") -> None:
-        super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
-                         label_smoothing=label_smoothing, axis=axis)
+    _fn = staticmethod(categorical_crossentropy)
+    _default_name = "categorical_crossentropy"
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
@@ -412,10 +419,6 @@ def get(identifier):
     if identifier is None or callable(identifier):
         return identifier
     if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-        raise ValueError(f"Unknown loss function: {identifier!r}. Known names: "
-                         f"{', '.join(sorted(_FUNCTIONS) + sorted(_CLASSES))}.")
+        found = by_name("loss function", identifier, _FUNCTIONS, _CLASSES)
+        return found() if isinstance(found, type) else found
     raise ValueError(f"Could not interpret loss identifier: {identifier!r}")

@@ -14,6 +14,7 @@ from ..framework.variables import Variable
 from ..module import Module, camel_to_snake
 from ..ops import array_ops, math_ops
 from . import losses
+from .naming import by_name
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "MeanSquaredError",
@@ -253,11 +254,7 @@ def get(identifier) -> Metric:
     if isinstance(identifier, Metric):
         return identifier
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier) or _CLASSES.get(identifier)
-        if cls is None:
-            raise ValueError(f"Unknown metric function: {identifier!r}. Known names: "
-                             f"{', '.join(sorted(_BY_NAME))}.")
-        return cls()
+        return by_name("metric", identifier, _BY_NAME, _CLASSES)()
     if callable(identifier):
         return MeanMetricWrapper(identifier)
     raise ValueError(f"Could not interpret metric identifier: {identifier!r}")

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ... import nn as tf_nn
-from .. import activations, initializers
 from .base import InputSpec, Layer
+from .core import KernelLayer
 
 __all__ = ["Conv2D", "MaxPooling2D", "AveragePooling2D"]
 
@@ -32,7 +32,7 @@ def _channels_last(layer: str, data_format) -> str:
     return "channels_last"
 
 
-class Conv2D(Layer):
+class Conv2D(KernelLayer):
     """A 2-D convolution over [batch, height, width, channels] images.
 
     The kernel has shape [kernel_height, kernel_width, in_channels, filters]; the output is
@@ -64,7 +64,8 @@ class Conv2D(Layer):
                  use_bias: bool = True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_constraint=None, bias_constraint=None,
                  **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activation, use_bias, kernel_initializer, bias_initializer,
+                         kernel_constraint, bias_constraint, **kwargs)
         if int(filters) <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
                              f"positive value. Received filters={filters}.")
@@ -81,12 +82,6 @@ class Conv2D(Layer):
                              f"dilation_rate={self.dilation_rate}")
         self.padding = _padding(padding)
         self.data_format = _channels_last("Conv2D", data_format)
-        self.activation = activations.get(activation)
-        self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
         self.input_spec = InputSpec(ndim=4)
 
     def build(self, input_shape) -> None:
@@ -94,28 +89,18 @@ class Conv2D(Layer):
         if channels is None:
             raise ValueError("The channel dimension of the inputs should be defined. Found "
                              f"`None`. Full input shape received: {input_shape}")
-        self.kernel = self.add_weight("kernel", shape=[*self.kernel_size, channels, self.filters],
-                                      initializer=self.kernel_initializer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", shape=[self.filters],
-                                    initializer=self.bias_initializer,
-                                    constraint=self.bias_constraint) if self.use_bias else None
+        self._add_kernel_and_bias([*self.kernel_size, channels, self.filters])
         self.input_spec = InputSpec(ndim=4, axes={-1: channels})
 
     def call(self, inputs):
-        outputs = tf_nn.conv2d(inputs, self.kernel, strides=self.strides,
-                               padding=self.padding.upper(), dilations=self.dilation_rate)
-        if self.bias is not None:
-            outputs = outputs + self.bias
-        return self.activation(outputs)
+        return self._finish(tf_nn.conv2d(inputs, self.kernel, strides=self.strides,
+                                         padding=self.padding.upper(),
+                                         dilations=self.dilation_rate))
 
     def get_config(self) -> dict:
         return {**super().get_config(), "filters": self.filters,
                 "kernel_size": self.kernel_size, "strides": self.strides,
-                "padding": self.padding, "dilation_rate": self.dilation_rate,
-                "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "padding": self.padding, "dilation_rate": self.dilation_rate}
 
 
 class _Pooling2D(Layer):

@@ -11,7 +11,42 @@ from .base import InputSpec, Layer
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout"]
 
 
-class Dense(Layer):
+class KernelLayer(Layer):
+    """A layer computing `activation(f(inputs, kernel) + bias)`: Dense and Conv2D."""
+
+    def __init__(self, activation=None, use_bias: bool = True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_constraint=None, bias_constraint=None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_constraint = kernel_constraint
+        self.bias_constraint = bias_constraint
+
+    def _add_kernel_and_bias(self, kernel_shape: list) -> None:
+        """Creates `kernel`, and `bias` sized by the kernel's last axis (when used)."""
+        self.kernel = self.add_weight("kernel", shape=kernel_shape,
+                                      initializer=self.kernel_initializer,
+                                      constraint=self.kernel_constraint)
+        self.bias = self.add_weight("bias", shape=[kernel_shape[-1]],
+                                    initializer=self.bias_initializer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
+
+    def _finish(self, outputs):
+        if self.bias is not None:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "activation": activations.serialize(self.activation),
+                "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer)}
+
+
+class Dense(KernelLayer):
     """A fully connected layer: `activation(inputs @ kernel + bias)`.
 
     The kernel has shape [last input dimension, units]; inputs of rank above 2 are
@@ -40,18 +75,13 @@ class Dense(Layer):
     def __init__(self, units: int, activation=None, use_bias: bool = True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_constraint=None, bias_constraint=None, **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activation, use_bias, kernel_initializer, bias_initializer,
+                         kernel_constraint, bias_constraint, **kwargs)
         units = int(units)
         if units <= 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
                              f"integer. Received: units={units}")
         self.units = units
-        self.activation = activations.get(activation)
-        self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape) -> None:
@@ -59,27 +89,16 @@ class Dense(Layer):
         if last_dim is None:
             raise ValueError("The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}")
-        self.kernel = self.add_weight("kernel", shape=[last_dim, self.units],
-                                      initializer=self.kernel_initializer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", shape=[self.units],
-                                    initializer=self.bias_initializer,
-                                    constraint=self.bias_constraint) if self.use_bias else None
+        self._add_kernel_and_bias([last_dim, self.units])
         self.input_spec = InputSpec(min_ndim=2, axes={-1: last_dim})
 
     def call(self, inputs):
         if not inputs.dtype.is_floating:
             inputs = math_ops.cast(inputs, self._dtype)
-        outputs = math_ops.matmul(inputs, self.kernel)
-        if self.bias is not None:
-            outputs = outputs + self.bias
-        return self.activation(outputs)
+        return self._finish(math_ops.matmul(inputs, self.kernel))
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "units": self.units,
-                "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+        return {**super().get_config(), "units": self.units}
 
 
 class Activation(Layer):

@@ -1,4 +1,5 @@
 """keras.optimizers: SGD, Adam, AdamW, RMSprop, Adagrad, and learning-rate schedules."""
+from ..naming import by_name
 from . import schedules
 from .algorithms import SGD, Adagrad, Adam, AdamW, RMSprop
 from .base import Optimizer
@@ -21,7 +22,6 @@ def get(identifier) -> Optimizer:
     """
     if isinstance(identifier, Optimizer):
         return identifier
-    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
-        return _BY_NAME[identifier.lower()]()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; known names: "
-                     f"{', '.join(sorted(_BY_NAME))}.")
+    if isinstance(identifier, str):
+        return by_name("optimizer", identifier.lower(), _BY_NAME)()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
