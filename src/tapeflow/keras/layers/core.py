@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...framework.tensor import Tensor
+from ... import nn as tf_nn
 from ...ops import array_ops, math_ops
-from .. import activations, backend, initializers
+from .. import activations, initializers
 from .base import InputSpec, Layer
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout"]
@@ -141,8 +141,11 @@ class Flatten(Layer):
         self.input_spec = InputSpec(min_ndim=1)
 
     def call(self, inputs):
-        batch = inputs.shape.as_list()[0]
-        return array_ops.reshape(inputs, [batch, -1 if inputs.ndim > 1 else 1])
+        shape = inputs.shape.as_list()
+        rest = shape[1:]
+        if None in rest:                      # only while tracing with unknown dimensions
+            return array_ops.reshape(inputs, [shape[0], -1])
+        return array_ops.reshape(inputs, [-1, int(np.prod(rest))])
 
     def get_config(self) -> dict:
         return {**super().get_config(), "data_format": self.data_format}
@@ -176,7 +179,8 @@ class Reshape(Layer):
             raise ValueError(f'Layer "{self.name}": the total size of the new array must be '
                              f"unchanged, input_shape = {shape[1:]}, output_shape = "
                              f"{list(self.target_shape)}")
-        return array_ops.reshape(inputs, [shape[0], *self.target_shape])
+        target = [size // known if d == -1 else d for d in self.target_shape]
+        return array_ops.reshape(inputs, [-1, *target])
 
     def get_config(self) -> dict:
         return {**super().get_config(), "target_shape": self.target_shape}
@@ -184,14 +188,14 @@ class Reshape(Layer):
 
 class Dropout(Layer):
     """Zeroes a fraction `rate` of the inputs during training and scales the rest by
-    1 / (1 - rate); the identity at inference.
+    1 / (1 - rate) (`tf.nn.dropout`); the identity at inference.
 
     Args:
         rate: the fraction to drop, in [0, 1].
         noise_shape: the mask's shape (None entries take the input's), to drop whole
             features or channels.
-        seed: seeds this layer's own generator (a different mask each call, reproducibly);
-            without it, masks follow the global seed (`tf.random.set_seed`).
+        seed: an op seed: each call draws a new mask, and the sequence of masks repeats
+            after `tf.random.set_seed`.
 
     Raises:
         ValueError: `rate` outside [0, 1].
@@ -199,7 +203,7 @@ class Dropout(Layer):
     Example:
         >>> import tapeflow as tf
         >>> layer = tf.keras.layers.Dropout(0.5, seed=0)
-        >>> x = tf.constant(1.0, shape=[1, 1000])
+        >>> x = tf.ones([1, 1000])
         >>> bool((layer(x).numpy() == x.numpy()).all())      # inference: unchanged
         True
         >>> sorted(set(layer(x, training=True).numpy().ravel().tolist()))
@@ -214,19 +218,13 @@ class Dropout(Layer):
         self.rate = float(rate)
         self.noise_shape = None if noise_shape is None else tuple(noise_shape)
         self.seed = seed
-        self._generator = None if seed is None else np.random.default_rng(seed)
 
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
             return inputs
-        shape = inputs.shape.as_list()
-        if self.noise_shape is not None:
-            shape = [s if d is None else d for s, d in zip(shape, self.noise_shape)]
-        generator = self._generator or backend.rng()
-        keep = 1.0 - self.rate
-        kept = generator.random(shape) >= self.rate
-        scale = kept / keep if keep > 0 else np.zeros(shape)
-        return inputs * Tensor(scale.astype(inputs.dtype._np))
+        if self.rate == 1:
+            return inputs * 0.0
+        return tf_nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "rate": self.rate, "noise_shape": self.noise_shape,

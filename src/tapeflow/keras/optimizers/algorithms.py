@@ -1,11 +1,9 @@
 """SGD, Adam, AdamW, RMSprop and Adagrad: Keras's update formulas and defaults.
 
-Each `_update_step` computes in the variable's dtype and writes the variable and its slots
-in place.
+Each `_update_step` is the formula alone, on arrays or tensors in the variable's dtype (see
+Optimizer in base.py for how the results reach the variables).
 """
 from __future__ import annotations
-
-import numpy as np
 
 from .base import Optimizer
 
@@ -47,19 +45,13 @@ class SGD(Optimizer):
     def _slot_names(self) -> dict:
         return {"momentum": 0.0} if self.momentum else {}
 
-    def _update_step(self, gradient, variable, lr) -> None:
-        value = variable._mutable_value()
+    def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         if not self.momentum:
-            value -= lr * gradient
-            return
-        momentum = variable.dtype._np.type(self.momentum)
-        m = self._slots_of(variable)["momentum"]._mutable_value()
-        m *= momentum
-        m -= lr * gradient
+            return value - lr * gradient, {}
+        m = self.momentum * slots["momentum"] - lr * gradient
         if self.nesterov:
-            value += momentum * m - lr * gradient
-        else:
-            value += m
+            return value + (self.momentum * m - lr * gradient), {"momentum": m}
+        return value + m, {"momentum": m}
 
     def get_config(self) -> dict:
         return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}
@@ -102,21 +94,14 @@ class Adam(Optimizer):
             names["vhat"] = 0.0
         return names
 
-    def _update_step(self, gradient, variable, lr) -> None:
-        scalar = variable.dtype._np.type
-        step = scalar(self._iterations.numpy() + 1)
-        beta_1, beta_2 = scalar(self.beta_1), scalar(self.beta_2)
-        alpha = lr * np.sqrt(1 - beta_2 ** step) / (1 - beta_1 ** step)
-        slots = self._slots_of(variable)
-        m = slots["m"]._mutable_value()
-        v = slots["v"]._mutable_value()
-        m += (gradient - m) * (1 - beta_1)
-        v += (np.square(gradient) - v) * (1 - beta_2)
+    def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
+        alpha = lr * xp.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
+        m = slots["m"] + (gradient - slots["m"]) * (1 - self.beta_1)
+        v = slots["v"] + (xp.square(gradient) - slots["v"]) * (1 - self.beta_2)
+        new_slots = {"m": m, "v": v}
         if self.amsgrad:
-            v_hat = slots["vhat"]._mutable_value()
-            np.maximum(v_hat, v, out=v_hat)
-            v = v_hat
-        variable._mutable_value()[...] -= (m * alpha) / (np.sqrt(v) + scalar(self.epsilon))
+            v = new_slots["vhat"] = xp.maximum(slots["vhat"], v)
+        return value - (m * alpha) / (xp.sqrt(v) + self.epsilon), new_slots
 
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
@@ -193,27 +178,20 @@ class RMSprop(Optimizer):
             names["average_gradient"] = 0.0
         return names
 
-    def _update_step(self, gradient, variable, lr) -> None:
-        scalar = variable.dtype._np.type
-        rho = scalar(self.rho)
-        slots = self._slots_of(variable)
-        velocity = slots["velocity"]._mutable_value()
-        velocity *= rho
-        velocity += (1 - rho) * np.square(gradient)
+    def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
+        rho = self.rho
+        velocity = rho * slots["velocity"] + (1 - rho) * xp.square(gradient)
+        new_slots = {"velocity": velocity}
         if self.centered:
-            average = slots["average_gradient"]._mutable_value()
-            average *= rho
-            average += (1 - rho) * gradient
-            denominator = velocity - np.square(average) + scalar(self.epsilon)
+            average = new_slots["average_gradient"] = \
+                rho * slots["average_gradient"] + (1 - rho) * gradient
+            denominator = velocity - xp.square(average) + self.epsilon
         else:
-            denominator = velocity + scalar(self.epsilon)
-        increment = lr * gradient / np.sqrt(denominator)
+            denominator = velocity + self.epsilon
+        increment = lr * gradient / xp.sqrt(denominator)
         if self.momentum > 0:
-            momentum = slots["momentum"]._mutable_value()
-            momentum *= scalar(self.momentum)
-            momentum += increment
-            increment = momentum
-        variable._mutable_value()[...] -= increment
+            increment = new_slots["momentum"] = self.momentum * slots["momentum"] + increment
+        return value - increment, new_slots
 
     def get_config(self) -> dict:
         return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,
@@ -247,11 +225,10 @@ class Adagrad(Optimizer):
     def _slot_names(self) -> dict:
         return {"accumulator": self.initial_accumulator_value}
 
-    def _update_step(self, gradient, variable, lr) -> None:
-        accumulator = self._slots_of(variable)["accumulator"]._mutable_value()
-        accumulator += np.square(gradient)
-        variable._mutable_value()[...] -= \
-            lr * gradient / np.sqrt(accumulator + variable.dtype._np.type(self.epsilon))
+    def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
+        accumulator = slots["accumulator"] + xp.square(gradient)
+        return (value - lr * gradient / xp.sqrt(accumulator + self.epsilon),
+                {"accumulator": accumulator})
 
     def get_config(self) -> dict:
         return {**super().get_config(),

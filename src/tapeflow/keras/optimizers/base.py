@@ -1,8 +1,11 @@
 """The Optimizer base class: gradient checks, clipping, weight decay, slots, iterations.
 
-Subclasses give the update formula in `_update_step(gradient, variable, lr)`, working on
-NumPy arrays and writing the variable and its slots in place (`Variable._mutable_value`),
-so a training step allocates no new arrays for its state.
+Subclasses give the update formula once, in `_update_step(xp, gradient, value, slots, lr,
+step)`: a pure function of the variable's value and its slots that returns their new
+values, written with operators and `xp.sqrt`, `xp.square`, `xp.maximum`. Eagerly `xp` is
+NumPy and the results are copied into the variables' own arrays (`Variable._mutable_value`),
+so the state is updated in place; while a graph is built (`tf.function`), `xp` holds
+tapeflow ops and the results are assigned.
 """
 from __future__ import annotations
 
@@ -11,23 +14,32 @@ import warnings
 import numpy as np
 
 from ...framework import errors
-from ...framework.indexed_slices import IndexedSlices
+from ...framework.context import state
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.variables import Variable
+from ...ops import clip_ops, math_ops
 from .schedules import LearningRateSchedule
 
 __all__ = ["Optimizer"]
 
 
-def _dense_gradient(gradient, variable: Variable) -> np.ndarray:
-    """The gradient as an array shaped like `variable` (IndexedSlices rows summed in)."""
-    if isinstance(gradient, IndexedSlices):
-        dense = np.zeros(variable.shape.as_list(), dtype=np.asarray(gradient.values).dtype)
-        np.add.at(dense, np.asarray(gradient.indices), np.asarray(gradient.values))
-        return dense
+class _TensorFunctions:
+    """The array functions update formulas use, as tapeflow ops (for graph building)."""
+
+    sqrt = staticmethod(math_ops.sqrt)
+    square = staticmethod(math_ops.square)
+    maximum = staticmethod(math_ops.maximum)
+    clip = staticmethod(clip_ops.clip_by_value)
+    sum = staticmethod(math_ops.reduce_sum)
+
+
+def _dense_gradient(gradient, variable: Variable) -> Tensor:
+    """The gradient as a dense Tensor (IndexedSlices rows summed in; arrays converted)."""
     if isinstance(gradient, Tensor):
-        return gradient._value
-    return convert_to_tensor(gradient, dtype=variable.dtype)._value
+        return gradient
+    if hasattr(gradient, "_as_tensor"):
+        return gradient._as_tensor()
+    return convert_to_tensor(gradient, dtype=variable.dtype)
 
 
 class Optimizer:
@@ -90,13 +102,17 @@ class Optimizer:
 
     lr = learning_rate
 
-    def _current_learning_rate(self) -> float:
+    def _current_learning_rate(self):
+        """The rate for the next step: a float, or a Tensor while a graph is built."""
         rate = self._learning_rate
+        building = state.graph is not None
         if isinstance(rate, Variable):
-            return float(rate.numpy())
+            return rate.read_value() if building else float(rate.numpy())
         if isinstance(rate, LearningRateSchedule):
-            return float(rate(self._iterations.numpy()))
-        return float(rate())
+            value = rate(self._iterations.read_value() if building else self._iterations.numpy())
+            return value if building else float(value)
+        value = rate()
+        return value if building else float(value)
 
     # -- slots ----------------------------------------------------------------------------
     def _slot_names(self) -> dict:
@@ -157,7 +173,7 @@ class Optimizer:
 
     # -- applying gradients ---------------------------------------------------------------
     def _checked_pairs(self, grads_and_vars) -> list:
-        """(dense gradient array, variable) pairs, all validated before any update.
+        """(dense gradient Tensor, variable) pairs, all validated before any update.
 
         Raises:
             ValueError: every gradient is None.
@@ -180,35 +196,37 @@ class Optimizer:
                           "a `loss` argument?", stacklevel=3)
         checked = []
         for gradient, variable in present:
-            array = _dense_gradient(gradient, variable)
-            if array.shape != tuple(variable.shape.as_list()) or array.dtype != variable.dtype._np:
+            gradient = _dense_gradient(gradient, variable)
+            if not variable.shape.is_compatible_with(gradient.shape) \
+                    or gradient.dtype is not variable.dtype:
                 raise errors.InvalidArgumentError(
                     None, self.name,
                     f"{self.name}: the gradient for variable '{variable.name}' has shape "
-                    f"{list(array.shape)} and dtype {array.dtype}, but the variable has shape "
-                    f"{variable.shape.as_list()} and dtype {variable.dtype.name}. No variable "
-                    "was updated.")
-            checked.append((array, variable))
+                    f"{gradient.shape.as_list()} and dtype {gradient.dtype.name}, but the "
+                    f"variable has shape {variable.shape.as_list()} and dtype "
+                    f"{variable.dtype.name}. No variable was updated.")
+            checked.append((gradient, variable))
         return checked
 
-    def _clipped(self, gradients: list) -> list:
+    def _clipped(self, xp, gradients: list) -> list:
         if self.clipvalue is not None:
-            gradients = [np.clip(g, -self.clipvalue, self.clipvalue) for g in gradients]
+            gradients = [xp.clip(g, -self.clipvalue, self.clipvalue) for g in gradients]
         if self.clipnorm is not None:
-            gradients = [g * (self.clipnorm / max(float(np.linalg.norm(g)), self.clipnorm))
+            gradients = [g * (self.clipnorm / xp.maximum(xp.sqrt(xp.sum(xp.square(g))),
+                                                         self.clipnorm))
                          for g in gradients]
         if self.global_clipnorm is not None:
-            norm = float(np.sqrt(sum(float(np.sum(np.square(g))) for g in gradients)))
-            gradients = [g * (self.global_clipnorm / max(norm, self.global_clipnorm))
+            norm = xp.sqrt(sum(xp.sum(xp.square(g)) for g in gradients))
+            gradients = [g * (self.global_clipnorm / xp.maximum(norm, self.global_clipnorm))
                          for g in gradients]
-        return [g.astype(g.dtype, copy=False) for g in gradients]
+        return gradients
 
     def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False):
         """Applies one update to each variable from its gradient.
 
         Pairs whose gradient is None are skipped with a warning. Every gradient is checked
         before anything changes, so a failed call leaves variables, slots and `iterations`
-        as they were.
+        as they were. Inside a `tf.function` the updates become graph operations.
 
         Args:
             grads_and_vars: (gradient, variable) pairs, e.g. `zip(grads, vars)`. Gradients
@@ -232,21 +250,53 @@ class Optimizer:
             array([0.9, 1.9], dtype=float32)
         """
         checked = self._checked_pairs(grads_and_vars)
-        gradients = self._clipped([g for g, _ in checked])
+        building = state.graph is not None
+        xp = _TensorFunctions if building else np
+        gradients = [g if building else g._value for g, _ in checked]
+        gradients = self._clipped(xp, gradients)
         lr = self._current_learning_rate()
+        count = self._iterations.read_value() if building else self._iterations.numpy()
         for gradient, (_, variable) in zip(gradients, checked):
-            rate = variable.dtype._np.type(lr)
-            if self._decays(variable):
-                value = variable._mutable_value()
-                value -= value * (variable.dtype._np.type(self.weight_decay) * rate)
-            self._update_step(gradient, variable, rate)
+            self._apply(xp, gradient, variable, lr, count, building)
             if variable.constraint is not None:
                 variable.assign(variable.constraint(variable))
-        self._iterations._mutable_value()[...] += 1
+        if building:
+            self._iterations.assign_add(1)
+        else:
+            self._iterations._mutable_value()[...] += 1
         return self._iterations
 
-    def _update_step(self, gradient: np.ndarray, variable: Variable, lr) -> None:
-        """Updates `variable` (and its slots) in place from `gradient`."""
+    def _apply(self, xp, gradient, variable: Variable, lr, count, building: bool) -> None:
+        """One variable's update: read, decay, `_update_step`, write back."""
+        slot_variables = self._slots_of(variable)
+        dtype = variable.dtype
+        if building:
+            lr = math_ops.cast(lr, dtype)
+            step = math_ops.cast(count + 1, dtype)
+            value = variable.read_value()
+            slots = {name: slot.read_value() for name, slot in slot_variables.items()}
+        else:
+            lr = dtype._np.type(lr)
+            step = dtype._np.type(count + 1)
+            value = variable._mutable_value()
+            slots = {name: slot._mutable_value() for name, slot in slot_variables.items()}
+        target = value
+        if self._decays(variable):
+            value = value - value * (dtype._np.type(self.weight_decay) * lr)
+        new_value, new_slots = self._update_step(xp, gradient, value, slots, lr, step)
+        if building:
+            variable.assign(new_value)
+            for name, slot_value in new_slots.items():
+                slot_variables[name].assign(slot_value)
+        else:
+            np.copyto(target, new_value)
+            for name, slot_value in new_slots.items():
+                np.copyto(slots[name], slot_value)
+
+    def _update_step(self, xp, gradient, value, slots: dict, lr, step) -> tuple:
+        """(new value, {slot name: new value}) from the gradient, the current value and
+        slots, the learning rate and the step number t (iterations + 1), all in the
+        variable's dtype. Arrays or Tensors; `xp` has sqrt, square and maximum for them."""
         raise NotImplementedError
 
     def compute_gradients(self, loss, var_list, tape=None) -> list:

@@ -1,9 +1,15 @@
-"""keras.optimizers.schedules: learning rates as functions of the step, with Keras's formulas."""
+"""keras.optimizers.schedules: learning rates as functions of the step, with Keras's formulas.
+
+The formulas are written with tapeflow ops, so a schedule also works on the symbolic step
+counter of an optimizer inside a `tf.function`.
+"""
 from __future__ import annotations
 
 import math
 
-from ...framework.tensor import Tensor, constant
+from ...framework.tensor import Tensor, constant, convert_to_tensor
+from ...ops import math_ops
+from ...ops.indexing_ops import where
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "InverseTimeDecay",
            "PiecewiseConstantDecay", "PolynomialDecay", "CosineDecay"]
@@ -13,9 +19,9 @@ class LearningRateSchedule:
     """Base class: `schedule(step)` returns the learning rate (a float32 Tensor)."""
 
     def __call__(self, step) -> Tensor:
-        return constant(self._rate(float(step)), dtype="float32")
+        return self._rate(math_ops.cast(convert_to_tensor(step), "float32"))
 
-    def _rate(self, step: float) -> float:
+    def _rate(self, step: Tensor) -> Tensor:
         raise NotImplementedError
 
     def get_config(self) -> dict:
@@ -47,10 +53,10 @@ class ExponentialDecay(LearningRateSchedule):
         self.staircase = staircase
         self.name = name
 
-    def _rate(self, step: float) -> float:
+    def _rate(self, step):
         p = step / self.decay_steps
         if self.staircase:
-            p = math.floor(p)
+            p = math_ops.floor(p)
         return self.initial_learning_rate * self.decay_rate ** p
 
     def get_config(self) -> dict:
@@ -70,10 +76,10 @@ class InverseTimeDecay(ExponentialDecay):
         0.05
     """
 
-    def _rate(self, step: float) -> float:
+    def _rate(self, step):
         p = step / self.decay_steps
         if self.staircase:
-            p = math.floor(p)
+            p = math_ops.floor(p)
         return self.initial_learning_rate / (1.0 + self.decay_rate * p)
 
 
@@ -99,11 +105,11 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         self.values = list(values)
         self.name = name
 
-    def _rate(self, step: float) -> float:
-        for boundary, value in zip(self.boundaries, self.values):
-            if step <= boundary:
-                return value
-        return self.values[-1]
+    def _rate(self, step):
+        rate = constant(self.values[-1], dtype="float32")
+        for boundary, value in reversed(list(zip(self.boundaries, self.values))):
+            rate = where(step <= boundary, constant(value, dtype="float32"), rate)
+        return rate
 
     def get_config(self) -> dict:
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
@@ -130,12 +136,12 @@ class PolynomialDecay(LearningRateSchedule):
         self.cycle = cycle
         self.name = name
 
-    def _rate(self, step: float) -> float:
+    def _rate(self, step):
         decay_steps = self.decay_steps
         if self.cycle:
-            decay_steps *= max(1.0, math.ceil(step / decay_steps))
+            decay_steps = decay_steps * math_ops.maximum(math_ops.ceil(step / decay_steps), 1.0)
         else:
-            step = min(step, decay_steps)
+            step = math_ops.minimum(step, float(decay_steps))
         fraction = (1.0 - step / decay_steps) ** self.power
         return (self.initial_learning_rate - self.end_learning_rate) * fraction \
             + self.end_learning_rate
@@ -164,9 +170,9 @@ class CosineDecay(LearningRateSchedule):
         self.alpha = alpha
         self.name = name
 
-    def _rate(self, step: float) -> float:
-        step = min(step, self.decay_steps)
-        cosine = 0.5 * (1.0 + math.cos(math.pi * step / self.decay_steps))
+    def _rate(self, step):
+        step = math_ops.minimum(step, float(self.decay_steps))
+        cosine = 0.5 * (1.0 + math_ops.cos(math.pi * step / self.decay_steps))
         return self.initial_learning_rate * ((1.0 - self.alpha) * cosine + self.alpha)
 
     def get_config(self) -> dict:
