@@ -161,11 +161,15 @@ def test_custom_train_step_keeps_the_loop():
             return super().train_step(data)
 
     model = Counting()
-    model.compile(optimizer="sgd", loss="mse")
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
     model.fit(X, X[:, :1], batch_size=32, epochs=3, verbose=0)
-    assert Counting.steps == 6
+    assert Counting.steps == 6 and int(model.optimizer.iterations) == 6
     loss = model.train_on_batch(X[:4], X[:4, :1])
     assert isinstance(loss, float) and Counting.steps == 7
+    if hasattr(tf, "function"):                 # traced: the Python body runs once per shape
+        model.run_eagerly = False
+        model.fit(X, X[:, :1], batch_size=32, epochs=3, verbose=0)
+        assert Counting.steps == 8 and int(model.optimizer.iterations) == 13
 
 
 def test_errors_before_and_during_training():

@@ -237,3 +237,18 @@ def test_checkpoint_of_a_plain_module(tmp_path):
     path = tf.train.Checkpoint(m=a).write(tmp_path / "m")
     tf.train.Checkpoint(m=b).restore(path).assert_consumed()
     assert b.w.numpy().tolist() == [[7.0, 8.0]] and b.parts[1]["b"].numpy().tolist() == [9.0]
+
+
+def test_model_save_weights_and_load_weights(tmp_path):
+    model = tf.keras.Sequential([layers.Dense(3, activation="relu"), layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(X, X[:, :1], epochs=2, verbose=0)
+    model.save_weights(tmp_path / "weights")
+    fresh = tf.keras.Sequential([layers.Dense(3, activation="relu"), layers.Dense(1)])
+    fresh.compile(optimizer="adam", loss="mse")
+    fresh.load_weights(tmp_path / "weights").assert_consumed()
+    np.testing.assert_array_equal(fresh.predict(X), model.predict(X))
+    assert int(fresh.optimizer.iterations) == int(model.optimizer.iterations)
+    bigger = tf.keras.Sequential([layers.Dense(4), layers.Dense(1)])
+    with pytest.raises(ValueError, match="layer-0/kernel"):
+        bigger.load_weights(tmp_path / "weights")

@@ -89,7 +89,7 @@ class CompiledLoss:
             raise ValueError("Target data is missing. Your model was compiled with a loss, "
                              "and therefore expects target data to be passed in `fit()`.")
         value = self.loss(y_true, y_pred, sample_weight=sample_weight)
-        self.tracker.update_state(value, sample_weight=len(y_pred))
+        self.tracker.update_state(value, sample_weight=y_pred.shape.as_list()[0])
         return value
 
 

@@ -24,7 +24,8 @@ class Model(Layer):
 
     `compile(optimizer, loss, metrics)` then `fit(x, y, ...)` trains with mini-batches;
     `evaluate` and `predict` run in inference mode. Override `train_step(data)` to
-    customise a step while keeping `fit`'s loop, callbacks and progress bar.
+    customise a step while keeping `fit`'s loop, callbacks and progress bar. As in Keras,
+    the steps run as `tf.function`s (graph mode) unless `run_eagerly`.
 
     Raises:
         NotImplementedError: the functional form `Model(inputs, outputs)`.
@@ -47,7 +48,8 @@ class Model(Layer):
     """
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
-        "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly"))
+        "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly",
+        "_step_functions"))
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -59,6 +61,8 @@ class Model(Layer):
         self.compiled_metrics = None
         self.stop_training = False
         self.history = None
+        self._run_eagerly = None
+        self._step_functions: dict = {}
 
     def call(self, inputs, training=None):
         raise NotImplementedError(f"Model {self.name}: subclasses of keras.Model implement "
@@ -113,7 +117,7 @@ class Model(Layer):
                 jit_compile=None, **kwargs) -> None:
         """Configures training: an optimizer (object or name), a loss (object, function
         or name) and metrics (objects, functions or names; 'accuracy' picks the variant
-        matching the labels).
+        matching the labels). `run_eagerly=True` runs the steps without tf.function.
 
         Raises:
             NotImplementedError: loss_weights or weighted_metrics (multi-output models).
@@ -126,6 +130,28 @@ class Model(Layer):
         self.compiled_metrics = CompiledMetrics(
             metrics, self.compiled_loss.loss if self.compiled_loss else None)
         self._run_eagerly = run_eagerly
+        self._step_functions = {}
+
+    @property
+    def run_eagerly(self) -> bool:
+        """Whether fit / evaluate / predict run their steps eagerly rather than as a
+        tf.function (the default when graph mode is available, as in Keras)."""
+        return bool(self._run_eagerly)
+
+    @run_eagerly.setter
+    def run_eagerly(self, value: bool) -> None:
+        self._run_eagerly = value
+        self._step_functions = {}
+
+    def _step(self, kind: str):
+        """`self.<kind>_step`, traced by tf.function unless `run_eagerly`; kept per kind."""
+        step = getattr(self, f"{kind}_step")
+        compile_step = getattr(_tapeflow(), "function", None)   # absent without graph mode
+        if self.run_eagerly or compile_step is None:
+            return step
+        if kind not in self._step_functions:
+            self._step_functions[kind] = compile_step(step)
+        return self._step_functions[kind]
 
     def _assert_compiled(self, what: str) -> None:
         if self.optimizer is None:
@@ -232,6 +258,7 @@ class Model(Layer):
         hooks = callbacks_module.CallbackList([*(callbacks or []), *extra, history], model=self,
                                               verbose=verbose, epochs=epochs, steps=train.steps)
         self.stop_training = False
+        train_step = self._step("train")
         hooks.on_train_begin({})
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
@@ -239,7 +266,7 @@ class Model(Layer):
             hooks.on_epoch_begin(epoch, {})
             for step, batch in enumerate(train(backend.rng() if shuffle else None)):
                 hooks.on_train_batch_begin(step, {})
-                logs = _to_python(self.train_step(batch))
+                logs = _to_python(train_step(batch))
                 hooks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -256,11 +283,12 @@ class Model(Layer):
 
     def _evaluate(self, data: ArrayBatches, hooks=None) -> dict:
         self.reset_metrics()
+        test_step = self._step("test")
         logs: dict = {}
         for step, batch in enumerate(data()):
             if hooks:
                 hooks.on_test_batch_begin(step, {})
-            logs = _to_python(self.test_step(batch))
+            logs = _to_python(test_step(batch))
             if hooks:
                 hooks.on_test_batch_end(step, logs)
         return logs
@@ -294,10 +322,11 @@ class Model(Layer):
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=data.steps)
         hooks.on_predict_begin({})
+        predict_step = self._step("predict")
         outputs = []
         for step, batch in enumerate(data()):
             hooks.on_predict_batch_begin(step, {})
-            outputs.append(self.predict_step(batch).numpy())
+            outputs.append(predict_step(batch).numpy())
             hooks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         hooks.on_predict_end({})
         return np.concatenate(outputs)
@@ -309,15 +338,36 @@ class Model(Layer):
         if reset_metrics:
             self.reset_metrics()
         batch = next(ArrayBatches(x, y, sample_weight, batch_size=len(_first(x)))())
-        logs = _to_python(self.train_step(batch))
+        logs = _to_python(self._step("train")(batch))
         if return_dict:
             return logs
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
 
+    def save_weights(self, filepath, overwrite: bool = True, save_format=None, options=None):
+        """Writes the model's variables (with its optimizer's) as a checkpoint at `filepath`
+        (TF's checkpoint format; atomically)."""
+        from ..train.checkpoint import Checkpoint
+        Checkpoint(root=self).write(filepath)
+
+    def load_weights(self, filepath, skip_mismatch: bool = False, by_name: bool = False,
+                     options=None):
+        """Restores variables written by `save_weights`, building the model first if needed.
+
+        Raises:
+            ValueError: names or shapes that do not match (nothing is changed).
+        """
+        from ..train.checkpoint import Checkpoint
+        return Checkpoint(root=self).restore(filepath)
+
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as a NumPy array."""
         return self(x, training=False).numpy()
+
+
+def _tapeflow():
+    import tapeflow
+    return tapeflow
 
 
 def _first(x):
