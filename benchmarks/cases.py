@@ -156,4 +156,127 @@ def convnet(peers: dict) -> Case:
     return _network_case("convnet", Network(64, (8, 8, 1), (128,), conv_filters=32), peers)
 
 
-ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet}
+# -- Jacobians and Hessian-vector products ------------------------------------------------
+
+def jacobian(peers: dict) -> Case:
+    """The 100 x 100 Jacobian of tanh(W @ x), float32, forward pass included: vectorized,
+    and by TF's loop of one gradient call per output (experimental_use_pfor=False)."""
+    rng = np.random.default_rng(0)
+    data = ((rng.standard_normal((100, 100)) / 10).astype(np.float32),
+            rng.standard_normal(100).astype(np.float32))
+    return _jacobian_case("jacobian", data, batch=False, peers=peers)
+
+
+def batch_jacobian(peers: dict) -> Case:
+    """Per-example Jacobians of tanh(x @ W) for a batch of 64 rows of 32, float32."""
+    rng = np.random.default_rng(1)
+    data = ((rng.standard_normal((32, 32)) / 6).astype(np.float32),
+            rng.standard_normal((64, 32)).astype(np.float32))
+    return _jacobian_case("batch_jacobian", data, batch=True, peers=peers)
+
+
+def _jacobian_case(name: str, data: tuple, batch: bool, peers: dict) -> Case:
+    w, x = data
+
+    def numpy_jacobian():
+        if batch:
+            y = np.tanh(x @ w)
+            return lambda: [(1 - y * y)[:, :, None] * w.T[None]]
+        y = np.tanh(w @ x)
+        return lambda: [(1 - y * y)[:, None] * w]
+
+    case = Case(name)
+    case.add("numpy", numpy_jacobian)
+    c.add_all(case, peers, data, c.TanhJacobian(batch))
+    case.add("tapeflow loop", lambda: c.TanhJacobian(batch, use_pfor=False).tf_api(
+        tapeflow, data, function=False))
+    return case
+
+
+def _tanh_loss_data() -> tuple:
+    rng = np.random.default_rng(2)
+    return ((rng.standard_normal((100, 100)) / 10).astype(np.float32),
+            rng.standard_normal(100).astype(np.float32),
+            rng.standard_normal(100).astype(np.float32))
+
+
+def hvp(peers: dict) -> Case:
+    """A Hessian-vector product of sum(tanh(W @ x) ** 2), x of 100, float32, forward over
+    reverse; compare its time with hvp_gradient's (one gradient of the same function)."""
+    data = _tanh_loss_data()
+    w, x, v = data
+
+    def numpy_hvp():
+        def step():
+            t = np.tanh(w @ x)
+            return [w.T @ ((2 - 6 * t * t) * (1 - t * t) * (w @ v))]
+        return step
+
+    def full_hessian_times_v():
+        tf = tapeflow
+        wt, xt, vt = (tf.constant(a) for a in data)
+
+        def loss(x):
+            return tf.reduce_sum(tf.tanh(tf.reshape(tf.matmul(wt, tf.reshape(x, [-1, 1])),
+                                                    [-1])) ** 2.0)
+        return lambda: [tf.reshape(tf.matmul(tf.autodiff.hessian(loss, xt),
+                                             tf.reshape(vt, [-1, 1])), [-1])]
+
+    case = Case("hvp")
+    case.add("numpy", numpy_hvp)
+    c.add_all(case, peers, data, c.TanhLoss(hvp=True))
+    case.add("tapeflow hessian @ v", full_hessian_times_v)
+    return case
+
+
+def hvp_gradient(peers: dict) -> Case:
+    """One gradient of hvp's function: the yardstick for the cost of a Hessian-vector product."""
+    data = _tanh_loss_data()
+    w, x, _ = data
+
+    def numpy_gradient():
+        def step():
+            t = np.tanh(w @ x)
+            return [w.T @ (2 * t * (1 - t * t))]
+        return step
+
+    case = Case("hvp_gradient")
+    case.add("numpy", numpy_gradient)
+    c.add_all(case, peers, data, c.TanhLoss(hvp=False))
+    return case
+
+
+# -- one convolution ---------------------------------------------------------------------
+
+def conv2d(peers: dict) -> Case:
+    """conv2d alone at the convnet's size (64 8x8x1 images, 32 3x3 filters, VALID): forward
+    plus the gradient of the output's sum w.r.t. the filters."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 8, 8, 1)).astype(np.float32)
+    w = (0.3 * rng.standard_normal((3, 3, 1, 32))).astype(np.float32)
+
+    def numpy_step():
+        patches = image_patches(x)
+        y = patches @ w.reshape(-1, 32)
+        return [(patches.T @ np.ones_like(y)).reshape(w.shape)]
+
+    def tf_api(tf):
+        images, filters = tf.constant(x), tf.Variable(w)
+
+        def step():
+            with tf.GradientTape() as tape:
+                y = tf.nn.conv2d(images, filters, strides=1, padding="VALID")
+            return [tape.gradient(y, filters)]
+        return step
+
+    case = Case("conv2d")
+    case.add("numpy", lambda: numpy_step)
+    case.add("tapeflow eager", lambda: tf_api(tapeflow))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: tf_api(peers["tensorflow"]))
+    return case
+
+
+ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
+       "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
+       "hvp_gradient": hvp_gradient, "conv2d": conv2d}

@@ -229,3 +229,112 @@ class Classifier:
                 p -= lr * g
             return grads
         return step
+
+
+class TanhJacobian:
+    """The Jacobian of tanh(W @ x) with respect to a vector x, or with `batch` the
+    per-example Jacobians (batch_jacobian) of tanh(x @ W) for a batch of rows x.
+    Data: (W, x). With `use_pfor=False`, TF's loop of one gradient call per output."""
+
+    def __init__(self, batch: bool, use_pfor: bool = True) -> None:
+        self.batch, self.use_pfor = batch, use_pfor
+
+    def tf_api(self, tf, data, function: bool):
+        w, x = tf.constant(data[0]), tf.constant(data[1])
+
+        def step():
+            with tf.GradientTape(persistent=not self.use_pfor) as tape:
+                tape.watch(x)
+                if self.batch:
+                    y = tf.tanh(tf.matmul(x, w))
+                else:
+                    y = tf.tanh(tf.reshape(tf.matmul(w, tf.reshape(x, [-1, 1])), [-1]))
+            method = tape.batch_jacobian if self.batch else tape.jacobian
+            return [method(y, x, experimental_use_pfor=self.use_pfor)]
+        return tf.function(step) if function else step
+
+    def _row(self, tanh, w):
+        return (lambda x: tanh(x @ w)) if self.batch else (lambda x: tanh(w @ x))
+
+    def torch(self, torch, data):
+        w, x = torch.tensor(data[0]), torch.tensor(data[1])
+        jacobian = torch.func.jacrev(self._row(torch.tanh, w))
+        if self.batch:
+            jacobian = torch.func.vmap(jacobian)
+        return lambda: [jacobian(x)]
+
+    def torch_to_numpy(self, data):
+        return None
+
+    def jax(self, jax, data, jit: bool):
+        jnp = jax.numpy
+        jacobian = jax.jacrev(self._row(jnp.tanh, jnp.asarray(data[0])))
+        if self.batch:
+            jacobian = jax.vmap(jacobian)
+        jacobian = jax.jit(jacobian) if jit else jacobian
+        x = jnp.asarray(data[1])
+        return lambda: [jax.block_until_ready(jacobian(x))]
+
+    def autograd(self, autograd, data):
+        anp = importlib.import_module("autograd.numpy")
+        jacobian = autograd.jacobian(self._row(anp.tanh, data[0]))
+        if self.batch:
+            return lambda: [np.stack([jacobian(row) for row in data[1]])]
+        return lambda: [jacobian(data[1])]
+
+
+class TanhLoss:
+    """sum(tanh(W @ x) ** 2) of a vector x: its Hessian-vector product along v (forward over
+    reverse), or with `hvp=False` its gradient, the yardstick. Data: (W, x, v)."""
+
+    def __init__(self, hvp: bool) -> None:
+        self.hvp = hvp
+
+    def tf_api(self, tf, data, function: bool):
+        w, x, v = (tf.constant(a) for a in data)
+
+        def gradient():
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(tf.tanh(tf.reshape(tf.matmul(w, tf.reshape(x, [-1, 1])),
+                                                     [-1])) ** 2.0)
+            return tape.gradient(y, x)
+
+        def step():
+            if not self.hvp:
+                return [gradient()]
+            with tf.autodiff.ForwardAccumulator(x, v) as acc:
+                backward = gradient()
+            return [acc.jvp(backward)]
+        return tf.function(step) if function else step
+
+    def _loss(self, np_like, w):
+        return lambda x: np_like.sum(np_like.tanh(w @ x) ** 2)
+
+    def torch(self, torch, data):
+        w, x, v = (torch.tensor(a) for a in data)
+        grad = torch.func.grad(self._loss(torch, w))
+        if not self.hvp:
+            return lambda: [grad(x)]
+        return lambda: [torch.func.jvp(grad, (x,), (v,))[1]]
+
+    def torch_to_numpy(self, data):
+        return None
+
+    def jax(self, jax, data, jit: bool):
+        jnp = jax.numpy
+        w, x, v = (jnp.asarray(a) for a in data)
+        grad = jax.grad(self._loss(jnp, w))
+        fn = (lambda x, v: jax.jvp(grad, (x,), (v,))[1]) if self.hvp else (lambda x, v: grad(x))
+        fn = jax.jit(fn) if jit else fn
+        return lambda: [jax.block_until_ready(fn(x, v))]
+
+    def autograd(self, autograd, data):
+        anp = importlib.import_module("autograd.numpy")
+        w, x, v = data
+        loss = self._loss(anp, w)
+        if not self.hvp:
+            grad = autograd.grad(loss)
+            return lambda: [grad(x)]
+        hvp = autograd.hessian_vector_product(loss)
+        return lambda: [hvp(x, v)]

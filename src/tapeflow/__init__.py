@@ -13,6 +13,7 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import array_grad, math_grad, nn_grad  # noqa: F401  (registers the rules)
+from .ops import array_jvp, batched_grad, math_jvp, nn_jvp  # noqa: F401  (and these)
 from .ops import reduction_grad  # noqa: F401  (registers the rules)
 from .ops import indexing_grad, random_grad, special_math_grad  # noqa: F401
 from .ops.array_ops import (broadcast_to, concat, expand_dims, gather, identity, identity_n, pad,
@@ -25,6 +26,7 @@ from .ops.indexing_ops import (boolean_mask, gather_nd, newaxis, repeat, scatter
                                where)
 from .ops.sort_ops import argsort, sort
 from .ops.special_math_ops import einsum, tensordot
+from .ops import conv_grad, linalg_grad  # noqa: F401  (registers the rules)
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
@@ -38,7 +40,8 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import config, math, nn, random, test, utils  # noqa: E402
+from . import autodiff, config, math, nn, random, test, utils  # noqa: E402
+from . import linalg  # noqa: E402
 from .module import Module  # noqa: E402
 from . import keras, train  # noqa: E402
 

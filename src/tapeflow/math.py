@@ -27,3 +27,6 @@ __all__ += ["abs", "acos", "acosh", "add_n", "angle", "argmax", "argmin", "asin"
             "not_equal", "polygamma", "real", "reciprocal", "reduce_all", "reduce_any",
             "reduce_logsumexp", "reduce_max", "reduce_min", "reduce_prod", "reduce_std",
             "reduce_variance", "rsqrt", "sign", "sin", "sinh", "squared_difference", "tan"]
+from .ops.nn_ops import log_softmax, softmax, softplus, softsign  # noqa: E402
+
+__all__ += ["log_softmax", "softmax", "softplus", "softsign"]

@@ -389,3 +389,10 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         if sid in pending:
             _accumulate(found, sid, pending[sid])
     return [_wrap(found.get(s._id)) for s in sources]
+
+
+# The Jacobian methods live in their own module, which stands on this one.
+from .jacobian import batch_jacobian, jacobian  # noqa: E402
+
+GradientTape.jacobian = jacobian
+GradientTape.batch_jacobian = batch_jacobian

@@ -5,8 +5,8 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient
 from .array_ops import Reshape
-from .math_ops import Sum
-from .nn_ops import ReluGrad, Softmax
+from .math_ops import Exp, Sigmoid, Sum
+from .nn_ops import EluGrad, LeakyReluGrad, LogSoftmax, Relu6Grad, ReluGrad, SeluGrad, Softmax
 from .op_util import dtype_of, shape_of, value_of
 
 
@@ -38,3 +38,89 @@ def _sparse_xent_grad(op, g, unused_backprop_grad):
     classes = shape_of(logits)[-1]
     one_hot = np.eye(classes, dtype=dtype_of(logits))[value_of(labels)]
     return g * (Softmax(logits, axis=len(shape_of(logits)) - 1) - one_hot), None
+
+
+@RegisterGradient("SoftmaxCrossEntropyWithLogits")
+def _softmax_xent_grad(op, grad_loss, grad_backprop):
+    # TF's rule: the logits gradient is the fused backprop output (softmax - labels), so a
+    # second derivative arrives as the gradient of that output and goes through the softmax.
+    logits = op.inputs[0]
+    g = Reshape(grad_loss, shape_of(grad_loss) + (1,))
+    grad_logits = g * op.outputs[1]
+    last = len(shape_of(logits)) - 1
+    # Unrecorded, a zero gradient of the backprop output (the usual case) adds nothing.
+    if hasattr(logits, "_id") or np.any(value_of(grad_backprop)):
+        probs = Softmax(logits, axis=last)
+        grad_logits = grad_logits + (grad_backprop - Sum(grad_backprop * probs, axis=(last,),
+                                                         keepdims=True)) * probs
+    grad_labels = -g * LogSoftmax(logits, axis=last) if op.needs_gradient(1) else None
+    return grad_logits, grad_labels
+
+
+@RegisterGradient("LogSoftmax")
+def _log_softmax_grad(op, g):
+    axis = op.attrs["axis"]
+    return g - Sum(g, axis=(axis,), keepdims=True) * Exp(op.outputs[0])
+
+
+def _negative_mask(y):
+    """1 where y < 0, else 0: a constant of y's dtype."""
+    return np.less(value_of(y), 0).astype(dtype_of(y))
+
+
+@RegisterGradient("Relu6")
+def _relu6_grad(op, g):
+    return Relu6Grad(g, op.inputs[0])
+
+
+@RegisterGradient("Relu6Grad")
+def _relu6_grad_grad(op, gg):
+    return Relu6Grad(gg, op.inputs[1]), None
+
+
+def _register_exponential_unit(name: str, grad_op) -> None:
+    """Elu and Selu: the rule reads the output; the gradient op's own rule is linear in the
+    upstream gradient and, below zero, linear in the output."""
+    @RegisterGradient(name)
+    def _unit_grad(op, g):
+        return grad_op(g, op.outputs[0])
+
+    @RegisterGradient(grad_op.name)
+    def _unit_grad_grad(op, gg):
+        g, y = op.inputs
+        return grad_op(gg, y), gg * g * _negative_mask(y)
+
+
+_register_exponential_unit("Elu", EluGrad)
+_register_exponential_unit("Selu", SeluGrad)
+
+
+@RegisterGradient("LeakyRelu")
+def _leaky_relu_grad(op, g):
+    return LeakyReluGrad(g, op.inputs[0], alpha=op.attrs["alpha"])
+
+
+@RegisterGradient("LeakyReluGrad")
+def _leaky_relu_grad_grad(op, gg):
+    return LeakyReluGrad(gg, op.inputs[1], alpha=op.attrs["alpha"]), None
+
+
+@RegisterGradient("Softplus")
+def _softplus_grad(op, g):
+    return g * Sigmoid(op.inputs[0])
+
+
+@RegisterGradient("Softsign")
+def _softsign_grad(op, g):
+    x = op.inputs[0]
+    # 1 + |x| as 1 + x * sign(x), with the sign a constant: |x| needs no op of its own.
+    denominator = 1 + x * np.sign(value_of(x))
+    return g / (denominator * denominator)
+
+
+@RegisterGradient("BiasAdd")
+def _bias_add_grad(op, g):
+    value = op.inputs[0]
+    channel = 1 if op.attrs["data_format"] == "NCHW" else len(shape_of(value)) - 1
+    axes = tuple(a for a in range(len(shape_of(value))) if a != channel)
+    return g, Sum(g, axis=axes, keepdims=False) if op.needs_gradient(1) else None

@@ -1,13 +1,22 @@
-"""Neural-network ops (tf.nn): activations, softmax and cross entropies."""
+"""Neural-network ops (tf.nn): activations, softmax, cross entropies and normalization.
+
+Convolution and pooling are in `conv_ops.py`. Gradient rules are in `nn_grad.py`.
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .op_util import NO_ATTRS, as_input, normalize_axis
+from .array_ops import Reshape, broadcast_to, transpose
+from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
+from .special_ops import erfc
+from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _relu(x):
@@ -21,6 +30,66 @@ def _relu_grad(g, y):
 def _softmax(x, axis):
     e = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
     return e / np.add.reduce(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _relu6(x):
+    return np.minimum(np.maximum(x, 0), 6)
+
+
+def _relu6_grad(g, x):
+    return np.where((x > 0) & (x < 6), g, 0).astype(g.dtype, copy=False)
+
+
+def _elu(x):
+    # expm1 of min(x, 0): accurate near 0 and no overflow warning from the unused branch.
+    return np.where(x > 0, x, np.expm1(np.minimum(x, 0)))
+
+
+def _elu_grad(g, y):
+    return np.where(y < 0, g * (y + 1), g)
+
+
+def _selu(x):
+    return SELU_SCALE * np.where(x > 0, x, SELU_ALPHA * np.expm1(np.minimum(x, 0)))
+
+
+def _selu_grad(g, y):
+    return np.where(y < 0, g * (y + SELU_SCALE * SELU_ALPHA), g * SELU_SCALE)
+
+
+def _leaky_relu(x, alpha):
+    return np.where(x > 0, x, x * alpha)
+
+
+def _leaky_relu_grad(g, x, alpha):
+    return np.where(x > 0, g, g * alpha)
+
+
+def _softplus(x):
+    return np.logaddexp(0, x)
+
+
+def _softsign(x):
+    return x / (1 + np.abs(x))
+
+
+def _bias_add(value, bias, data_format):
+    if data_format == "NCHW":
+        bias = bias.reshape(bias.shape + (1,) * (value.ndim - 2))
+    return value + bias
+
+
+def _softmax_xent(logits, labels):
+    """Loss per example and its gradient w.r.t. the logits over the last axis, as TF's fused
+    kernel returns both; the gradient is softmax - labels, exact when labels sum to 1."""
+    log_probs = _log_softmax(logits, -1)
+    loss = -np.add.reduce(labels * log_probs, axis=-1)
+    return loss, np.exp(log_probs) - labels
 
 
 def _check_labels(labels, classes: int) -> None:
@@ -49,6 +118,19 @@ def _sparse_xent(logits, labels):
 Relu = define_op("Relu", _relu)
 ReluGrad = define_op("ReluGrad", _relu_grad)
 Softmax = define_op("Softmax", _softmax)
+LogSoftmax = define_op("LogSoftmax", _log_softmax)
+Relu6 = define_op("Relu6", _relu6)
+Relu6Grad = define_op("Relu6Grad", _relu6_grad)
+Elu = define_op("Elu", _elu)
+EluGrad = define_op("EluGrad", _elu_grad)
+Selu = define_op("Selu", _selu)
+SeluGrad = define_op("SeluGrad", _selu_grad)
+LeakyRelu = define_op("LeakyRelu", _leaky_relu)
+LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad)
+Softplus = define_op("Softplus", _softplus)
+Softsign = define_op("Softsign", _softsign)
+BiasAdd = define_op("BiasAdd", _bias_add)
+SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
                               num_outputs=2)
 
@@ -109,3 +191,282 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             f"SparseSoftmaxCrossEntropyWithLogits: logits shape {list(logits.shape)} must be "
             f"labels shape {list(labels.shape)} plus a class axis.")
     return execute(SparseSoftmaxXent, (logits, labels), NO_ATTRS)[0]
+
+
+def _float_features(op_name: str, x):
+    x = as_input(x)
+    if not x.dtype.is_floating:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: expected a float16, float32 or float64 tensor, got "
+            f"{x.dtype.name} (shape {list(x.shape)}).")
+    return x
+
+
+def _activation(op, public_name: str, summary: str, example: str):
+    def fn(features, name=None):
+        return execute(op, (_float_features(op.name, features),), NO_ATTRS)
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__doc__ = (f"{summary}, elementwise (op `{op.name}`).\n\n"
+                  "    Raises:\n        InvalidArgumentError: a non-floating dtype.\n\n"
+                  f"    Example:\n        >>> import tapeflow as tf\n"
+                  f"        >>> tf.nn.{public_name}(tf.constant([-1.0, 0.0, 8.0])).numpy()\n"
+                  f"        {example}\n")
+    return fn
+
+
+elu = _activation(Elu, "elu", "features if > 0, else exp(features) - 1",
+                  "array([-0.63212055,  0.        ,  8.        ], dtype=float32)")
+selu = _activation(Selu, "selu", "scale * (features if > 0, else alpha * (exp(features) - 1))",
+                   "array([-1.1113307,  0.       ,  8.405608 ], dtype=float32)")
+softplus = _activation(Softplus, "softplus", "log(1 + exp(features)), computed stably",
+                       "array([0.3132617, 0.6931472, 8.000336 ], dtype=float32)")
+softsign = _activation(Softsign, "softsign", "features / (1 + |features|)",
+                       "array([-0.5       ,  0.        ,  0.8888889], dtype=float32)")
+
+
+def relu6(features, name=None) -> Tensor:
+    """min(max(features, 0), 6), elementwise; integer tensors keep their dtype.
+
+    Raises:
+        InvalidArgumentError: a bool or complex dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.relu6(tf.constant([-1.0, 0.0, 8.0])).numpy()
+        array([0., 0., 6.], dtype=float32)
+    """
+    x = as_input(features)
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise errors.InvalidArgumentError(
+            None, "Relu6", f"Relu6: expected a real number tensor, got {x.dtype.name} (shape "
+            f"{list(x.shape)}).")
+    return execute(Relu6, (x,), NO_ATTRS)
+
+
+def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
+    """features if > 0, else alpha * features, elementwise; integers are cast to float32 first.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.leaky_relu(tf.constant([-1.0, 2.0])).numpy()
+        array([-0.2,  2. ], dtype=float32)
+    """
+    x = as_input(features)
+    if x.dtype.is_integer:
+        x = cast(x, dtypes.float32)
+    x = _float_features("LeakyRelu", x)
+    return execute(LeakyRelu, (x,), {"alpha": float(alpha)})
+
+
+def gelu(features, approximate=False, name=None) -> Tensor:
+    """The Gaussian error linear unit x * P(X <= x), X ~ N(0, 1); tanh-approximated on request.
+
+    The exact form is 0.5 * x * erfc(-x / sqrt(2)), accurate for large negative x.
+
+    Raises:
+        ValueError: a non-floating dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.gelu(tf.constant([-1.0, 0.0, 1.0]), approximate=True).numpy()
+        array([-0.158808,  0.      ,  0.841192], dtype=float32)
+    """
+    x = as_input(features)
+    if not x.dtype.is_floating:
+        raise ValueError(f"gelu: features must be a floating point tensor, got "
+                         f"{x.dtype.name} (shape {list(x.shape)})")
+    if approximate:
+        inner = multiply(x + 0.044715 * x * x * x, 0.7978845608028654)
+        return 0.5 * x * (1.0 + execute(Tanh, (inner,), NO_ATTRS))
+    return 0.5 * x * erfc(multiply(x, -0.7071067811865476))
+
+
+def silu(features, beta=1.0, name=None) -> Tensor:
+    """features * sigmoid(beta * features), elementwise (also `tf.nn.swish`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.silu(tf.constant([0.0, 1.0])).numpy()
+        array([0.       , 0.7310586], dtype=float32)
+    """
+    x = _float_features("Silu", features)
+    scaled = x if beta == 1.0 else multiply(x, beta)
+    return x * execute(Sigmoid, (scaled,), NO_ATTRS)
+
+
+swish = silu
+
+
+def log_softmax(logits, axis=None, name=None) -> Tensor:
+    """logits - log(sum(exp(logits))) along `axis` (default -1), computed stably.
+
+    Raises:
+        InvalidArgumentError: the axis is out of range.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.log_softmax(tf.constant([0.0, 0.0])).numpy()
+        array([-0.6931472, -0.6931472], dtype=float32)
+    """
+    logits = _float_features("LogSoftmax", logits)
+    axis = normalize_axis("LogSoftmax", -1 if axis is None else axis, logits.ndim)
+    return execute(LogSoftmax, (logits,), {"axis": axis})
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None) -> Tensor:
+    """Elementwise logistic loss max(x, 0) - x * z + log(1 + exp(-|x|)) for logits x, labels z.
+
+    Stable at any |x|; both logits and labels get gradients.
+
+    Raises:
+        ValueError: labels and logits have different shapes.
+        InvalidArgumentError: different dtypes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.sigmoid_cross_entropy_with_logits(
+        ...     labels=tf.constant([1.0, 0.0]), logits=tf.constant([100.0, 100.0])).numpy()
+        array([  0., 100.], dtype=float32)
+    """
+    logits, labels = binary_inputs("SigmoidCrossEntropyWithLogits", logits, labels)
+    if logits.shape != labels.shape:
+        raise ValueError(f"sigmoid_cross_entropy_with_logits: logits and labels must have the "
+                         f"same shape ({list(logits.shape)} vs {list(labels.shape)})")
+    logits = _float_features("SigmoidCrossEntropyWithLogits", logits)
+    return execute(Softplus, (logits,), NO_ATTRS) - logits * labels
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Tensor:
+    """Cross entropy between the distributions `labels` and softmax(`logits`) along `axis`.
+
+    -sum(labels * log_softmax(logits)), computed stably at large |logits|. As in TF 2, the
+    labels get a gradient too (wrap them in stop_gradient to prevent it). As TF's fused
+    kernel, the logits gradient is softmax - labels: exact when each label vector sums to 1.
+
+    Args:
+        labels: class probabilities, broadcastable to `logits`; cast to the logits' dtype.
+        logits: unnormalized log probabilities.
+        axis: the class axis.
+
+    Returns:
+        A tensor with the class axis removed.
+
+    Raises:
+        InvalidArgumentError: shapes that do not broadcast, or a bad axis.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> loss = tf.nn.softmax_cross_entropy_with_logits(
+        ...     labels=tf.constant([[0.0, 1.0]]), logits=tf.constant([[0.0, 0.0]]))
+        >>> loss.numpy().round(4)
+        array([0.6931], dtype=float32)
+    """
+    logits = _float_features("SoftmaxCrossEntropyWithLogits", logits)
+    labels = cast(as_input(labels), logits.dtype)
+    axis = normalize_axis("SoftmaxCrossEntropyWithLogits", axis, logits.ndim)
+    if labels.shape != logits.shape:
+        try:
+            shape = np.broadcast_shapes(tuple(labels.shape), tuple(logits.shape))
+        except ValueError:
+            raise errors.InvalidArgumentError(
+                None, "SoftmaxCrossEntropyWithLogits", f"SoftmaxCrossEntropyWithLogits: logits "
+                f"and labels must be broadcastable: logits {list(logits.shape)}, labels "
+                f"{list(labels.shape)}.") from None
+        logits, labels = broadcast_to(logits, shape), broadcast_to(labels, shape)
+    if axis != logits.ndim - 1:
+        perm = tuple(a for a in range(logits.ndim) if a != axis) + (axis,)
+        logits, labels = transpose(logits, perm), transpose(labels, perm)
+    return execute(SoftmaxXent, (logits, labels), NO_ATTRS)[0]
+
+
+def bias_add(value, bias, data_format=None, name=None) -> Tensor:
+    """value + bias, with the 1-D bias along the channel axis (last, or 1 for "NC..." formats).
+
+    Raises:
+        InvalidArgumentError: bias not 1-D, value below rank 2, a channel count that differs
+            from the bias size, or different dtypes.
+        ValueError: an unknown data_format.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> value, bias = tf.constant(0.0, shape=[1, 2, 3]), tf.constant([1.0, 2.0])
+        >>> tf.nn.bias_add(value, bias, data_format="NCW").numpy()
+        array([[[1., 1., 1.],
+                [2., 2., 2.]]], dtype=float32)
+    """
+    value, bias = binary_inputs("BiasAdd", value, bias)
+    fmt = "NHWC" if data_format is None else str(data_format)
+    channel_first = fmt.startswith("NC")
+    if not (channel_first or (fmt.startswith("N") and fmt.endswith("C"))):
+        raise ValueError(f"bias_add: unknown data_format {data_format!r}; use e.g. 'NHWC' or "
+                         f"'NCHW'.")
+    if bias.ndim != 1 or value.ndim < 2:
+        raise errors.InvalidArgumentError(
+            None, "BiasAdd", f"BiasAdd: bias must be 1-D and value at least 2-D, got shapes "
+            f"{list(value.shape)} and {list(bias.shape)}.")
+    channels = value.shape[1] if channel_first else value.shape[-1]
+    if channels != bias.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, "BiasAdd", f"BiasAdd: must provide as many biases as the channel dimension of "
+            f"the input tensor: bias shape {list(bias.shape)}, value shape {list(value.shape)} "
+            f"({fmt}).")
+    return execute(BiasAdd, (value, bias), {"data_format": "NCHW" if channel_first else "NHWC"})
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None) -> Tensor:
+    """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset, broadcasting.
+
+    `offset` and `scale` may be None. Every argument gets a gradient.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.batch_normalization(tf.constant([1.0, 3.0]), 2.0, 4.0, None, None, 0.0).numpy()
+        array([-0.5,  0.5], dtype=float32)
+    """
+    x = _float_features("BatchNormalization", x)
+    def like_x(value):
+        return binary_inputs("BatchNormalization", x, value)[1]
+
+    inv = 1.0 / sqrt(add(like_x(variance), variance_epsilon))
+    if scale is not None:
+        inv = inv * like_x(scale)
+    shift = -like_x(mean) * inv
+    if offset is not None:
+        shift = shift + like_x(offset)
+    return x * inv + shift
+
+
+def l2_loss(t, name=None) -> Tensor:
+    """sum(t ** 2) / 2, a scalar.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> float(tf.nn.l2_loss(tf.constant([1.0, 2.0])))
+        2.5
+    """
+    return reduce_sum(square(_float_features("L2Loss", t))) * 0.5
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None) -> tuple:
+    """The mean and variance of `x` over `axes`.
+
+    The variance is mean((x - mean) ** 2); its gradient includes the path through the mean
+    (TF stops it there, which changes only second derivatives).
+
+    Returns:
+        `(mean, variance)`, with the reduced axes kept as 1 when `keepdims`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> mean, variance = tf.nn.moments(tf.constant([[1.0, 3.0], [5.0, 7.0]]), axes=[0])
+        >>> mean.numpy(), variance.numpy()
+        (array([3., 5.], dtype=float32), array([4., 4.], dtype=float32))
+    """
+    x = as_input(x)
+    axes = normalize_axes("Moments", axes, x.ndim)
+    mean = reduce_mean(x, axis=axes, keepdims=True)
+    variance = reduce_mean(square(x - mean), axis=axes, keepdims=True)
+    if not keepdims:
+        kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        mean, variance = Reshape(mean, kept), Reshape(variance, kept)
+    return mean, variance

@@ -85,19 +85,32 @@ def _vjp_dot(f, args, wrt, upstream, direction):
     return total
 
 
+def _jvp_dot(f, args, wrt, upstream, direction):
+    """<JVP of f along `direction`, upstream>, by forward mode; outer recorders see it."""
+    from ..eager.forwardprop import ForwardAccumulator
+    with ForwardAccumulator([args[i] for i in wrt], [constant(d) for d in direction]) as acc:
+        y = f(*args)
+    tangent = acc.jvp(y) if isinstance(y, Tensor) else None
+    return 0.0 if tangent is None else _reduce_all(tangent * upstream)
+
+
+_DOTS = {"reverse": _vjp_dot, "forward": _jvp_dot}
+
+
 def _reduce_all(t):
     from ..ops.math_ops import reduce_sum
     return reduce_sum(t)
 
 
 def check_grads(f, args, order: int = 2, eps: float = 1e-6, rtol: float = 1e-5,
-                atol: float = 1e-6, seed: int = 0) -> float:
-    """Checks the reverse-mode gradients of `f` against central differences.
+                atol: float = 1e-6, seed: int = 0, mode: str = "reverse") -> float:
+    """Checks the gradients (or, with mode="forward", the JVPs) of `f` against central
+    differences.
 
     Floating arguments are differentiated (in float64); others are held fixed. Each order
     checks the derivative in a random direction: order 1 compares <J v, u> with the
     finite difference of <f, u> along v; order 2 repeats that on the order-1 function,
-    which differentiates the recorded backward pass.
+    which differentiates the recorded backward pass (in forward mode: nests accumulators).
 
     Returns:
         The worst relative error seen.
@@ -109,10 +122,10 @@ def check_grads(f, args, order: int = 2, eps: float = 1e-6, rtol: float = 1e-5,
     arrays = [np.asarray(a) for a in args]
     wrt = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
     arrays = [a.astype(np.float64) if i in wrt else a for i, a in enumerate(arrays)]
-    return _check(f, arrays, wrt, order, eps, rtol, atol, rng, level=1)
+    return _check(f, arrays, wrt, order, eps, rtol, atol, rng, level=1, dot=_DOTS[mode])
 
 
-def _check(f, arrays, wrt, order, eps, rtol, atol, rng, level) -> float:
+def _check(f, arrays, wrt, order, eps, rtol, atol, rng, level, dot=_vjp_dot) -> float:
     def value(*xs):
         out = f(*[x if isinstance(x, Tensor) else constant(np.asarray(x)) for x in xs])
         return np.asarray(convert_to_tensor(out)._value, dtype=np.float64)
@@ -130,14 +143,14 @@ def _check(f, arrays, wrt, order, eps, rtol, atol, rng, level) -> float:
     numeric = float(np.sum((value(*shifted(eps)) - value(*shifted(-eps))) * upstream) / (2 * eps))
     tensors = [constant(a) for a in arrays]
     analytic = float(np.asarray(convert_to_tensor(
-        _vjp_dot(f, tensors, wrt, constant(upstream), direction))._value))
+        dot(f, tensors, wrt, constant(upstream), direction))._value))
     error = abs(analytic - numeric) / max(abs(numeric), 1.0)
     if not abs(analytic - numeric) <= atol + rtol * abs(numeric):
         raise GradientCheckError(f"gradient check failed at order {level}: "
                                  f"analytic {analytic!r} vs numeric {numeric!r}")
     if order > 1:
         def first_order(*xs):
-            return _vjp_dot(f, list(xs), wrt, constant(upstream), direction)
+            return dot(f, list(xs), wrt, constant(upstream), direction)
         error = max(error, _check(first_order, arrays, wrt, order - 1, eps, rtol, atol, rng,
-                                  level + 1))
+                                  level + 1, dot))
     return error

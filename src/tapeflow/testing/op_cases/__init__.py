@@ -9,5 +9,6 @@ from __future__ import annotations
 from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
 from . import array_cases, indexing_cases, math_cases, nn_cases  # noqa: F401  (each adds its rows)
 from . import reduction_cases  # noqa: F401
+from . import linalg_cases  # noqa: F401
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]

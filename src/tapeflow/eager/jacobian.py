@@ -1,0 +1,207 @@
+"""GradientTape.jacobian and GradientTape.batch_jacobian.
+
+By default both run the backward pass once for all output elements, with a batch of one-hot
+upstream gradients (eager/batched_backprop.py). `experimental_use_pfor=False` runs one
+`gradient` call per output element instead, on a persistent tape, as TF's loop does.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import nest
+from ..framework.context import state
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import Variable
+from ..ops.array_ops import ConcatV2, Reshape, Transpose
+from .backprop import UnconnectedGradients, _snapshot, as_unconnected
+from .batched_backprop import _dense, batched_gradients
+from .tape import is_trainable
+
+__all__ = ["jacobian", "batch_jacobian"]
+
+
+def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+             parallel_iterations=None, experimental_use_pfor=True):
+    """The Jacobian of `target` with respect to each of `sources`.
+
+    Unlike `gradient`, nothing is summed: the result for a source has shape
+    `target.shape + source.shape`, entry [i..., j...] being d target[i...] / d source[j...].
+
+    Args:
+        target: a Tensor or Variable.
+        sources: a Tensor or Variable, or a nested structure of them.
+        unconnected_gradients: 'none' (None for an unconnected source) or 'zero'.
+        parallel_iterations: how many output elements to differentiate at once (all when
+            None); bounds the memory of the vectorized pass.
+        experimental_use_pfor: vectorize (default); False runs one backward pass per
+            output element, which needs a persistent tape.
+
+    Returns:
+        A structure like `sources` of Tensors (or None where unconnected).
+
+    Raises:
+        RuntimeError: the non-persistent tape was already used, or
+            `experimental_use_pfor=False` on a non-persistent tape.
+        ValueError: a source is not a Tensor or Variable, or an unknown
+            `unconnected_gradients`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant([1.0, 2.0])
+        >>> with tf.GradientTape() as g:
+        ...     g.watch(x)
+        ...     y = x * x
+        >>> g.jacobian(y, x).numpy()
+        array([[2., 0.],
+               [0., 4.]], dtype=float32)
+    """
+    _check_usable(self)
+    unconnected = as_unconnected(unconnected_gradients)
+    target = _as_target(self, target)
+    flat_sources = _flat_sources(sources)
+    target_shape = target._value.shape
+    size = int(np.prod(target_shape))
+    upstream = np.eye(size, dtype=target._value.dtype).reshape((size,) + target_shape)
+    rows = _backward(self, target, flat_sources, upstream, parallel_iterations,
+                     experimental_use_pfor, "jacobian")
+    results = []
+    for source, g in zip(flat_sources, rows):
+        shape = target_shape + source._value.shape
+        if g is None:
+            if unconnected is UnconnectedGradients.ZERO:
+                g = Tensor(np.zeros(shape, source._value.dtype))
+        else:
+            g = Reshape(g, shape)
+        results.append(g)
+    return nest.pack_sequence_as(sources, results)
+
+
+def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                   parallel_iterations=None, experimental_use_pfor=True):
+    """Per-example Jacobians: entry i is the Jacobian of target[i] with respect to source[i].
+
+    Assumes target[i] depends on source[i] only (as in a batch of independent examples);
+    costs one backward pass per element of a target row, all run at once by default.
+
+    Args:
+        target: a Tensor of shape [b, y1, ..., yn], rank 2 or more.
+        source: a Tensor or Variable of shape [b, x1, ..., xm], rank 2 or more.
+        unconnected_gradients: accepted for TF compatibility; an unconnected source gives
+            zeros either way, as in TF.
+        parallel_iterations: how many row elements to differentiate at once (all when None).
+        experimental_use_pfor: vectorize (default); False loops, on a persistent tape.
+
+    Returns:
+        A Tensor of shape [b, y1, ..., yn, x1, ..., xm].
+
+    Raises:
+        RuntimeError: the non-persistent tape was already used, or
+            `experimental_use_pfor=False` on a non-persistent tape.
+        ValueError: a rank below 2, or first dimensions of target and source that differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> with tf.GradientTape() as g:
+        ...     g.watch(x)
+        ...     y = x * x
+        >>> g.batch_jacobian(y, x).numpy()
+        array([[[2., 0.],
+                [0., 4.]],
+        <BLANKLINE>
+               [[6., 0.],
+                [0., 8.]]], dtype=float32)
+    """
+    _check_usable(self)
+    as_unconnected(unconnected_gradients)
+    target = _as_target(self, target)
+    (source,) = _flat_sources(source)
+    target_shape = target._value.shape
+    source_shape = source._value.shape
+    if len(target_shape) < 2 or len(source_shape) < 2 or target_shape[0] != source_shape[0]:
+        raise ValueError(f"Need first dimension of target shape {list(target_shape)} and source "
+                         f"shape {list(source_shape)} to match; both need rank 2 or more.")
+    batch = target_shape[0]
+    row = int(np.prod(target_shape[1:]))
+    one_hot = np.eye(row, dtype=target._value.dtype)[:, None, :]
+    upstream = np.broadcast_to(one_hot, (row, batch, row)).reshape((row,) + target_shape)
+    (g,) = _backward(self, target, [source], upstream, parallel_iterations,
+                     experimental_use_pfor, "batch_jacobian")
+    shape = target_shape + source_shape[1:]
+    if g is None:
+        return Tensor(np.zeros(shape, target._value.dtype))
+    g = Transpose(g, perm=(1, 0) + tuple(range(2, len(source_shape) + 1)))
+    return Reshape(g, shape)
+
+
+def _check_usable(tape) -> None:
+    if tape._tape is None:
+        raise RuntimeError("A non-persistent GradientTape can only be used to compute one set "
+                           "of gradients (or jacobians).")
+
+
+def _as_target(tape, target) -> Tensor:
+    """The target as a Tensor; an IndexedSlices is made dense on the tape, as TF does."""
+    if not isinstance(target, IndexedSlices):
+        return _snapshot(target)
+    if tape._recording:
+        return convert_to_tensor(target)
+    tape._push()
+    try:
+        return convert_to_tensor(target)
+    finally:
+        tape._pop()
+
+
+def _flat_sources(sources) -> list:
+    flat = nest.flatten(sources)
+    for s in flat:
+        if not isinstance(s, (Tensor, Variable)):
+            raise ValueError(f"jacobian sources must be Tensors or Variables, got {s!r}")
+    return flat
+
+
+def _backward(self, target, sources: list, upstream: np.ndarray, parallel_iterations,
+              use_pfor: bool, name: str) -> list:
+    """For each source, the gradients seeded with each row of `upstream`, stacked."""
+    if not use_pfor:
+        if not self._persistent:
+            raise RuntimeError(f"GradientTape must be created with persistent=True to compute "
+                               f"the {name} with eager execution enabled and with "
+                               "experimental_use_pfor set to False.")
+        return _stack([self.gradient(target, sources, output_gradients=[u]) for u in upstream])
+    if not is_trainable(target):
+        return [None] * len(sources)
+    if self._recording and not self._persistent:
+        self._pop()
+    tape = self._tape
+    if not self._persistent:
+        self._tape = None
+    size = len(upstream)
+    step = size if parallel_iterations is None else max(1, int(parallel_iterations))
+    if step >= size:
+        return batched_gradients(tape, target, sources, upstream, consume=not self._persistent)
+    return _stack([batched_gradients(tape, target, sources, upstream[i:i + step], consume=False)
+                   for i in range(0, size, step)], concat=True)
+
+
+def _stack(rows: list, concat: bool = False) -> list:
+    """Per source: the rows stacked (or concatenated) along a new first axis; None if all are.
+
+    Rows that are None (an unconnected seed) are zeros, so every stacked row has its place.
+    """
+    stacked = []
+    for column in zip(*rows):
+        present = next((g for g in column if g is not None), None)
+        if present is None:
+            stacked.append(None)
+            continue
+        zeros = np.zeros_like(_dense(present)._value)
+        pieces = [zeros if g is None else _dense(g) if state.recorders else _dense(g)._value
+                  for g in column]
+        if not concat:
+            pieces = [Reshape(p, (1,) + zeros.shape) for p in pieces]
+        result = ConcatV2(*pieces, axis=0)
+        stacked.append(result if isinstance(result, Tensor) else Tensor(result))
+    return stacked

@@ -1,0 +1,81 @@
+"""Forward-mode (JVP) rules shared by whole families of ops, each following from what the
+family is, so that one line registers an op:
+- linear ops (reshapes, slices, gathers, concatenations, sums): the op maps tangents itself;
+- multilinear ops (products: mul, matmul, einsum): one term per input with a tangent;
+- elementwise ops: the Jacobian is diagonal, so the gradient rule gives the slopes.
+
+A JVP rule takes `(op, *tangents)`, None for an input without a tangent, and returns one
+tangent per output; like gradient rules, it works on raw arrays and on Tensors alike, and
+the engine broadcasts a tangent to its output's shape.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework.registry import RegisterJVP, get_op
+from .op_util import dtype_of, value_of
+
+__all__ = ["elementwise_jvp", "linear_jvp", "multilinear_jvp", "plus", "register_jvps"]
+
+
+def plus(a, b):
+    """a + b where None stands for a zero tangent."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def linear_jvp(op, *tangents):
+    """The JVP of an op linear in its floating inputs jointly: the op applied to their
+    tangents (zeros where none), other inputs (indices, shapes, conditions) as they are."""
+    args = [t if t is not None else
+            np.zeros_like(value_of(x)) if dtype_of(x).kind in "fc" else x
+            for x, t in zip(op.inputs, tangents)]
+    return op.op(*args, **op.attrs)
+
+
+def multilinear_jvp(op, *tangents):
+    """The JVP of an op linear in each floating input separately (a product rule): the sum
+    over inputs with a tangent of the op with that input replaced by its tangent."""
+    inputs = list(op.inputs)
+    total = None
+    for i, t in enumerate(tangents):
+        if t is not None:
+            total = plus(total, op.op(*inputs[:i], t, *inputs[i + 1:], **op.attrs))
+    return total
+
+
+def elementwise_jvp(op, *tangents):
+    """The JVP of an elementwise op from its gradient rule.
+
+    An elementwise op's Jacobian with respect to each input is diagonal: its gradient rule
+    multiplies the upstream gradient by conj(df/dx_i). With one input the rule applied to
+    the tangent is the JVP; with several, the rule applied to ones gives each slope, to be
+    multiplied by that input's tangent. Complex values are conjugated accordingly.
+    """
+    rule = op.op.grad
+    if len(tangents) == 1:
+        t = tangents[0]
+        if value_of(t).dtype.kind == "c":
+            conj = get_op("Conj")
+            return conj(rule(op, conj(t)))
+        return rule(op, t)
+    op._needed = {x._id for x, t in zip(op._tensors, tangents) if t is not None}
+    out = value_of(op.outputs[0])
+    slopes = rule(op, np.ones(out.shape, out.dtype))
+    total = None
+    for slope, t in zip(slopes, tangents):
+        if t is None or slope is None:
+            continue
+        if out.dtype.kind == "c":
+            slope = get_op("Conj")(slope)
+        total = plus(total, slope * t)
+    return total
+
+
+def register_jvps(rule, *op_types: str) -> None:
+    """Registers `rule` (one of the above) as the JVP rule of each of `op_types`."""
+    for op_type in op_types:
+        RegisterJVP(op_type)(rule)
