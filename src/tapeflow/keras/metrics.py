@@ -13,7 +13,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..module import Module, camel_to_snake
 from ..ops import array_ops, math_ops
-from . import losses
+from . import initializers, losses
 from .naming import by_name
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
@@ -40,12 +40,10 @@ class Metric(Module):
     def dtype(self) -> str:
         return self._dtype.name
 
-    def add_weight(self, name: str, shape=(), initializer: str = "zeros", dtype=None) -> Variable:
-        """A non-trainable state Variable, zero (or one with initializer='ones')."""
-        dtype = dtypes.as_dtype(dtype or self._dtype)
-        fill = {"zeros": 0, "ones": 1}[initializer]
-        return Variable(np.full(tuple(shape), fill, dtype._np), name=f"{self._name}/{name}",
-                        trainable=False)
+    def add_weight(self, name: str, shape=(), initializer="zeros", dtype=None) -> Variable:
+        """A non-trainable state Variable (zeros unless another initializer is given)."""
+        value = initializers.get(initializer)(tuple(shape), dtype=dtype or self._dtype)
+        return Variable(value, name=f"{self._name}/{name}", trainable=False)
 
     def update_state(self, *args, **kwargs) -> None:
         raise NotImplementedError

@@ -69,13 +69,13 @@ _REGULARIZER_ARGS = ("kernel_regularizer", "bias_regularizer", "activity_regular
                      "embeddings_regularizer", "beta_regularizer", "gamma_regularizer")
 
 
-def _call_accepts(layer_type: type) -> tuple:
-    """(accepts `training`, accepts `mask`) for a layer class's `call`, cached per class."""
+def _accepts_training(layer_type: type) -> bool:
+    """Whether a layer class's `call` takes `training`, cached per class."""
     found = _CALL_ARGS.get(layer_type)
     if found is None:
         parameters = inspect.signature(layer_type.call).parameters
-        var_kw = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-        found = ("training" in parameters or var_kw, "mask" in parameters or var_kw)
+        found = "training" in parameters or any(p.kind is p.VAR_KEYWORD
+                                                for p in parameters.values())
         _CALL_ARGS[layer_type] = found
     return found
 
@@ -332,8 +332,7 @@ class Layer(Module):
         training = kwargs.pop("training", None)
         if training is None:
             training = backend.learning_phase()
-        takes_training, _ = _call_accepts(type(self))
-        if takes_training:
+        if _accepts_training(type(self)):
             kwargs["training"] = bool(training)
         with backend.training_scope(training):
             return self.call(inputs, *args, **kwargs)
