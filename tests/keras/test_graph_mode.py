@@ -53,10 +53,9 @@ def test_a_training_step_with_metrics_in_a_function_matches_eager():
             with tf.GradientTape() as tape:
                 predictions = model(images, training=True)
                 loss = loss_object(labels, predictions)
-            gradients = tape.gradient(loss, model.trainable_variables)
-            optimizer.apply_gradients(zip(gradients, model.trainable_variables))
-            mean(loss)
-            accuracy(labels, predictions)
+            optimizer.minimize(loss, model.trainable_variables, tape=tape)
+            mean.update_state(loss)
+            accuracy.update_state(labels, predictions)
 
         step = compile_step(train_step)
         for _ in range(3):
