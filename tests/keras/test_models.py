@@ -201,3 +201,22 @@ def test_compile_with_names_and_function_losses():
     binary.compile("adam", "binary_crossentropy", metrics=["accuracy"])
     binary.fit(X, Y.astype(np.float32)[:, None], epochs=1, verbose=0)
     assert isinstance(binary.compiled_metrics.metrics[0], tf.keras.metrics.BinaryAccuracy)
+
+
+def test_summary_lists_layers_shapes_and_parameter_counts():
+    lines = []
+    model = tf.keras.Sequential([layers.Dense(4, name="hidden"),
+                                 layers.BatchNormalization(name="bn"),
+                                 layers.Dense(1, name="out")])
+    with pytest.raises(ValueError, match="not yet been built"):
+        model.summary()
+    model(X)
+    model.summary(print_fn=lines.append)
+    assert lines[4].split() == ["hidden", "(Dense)", "(None,", "4)", "12"]
+    assert lines[5].split() == ["bn", "(BatchNormalization)", "(None,", "4)", "16"]
+    assert lines[-4:-1] == ["Total params: 33", "Trainable params: 25",
+                            "Non-trainable params: 8"]
+    subclassed = TwoLayer()
+    subclassed(X)
+    subclassed.summary(print_fn=lines.append)
+    assert "multiple" in lines[-7] and lines[-4] == "Total params: 17"

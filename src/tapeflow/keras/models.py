@@ -111,6 +111,57 @@ class Model(Layer):
         raise ValueError(f"No such layer: {name}. Existing layers are: "
                          f"{[layer.name for layer in layers]}.")
 
+    def _output_shapes(self) -> dict:
+        """{layer: output shape} where it can be worked out (Sequential overrides)."""
+        return {}
+
+    def summary(self, line_length: int = 65, print_fn=None) -> None:
+        """Prints each layer's name, type, output shape and parameter count, and the totals.
+
+        Raises:
+            ValueError: the model is not built yet.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.keras.backend.clear_session()
+            >>> model = tf.keras.Sequential([tf.keras.layers.Dense(4, input_shape=(3,))])
+            >>> model.summary()
+            Model: "sequential"
+            _________________________________________________________________
+             Layer (type)                Output Shape              Param #
+            =================================================================
+             dense (Dense)               (None, 4)                 16
+            =================================================================
+            Total params: 16
+            Trainable params: 16
+            Non-trainable params: 0
+            _________________________________________________________________
+        """
+        if not self.built:
+            raise ValueError("This model has not yet been built. Build the model first by "
+                             "calling `build()` or by calling the model on a batch of data.")
+        print_fn = print_fn or print
+        shapes = self._output_shapes()
+
+        def row(*cells) -> str:
+            return f" {cells[0]:<27} {cells[1]:<25} {cells[2]}".rstrip()
+
+        print_fn(f'Model: "{self.name}"')
+        print_fn("_" * line_length)
+        print_fn(row("Layer (type)", "Output Shape", "Param #"))
+        print_fn("=" * line_length)
+        for layer in self.layers:
+            params = int(sum(np.prod(w.shape.as_list()) for w in layer.weights))
+            print_fn(row(f"{layer.name} ({type(layer).__name__})",
+                         str(shapes.get(id(layer), "multiple")), params))
+        print_fn("=" * line_length)
+        trainable = int(sum(np.prod(w.shape.as_list()) for w in self.trainable_weights))
+        total = int(sum(np.prod(w.shape.as_list()) for w in self.weights))
+        print_fn(f"Total params: {total}")
+        print_fn(f"Trainable params: {trainable}")
+        print_fn(f"Non-trainable params: {total - trainable}")
+        print_fn("_" * line_length)
+
     # -- compile ---------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
                 weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
@@ -441,6 +492,17 @@ class Sequential(Model):
         for layer in self._layers:
             outputs = layer(outputs, training=training)
         return outputs
+
+    def _output_shapes(self) -> dict:
+        shape = self._build_input_shape
+        if not isinstance(shape, TensorShape):
+            return {}
+        x = Tensor(np.zeros([1 if d is None else d for d in shape.as_list()], self._dtype._np))
+        shapes = {}
+        for layer in self._layers:
+            x = layer(x, training=False)
+            shapes[id(layer)] = (None, *x.shape.as_list()[1:])
+        return shapes
 
     def _checkpoint_dependencies(self) -> list:
         return [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)] \
