@@ -9,7 +9,8 @@ from ..framework.tensor_shape import TensorShape
 from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
-from .data import ArrayBatches, CompiledLoss, CompiledMetrics, unpack
+from .compile_utils import CompiledLoss, CompiledMetrics
+from .data import ArrayBatches, unpack
 from .layers.base import Layer
 
 __all__ = ["Model", "Sequential"]
