@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import runpy
 import sys
 from pathlib import Path
@@ -30,9 +31,7 @@ def _demo(args: argparse.Namespace) -> int:
     status = _run_example("gradient_tape_basics.py", [])
     if status:
         return status
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("sklearn") is None:
         print("tapeflow demo: the digits demo needs scikit-learn (and tqdm for progress bars): "
               "pip install 'tapeflow[demo]', or run `make demo`.", file=sys.stderr)
         return 2
