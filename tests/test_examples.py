@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -34,6 +36,36 @@ def test_tf_gradients_session_prints_4(capsys):
         tf1.enable_eager_execution()
     assert out == "[4.0]\n"
 
+def test_digits_demo_beats_a_clear_threshold_in_three_epochs(capsys):
+    pytest.importorskip("sklearn")
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import digits_demo
+    finally:
+        sys.path.pop(0)
+    result = digits_demo.main(["--epochs", "3", "--seed", "0"])
+    out = capsys.readouterr().out
+    assert len(re.findall(r"^Epoch \d/3: loss \d\.\d{4}, accuracy \d+\.\d%", out, re.M)) == 3
+    reported = float(re.search(r"^test accuracy: (\d+\.\d)%$", out, re.M).group(1))
+    assert reported == round(100 * result["test_accuracy"], 1)
+    assert reported > 93.0           # about 95.8% after 3 epochs; 97.5-98% after 20
+    losses = result["history"]["loss"]
+    assert losses[0] > losses[1] > losses[2]
+
+
+def test_digits_demo_plot(tmp_path, capsys):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "curves.png"
+    sys.argv, saved = [str(ROOT / "examples" / "digits_demo.py"), "--epochs", "1",
+                       "--plot", str(path)], sys.argv
+    try:
+        runpy.run_path(str(ROOT / "examples" / "digits_demo.py"), run_name="__main__")
+    finally:
+        sys.argv = saved
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"curves saved to {path}" in capsys.readouterr().out
+
 
 def readme_blocks() -> list:
     text = (ROOT / "README.md").read_text()
@@ -49,7 +81,9 @@ def test_readme_examples_run():
 
 
 def test_cli_demo_runs():
-    result = subprocess.run([sys.executable, "-m", "tapeflow", "demo"], capture_output=True,
-                            text=True, cwd=ROOT, timeout=300)
+    pytest.importorskip("sklearn")
+    result = subprocess.run([sys.executable, "-m", "tapeflow", "demo", "--epochs", "1"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "dz/dx: 108.0 dy/dx: 6.0" in result.stdout
+    assert re.search(r"^test accuracy: \d+\.\d%$", result.stdout, re.M)

@@ -50,6 +50,8 @@ from .ops.control_flow_ops import cond, control_dependencies, group, no_op, whil
 from .ops.script_ops import py_function
 from .ops import state_ops  # noqa: F401  (registers the assignment ops)
 from . import compat  # noqa: E402
+from .module import Module  # noqa: E402
+from . import keras, train  # noqa: E402
 
 NoGradient = no_gradient
 __version__ = "0.1.0"

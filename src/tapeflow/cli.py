@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import runpy
 import sys
 from pathlib import Path
@@ -25,12 +26,17 @@ def _run_example(name: str, argv: list) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    for name in ("gradient_tape_basics.py", "training_step.py"):
-        print(f"== examples/{name}")
-        status = _run_example(name, args.rest)
-        if status:
-            return status
-    return 0
+    """A gradient-tape prelude, then the digits CNN (options: --epochs, --seed, --plot)."""
+    print("== examples/gradient_tape_basics.py")
+    status = _run_example("gradient_tape_basics.py", [])
+    if status:
+        return status
+    if importlib.util.find_spec("sklearn") is None:
+        print("tapeflow demo: the digits demo needs scikit-learn (and tqdm for progress bars): "
+              "pip install 'tapeflow[demo]', or run `make demo`.", file=sys.stderr)
+        return 2
+    print("== examples/digits_demo.py")
+    return _run_example("digits_demo.py", args.rest)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -59,9 +65,9 @@ def main(argv: list | None = None) -> int:
         sub.add_argument("rest", nargs=argparse.REMAINDER)
         sub.set_defaults(fn=fn)
     args, unknown = parser.parse_known_args(argv)
-    if unknown and args.command != "bench":
+    if unknown and args.command not in ("bench", "demo"):
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    args.rest = unknown + args.rest  # options for the script behind the command (--quick)
+    args.rest = unknown + args.rest  # options for the script behind the command (--epochs)
     return args.fn(args)
 
 

@@ -1,6 +1,8 @@
 """Variable: mutable state that tapes watch automatically when it is read."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import dtypes
@@ -158,6 +160,20 @@ class Variable(metaclass=_VariableMeta):
     def _assign_in_graph(self, graph, op_name: str, value, read_value: bool):
         from .registry import get_op
         return graph._assign_variable(self, get_op(op_name), value, read_value)
+
+    def _mutable_value(self) -> np.ndarray:
+        """The variable's array, to be updated in place (optimizers do, to avoid allocating).
+
+        Copy-on-write, as TF's resource variables: while anything else (a tensor read
+        earlier) references the array, the variable first takes a private copy, so that
+        reader keeps its value.
+        """
+        # Two references: the slot and getrefcount's argument. Without refcounts, copy.
+        # (A rank-0 result of NumPy arithmetic is a scalar, not an array: copy that too.)
+        if not isinstance(self._value, np.ndarray) \
+                or getattr(sys, "getrefcount", lambda _: 3)(self._value) > 2:
+            self._value = np.array(self._value)
+        return self._value
 
     # -- identity ------------------------------------------------------------------------
     def ref(self):

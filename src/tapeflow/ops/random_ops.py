@@ -17,6 +17,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
+from . import math_ops
 from .array_ops import dims_values, int_values
 from .op_util import as_input
 
@@ -345,6 +346,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         dims = [s if d is None else d for d, s in zip(dims, shape)]
     mask_shape = [int(d) for d in dims]
     noise = uniform(mask_shape, dtype=x.dtype, seed=seed)
-    keep = Tensor((noise._value >= threshold).astype(x.dtype._np))
+    # Ops, not the noise's value, so that dropout can be traced by tf.function.
+    keep = math_ops.cast(noise >= threshold, x.dtype)
     return x * scale * keep
 

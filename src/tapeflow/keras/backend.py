@@ -1,0 +1,98 @@
+"""Keras session state: unique layer names, the random generator, the training phase."""
+from __future__ import annotations
+
+import collections
+import contextlib
+import random
+import threading
+
+import numpy as np
+
+from ..ops import random_ops
+
+__all__ = ["clear_session", "unique_object_name", "rng", "set_random_seed", "floatx",
+           "learning_phase", "training_scope"]
+
+_name_counts: collections.Counter = collections.Counter()
+_phase = threading.local()
+
+
+def floatx() -> str:
+    """The default float type of layers and weights: 'float32'."""
+    return "float32"
+
+
+def unique_object_name(base: str) -> str:
+    """'dense', then 'dense_1', 'dense_2'... within this session."""
+    count = _name_counts[base]
+    _name_counts[base] += 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+def clear_session() -> None:
+    """Resets the layer-name counters (the next Dense is 'dense' again).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.backend.clear_session()
+        >>> tf.keras.layers.Dense(2).name
+        'dense'
+    """
+    _name_counts.clear()
+
+
+def rng(seed: int | None = None) -> np.random.Generator:
+    """The generator an initializer, dropout mask or shuffle draws from.
+
+    An explicit `seed` gives its own fixed generator. Otherwise TF's global-seed rule
+    applies: after `tf.random.set_seed` (or `keras.utils.set_random_seed`) each call gets
+    the next generator of a sequence that the seed fixes; without a global seed, a fresh
+    unpredictable one.
+    """
+    if seed is not None:
+        return np.random.default_rng(seed)
+    global_seed, op_seed = random_ops.get_seed(None)
+    if global_seed is None:
+        return np.random.default_rng()
+    return np.random.default_rng((global_seed, op_seed))
+
+
+def set_random_seed(seed: int) -> None:
+    """Seeds Python's `random`, NumPy's global generator and tapeflow's (`tf.random.set_seed`).
+
+    Unseeded initializers, dropout masks and `fit`'s shuffling then draw reproducibly, so a
+    script that calls this first gives the same numbers every run.
+
+    Raises:
+        ValueError: `seed` is not an int.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.utils.set_random_seed(1)
+        >>> a = tf.keras.initializers.GlorotUniform()((2, 2)).numpy()
+        >>> tf.keras.utils.set_random_seed(1)
+        >>> bool((a == tf.keras.initializers.GlorotUniform()((2, 2)).numpy()).all())
+        True
+    """
+    if not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed!r} "
+                         f"(of type {type(seed).__name__})")
+    random.seed(int(seed))
+    np.random.seed(int(seed))
+    random_ops.set_seed(int(seed))
+
+
+def learning_phase() -> bool:
+    """The training flag of the innermost layer call (False outside any call)."""
+    return getattr(_phase, "training", False)
+
+
+@contextlib.contextmanager
+def training_scope(training: bool):
+    """Layers called inside with `training=None` see `training`."""
+    previous = getattr(_phase, "training", False)
+    _phase.training = bool(training)
+    try:
+        yield
+    finally:
+        _phase.training = previous

@@ -1,0 +1,325 @@
+"""keras.initializers: starting values for weights, with Keras's formulas.
+
+A seeded initializer returns the same values on every call (as Keras 2 does); an unseeded
+one follows TF's global seed (`tf.random.set_seed`, `keras.utils.set_random_seed`):
+reproducible after it is set, different every run otherwise.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from . import backend
+from .naming import by_name
+
+__all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
+           "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal",
+           "HeUniform", "LecunNormal", "LecunUniform", "get", "serialize"]
+
+# The standard deviation of a unit normal truncated to [-2, 2].
+_TRUNCATED_STDDEV = 0.87962566103423978
+
+
+def _float_dtype(dtype, who: str) -> np.dtype:
+    dtype = dtypes.as_dtype(dtype or backend.floatx())
+    if not dtype.is_floating:
+        raise ValueError(f"{who}: expected a floating point dtype, got {dtype.name}.")
+    return dtype._np
+
+
+def _shape(shape) -> tuple:
+    return tuple(int(d) for d in getattr(shape, "as_list", lambda: shape)())
+
+
+def compute_fans(shape: tuple) -> tuple:
+    """(fan_in, fan_out) of a weight shape; convolution kernels count the receptive field."""
+    if len(shape) < 1:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = int(np.prod(shape[:-2]))
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class Initializer:
+    """Base class: `initializer(shape, dtype=None)` returns a Tensor of that shape."""
+
+    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
+        raise NotImplementedError
+
+    def get_config(self) -> dict:
+        return {}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Initializer":
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
+        return f"{type(self).__name__}({args})"
+
+
+class Zeros(Initializer):
+    """All zeros (any dtype).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.initializers.Zeros()((2,)).numpy()
+        array([0., 0.], dtype=float32)
+    """
+
+    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
+        return Tensor(np.zeros(_shape(shape), dtypes.as_dtype(dtype or backend.floatx())._np))
+
+
+class Ones(Initializer):
+    """All ones (any dtype).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.initializers.Ones()((2,), dtype="int32").numpy()
+        array([1, 1], dtype=int32)
+    """
+
+    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
+        return Tensor(np.ones(_shape(shape), dtypes.as_dtype(dtype or backend.floatx())._np))
+
+
+class Constant(Initializer):
+    """Every element equal to the scalar `value`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.initializers.Constant(3.0)((2,)).numpy()
+        array([3., 3.], dtype=float32)
+    """
+
+    def __init__(self, value=0) -> None:
+        self.value = value
+
+    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
+        dtype = dtypes.as_dtype(dtype or backend.floatx())._np
+        return Tensor(np.full(_shape(shape), self.value, dtype))
+
+    def get_config(self) -> dict:
+        return {"value": self.value}
+
+
+class _Random(Initializer):
+    """An initializer drawing from a NumPy generator: fixed by `seed`, else by the global
+    seed."""
+
+    def __init__(self, seed=None) -> None:
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
+        dtype = _float_dtype(dtype, type(self).__name__)
+        return Tensor(self._sample(backend.rng(self.seed), _shape(shape)).astype(dtype))
+
+    def _sample(self, rng: np.random.Generator, shape: tuple) -> np.ndarray:
+        raise NotImplementedError
+
+    def get_config(self) -> dict:
+        return {"seed": self.seed}
+
+
+def _truncated_normal(rng: np.random.Generator, shape: tuple, mean: float, stddev: float):
+    """Normal samples redrawn until all lie within two standard deviations of the mean."""
+    values = rng.standard_normal(shape)
+    outside = np.abs(values) > 2.0
+    while outside.any():
+        values[outside] = rng.standard_normal(int(outside.sum()))
+        outside = np.abs(values) > 2.0
+    return mean + stddev * values
+
+
+class RandomNormal(_Random):
+    """Samples of a normal distribution with `mean` and `stddev` (default 0.05).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.initializers.RandomNormal(seed=0)((3, 4)).shape
+        TensorShape([3, 4])
+    """
+
+    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed=None) -> None:
+        super().__init__(seed)
+        self.mean = mean
+        self.stddev = stddev
+
+    def _sample(self, rng, shape):
+        return rng.normal(self.mean, self.stddev, shape)
+
+    def get_config(self) -> dict:
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+class TruncatedNormal(RandomNormal):
+    """Normal samples with `mean` and `stddev`, redrawn beyond two standard deviations.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.keras.initializers.TruncatedNormal(stddev=1.0, seed=0)((1000,)).numpy()
+        >>> bool(abs(x).max() <= 2.0)
+        True
+    """
+
+    def _sample(self, rng, shape):
+        return _truncated_normal(rng, shape, self.mean, self.stddev)
+
+
+class RandomUniform(_Random):
+    """Samples uniform in [minval, maxval) (default [-0.05, 0.05)).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.keras.initializers.RandomUniform(0.0, 1.0, seed=0)((100,)).numpy()
+        >>> bool((x >= 0).all() and (x < 1).all())
+        True
+    """
+
+    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed=None) -> None:
+        super().__init__(seed)
+        self.minval = minval
+        self.maxval = maxval
+
+    def _sample(self, rng, shape):
+        return rng.uniform(self.minval, self.maxval, shape)
+
+    def get_config(self) -> dict:
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+
+
+class VarianceScaling(_Random):
+    """Samples whose variance is `scale / n`, n the fan-in, fan-out or their average.
+
+    'truncated_normal' draws with stddev sqrt(scale / n) / 0.8796 (the truncation's
+    correction), 'untruncated_normal' with sqrt(scale / n), and 'uniform' within
+    +-sqrt(3 * scale / n).
+
+    Raises:
+        ValueError: a non-positive scale, or an unknown mode or distribution.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> init = tf.keras.initializers.VarianceScaling(scale=2.0, mode="fan_in",
+        ...                                              distribution="uniform", seed=0)
+        >>> bool(abs(init((6, 3)).numpy()).max() <= 1.0)   # limit sqrt(3 * 2 / 6)
+        True
+    """
+
+    def __init__(self, scale: float = 1.0, mode: str = "fan_in",
+                 distribution: str = "truncated_normal", seed=None) -> None:
+        super().__init__(seed)
+        if scale <= 0.0:
+            raise ValueError(f"`scale` must be positive. Received: scale={scale}")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"Invalid `mode` argument: {mode!r}; expected 'fan_in', "
+                             "'fan_out' or 'fan_avg'.")
+        distribution = distribution.lower()
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        if distribution not in ("uniform", "truncated_normal", "untruncated_normal"):
+            raise ValueError(f"Invalid `distribution` argument: {distribution!r}; expected "
+                             "'uniform', 'truncated_normal' or 'untruncated_normal'.")
+        self.scale = scale
+        self.mode = mode
+        self.distribution = distribution
+
+    def _sample(self, rng, shape):
+        fan_in, fan_out = compute_fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        scale = self.scale / max(1.0, n)
+        if self.distribution == "truncated_normal":
+            return _truncated_normal(rng, shape, 0.0, math.sqrt(scale) / _TRUNCATED_STDDEV)
+        if self.distribution == "untruncated_normal":
+            return rng.normal(0.0, math.sqrt(scale), shape)
+        limit = math.sqrt(3.0 * scale)
+        return rng.uniform(-limit, limit, shape)
+
+    def get_config(self) -> dict:
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "seed": self.seed}
+
+
+def _variance_scaling(name: str, scale: float, mode: str, distribution: str, summary: str):
+    def __init__(self, seed=None) -> None:
+        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+
+    def get_config(self) -> dict:
+        return {"seed": self.seed}
+
+    doc = (f"{summary}\n\n    Example:\n        >>> import tapeflow as tf\n"
+           f"        >>> tf.keras.initializers.{name}(seed=0)((4, 3)).dtype\n"
+           "        tf.float32\n")
+    return type(name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
+                                           "__doc__": doc, "__module__": __name__})
+
+
+GlorotUniform = _variance_scaling(
+    "GlorotUniform", 1.0, "fan_avg", "uniform",
+    "Uniform within +-sqrt(6 / (fan_in + fan_out)); the default kernel initializer.")
+GlorotNormal = _variance_scaling(
+    "GlorotNormal", 1.0, "fan_avg", "truncated_normal",
+    "Truncated normal with stddev sqrt(2 / (fan_in + fan_out)) (before the truncation's "
+    "correction).")
+HeNormal = _variance_scaling(
+    "HeNormal", 2.0, "fan_in", "truncated_normal",
+    "Truncated normal with stddev sqrt(2 / fan_in) (before the truncation's correction).")
+HeUniform = _variance_scaling(
+    "HeUniform", 2.0, "fan_in", "uniform", "Uniform within +-sqrt(6 / fan_in).")
+LecunNormal = _variance_scaling(
+    "LecunNormal", 1.0, "fan_in", "truncated_normal",
+    "Truncated normal with stddev sqrt(1 / fan_in) (before the truncation's correction).")
+LecunUniform = _variance_scaling(
+    "LecunUniform", 1.0, "fan_in", "uniform", "Uniform within +-sqrt(3 / fan_in).")
+
+_BY_NAME = {
+    "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal,
+    "normal": RandomNormal, "random_uniform": RandomUniform, "uniform": RandomUniform,
+    "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
+    "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_normal": HeNormal,
+    "he_uniform": HeUniform, "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform,
+}
+_CLASSES = {cls.__name__: cls for cls in set(_BY_NAME.values())}
+
+
+def get(identifier):
+    """An initializer from a name ('glorot_uniform' or 'GlorotUniform'), a config dict,
+    an Initializer or a callable; None stays None.
+
+    Raises:
+        ValueError: an unknown name or an unusable identifier.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.initializers.get("he_normal")
+        HeNormal(seed=None)
+    """
+    if identifier is None or isinstance(identifier, Initializer):
+        return identifier
+    if isinstance(identifier, dict):
+        cls = by_name("initializer", identifier.get("class_name"), _CLASSES)
+        return cls.from_config(identifier.get("config", {}))
+    if isinstance(identifier, str):
+        return by_name("initializer", identifier, _BY_NAME, _CLASSES)()
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+
+
+def serialize(initializer: Initializer) -> dict:
+    """{'class_name': ..., 'config': ...}, the form `get` accepts back."""
+    return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+
+# Keras's lower-case aliases.
+zeros, ones, constant = Zeros, Ones, Constant
+random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+variance_scaling = VarianceScaling
+glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
+lecun_normal, lecun_uniform = LecunNormal, LecunUniform

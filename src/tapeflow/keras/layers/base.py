@@ -1,0 +1,385 @@
+"""Layer: a Module that builds its weights on first call, and InputSpec, which checks inputs."""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from ...framework import dtypes
+from ...framework.tensor import Tensor, convert_to_tensor
+from ...framework.tensor_shape import TensorShape
+from ...framework.variables import Variable
+from ...module import Module, NameScope, camel_to_snake, tracked_leaves
+from ...ops.math_ops import cast
+from .. import backend, initializers
+
+__all__ = ["Layer", "InputSpec"]
+
+
+class InputSpec:
+    """The rank and dimensions a layer accepts; checked on every call.
+
+    Args:
+        dtype: unused, accepted for Keras compatibility.
+        shape: the full shape (None for any dimension).
+        ndim, min_ndim, max_ndim: the exact, smallest or largest rank.
+        axes: {axis: size} for dimensions that must have a given size.
+    """
+
+    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
+                 axes=None, allow_last_axis_squeeze=False, name=None) -> None:
+        self.dtype = dtype
+        self.shape = None if shape is None else tuple(shape)
+        self.ndim = len(self.shape) if shape is not None else ndim
+        self.max_ndim = max_ndim
+        self.min_ndim = min_ndim
+        self.axes = dict(axes or {})
+        self.name = name
+
+    def check(self, layer_name: str, shape: tuple) -> None:
+        """Raises ValueError naming the layer when `shape` does not fit this spec."""
+        def fail(expected: str) -> None:
+            raise ValueError(f'Input 0 of layer "{layer_name}" is incompatible with the layer: '
+                             f"{expected}. Full shape received: {shape}")
+
+        rank = len(shape)
+        if self.ndim is not None and rank != self.ndim:
+            fail(f"expected ndim={self.ndim}, found ndim={rank}")
+        if self.min_ndim is not None and rank < self.min_ndim:
+            fail(f"expected min_ndim={self.min_ndim}, found ndim={rank}")
+        if self.max_ndim is not None and rank > self.max_ndim:
+            fail(f"expected max_ndim={self.max_ndim}, found ndim={rank}")
+        for axis, size in self.axes.items():
+            if size is not None and shape[axis] not in (size, None):
+                fail(f"expected axis {axis} of input shape to have value {size}, but received "
+                     f"input with shape {shape}")
+        if self.shape is not None:
+            for want, got in zip(self.shape, shape):
+                if want is not None and got is not None and want != got:
+                    fail(f"expected shape={self.shape}, found shape={shape}")
+
+    def __repr__(self) -> str:
+        fields = {"ndim": self.ndim, "min_ndim": self.min_ndim, "max_ndim": self.max_ndim,
+                  "axes": self.axes or None, "shape": self.shape}
+        return "InputSpec(" + ", ".join(f"{k}={v}" for k, v in fields.items() if v) + ")"
+
+
+_CALL_ARGS: dict = {}
+_REGULARIZER_ARGS = ("kernel_regularizer", "bias_regularizer", "activity_regularizer",
+                     "embeddings_regularizer", "beta_regularizer", "gamma_regularizer")
+
+
+def _accepts_training(layer_type: type) -> bool:
+    """Whether a layer class's `call` takes `training`, cached per class."""
+    found = _CALL_ARGS.get(layer_type)
+    if found is None:
+        parameters = inspect.signature(layer_type.call).parameters
+        found = "training" in parameters or any(p.kind is p.VAR_KEYWORD
+                                                for p in parameters.values())
+        _CALL_ARGS[layer_type] = found
+    return found
+
+
+def _shape_tuple(x) -> tuple:
+    return tuple(x.shape.as_list())
+
+
+class Layer(Module):
+    """The base class of Keras layers: state (weights) plus a computation (`call`).
+
+    A subclass creates its weights in `build(input_shape)` with `add_weight`; the first
+    call builds the layer from the input's shape. NumPy and Python inputs become tensors,
+    and floating inputs are cast to the layer's dtype. `training` is passed to `call` when
+    it takes it; inner layers called with `training=None` inherit the outer call's value.
+
+    Args:
+        trainable: whether the layer's weights are trainable (updated by `fit`).
+        name: the layer's name; defaults to the class name in snake case, made unique.
+        dtype: the dtype of the weights and computations (default float32).
+        input_shape: (keyword) the shape of one example, letting a Sequential build early.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> class Scale(tf.keras.layers.Layer):
+        ...     def build(self, input_shape):
+        ...         self.w = self.add_weight("w", shape=[input_shape[-1]], initializer="ones")
+        ...     def call(self, x):
+        ...         return x * self.w
+        >>> layer = Scale()
+        >>> layer([[1.0, 2.0]]).numpy()
+        array([[1., 2.]], dtype=float32)
+        >>> [w.name for w in layer.trainable_weights]
+        ['scale/w:0']
+    """
+
+    _TF_MODULE_IGNORED_PROPERTIES = Module._TF_MODULE_IGNORED_PROPERTIES | frozenset((
+        "_own_weights", "_trainable", "_dtype", "built", "input_spec", "_build_input_shape",
+        "_batch_input_shape", "_autocast"))
+
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype=None,
+                 dynamic: bool = False, **kwargs) -> None:
+        allowed = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast"}
+        unknown = set(kwargs) - allowed - set(_REGULARIZER_ARGS)
+        if unknown:
+            raise TypeError(f"Keyword argument not understood: {sorted(unknown)[0]!r}")
+        for arg in _REGULARIZER_ARGS:
+            if kwargs.get(arg) is not None:
+                raise NotImplementedError(f"{arg}: regularizers are not supported; add the "
+                                          "penalty to the loss instead.")
+        self._name = name or backend.unique_object_name(camel_to_snake(type(self).__name__))
+        self._scope = NameScope(self._name)
+        self._trainable = bool(trainable)
+        self._dtype = dtypes.as_dtype(getattr(dtype, "name", dtype) or backend.floatx())
+        self._autocast = kwargs.get("autocast", True)
+        self._own_weights: list = []
+        self.built = False
+        self.input_spec = None
+        self._build_input_shape = None
+        self._batch_input_shape = None
+        if "input_dim" in kwargs and "input_shape" not in kwargs:
+            kwargs["input_shape"] = (kwargs["input_dim"],)
+        if "batch_input_shape" in kwargs:
+            self._batch_input_shape = tuple(kwargs["batch_input_shape"])
+        elif "input_shape" in kwargs:
+            self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(kwargs["input_shape"])
+
+    # -- dtype ----------------------------------------------------------------------------
+    @property
+    def dtype(self) -> str:
+        """The name of the weights' dtype ('float32')."""
+        return self._dtype.name
+
+    compute_dtype = variable_dtype = dtype
+
+    # -- weights --------------------------------------------------------------------------
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
+                   regularizer=None, trainable=None, constraint=None, **kwargs) -> Variable:
+        """Creates a weight Variable of this layer, named 'layer_name/name'.
+
+        Args:
+            name: the weight's name (also its name in checkpoints).
+            shape: its shape (default scalar).
+            dtype: default the layer's dtype.
+            initializer: a name, an Initializer or a callable `(shape, dtype)`; default
+                glorot_uniform for floats, zeros otherwise.
+            trainable: default True.
+            constraint: a projection optimizers apply after each update.
+
+        Returns:
+            The Variable.
+
+        Raises:
+            NotImplementedError: a regularizer was given (not supported).
+        """
+        if regularizer is not None:
+            raise NotImplementedError(f"Layer {self.name}: weight regularizers are not "
+                                      "supported; add the penalty to the loss instead.")
+        name = name or f"weight_{len(self._own_weights)}"
+        shape = () if shape is None else tuple(TensorShape(shape).as_list())
+        dtype = dtypes.as_dtype(dtype or self._dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        initializer = initializers.get(initializer)
+        variable = Variable(initializer(shape, dtype=dtype), name=f"{self._name}/{name}",
+                            trainable=True if trainable is None else bool(trainable),
+                            dtype=dtype, constraint=constraint)
+        self._own_weights.append((name, variable))
+        return variable
+
+    def _own_variables(self) -> list:
+        """Weights from `add_weight`, then Variables set directly as attributes."""
+        found = [v for _, v in self._own_weights]
+        seen = {id(v) for v in found}
+        for _, value in self._tracked_attributes():
+            for _, leaf in tracked_leaves(value):
+                if isinstance(leaf, Variable) and id(leaf) not in seen:
+                    seen.add(id(leaf))
+                    found.append(leaf)
+        return found
+
+    def _sublayers(self) -> list:
+        """The layers set as attributes (or inside lists and dicts), in assignment order."""
+        found, seen = [], set()
+        for _, value in self._tracked_attributes():
+            for _, leaf in tracked_leaves(value):
+                if isinstance(leaf, Layer) and leaf is not self and id(leaf) not in seen:
+                    seen.add(id(leaf))
+                    found.append(leaf)
+        return found
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self._trainable = bool(value)
+        for layer in self._sublayers():
+            layer.trainable = value
+
+    @property
+    def trainable_weights(self) -> list:
+        """Trainable weights of this layer then of its sublayers; [] when not trainable."""
+        if not self._trainable:
+            return []
+        own = [v for v in self._own_variables() if v.trainable]
+        return _unique(own + [w for layer in self._sublayers() for w in layer.trainable_weights])
+
+    @property
+    def non_trainable_weights(self) -> list:
+        """Non-trainable weights; every weight when the layer is not trainable."""
+        if not self._trainable:
+            return _unique(self._own_variables()
+                           + [w for layer in self._sublayers() for w in layer.weights])
+        own = [v for v in self._own_variables() if not v.trainable]
+        return _unique(own + [w for layer in self._sublayers()
+                              for w in layer.non_trainable_weights])
+
+    @property
+    def weights(self) -> list:
+        """Trainable weights followed by non-trainable ones."""
+        return self.trainable_weights + self.non_trainable_weights
+
+    @property
+    def variables(self) -> list:
+        return self.weights
+
+    @property
+    def trainable_variables(self) -> list:
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self) -> list:
+        return self.non_trainable_weights
+
+    def get_weights(self) -> list:
+        """The weights' values as NumPy arrays, in the order of `weights`."""
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights) -> None:
+        """Sets the weights from NumPy arrays given in the order of `weights`.
+
+        Raises:
+            ValueError: a different number of arrays or a shape mismatch (nothing is set).
+        """
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(f"Layer {self.name} expects {len(params)} weights, but the given "
+                             f"weights list has {len(weights)} elements.")
+        values = []
+        for param, value in zip(params, weights):
+            value = np.asarray(value)
+            if tuple(param.shape.as_list()) != value.shape:
+                raise ValueError(f"Layer {self.name} weight shape {tuple(param.shape.as_list())} "
+                                 f"is not compatible with provided weight shape {value.shape}.")
+            values.append(value)
+        for param, value in zip(params, values):
+            param.assign(value.astype(param.dtype._np))
+
+    def count_params(self) -> int:
+        """The number of scalars in all weights.
+
+        Raises:
+            ValueError: the layer is not built yet.
+        """
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer {self.name}, but the "
+                             "layer isn't built. You can build it manually via: "
+                             f"`{self.name}.build(batch_input_shape)`.")
+        return int(sum(np.prod(w.shape.as_list()) for w in self.weights))
+
+    # -- calling --------------------------------------------------------------------------
+    def build(self, input_shape) -> None:
+        """Creates the weights for inputs of `input_shape`; the default creates none."""
+        self._build_input_shape = input_shape
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        """The layer's computation; the default returns the inputs."""
+        return inputs
+
+    def _convert_input(self, x):
+        if not isinstance(x, (Tensor, Variable)):
+            if isinstance(x, Layer):
+                raise TypeError(f"Layer {self.name} was called on layer {x.name}: the "
+                                "functional API is not supported; use keras.Sequential or "
+                                "subclass keras.Model.")
+            x = convert_to_tensor(x)
+        if self._autocast and x.dtype.is_floating and x.dtype is not self._dtype:
+            x = cast(x, self._dtype)
+        return x
+
+    def _maybe_build(self, inputs) -> None:
+        if self.built:
+            return
+        shape = TensorShape(_shape_tuple(inputs)) if isinstance(inputs, (Tensor, Variable)) \
+            else [TensorShape(_shape_tuple(x)) for x in inputs]
+        if self.input_spec is not None and isinstance(inputs, (Tensor, Variable)):
+            self.input_spec.check(self.name, _shape_tuple(inputs))
+        self.build(shape)
+        self._build_input_shape = shape
+        self.built = True
+
+    def __call__(self, inputs, *args, **kwargs):
+        if isinstance(inputs, (list, tuple)) and inputs \
+                and isinstance(inputs[0], (Tensor, Variable, np.ndarray)):
+            inputs = type(inputs)(self._convert_input(x) for x in inputs)
+        else:
+            inputs = self._convert_input(inputs)
+        self._maybe_build(inputs)
+        if self.input_spec is not None and isinstance(inputs, (Tensor, Variable)):
+            self.input_spec.check(self.name, _shape_tuple(inputs))
+        training = kwargs.pop("training", None)
+        if training is None:
+            training = backend.learning_phase()
+        if _accepts_training(type(self)):
+            kwargs["training"] = bool(training)
+        with backend.training_scope(training):
+            return self.call(inputs, *args, **kwargs)
+
+    # -- checkpoints ----------------------------------------------------------------------
+    def _checkpoint_dependencies(self) -> list:
+        """Weights by their `add_weight` names, then the attributes' trackables."""
+        return list(self._own_weights) + super()._checkpoint_dependencies()
+
+    def get_build_config(self):
+        """{'input_shape': ...} a built layer was built for (None before it is built)."""
+        if not self.built or self._build_input_shape is None:
+            return None
+        shape = self._build_input_shape
+        if isinstance(shape, TensorShape):
+            return {"input_shape": shape.as_list()}
+        return {"input_shape": [TensorShape(s).as_list() for s in shape]}
+
+    def build_from_config(self, config: dict) -> None:
+        """Builds the layer for the input shape in `config` (from `get_build_config`)."""
+        shape = config["input_shape"]
+        nested = bool(shape) and isinstance(shape[0], (list, tuple))
+        shape = [TensorShape(s) for s in shape] if nested else TensorShape(shape)
+        self.build(shape)
+        self._build_input_shape = shape
+        self.built = True
+
+    # -- configuration --------------------------------------------------------------------
+    def get_config(self) -> dict:
+        """The constructor arguments (base part: name, trainable, dtype)."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Layer":
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _unique(variables: list) -> list:
+    seen, out = set(), []
+    for v in variables:
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out

@@ -1,0 +1,77 @@
+"""Embedding: rows of a trainable table looked up by integer ids."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...framework import errors
+from ...framework.context import executing_eagerly
+from ...ops import array_ops, math_ops
+from .. import initializers
+from .base import Layer
+
+__all__ = ["Embedding"]
+
+
+class Embedding(Layer):
+    """Maps each integer id in [0, input_dim) to a trainable vector of size `output_dim`.
+
+    The output has the input's shape plus a last axis of `output_dim`. Gradients with
+    respect to the table are IndexedSlices (only the rows looked up).
+
+    Args:
+        input_dim: the vocabulary size.
+        output_dim: the vector size.
+        embeddings_initializer: default uniform in [-0.05, 0.05].
+        embeddings_constraint: a projection optimizers apply after updates.
+
+    Raises:
+        ValueError: non-positive dimensions, or mask_zero (not supported).
+        InvalidArgumentError: an id outside [0, input_dim), naming the layer.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> layer = tf.keras.layers.Embedding(10, 3)
+        >>> layer(tf.constant([[1, 2], [3, 4]])).shape
+        TensorShape([2, 2, 3])
+    """
+
+    def __init__(self, input_dim: int, output_dim: int, embeddings_initializer="uniform",
+                 embeddings_constraint=None, mask_zero: bool = False, input_length=None,
+                 **kwargs) -> None:
+        super().__init__(**kwargs)
+        if int(input_dim) <= 0 or int(output_dim) <= 0:
+            raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
+                             f"input_dim = {input_dim} and output_dim = {output_dim}")
+        if mask_zero:
+            raise ValueError("Embedding: mask_zero=True is not supported (no masking).")
+        self.input_dim = int(input_dim)
+        self.output_dim = int(output_dim)
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_constraint = embeddings_constraint
+        self._autocast = False
+
+    def build(self, input_shape) -> None:
+        self.embeddings = self.add_weight("embeddings", shape=[self.input_dim, self.output_dim],
+                                          initializer=self.embeddings_initializer,
+                                          constraint=self.embeddings_constraint)
+
+    def call(self, inputs):
+        if not inputs.dtype.is_integer:
+            inputs = math_ops.cast(inputs, "int32")
+        if executing_eagerly():
+            self._check_ids(inputs.numpy())
+        return array_ops.gather(self.embeddings, inputs)
+
+    def _check_ids(self, ids: np.ndarray) -> None:
+        bad = (ids < 0) | (ids >= self.input_dim)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise errors.InvalidArgumentError(
+                None, "Embedding", f'Embedding layer "{self.name}": input value {ids[where]} '
+                f"at index {list(where)} is outside [0, {self.input_dim}) (input_dim="
+                f"{self.input_dim}); input shape {list(ids.shape)}.")
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "input_dim": self.input_dim,
+                "output_dim": self.output_dim,
+                "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}

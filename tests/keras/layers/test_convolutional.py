@@ -1,0 +1,96 @@
+"""Conv2D, MaxPooling2D and AveragePooling2D against hand-written NumPy."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+layers = tf.keras.layers
+rng = np.random.default_rng(1)
+
+
+def conv_valid(x, k):
+    """out[n, i, j, f] = sum over a, b, c of x[n, i + a, j + b, c] * k[a, b, c, f]."""
+    kh, kw = k.shape[:2]
+    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
+    out = np.zeros((x.shape[0], oh, ow, k.shape[3]))
+    for a in range(kh):
+        for b in range(kw):
+            out += x[:, a:a + oh, b:b + ow, :] @ k[a, b]
+    return out
+
+
+def test_conv2d_valid_output_and_gradients_match_numpy():
+    x = rng.standard_normal((2, 6, 5, 3)).astype(np.float32)
+    conv = layers.Conv2D(4, (3, 2), activation="relu", bias_initializer="random_normal")
+    r = rng.standard_normal((2, 4, 4, 4)).astype(np.float32)
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        loss = tf.reduce_sum(conv(xt) * r)
+    gx, gk, gb = tape.gradient(loss, [xt, conv.kernel, conv.bias])
+    k, b = conv.kernel.numpy().astype(np.float64), conv.bias.numpy()
+    z = conv_valid(x.astype(np.float64), k) + b
+    upstream = r * (z > 0)
+    np.testing.assert_allclose(float(loss), np.sum(np.maximum(z, 0) * r), rtol=1e-4)
+    want_gk = np.zeros_like(k)
+    want_gx = np.zeros(x.shape)
+    for a in range(3):
+        for c in range(2):
+            patch = x[:, a:a + 4, c:c + 4, :]
+            want_gk[a, c] = np.einsum("nijc,nijf->cf", patch, upstream)
+            want_gx[:, a:a + 4, c:c + 4, :] += upstream @ k[a, c].T
+    np.testing.assert_allclose(gk.numpy(), want_gk, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(gb.numpy(), upstream.sum((0, 1, 2)), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(gx.numpy(), want_gx, rtol=1e-4, atol=1e-4)
+
+
+def test_conv2d_same_padding_and_strides_shapes():
+    x = tf.constant(rng.standard_normal((1, 7, 7, 2)).astype(np.float32))
+    assert layers.Conv2D(3, 3, padding="same")(x).shape == [1, 7, 7, 3]
+    assert layers.Conv2D(3, 3, strides=2)(x).shape == [1, 3, 3, 3]
+    ones = layers.Conv2D(1, 3, padding="same", kernel_initializer="ones", use_bias=False)
+    out = ones(tf.constant(1.0, shape=[1, 3, 3, 1])).numpy()[0, :, :, 0]
+    np.testing.assert_array_equal(out, [[4, 6, 4], [6, 9, 6], [4, 6, 4]])
+
+
+def test_conv2d_bad_arguments_and_inputs():
+    with pytest.raises(ValueError, match="filters"):
+        layers.Conv2D(0, 3)
+    with pytest.raises(ValueError, match="padding"):
+        layers.Conv2D(1, 3, padding="full")
+    with pytest.raises(ValueError, match="dilation_rate"):
+        layers.Conv2D(1, 3, strides=2, dilation_rate=2)
+    with pytest.raises(ValueError, match="channels_last"):
+        layers.Conv2D(1, 3, data_format="channels_first")
+    conv = layers.Conv2D(2, 3, name="conv")
+    with pytest.raises(ValueError, match=r'"conv".*expected ndim=4, found ndim=3'):
+        conv(tf.constant(0.0, shape=[8, 8, 1]))
+    conv(tf.constant(0.0, shape=[1, 8, 8, 1]))
+    with pytest.raises(ValueError, match=r"axis -1 of input shape to have value 1"):
+        conv(tf.constant(0.0, shape=[1, 8, 8, 3]))
+
+
+def test_pooling_outputs_and_gradients_match_numpy():
+    x = rng.standard_normal((2, 4, 6, 3)).astype(np.float32)
+    blocks = x.reshape(2, 2, 2, 3, 2, 3)                   # [n, i, a, j, b, c]
+    xt = tf.constant(x)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(xt)
+        peak = layers.MaxPooling2D()(xt)
+        mean = layers.AveragePooling2D()(xt)
+        peak_sum, mean_sum = tf.reduce_sum(peak), tf.reduce_sum(mean)
+    np.testing.assert_allclose(peak.numpy(), blocks.max((2, 4)), rtol=1e-6)
+    np.testing.assert_allclose(mean.numpy(), blocks.mean((2, 4)), rtol=1e-6)
+    is_max = (blocks == blocks.max((2, 4), keepdims=True)).reshape(x.shape)
+    np.testing.assert_array_equal(tape.gradient(peak_sum, xt).numpy(), is_max.astype(np.float32))
+    np.testing.assert_allclose(tape.gradient(mean_sum, xt).numpy(), np.full(x.shape, 0.25))
+
+
+def test_pooling_strides_padding_and_input_rank():
+    x = tf.constant(rng.standard_normal((1, 5, 5, 1)).astype(np.float32))
+    assert layers.MaxPooling2D(pool_size=3, strides=1)(x).shape == [1, 3, 3, 1]
+    assert layers.AveragePooling2D(padding="same")(x).shape == [1, 3, 3, 1]
+    with pytest.raises(ValueError, match="pool_size"):
+        layers.MaxPooling2D(pool_size=0)
+    with pytest.raises(ValueError, match="expected ndim=4"):
+        layers.MaxPooling2D()(tf.constant(0.0, shape=[5, 5]))

@@ -1,0 +1,65 @@
+"""BatchNormalization against the formula, in training and inference."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+rng = np.random.default_rng(2)
+
+
+def test_training_uses_batch_statistics_and_moves_the_averages():
+    x = rng.standard_normal((8, 3)).astype(np.float32) * 2 + 1
+    bn = tf.keras.layers.BatchNormalization(momentum=0.9, epsilon=1e-3,
+                                            gamma_initializer="random_normal",
+                                            beta_initializer="random_normal")
+    out = bn(x, training=True).numpy()
+    gamma, beta = bn.gamma.numpy(), bn.beta.numpy()
+    mean, var = x.mean(0), x.var(0)
+    np.testing.assert_allclose(out, gamma * (x - mean) / np.sqrt(var + 1e-3) + beta,
+                               rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(bn.moving_mean.numpy(), 0.1 * mean, rtol=1e-5)
+    np.testing.assert_allclose(bn.moving_variance.numpy(), 0.9 + 0.1 * var, rtol=1e-5)
+    assert [w.name.split("/")[1] for w in bn.trainable_weights] == ["gamma:0", "beta:0"]
+    assert len(bn.non_trainable_weights) == 2
+
+
+def test_inference_uses_moving_statistics_and_changes_nothing():
+    bn = tf.keras.layers.BatchNormalization(epsilon=0.0, moving_mean_initializer="ones",
+                                            moving_variance_initializer=
+                                            tf.keras.initializers.Constant(4.0))
+    out = bn(tf.constant([[3.0], [5.0]])).numpy()
+    np.testing.assert_allclose(out, [[1.0], [2.0]])
+    assert bn.moving_mean.numpy().tolist() == [1.0]
+    bn.trainable = False            # a frozen layer normalizes with its moving statistics
+    np.testing.assert_allclose(bn(tf.constant([[3.0], [5.0]]), training=True).numpy(),
+                               [[1.0], [2.0]])
+
+
+def test_gradients_match_the_batch_norm_formula():
+    x = rng.standard_normal((6, 2)).astype(np.float32)
+    r = rng.standard_normal((6, 2)).astype(np.float32)
+    bn = tf.keras.layers.BatchNormalization(epsilon=1e-3, gamma_initializer="random_uniform")
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        loss = tf.reduce_sum(bn(xt, training=True) * r)
+    gx, gg, gb = tape.gradient(loss, [xt, bn.gamma, bn.beta])
+    g = bn.gamma.numpy()
+    mean, var = x.mean(0), x.var(0)
+    xhat = (x - mean) / np.sqrt(var + 1e-3)
+    np.testing.assert_allclose(gb.numpy(), r.sum(0), rtol=1e-5)
+    np.testing.assert_allclose(gg.numpy(), (r * xhat).sum(0), rtol=1e-4, atol=1e-6)
+    dxhat = r * g
+    want = (dxhat - dxhat.mean(0) - xhat * (dxhat * xhat).mean(0)) / np.sqrt(var + 1e-3)
+    np.testing.assert_allclose(gx.numpy(), want, rtol=1e-3, atol=1e-5)
+
+
+def test_channel_axis_of_images_and_bad_axis():
+    x = rng.standard_normal((2, 3, 3, 4)).astype(np.float32)
+    bn = tf.keras.layers.BatchNormalization(axis=-1, epsilon=0.0, center=False, scale=False)
+    out = bn(x, training=True).numpy()
+    np.testing.assert_allclose(out.mean((0, 1, 2)), 0.0, atol=1e-5)
+    np.testing.assert_allclose(out.var((0, 1, 2)), 1.0, rtol=1e-4)
+    assert len(bn.weights) == 2
+    with pytest.raises(ValueError, match="invalid axis 3"):
+        tf.keras.layers.BatchNormalization(axis=3)(tf.constant([[1.0, 2.0]]))

@@ -1,0 +1,254 @@
+"""train.Checkpoint and CheckpointManager: round trips, fresh-model restores, mismatches,
+atomic writes and crashes mid-save."""
+import os
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.train import checkpoint as checkpoint_module
+
+layers = tf.keras.layers
+
+
+class Net(tf.keras.Model):
+    def __init__(self, hidden=4):
+        super().__init__()
+        self.l1 = layers.Dense(hidden, activation="relu")
+        self.bn = layers.BatchNormalization()
+        self.l2 = layers.Dense(1)
+
+    def call(self, x, training=None):
+        return self.l2(self.bn(self.l1(x), training=training))
+
+
+X = np.random.default_rng(6).standard_normal((16, 3)).astype(np.float32)
+
+
+def train(model, optimizer, steps=3):
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(X, training=True) - 1.0))
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
+                                      model.trainable_variables))
+
+
+def state(*objects):
+    return [v.numpy() for obj in objects
+            for v in (obj.variables if not isinstance(obj, tf.Variable) else [obj])]
+
+
+def same(a, b):
+    return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_round_trip_of_model_optimizer_and_variable(tmp_path):
+    model, opt, step = Net(), tf.keras.optimizers.Adam(0.1), tf.Variable(0, dtype=tf.int64)
+    train(model, opt)
+    step.assign(3)
+    ckpt = tf.train.Checkpoint(model=model, optimizer=opt, step=step)
+    path = ckpt.save(tmp_path / "ckpt")
+    assert path == str(tmp_path / "ckpt-1") and int(ckpt.save_counter) == 1
+    assert tf.train.latest_checkpoint(tmp_path) == path
+    saved = state(model, opt, step)
+    prediction = model(X).numpy()
+    train(model, opt)
+    step.assign(9)
+    assert not same(saved, state(model, opt, step))
+    status = ckpt.restore(path)
+    status.assert_consumed()
+    assert same(saved, state(model, opt, step))
+    np.testing.assert_array_equal(model(X).numpy(), prediction)
+
+
+def test_restore_into_fresh_unbuilt_objects_builds_them_then_training_continues(tmp_path):
+    model, opt = Net(), tf.keras.optimizers.Adam(0.1)
+    train(model, opt)
+    path = tf.train.Checkpoint(model=model, optimizer=opt).save(tmp_path / "ckpt")
+    train(model, opt)                              # the reference continuation
+    expected = state(model)
+
+    fresh_model, fresh_opt = Net(), tf.keras.optimizers.Adam(0.1)
+    ckpt = tf.train.Checkpoint(model=fresh_model, optimizer=fresh_opt)
+    ckpt.restore(path).assert_consumed()
+    assert fresh_model.built and int(fresh_opt.iterations) == 3
+    train(fresh_model, fresh_opt)                  # slots and step count were restored too
+    for a, b in zip(expected, state(fresh_model)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_stored_names_follow_the_object_graph(tmp_path):
+    model = tf.keras.Sequential([layers.Dense(2), layers.Dense(1)])
+    opt = tf.keras.optimizers.SGD(0.1, momentum=0.9)
+    model.compile(optimizer=opt, loss="mse")
+    model.fit(X, X[:, :1], epochs=1, verbose=0)
+    path = tf.train.Checkpoint(model=model).write(tmp_path / "weights")
+    names = [name for name, _ in tf.train.list_variables(path)]
+    assert "model/layer-0/kernel/.ATTRIBUTES/VARIABLE_VALUE" in names
+    assert "model/optimizer/iteration/.ATTRIBUTES/VARIABLE_VALUE" in names
+    assert ("model/layer-1/bias/.OPTIMIZER_SLOT/model/optimizer/momentum/.ATTRIBUTES/"
+            "VARIABLE_VALUE") in names
+    np.testing.assert_array_equal(
+        tf.train.load_variable(path, "model/layer-1/kernel/.ATTRIBUTES/VARIABLE_VALUE"),
+        model.layers[1].kernel.numpy())
+
+
+def test_mismatched_shapes_or_names_raise_and_change_nothing(tmp_path):
+    small = Net(hidden=4)
+    small(X)
+    path = tf.train.Checkpoint(model=small).write(tmp_path / "small")
+
+    wider = Net(hidden=5)
+    wider(X)
+    before = state(wider)
+    with pytest.raises(ValueError, match=r"model/l1/kernel.*shape \[3, 4\].*shape \[3, 5\]"):
+        tf.train.Checkpoint(model=wider).restore(path)
+    assert same(before, state(wider))
+
+    class Renamed(Net):
+        def __init__(self):
+            super().__init__()
+            self.extra = layers.Dense(1)
+
+        def call(self, x, training=None):
+            return self.extra(super().call(x, training))
+
+    renamed = Renamed()
+    renamed(X)
+    before = state(renamed)
+    with pytest.raises(ValueError, match="'model/extra/kernel' .* is not in the checkpoint"):
+        tf.train.Checkpoint(model=renamed).restore(path)
+    assert same(before, state(renamed))
+
+    with pytest.raises(ValueError, match="nothing matches"):
+        tf.train.Checkpoint(net=Net()).restore(path)
+
+
+def test_failed_restore_into_an_unbuilt_model_leaves_it_unbuilt(tmp_path):
+    model = Net(hidden=4)
+    model(X)
+    path = tf.train.Checkpoint(model=model, extra=tf.Variable([1.0, 2.0])).write(tmp_path / "c")
+    fresh = Net(hidden=4)
+    with pytest.raises(ValueError, match="'extra'"):
+        tf.train.Checkpoint(model=fresh, extra=tf.Variable([1.0])).restore(path)
+    assert not fresh.built and fresh.l1.weights == [] and not fresh.l1.built
+
+
+def test_partial_restores_and_status_checks(tmp_path):
+    model, opt = Net(), tf.keras.optimizers.Adam()
+    train(model, opt, 1)
+    path = tf.train.Checkpoint(model=model, optimizer=opt).write(tmp_path / "full")
+    weights_only = Net()
+    status = tf.train.Checkpoint(model=weights_only).restore(path)   # optimizer left out
+    assert same(state(model), state(weights_only))
+    with pytest.raises(AssertionError, match="unused values"):
+        status.assert_consumed()
+    status.expect_partial()
+    status.assert_existing_objects_matched()
+    assert tf.train.Checkpoint(model=Net()).restore(None).assert_consumed() is not None
+
+
+def test_missing_and_corrupt_files(tmp_path):
+    ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+    with pytest.raises(tf.errors.NotFoundError, match="Failed to find"):
+        ckpt.restore(tmp_path / "absent")
+    (tmp_path / "broken.npz").write_bytes(b"not a checkpoint")
+    with pytest.raises(tf.errors.DataLossError, match="Unable to read"):
+        ckpt.restore(tmp_path / "broken")
+    with pytest.raises(ValueError, match="trackable"):
+        tf.train.Checkpoint(x=3.0)
+
+
+def test_a_crash_mid_save_leaves_the_previous_checkpoint_intact(tmp_path, monkeypatch):
+    v = tf.Variable([1.0, 2.0])
+    ckpt = tf.train.Checkpoint(v=v)
+    manager = tf.train.CheckpointManager(ckpt, tmp_path, max_to_keep=3)
+    first = manager.save()
+    original = (tmp_path / "ckpt-1.npz").read_bytes()
+
+    def crash(file, **arrays):                  # writes half a file, then the process "dies"
+        file.write(b"PK\x03\x04 partial")
+        raise KeyboardInterrupt("power cut")
+
+    v.assign([5.0, 6.0])
+    monkeypatch.setattr(checkpoint_module.np, "savez", crash)
+    with pytest.raises(KeyboardInterrupt):
+        ckpt.write(tmp_path / "ckpt-1")         # even overwriting the same checkpoint
+    with pytest.raises(KeyboardInterrupt):
+        manager.save()
+    monkeypatch.undo()
+    assert (tmp_path / "ckpt-1.npz").read_bytes() == original
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ckpt-1.npz"]   # no temp files left
+    assert tf.train.latest_checkpoint(tmp_path) == first
+    ckpt.restore(tf.train.latest_checkpoint(tmp_path))
+    assert v.numpy().tolist() == [1.0, 2.0]
+
+
+def test_a_crash_before_the_rename_keeps_the_old_file(tmp_path, monkeypatch):
+    v = tf.Variable(1.0)
+    ckpt = tf.train.Checkpoint(v=v)
+    path = ckpt.write(tmp_path / "c")
+    v.assign(2.0)
+
+    def no_rename(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(checkpoint_module.os, "replace", no_rename)
+    with pytest.raises(OSError, match="disk full"):
+        ckpt.write(path)
+    monkeypatch.undo()
+    ckpt.restore(path)
+    assert float(v) == 1.0 and sorted(os.listdir(tmp_path)) == ["c.npz"]
+
+
+def test_manager_keeps_the_newest_and_recovers_its_list(tmp_path):
+    step = tf.Variable(0)
+    ckpt = tf.train.Checkpoint(step=step)
+    manager = tf.train.CheckpointManager(ckpt, tmp_path / "run", max_to_keep=2)
+    assert manager.latest_checkpoint is None and manager.restore_or_initialize() is None
+    for _ in range(4):
+        step.assign_add(1)
+        manager.save()
+    assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-3", "ckpt-4"]
+    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint", "ckpt-3.npz", "ckpt-4.npz"]
+    assert manager.save(checkpoint_number=100).endswith("ckpt-100")
+
+    step.assign(0)
+    again = tf.train.CheckpointManager(tf.train.Checkpoint(step=step), tmp_path / "run",
+                                       max_to_keep=2)
+    assert [os.path.basename(p) for p in again.checkpoints] == ["ckpt-4", "ckpt-100"]
+    assert again.restore_or_initialize().endswith("ckpt-100")
+    assert int(step) == 4 and int(again.checkpoint.save_counter) == 5
+    assert again.save().endswith("ckpt-6")      # numbering continues from the restored counter
+    with pytest.raises(ValueError, match="max_to_keep"):
+        tf.train.CheckpointManager(ckpt, tmp_path, max_to_keep=0)
+
+
+def test_checkpoint_of_a_plain_module(tmp_path):
+    class Linear(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.0, 2.0]])
+            self.parts = [tf.Variable(3.0), {"b": tf.Variable([4.0])}]
+
+    a, b = Linear(), Linear()
+    a.w.assign([[7.0, 8.0]])
+    a.parts[1]["b"].assign([9.0])
+    path = tf.train.Checkpoint(m=a).write(tmp_path / "m")
+    tf.train.Checkpoint(m=b).restore(path).assert_consumed()
+    assert b.w.numpy().tolist() == [[7.0, 8.0]] and b.parts[1]["b"].numpy().tolist() == [9.0]
+
+
+def test_model_save_weights_and_load_weights(tmp_path):
+    model = tf.keras.Sequential([layers.Dense(3, activation="relu"), layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(X, X[:, :1], epochs=2, verbose=0)
+    model.save_weights(tmp_path / "weights")
+    fresh = tf.keras.Sequential([layers.Dense(3, activation="relu"), layers.Dense(1)])
+    fresh.compile(optimizer="adam", loss="mse")
+    fresh.load_weights(tmp_path / "weights").assert_consumed()
+    np.testing.assert_array_equal(fresh.predict(X), model.predict(X))
+    assert int(fresh.optimizer.iterations) == int(model.optimizer.iterations)
+    bigger = tf.keras.Sequential([layers.Dense(4), layers.Dense(1)])
+    with pytest.raises(ValueError, match="layer-0/kernel"):
+        bigger.load_weights(tmp_path / "weights")
