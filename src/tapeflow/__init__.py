@@ -12,10 +12,7 @@ from .framework.registry import RegisterGradient, no_gradient
 from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
-from .ops import array_grad, math_grad, nn_grad  # noqa: F401  (registers the rules)
-from .ops import array_jvp, batched_grad, math_jvp, nn_jvp  # noqa: F401  (and these)
-from .ops import reduction_grad  # noqa: F401  (registers the rules)
-from .ops import indexing_grad, random_grad, special_math_grad  # noqa: F401
+from . import ops  # noqa: F401  (registers every gradient and forward rule)
 from .ops.array_ops import (broadcast_to, concat, expand_dims, gather, identity, identity_n, pad,
                             rank, reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
                             transpose, unstack)
@@ -26,7 +23,6 @@ from .ops.indexing_ops import (boolean_mask, gather_nd, newaxis, repeat, scatter
                                where)
 from .ops.sort_ops import argsort, sort
 from .ops.special_math_ops import einsum, tensordot
-from .ops import conv_grad, linalg_grad  # noqa: F401  (registers the rules)
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
@@ -40,18 +36,28 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import autodiff, config, math, nn, random, test, utils  # noqa: E402
-from . import linalg  # noqa: E402
+from . import autodiff, config, linalg, math, nn, random, test  # noqa: E402
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .gradients import AggregationMethod, gradients, hessians
 from .eager.function import function
 from .ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
 from .ops.script_ops import py_function
-from .ops import state_ops  # noqa: F401  (registers the assignment ops)
-from . import compat  # noqa: E402
 from .module import Module  # noqa: E402
-from . import keras, train  # noqa: E402
 
 NoGradient = no_gradient
 __version__ = "0.1.0"
+
+# Imported on first use, so `import tapeflow` stays quick.
+_LAZY_SUBMODULES = frozenset(["compat", "keras", "train", "utils"])
+
+
+def __getattr__(name: str):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'tapeflow' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | _LAZY_SUBMODULES)
