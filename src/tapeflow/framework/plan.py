@@ -349,8 +349,8 @@ def _with_node(message: str, op) -> str:
 
 def _commit(writes: dict, store) -> None:
     # Values are kernel outputs, immutable tensors' arrays or copied feeds, which nothing
-    # changes in place afterwards, so variables take them without a copy. Only an array the
-    # variable alone holds is updated in place (_committed), which no one else can observe.
+    # changes in place afterwards, so variables take them without a copy. The one exception,
+    # an array the variable alone holds updated in place (_committed), no one can observe.
     for vid, (variable, value) in writes.items():
         eager = getattr(variable, "_graph", None) is None
         if type(value) is _Update:
