@@ -61,7 +61,7 @@ def test_conv2d_bad_arguments_and_inputs():
     with pytest.raises(ValueError, match="dilation_rate"):
         layers.Conv2D(1, 3, strides=2, dilation_rate=2)
     with pytest.raises(ValueError, match="channels_last"):
-        layers.Conv2D(1, 3, data_format="channels_first")
+        layers.Conv2D(1, 3, data_format="NCHW")
     conv = layers.Conv2D(2, 3, name="conv")
     with pytest.raises(ValueError, match=r'"conv".*expected ndim=4, found ndim=3'):
         conv(tf.constant(0.0, shape=[8, 8, 1]))
