@@ -190,6 +190,7 @@ def _probe(layer, args: tuple, kwargs: dict) -> tuple:
         runs.append(outputs)
     for sublayer in layer._flatten_layers():       # losses of dummy data are no losses
         sublayer._call_losses = []
+        sublayer._loss_graph = state.graph
     first, second = (nest.flatten(run) for run in runs)
     shapes = []
     for a, b in zip(first, second):

@@ -8,6 +8,7 @@ import threading
 import numpy as np
 
 from ...framework import dtypes, nest
+from ...framework.context import state
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
@@ -130,7 +131,7 @@ class Layer(Module):
     _TF_MODULE_IGNORED_PROPERTIES = Module._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "_own_weights", "_trainable", "_dtype", "built", "input_spec", "_build_input_shape",
         "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
-        "_callable_losses", "_loss_call", "activity_regularizer"))
+        "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype=None,
                  dynamic: bool = False, **kwargs) -> None:
@@ -144,6 +145,7 @@ class Layer(Module):
         self._call_losses: list = []
         self._callable_losses: list = []
         self._loss_call = 0
+        self._loss_graph = None
         self._name = name or backend.unique_object_name(camel_to_snake(type(self).__name__))
         self._scope = NameScope(self._name)
         self._trainable = bool(trainable)
@@ -231,6 +233,7 @@ class Layer(Module):
                                  "computation in a lambda.")
             if self._loss_call != current:
                 self._loss_call, self._call_losses = current, []
+                self._loss_graph = state.graph
             self._call_losses.append(loss)
 
     @property
@@ -249,7 +252,8 @@ class Layer(Module):
         """
         found = []
         for layer in self._flatten_layers():
-            found.extend(layer._call_losses)
+            if layer._loss_graph is state.graph:     # not those of a finished trace
+                found.extend(layer._call_losses)
             found.extend(convert_to_tensor(loss()) for loss in layer._callable_losses)
         return found
 
