@@ -12,12 +12,12 @@ from __future__ import annotations
 from ..framework import nest
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
-from ..module import camel_to_snake
 from ..ops.math_ops import cast
 from . import backend
 from .keras_tensor import KerasTensor
 from .layers.input_layer import InputLayer
 from .models import Model
+from .naming import snake_case
 
 __all__ = ["Functional"]
 
@@ -123,7 +123,7 @@ class Functional(Model):
         if name is None:
             base = type(self).__name__
             name = backend.unique_object_name(
-                "model" if base == "Functional" else camel_to_snake(base))
+                "model" if base == "Functional" else snake_case(base))
         Model.__init__(self, name=name, trainable=trainable, **kwargs)
         self._nested_inputs = _unwrap_single(inputs)
         self._nested_outputs = _unwrap_single(outputs)

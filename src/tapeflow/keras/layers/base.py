@@ -12,11 +12,12 @@ from ...framework.context import state
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
-from ...module import Module, NameScope, camel_to_snake, tracked_leaves
+from ...module import Module, NameScope, tracked_leaves
 from ...ops import array_ops
 from ...ops.math_ops import cast
 from .. import backend, initializers, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
+from ..naming import snake_case
 
 __all__ = ["Layer", "InputSpec"]
 
@@ -146,7 +147,7 @@ class Layer(Module):
         self._callable_losses: list = []
         self._loss_call = 0
         self._loss_graph = None
-        self._name = name or backend.unique_object_name(camel_to_snake(type(self).__name__))
+        self._name = name or backend.unique_object_name(snake_case(type(self).__name__))
         self._scope = NameScope(self._name)
         self._trainable = bool(trainable)
         self._dtype = dtypes.as_dtype(getattr(dtype, "name", dtype) or backend.floatx())
