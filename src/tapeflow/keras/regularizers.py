@@ -75,7 +75,7 @@ class L1L2(Regularizer):
         return {"l1": self.l1, "l2": self.l2}
 
 
-class L1(Regularizer):
+class L1(L1L2):
     """`l1 * sum(|x|)`.
 
     Args:
@@ -91,16 +91,13 @@ class L1(Regularizer):
     """
 
     def __init__(self, l1=0.01) -> None:
-        self.l1 = _penalty(l1, "l1")
-
-    def __call__(self, x):
-        return self.l1 * math_ops.reduce_sum(math_ops.abs(x))
+        super().__init__(l1=l1)
 
     def get_config(self) -> dict:
         return {"l1": self.l1}
 
 
-class L2(Regularizer):
+class L2(L1L2):
     """`l2 * sum(x ** 2)` (no factor 1/2, as in Keras).
 
     Args:
@@ -116,10 +113,7 @@ class L2(Regularizer):
     """
 
     def __init__(self, l2=0.01) -> None:
-        self.l2 = _penalty(l2, "l2")
-
-    def __call__(self, x):
-        return self.l2 * math_ops.reduce_sum(math_ops.square(x))
+        super().__init__(l2=l2)
 
     def get_config(self) -> dict:
         return {"l2": self.l2}

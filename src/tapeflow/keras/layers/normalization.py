@@ -137,6 +137,9 @@ class LayerNormalization(Layer):
                [-1.,  1.]], dtype=float32)
     """
 
+    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
+        "_axes", "_broadcast"))
+
     def __init__(self, axis=-1, epsilon: float = 1e-3, center: bool = True,
                  scale: bool = True, beta_initializer="zeros", gamma_initializer="ones",
                  beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
@@ -172,9 +175,6 @@ class LayerNormalization(Layer):
                                     regularizer=self.beta_regularizer,
                                     constraint=self.beta_constraint) if self.center else None
         self.input_spec = InputSpec(ndim=rank, axes={a: input_shape[a] for a in self._axes})
-
-    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
-        "_axes", "_broadcast"))
 
     def call(self, inputs):
         mean = math_ops.reduce_mean(inputs, axis=self._axes, keepdims=True)
