@@ -283,3 +283,20 @@ def test_checkpoint_round_trip_of_a_functional_model(tmp_path):
     wrong = tf.keras.Model(*(lambda a: (a, layers.Dense(2)(a)))(tf.keras.Input(shape=(3,))))
     with pytest.raises(ValueError, match="does not match"):
         wrong.load_weights(str(tmp_path / "weights"))
+
+
+def test_get_and_set_weights_of_a_functional_model_and_tensor_arithmetic():
+    tf.keras.utils.set_random_seed(5)
+    model, twin = two_input_model(), two_input_model()
+    shapes = [w.shape for w in model.get_weights()]
+    assert shapes == [(3, 4), (4,), (6, 2), (2,)]
+    data = [np.ones((2, 3), np.float32), np.ones((2, 2), np.float32)]
+    twin.set_weights(model.get_weights())
+    np.testing.assert_array_equal(twin(data).numpy(), model(data).numpy())
+    with pytest.raises(ValueError, match="expects 4 weights"):
+        twin.set_weights(model.get_weights()[:3])
+    x, y = tf.keras.Input(shape=(2,)), tf.keras.Input(shape=(2,))
+    both = tf.keras.Model([x, y], (x + y) * (x - y) / 2.0 @ tf.constant([[1.0], [1.0]]))
+    assert both.output_shape == (None, 1)
+    np.testing.assert_allclose(both([np.array([[3.0, 2.0]]), np.array([[1.0, 1.0]])]).numpy(),
+                               [[(8 + 3) / 2.0]])

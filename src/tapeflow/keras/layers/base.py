@@ -403,7 +403,7 @@ class Layer(Module):
         self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
-        if is_symbolic(inputs) or kwargs and is_symbolic(list(kwargs.values())):
+        if is_symbolic(inputs) or kwargs and any(map(is_symbolic, kwargs.values())):
             return symbolic_call(self, (inputs, *args), kwargs)
         if isinstance(inputs, dict):
             inputs = {key: self._convert_input(x) for key, x in inputs.items()}
