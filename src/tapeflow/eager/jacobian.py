@@ -14,6 +14,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape, Transpose
+from ..ops.op_util import dtype_of, shape_of
 from .backprop import UnconnectedGradients, _snapshot, as_unconnected
 from .batched_backprop import _dense, batched_gradients
 from .tape import is_trainable
@@ -60,7 +61,7 @@ def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.N
     unconnected = as_unconnected(unconnected_gradients)
     target = _as_target(self, target)
     flat_sources = _flat_sources(sources)
-    target_shape = target._value.shape
+    target_shape = _known_shape(target, "jacobian")
     size = int(np.prod(target_shape))
     upstream = np.eye(size, dtype=target._value.dtype).reshape((size,) + target_shape)
     rows = _backward(self, target, flat_sources, upstream, parallel_iterations,
@@ -117,8 +118,8 @@ def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradie
     as_unconnected(unconnected_gradients)
     target = _as_target(self, target)
     (source,) = _flat_sources(source)
-    target_shape = target._value.shape
-    source_shape = source._value.shape
+    target_shape = _known_shape(target, "batch_jacobian")
+    source_shape = _known_shape(source, "batch_jacobian")
     if len(target_shape) < 2 or len(source_shape) < 2 or target_shape[0] != source_shape[0]:
         raise ValueError(f"Need first dimension of target shape {list(target_shape)} and source "
                          f"shape {list(source_shape)} to match; both need rank 2 or more.")
@@ -152,6 +153,20 @@ def _as_target(tape, target) -> Tensor:
         return convert_to_tensor(target)
     finally:
         tape._pop()
+
+
+def _known_shape(t, name: str) -> tuple:
+    """The full static shape of `t`.
+
+    Raises:
+        ValueError: a dimension is unknown (a graph tensor of shape [None, 3]).
+    """
+    dims = t._dims if hasattr(t, "_dims") else t._value.shape
+    if dims is None or None in dims:
+        raise ValueError(f"{name} inside a graph needs the full static shape of {t.name!r}, "
+                         f"got {t.shape}: give the tf.function an input_signature with known "
+                         "dimensions (or call it on tensors), or compute it eagerly.")
+    return tuple(dims)
 
 
 def _flat_sources(sources) -> list:
@@ -197,8 +212,10 @@ def _stack(rows: list, concat: bool = False) -> list:
         if present is None:
             stacked.append(None)
             continue
-        zeros = np.zeros_like(_dense(present)._value)
-        pieces = [zeros if g is None else _dense(g) if state.recorders else _dense(g)._value
+        present = _dense(present)
+        zeros = np.zeros(shape_of(present), dtype_of(present))
+        tensors = bool(state.recorders) or state.graph is not None
+        pieces = [zeros if g is None else _dense(g) if tensors else _dense(g)._value
                   for g in column]
         if not concat:
             pieces = [Reshape(p, (1,) + zeros.shape) for p in pieces]
