@@ -7,6 +7,8 @@ thread-local reads.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import errors
@@ -25,7 +27,7 @@ def execute(op, inputs: tuple, attrs: dict):
     """
     st = state
     if st.graph is not None:
-        return st.graph._create_op(op, inputs, attrs)
+        return st.graph._create_op(op, inputs, attrs, sys._getframe(1))
     try:
         arity = len(inputs)
         if arity == 2:
@@ -93,3 +95,11 @@ def describe_inputs(inputs) -> str:
 
 
 registry._execute = execute_mixed
+
+
+def _engine_files() -> frozenset:
+    from . import graph
+    graph._ENGINE_FILES = frozenset([__file__, registry.__file__])
+
+
+_engine_files()

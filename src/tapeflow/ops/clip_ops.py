@@ -22,7 +22,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
         array([0. , 0.5, 1. ], dtype=float32)
     """
     values = as_input(t)
-    clipped = maximum(minimum(values, clip_value_max), clip_value_min)
+    clipped = maximum(minimum(values, clip_value_max), clip_value_min, name=name)
     if clipped.shape != values.shape:
         raise ValueError(f"clip_by_value: the bounds broadcast t of shape {values.shape} to "
                          f"shape {clipped.shape}; they must be scalars or of t's shape.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
@@ -55,6 +56,12 @@ Range = define_op("Range", _range)
 LinSpace = define_op("LinSpace", _linspace)
 
 
+def _constant(value: np.ndarray, name) -> Tensor:
+    """`value` as a Tensor, or as a Const node named `name` while a graph is built."""
+    graph = state.graph
+    return Tensor(value) if graph is None else graph.constant(value, name=name)
+
+
 def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
     """A tensor of `shape` filled with zeros.
 
@@ -67,7 +74,7 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         array([[0, 0, 0],
                [0, 0, 0]], dtype=int32)
     """
-    return Tensor(np.zeros(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np))
+    return _constant(np.zeros(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
@@ -78,7 +85,7 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         >>> tf.ones([2]).numpy()
         array([1., 1.], dtype=float32)
     """
-    return Tensor(np.ones(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np))
+    return _constant(np.ones(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
 
 
 def _like(op, input, dtype):  # noqa: A002
@@ -147,7 +154,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     cols = rows if num_columns is None else int_values("Eye", num_columns, "num_columns")[0]
     batch = () if batch_shape is None else dims_values("Eye", batch_shape)
     matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
-    return Tensor(np.array(np.broadcast_to(matrix, batch + matrix.shape)))
+    return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
 
 
 _RANGE_ORDER = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
