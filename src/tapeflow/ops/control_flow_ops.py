@@ -15,6 +15,8 @@ from ..framework.execute import execute
 from ..framework.graph import FuncGraph, NoOp, Operation
 from ..framework.graph_tensor import SymbolicTensor
 from ..framework.registry import RegisterGradient, define_op
+from ..eager.tape import is_trainable
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .op_util import value_of
@@ -167,12 +169,61 @@ def _variable_union(*functions) -> list:
 def _if_grad(op, *grads):
     attrs = op.attrs
     count = attrs["count"]
+    if state.graph is not None:
+        return _traced_if_grad(op, grads)
 
     def forward(pred, *values):
         branch = attrs["then_branch"] if bool(value_of(pred)) else attrs["else_branch"]
         outputs = branch._call_flat(list(values[:count]))
         return [o for o in nest.flatten(outputs) if isinstance(o, Tensor)]
     return runtime_vjp(forward, op.inputs[:1 + count], grads, attrs["variables"])
+
+
+def _traced_if_grad(op, grads) -> list:
+    """The gradient of an If node as another If node: its branches are the traced backward
+    graphs of the forward branches, so it is differentiable again in the same way."""
+    attrs = op.attrs
+    count = attrs["count"]
+    captured = list(op.inputs[1:1 + count])
+    variables = list(attrs["variables"])
+    wanted = [i for i, x in enumerate(captured) if is_trainable(x)]
+    grads = [g if not isinstance(g, IndexedSlices) else to_dense(g) for g in grads]
+    args = captured + grads
+    shapes = [x.shape for x in args]
+    branches = [_finish(_trace(_backward_branch(attrs[key], count, wanted, variables),
+                               label, args, shapes), [], label)
+                for key, label in (("then_branch", "cond_true_grad"),
+                                   ("else_branch", "cond_false_grad"))]
+    specs = _merged_specs(*branches, "cond gradient")
+    used = _variable_union(*branches)
+    outs = execute(If, (op.inputs[0], *args, *used),
+                   {"then_branch": branches[0], "else_branch": branches[1],
+                    "count": len(args), "specs": specs, "variables": tuple(used)})
+    in_grads: list = [None] * (1 + count)
+    for i, g in zip(wanted, outs):
+        in_grads[1 + i] = g
+    return in_grads + list(outs[len(wanted):])
+
+
+def _backward_branch(branch, count: int, wanted: list, variables: list):
+    """A function of (the branch's inputs, upstream gradients) returning the gradients of
+    the wanted inputs then of `variables` (zeros where the branch does not reach them)."""
+    backward = branch._gradient_info().function
+    own = {v._id: i for i, v in enumerate(branch.variables)}
+
+    def fn(*args):
+        from .creation_ops import zeros, zeros_like
+        result = backward._call_flat(list(args))
+        result = list(result) if isinstance(result, (list, tuple)) else [result]
+        out = []
+        for i in wanted:
+            g = result[i]
+            out.append(zeros_like(args[i]) if g is None else g)
+        for v in variables:
+            g = result[count + own[v._id]] if v._id in own else None
+            out.append(zeros(v.shape, v.dtype) if g is None else g)
+        return [convert_to_tensor(g) for g in out]
+    return fn
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
