@@ -303,22 +303,50 @@ def test_jacobian_in_function_unconnected_and_second_order():
     np.testing.assert_array_equal(hz.numpy(), [0.0, 0.0])
 
 
-def test_batch_jacobian_in_function_needs_known_shapes():
-    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
-    def f(x):
+def test_jacobians_in_function_with_unknown_dimensions_run_when_the_graph_runs():
+    rng = np.random.default_rng(2)
+    w, v = tf.constant(rng.standard_normal((3, 4))), tf.Variable(rng.standard_normal(4))
+
+    def jacobians(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.tanh(tf.matmul(x, w)) * v + tf.reduce_max(x, axis=1, keepdims=True)
+        return (tape.batch_jacobian(y, x), tape.jacobian(y, [x, v]),
+                tape.jacobian(y, tf.constant(1.0, tf.float64)),
+                tape.jacobian(y, tf.constant(1.0, tf.float64), unconnected_gradients="zero"))
+
+    def second(x):
         with tf.GradientTape() as tape:
             tape.watch(x)
-            y = x * x
-        return tape.batch_jacobian(y, x)
+            total = tf.reduce_sum(jacobians(x)[0] ** 2)
+        return tape.gradient(total, x)
 
-    with pytest.raises(ValueError, match="static shape"):
-        f(tf.ones((3, 2)))
+    spec = [tf.TensorSpec([None, 3], tf.float64)]
+    traced, traced_second = tf.function(jacobians, input_signature=spec), \
+        tf.function(second, input_signature=spec)
+    for batch in (5, 2):
+        x = tf.constant(rng.standard_normal((batch, 3)))
+        (bj, (jx, jv), none, zeros), (ebj, (ejx, ejv), _, ezeros) = traced(x), jacobians(x)
+        assert bj.shape == (batch, 4, 3) and jx.shape == (batch, 4, batch, 3)
+        for got, want in ((bj, ebj), (jx, ejx), (jv, ejv), (zeros, ezeros)):
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-14)
+        assert none is None and zeros.shape == (batch, 4)
+        np.testing.assert_allclose(traced_second(x).numpy(), second(x).numpy(), rtol=1e-10)
+    with pytest.raises(ValueError, match="first dimension"):
+        tf.function(lambda x: jacobian_of_rank_one(x), input_signature=[
+            tf.TensorSpec([None], tf.float32)])(tf.ones(2))
+
+
+def jacobian_of_rank_one(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.batch_jacobian(y, x)
 
 
 # Rows the graph cannot hold as the eager Jacobian does, with why.
 NOT_IN_FUNCTION = {
     "GatherV2[embedding_lookup max_norm]": "builds its mask in Python from tensor values",
-    "EagerPyFunc": "a py_function's output shape is unknown while tracing, as in TF",
 }
 
 

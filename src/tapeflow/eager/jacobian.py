@@ -61,7 +61,11 @@ def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.N
     unconnected = as_unconnected(unconnected_gradients)
     target = _as_target(self, target)
     flat_sources = _flat_sources(sources)
-    target_shape = _known_shape(target, "jacobian")
+    if not _static(target, flat_sources):
+        return nest.pack_sequence_as(sources, _at_run_time(
+            self, "jacobian", target, flat_sources, unconnected, parallel_iterations,
+            experimental_use_pfor))
+    target_shape = target._value.shape
     size = int(np.prod(target_shape))
     upstream = np.eye(size, dtype=target._value.dtype).reshape((size,) + target_shape)
     rows = _backward(self, target, flat_sources, upstream, parallel_iterations,
@@ -118,8 +122,17 @@ def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradie
     as_unconnected(unconnected_gradients)
     target = _as_target(self, target)
     (source,) = _flat_sources(source)
-    target_shape = _known_shape(target, "batch_jacobian")
-    source_shape = _known_shape(source, "batch_jacobian")
+    if not _static(target, [source]):
+        rank_t, rank_s = target.shape.rank, source.shape.rank
+        if (rank_t is not None and rank_t < 2) or (rank_s is not None and rank_s < 2) or \
+                rank_t and rank_s and not target.shape[:1].is_compatible_with(source.shape[:1]):
+            raise ValueError(f"Need first dimension of target shape {target.shape} and source "
+                             f"shape {source.shape} to match; both need rank 2 or more.")
+        (g,) = _at_run_time(self, "batch_jacobian", target, [source], None,
+                            parallel_iterations, experimental_use_pfor)
+        return g
+    target_shape = target._value.shape
+    source_shape = source._value.shape
     if len(target_shape) < 2 or len(source_shape) < 2 or target_shape[0] != source_shape[0]:
         raise ValueError(f"Need first dimension of target shape {list(target_shape)} and source "
                          f"shape {list(source_shape)} to match; both need rank 2 or more.")
@@ -155,18 +168,86 @@ def _as_target(tape, target) -> Tensor:
         tape._pop()
 
 
-def _known_shape(t, name: str) -> tuple:
-    """The full static shape of `t`.
+def _static(target, sources: list) -> bool:
+    """Whether the shapes of `target` and `sources` are fully known (always so eagerly)."""
+    return all(not hasattr(t, "_op") or t.shape.is_fully_defined() for t in [target, *sources])
 
-    Raises:
-        ValueError: a dimension is unknown (a graph tensor of shape [None, 3]).
-    """
-    dims = t._dims if hasattr(t, "_dims") else t._value.shape
-    if dims is None or None in dims:
-        raise ValueError(f"{name} inside a graph needs the full static shape of {t.name!r}, "
-                         f"got {t.shape}: give the tf.function an input_signature with known "
-                         "dimensions (or call it on tensors), or compute it eagerly.")
-    return tuple(dims)
+
+def _at_run_time(self, method: str, target, sources: list, unconnected, parallel_iterations,
+                 use_pfor: bool) -> list:
+    """`method` ('jacobian' or 'batch_jacobian') of a tape that recorded graph ops whose
+    shapes are not all known while the graph is built: one EagerPyFunc node runs it on the
+    recorded ops' values when the graph runs. Sources the target does not reach give None
+    (zeros for batch_jacobian, or with unconnected 'zero')."""
+    from ..framework.plan import current_value
+    from ..ops.script_ops import EagerPyFunc
+    from .backprop import GradientTape
+    from .tape import OpRecord, Tape
+    if not use_pfor and not self._persistent:
+        raise RuntimeError(f"GradientTape must be created with persistent=True to compute the "
+                           f"{method} with experimental_use_pfor set to False.")
+    if self._recording and not self._persistent:
+        self._pop()
+    tape = self._tape
+    if not self._persistent:
+        self._tape = None
+    entries = list(tape.entries)
+    reached = {s._id for s in sources}
+    for rec in entries:
+        if any(x._id in reached for x in rec.inputs):
+            reached.update(o._id for o in rec.outputs)
+    batch = method == "batch_jacobian"
+    connected = [batch or unconnected is UnconnectedGradients.ZERO or target._id in reached
+                 for s in sources]
+    symbolic: dict = {}
+    for t in [target, *sources, *[x for r in entries for x in (*r.inputs, *r.outputs)]]:
+        if hasattr(t, "_op"):
+            symbolic.setdefault(t._id, t)
+    order = list(symbolic.values())
+    kwargs = {"parallel_iterations": parallel_iterations, "experimental_use_pfor": use_pfor}
+    if not batch:
+        kwargs["unconnected_gradients"] = "zero"
+
+    def run(*values):
+        new = {t._id: v if isinstance(v, Tensor) else Tensor(np.asarray(v))
+               for t, v in zip(order, values)}
+
+        def value(x):
+            if x._id not in new:
+                if not isinstance(x, Variable):
+                    return x  # an eager constant
+                new[x._id] = Tensor(current_value(x) if hasattr(x, "_graph") else x._value)
+            return new[x._id]
+
+        copy = Tape()
+        copy.entries = [OpRecord(r.op, tuple([value(x) for x in r.inputs]),
+                                 tuple([value(o) for o in r.outputs]), r.attrs) for r in entries]
+        for x in sources:
+            value(x)
+        copy.ids = {new[i]._id if i in new else i for i in tape.ids}
+        copy.watched = {new[i]._id if i in new else i for i in tape.watched}
+        eager = GradientTape(persistent=True)
+        eager._tape = copy
+        inputs = [value(s) for s in sources]
+        result = getattr(eager, method)(value(target), inputs if not batch else inputs[0],
+                                        **kwargs)
+        return [r for r, c in zip(result if not batch else [result], connected) if c]
+
+    specs = []
+    for s, c in zip(sources, connected):
+        if c:
+            t_dims, s_dims = _dims_of(target), _dims_of(s)
+            dims = None if t_dims is None or s_dims is None else \
+                t_dims + (s_dims[1:] if batch else s_dims)
+            specs.append((s._value.dtype, dims))
+    outs = iter(EagerPyFunc(*order, fn=run, Tout=specs) if specs else ())
+    return [next(outs) if c else None for c in connected]
+
+
+def _dims_of(t):
+    if hasattr(t, "_dims"):
+        return t._dims
+    return tuple(t.shape.dims) if t.shape.rank is not None else None
 
 
 def _flat_sources(sources) -> list:
