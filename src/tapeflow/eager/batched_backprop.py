@@ -4,6 +4,9 @@ Every pending gradient carries a leading batch axis: row b is the backward pass 
 upstream[b]. An op's rule is used as is when declared batch-transparent, its batched variant
 when one is registered (framework/batched_registry.py), and otherwise once per batch row
 (correct, but a Python loop for that op).
+
+Inside a graph (tf.function) the same pass adds graph ops; a rule that needs values runs
+when the graph runs, in one EagerPyFunc node.
 """
 from __future__ import annotations
 

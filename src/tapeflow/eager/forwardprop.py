@@ -6,7 +6,8 @@ they were entered; an accumulator runs its tangent computation so that only the 
 entered before it see those ops (TF's strict nesting): an outer accumulator differentiates
 an inner one's tangents (higher order), and an accumulator around a tape differentiates the
 tape's backward pass (Hessian-vector products). When no earlier recorder exists the tangent
-computation runs on raw NumPy arrays, as the backward pass does.
+computation runs on raw NumPy arrays, as the backward pass does. Inside a graph
+(tf.function) tangents are graph tensors built by the same rules.
 
 Each op's forward rule is its registered JVP rule, or else one derived from its gradient
 rule: the gradient rule is linear in the upstream gradient u, so <vjp(u), v> = <u, J v> and

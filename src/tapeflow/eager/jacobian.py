@@ -3,6 +3,9 @@
 By default both run the backward pass once for all output elements, with a batch of one-hot
 upstream gradients (eager/batched_backprop.py). `experimental_use_pfor=False` runs one
 `gradient` call per output element instead, on a persistent tape, as TF's loop does.
+Inside a tf.function both build graph ops through the same rules; when a shape is not
+fully known while tracing (an input_signature with None), the Jacobian is computed when
+the graph runs, from the values of the recorded ops.
 """
 from __future__ import annotations
 

@@ -95,11 +95,3 @@ def describe_inputs(inputs) -> str:
 
 
 registry._execute = execute_mixed
-
-
-def _engine_files() -> frozenset:
-    from . import graph
-    graph._ENGINE_FILES = frozenset([__file__, registry.__file__])
-
-
-_engine_files()

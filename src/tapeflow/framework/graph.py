@@ -13,6 +13,8 @@ import contextlib
 import numpy as np
 
 from . import errors
+from . import execute as _execute_module
+from . import registry as _registry_module
 from .context import state
 from .registry import define_op, no_gradient
 from .graph_tensor import SymbolicTensor
@@ -489,7 +491,7 @@ class FuncGraph(Graph):
 
 
 # Frames of these files are the engine's own, between a public function and `execute`.
-_ENGINE_FILES = frozenset()
+_ENGINE_FILES = frozenset([_execute_module.__file__, _registry_module.__file__])
 
 
 def _name_from_caller(frame):

@@ -2,8 +2,10 @@
 
 Eagerly `cond` and `while_loop` are plain Python (a tape records the ops that ran). While a
 graph is built, each branch, loop condition and loop body is traced into its own FuncGraph;
-the node (`If`, `While`) runs the chosen compiled plans when the graph runs. Their gradients
-re-run the node's Python-free plans under a GradientTape at run time (`runtime_vjp`).
+the node (`If`, `While`) runs the chosen compiled plans when the graph runs. The gradient of
+an `If` is another `If` whose branches are the traced backward graphs of the forward
+branches (differentiable again the same way); the gradient of a `While` re-runs the loop's
+compiled plans under a GradientTape at run time (`runtime_vjp`).
 """
 from __future__ import annotations
 
