@@ -338,3 +338,22 @@ def test_accumulator_in_function_with_unknown_dimensions():
                                    np.cos(xa[k]) * xa[k] + np.sin(xa[k]), rtol=1e-6)
     with pytest.raises(ValueError, match="tangent"):
         tf.function(lambda x: tf.autodiff.ForwardAccumulator(x, tf.ones(3)))(tf.ones(2))
+
+
+def test_nested_accumulators_in_function_through_rules_run_at_run_time():
+    # Max's and ReduceLogSumExp's JVPs need values: they run in EagerPyFunc nodes, whose
+    # own JVP the outer accumulator takes.
+    def derivatives(x):
+        with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as outer:
+            with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as inner:
+                y = tf.reduce_max(tf.sin(x) * x) + tf.reduce_logsumexp(x ** 3)
+            first = inner.jvp(y)
+        return first, outer.jvp(first)
+
+    x = tf.constant([0.5, 2.0, 1.0], tf.float64)
+    for got, want in zip(tf.function(derivatives)(x), derivatives(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+    h = 1e-5
+    first = lambda t: float(derivatives(tf.constant([0.5, 2.0, 1.0], tf.float64) + t)[0])
+    np.testing.assert_allclose(float(derivatives(x)[1]), (first(h) - first(-h)) / (2 * h),
+                               rtol=1e-5)

@@ -362,3 +362,24 @@ def test_every_op_jacobian_in_function(case):
             assert graph is None
         else:
             np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_gradient_of_a_jacobian_in_function_through_a_rule_run_at_run_time():
+    # Max's rule needs values: its batched gradient runs in an EagerPyFunc, itself
+    # differentiated by the outer tape.
+    def jacobian_and_its_gradient(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_max(x * x, axis=1) * tf.reduce_sum(x)
+            jac = tape.jacobian(y, x)
+            total = tf.reduce_sum(jac ** 2)
+        return jac, outer.gradient(total, x)
+
+    x = tf.constant([[0.5, 2.0], [1.0, -3.0]], tf.float64)
+    traced = tf.function(jacobian_and_its_gradient)
+    types = {op.type for op in traced.get_concrete_function(x).graph.get_operations()}
+    assert "EagerPyFunc" in types
+    for got, want in zip(traced(x), jacobian_and_its_gradient(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-14)

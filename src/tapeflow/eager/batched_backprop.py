@@ -132,15 +132,21 @@ def _runtime_batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: 
     present = [g for g in grads if g is not None]
 
     def run(*values):
-        view = OpRecord(rec.op, tuple([Tensor(v, x._id) for v, x in zip(values, inputs)]),
-                        tuple([Tensor(v, o._id) for v, o in zip(values[n_in:], outputs)]),
+        # Tensors when a run-time tape records this (the node differentiated again): the
+        # rule then runs on them, and `relevant` names them by their own ids.
+        raw = not state.recorders
+        tensors = [v if isinstance(v, Tensor) else Tensor(v, x._id)
+                   for v, x in zip(values, (*inputs, *outputs))]
+        needed = relevant if raw else relevant | {
+            t._id for t, x in zip(tensors, inputs) if x._id in relevant}
+        view = OpRecord(rec.op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
                         rec.attrs)
         upstream = iter(values[n_in + n_out:])
         row_grads = [None if g is None else next(upstream) for g in grads]
-        in_grads = _batched_rule(view, rule, row_grads, relevant, batch, raw=True)
+        in_grads = _batched_rule(view, rule, row_grads, needed, batch, raw=raw)
         result = []
         for i in wanted:
-            shape = np.shape(values[i])
+            shape = shape_of(values[i])
             g = in_grads[i]
             result.append(np.zeros((batch,) + shape, dtype_of(values[i])) if g is None
                           else _unbroadcast(_dense(g), shape, batch))

@@ -278,12 +278,13 @@ def _runtime_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangent
     wanted = [i for i, o in enumerate(outputs) if is_trainable(o)]
 
     def run(*values):
-        xs = tuple([Tensor(v, x._id) for v, x in zip(values, inputs)])
-        ys = tuple([Tensor(v, o._id) for v, o in zip(values[n_in:], outputs)])
-        given = iter(values[n_in + n_out:])
+        # Tensors when a run-time tape records this (the node differentiated again).
+        tensors = [v if isinstance(v, Tensor) else Tensor(v) for v in values]
+        given = iter(tensors[n_in + n_out:])
         tangents = [None if t is None else next(given) for t in in_tangents]
-        result = output_tangents(op, xs, ys, attrs, tangents, raw=True)
-        return [np.zeros_like(values[n_in + i]) if result[i] is None else result[i]
+        result = output_tangents(op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
+                                 attrs, tangents, raw=not state.recorders)
+        return [np.zeros_like(tensors[n_in + i]._value) if result[i] is None else result[i]
                 for i in wanted]
 
     given = [t for t in in_tangents if t is not None]
