@@ -11,8 +11,8 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
-from .array_ops import broadcast_to, dims_values, index_input, int_values, reshape
-from .op_util import as_input
+from .array_ops import broadcast_to, reshape
+from .op_util import as_input, dims_values, index_input, int_values
 
 
 def _fill(value, dims):

@@ -12,8 +12,8 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .array_ops import int_values, normalize_axis, transpose
-from .op_util import as_input
+from .array_ops import transpose
+from .op_util import as_input, int_values, normalize_axis
 
 
 def _top_k(x, k, sorted):  # noqa: A002  (TF's attribute name)
