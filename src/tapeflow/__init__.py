@@ -13,11 +13,12 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from . import ops  # noqa: F401  (registers every gradient and forward rule)
-from .ops.array_ops import (broadcast_to, concat, expand_dims, gather, identity, identity_n, pad,
-                            rank, reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
+from .ops.array_ops import (broadcast_to, concat, expand_dims, identity, identity_n, pad, rank,
+                            reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
                             transpose, unstack)
 from .ops.creation_ops import (eye, fill, linspace, meshgrid, one_hot, ones, ones_like, range,
                                zeros, zeros_like)
+from .ops.gather_ops import gather
 from .ops.indexing_ops import (boolean_mask, gather_nd, newaxis, repeat, scatter_nd, slice,
                                strided_slice, tensor_scatter_nd_add, tensor_scatter_nd_update,
                                where)

@@ -6,7 +6,6 @@ from scipy import special
 
 import tapeflow as tf
 from tapeflow.framework import errors
-from tapeflow.ops import array_ops
 
 
 def grad(fn, *xs, persistent=False):
@@ -253,8 +252,6 @@ def test_add_n():
         tf.add_n([tf.constant([1.0]), tf.constant([1])])
 
 
-@pytest.mark.skipif(not hasattr(array_ops, "indexed_slices_to_dense"),
-                    reason="IndexedSlices become dense through array_ops (not merged yet)")
 def test_add_n_of_indexed_slices():
     sparse = tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([1]), (3, 2))
     out = tf.add_n([sparse, tf.constant(np.ones((3, 2), np.float32))])

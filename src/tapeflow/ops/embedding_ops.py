@@ -5,7 +5,8 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.tensor import Tensor
-from .array_ops import concat, gather, reshape
+from .array_ops import concat, reshape
+from .gather_ops import gather
 from .indexing_ops import where
 from .math_ops import reduce_sum, sqrt
 from .op_util import as_input, index_input

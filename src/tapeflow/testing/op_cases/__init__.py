@@ -7,7 +7,7 @@ float64; non-differentiable rows are checked to give None gradients.
 from __future__ import annotations
 
 from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
-from . import array_cases, indexing_cases, math_cases, nn_cases  # noqa: F401  (each adds its rows)
+from . import array_cases, gather_cases, indexing_cases, math_cases, nn_cases  # noqa: F401
 from . import graph_cases, linalg_cases, reduction_cases  # noqa: F401
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]
