@@ -27,10 +27,11 @@ from .ops.special_math_ops import einsum, tensordot
 from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
                            reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
                            tanh, truediv)
-from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, complex,
-                           cos, cosh, equal, floor, greater, greater_equal, less, less_equal,
-                           logical_and, logical_not, logical_or, maximum, minimum, not_equal,
-                           sign, sin, sinh, tan)
+from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, cos, cosh,
+                           floor, maximum, minimum, sign, sin, sinh, tan)
+from .ops.comparison_ops import (equal, greater, greater_equal, less, less_equal, logical_and,
+                                 logical_not, logical_or, not_equal)
+from .ops.complex_ops import complex
 from .ops.clip_ops import clip_by_norm, clip_by_value
 from .ops.norm_ops import norm
 from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,

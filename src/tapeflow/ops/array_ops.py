@@ -13,6 +13,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
+from .complex_ops import conj
 from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
                       same_dtype_inputs)
 
@@ -192,7 +193,6 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
     perm = tuple(range(a.ndim))[::-1] if perm is None else tuple(int(p) for p in np.asarray(perm))
     out = execute(Transpose, (a,), {"perm": perm})
     if conjugate and a.dtype.is_complex:
-        from .math_ops import conj
         out = conj(out)
     return out
 

@@ -11,7 +11,8 @@ from ..framework.registry import RegisterGradient
 from .array_ops import ConcatV2, Reshape, SplitV, Transpose
 from .linalg_ops import (Diag, DiagPart, MatrixBandPart, MatrixDiag, MatrixDiagPart,
                          MatrixInverse, MatrixSolve, MatrixTriangularSolve, SelfAdjointEigV2, Svd)
-from .math_ops import Conj, MatMul
+from .complex_ops import Conj
+from .math_ops import MatMul
 from .op_util import dtype_of, shape_of
 
 

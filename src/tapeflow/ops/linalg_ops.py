@@ -14,7 +14,8 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, transpose
-from .math_ops import Sum, log, matmul, real
+from .complex_ops import real
+from .math_ops import Sum, log, matmul
 from .op_util import NO_ATTRS, as_input, binary_inputs
 
 __all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "eigh", "eigvalsh",
