@@ -118,19 +118,6 @@ def test_integer_division_by_zero_raises():
             fn(tf.constant([4, 5]), tf.constant([2, 0]))
 
 
-def test_polygamma_and_special_functions():
-    x = np.array([0.5, 1.0, 3.0])
-    for n in (0.0, 1.0, 3.0):
-        np.testing.assert_allclose(tf.math.polygamma(tf.constant(n, tf.float64), x).numpy(),
-                                   special.polygamma(int(n), x), rtol=1e-12)
-    assert np.isnan(tf.math.polygamma(0.5, 1.0).numpy())
-    assert np.isnan(tf.math.polygamma(-1.0, 1.0).numpy())
-    g = grad(tf.math.digamma, x)
-    np.testing.assert_allclose(g.numpy(), special.polygamma(1, x), rtol=1e-12)
-    ga = grad(lambda a, x: tf.math.polygamma(a, x), np.array([1.0]), x)[0]
-    assert ga is None
-
-
 def test_maximum_minimum_ties_send_the_gradient_to_the_first_argument():
     x, y = np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 5.0])
     gx, gy = grad(tf.maximum, x, y)

@@ -3,5 +3,5 @@
 """
 from . import (array_grad, comparison_grad, complex_grad, conv_grad, gather_grad,  # noqa: F401
                indexing_grad, linalg_grad, math_grad, nn_grad, random_grad, reduction_grad,
-               special_math_grad, state_ops)
+               special_grad, special_math_grad, state_ops)
 from . import array_jvp, batched_grad, math_jvp, nn_jvp  # noqa: F401

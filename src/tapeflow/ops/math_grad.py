@@ -16,7 +16,6 @@ from .complex_ops import Complex, Conj
 from .math_ops import (Cast, Cos, Cosh, DivNoNan, Exp, FloorDiv, Log, MatMul, Pow, Reciprocal,
                        Sign, Sin, Sinh, Sqrt, Square)
 from .op_util import dtype_of, shape_of, value_of, zeros_like_value
-from .special_ops import Digamma, Polygamma
 
 
 def is_complex(x) -> bool:
@@ -290,38 +289,6 @@ def _atanh_grad(op, g):
 def _sigmoid_grad(op, g):
     y = conj(op.outputs[0])
     return g * y * (1 - y)
-
-
-_TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)  # a Python float: it takes g's dtype
-
-
-@RegisterGradient("Erf")
-def _erf_grad(op, g):
-    x = op.inputs[0]
-    return g * _TWO_OVER_ROOT_PI * Exp(-(x * x))
-
-
-@RegisterGradient("Erfc")
-def _erfc_grad(op, g):
-    x = op.inputs[0]
-    return g * -_TWO_OVER_ROOT_PI * Exp(-(x * x))
-
-
-@RegisterGradient("Lgamma")
-def _lgamma_grad(op, g):
-    return g * Digamma(op.inputs[0])
-
-
-@RegisterGradient("Digamma")
-def _digamma_grad(op, g):
-    x = op.inputs[0]
-    return g * Polygamma(np.ones_like(value_of(x)), x)
-
-
-@RegisterGradient("Polygamma")
-def _polygamma_grad(op, g):
-    a, x = op.inputs
-    return None, g * Polygamma(a + 1, x)
 
 
 # -- sum, mean, cast ---------------------------------------------------------------------------

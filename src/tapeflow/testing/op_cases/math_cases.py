@@ -52,9 +52,6 @@ case("DivNoNan", lambda x: tf.math.divide_no_nan(x, np.array([2.0, 0.0, -1.0])),
      label="zero divisor")
 case("FloorMod", lambda x, y: tf.math.floormod(x, y), uniform(-2.9, -2.1, 3),
      uniform(-1.9, -1.1, 3), label="negative")
-case("Polygamma", lambda x: tf.math.polygamma(np.array([0.0, 1.0, 2.0]), x), positive(3))
-case("Polygamma", lambda x: tf.math.polygamma(np.array([[1.0], [2.0]]), x), positive(1, 3),
-     label="broadcast")
 case("AddN", lambda a, b, c: tf.add_n([a, b, c]), normal(2, 3), normal(2, 3), normal(2, 3))
 case("AddN", lambda a, b: tf.add_n([a, b]), normal(), normal(), label="scalar")
 case("Maximum", lambda x: tf.clip_by_value(x, -0.5, 0.5), uniform(-1.0, 1.0, 6),
@@ -74,14 +71,10 @@ _UNARY = [("Neg", tf.negative, normal), ("Abs", tf.abs, normal), ("Sign", tf.sig
           ("Sinh", tf.sinh, normal), ("Cosh", tf.cosh, normal), ("Tanh", tf.tanh, normal),
           ("Asinh", tf.asinh, normal), ("Acosh", tf.acosh, lambda *s: uniform(1.2, 3.0, *s)),
           ("Atanh", tf.atanh, lambda *s: uniform(-0.9, 0.9, *s)),
-          ("Sigmoid", tf.sigmoid, normal), ("Erf", tf.math.erf, normal),
-          ("Erfc", tf.math.erfc, normal), ("Lgamma", tf.math.lgamma, positive),
-          ("Digamma", tf.math.digamma, positive)]
+          ("Sigmoid", tf.sigmoid, normal)]
 for _op, _fn, _make in _UNARY:
     case(_op, _fn, _make(2, 3))
     case(_op, _fn, _make(), label="scalar")
-case("Lgamma", tf.math.lgamma, uniform(-2.9, -2.1, 3), label="negative")
-case("Digamma", tf.math.digamma, uniform(-2.9, -2.1, 3), label="negative")
 
 for _op, _fn in [("Round", tf.round), ("Floor", tf.floor), ("Ceil", tf.math.ceil)]:
     case(_op, _fn, normal(4), differentiable=False)
