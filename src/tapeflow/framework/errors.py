@@ -51,9 +51,9 @@ DataLossError = _error_class("DataLossError", 15)
 UnauthenticatedError = _error_class("UnauthenticatedError", 16)
 
 
-def invalid_argument(message: str) -> InvalidArgumentError:
-    """An InvalidArgumentError with no node attached: the common case in eager mode."""
-    return InvalidArgumentError(None, None, message)
+def invalid_argument(op_name: str, message: str) -> InvalidArgumentError:
+    """An InvalidArgumentError raised by op `op_name`, its message starting with the op's name."""
+    return InvalidArgumentError(None, op_name, f"{op_name}: {message}")
 
 
 class SymbolicValueError(TypeError):

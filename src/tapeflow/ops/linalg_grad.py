@@ -9,8 +9,9 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient
 from .array_ops import ConcatV2, Reshape, SplitV, Transpose
-from .linalg_ops import (Diag, DiagPart, MatrixBandPart, MatrixDiag, MatrixDiagPart,
-                         MatrixInverse, MatrixSolve, MatrixTriangularSolve, SelfAdjointEigV2, Svd)
+from .diag_ops import MatrixBandPart
+from .linalg_ops import (MatrixInverse, MatrixSolve, MatrixTriangularSolve, SelfAdjointEigV2,
+                         Svd)
 from .complex_ops import Conj
 from .math_ops import MatMul
 from .op_util import dtype_of, shape_of
@@ -202,29 +203,3 @@ def _svd_grad(op, grad_s, grad_u, grad_v):
             rest = rest - MatMul(MatMul(v1, grad_v2, adjoint_a=True), v2, adjoint_b=True)
         grad = grad + MatMul(u / _row(s), rest)
     return _swap(grad) if use_adjoint else grad
-
-
-@RegisterGradient("MatrixDiagV3")
-def _matrix_diag_grad(op, g):
-    return MatrixDiagPart(g, k=op.attrs["k"])
-
-
-@RegisterGradient("MatrixDiagPartV3")
-def _matrix_diag_part_grad(op, g):
-    rows, cols = shape_of(op.inputs[0])[-2:]
-    return MatrixDiag(g, k=op.attrs["k"], num_rows=rows, num_cols=cols, padding_value=0)
-
-
-@RegisterGradient("MatrixBandPart")
-def _band_part_grad(op, g):
-    return MatrixBandPart(g, **op.attrs)
-
-
-@RegisterGradient("Diag")
-def _tensor_diag_grad(op, g):
-    return DiagPart(g)
-
-
-@RegisterGradient("DiagPart")
-def _tensor_diag_part_grad(op, g):
-    return Diag(g)
