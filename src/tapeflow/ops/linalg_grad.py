@@ -12,7 +12,7 @@ from .array_ops import ConcatV2, Reshape, SplitV, Transpose
 from .diag_ops import MatrixBandPart
 from .linalg_ops import (MatrixInverse, MatrixSolve, MatrixTriangularSolve, SelfAdjointEigV2,
                          Svd)
-from .complex_ops import Conj
+from .math_grad import conj
 from .math_ops import MatMul
 from .op_util import dtype_of, shape_of
 
@@ -23,12 +23,8 @@ def _swap(x):
     return Transpose(x, perm=tuple(range(ndim - 2)) + (ndim - 1, ndim - 2))
 
 
-def _conj(x):
-    return Conj(x) if dtype_of(x).kind == "c" else x
-
-
 def _adjoint(x):
-    return _conj(_swap(x))
+    return conj(_swap(x))
 
 
 def _col(v):
@@ -72,7 +68,7 @@ def _inverse_grad(op, g):
 @RegisterGradient("MatrixDeterminant")
 def _determinant_grad(op, g):
     a, c = op.inputs[0], op.outputs[0]
-    return _col(_col(g * _conj(c))) * MatrixInverse(a, adjoint=True)
+    return _col(_col(g * conj(c))) * MatrixInverse(a, adjoint=True)
 
 
 @RegisterGradient("LogMatrixDeterminant")
