@@ -6,18 +6,6 @@ import tapeflow as tf
 
 
 @pytest.fixture
-def grad_of():
-    """`grad_of(fn, x)`: the gradient of `fn` at the constant `x` (a watched tensor)."""
-    def gradient(fn, x):
-        x = tf.constant(x)
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = fn(x)
-        return tape.gradient(y, x)
-    return gradient
-
-
-@pytest.fixture
 def assert_inputs_unchanged():
     """`assert_inputs_unchanged(call, x)`: running `call` on a copy of the array `x`, and on a
     tensor of it with its gradient, leaves both as they were."""

@@ -5,6 +5,8 @@ import pytest
 import tapeflow as tf
 from tapeflow.framework.errors import InvalidArgumentError
 
+from .test_math_ops import grad
+
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((2, 3, 4)).astype(np.float32)
 
@@ -100,12 +102,12 @@ def test_split_errors():
         tf.split(tf.zeros([5]), [1.0, 4.0])
 
 
-def test_tile(grad_of):
+def test_tile():
     x = np.array([[1, 2], [3, 4]])
     np.testing.assert_array_equal(tf.tile(x, [2, 3]).numpy(), np.tile(x, [2, 3]))
     with pytest.raises(InvalidArgumentError, match="multiples"):
         tf.tile(x, [2])
-    g = grad_of(lambda t: tf.tile(t, [3, 2]), X[0])
+    g = grad(lambda t: tf.tile(t, [3, 2]), X[0])
     np.testing.assert_array_equal(g.numpy(), np.full((3, 4), 6.0, np.float32))
 
 
@@ -145,9 +147,9 @@ def test_pad_errors():
 
 
 @pytest.mark.parametrize("mode", ["REFLECT", "SYMMETRIC"])
-def test_mirror_pad_gradient_folds_back(mode, grad_of):
+def test_mirror_pad_gradient_folds_back(mode):
     x = np.arange(4.0)
-    g = grad_of(lambda t: tf.pad(t, [[2, 3]], mode) * np.arange(9.0), x)
+    g = grad(lambda t: tf.pad(t, [[2, 3]], mode) * np.arange(9.0), x)
     # Each input element collects the weights of every position that copies it.
     np_mode = mode.lower()
     copies = np.pad(np.arange(4), [[2, 3]], mode=np_mode)

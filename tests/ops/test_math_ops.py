@@ -8,13 +8,14 @@ import tapeflow as tf
 from tapeflow.framework import errors
 
 
-def grad(fn, *xs, persistent=False):
-    """The gradients of fn(*xs) w.r.t. each x (a list when there are several)."""
+def grad(fn, *xs, persistent=False, output_gradients=None):
+    """The gradients of fn(*xs) w.r.t. each x, watched as a constant (a list when there are
+    several); the op tests share this one helper."""
     xs = [tf.constant(x) for x in xs]
     with tf.GradientTape(persistent=persistent) as tape:
         tape.watch(xs)
         y = fn(*xs)
-    grads = tape.gradient(y, xs)
+    grads = tape.gradient(y, xs, output_gradients=output_gradients)
     return grads[0] if len(grads) == 1 else grads
 
 
