@@ -81,6 +81,8 @@ class Tape:
             self.watched.add(tensor._id)
 
     def _variable_accessed(self, variable) -> None:
+        if variable._id in self.variables:
+            return
         if self.watch_accessed_variables and variable._trainable:
             self.variables[variable._id] = variable
             if is_trainable(variable):
