@@ -150,15 +150,12 @@ def test_custom_gradient_forward_mode_uses_its_rule():
     assert float(acc.jvp(y)) == 6.0
 
 
-def test_op_without_rules_raises_lookup_error():
-    op = registry.define_op("TestNoRuleForward", np.negative)
-    try:
-        x = tf.constant(1.0)
-        with tf.autodiff.ForwardAccumulator(x, 1.0):
-            with pytest.raises(LookupError, match="TestNoRuleForward"):
-                tf.framework.execute.execute(op, (x,), {})
-    finally:
-        del registry._OPS["TestNoRuleForward"]
+def test_op_without_rules_raises_lookup_error(temporary_op):
+    op = temporary_op("TestNoRuleForward", np.negative)
+    x = tf.constant(1.0)
+    with tf.autodiff.ForwardAccumulator(x, 1.0):
+        with pytest.raises(LookupError, match="TestNoRuleForward"):
+            tf.framework.execute.execute(op, (x,), {})
 
 
 def test_non_floating_primal_warns(caplog):
@@ -190,8 +187,8 @@ def test_forward_mode_matches_finite_differences(case, jvp_rules):
     assert acc.jvp(out) is None
 
 
-def test_checker_rejects_a_wrong_jvp_rule():
-    op = registry.define_op("TestWrongCubeJvp", lambda x: x ** 3)
+def test_checker_rejects_a_wrong_jvp_rule(temporary_op):
+    op = temporary_op("TestWrongCubeJvp", lambda x: x ** 3)
 
     @registry.RegisterGradient("TestWrongCubeJvp")
     def _grad(op, g):
@@ -201,12 +198,9 @@ def test_checker_rejects_a_wrong_jvp_rule():
     def _jvp(op, t):
         return t * 3 * op.inputs[0]  # wrong: x instead of x ** 2
 
-    try:
-        with pytest.raises(GradientCheckError, match="order 1"):
-            check_grads(lambda x: tf.framework.execute.execute(op, (x,), {}), [np.array([1.5])],
-                        mode="forward")
-    finally:
-        del registry._OPS["TestWrongCubeJvp"]
+    with pytest.raises(GradientCheckError, match="order 1"):
+        check_grads(lambda x: tf.framework.execute.execute(op, (x,), {}), [np.array([1.5])],
+                    mode="forward")
 
 
 def test_fused_cross_entropy_gradient_output_has_a_tangent():

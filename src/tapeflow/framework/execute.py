@@ -43,8 +43,16 @@ def execute(op, inputs: tuple, attrs: dict):
             None, op.name, f"{op.name}: {e} ({describe_inputs(inputs)})") from None
     if op.num_outputs == 1:
         result = Tensor(out)
-        if st.recorders:
-            record_operation(op, inputs, (result,), attrs)
+        recorders = st.recorders
+        if recorders:
+            for x in inputs:
+                if type(x) is not Tensor:
+                    record_operation(op, inputs, (result,), attrs)
+                    break
+            else:
+                outputs = (result,)
+                for recorder in recorders:
+                    recorder._record_operation(op, inputs, outputs, attrs)
         return result
     result = tuple([Tensor(o) for o in out])
     if st.recorders:

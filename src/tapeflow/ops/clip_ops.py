@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..framework.tensor import Tensor, convert_to_tensor
 from .indexing_ops import where
-from .math_ops import (FLOAT, greater, maximum, minimum, reduce_sum, require_dtype, sqrt)
+from .comparison_ops import greater
+from .math_ops import FLOAT, maximum, minimum, reduce_sum, require_dtype, sqrt
 from .op_util import as_input
 
 

@@ -12,8 +12,9 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
-from .array_ops import broadcast_to, dims_values, index_input, int_values, reshape
-from .op_util import as_input
+from .array_ops import broadcast_to, reshape
+from .op_util import (as_input, binary_inputs, dims_values, index_input, int_values,
+                      normalize_axis)
 
 
 def _fill(value, dims):
@@ -206,7 +207,6 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
         >>> tf.linspace(0.0, 1.0, 5).numpy()
         array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float32)
     """
-    from .op_util import binary_inputs
     start, stop = binary_inputs("LinSpace", start, stop)
     if not start.dtype.is_floating:
         start, stop = (Tensor(x._value.astype(np.float64)) for x in (start, stop))
@@ -215,11 +215,7 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
         raise errors.InvalidArgumentError(
             None, "LinSpace", f"LinSpace: Requires num >= 0, got {count}")
     ndim = len(np.broadcast_shapes(start._value.shape, stop._value.shape)) + 1
-    a = int_values("LinSpace", axis, "axis")[0]
-    if not -ndim <= a < ndim:
-        raise errors.InvalidArgumentError(
-            None, "LinSpace", f"LinSpace: Expected axis in the range [{-ndim}, {ndim}), but got "
-            f"{a}")
+    a = normalize_axis("LinSpace", axis, ndim)
     return execute(LinSpace, (start, stop), {"num": count, "axis": a})
 
 

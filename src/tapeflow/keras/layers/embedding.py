@@ -5,7 +5,7 @@ import numpy as np
 
 from ...framework import errors
 from ...framework.context import executing_eagerly
-from ...ops import array_ops, math_ops
+from ...ops import gather_ops, math_ops
 from .. import initializers, regularizers
 from .base import Layer
 
@@ -64,7 +64,7 @@ class Embedding(Layer):
             inputs = math_ops.cast(inputs, "int32")
         if executing_eagerly():
             self._check_ids(inputs.numpy())
-        return array_ops.gather(self.embeddings, inputs)
+        return gather_ops.gather(self.embeddings, inputs)
 
     def _check_ids(self, ids: np.ndarray) -> None:
         bad = (ids < 0) | (ids >= self.input_dim)
