@@ -380,3 +380,13 @@ def test_gradient_of_a_jacobian_in_function_through_a_rule_run_at_run_time():
     assert "EagerPyFunc" in types
     for got, want in zip(traced(x), jacobian_and_its_gradient(x)):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_jacobian_through_an_op_whose_first_output_is_not_differentiable():
+    # A function call's first output is an integer: the vectorized pass still goes through.
+    f = tf.function(lambda x: (tf.size(x), x * x))
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        _, y = f(x)
+    np.testing.assert_array_equal(tape.jacobian(y, x).numpy(), [[2.0, 0.0], [0.0, 4.0]])

@@ -271,3 +271,30 @@ def test_cond_gradient_is_a_traced_if():
     assert types.count("If") == 2 and "EagerPyFunc" not in types
     assert float(grads(tf.constant(2.0))) == 12.0
     np.testing.assert_allclose(float(grads(tf.constant(-1.0))), np.cos(-1.0), rtol=1e-6)
+
+
+def test_while_loop_gradient_is_traced_loops():
+    v = tf.Variable(0.7, dtype=tf.float64)
+
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            _, y = tf.while_loop(lambda i, y: i < 4,
+                                 lambda i, y: (i + 1, tf.sin(y) * x + v * y),
+                                 (tf.constant(0), x), maximum_iterations=3)
+            total = tf.reduce_sum(y)
+        return tape.gradient(total, [x, v])
+
+    x = tf.constant([0.3, 1.2], tf.float64)
+    traced = tf.function(grads)
+    types = [op.type for op in traced.get_concrete_function(x).graph.get_operations()]
+    # The forward loop, the loop keeping each iteration's values, the reverse loop.
+    assert types.count("While") == 3 and "EagerPyFunc" not in types
+    for got, want in zip(traced(x), grads(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+    h = 1e-6
+    numeric = [(float(tf.reduce_sum(tf.while_loop(
+        lambda i, y: i < 3, lambda i, y: (i + 1, tf.sin(y) * xs + v * y),
+        (tf.constant(0), xs))[1])) for xs in (x + h * e, x - h * e)) for e in np.eye(2)]
+    np.testing.assert_allclose(traced(x)[0].numpy(), [(a - b) / (2 * h) for a, b in numeric],
+                               rtol=1e-6)

@@ -73,7 +73,7 @@ def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool
         for o, g in zip(outputs, grads):
             if g is not None and o._id in source_ids:
                 _accumulate(found, o._id, g)
-        if outputs[0]._id not in relevant or all(g is None for g in grads):
+        if all(g is None for g in grads) or not any(o._id in relevant for o in outputs):
             continue
         rule = gradient_rule(rec.op)
         if rule is NO_GRADIENT:
@@ -87,7 +87,10 @@ def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool
             in_grads = _batched_rule(rec, rule, grads, relevant, batch, raw)
         for x, g in zip(rec.inputs, in_grads):
             if g is not None and x._id in relevant:
-                _accumulate(pending, x._id, _unbroadcast(_dense(g), x._value.shape, batch))
+                if graph and not _static_shape(x):  # the rule gave [batch, *x.shape] already
+                    _accumulate(pending, x._id, _dense(g))
+                else:
+                    _accumulate(pending, x._id, _unbroadcast(_dense(g), x._value.shape, batch))
     for sid in source_ids:
         if sid in pending:
             _accumulate(found, sid, pending[sid])
@@ -119,6 +122,11 @@ def _batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: set, bat
         stacked._tensors, stacked._needed = rec.inputs, relevant
         return gradients_per_input(op, rule(stacked, *grads), len(rec.inputs))
     return _row_by_row(view, rule, grads, batch, raw)
+
+
+def _static_shape(x) -> bool:
+    dims = x._dims if hasattr(x, "_dims") else None
+    return not hasattr(x, "_dims") or (dims is not None and None not in dims)
 
 
 def _runtime_batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: set,
