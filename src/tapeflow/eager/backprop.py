@@ -217,6 +217,10 @@ def unbroadcast(grad, shape: tuple):
     lead = len(gshape) - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+    if type(grad) is np.ndarray:  # nothing records: straight to NumPy
+        if axes:
+            grad = np.add.reduce(grad, axis=axes, dtype=grad.dtype)
+        return grad.reshape(shape)
     if axes:
         grad = _ops.Sum(grad, axis=axes, keepdims=False)
     return _ops.Reshape(grad, shape)
@@ -374,7 +378,7 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
             view.inputs = [x._value for x in inputs]
             view.outputs = [o._value for o in outputs]
-            in_grads = rule(view, *out_grads)
+            in_grads = rule(view, out_grads[0]) if len(out_grads) == 1 else rule(view, *out_grads)
         if len(inputs) == 1 and not isinstance(in_grads, (tuple, list)):
             in_grads = (in_grads,)
         elif not isinstance(in_grads, (tuple, list)) or len(in_grads) != len(inputs):
