@@ -341,13 +341,13 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         rec = entries.pop() if consume else entries[index]
         outputs = rec.outputs
         if len(outputs) == 1:
-            out = outputs[0]
-            g = pending.pop(out._id, None)
+            out_id = outputs[0]._id
+            g = pending.pop(out_id, None)
             if g is None:
                 continue
-            if out._id in source_ids:
-                _accumulate(found, out._id, g)
-            if out._id not in relevant:
+            if out_id in source_ids:
+                _accumulate(found, out_id, g)
+            if out_id not in relevant:
                 continue
             out_grads = (g,)
         else:
@@ -380,15 +380,18 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
         elif not isinstance(in_grads, (tuple, list)) or len(in_grads) != len(inputs):
             raise _count_error(op, in_grads, len(inputs))
         for x, g in zip(inputs, in_grads):
-            if g is None or x._id not in relevant:
+            if g is None:
+                continue
+            x_id = x._id
+            if x_id not in relevant:
                 continue
             if type(g) is not np.ndarray or g.shape != x._value.shape:
                 if type(g) is not IndexedSlices:
                     g = unbroadcast(g, x._value.shape)
-            if x._id in pending:
-                _accumulate(pending, x._id, g)
+            if x_id in pending:
+                _accumulate(pending, x_id, g)
             else:
-                pending[x._id] = g
+                pending[x_id] = g
     for sid in source_ids:
         if sid in pending:
             _accumulate(found, sid, pending[sid])

@@ -27,10 +27,11 @@ def execute(op, inputs: tuple, attrs: dict):
     if st.graph is not None:
         return st.graph._create_op(op, inputs, attrs)
     try:
-        if len(inputs) == 1:
-            out = op.kernel(inputs[0]._value, **attrs)
-        elif len(inputs) == 2:
+        arity = len(inputs)
+        if arity == 2:
             out = op.kernel(inputs[0]._value, inputs[1]._value, **attrs)
+        elif arity == 1:
+            out = op.kernel(inputs[0]._value, **attrs)
         else:
             out = op.kernel(*[x._value for x in inputs], **attrs)
     except (errors.OpError, errors.SymbolicValueError):
