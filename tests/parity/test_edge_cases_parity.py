@@ -8,6 +8,12 @@ import tapeflow
 pytestmark = pytest.mark.parity
 
 EDGES: dict = {}
+# TF behaviour that tapeflow deliberately does better: {label: reason}; strict xfails.
+KNOWN_DIFFERENCES = {
+    "cumprod with zero": "TF 2.21 divides by x with div_no_nan, so the gradient at a zero is 0 "
+                         "instead of the product of the others (tensorflow/tensorflow#119430, "
+                         "fixed upstream by #120282); tapeflow gives the true gradient",
+}
 
 
 def edge(label: str):
@@ -392,7 +398,9 @@ edge("format a scalar")(lambda tf: f"{tf.constant(1.5):.2f}")
 edge("format a vector")(lambda tf: raised(lambda: f"{tf.constant([1.5]):.2f}"))
 
 
-@pytest.mark.parametrize("label", list(EDGES))
+@pytest.mark.parametrize("label", [
+    pytest.param(label, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENCES[label], strict=True))
+    if label in KNOWN_DIFFERENCES else label for label in EDGES])
 def test_edge_case_matches_tensorflow(label, parity):
     theirs = parity.describe(parity.tf, raised(EDGES[label], parity.tf))
     ours = parity.describe(tapeflow, raised(EDGES[label], tapeflow))

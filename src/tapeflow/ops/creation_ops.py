@@ -12,7 +12,7 @@ from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, dims_values, index_input, int_values, reshape
-from .op_util import as_input
+from .op_util import as_input, dtype_of
 
 
 def _fill(value, dims):
@@ -53,6 +53,12 @@ OnesLike = define_op("OnesLike", _ones_like)
 OneHot = define_op("OneHot", _one_hot)
 Range = define_op("Range", _range)
 LinSpace = define_op("LinSpace", _linspace)
+
+
+def zero_gradient(x):
+    """Zeros like x (raw array or Tensor) from a gradient rule: where TF's rule returns
+    zeros_like rather than None, the gradient is connected and zero (relu's second order)."""
+    return ZerosLike(x, dtype=dtype_of(x))
 
 
 def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:

@@ -13,7 +13,8 @@ from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
 from .indexing_ops import SelectV2
 from .math_ops import (Cast, Complex, Conj, Cos, Cosh, DivNoNan, Exp, FloorDiv, Imag, Log,
-                       MatMul, Pow, Real, Reciprocal, Sign, Sin, Sinh, Sqrt, Square)
+                       MatMul, Pow, Real, Reciprocal, ReciprocalGrad, RsqrtGrad, Sign, Sin, Sinh,
+                       Sqrt, SqrtGrad, Square)
 from .op_util import dtype_of, shape_of, value_of
 from .special_ops import Digamma, Polygamma
 
@@ -182,19 +183,39 @@ def _square_grad(op, g):
 
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op, g):
-    return g * 0.5 / conj(op.outputs[0])
+    return SqrtGrad(op.outputs[0], g)
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op, g):
-    y = conj(op.outputs[0])
-    return g * -0.5 * (y * y * y)
+    return RsqrtGrad(op.outputs[0], g)
 
 
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op, g):
-    y = conj(op.outputs[0])
-    return -g * (y * y)
+    return ReciprocalGrad(op.outputs[0], g)
+
+
+# The gradient ops are antiholomorphic in y (they read conj(y)) and linear in dy.
+@RegisterGradient("SqrtGrad")
+def _sqrt_grad_grad(op, g):
+    y, _ = op.inputs
+    g_over_y = g / y
+    return -conj(g_over_y) * op.outputs[0], 0.5 * g_over_y
+
+
+@RegisterGradient("RsqrtGrad")
+def _rsqrt_grad_grad(op, g):
+    y, dy = op.inputs
+    y = conj(y)
+    return -1.5 * conj(g) * dy * (y * y), RsqrtGrad(y, g)
+
+
+@RegisterGradient("ReciprocalGrad")
+def _reciprocal_grad_grad(op, g):
+    y, dy = op.inputs
+    y = conj(y)
+    return -2.0 * conj(g) * dy * y, ReciprocalGrad(y, g)
 
 
 @RegisterGradient("Exp")

@@ -57,6 +57,21 @@ def _rsqrt(x):
     return np.reciprocal(np.sqrt(x))
 
 
+# The gradients of sqrt, rsqrt and reciprocal from their output y, as TF's SqrtGrad,
+# RsqrtGrad and ReciprocalGrad kernels: 0 wherever dy is 0, even where the slope is inf or
+# nan, so `where(x > 0, sqrt(x), 0)` has a finite gradient at 0.
+def _sqrt_grad(y, dy):
+    return np.where(dy == 0, np.zeros_like(dy), 0.5 * dy / np.conj(y))
+
+
+def _rsqrt_grad(y, dy):
+    return np.where(dy == 0, np.zeros_like(dy), -0.5 * dy * np.conj(y) ** 3)
+
+
+def _reciprocal_grad(y, dy):
+    return np.where(dy == 0, np.zeros_like(dy), -dy * np.conj(y) ** 2)
+
+
 def _check_divisor(op_name: str, y) -> None:
     if not np.all(y):
         raise errors.InvalidArgumentError(
@@ -178,6 +193,9 @@ Square = define_op("Square", np.square)
 Sqrt = define_op("Sqrt", np.sqrt)
 Rsqrt = define_op("Rsqrt", _rsqrt)
 Reciprocal = define_op("Reciprocal", np.reciprocal)
+SqrtGrad = define_op("SqrtGrad", _sqrt_grad)
+RsqrtGrad = define_op("RsqrtGrad", _rsqrt_grad)
+ReciprocalGrad = define_op("ReciprocalGrad", _reciprocal_grad)
 Exp = define_op("Exp", np.exp)
 Expm1 = define_op("Expm1", np.expm1)
 Log = define_op("Log", np.log)
