@@ -195,7 +195,7 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     """`num` evenly spaced values from `start` to `stop`, both included.
 
     `start` and `stop` may be tensors of one shape (the values then run along `axis`).
-    Integer inputs give float64, as in TF. Not differentiable.
+    Integer inputs give float64, as in TF. Differentiable in `start` and `stop`.
 
     Raises:
         InvalidArgumentError: `num` is negative, or `axis` is out of range.
