@@ -120,7 +120,14 @@ def describe(module, x):
     """A comparable summary of a result of `module`: tensors become (kind, dtype, shape,
     values), shapes and dtypes their TF spelling, sequences lists of summaries."""
     if isinstance(x, module.IndexedSlices):
-        return ("IndexedSlices", describe(module, x.indices), describe(module, x.values),
+        # The slices in index order: in which order the engine concatenates the slices of
+        # several gathers is its own business (TF's tape goes breadth-first, tapeflow's in
+        # reverse recording order); the dense sum and the slices themselves must agree.
+        indices, values = np.asarray(x.indices.numpy()), np.asarray(x.values.numpy())
+        rows = values.reshape(len(indices), -1)
+        order = sorted(range(len(indices)), key=lambda i: (indices[i], tuple(rows[i])))
+        return ("IndexedSlices", x.indices.dtype.name, indices[order],
+                describe(module, x.values)[:3], values[order],
                 describe(module, x.dense_shape), describe(module, module.convert_to_tensor(x)))
     if isinstance(x, (module.Tensor, module.Variable)):
         kind = "Variable" if isinstance(x, module.Variable) else "Tensor"

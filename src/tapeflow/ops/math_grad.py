@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
 from .indexing_ops import SelectV2
@@ -36,13 +37,29 @@ def _zeros_like(x):
 
 
 # -- arithmetic --------------------------------------------------------------------------------
+def _past_a_constant_scalar(op, g):
+    """An IndexedSlices gradient of x + c or x - c: TF passes it on to x as it is when c is a
+    scalar that needs no gradient, and makes it dense otherwise."""
+    if shape_of(op.inputs[1]) == () and not op.needs_gradient(1):
+        return g
+    return to_dense(g)
+
+
 @RegisterGradient("AddV2")
 def _add_grad(op, g):
+    if type(g) is IndexedSlices:
+        g = _past_a_constant_scalar(op, g)
+        if type(g) is IndexedSlices:
+            return g, None
     return g, g
 
 
 @RegisterGradient("Sub")
 def _sub_grad(op, g):
+    if type(g) is IndexedSlices:
+        g = _past_a_constant_scalar(op, g)
+        if type(g) is IndexedSlices:
+            return g, None
     return g, -g
 
 
@@ -163,6 +180,8 @@ def _matmul_grad(op, g):
 # -- elementwise functions ---------------------------------------------------------------------
 @RegisterGradient("Neg")
 def _neg_grad(op, g):
+    if type(g) is IndexedSlices:
+        return IndexedSlices(-g.values, g.indices, g.dense_shape)
     return -g
 
 
@@ -400,9 +419,11 @@ def _mean_grad(op, g):
 def _cast_grad(op, g):
     source = dtype_of(op.inputs[0])
     target = op.attrs["dtype"]
-    if source.kind in "fc" and target.kind in "fc":
-        return Cast(g, dtype=source)
-    return None
+    if source.kind not in "fc" or target.kind not in "fc":
+        return None
+    if type(g) is IndexedSlices:
+        return IndexedSlices(Cast(g.values, dtype=source), g.indices, g.dense_shape)
+    return Cast(g, dtype=source)
 
 
 for _op in ("Round", "Floor", "Ceil", "FloorDiv", "IsNan", "IsFinite", "IsInf", "Equal",
