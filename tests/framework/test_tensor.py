@@ -55,6 +55,12 @@ def test_repr_and_str():
     assert repr(tf.constant([1, 2])) == \
         "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>"
     assert str(tf.constant([1.0, 2.0])) == "tf.Tensor([1. 2.], shape=(2,), dtype=float32)"
+    # A value that spans lines starts on a line of its own, as in TF.
+    assert repr(tf.constant([[1, 2], [3, 4]])) == ("<tf.Tensor: shape=(2, 2), dtype=int32, numpy="
+                                                   "\narray([[1, 2],\n       [3, 4]], "
+                                                   "dtype=int32)>")
+    assert str(tf.constant([[1, 2], [3, 4]])) == \
+        "tf.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)"
 
 
 def test_python_conversions():

@@ -85,7 +85,8 @@ class Tensor:
         return f"<tf.Tensor: shape={shape}, dtype={self.dtype.name}, numpy={_numpy_repr(self._value)}>"
 
     def __str__(self) -> str:
-        return f"tf.Tensor({np.asarray(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
+        return (f"tf.Tensor({_on_own_lines(str(np.asarray(self._value)))}, shape={self.shape}, "
+                f"dtype={self.dtype.name})")
 
     def __len__(self) -> int:
         if not self._value.ndim:
@@ -135,7 +136,12 @@ class Tensor:
 def _numpy_repr(v) -> str:
     """NumPy's repr of the value, a scalar shown bare (`4.0`) as TF does."""
     v = np.asarray(v)
-    return repr(v) if v.ndim else repr(v.item())
+    return _on_own_lines(repr(v)) if v.ndim else repr(v.item())
+
+
+def _on_own_lines(text: str) -> str:
+    """TF starts a value that spans several lines on a line of its own."""
+    return "\n" + text if "\n" in text else text
 
 
 class Reference:
