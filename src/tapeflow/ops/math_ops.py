@@ -18,7 +18,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
-from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes
+from .op_util import NO_ATTRS, as_input, binary_inputs, hinted_inputs, normalize_axes
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
 # silently promote (sin of an int32) or reinterpret (logical_and of floats).
@@ -276,9 +276,9 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
 
 
 def _binary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
-            returns: str = "the inputs' dtype"):
+            returns: str = "the inputs' dtype", convert=binary_inputs):
     def fn(x, y, name=None):
-        inputs = binary_inputs(op.name, x, y)
+        inputs = convert(op.name, x, y)
         if inputs[0]._value.dtype.kind not in kinds:
             raise dtype_error(op.name, inputs[0], kinds)
         return execute(op, inputs, NO_ATTRS)
@@ -299,7 +299,8 @@ def execute_binary(op, kinds: str, x, y) -> Tensor:
 
 
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
-add = _binary(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)")
+add = _binary(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)",
+              convert=hinted_inputs)
 subtract = _binary(Sub, "subtract", "x - y", NUMERIC, _V, "array([-1., 2.], dtype=float32)")
 multiply = _binary(Mul, "multiply", "x * y", NUMERIC, _V, "array([2., 8.], dtype=float32)")
 pow = _binary(Pow, "pow", "x ** y", NUMERIC, _V,  # noqa: A001  (TF's public name)
@@ -596,8 +597,10 @@ def add_n(inputs, name=None) -> Tensor:
         raise ValueError("add_n: inputs must be a non-empty list of tensors of one shape "
                          f"and dtype, got {inputs!r}.")
     inputs = [convert_to_tensor(x) if isinstance(x, IndexedSlices) else x for x in inputs]
-    first = as_input(next((x for x in inputs if isinstance(x, (Tensor, Variable))), inputs[0]))
-    tensors = [binary_inputs("AddN", first, x)[1] for x in inputs]
+    # Each input is converted on its own, as in TF: a dtype mismatch is then an error.
+    tensors = [as_input(x) for x in inputs]
+    first = tensors[0]
+    tensors = [binary_inputs("AddN", first, x)[1] for x in tensors]
     if len(tensors) == 1:
         return convert_to_tensor(tensors[0])
     shapes = {tuple(t.shape.as_list()) for t in tensors}
@@ -620,7 +623,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         >>> tf.matmul(tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]])).shape
         TensorShape([1, 1])
     """
-    a, b = binary_inputs("MatMul", a, b)
+    a, b = hinted_inputs("MatMul", a, b)
     attrs = NO_ATTRS
     if transpose_a or transpose_b or adjoint_a or adjoint_b:
         attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b),
@@ -676,17 +679,14 @@ def _reflected(fn):
 
 def _equality(op, if_none: bool):
     """TF2's `==` / `!=`: elementwise, a Python bool against None, and a scalar answer
-    (instead of an error) for shapes that do not broadcast."""
+    (instead of an error) for shapes that do not broadcast; a value that does not convert to
+    the tensor's dtype raises, as in TF."""
     attrs = {"incompatible_shape_error": False}
 
     def method(self, other):
         if other is None:
             return if_none
-        try:
-            x, y = binary_inputs(op.name, self, other)
-        except (TypeError, ValueError):
-            return NotImplemented
-        return execute(op, (x, y), attrs)
+        return execute(op, binary_inputs(op.name, self, other), attrs)
     return method
 
 
@@ -697,6 +697,11 @@ _PLAIN_OPERATORS = {"neg": negative, "abs": abs, "invert": logical_not, "lt": le
                     "le": less_equal, "gt": greater, "ge": greater_equal}
 
 
+def _radd(self, other):
+    # `other + x` converts other with x's dtype (TypeError), unlike `x + other` (TF's add).
+    return execute_binary(Add, NUMERIC, other, self)
+
+
 def _install_operators() -> None:
     """Tensor and Variable operators, as TF's: `&`, `|`, `^` and `~` are logical (bool only),
     `==` and `!=` elementwise."""
@@ -704,6 +709,7 @@ def _install_operators() -> None:
         for name, fn in _REFLECTED_OPERATORS.items():
             setattr(cls, f"__{name}__", fn)
             setattr(cls, f"__r{name}__", _reflected(fn))
+        cls.__radd__ = _radd
         for name, fn in _PLAIN_OPERATORS.items():
             setattr(cls, f"__{name}__", fn)
         cls.__eq__ = _equality(Equal, False)

@@ -13,6 +13,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import int_values, same_dtype_inputs
+from .op_util import as_input
 
 
 def _einsum(*operands, equation):
@@ -110,7 +111,7 @@ def tensordot(a, b, axes, name=None) -> Tensor:
         >>> tf.tensordot(tf.ones([2, 3]), tf.ones([3, 4]), axes=1).shape
         TensorShape([2, 4])
     """
-    a, b = same_dtype_inputs("Einsum", [a, b])
+    a, b = same_dtype_inputs("Einsum", [as_input(a), as_input(b)])  # converted apart, as TF
     if isinstance(axes, (int, np.integer)) or np.ndim(getattr(axes, "_value", axes)) == 0:
         (n,) = int_values("Tensordot", axes, "axes")
         if n < 0 or n > a.ndim or n > b.ndim:
