@@ -97,9 +97,11 @@ def _cholesky(x):
         return np.linalg.cholesky(x)
     except np.linalg.LinAlgError:
         pass
-    # As TF, which does not raise: NaN for each matrix that is not positive definite.
+    # As TF, which does not raise: NaN in the lower triangle of each matrix that is not
+    # positive definite (the upper triangle stays 0).
     flat = x.reshape((-1,) + x.shape[-2:])
-    out = np.full_like(flat, np.nan)
+    out = np.zeros_like(flat)
+    out[:, np.tri(flat.shape[-1], dtype=bool)] = np.nan
     for i, matrix in enumerate(flat):
         try:
             out[i] = np.linalg.cholesky(matrix)
