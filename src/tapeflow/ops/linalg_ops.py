@@ -14,7 +14,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, transpose
-from .math_ops import Sum, log, matmul, real
+from .math_ops import Sum, log, matmul, real, reduce_sum
 from .op_util import NO_ATTRS, as_input, binary_inputs
 
 __all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "eigh", "eigvalsh",
@@ -30,6 +30,19 @@ def _adjoint_value(x):
 
 def _fail(op_name: str, message: str):
     return errors.InvalidArgumentError(None, op_name, f"{op_name}: {message}")
+
+
+def _half_in_float32(kernel):
+    """`kernel` on float16 input computed in float32 and rounded back: TF has float16 kernels
+    for these ops, LAPACK has none."""
+    def run(x, **attrs):
+        if x.dtype != np.float16:
+            return kernel(x, **attrs)
+        out = kernel(x.astype(np.float32), **attrs)
+        if isinstance(out, tuple):
+            return tuple(o.astype(np.float16) for o in out)
+        return out.astype(np.float16)
+    return run
 
 
 def _inverse(x, adjoint=False):
@@ -179,13 +192,13 @@ def _tensor_diag_part(x):
     return np.diagonal(x.reshape(n, n)).reshape(half)
 
 
-MatrixInverse = define_op("MatrixInverse", _inverse)
+MatrixInverse = define_op("MatrixInverse", _half_in_float32(_inverse))
 MatrixDeterminant = define_op("MatrixDeterminant", _determinant)
 LogMatrixDeterminant = define_op("LogMatrixDeterminant", _log_determinant, num_outputs=2)
 MatrixSolve = define_op("MatrixSolve", _solve)
 MatrixTriangularSolve = define_op("MatrixTriangularSolve", _triangular_solve)
 Cholesky = define_op("Cholesky", _cholesky)
-Qr = define_op("Qr", _qr, num_outputs=2)
+Qr = define_op("Qr", _half_in_float32(_qr), num_outputs=2)
 SelfAdjointEigV2 = define_op("SelfAdjointEigV2", _eigh, num_outputs=2)
 Svd = define_op("Svd", _svd, num_outputs=3)
 MatrixDiag = define_op("MatrixDiagV3", _matrix_diag)
@@ -197,14 +210,15 @@ DiagPart = define_op("DiagPart", _tensor_diag_part)
 _LINALG_DTYPES = ("float32", "float64", "complex64", "complex128")
 
 
-def _matrices(op_name: str, x, square: bool = True):
-    """`x` as a tensor of (square) matrices of a dtype the linalg kernels take."""
+def _matrices(op_name: str, x, square: bool = True, half: bool = False):
+    """`x` as a tensor of (square) matrices of a dtype the linalg kernels take (float16 too
+    with `half`)."""
     x = as_input(x)
-    if x.dtype.name == "float16":
+    if x.dtype.name == "float16" and not half:
         raise errors.NotFoundError(
             None, op_name, f"{op_name}: no kernel for dtype float16 (shape {list(x.shape)}); "
             f"cast to float32.")
-    if x.dtype.name not in _LINALG_DTYPES:
+    if x.dtype.name not in _LINALG_DTYPES + ("float16",):
         raise _fail(op_name, f"dtype {x.dtype.name} is not in the list of allowed values "
                     f"({', '.join(_LINALG_DTYPES)}); shape {list(x.shape)}.")
     if x.ndim < 2:
@@ -275,7 +289,7 @@ def inv(input, adjoint=False, name=None) -> Tensor:  # noqa: A002  (TF's argumen
         array([[0.5 , 0.  ],
                [0.  , 0.25]], dtype=float32)
     """
-    x = _matrices("MatrixInverse", input)
+    x = _matrices("MatrixInverse", input, half=True)
     return execute(MatrixInverse, (x,), {"adjoint": bool(adjoint)})
 
 
@@ -396,7 +410,7 @@ def qr(input, full_matrices=False, name=None) -> QrResult:  # noqa: A002
         >>> q.shape, r.shape
         (TensorShape([3, 2]), TensorShape([2, 2]))
     """
-    x = _matrices("Qr", input, square=False)
+    x = _matrices("Qr", input, square=False, half=True)
     return QrResult(*execute(Qr, (x,), {"full_matrices": bool(full_matrices)}))
 
 
@@ -519,7 +533,7 @@ def trace(x, name=None) -> Tensor:
         5.0
     """
     d = diag_part(x)
-    return execute(Sum, (d,), {"axis": (d.ndim - 1,), "keepdims": False})
+    return reduce_sum(d, axis=d.ndim - 1)
 
 
 def tensor_diag(diagonal, name=None) -> Tensor:

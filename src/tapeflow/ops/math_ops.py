@@ -259,12 +259,22 @@ def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
             f"\n        >>> tf.math.{call}\n        {result}\n")
 
 
+def no_kernel_error(op_name: str, x) -> errors.NotFoundError:
+    """TF's error for a dtype its op accepts but has no kernel for."""
+    return errors.NotFoundError(None, op_name, f"{op_name}: no kernel for dtype {x.dtype.name} "
+                                f"(shape {list(x.shape)}).")
+
+
 def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
-                   result: str, returns: str = "x's dtype"):
+                   result: str, returns: str = "x's dtype", no_kernel: str = ""):
+    """The public function of unary op `op`; dtypes of NumPy `no_kernel` kinds are accepted by
+    TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
         x = as_input(x)
-        if x._value.dtype.kind not in kinds:
-            raise dtype_error(op.name, x, kinds)
+        kind = x._value.dtype.kind
+        if kind not in kinds:
+            raise no_kernel_error(op.name, x) if kind in no_kernel else dtype_error(op.name, x,
+                                                                                   kinds)
         return execute(op, (x,), NO_ATTRS)
     _adopt(fn, public_name)
     fn.__doc__ = function_doc(
@@ -315,9 +325,6 @@ minimum = _binary(Minimum, "minimum", "The smaller of x and y; at ties the gradi
                   REAL, _V, "array([1., 2.], dtype=float32)")
 squared_difference = _binary(SquaredDifference, "squared_difference", "(x - y) * conj(x - y)",
                              NUMERIC, _V, "array([1., 4.], dtype=float32)")
-divide_no_nan = _binary(DivNoNan, "divide_no_nan", "x / y, and 0 wherever y is 0", INEXACT,
-                        "tf.constant([3.0, 3.0]), tf.constant([2.0, 0.0])",
-                        "array([1.5, 0. ], dtype=float32)")
 equal = _binary(Equal, "equal", "x == y", ANY, _V, "array([False, False])", "dtype bool")
 not_equal = _binary(NotEqual, "not_equal", "x != y", ANY, _V, "array([ True, True])",
                     "dtype bool")
@@ -342,7 +349,7 @@ sqrt = unary_function(Sqrt, "sqrt", "The square root of x; its gradient at 0 is 
 rsqrt = unary_function(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]",
                        "array([0.5], dtype=float32)")
 reciprocal = unary_function(Reciprocal, "reciprocal", "1 / x", INEXACT, "[4.0]",
-                            "array([0.25], dtype=float32)")
+                            "array([0.25], dtype=float32)", no_kernel="iu")
 exp = unary_function(Exp, "exp", "e ** x", INEXACT, "[0.0]", "array([1.], dtype=float32)")
 expm1 = unary_function(Expm1, "expm1", "exp(x) - 1, accurate for small x", INEXACT, "[0.0, 1.0]",
                        "array([0. , 1.7183], dtype=float32)")
@@ -377,8 +384,8 @@ atanh = unary_function(Atanh, "atanh", "The inverse hyperbolic tangent of x", IN
 sigmoid = unary_function(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably", INEXACT, "[0.0]",
                          "array([0.5], dtype=float32)")
 round = unary_function(  # noqa: A001  (TF's public name)
-    Round, "round", "x rounded to the nearest integer, half to even; no gradient", NUMERIC,
-    "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)")
+    Round, "round", "x rounded to the nearest integer, half to even; no gradient", REAL,
+    "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)", no_kernel="c")
 floor = unary_function(Floor, "floor", "The largest integer <= x; no gradient", FLOAT,
                        "[-1.5, 1.5]", "array([-2., 1.], dtype=float32)")
 ceil = unary_function(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
@@ -398,20 +405,46 @@ def divide(x, y, name=None) -> Tensor:
 
     Raises:
         InvalidArgumentError: the dtypes differ or the shapes do not broadcast.
+        TypeError: bool operands.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.divide(tf.constant(3), tf.constant(2))
         <tf.Tensor: shape=(), dtype=float64, numpy=1.5>
     """
-    x, y = binary_inputs("RealDiv", x, y)
-    if x.dtype.is_integer or x.dtype.is_bool:
-        target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
-        x, y = cast(x, target), cast(y, target)
-    return execute(RealDiv, (x, y), NO_ATTRS)
+    return execute(RealDiv, _true_division_inputs("RealDiv", x, y), NO_ATTRS)
 
 
 truediv = divide
+
+
+def divide_no_nan(x, y, name=None) -> Tensor:
+    """x / y, and 0 wherever y is 0, elementwise with broadcasting (op `DivNoNan`); integer
+    operands are divided as floats, as by `divide`.
+
+    Raises:
+        InvalidArgumentError: the dtypes differ or the shapes do not broadcast.
+        TypeError: bool operands.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.divide_no_nan(tf.constant([3.0, 3.0]), tf.constant([2.0, 0.0])).numpy()
+        array([1.5, 0. ], dtype=float32)
+    """
+    return execute(DivNoNan, _true_division_inputs("DivNoNan", x, y), NO_ATTRS)
+
+
+def _true_division_inputs(op_name: str, x, y) -> tuple:
+    """The operands of TF's true division: integers as floats (float32 up to 16 bits, else
+    float64); bools are a TypeError."""
+    x, y = binary_inputs(op_name, x, y)
+    if x.dtype.is_bool:
+        raise TypeError(f"{op_name}: invalid dtype bool (shapes {list(x.shape)} and "
+                        f"{list(y.shape)}); cast to a number first.")
+    if x.dtype.is_integer:
+        target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
+        x, y = cast(x, target), cast(y, target)
+    return x, y
 
 
 def floordiv(x, y, name=None) -> Tensor:
@@ -424,7 +457,7 @@ def floordiv(x, y, name=None) -> Tensor:
         A tensor of the broadcast shape and the inputs' dtype.
 
     Raises:
-        TypeError: the inputs are complex.
+        NotFoundError: the inputs are complex (TF has no kernel for them).
         InvalidArgumentError: the dtypes differ, an integer divisor is 0, or the shapes do
             not broadcast.
 
@@ -433,8 +466,9 @@ def floordiv(x, y, name=None) -> Tensor:
         >>> tf.math.floordiv(tf.constant([7, -7]), 2).numpy()
         array([ 3, -4], dtype=int32)
     """
-    if as_input(x).dtype.is_complex:
-        raise TypeError(f"floordiv: complex inputs are not supported (got {as_input(x)!r}).")
+    x, y = binary_inputs("FloorDiv", x, y)
+    if x.dtype.is_complex:
+        raise no_kernel_error("FloorDiv", x)
     return execute_binary(FloorDiv, REAL, x, y)
 
 
@@ -520,6 +554,9 @@ def real(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
         array([1.])
     """
     x = convert_to_tensor(input)
+    if x.dtype.is_bool:
+        raise TypeError(f"real: expected a numeric tensor, got dtype bool (shape "
+                        f"{list(x.shape)}).")
     return execute(Real, (x,), NO_ATTRS) if x.dtype.is_complex else x
 
 
@@ -560,7 +597,7 @@ def angle(input, name=None) -> Tensor:  # noqa: A002
     """The argument of a complex tensor; for a real one pi where it is negative, else 0.
 
     Raises:
-        InvalidArgumentError: a real input that is not floating.
+        TypeError: a real input that is not floating (pi is not representable in it).
 
     Example:
         >>> import tapeflow as tf
@@ -570,7 +607,9 @@ def angle(input, name=None) -> Tensor:  # noqa: A002
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
         return execute(Angle, (x,), NO_ATTRS)
-    negative_part = cast(less(require_dtype("Angle", x, FLOAT), 0), x.dtype)
+    if not x.dtype.is_floating:
+        raise TypeError(f"angle: cannot convert pi to a tensor of dtype {x.dtype.name}.")
+    negative_part = cast(less(x, 0), x.dtype)
     return negative_part * np.pi
 
 
@@ -624,6 +663,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         TensorShape([1, 1])
     """
     a, b = hinted_inputs("MatMul", a, b)
+    require_dtype("MatMul", a, NUMERIC)
     attrs = NO_ATTRS
     if transpose_a or transpose_b or adjoint_a or adjoint_b:
         attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b),

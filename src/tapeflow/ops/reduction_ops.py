@@ -182,6 +182,9 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64,  # noqa: 
 
 def _variance(public_name: str, input_tensor, axis, keepdims):
     x = as_input(input_tensor)
+    if x.dtype.is_bool:  # TF's reduce_mean rejects it first
+        raise errors.InvalidArgumentError(
+            None, "Mean", f"Mean: got a bool tensor of shape {list(x.shape)} ({public_name}).")
     if not (x.dtype.is_floating or x.dtype.is_complex):
         raise TypeError(f"{public_name}: input must be real or complex floating, got a "
                         f"{x.dtype.name} tensor of shape {list(x.shape)}.")

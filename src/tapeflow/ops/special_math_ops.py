@@ -84,6 +84,9 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
     if kwargs:
         raise TypeError(f"einsum: unexpected keyword arguments {sorted(kwargs)}")
     operands = same_dtype_inputs("Einsum", inputs)
+    if operands and operands[0].dtype.is_bool:
+        raise errors.NotFoundError(None, "Einsum", "Einsum: no kernel for dtype bool (shapes "
+                                   f"{[o.shape.as_list() for o in operands]}).")
     eq = explicit_equation(equation, [x.ndim for x in operands])
     sizes: dict = {}
     for term, x in zip(eq.split("->")[0].split(","), operands):
@@ -112,6 +115,10 @@ def tensordot(a, b, axes, name=None) -> Tensor:
         TensorShape([2, 4])
     """
     a, b = same_dtype_inputs("Einsum", [as_input(a), as_input(b)])  # converted apart, as TF
+    if a.dtype.is_bool:  # TF's tensordot is a MatMul, which rejects bool
+        raise errors.InvalidArgumentError(
+            None, "MatMul", f"MatMul: got bool tensors of shapes {a.shape.as_list()} and "
+            f"{b.shape.as_list()}; MatMul takes numbers only.")
     if isinstance(axes, (int, np.integer)) or np.ndim(getattr(axes, "_value", axes)) == 0:
         (n,) = int_values("Tensordot", axes, "axes")
         if n < 0 or n > a.ndim or n > b.ndim:
