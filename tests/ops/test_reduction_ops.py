@@ -157,6 +157,15 @@ def test_cumsum_gradient():
     np.testing.assert_allclose(g.numpy(), [5.0, 3.0, 0.0])
 
 
+def test_cumprod_gradient_at_zeros_is_the_product_of_the_others():
+    # d/dx1 of sum(cumprod([2, x1, 3])) at x1 = 0 is 2 + 2 * 3 = 8 (TF 2.21 says 0, a bug
+    # fixed upstream; its division by x gives nan or 0 there).
+    g = grad(tf.math.cumprod, np.array([2.0, 0.0, 3.0]))
+    np.testing.assert_array_equal(g.numpy(), [1.0, 8.0, 0.0])
+    g = grad(lambda x: tf.math.cumprod(x, reverse=True), np.array([2.0, 0.0, 3.0, 0.0]))
+    np.testing.assert_array_equal(g.numpy(), [0.0, 0.0, 0.0, 1.0 + 3.0])
+
+
 def test_reduction_errors():
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     with pytest.raises(errors.InvalidArgumentError, match="Max.*dimension 2"):

@@ -12,7 +12,7 @@ EDGES: dict = {}
 KNOWN_DIFFERENCES = {
     "cumprod with zero": "TF 2.21 divides by x with div_no_nan, so the gradient at a zero is 0 "
                          "instead of the product of the others (tensorflow/tensorflow#119430, "
-                         "fixed upstream by #120282); tapeflow gives the true gradient",
+                         "fixed upstream by #120282); tapeflow gives the true gradient (8)",
 }
 
 

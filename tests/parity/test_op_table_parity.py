@@ -14,9 +14,17 @@ RANDOM = {"Mul[dropout]", "Mul[dropout noise_shape]", "Mul[random.normal mean, s
 _CPU_ONLY = "TF's CPU kernels lack it (they exist on GPU); tapeflow computes it"
 _NO_CONJ = ("TF's rule multiplies by the local derivative without conjugating it, against its own "
             "convention; tapeflow conjugates (the table checks it by finite differences)")
+_CUMPROD_AT_ZERO = ("TF 2.21's Cumprod gradient divides by x with div_no_nan, so it is 0 at a zero "
+                    "instead of the product of the other entries (tensorflow/tensorflow#119430, "
+                    "fixed upstream by #120282); tapeflow's is exact (checked by finite "
+                    "differences)")
 # TF behaviour that tapeflow deliberately does better: {row id: reason}. Each is an xfail, strict:
 # when TF changes, the test says so.
 KNOWN_DIFFERENCES = {
+    "Prod[with zeros]": f"second order: {_CUMPROD_AT_ZERO}",
+    "Cumprod[two zeros]": _CUMPROD_AT_ZERO,
+    **{f"Cumprod[with zeros,exclusive={e},reverse={r}]": _CUMPROD_AT_ZERO
+       for e in (False, True) for r in (False, True)},
     "Softsign": "second order: TF registers no gradient for SoftsignGrad (LookupError)",
     "EagerPyFunc": "second order: TF's py_function gradient is not recorded by an outer tape "
                    "(None); tapeflow's is",
