@@ -17,10 +17,25 @@ from tapeflow.eager.function import Function
 from tapeflow.framework.registry import OpDef
 
 _NAMESPACES = ("", "math", "nn", "linalg", "random")
+# Gradient ops the table calls directly, and the names TF's raw ops give their inputs.
+_RAW_OPS = {"ReluGrad": ("gradients", "features"), "Relu6Grad": ("gradients", "features"),
+            "LeakyReluGrad": ("gradients", "features"), "EluGrad": ("gradients", "outputs"),
+            "SeluGrad": ("gradients", "outputs"), "SqrtGrad": ("y", "dy"),
+            "RsqrtGrad": ("y", "dy"), "ReciprocalGrad": ("y", "dy")}
 
 
 class Untranslatable(Exception):
     """The row calls a tapeflow internal (an OpDef, a kernel module) that TF does not have."""
+
+
+class _ModuleTwin:
+    """A tapeflow module of ops in a translated function: its attributes, translated."""
+
+    def __init__(self, module, translate) -> None:
+        self._module, self._translate = module, translate
+
+    def __getattr__(self, attr):
+        return self._translate(getattr(self._module, attr))
 
 
 class _Internal:
@@ -71,11 +86,14 @@ class Translator:
         if obj is tapeflow:
             return self.tf
         if isinstance(obj, types.ModuleType):
-            return _Internal(obj.__name__) if obj.__name__.startswith("tapeflow.") else obj
+            return _ModuleTwin(obj, self) if obj.__name__.startswith("tapeflow.") else obj
         if isinstance(obj, tapeflow.DType):
             return self.tf.as_dtype(obj.name)
         if isinstance(obj, OpDef):
-            return _Internal(f"OpDef {obj.name}")
+            if obj.name not in _RAW_OPS:
+                return _Internal(f"OpDef {obj.name}")
+            raw, names = getattr(self.tf.raw_ops, obj.name), _RAW_OPS[obj.name]
+            return lambda *inputs, **attrs: raw(**dict(zip(names, inputs)), **attrs)
         if isinstance(obj, Function):
             return self.tf.function(self(obj.python_function))
         if id(obj) in self._public and getattr(obj, "__module__", "").startswith("tapeflow"):
