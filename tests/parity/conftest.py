@@ -210,9 +210,10 @@ def evaluate(module, fn, args, *, order: int, key: str) -> dict:
     """Runs row `fn` under `module` (tapeflow or TensorFlow) on `args` (NumPy arrays).
 
     Returns the described forward outputs, the gradient of the float outputs (weighted by
-    seeded random output gradients) with respect to every float argument, and, for
-    `order` 2, the gradient of a seeded random projection of that gradient. A stage that
-    raises records the exception's class name instead, and ends the run.
+    seeded random output gradients) with respect to every float argument (None for each
+    through a non-differentiable row), and, for `order` 2, the gradient of a seeded random
+    projection of that gradient. A stage that raises records the exception's class name
+    instead, and ends the run.
     """
     rng = seeded_rng(key)
     inputs = [module.constant(a) for a in args]
@@ -225,8 +226,6 @@ def evaluate(module, fn, args, *, order: int, key: str) -> dict:
                 inner.watch(floats)
                 outputs = flatten(fn(*inputs))
             result["forward"] = describe(module, outputs)
-            if order == 0:
-                return result
             targets, weights = [], []
             for y in outputs:
                 if module.is_tensor(y) and (y.dtype.is_floating or y.dtype.is_complex):
@@ -245,9 +244,9 @@ def evaluate(module, fn, args, *, order: int, key: str) -> dict:
                     projection.append(module.reduce_sum(g * weight))
         if projection:
             result["second"] = describe(module, outer.gradient(module.add_n(projection), floats))
+    except Untranslatable:
+        raise
     except Exception as e:  # noqa: BLE001  (the class is what is compared)
-        if isinstance(e, Untranslatable):
-            raise
         result["raised"] = type(e).__name__
     return result
 
