@@ -147,6 +147,14 @@ def test_no_implicit_promotion():
         tf.add(1, tf.constant([1.0]))  # 1 converts on its own: int32
 
 
+def test_python_numbers_are_not_bools():
+    with pytest.raises(TypeError):
+        tf.constant(1, tf.bool)
+    with pytest.raises(TypeError):
+        tf.logical_and(tf.constant([True]), 1)
+    assert tf.constant(np.array([2]), tf.bool).numpy().tolist() == [True]  # NumPy data: cast
+
+
 def test_numpy_data_is_cast_to_the_tensors_dtype():
     # As TF: NumPy arrays and scalars are cast (truncating), Python data must fit.
     out = tf.constant([1.0]) + np.array([1.0])

@@ -108,6 +108,42 @@ edge("atan2 at origin")(lambda tf: grad(tf, tf.math.atan2, [0.0], [0.0]))
 edge("float32 gradient dtype")(lambda tf: grad(tf, tf.square, [1.5], dtype="float32"))
 edge("float16 gradient")(lambda tf: grad(tf, lambda x: x * x, [1.5], dtype="float16"))
 
+# NaN, signed zeros and empty tensors.
+_NAN = [1.0, float("nan"), -2.0]
+edge("maximum with nan")(lambda tf: [tf.maximum(_NAN, 0.0), tf.minimum(_NAN, 0.0)])
+edge("reduce_max with nan")(lambda tf: [tf.reduce_max(_NAN), tf.reduce_min(_NAN)])
+edge("argmax with nan")(lambda tf: [tf.argmax(_NAN), tf.argmin(_NAN)])
+edge("clip_by_value nan")(lambda tf: tf.clip_by_value(_NAN, -1.0, 1.0))
+edge("relu and sign of nan")(lambda tf: [tf.nn.relu(_NAN), tf.sign(_NAN), tf.abs(_NAN)])
+edge("signed zeros")(lambda tf: [tf.abs(-0.0), tf.sign(-0.0), tf.negative(0.0),
+                                 tf.math.floormod(-0.0, 2.0), 1.0 / tf.constant(-0.0)])
+edge("round half to even")(lambda tf: tf.round([0.5, 1.5, 2.5, -0.5, -1.5]))
+edge("pow edge values")(lambda tf: tf.pow([0.0, -8.0, 0.0, 2.0], [0.0, 1.0 / 3.0, -1.0, 1e10]))
+edge("int pow negative exponent")(lambda tf: raised(tf.pow, tf.constant([2]), tf.constant([-1])))
+edge("log and sqrt of negatives")(lambda tf: [tf.math.log([-1.0, 0.0]), tf.sqrt([-1.0, -0.0])])
+edge("0 / 0")(lambda tf: [tf.constant([0.0]) / 0.0, tf.math.divide_no_nan(0.0, 0.0)])
+edge("float32 overflow")(lambda tf: [tf.exp(tf.constant([100.0])), tf.constant([3e38]) * 10.0])
+edge("logsumexp of -inf")(lambda tf: tf.reduce_logsumexp([-np.inf, -np.inf]))
+edge("reductions of empty")(lambda tf: [tf.reduce_sum(tf.zeros([0])), tf.reduce_prod(
+    tf.zeros([0])), tf.reduce_mean(tf.zeros([0])), tf.reduce_max(tf.zeros([0])),
+    tf.reduce_min(tf.zeros([0], tf.int32)), tf.reduce_all(tf.zeros([0], tf.bool))])
+edge("argmax of empty")(lambda tf: raised(tf.argmax, tf.zeros([0])))
+edge("top_k k too large")(lambda tf: raised(tf.math.top_k, [1.0, 2.0], 3))
+edge("int32 overflow wraps")(lambda tf: tf.constant([2 ** 31 - 1]) + tf.constant([1]))
+edge("int floordiv negative")(lambda tf: [tf.constant([-7, 7, -7]) // tf.constant([2, -2, -2]),
+                                          tf.math.floormod(tf.constant([-7, 7]), 
+                                                           tf.constant([-2, -2]))])
+edge("float floormod sign")(lambda tf: tf.math.floormod([-7.5, 7.5], [2.0, -2.0]))
+edge("cast large float to int")(lambda tf: tf.cast([3e9, -3e9], tf.int64))
+edge("cast nan to bool")(lambda tf: tf.cast([float("nan")], tf.bool))
+edge("reduce_mean of int rounds toward zero")(lambda tf: tf.reduce_mean([-1, -2]))
+edge("reduce_any of floats")(lambda tf: raised(tf.reduce_any, tf.constant([1.0])))
+edge("numbers are not bools")(lambda tf: [raised(tf.constant, 1, tf.bool), raised(
+    tf.logical_and, tf.constant([True]), 1), tf.constant(np.array([2]), tf.bool)])
+edge("argmax with nan and -inf")(lambda tf: [tf.argmax([np.nan, -np.inf]), tf.argmax(
+    [-np.inf, np.nan]), tf.argmax([np.nan, np.nan]), tf.argmin([np.nan, 1.0])])
+edge("equal of bools and ints")(lambda tf: raised(tf.equal, [True], [1]))
+
 # Casts and integer arithmetic.
 edge("cast float to int truncates")(lambda tf: tf.cast([1.7, -1.7, 2.5, -0.5], tf.int32))
 edge("cast float to bool")(lambda tf: tf.cast([0.0, -0.5, 2.0], tf.bool))

@@ -186,6 +186,8 @@ def _array_from_python(value, dtype: dtypes.DType | None):
         if isinstance(value, (np.ndarray, np.generic)):
             return _cast_numpy(value, dtype)
         arr = np.asarray(value)
+        if target.kind == "b" and arr.dtype.kind != "b":  # TF: numbers are not bools
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if arr.dtype.kind in "fc" and target.kind in "iub" and np.any(arr != np.round(np.real(arr))):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if arr.dtype.kind == "c" and target.kind != "c":

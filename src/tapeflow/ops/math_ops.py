@@ -571,7 +571,7 @@ def imag(input, name=None) -> Tensor:  # noqa: A002
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
         return execute(Imag, (x,), NO_ATTRS)
-    return constant(0, dtype=x.dtype, shape=x.shape)
+    return constant(np.zeros(x.shape, x.dtype._np))
 
 
 def conj(x, name=None) -> Tensor:
