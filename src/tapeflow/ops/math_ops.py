@@ -60,16 +60,24 @@ def _rsqrt(x):
 # The gradients of sqrt, rsqrt and reciprocal from their output y, as TF's SqrtGrad,
 # RsqrtGrad and ReciprocalGrad kernels: 0 wherever dy is 0, even where the slope is inf or
 # nan, so `where(x > 0, sqrt(x), 0)` has a finite gradient at 0.
+def _zero_where_dy_is(dy, out):
+    if np.count_nonzero(dy) == dy.size:  # the common case: one cheap pass
+        return out
+    return np.where(dy == 0, np.zeros_like(out), out)
+
+
 def _sqrt_grad(y, dy):
-    return np.where(dy == 0, np.zeros_like(dy), 0.5 * dy / np.conj(y))
+    return _zero_where_dy_is(dy, 0.5 * dy / (np.conj(y) if y.dtype.kind == "c" else y))
 
 
 def _rsqrt_grad(y, dy):
-    return np.where(dy == 0, np.zeros_like(dy), -0.5 * dy * np.conj(y) ** 3)
+    y = np.conj(y) if y.dtype.kind == "c" else y
+    return _zero_where_dy_is(dy, -0.5 * dy * (y * y * y))
 
 
 def _reciprocal_grad(y, dy):
-    return np.where(dy == 0, np.zeros_like(dy), -dy * np.conj(y) ** 2)
+    y = np.conj(y) if y.dtype.kind == "c" else y
+    return _zero_where_dy_is(dy, -dy * (y * y))
 
 
 def _check_divisor(op_name: str, y) -> None:

@@ -82,13 +82,16 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
     Raises:
         InvalidArgumentError: the two dtypes differ.
     """
-    x = as_input(x)
-    if not (type(y) is Tensor or isinstance(y, (Tensor, Variable))):
-        try:
-            y = _like(y, x, op_name)
-        except TypeError:
-            y = constant(y)
-    return binary_inputs(op_name, x, y)
+    if not (type(x) is Tensor or isinstance(x, (Tensor, Variable))):
+        x = constant(x)
+    if type(y) is Tensor or isinstance(y, (Tensor, Variable)):
+        if x._value.dtype is y._value.dtype:
+            return x, y
+        return binary_inputs(op_name, x, y)
+    try:
+        return x, _like(y, x, op_name)
+    except TypeError:
+        return binary_inputs(op_name, x, constant(y))
 
 
 def shape_of(x) -> tuple:
