@@ -2,6 +2,7 @@
 import pytest
 
 import tapeflow as tf
+from tapeflow.framework import registry
 
 
 def _derivatives(f, x, order: int) -> list:
@@ -18,3 +19,17 @@ def derivatives():
     """`derivatives(f, x, order)`: [f(x), f'(x), ...] up to `order`, as floats, by nested
     GradientTapes (each one records the derivative below it)."""
     return lambda f, x, order: [float(d) for d in _derivatives(f, x, order)]
+
+
+@pytest.fixture
+def temporary_op():
+    """`temporary_op(name, kernel, **kwargs)`: `define_op` for one test; the op, with the rules
+    registered for it, leaves the registry when the test ends."""
+    names = []
+
+    def define(name, kernel, **kwargs):
+        names.append(name)
+        return registry.define_op(name, kernel, **kwargs)
+    yield define
+    for name in names:
+        del registry._OPS[name]

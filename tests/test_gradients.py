@@ -108,28 +108,22 @@ def test_integer_paths_give_none():
         assert tf.gradients(tf.cast(tf.cast(x, tf.int32), tf.float32), x) == [None]
 
 
-def test_missing_rule_is_a_lookup_error():
-    op = registry.define_op("GraphTestNoRule", lambda x: x * 1)
-    try:
-        with tf.Graph().as_default():
-            x = tf.constant(1.0)
-            y = tf.square(op(x))
-            with pytest.raises(LookupError, match="GraphTestNoRule"):
-                tf.gradients(y, x)
-    finally:
-        del registry._OPS["GraphTestNoRule"]
+def test_missing_rule_is_a_lookup_error(temporary_op):
+    op = temporary_op("GraphTestNoRule", lambda x: x * 1)
+    with tf.Graph().as_default():
+        x = tf.constant(1.0)
+        y = tf.square(op(x))
+        with pytest.raises(LookupError, match="GraphTestNoRule"):
+            tf.gradients(y, x)
 
 
-def test_rule_returning_the_wrong_count_is_an_error():
-    op = registry.define_op("GraphTestBadCount", np.add)
+def test_rule_returning_the_wrong_count_is_an_error(temporary_op):
+    op = temporary_op("GraphTestBadCount", np.add)
     registry.RegisterGradient("GraphTestBadCount")(lambda op, g: g)
-    try:
-        with tf.Graph().as_default():
-            x = tf.constant(1.0)
-            with pytest.raises(ValueError, match="GraphTestBadCount"):
-                tf.gradients(op(x, x), x)
-    finally:
-        del registry._OPS["GraphTestBadCount"]
+    with tf.Graph().as_default():
+        x = tf.constant(1.0)
+        with pytest.raises(ValueError, match="GraphTestBadCount"):
+            tf.gradients(op(x, x), x)
 
 
 def test_xs_must_belong_to_the_graph():

@@ -3,7 +3,7 @@
 Change `import tensorflow as tf` to `import tapeflow as tf`. This module only re-exports.
 """
 from . import framework  # noqa: F401
-from .framework import dtypes, errors
+from .framework import errors
 from .framework.context import executing_eagerly
 from .framework.dtypes import (DType, as_dtype, bool, complex64, complex128, double, float16,
                                float32, float64, half, int8, int16, int32, int64, uint8)
@@ -13,30 +13,31 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from . import ops  # noqa: F401  (registers every gradient and forward rule)
-from .ops.array_ops import (broadcast_to, concat, expand_dims, gather, identity, identity_n, pad,
-                            rank, reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
+from .ops.array_ops import (broadcast_to, concat, expand_dims, identity, identity_n, pad, rank,
+                            reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
                             transpose, unstack)
 from .ops.creation_ops import (eye, fill, linspace, meshgrid, one_hot, ones, ones_like, range,
                                zeros, zeros_like)
+from .ops.gather_ops import gather
 from .ops.indexing_ops import (boolean_mask, gather_nd, newaxis, repeat, scatter_nd, slice,
                                strided_slice, tensor_scatter_nd_add, tensor_scatter_nd_update,
                                where)
 from .ops.sort_ops import argsort, sort
 from .ops.special_math_ops import einsum, tensordot
-from .ops.math_ops import (add, cast, divide, exp, log, matmul, multiply, negative, pow,
-                           reduce_mean, reduce_sum, round, sigmoid, sqrt, square, subtract,
-                           tanh, truediv)
-from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, complex,
-                           cos, cosh, equal, floor, greater, greater_equal, less, less_equal,
-                           logical_and, logical_not, logical_or, maximum, minimum, not_equal,
-                           sign, sin, sinh, tan)
+from .ops.math_ops import (add, cast, divide, exp, matmul, multiply, negative, pow, reduce_mean,
+                           reduce_sum, round, sigmoid, sqrt, square, subtract, tanh, truediv)
+from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, cos, cosh,
+                           floor, maximum, minimum, sign, sin, sinh, tan)
+from .ops.comparison_ops import (equal, greater, greater_equal, less, less_equal, logical_and,
+                                 logical_not, logical_or, not_equal)
+from .ops.complex_ops import complex
 from .ops.clip_ops import clip_by_norm, clip_by_value
 from .ops.norm_ops import norm
 from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import autodiff, config, linalg, math, nn, random, test  # noqa: E402
+from . import autodiff, config, dtypes, linalg, math, nn, random, test  # noqa: E402
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .gradients import AggregationMethod, gradients, hessians
@@ -45,7 +46,6 @@ from .ops.control_flow_ops import cond, control_dependencies, group, no_op, whil
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402
 
-NoGradient = no_gradient
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tapeflow` stays quick.

@@ -1,14 +1,16 @@
 """tf.math: elementwise math and reductions."""
-from .ops.array_ops import unsorted_segment_sum
+from .ops.gather_ops import unsorted_segment_sum
 from .ops.sort_ops import top_k
 from .ops.math_ops import (add, divide, exp, log, multiply, negative, pow, reduce_mean,
                            reduce_sum, round, sigmoid, sqrt, square, subtract, tanh, truediv)
-from .ops.math_ops import (abs, acos, acosh, add_n, angle, asin, asinh, atan, atan2, atanh, ceil,
-                           conj, cos, cosh, divide_no_nan, equal, expm1, floor, floordiv,
-                           floormod, greater, greater_equal, imag, is_finite, is_inf, is_nan,
-                           less, less_equal, log1p, logical_and, logical_not, logical_or,
-                           logical_xor, maximum, minimum, mod, not_equal, real, reciprocal,
-                           rsqrt, sign, sin, sinh, squared_difference, tan)
+from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, ceil, cos,
+                           cosh, divide_no_nan, expm1, floor, floordiv, floormod, log1p,
+                           maximum, minimum, mod, reciprocal, rsqrt, sign, sin, sinh,
+                           squared_difference, tan)
+from .ops.comparison_ops import (equal, greater, greater_equal, is_finite, is_inf, is_nan, less,
+                                 less_equal, logical_and, logical_not, logical_or, logical_xor,
+                                 not_equal)
+from .ops.complex_ops import angle, conj, imag, real
 from .ops.norm_ops import l2_normalize
 from .ops.reduction_ops import (argmax, argmin, count_nonzero, cumprod, cumsum, reduce_all,
                                 reduce_any, reduce_logsumexp, reduce_max, reduce_min,

@@ -1,6 +1,7 @@
 """tf.nn: activations, softmax, losses, convolution, pooling and normalization."""
 from .ops.embedding_ops import embedding_lookup
 from .ops.random_ops import dropout
+from .ops.sort_ops import top_k
 from .ops.math_ops import sigmoid, tanh
 from .ops.norm_ops import l2_normalize
 from .ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
@@ -16,3 +17,4 @@ __all__ += ["avg_pool2d", "batch_normalization", "bias_add", "conv1d", "conv2d",
             "conv2d_transpose", "elu", "gelu", "l2_loss", "leaky_relu", "log_softmax",
             "max_pool2d", "moments", "relu6", "selu", "sigmoid_cross_entropy_with_logits", "silu",
             "softmax_cross_entropy_with_logits", "softplus", "softsign", "swish"]
+__all__ += ["top_k"]

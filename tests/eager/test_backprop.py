@@ -295,31 +295,25 @@ def test_gradient_dtype_matches_source():
     assert g.gradient(y, x).dtype is tf.float64
 
 
-def test_missing_rule_is_lookup_error_naming_op():
-    op = registry.define_op("TestNoRule", lambda x: x * 2)
-    try:
-        x = tf.constant(1.0)
-        with tf.GradientTape() as g:
-            g.watch(x)
-            y = tf.framework.execute.execute(op, (x,), {})
-        with pytest.raises(LookupError, match="TestNoRule"):
-            g.gradient(y, x)
-    finally:
-        del registry._OPS["TestNoRule"]
+def test_missing_rule_is_lookup_error_naming_op(temporary_op):
+    op = temporary_op("TestNoRule", lambda x: x * 2)
+    x = tf.constant(1.0)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = tf.framework.execute.execute(op, (x,), {})
+    with pytest.raises(LookupError, match="TestNoRule"):
+        g.gradient(y, x)
 
 
-def test_rule_returning_wrong_count_is_error_naming_op():
-    op = registry.define_op("TestBadCount", np.add)
+def test_rule_returning_wrong_count_is_error_naming_op(temporary_op):
+    op = temporary_op("TestBadCount", np.add)
     registry.RegisterGradient("TestBadCount")(lambda op, g: g)
-    try:
-        x = tf.constant(1.0)
-        with tf.GradientTape() as g:
-            g.watch(x)
-            y = tf.framework.execute.execute(op, (x, x), {})
-        with pytest.raises(ValueError, match="TestBadCount"):
-            g.gradient(y, x)
-    finally:
-        del registry._OPS["TestBadCount"]
+    x = tf.constant(1.0)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = tf.framework.execute.execute(op, (x, x), {})
+    with pytest.raises(ValueError, match="TestBadCount"):
+        g.gradient(y, x)
 
 
 def test_no_gradient_is_declared_and_gives_none():

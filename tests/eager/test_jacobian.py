@@ -161,35 +161,39 @@ def test_variables_and_parallel_iterations():
     np.testing.assert_allclose(jac.numpy(), expected)
 
 
-def test_nested_jacobians_give_the_hessian():
-    x = tf.constant([1.0, 2.0])
+def _cube_hessian(x, z):
     with tf.GradientTape() as outer:
         outer.watch(x)
         with tf.GradientTape() as inner:
             inner.watch(x)
             y = tf.reduce_sum(x ** 3.0)
         jac = inner.jacobian(y, x)
+    return jac, outer.jacobian(jac, [x, z], unconnected_gradients="zero")
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_nested_jacobians_give_the_hessian(traced):
+    fn = tf.function(_cube_hessian) if traced else _cube_hessian
+    jac, (hx, hz) = fn(tf.constant([1.0, 2.0]), tf.constant(5.0))
     np.testing.assert_array_equal(jac.numpy(), [3.0, 12.0])
-    np.testing.assert_array_equal(outer.jacobian(jac, x).numpy(), [[6.0, 0.0], [0.0, 12.0]])
+    np.testing.assert_array_equal(hx.numpy(), [[6.0, 0.0], [0.0, 12.0]])
+    np.testing.assert_array_equal(hz.numpy(), [0.0, 0.0])
 
 
-def test_ops_without_a_batched_rule_run_row_by_row():
-    op = registry.define_op("TestRowByRow", np.sin)
+def test_ops_without_a_batched_rule_run_row_by_row(temporary_op):
+    op = temporary_op("TestRowByRow", np.sin)
 
     @registry.RegisterGradient("TestRowByRow")
     def _grad(op, g):
         return g * tf.math.cos(op.inputs[0]) if hasattr(g, "_id") else g * np.cos(op.inputs[0])
 
-    try:
-        assert not has_batched_gradient("TestRowByRow")
-        x = tf.constant([0.5, 1.0, 2.0])
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tf.framework.execute.execute(op, (x,), {})
-        np.testing.assert_allclose(tape.jacobian(y, x).numpy(), np.diag(np.cos([0.5, 1.0, 2.0])),
-                                   rtol=1e-6)
-    finally:
-        del registry._OPS["TestRowByRow"]
+    assert not has_batched_gradient("TestRowByRow")
+    x = tf.constant([0.5, 1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.framework.execute.execute(op, (x,), {})
+    np.testing.assert_allclose(tape.jacobian(y, x).numpy(), np.diag(np.cos([0.5, 1.0, 2.0])),
+                               rtol=1e-6)
 
 
 def test_custom_gradient_in_a_jacobian():
@@ -254,3 +258,135 @@ def test_common_ops_have_a_batched_gradient():
              "Tile", "PadV2", "Slice", "StridedSlice", "GatherV2", "SelectV2", "Relu",
              "ReluGrad", "Softmax", "SparseSoftmaxCrossEntropyWithLogits"]
     assert [n for n in names if not has_batched_gradient(n)] == []
+
+
+# -- inside tf.function: the vectorized pass builds graph ops through the same rules ---------
+
+def _mlp_jacobians(x, w, **kwargs):
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, w])
+        h = tf.nn.relu(tf.matmul(x, w)) + tf.reduce_sum(x ** 2, axis=1, keepdims=True)
+        y = tf.nn.softmax(tf.tanh(h)) * tf.reduce_max(x)
+    return tape.jacobian(y, [x, w], **kwargs), tape.batch_jacobian(y, x, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"parallel_iterations": 3},
+                                    {"experimental_use_pfor": False}])
+def test_jacobian_and_batch_jacobian_in_function(kwargs):
+    rng = np.random.default_rng(1)
+    xa, wa = rng.standard_normal((4, 3)), rng.standard_normal((3, 5))
+    x, w = tf.constant(xa), tf.constant(wa)
+    (jx, jw), bj = tf.function(lambda x, w: _mlp_jacobians(x, w, **kwargs))(x, w)
+    (ex, ew), eb = _mlp_jacobians(x, w)
+    assert jx.shape == (4, 5, 4, 3) and jw.shape == (4, 5, 3, 5) and bj.shape == (4, 5, 3)
+    np.testing.assert_allclose(jx.numpy(), ex.numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(jw.numpy(), ew.numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(bj.numpy(), eb.numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(jx.numpy(), numeric_jacobian(lambda x: _mlp_value(x, w), [xa], 0),
+                               atol=1e-6)
+
+
+def _mlp_value(x, w):
+    h = tf.nn.relu(tf.matmul(x, w)) + tf.reduce_sum(x ** 2, axis=1, keepdims=True)
+    return tf.nn.softmax(tf.tanh(h)) * tf.reduce_max(x)
+
+
+def test_jacobians_in_function_with_unknown_dimensions_run_when_the_graph_runs():
+    rng = np.random.default_rng(2)
+    w, v = tf.constant(rng.standard_normal((3, 4))), tf.Variable(rng.standard_normal(4))
+
+    def jacobians(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.tanh(tf.matmul(x, w)) * v + tf.reduce_max(x, axis=1, keepdims=True)
+        return (tape.batch_jacobian(y, x), tape.jacobian(y, [x, v]),
+                tape.jacobian(y, tf.constant(1.0, tf.float64)),
+                tape.jacobian(y, tf.constant(1.0, tf.float64), unconnected_gradients="zero"))
+
+    def second(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            total = tf.reduce_sum(jacobians(x)[0] ** 2)
+        return tape.gradient(total, x)
+
+    spec = [tf.TensorSpec([None, 3], tf.float64)]
+    traced, traced_second = tf.function(jacobians, input_signature=spec), \
+        tf.function(second, input_signature=spec)
+    for batch in (5, 2):
+        x = tf.constant(rng.standard_normal((batch, 3)))
+        (bj, (jx, jv), none, zeros), (ebj, (ejx, ejv), _, ezeros) = traced(x), jacobians(x)
+        assert bj.shape == (batch, 4, 3) and jx.shape == (batch, 4, batch, 3)
+        for got, want in ((bj, ebj), (jx, ejx), (jv, ejv), (zeros, ezeros)):
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-14)
+        assert none is None and zeros.shape == (batch, 4)
+        np.testing.assert_allclose(traced_second(x).numpy(), second(x).numpy(), rtol=1e-10)
+    with pytest.raises(ValueError, match="first dimension"):
+        tf.function(lambda x: jacobian_of_rank_one(x), input_signature=[
+            tf.TensorSpec([None], tf.float32)])(tf.ones(2))
+
+
+def jacobian_of_rank_one(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    return tape.batch_jacobian(y, x)
+
+
+# Rows the graph cannot hold as the eager Jacobian does, with why.
+NOT_IN_FUNCTION = {
+    "GatherV2[embedding_lookup max_norm]": "builds its mask in Python from tensor values",
+}
+
+
+@pytest.mark.parametrize("case", DIFFERENTIABLE, ids=[c.id for c in DIFFERENTIABLE])
+def test_every_op_jacobian_in_function(case):
+    """The Jacobian built in a graph equals the eager one, for every op of the table."""
+    if case.id in NOT_IN_FUNCTION:
+        pytest.skip(NOT_IN_FUNCTION[case.id])
+    arrays = [np.asarray(a, np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a)
+              for a in case.args]
+    floats = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
+
+    def jacobians(*args):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([args[i] for i in floats])
+            y = case.fn(*args)
+        return [tape.jacobian(y, args[i]) for i in floats]
+
+    args = [tf.constant(a) for a in arrays]
+    for eager, graph in zip(jacobians(*args), tf.function(jacobians)(*args)):
+        if eager is None:
+            assert graph is None
+        else:
+            np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_gradient_of_a_jacobian_in_function_through_a_rule_run_at_run_time():
+    # Max's rule needs values: its batched gradient runs in an EagerPyFunc, itself
+    # differentiated by the outer tape.
+    def jacobian_and_its_gradient(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_max(x * x, axis=1) * tf.reduce_sum(x)
+            jac = tape.jacobian(y, x)
+            total = tf.reduce_sum(jac ** 2)
+        return jac, outer.gradient(total, x)
+
+    x = tf.constant([[0.5, 2.0], [1.0, -3.0]], tf.float64)
+    traced = tf.function(jacobian_and_its_gradient)
+    types = {op.type for op in traced.get_concrete_function(x).graph.get_operations()}
+    assert "EagerPyFunc" in types
+    for got, want in zip(traced(x), jacobian_and_its_gradient(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_jacobian_through_an_op_whose_first_output_is_not_differentiable():
+    # A function call's first output is an integer: the vectorized pass still goes through.
+    f = tf.function(lambda x: (tf.size(x), x * x))
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        _, y = f(x)
+    np.testing.assert_array_equal(tape.jacobian(y, x).numpy(), [[2.0, 0.0], [0.0, 4.0]])

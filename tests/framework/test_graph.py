@@ -268,3 +268,71 @@ def test_dtype_of_a_graph_tensor_needs_no_value():
         x = tf1.placeholder(tf.float32, [3])
         tf.gradients(tf.reduce_sum(tf.cast(x, tf.float64)), x)
     assert "EagerPyFunc" not in [op.type for op in g.get_operations()]
+
+
+# -- name= of public ops names the graph node (execute's graph hook) --------------------------
+
+def test_name_argument_names_the_node_of_common_ops():
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.constant([[1.0, 2.0]], name="a")
+        p = tf1.placeholder(tf.float32, [None, 2], name="p")
+        w = tf.Variable([[1.0], [2.0]], name="w")
+        made = {
+            "add": tf.add(a, p, name="add"), "matmul": tf.matmul(p, w, name="matmul"),
+            "ident": tf.identity(p, name="ident"), "rsum": tf.reduce_sum(p, name="rsum"),
+            "rmean": tf.reduce_mean(p, axis=1, name="rmean"), "rmax": tf.reduce_max(p, name="rmax"),
+            "mul": tf.multiply(p, 2.0, name="mul"), "sq": tf.square(p, name="sq"),
+            "relu": tf.nn.relu(p, name="relu"), "softmax": tf.nn.softmax(p, name="softmax"),
+            "reshape": tf.reshape(p, [-1], name="reshape"), "cast": tf.cast(p, tf.float64, name="cast"),
+            "concat": tf.concat([p, p], 0, name="concat"), "addn": tf.add_n([p, p], name="addn"),
+            "zeros": tf.zeros([2], name="zeros"), "ones_like": tf.ones_like(p, name="ones_like"),
+            "argmax": tf.argmax(p, axis=1, name="argmax"), "clip": tf.clip_by_value(p, 0.0, 1.0,
+                                                                                    name="clip"),
+        }
+    assert a.name == "a:0" and p.name == "p:0" and w.name == "w:0"
+    for name, tensor in made.items():
+        assert tensor.name == f"{name}:0"
+        assert g.get_tensor_by_name(f"{name}:0") is tensor
+        assert g.get_operation_by_name(name) is tensor.op
+    assert made["rmean"].op.type == "Mean" and made["clip"].op.type == "Maximum"
+    # Ops the public function reached through others keep their default names.
+    assert made["clip"].op.inputs[0].name == "Minimum:0"
+
+
+def test_named_nodes_are_unique_and_scoped_and_fetched_by_name():
+    tf1.disable_eager_execution()
+    try:
+        tf1.reset_default_graph()
+        x = tf1.placeholder(tf.float32, [None, 2], name="x")
+        w = tf.Variable([[1.0], [2.0]], name="w")
+        y = tf.matmul(x, w, name="y")
+        again = tf.matmul(x, w, name="y")
+        with tf1.name_scope("block"):
+            scoped = tf.square(y, name="sq")
+        loss = tf.reduce_mean(tf.square(y), name="loss")
+        (grad,) = tf.gradients(loss, [w])
+        assert (y.name, again.name, scoped.name) == ("y:0", "y_1:0", "block/sq:0")
+        assert grad.name.startswith("gradients/")
+        graph = tf1.get_default_graph()
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run("w:0"), [[1.0], [2.0]])
+            value, fetched_y = sess.run(["loss:0", "y:0"], feed_dict={"x:0": [[1.0, 1.0]]})
+            assert float(value) == 9.0 and fetched_y.tolist() == [[3.0]]
+            np.testing.assert_array_equal(
+                sess.run(graph.get_tensor_by_name("block/sq:0"), {x: [[1.0, 0.0]]}), [[1.0]])
+    finally:
+        tf1.enable_eager_execution()
+        tf1.reset_default_graph()
+
+
+def test_name_argument_in_function_graphs_and_eagerly():
+    @tf.function
+    def f(x):
+        return tf.add(x, 1.0, name="plus_one")
+
+    concrete = f.get_concrete_function(tf.constant(1.0))
+    assert concrete.graph.get_operation_by_name("plus_one").type == "AddV2"
+    assert float(f(tf.constant(1.0))) == 2.0
+    assert float(tf.add(tf.constant(1.0), 1.0, name="ignored_eagerly")) == 2.0

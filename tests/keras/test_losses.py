@@ -116,3 +116,29 @@ def test_lookup_by_name_and_function_aliases():
         L.get("mean_square_error")
     assert L.MeanSquaredError().get_config() == {"reduction": "auto",
                                                  "name": "mean_squared_error"}
+
+
+def test_sample_weights_scale_each_loss_and_the_mean_divides_by_the_count():
+    y_true = np.array([[1.0], [2.0], [3.0]], np.float32)
+    y_pred = np.zeros((3, 1), np.float32)
+    weights = np.array([1.0, 0.0, 2.0], np.float32)
+    per_example = (y_true[:, 0] - y_pred[:, 0]) ** 2             # [1, 4, 9]
+    mse = tf.keras.losses.MeanSquaredError
+    assert float(mse()(y_true, y_pred, sample_weight=weights)) == pytest.approx(
+        (per_example * weights).sum() / 3)                           # 19 / 3, not 19 / 3.0w
+    assert float(mse(reduction="sum")(y_true, y_pred, sample_weight=weights)) == 19.0
+    np.testing.assert_allclose(
+        mse(reduction="none")(y_true, y_pred, sample_weight=weights).numpy(), [1.0, 0.0, 18.0])
+    assert float(mse()(y_true, y_pred, sample_weight=2.0)) == pytest.approx(2 * 14 / 3)
+    assert float(mse()(y_true, y_pred, sample_weight=weights[:, None])) == pytest.approx(19 / 3)
+
+
+def test_one_weight_per_example_broadcasts_over_per_timestep_losses():
+    y_true = np.zeros((2, 3, 1), np.float32)                  # [batch, steps, 1]
+    y_pred = np.arange(6, dtype=np.float32).reshape(2, 3, 1)
+    weights = np.array([1.0, 10.0], np.float32)
+    losses = y_pred[..., 0] ** 2                              # per step: [[0 1 4] [9 16 25]]
+    got = tf.keras.losses.MeanSquaredError()(y_true, y_pred, sample_weight=weights)
+    assert float(got) == pytest.approx((losses * weights[:, None]).sum() / 6)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.keras.losses.MeanSquaredError()(y_true, y_pred, sample_weight=np.ones(4))

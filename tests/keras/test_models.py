@@ -187,8 +187,8 @@ def test_errors_before_and_during_training():
     assert all(np.array_equal(a, w.numpy()) for a, w in zip(before, model.weights))
     with pytest.raises(ValueError, match="incompatible with the layer"):
         model.predict(X[:, :1])
-    with pytest.raises(NotImplementedError, match="class_weight"):
-        model.fit(X, Y, class_weight={0: 1.0}, verbose=0)
+    with pytest.raises(ValueError, match="steps_per_epoch"):
+        model.fit(X, Y, steps_per_epoch=0, verbose=0)
 
 
 def test_compile_with_names_and_function_losses():

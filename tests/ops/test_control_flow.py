@@ -176,3 +176,125 @@ def test_if_and_while_gradients_match_eager():
             graph = tf1.Session().run(grads, {px: a, pw: b, pf: flag})
         for g, e in zip(graph, eager):
             np.testing.assert_allclose(g, e, rtol=1e-10)
+
+
+# -- second order inside tf.function, against eager and finite differences --------------------
+
+W_SCALE = tf.Variable(1.5, dtype=tf.float64)
+
+
+def _cond_model(x):
+    return tf.cond(tf.reduce_sum(x) > 0.0,
+                   lambda: tf.reduce_sum(x ** 3) * tf.sin(x[0]) * W_SCALE,
+                   lambda: tf.reduce_sum(-x * x) * W_SCALE * W_SCALE)
+
+
+def _while_model(x):
+    # x is captured by the body; y is a loop variable starting from x.
+    _, y = tf.while_loop(lambda i, y: i < 3,
+                         lambda i, y: (i + 1, tf.tanh(y) * x + tf.sin(y) * W_SCALE),
+                         (tf.constant(0), x))
+    return tf.reduce_sum(y)
+
+
+def _nested_model(x):
+    return tf.cond(x[0] > 0.0, lambda: _while_model(x), lambda: _cond_model(x))
+
+
+def _hessian(model, x):
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = model(x)
+        (g, gw) = inner.gradient(y, [x, W_SCALE])
+    h, hw = outer.jacobian(g, x), outer.gradient(gw, x)
+    return y, g, gw, h, hw
+
+
+def _numeric_hessian(model, xa, eps=1e-6):
+    def grad(values):
+        x = tf.constant(values)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = model(x)
+        return tape.gradient(y, x).numpy()
+    return np.stack([(grad(xa + eps * e) - grad(xa - eps * e)) / (2 * eps)
+                     for e in np.eye(len(xa))], axis=1)
+
+
+@pytest.mark.parametrize("model", [_cond_model, _while_model, _nested_model])
+@pytest.mark.parametrize("xa", [[0.5, 1.5], [-0.5, -1.0]])
+def test_control_flow_second_order_in_function_matches_eager(model, xa):
+    xa = np.array(xa)
+    x = tf.constant(xa)
+    eager = _hessian(model, x)
+    traced = tf.function(lambda x: _hessian(model, x))(x)
+    for e, t in zip(eager, traced):
+        np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(eager[3].numpy(), _numeric_hessian(model, xa), rtol=1e-6,
+                               atol=1e-8)
+    # The same from outside: tapes around a call of the function.
+    outside = _hessian(tf.function(model), x)
+    for e, t in zip(eager, outside):
+        np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_control_flow_hessian_vector_product_in_function():
+    def hvp(x, v):
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = _nested_model(x)
+            g = tape.gradient(y, x)
+        return acc.jvp(g)
+
+    for xa in ([0.5, 1.5], [-0.5, 1.0]):
+        x = tf.constant(xa, tf.float64)
+        full = _hessian(_nested_model, x)[3].numpy()
+        for column in range(2):
+            v = tf.constant(np.eye(2)[column])
+            np.testing.assert_allclose(tf.function(hvp)(x, v).numpy(), full[:, column],
+                                       rtol=1e-12, atol=1e-14)
+
+
+def test_cond_gradient_is_a_traced_if():
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(x > 0.0, lambda: x ** 3, lambda: tf.sin(x))
+        return tape.gradient(y, x)
+
+    types = [op.type for op in grads.get_concrete_function(tf.constant(1.0)).graph
+             .get_operations()]
+    assert types.count("If") == 2 and "EagerPyFunc" not in types
+    assert float(grads(tf.constant(2.0))) == 12.0
+    np.testing.assert_allclose(float(grads(tf.constant(-1.0))), np.cos(-1.0), rtol=1e-6)
+
+
+def test_while_loop_gradient_is_traced_loops():
+    v = tf.Variable(0.7, dtype=tf.float64)
+
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            _, y = tf.while_loop(lambda i, y: i < 4,
+                                 lambda i, y: (i + 1, tf.sin(y) * x + v * y),
+                                 (tf.constant(0), x), maximum_iterations=3)
+            total = tf.reduce_sum(y)
+        return tape.gradient(total, [x, v])
+
+    x = tf.constant([0.3, 1.2], tf.float64)
+    traced = tf.function(grads)
+    types = [op.type for op in traced.get_concrete_function(x).graph.get_operations()]
+    # The forward loop, the loop keeping each iteration's values, the reverse loop.
+    assert types.count("While") == 3 and "EagerPyFunc" not in types
+    for got, want in zip(traced(x), grads(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+    h = 1e-6
+    numeric = [(float(tf.reduce_sum(tf.while_loop(
+        lambda i, y: i < 3, lambda i, y: (i + 1, tf.sin(y) * xs + v * y),
+        (tf.constant(0), xs))[1])) for xs in (x + h * e, x - h * e)) for e in np.eye(2)]
+    np.testing.assert_allclose(traced(x)[0].numpy(), [(a - b) / (2 * h) for a, b in numeric],
+                               rtol=1e-6)

@@ -83,6 +83,10 @@ def test_linspace():
     np.testing.assert_allclose(batched.numpy(), [[0, 0.5, 1], [1, 2, 3]])
     with pytest.raises(InvalidArgumentError):
         tf.linspace(0.0, 1.0, -1)
+    with pytest.raises(InvalidArgumentError, match=r"axis in the range \[-1, 1\)"):
+        tf.linspace(0.0, 1.0, 3, axis=1)
+    np.testing.assert_allclose(tf.linspace([0.0, 1.0], 2.0, 3, axis=0).numpy(),
+                               [[0.0, 1.0], [1.0, 1.5], [2.0, 2.0]])
 
 
 def test_range_has_no_gradient():

@@ -6,16 +6,16 @@ from scipy import special
 
 import tapeflow as tf
 from tapeflow.framework import errors
-from tapeflow.ops import array_ops
 
 
-def grad(fn, *xs, persistent=False):
-    """The gradients of fn(*xs) w.r.t. each x (a list when there are several)."""
+def grad(fn, *xs, persistent=False, output_gradients=None):
+    """The gradients of fn(*xs) w.r.t. each x, watched as a constant (a list when there are
+    several); the op tests share this one helper."""
     xs = [tf.constant(x) for x in xs]
     with tf.GradientTape(persistent=persistent) as tape:
         tape.watch(xs)
         y = fn(*xs)
-    grads = tape.gradient(y, xs)
+    grads = tape.gradient(y, xs, output_gradients=output_gradients)
     return grads[0] if len(grads) == 1 else grads
 
 
@@ -119,50 +119,6 @@ def test_integer_division_by_zero_raises():
             fn(tf.constant([4, 5]), tf.constant([2, 0]))
 
 
-def test_polygamma_and_special_functions():
-    x = np.array([0.5, 1.0, 3.0])
-    for n in (0.0, 1.0, 3.0):
-        np.testing.assert_allclose(tf.math.polygamma(tf.constant(n, tf.float64), x).numpy(),
-                                   special.polygamma(int(n), x), rtol=1e-12)
-    assert np.isnan(tf.math.polygamma(0.5, 1.0).numpy())
-    assert np.isnan(tf.math.polygamma(-1.0, 1.0).numpy())
-    g = grad(tf.math.digamma, x)
-    np.testing.assert_allclose(g.numpy(), special.polygamma(1, x), rtol=1e-12)
-    ga = grad(lambda a, x: tf.math.polygamma(a, x), np.array([1.0]), x)[0]
-    assert ga is None
-
-
-def test_predicates_and_comparisons():
-    x = tf.constant([1.0, np.nan, np.inf, -np.inf])
-    np.testing.assert_array_equal(tf.math.is_nan(x).numpy(), [False, True, False, False])
-    np.testing.assert_array_equal(tf.math.is_finite(x).numpy(), [True, False, False, False])
-    np.testing.assert_array_equal(tf.math.is_inf(x).numpy(), [False, False, True, True])
-    a, b = tf.constant([1, 2, 3]), tf.constant([2, 2, 2])
-    for fn, ref in [(tf.equal, np.equal), (tf.not_equal, np.not_equal), (tf.less, np.less),
-                    (tf.less_equal, np.less_equal), (tf.greater, np.greater),
-                    (tf.greater_equal, np.greater_equal)]:
-        out = fn(a, b)
-        assert out.dtype == tf.bool
-        np.testing.assert_array_equal(out.numpy(), ref(a.numpy(), b.numpy()))
-    with pytest.raises(errors.InvalidArgumentError):
-        tf.equal(tf.constant([1, 2]), tf.constant([1, 2, 3]))
-    with pytest.raises(errors.InvalidArgumentError, match="Less"):
-        tf.less(tf.constant([1 + 1j]), tf.constant([1j]))
-
-
-def test_logical_ops():
-    p, q = tf.constant([True, True, False, False]), tf.constant([True, False, True, False])
-    np.testing.assert_array_equal(tf.logical_and(p, q).numpy(), [True, False, False, False])
-    np.testing.assert_array_equal(tf.logical_or(p, q).numpy(), [True, True, True, False])
-    np.testing.assert_array_equal(tf.math.logical_xor(p, q).numpy(), [False, True, True, False])
-    np.testing.assert_array_equal(tf.logical_not(p).numpy(), [False, False, True, True])
-    for fn in (tf.logical_and, tf.logical_or, tf.math.logical_xor):
-        with pytest.raises(errors.InvalidArgumentError, match=r"float32 tensor of shape \[2\]"):
-            fn(tf.constant([1.0, 0.0]), tf.constant([1.0, 1.0]))
-    with pytest.raises(errors.InvalidArgumentError, match="LogicalNot"):
-        tf.logical_not(tf.constant([1.0]))
-
-
 def test_maximum_minimum_ties_send_the_gradient_to_the_first_argument():
     x, y = np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 5.0])
     gx, gy = grad(tf.maximum, x, y)
@@ -214,10 +170,8 @@ def test_sign_has_a_connected_zero_gradient_and_abs_uses_it():
 
 
 @pytest.mark.parametrize("fn", [
-    tf.floor, tf.math.ceil, tf.round, tf.math.is_nan, tf.math.is_finite, tf.math.is_inf,
-    lambda x: tf.math.floordiv(x, 2.0), lambda x: tf.less(x, 0.5), lambda x: tf.equal(x, 0.5),
-    lambda x: tf.cast(x, tf.int32), lambda x: x >= 1.0, lambda x: x != 1.0,
-    lambda x: tf.logical_and(x > 0, x < 2), lambda x: tf.logical_not(x > 0)])
+    tf.floor, tf.math.ceil, tf.round, lambda x: tf.math.floordiv(x, 2.0),
+    lambda x: tf.cast(x, tf.int32)])
 def test_non_differentiable_ops_give_none(fn):
     assert grad(fn, np.array([0.3, 1.7])) is None
 
@@ -266,8 +220,6 @@ def test_add_n():
         tf.add_n([tf.constant([1.0]), tf.constant([1])])
 
 
-@pytest.mark.skipif(not hasattr(array_ops, "indexed_slices_to_dense"),
-                    reason="IndexedSlices become dense through array_ops (not merged yet)")
 def test_add_n_of_indexed_slices():
     sparse = tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([1]), (3, 2))
     out = tf.add_n([sparse, tf.constant(np.ones((3, 2), np.float32))])
@@ -275,31 +227,6 @@ def test_add_n_of_indexed_slices():
 
 
 # -- complex numbers ---------------------------------------------------------------------------
-def test_complex_parts():
-    z = tf.complex(tf.constant([3.0, -1.0]), tf.constant([4.0, 0.0]))
-    assert z.dtype == tf.complex64
-    np.testing.assert_allclose(tf.math.real(z).numpy(), [3.0, -1.0])
-    np.testing.assert_allclose(tf.math.imag(z).numpy(), [4.0, 0.0])
-    np.testing.assert_allclose(tf.math.conj(z).numpy(), [3 - 4j, -1 + 0j])
-    np.testing.assert_allclose(tf.math.angle(z).numpy(), np.angle([3 + 4j, -1]), rtol=1e-6)
-    assert tf.abs(z).dtype == tf.float32
-    np.testing.assert_allclose(tf.abs(z).numpy(), [5.0, 1.0])
-    assert tf.complex(tf.constant(1.0, tf.float64), 2.0).dtype == tf.complex128
-
-
-def test_complex_parts_of_real_tensors():
-    x = tf.constant([-2.0, 3.0])
-    assert tf.math.real(x) is x and tf.math.conj(x) is x
-    np.testing.assert_array_equal(tf.math.imag(x).numpy(), [0.0, 0.0])
-    np.testing.assert_allclose(tf.math.angle(x).numpy(), [np.pi, 0.0])
-    with pytest.raises(TypeError):
-        tf.math.conj(tf.constant([True]))
-    with pytest.raises(TypeError, match="float16"):
-        tf.complex(tf.constant([1.0], tf.float16), tf.constant([1.0], tf.float16))
-    with pytest.raises(errors.InvalidArgumentError, match="float64"):
-        tf.complex(tf.constant([1.0]), tf.constant([1.0], tf.float64))
-
-
 def test_complex_gradients_follow_tf_conjugate_convention():
     z = np.array([1.0 + 2.0j, -0.5 + 0.3j])
     # L = re(z^2): dL/dx + i dL/dy = 2x - 2iy = 2 conj(z).
@@ -343,42 +270,3 @@ def test_arithmetic_operators():
     np.testing.assert_array_equal(abs(v).numpy(), [3.0, 4.0])
     np.testing.assert_array_equal((v // 2).numpy(), [-2.0, 2.0])
     np.testing.assert_array_equal((v > 0).numpy(), [False, True])
-
-
-def test_comparison_operators():
-    x = tf.constant([1, 2, 3])
-    np.testing.assert_array_equal((x < 2).numpy(), [True, False, False])
-    np.testing.assert_array_equal((x <= 2).numpy(), [True, True, False])
-    np.testing.assert_array_equal((x > 2).numpy(), [False, False, True])
-    np.testing.assert_array_equal((x >= 2).numpy(), [False, True, True])
-    np.testing.assert_array_equal((2 < x).numpy(), [False, False, True])
-
-
-def test_equality_operators_have_tf2_semantics():
-    x = tf.constant([1, 2, 3])
-    np.testing.assert_array_equal((x == 2).numpy(), [False, True, False])
-    np.testing.assert_array_equal((x != tf.constant([1, 0, 3])).numpy(), [False, True, False])
-    assert (x == None) is False  # noqa: E711  (the operator itself is under test)
-    assert (x != None) is True  # noqa: E711
-    mismatch = x == tf.constant([1, 2])
-    assert mismatch.shape == () and mismatch.dtype == tf.bool and not bool(mismatch)
-    assert bool(x != tf.constant([1, 2]))
-    with pytest.raises(TypeError):  # TF: what does not convert to x's dtype raises
-        x == "text"  # noqa: B015
-    with pytest.raises(TypeError):
-        x != 1.5  # noqa: B015
-    assert bool(tf.Variable(2.0) == 2.0)
-    with pytest.raises(TypeError, match="unhashable"):
-        hash(x)
-    assert {x.ref(): 1}[x.ref()] == 1
-
-
-def test_bool_operators():
-    p, q = tf.constant([True, False]), tf.constant([True, True])
-    np.testing.assert_array_equal((p & q).numpy(), [True, False])
-    np.testing.assert_array_equal((p | False).numpy(), [True, False])
-    np.testing.assert_array_equal((p ^ q).numpy(), [False, True])
-    np.testing.assert_array_equal((~p).numpy(), [False, True])
-    np.testing.assert_array_equal((True & p).numpy(), [True, False])
-    with pytest.raises(errors.InvalidArgumentError, match="LogicalAnd"):
-        tf.constant([1, 2]) & tf.constant([1, 0])

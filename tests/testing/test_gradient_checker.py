@@ -7,20 +7,19 @@ from tapeflow.testing.gradient_checker import GradientCheckError, check_grads
 
 
 @pytest.fixture
-def wrong_square():
-    op = registry.define_op("TestWrongSquare", np.square)
+def wrong_square(temporary_op):
+    op = temporary_op("TestWrongSquare", np.square)
 
     @registry.RegisterGradient("TestWrongSquare")
     def _wrong(op, g):
         return g * op.inputs[0]  # missing the factor 2
 
-    yield lambda x: tf.framework.execute.execute(op, (x,), {})
-    del registry._OPS["TestWrongSquare"]
+    return lambda x: tf.framework.execute.execute(op, (x,), {})
 
 
 @pytest.fixture
-def wrong_second_order():
-    op = registry.define_op("TestWrongCube", lambda x: x ** 3)
+def wrong_second_order(temporary_op):
+    op = temporary_op("TestWrongCube", lambda x: x ** 3)
 
     @registry.RegisterGradient("TestWrongCube")
     def _first_order_right_but_constant_slope(op, g):
@@ -28,8 +27,7 @@ def wrong_second_order():
         # Right values, but computed from a constant so the second derivative is lost.
         return g * 3 * tf.stop_gradient(x * x) if hasattr(x, "_id") else g * 3 * x * x
 
-    yield lambda x: tf.framework.execute.execute(op, (x,), {})
-    del registry._OPS["TestWrongCube"]
+    return lambda x: tf.framework.execute.execute(op, (x,), {})
 
 
 def test_checker_rejects_a_wrong_rule(wrong_square):

@@ -4,6 +4,9 @@ Every pending gradient carries a leading batch axis: row b is the backward pass 
 upstream[b]. An op's rule is used as is when declared batch-transparent, its batched variant
 when one is registered (framework/batched_registry.py), and otherwise once per batch row
 (correct, but a Python loop for that op).
+
+Inside a graph (tf.function) the same pass adds graph ops; a rule that needs values runs
+when the graph runs, in one EagerPyFunc node.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import numpy as np
 
 from ..framework.batched_registry import batched_rule, is_batch_transparent, stacking_attrs
 from ..framework.context import state
+from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, gradient_rule
 from ..framework.tensor import Tensor
@@ -20,7 +24,7 @@ from ..ops.array_ops import BroadcastTo, ConcatV2, Reshape, SplitV
 from ..ops.math_ops import Sum
 from ..ops.op_util import dtype_of, shape_of
 from .backprop import _accumulate, _count_error, _relevant_ids, _unwrap, _wrap
-from .tape import OpRecord, Tape
+from .tape import OpRecord, Tape, is_trainable
 
 __all__ = ["batched_gradients", "gradients_per_input"]
 
@@ -51,7 +55,9 @@ def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool
     Returns:
         One entry per source: None when unconnected, else shape [batch, *source.shape].
     """
-    raw = not state.recorders
+    # Inside a graph (tf.function) the rules run on its symbolic tensors and add graph ops.
+    graph = state.graph is not None
+    raw = not state.recorders and not graph
     batch = shape_of(upstream)[0]
     entries = tape.entries
     source_ids = {s._id for s in sources if s._id in tape.ids or s._id == target._id}
@@ -67,15 +73,24 @@ def batched_gradients(tape: Tape, target, sources: list, upstream, consume: bool
         for o, g in zip(outputs, grads):
             if g is not None and o._id in source_ids:
                 _accumulate(found, o._id, g)
-        if outputs[0]._id not in relevant or all(g is None for g in grads):
+        if all(g is None for g in grads) or not any(o._id in relevant for o in outputs):
             continue
         rule = gradient_rule(rec.op)
         if rule is NO_GRADIENT:
             continue
-        in_grads = _batched_rule(rec, rule, grads, relevant, batch, raw)
+        if graph:
+            try:
+                in_grads = _batched_rule(rec, rule, grads, relevant, batch, raw)
+            except SymbolicValueError:  # the rule needs values: it runs when the graph runs
+                in_grads = _runtime_batched_rule(rec, rule, grads, relevant, batch)
+        else:
+            in_grads = _batched_rule(rec, rule, grads, relevant, batch, raw)
         for x, g in zip(rec.inputs, in_grads):
             if g is not None and x._id in relevant:
-                _accumulate(pending, x._id, _unbroadcast(_dense(g), x._value.shape, batch))
+                if graph and not _static_shape(x):  # the rule gave [batch, *x.shape] already
+                    _accumulate(pending, x._id, _dense(g))
+                else:
+                    _accumulate(pending, x._id, _unbroadcast(_dense(g), x._value.shape, batch))
     for sid in source_ids:
         if sid in pending:
             _accumulate(found, sid, pending[sid])
@@ -107,6 +122,53 @@ def _batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: set, bat
         stacked._tensors, stacked._needed = rec.inputs, relevant
         return gradients_per_input(op, rule(stacked, *grads), len(rec.inputs))
     return _row_by_row(view, rule, grads, batch, raw)
+
+
+def _static_shape(x) -> bool:
+    dims = x._dims if hasattr(x, "_dims") else None
+    return not hasattr(x, "_dims") or (dims is not None and None not in dims)
+
+
+def _runtime_batched_rule(rec: OpRecord, rule: Callable, grads: list, relevant: set,
+                          batch: int) -> list:
+    """The batched rule of `rec` (a graph op) as one EagerPyFunc node that runs it on the
+    arrays when the graph runs, for a rule that needs values or unknown dimensions."""
+    from ..ops.script_ops import EagerPyFunc, spec_of
+    inputs, outputs = rec.inputs, rec.outputs
+    n_in, n_out = len(inputs), len(outputs)
+    wanted = [i for i, x in enumerate(inputs) if x._id in relevant and is_trainable(x)]
+    present = [g for g in grads if g is not None]
+
+    def run(*values):
+        # Tensors when a run-time tape records this (the node differentiated again): the
+        # rule then runs on them, and `relevant` names them by their own ids.
+        raw = not state.recorders
+        tensors = [v if isinstance(v, Tensor) else Tensor(v, x._id)
+                   for v, x in zip(values, (*inputs, *outputs))]
+        needed = relevant if raw else relevant | {
+            t._id for t, x in zip(tensors, inputs) if x._id in relevant}
+        view = OpRecord(rec.op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
+                        rec.attrs)
+        upstream = iter(values[n_in + n_out:])
+        row_grads = [None if g is None else next(upstream) for g in grads]
+        in_grads = _batched_rule(view, rule, row_grads, needed, batch, raw=raw)
+        result = []
+        for i in wanted:
+            shape = shape_of(values[i])
+            g = in_grads[i]
+            result.append(np.zeros((batch,) + shape, dtype_of(values[i])) if g is None
+                          else _unbroadcast(_dense(g), shape, batch))
+        return result
+
+    specs = []
+    for i in wanted:
+        dtype, dims = spec_of(inputs[i])
+        specs.append((dtype, None if dims is None else (batch,) + tuple(dims)))
+    outs = EagerPyFunc(*inputs, *outputs, *present, fn=run, Tout=specs)
+    in_grads: list = [None] * n_in
+    for i, g in zip(wanted, outs):
+        in_grads[i] = g
+    return in_grads
 
 
 def _stack_of(values, batch: int, raw: bool) -> tuple:

@@ -6,7 +6,8 @@ they were entered; an accumulator runs its tangent computation so that only the 
 entered before it see those ops (TF's strict nesting): an outer accumulator differentiates
 an inner one's tangents (higher order), and an accumulator around a tape differentiates the
 tape's backward pass (Hessian-vector products). When no earlier recorder exists the tangent
-computation runs on raw NumPy arrays, as the backward pass does.
+computation runs on raw NumPy arrays, as the backward pass does. Inside a graph
+(tf.function) tangents are graph tensors built by the same rules.
 
 Each op's forward rule is its registered JVP rule, or else one derived from its gradient
 rule: the gradient rule is linear in the upstream gradient u, so <vjp(u), v> = <u, J v> and
@@ -21,6 +22,7 @@ import numpy as np
 
 from ..framework import nest
 from ..framework.context import state
+from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, get_op, gradient_rule
 from ..framework.tensor import Tensor, convert_to_tensor
@@ -107,9 +109,10 @@ class ForwardAccumulator:
             _log.warning("The dtype of the watched primal must be floating (e.g. tf.float32), "
                          "got %r", primal.dtype)
         tangent = convert_to_tensor(tangent, dtype=primal.dtype)
-        if shape_of(tangent) != shape_of(primal):
-            raise ValueError(f"The tangent of a primal of shape {list(shape_of(primal))} has "
-                             f"shape {list(shape_of(tangent))}; give one of the primal's shape.")
+        if not primal.shape.is_compatible_with(tangent.shape) or (
+                primal.shape.is_fully_defined() and shape_of(tangent) != shape_of(primal)):
+            raise ValueError(f"The tangent of a primal of shape {primal.shape.as_list()} has "
+                             f"shape {tangent.shape.as_list()}; give one of the primal's shape.")
         if is_trainable(primal):  # integer paths carry no tangent, as they carry no gradient
             self._tangents[primal._id] = tangent
 
@@ -140,8 +143,9 @@ class ForwardAccumulator:
         position = recorders.index(self)
         state.recorders = recorders[:position]
         try:
+            # Inside a graph the rules run on its symbolic tensors and add graph ops.
             out_tangents = output_tangents(op, inputs, outputs, attrs, in_tangents,
-                                           raw=not position)
+                                           raw=not position and state.graph is None)
         finally:
             state.recorders = recorders
         for o, t in zip(outputs, out_tangents):
@@ -224,10 +228,13 @@ def output_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents:
         in_tangents = [t if t is None or type(t) is Tensor else _as_tensor(t)
                        for t in in_tangents]
         view = OpRecord(op, inputs, outputs, attrs)
-    if op.jvp is not None:
-        result = op.jvp(view, *in_tangents)
+    if raw or state.graph is None:
+        result = _apply_rule(op, view, inputs, outputs, attrs, in_tangents)
     else:
-        result = jvp_from_gradient(op, inputs, outputs, attrs, in_tangents)
+        try:
+            result = _apply_rule(op, view, inputs, outputs, attrs, in_tangents)
+        except SymbolicValueError:  # the rule needs values: it runs when the graph runs
+            result = _runtime_tangents(op, inputs, outputs, attrs, in_tangents)
     if len(outputs) == 1 and not isinstance(result, (tuple, list)):
         result = (result,)
     elif not isinstance(result, (tuple, list)) or len(result) != len(outputs):
@@ -242,10 +249,51 @@ def output_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents:
             else:
                 if raw and type(t) is Tensor:
                     t = t._value
-                if shape_of(t) != o._value.shape:
+                if _shape_differs(t, o):
                     t = BroadcastTo(t, o._value.shape)
         tangents.append(t)
     return tangents
+
+
+def _shape_differs(t, o) -> bool:
+    try:
+        return shape_of(t) != o._value.shape
+    except SymbolicValueError:  # a graph tensor of unknown shape: the rule's result fits it
+        return False
+
+
+def _apply_rule(op, view: OpRecord, inputs: tuple, outputs: tuple, attrs: dict,
+                in_tangents: list):
+    if op.jvp is not None:
+        return op.jvp(view, *in_tangents)
+    return jvp_from_gradient(op, inputs, outputs, attrs, in_tangents)
+
+
+def _runtime_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents: list):
+    """The output tangents of graph op `op` as one EagerPyFunc node computing them from
+    the arrays when the graph runs (for a rule that needs values while the graph is built).
+    """
+    from ..ops.script_ops import EagerPyFunc, spec_of
+    n_in, n_out = len(inputs), len(outputs)
+    wanted = [i for i, o in enumerate(outputs) if is_trainable(o)]
+
+    def run(*values):
+        # Tensors when a run-time tape records this (the node differentiated again).
+        tensors = [v if isinstance(v, Tensor) else Tensor(v) for v in values]
+        given = iter(tensors[n_in + n_out:])
+        tangents = [None if t is None else next(given) for t in in_tangents]
+        result = output_tangents(op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
+                                 attrs, tangents, raw=not state.recorders)
+        return [np.zeros_like(tensors[n_in + i]._value) if result[i] is None else result[i]
+                for i in wanted]
+
+    given = [t for t in in_tangents if t is not None]
+    outs = EagerPyFunc(*inputs, *outputs, *given, fn=run,
+                       Tout=[spec_of(outputs[i]) for i in wanted])
+    result: list = [None] * n_out
+    for i, t in zip(wanted, outs):
+        result[i] = t
+    return result
 
 
 def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: list) -> list:
@@ -255,8 +303,11 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     sum_i <vjp_i(u), conj(v_i)> with respect to u is J v. Runs on Tensors; the private tape
     sees only ops on u, and the recorders already active see the whole computation.
     """
+    from ..gradients import AggregationMethod, filled_like, symbolic_backward
     rule = gradient_rule(op)
-    upstream = [Tensor(np.zeros_like(o._value)) for o in outputs]
+    graph = state.graph is not None
+    upstream = [filled_like(o, 0) if graph else Tensor(np.zeros_like(o._value))
+                for o in outputs]
     tape = Tape()
     for u in upstream:
         tape.watch(u)
@@ -280,6 +331,9 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
         recorders.remove(tape)
     if total is None:
         return [None] * len(outputs)
+    if graph:
+        return [to_dense(t) if type(t) is IndexedSlices else t for t in symbolic_backward(
+            list(tape.entries), [total], [None], upstream, set(), AggregationMethod.DEFAULT)]
     return [to_dense(t) if type(t) is IndexedSlices else t
             for t in imperative_grad(tape, [total], upstream, [None], consume=True)]
 

@@ -400,6 +400,9 @@ class Function:
             call_args, call_kwargs = nest.map_structure(
                 lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))
             outputs = self._python_function(*call_args, **call_kwargs)
+            for leaf in nest.flatten(outputs):  # an eager tensor returned as is is a capture
+                if isinstance(leaf, Tensor) and not hasattr(leaf, "_op"):
+                    graph._graph_input(leaf)
             concrete = ConcreteFunction(
                 graph, placeholders + [inner for _, inner in graph.captures.values()], outputs,
                 [outer for outer, _ in graph.captures.values()],

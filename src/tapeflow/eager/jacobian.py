@@ -3,6 +3,9 @@
 By default both run the backward pass once for all output elements, with a batch of one-hot
 upstream gradients (eager/batched_backprop.py). `experimental_use_pfor=False` runs one
 `gradient` call per output element instead, on a persistent tape, as TF's loop does.
+Inside a tf.function both build graph ops through the same rules; when a shape is not
+fully known while tracing (an input_signature with None), the Jacobian is computed when
+the graph runs, from the values of the recorded ops.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape, Transpose
+from ..ops.op_util import dtype_of, shape_of
 from .backprop import UnconnectedGradients, _snapshot, as_unconnected
 from .batched_backprop import _dense, batched_gradients
 from .tape import is_trainable
@@ -60,6 +64,10 @@ def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.N
     unconnected = as_unconnected(unconnected_gradients)
     target = _as_target(self, target)
     flat_sources = _flat_sources(sources)
+    if not _static(target, flat_sources):
+        return nest.pack_sequence_as(sources, _at_run_time(
+            self, "jacobian", target, flat_sources, unconnected, parallel_iterations,
+            experimental_use_pfor))
     target_shape = target._value.shape
     size = int(np.prod(target_shape))
     upstream = np.eye(size, dtype=target._value.dtype).reshape((size,) + target_shape)
@@ -117,6 +125,15 @@ def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradie
     as_unconnected(unconnected_gradients)
     target = _as_target(self, target)
     (source,) = _flat_sources(source)
+    if not _static(target, [source]):
+        rank_t, rank_s = target.shape.rank, source.shape.rank
+        if (rank_t is not None and rank_t < 2) or (rank_s is not None and rank_s < 2) or \
+                rank_t and rank_s and not target.shape[:1].is_compatible_with(source.shape[:1]):
+            raise ValueError(f"Need first dimension of target shape {target.shape} and source "
+                             f"shape {source.shape} to match; both need rank 2 or more.")
+        (g,) = _at_run_time(self, "batch_jacobian", target, [source], None,
+                            parallel_iterations, experimental_use_pfor)
+        return g
     target_shape = target._value.shape
     source_shape = source._value.shape
     if len(target_shape) < 2 or len(source_shape) < 2 or target_shape[0] != source_shape[0]:
@@ -152,6 +169,88 @@ def _as_target(tape, target) -> Tensor:
         return convert_to_tensor(target)
     finally:
         tape._pop()
+
+
+def _static(target, sources: list) -> bool:
+    """Whether the shapes of `target` and `sources` are fully known (always so eagerly)."""
+    return all(not hasattr(t, "_op") or t.shape.is_fully_defined() for t in [target, *sources])
+
+
+def _at_run_time(self, method: str, target, sources: list, unconnected, parallel_iterations,
+                 use_pfor: bool) -> list:
+    """`method` ('jacobian' or 'batch_jacobian') of a tape that recorded graph ops whose
+    shapes are not all known while the graph is built: one EagerPyFunc node runs it on the
+    recorded ops' values when the graph runs. Sources the target does not reach give None
+    (zeros for batch_jacobian, or with unconnected 'zero')."""
+    from ..framework.plan import current_value
+    from ..ops.script_ops import EagerPyFunc
+    from .backprop import GradientTape
+    from .tape import OpRecord, Tape
+    if not use_pfor and not self._persistent:
+        raise RuntimeError(f"GradientTape must be created with persistent=True to compute the "
+                           f"{method} with experimental_use_pfor set to False.")
+    if self._recording and not self._persistent:
+        self._pop()
+    tape = self._tape
+    if not self._persistent:
+        self._tape = None
+    entries = list(tape.entries)
+    reached = {s._id for s in sources}
+    for rec in entries:
+        if any(x._id in reached for x in rec.inputs):
+            reached.update(o._id for o in rec.outputs)
+    batch = method == "batch_jacobian"
+    connected = [batch or unconnected is UnconnectedGradients.ZERO or target._id in reached
+                 for s in sources]
+    symbolic: dict = {}
+    for t in [target, *sources, *[x for r in entries for x in (*r.inputs, *r.outputs)]]:
+        if hasattr(t, "_op"):
+            symbolic.setdefault(t._id, t)
+    order = list(symbolic.values())
+    kwargs = {"parallel_iterations": parallel_iterations, "experimental_use_pfor": use_pfor}
+    if not batch:
+        kwargs["unconnected_gradients"] = "zero"
+
+    def run(*values):
+        new = {t._id: v if isinstance(v, Tensor) else Tensor(np.asarray(v))
+               for t, v in zip(order, values)}
+
+        def value(x):
+            if x._id not in new:
+                if not isinstance(x, Variable):
+                    return x  # an eager constant
+                new[x._id] = Tensor(current_value(x) if hasattr(x, "_graph") else x._value)
+            return new[x._id]
+
+        copy = Tape()
+        copy.entries = [OpRecord(r.op, tuple([value(x) for x in r.inputs]),
+                                 tuple([value(o) for o in r.outputs]), r.attrs) for r in entries]
+        for x in sources:
+            value(x)
+        copy.ids = {new[i]._id if i in new else i for i in tape.ids}
+        copy.watched = {new[i]._id if i in new else i for i in tape.watched}
+        eager = GradientTape(persistent=True)
+        eager._tape = copy
+        inputs = [value(s) for s in sources]
+        result = getattr(eager, method)(value(target), inputs if not batch else inputs[0],
+                                        **kwargs)
+        return [r for r, c in zip(result if not batch else [result], connected) if c]
+
+    specs = []
+    for s, c in zip(sources, connected):
+        if c:
+            t_dims, s_dims = _dims_of(target), _dims_of(s)
+            dims = None if t_dims is None or s_dims is None else \
+                t_dims + (s_dims[1:] if batch else s_dims)
+            specs.append((s._value.dtype, dims))
+    outs = iter(EagerPyFunc(*order, fn=run, Tout=specs) if specs else ())
+    return [next(outs) if c else None for c in connected]
+
+
+def _dims_of(t):
+    if hasattr(t, "_dims"):
+        return t._dims
+    return tuple(t.shape.dims) if t.shape.rank is not None else None
 
 
 def _flat_sources(sources) -> list:
@@ -197,8 +296,10 @@ def _stack(rows: list, concat: bool = False) -> list:
         if present is None:
             stacked.append(None)
             continue
-        zeros = np.zeros_like(_dense(present)._value)
-        pieces = [zeros if g is None else _dense(g) if state.recorders else _dense(g)._value
+        present = _dense(present)
+        zeros = np.zeros(shape_of(present), dtype_of(present))
+        tensors = bool(state.recorders) or state.graph is not None
+        pieces = [zeros if g is None else _dense(g) if tensors else _dense(g)._value
                   for g in column]
         if not concat:
             pieces = [Reshape(p, (1,) + zeros.shape) for p in pieces]

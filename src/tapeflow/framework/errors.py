@@ -6,8 +6,17 @@ __all__ = [
     "DeadlineExceededError", "NotFoundError", "AlreadyExistsError", "PermissionDeniedError",
     "ResourceExhaustedError", "FailedPreconditionError", "AbortedError", "OutOfRangeError",
     "UnimplementedError", "InternalError", "UnavailableError", "DataLossError",
-    "UnauthenticatedError",
+    "UnauthenticatedError", "OperatorNotAllowedInGraphError",
+    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+    "UNAUTHENTICATED",
 ]
+
+# TF's error codes, in order: each error class below carries its own as `error_code`.
+(OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND, ALREADY_EXISTS,
+ PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED, OUT_OF_RANGE,
+ UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED) = range(17)
 
 
 class OpError(Exception):
@@ -16,7 +25,7 @@ class OpError(Exception):
     Like TF's, the constructor takes `(node_def, op, message)`.
     """
 
-    error_code = 2
+    error_code = UNKNOWN
 
     def __init__(self, node_def, op, message: str, *args) -> None:
         super().__init__(message)
@@ -33,27 +42,27 @@ def _error_class(name: str, code: int) -> type:
                                    "__doc__": f"TF's {name} (error code {code})."})
 
 
-CancelledError = _error_class("CancelledError", 1)
-UnknownError = _error_class("UnknownError", 2)
-InvalidArgumentError = _error_class("InvalidArgumentError", 3)
-DeadlineExceededError = _error_class("DeadlineExceededError", 4)
-NotFoundError = _error_class("NotFoundError", 5)
-AlreadyExistsError = _error_class("AlreadyExistsError", 6)
-PermissionDeniedError = _error_class("PermissionDeniedError", 7)
-ResourceExhaustedError = _error_class("ResourceExhaustedError", 8)
-FailedPreconditionError = _error_class("FailedPreconditionError", 9)
-AbortedError = _error_class("AbortedError", 10)
-OutOfRangeError = _error_class("OutOfRangeError", 11)
-UnimplementedError = _error_class("UnimplementedError", 12)
-InternalError = _error_class("InternalError", 13)
-UnavailableError = _error_class("UnavailableError", 14)
-DataLossError = _error_class("DataLossError", 15)
-UnauthenticatedError = _error_class("UnauthenticatedError", 16)
+CancelledError = _error_class("CancelledError", CANCELLED)
+UnknownError = _error_class("UnknownError", UNKNOWN)
+InvalidArgumentError = _error_class("InvalidArgumentError", INVALID_ARGUMENT)
+DeadlineExceededError = _error_class("DeadlineExceededError", DEADLINE_EXCEEDED)
+NotFoundError = _error_class("NotFoundError", NOT_FOUND)
+AlreadyExistsError = _error_class("AlreadyExistsError", ALREADY_EXISTS)
+PermissionDeniedError = _error_class("PermissionDeniedError", PERMISSION_DENIED)
+ResourceExhaustedError = _error_class("ResourceExhaustedError", RESOURCE_EXHAUSTED)
+FailedPreconditionError = _error_class("FailedPreconditionError", FAILED_PRECONDITION)
+AbortedError = _error_class("AbortedError", ABORTED)
+OutOfRangeError = _error_class("OutOfRangeError", OUT_OF_RANGE)
+UnimplementedError = _error_class("UnimplementedError", UNIMPLEMENTED)
+InternalError = _error_class("InternalError", INTERNAL)
+UnavailableError = _error_class("UnavailableError", UNAVAILABLE)
+DataLossError = _error_class("DataLossError", DATA_LOSS)
+UnauthenticatedError = _error_class("UnauthenticatedError", UNAUTHENTICATED)
 
 
-def invalid_argument(message: str) -> InvalidArgumentError:
-    """An InvalidArgumentError with no node attached: the common case in eager mode."""
-    return InvalidArgumentError(None, None, message)
+def invalid_argument(op_name: str, message: str) -> InvalidArgumentError:
+    """An InvalidArgumentError raised by op `op_name`, its message starting with the op's name."""
+    return InvalidArgumentError(None, op_name, f"{op_name}: {message}")
 
 
 class SymbolicValueError(TypeError):

@@ -7,6 +7,8 @@ thread-local reads.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import errors
@@ -25,7 +27,7 @@ def execute(op, inputs: tuple, attrs: dict):
     """
     st = state
     if st.graph is not None:
-        return st.graph._create_op(op, inputs, attrs)
+        return st.graph._create_op(op, inputs, attrs, sys._getframe(1))
     try:
         arity = len(inputs)
         if arity == 2:
@@ -41,8 +43,16 @@ def execute(op, inputs: tuple, attrs: dict):
             None, op.name, f"{op.name}: {e} ({describe_inputs(inputs)})") from None
     if op.num_outputs == 1:
         result = Tensor(out)
-        if st.recorders:
-            record_operation(op, inputs, (result,), attrs)
+        recorders = st.recorders
+        if recorders:
+            for x in inputs:
+                if type(x) is not Tensor:
+                    record_operation(op, inputs, (result,), attrs)
+                    break
+            else:
+                outputs = (result,)
+                for recorder in recorders:
+                    recorder._record_operation(op, inputs, outputs, attrs)
         return result
     result = tuple([Tensor(o) for o in out])
     if st.recorders:

@@ -13,6 +13,8 @@ import contextlib
 import numpy as np
 
 from . import errors
+from . import execute as _execute_module
+from . import registry as _registry_module
 from .context import state
 from .registry import define_op, no_gradient
 from .graph_tensor import SymbolicTensor
@@ -157,6 +159,8 @@ class Graph:
         self._collections: dict[str, list] = {}
         self._constants: dict[int, SymbolicTensor] = {}
         self._variable_reads: dict[int, SymbolicTensor] = {}
+        self._variables_by_name: dict = {}
+        self._last_named = None  # (caller frame, name, operation) of the last named node
 
     # -- the default-graph switch ----------------------------------------------------------
     @contextlib.contextmanager
@@ -229,9 +233,29 @@ class Graph:
             raise KeyError(f"The name {name!r} refers to an Operation not in the graph.") from None
 
     def get_tensor_by_name(self, name: str) -> SymbolicTensor:
+        """The tensor called `name` ('op_name:index'); ops take the `name=` given to the
+        public function that made them, and 'v:0' of a variable named v is its value.
+
+        Raises:
+            ValueError: `name` is not of the form 'op_name:index'.
+            KeyError: no such operation, or it has fewer outputs.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> g = tf.Graph()
+            >>> with g.as_default():
+            ...     y = tf.add(tf.constant(1.0), 2.0, name="total")
+            >>> g.get_tensor_by_name("total:0") is y
+            True
+            >>> tf.compat.v1.Session(graph=g).run("total:0")
+            3.0
+        """
         op_name, sep, index = name.rpartition(":")
         if not sep or not index.isdigit():
             raise ValueError(f"The name {name!r} is not a tensor name: use 'op_name:index'.")
+        variable = self._variables_by_name.get(op_name)
+        if variable is not None and op_name not in self._by_name and index == "0":
+            return self._variable_fetch(variable)  # "w:0": the value of variable w
         op = self.get_operation_by_name(op_name)
         if int(index) >= len(op._outputs):
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: "
@@ -266,11 +290,18 @@ class Graph:
         self._by_name[op._name] = op
         return op
 
-    def _create_op(self, op_def, inputs: tuple, attrs: dict):
-        """Adds a node for `op_def` (the graph-mode half of `execute`)."""
+    def _create_op(self, op_def, inputs: tuple, attrs: dict, caller=None):
+        """Adds a node for `op_def` (the graph-mode half of `execute`).
+
+        `caller` is the frame that called `execute`: when it is a public tapeflow function
+        given `name=`, the node takes that name (see `_name_from_caller`).
+        """
         inputs = tuple([self._graph_input(x) for x in inputs])
         specs, values = infer_outputs(op_def, inputs, attrs)
+        frame, name = _name_from_caller(caller)
         op = self._add_operation(op_def, inputs, attrs, specs)
+        if name is not None:
+            self._give_name(op, frame, name)
         outputs = op._outputs
         if values is not None:
             for out, value in zip(outputs, values):
@@ -280,6 +311,24 @@ class Graph:
             for recorder in tuple(recorders):
                 recorder._record_operation(op_def, inputs, outputs, attrs)
         return outputs[0] if op_def.num_outputs == 1 else outputs
+
+    def _give_name(self, op: Operation, frame, name: str) -> None:
+        """Names `op` `name` (made unique). A public function that adds several nodes
+        names the last one, which gives its result: a node named from the same call before
+        takes its default name back."""
+        last = self._last_named
+        if last is not None and last[0] is frame and last[1] == name:
+            previous = last[2]
+            unique = previous._name
+            del self._by_name[unique]
+            previous._name = self.unique_name(previous._op_def.name)
+            self._by_name[previous._name] = previous
+        else:
+            unique = self.unique_name(name)
+        del self._by_name[op._name]
+        op._name = unique
+        self._by_name[unique] = op
+        self._last_named = (frame, name, op)
 
     def _graph_input(self, x):
         """`x` as a tensor of this graph: eager tensors become constants, variables reads.
@@ -439,6 +488,35 @@ class FuncGraph(Graph):
             variable = Variable(*args, **kwargs)
         self.created_variables.append(variable)
         return variable
+
+
+# Frames of these files are the engine's own, between a public function and `execute`.
+_ENGINE_FILES = frozenset([_execute_module.__file__, _registry_module.__file__])
+
+
+def _name_from_caller(frame):
+    """(frame, name) of the public tapeflow function that called `execute` with a
+    `name=` argument, else (None, None).
+
+    The search skips the engine's frames and tapeflow's private helpers (`_like`), and
+    stops at the first public function: ops that a public function reaches through other
+    public functions called without `name` (or through gradient rules, which `gradients`
+    calls) keep their default names.
+    """
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename in _ENGINE_FILES:
+            frame = frame.f_back
+            continue
+        if not str(frame.f_globals.get("__name__", "")).startswith("tapeflow."):
+            return None, None
+        if "name" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]:
+            name = frame.f_locals.get("name")
+            return (frame, name) if isinstance(name, str) and name else (None, None)
+        if not code.co_name.startswith("_") or code.co_name.startswith("__"):
+            return None, None
+        frame = frame.f_back
+    return None, None
 
 
 _global_graph: list = [None]

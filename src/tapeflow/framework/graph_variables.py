@@ -40,6 +40,7 @@ class GraphVariable(Variable):
         self._graph = graph
         self._id = _next_id()
         self._name = graph.unique_name("Variable" if name is None else str(name))
+        graph._variables_by_name[self._name] = self
         with graph.as_default(), graph.name_scope(self._name + "/"):
             if callable(initial_value):
                 initial_value = initial_value()

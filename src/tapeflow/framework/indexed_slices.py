@@ -64,7 +64,7 @@ class IndexedSlices:
 
 def to_dense(s: IndexedSlices):
     """The dense sum of `s` (a segment sum); raw arrays in, raw array out."""
-    from ..ops.array_ops import indexed_slices_to_dense
+    from ..ops.gather_ops import indexed_slices_to_dense
     return indexed_slices_to_dense(s)
 
 

@@ -17,20 +17,21 @@ def flatten(structure) -> list:
 
 def pack_sequence_as(structure, flat: list):
     """Rebuilds `structure` with the leaves taken in order from `flat`."""
-    leaves = iter(flat)
+    return _build(structure, iter(flat))
 
-    def build(s):
-        if isinstance(s, dict):
-            built = {k: build(s[k]) for k in sorted(s)}
-            return type(s)((k, built[k]) for k in s)
-        if isinstance(s, (list, tuple)):
-            items = [build(item) for item in s]
-            if isinstance(s, tuple) and hasattr(s, "_fields"):
-                return type(s)(*items)
-            return type(s)(items)
-        return next(leaves)
 
-    return build(structure)
+# A module-level function, not a closure: a nested recursive one would be a reference cycle
+# keeping `flat` (gradients, often large) alive until the garbage collector runs.
+def _build(s, leaves):
+    if isinstance(s, dict):
+        built = {k: _build(s[k], leaves) for k in sorted(s)}
+        return type(s)((k, built[k]) for k in s)
+    if isinstance(s, (list, tuple)):
+        items = [_build(item, leaves) for item in s]
+        if isinstance(s, tuple) and hasattr(s, "_fields"):
+            return type(s)(*items)
+        return type(s)(items)
+    return next(leaves)
 
 
 def map_structure(fn, structure):

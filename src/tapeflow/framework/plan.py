@@ -6,12 +6,23 @@ line per kernel call, with kernels, attributes and constants bound as names. Run
 one call of that function on arrays: no registry lookups, no dispatch, no Tensor objects.
 `Session.run` and `tf.function` both run graphs this way.
 
+The generated code frees each intermediate array after its last use (`del`), so a run holds
+what a hand-written NumPy function would, not every value it computed; a Reshape to the
+shape its input already has, and an Identity, name their input instead of running.
+
 Variable writes are staged in the run and committed only when the whole plan succeeded,
-so a failed run changes no variable. Reads see earlier writes of the same run.
+so a failed run changes no variable. Reads see earlier writes of the same run. An
+AssignAdd/AssignSub whose result the run does not use is committed as `combine(old, delta)`
+computed into the variable's own array when nothing else holds that array (as NumPy's
+`p -= lr * g`), so an optimizer step allocates no second copy of its parameters.
 """
 from __future__ import annotations
 
+import math
+import sys
 import threading
+
+import numpy as np
 
 from . import errors
 from .context import state
@@ -59,13 +70,13 @@ def _reader(variable):
     if getattr(variable, "_graph", None) is None:
         def read():
             writes = run.writes
-            return writes[vid][1] if vid in writes else variable._value
+            return _staged(writes, vid) if vid in writes else variable._value
         return read
 
     def read_graph_variable():
         writes = run.writes
         if vid in writes:
-            return writes[vid][1]
+            return _staged(writes, vid)
         store = run.store
         if store is None or vid not in store:
             raise errors.FailedPreconditionError(
@@ -84,7 +95,26 @@ def current_value(variable):
     return _reader(variable)()
 
 
-def _writer(variable, combine, read):
+class _Update:
+    """A staged AssignAdd/AssignSub the run does not read back: `combine(base, delta)`,
+    computed when the variable is read again in the run, else when the run commits."""
+
+    __slots__ = ("combine", "base", "delta")
+
+    def __init__(self, combine, base, delta) -> None:
+        self.combine, self.base, self.delta = combine, base, delta
+
+
+def _staged(writes: dict, vid: int):
+    """The value the run in progress wrote to variable `vid` (computing a staged update)."""
+    variable, value = writes[vid]
+    if type(value) is _Update:
+        value = value.combine(value.base, value.delta)
+        writes[vid] = (variable, value)
+    return value
+
+
+def _writer(variable, combine, read, result_used: bool):
     vid = variable._id
     shape = variable.shape
     dims = shape.dims if shape.is_fully_defined() else None
@@ -100,7 +130,18 @@ def _writer(variable, combine, read):
                 f"{variable.name!r} of shape {shape}.")
         run.writes[vid] = (variable, value)
         return value
-    return write
+
+    if result_used or not isinstance(combine, np.ufunc):
+        return write
+
+    def stage(delta):
+        base = read()
+        if type(base) is np.ndarray and type(delta) is np.ndarray and base.ndim and \
+                base.shape == delta.shape and base.dtype == delta.dtype:
+            run.writes[vid] = (variable, _Update(combine, base, delta))
+            return None
+        return write(delta)
+    return stage
 
 
 def _unfed(op):
@@ -123,6 +164,41 @@ def _combine_of(op):
     if op.type in _COMBINE:
         return _COMBINE[op.type]
     return op._op_def.kernel
+
+
+# Arrays smaller than this are left to the end of the run: freeing them early saves no
+# memory worth a statement.
+_FREE_BYTES = 4096
+
+
+def _byte_size(t):
+    """The static size in bytes of tensor `t`, None when its shape is not fully known."""
+    dims = t._dims
+    if dims is None or None in dims:
+        return None
+    return math.prod(dims) * t._value.dtype.itemsize
+
+
+def _keeps_shape(op) -> bool:
+    """Whether Reshape `op` gives its input's own (fully known) shape: a no-op."""
+    before, after = op._inputs[0]._dims, op._outputs[0]._dims
+    return before is not None and None not in before and before == after
+
+
+def _with_frees(steps: list, kept: set, sizes: dict):
+    """Yields (op, code, names to free after it): each intermediate is freed after the
+    step that reads it last (at once when nothing reads it), unless it is fetched (`kept`)
+    or small; fed values (`i*`) and constants (`c*`) are never freed."""
+    last: dict = {}
+    for index, (_, _, reads, defines) in enumerate(steps):
+        for n in defines:
+            last[n] = index
+        for n in reads:
+            last[n] = index
+    for index, (op, code, reads, defines) in enumerate(steps):
+        free = sorted({n for n in (*reads, *defines) if n[0] == "t" and last[n] == index
+                       and n not in kept and (sizes[n] is None or sizes[n] >= _FREE_BYTES)})
+        yield op, code, free
 
 
 class Plan:
@@ -151,8 +227,10 @@ class Plan:
         bound: dict = {}
         for i, t in enumerate(self.feeds):
             names[t._id] = f"i{i}"
-        lines = ["def plan(" + ", ".join(f"i{i}" for i in range(len(self.feeds))) + "):"]
-        self._lines = {}
+        consumed = {x._id for op in self.ops for x in op._inputs} | \
+            {f._id for f in self.fetches if not _is_operation(f)}
+        steps = []  # (op, code, names it reads, names it defines)
+        sizes: dict = {}  # name: static byte size, None when not known
         for k, op in enumerate(self.ops):
             outs = op._outputs
             kind = op._op_def.name
@@ -164,35 +242,48 @@ class Plan:
                 continue
             if kind == "NoOp" or all(o._id in names for o in outs) and outs:
                 continue
+            if kind == "Identity" or kind == "Reshape" and _keeps_shape(op):
+                names[outs[0]._id] = names[op._inputs[0]._id]
+                continue
+            attrs = []
             if kind == "Placeholder":
                 bound[f"k{k}"] = _unfed(op)
-                call = f"k{k}()"
+                reads = []
             elif kind == "ReadVariableOp":
                 bound[f"k{k}"] = _reader(op._inputs[0])
-                call = f"k{k}()"
+                reads = []
             elif op._inputs and not hasattr(op._inputs[0], "_op"):  # an assignment
                 variable = op._inputs[0]
-                bound[f"k{k}"] = _writer(variable, _combine_of(op), _reader(variable))
-                call = f"k{k}({names[op._inputs[1]._id]})"
+                bound[f"k{k}"] = _writer(variable, _combine_of(op), _reader(variable),
+                                         result_used=outs[0]._id in consumed)
+                reads = [names[op._inputs[1]._id]]
             else:
                 bound[f"k{k}"] = op._op_def.kernel
-                args = [names[x._id] for x in op._inputs]
+                reads = [names[x._id] for x in op._inputs]
                 for key, value in op._attrs.items():
                     bound[f"a{k}_{key}"] = value
-                    args.append(f"{key}=a{k}_{key}")
-                call = f"k{k}({', '.join(args)})"
+                    attrs.append(f"{key}=a{k}_{key}")
+            call = f"k{k}({', '.join(reads + attrs)})"
             targets = []
             for j, o in enumerate(outs):
                 names.setdefault(o._id, f"t{k}_{j}")
                 targets.append(names[o._id])
+                sizes[names[o._id]] = _byte_size(o)
             if op._op_def.num_outputs == 1:
-                lines.append(f"    {targets[0]} = {call}")
+                code = f"{targets[0]} = {call}"
             elif targets:
-                lines.append(f"    {', '.join(targets)}, = {call}")
+                code = f"{', '.join(targets)}, = {call}"
             else:
-                lines.append(f"    {call}")
-            self._lines[len(lines)] = op
+                code = call
+            steps.append((op, code, reads, targets))
         results = ["None" if _is_operation(f) else names[f._id] for f in self.fetches]
+        lines = ["def plan(" + ", ".join(f"i{i}" for i in range(len(self.feeds))) + "):"]
+        self._lines = {}
+        for op, code, free in _with_frees(steps, set(results), sizes):
+            lines.append(f"    {code}")
+            self._lines[len(lines)] = op
+            if free:
+                lines.append(f"    del {', '.join(free)}")
         lines.append(f"    return ({', '.join(results)}{',' if results else ''})")
         namespace = dict(bound)
         self._source = "\n".join(lines)
@@ -257,10 +348,33 @@ def _with_node(message: str, op) -> str:
 
 
 def _commit(writes: dict, store) -> None:
-    # Values are kernel outputs, immutable tensors' arrays or copied feeds: never changed in
-    # place afterwards, so variables take them without a copy.
+    # Values are kernel outputs, immutable tensors' arrays or copied feeds, which nothing
+    # changes in place afterwards, so variables take them without a copy. The one exception,
+    # an array the variable alone holds updated in place (_committed), no one can observe.
     for vid, (variable, value) in writes.items():
-        if getattr(variable, "_graph", None) is None:
+        eager = getattr(variable, "_graph", None) is None
+        if type(value) is _Update:
+            value = _committed(value, variable if eager else None, store, vid)
+        if eager:
             variable._value = value
         else:
             store[vid] = value
+
+
+_refcount = getattr(sys, "getrefcount", None)
+
+
+def _committed(update: _Update, variable, store, vid: int):
+    """The result of a staged update, computed into the variable's current array when that
+    array is the update's base and nothing but the variable (or `store`) holds it."""
+    combine, base, delta = update.combine, update.base, update.delta
+    update.base = update.delta = None
+    if _refcount is not None and base.base is None and base.flags.writeable:
+        # Held only by the variable: its slot, `base`, and getrefcount's argument.
+        if variable is not None:
+            sole = variable._value is base and _refcount(variable._value) == 3
+        else:
+            sole = store.get(vid) is base and _refcount(store[vid]) == 3
+        if sole:
+            return combine(base, delta, out=base)
+    return combine(base, delta)

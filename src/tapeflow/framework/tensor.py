@@ -1,7 +1,7 @@
 """Tensor: an immutable value with a dtype and a shape. Its operators call ops.
 
-Operator overloads are installed by the op modules (`ops/math_ops.py`, `ops/array_ops.py`),
-as TF does, so this module stands on nothing but NumPy.
+Operator overloads are installed by the op modules (`ops/math_ops.py`, `ops/comparison_ops.py`,
+`ops/indexing_ops.py`), as TF does, so this module stands on nothing but NumPy.
 """
 from __future__ import annotations
 

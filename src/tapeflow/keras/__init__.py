@@ -1,7 +1,10 @@
-"""tf.keras: layers, models, losses, optimizers, metrics, initializers and callbacks."""
-from . import (activations, backend, callbacks, initializers, layers, losses, metrics,
-               optimizers, utils)
+"""tf.keras: layers, models (Sequential, functional, subclassed), losses, optimizers,
+metrics, initializers, regularizers and callbacks."""
+from . import (activations, backend, callbacks, functional, initializers, layers, losses,
+               metrics, optimizers, regularizers, utils)
+from .layers.input_layer import Input
 from .models import Model, Sequential
 
-__all__ = ["Model", "Sequential", "activations", "backend", "callbacks", "initializers",
-           "layers", "losses", "metrics", "optimizers", "utils"]
+__all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks",
+           "initializers", "layers", "losses", "metrics", "optimizers", "regularizers",
+           "utils"]

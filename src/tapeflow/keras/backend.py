@@ -10,8 +10,8 @@ import numpy as np
 
 from ..ops import random_ops
 
-__all__ = ["clear_session", "unique_object_name", "rng", "set_random_seed", "floatx",
-           "learning_phase", "training_scope"]
+__all__ = ["clear_session", "image_data_format", "normalize_data_format", "unique_object_name",
+           "rng", "set_random_seed", "floatx", "learning_phase", "training_scope"]
 
 _name_counts: collections.Counter = collections.Counter()
 _phase = threading.local()
@@ -22,10 +22,32 @@ def floatx() -> str:
     return "float32"
 
 
-def unique_object_name(base: str) -> str:
-    """'dense', then 'dense_1', 'dense_2'... within this session."""
+def image_data_format() -> str:
+    """The default layout of image layers: 'channels_last' ([batch, height, width,
+    channels])."""
+    return "channels_last"
+
+
+def normalize_data_format(layer: str, data_format) -> str:
+    """`data_format`, or the default for None: 'channels_last' or 'channels_first'.
+
+    Raises:
+        ValueError: anything else, naming `layer`.
+    """
+    data_format = image_data_format() if data_format is None else str(data_format).lower()
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"{layer}: the `data_format` argument must be one of "
+                         f"'channels_last', 'channels_first'. Received: {data_format!r}")
+    return data_format
+
+
+def unique_object_name(base: str, zero_based: bool = True) -> str:
+    """'dense', then 'dense_1', 'dense_2'... within this session ('input_1', 'input_2'...
+    when not `zero_based`)."""
     count = _name_counts[base]
     _name_counts[base] += 1
+    if not zero_based:
+        return f"{base}_{count + 1}"
     return base if count == 0 else f"{base}_{count}"
 
 

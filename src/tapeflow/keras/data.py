@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from ..framework import nest
 from ..framework.tensor import convert_to_tensor
 
-__all__ = ["ArrayBatches", "unpack"]
+__all__ = ["ArrayBatches", "EpochBatches", "class_weights", "unpack"]
 
 
 def _as_array(x):
@@ -54,6 +55,23 @@ class ArrayBatches:
         return (ArrayBatches(*head, batch_size=self.batch_size),
                 ArrayBatches(*tail, batch_size=self.batch_size))
 
+    def weighted_by_class(self, class_weight: dict) -> "ArrayBatches":
+        """The same batches with each example's sample weight multiplied by the weight
+        of its class (`class_weights`).
+
+        Raises:
+            ValueError: no targets, or several outputs' targets.
+        """
+        x, y, sample_weight = self.data
+        targets = nest.flatten(y) if y is not None else []
+        if len(targets) != 1:
+            raise ValueError("`class_weight` is only supported for Models with a single "
+                             f"output (got {len(targets)} target arrays).")
+        weights = class_weights(targets[0], class_weight)
+        if sample_weight is not None:
+            weights = weights * np.asarray(nest.flatten(sample_weight)[0], weights.dtype)
+        return ArrayBatches(x, y, weights, self.batch_size)
+
     def __call__(self, shuffle_with: np.random.Generator | None = None):
         """Yields (x, y, sample_weight) batches as Tensors (None parts stay None)."""
         order = shuffle_with.permutation(self.size) if shuffle_with is not None else None
@@ -70,3 +88,68 @@ def unpack(data) -> tuple:
     if isinstance(data, tuple) and 1 <= len(data) <= 3:
         return tuple(data) + (None,) * (3 - len(data))
     return data, None, None
+
+
+def class_weights(y: np.ndarray, class_weight: dict) -> np.ndarray:
+    """One weight per example: `class_weight[label]`, 1.0 for classes the dict leaves out.
+
+    Labels are integer class ids ([n] or [n, 1]), 0/1 floats, or one-hot rows (their
+    argmax), as Keras reads them.
+
+    Raises:
+        ValueError: a class_weight that is not a dict of numbers.
+
+    Example:
+        >>> import numpy as np
+        >>> class_weights(np.array([0, 2, 1]), {0: 1.0, 2: 3.0}).tolist()
+        [1.0, 3.0, 1.0]
+    """
+    if not isinstance(class_weight, dict):
+        raise ValueError("`class_weight` must be a dict mapping class indices to weights, "
+                         f"got {type(class_weight).__name__}.")
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] > 1:
+        labels = np.argmax(y, axis=1)
+    else:
+        labels = np.rint(y.reshape(len(y), -1)[:, 0]).astype(np.int64)
+    table = {int(k): float(v) for k, v in class_weight.items()}
+    return np.array([table.get(int(label), 1.0) for label in labels], dtype=np.float32)
+
+
+class EpochBatches:
+    """The batches of each epoch of `fit`: a whole pass over the data, or with `steps`,
+    that many batches continuing where the previous epoch stopped. A pass that runs out
+    ends its epoch early (with a warning) and the next epoch starts a new pass, as Keras
+    does with `steps_per_epoch` on arrays.
+
+    Raises:
+        ValueError: `steps` is not positive.
+    """
+
+    def __init__(self, data: ArrayBatches, steps: int | None, shuffler) -> None:
+        if steps is not None and int(steps) <= 0:
+            raise ValueError(f"steps_per_epoch must be a positive integer, got {steps}.")
+        self.data = data
+        self.steps = None if steps is None else int(steps)
+        self.shuffler = shuffler            # () -> a Generator for a new pass, or None
+        self._pass = None
+        self._warned = False
+
+    def __iter__(self):
+        if self.steps is None:
+            yield from self.data(self.shuffler())
+            return
+        for _ in range(self.steps):
+            if self._pass is None:
+                self._pass = self.data(self.shuffler())
+            batch = next(self._pass, None)
+            if batch is None:
+                self._pass = None
+                if not self._warned:
+                    self._warned = True
+                    warnings.warn("Your input ran out of data: this epoch ends before "
+                                  f"steps_per_epoch={self.steps} batches (the data make "
+                                  f"{self.data.steps} per pass); the next epoch starts a new "
+                                  "pass.", stacklevel=3)
+                return
+            yield batch

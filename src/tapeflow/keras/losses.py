@@ -226,11 +226,22 @@ def _move_to_end(rank: int, axis: int) -> list:
 
 
 def compute_weighted_loss(losses: Tensor, sample_weight=None, reduction: str = "auto"):
-    """`losses` times `sample_weight` (broadcast; a trailing 1 squeezed), then reduced."""
+    """`losses` times `sample_weight`, then reduced ('sum_over_batch_size' divides the
+    weighted sum by the number of losses, not by the sum of the weights, as Keras does).
+
+    The weights broadcast against the losses after Keras's rank fix-up: a trailing 1 is
+    squeezed from weights of one rank more, and weights of one rank less (one weight per
+    example for per-timestep losses) get a trailing axis.
+
+    Raises:
+        InvalidArgumentError: weights that do not broadcast to the losses.
+    """
     if sample_weight is not None:
         weight = math_ops.cast(convert_to_tensor(sample_weight), losses.dtype)
         if weight.ndim == losses.ndim + 1 and _shape(weight)[-1] == 1:
             weight = _squeeze_last(weight)
+        elif weight.ndim and weight.ndim == losses.ndim - 1:
+            weight = array_ops.expand_dims(weight, -1)
         losses = losses * weight
     if reduction == Reduction.NONE:
         return losses

@@ -1,17 +1,22 @@
 """Model (subclassed, with compile / fit / evaluate / predict) and Sequential."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ..eager.backprop import GradientTape
+from ..framework import nest
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
 from .compile_utils import CompiledLoss, CompiledMetrics
-from .data import ArrayBatches, unpack
+from .data import ArrayBatches, EpochBatches, unpack
+from .keras_tensor import KerasTensor
 from .layers.base import Layer
+from .layers.input_layer import InputLayer
 
 __all__ = ["Model", "Sequential"]
 
@@ -20,16 +25,19 @@ def _to_python(logs: dict) -> dict:
     return {key: float(value) for key, value in logs.items()}
 
 
+def _param_count(layer: Layer) -> int:
+    return int(sum(w.shape.num_elements() for w in layer.weights))
+
+
 class Model(Layer):
-    """A layer that trains: subclass it, create layers in `__init__` and use them in `call`.
+    """A layer that trains. Either call it with inputs and outputs, `Model(inputs, outputs)`
+    (the functional API: see `Functional`), or subclass it, create layers in `__init__`
+    and use them in `call`.
 
     `compile(optimizer, loss, metrics)` then `fit(x, y, ...)` trains with mini-batches;
     `evaluate` and `predict` run in inference mode. Override `train_step(data)` to
     customise a step while keeping `fit`'s loop, callbacks and progress bar. As in Keras,
     the steps run as `tf.function`s (graph mode) unless `run_eagerly`.
-
-    Raises:
-        NotImplementedError: the functional form `Model(inputs, outputs)`.
 
     Example:
         >>> import numpy as np
@@ -54,8 +62,10 @@ class Model(Layer):
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise NotImplementedError("The functional API (Model(inputs, outputs)) is not "
-                                      "supported; subclass keras.Model or use keras.Sequential.")
+            from .functional import Functional, functional_class
+            self.__class__ = functional_class(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
         super().__init__(**kwargs)
         self.optimizer = None
         self.compiled_loss = None
@@ -116,8 +126,19 @@ class Model(Layer):
         """{layer: output shape} where it can be worked out (Sequential overrides)."""
         return {}
 
-    def summary(self, line_length: int = 65, print_fn=None) -> None:
-        """Prints each layer's name, type, output shape and parameter count, and the totals.
+    def _summary_rows(self) -> tuple:
+        """([name (type), output shape, parameter count(, sources)] per layer, whether the
+        rows have the 'Connected to' column of sources)."""
+        shapes = self._output_shapes()
+        return [[f"{layer.name} ({type(layer).__name__})",
+                 str(shapes.get(id(layer), "multiple")), _param_count(layer)]
+                for layer in self.layers], False
+
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None) -> None:
+        """Prints each layer's name, type, output shape and parameter count, and the totals;
+        for a functional model that is not a plain stack, also the layer outputs each layer
+        is called on ('Connected to': 'layer[call][output]').
 
         Raises:
             ValueError: the model is not built yet.
@@ -142,19 +163,26 @@ class Model(Layer):
             raise ValueError("This model has not yet been built. Build the model first by "
                              "calling `build()` or by calling the model on a batch of data.")
         print_fn = print_fn or print
-        shapes = self._output_shapes()
+        rows, connected = self._summary_rows()
+        line_length = line_length or (98 if connected else 65)
 
         def row(*cells) -> str:
+            if connected:
+                return f" {cells[0]:<28} {cells[1]:<25} {cells[2]:<9} {cells[3]}".rstrip()
             return f" {cells[0]:<27} {cells[1]:<25} {cells[2]}".rstrip()
 
         print_fn(f'Model: "{self.name}"')
         print_fn("_" * line_length)
-        print_fn(row("Layer (type)", "Output Shape", "Param #"))
+        print_fn(row("Layer (type)", "Output Shape", "Param #", "Connected to"))
         print_fn("=" * line_length)
-        for layer in self.layers:
-            params = int(sum(np.prod(w.shape.as_list()) for w in layer.weights))
-            print_fn(row(f"{layer.name} ({type(layer).__name__})",
-                         str(shapes.get(id(layer), "multiple")), params))
+        for cells in rows:
+            if not connected:
+                print_fn(row(*cells))
+                continue
+            sources = cells[3] or ["[]"]
+            print_fn(row(*cells[:3], sources[0]))
+            for source in sources[1:]:
+                print_fn(row("", "", "", source))
         print_fn("=" * line_length)
         trainable = int(sum(np.prod(w.shape.as_list()) for w in self.trainable_weights))
         total = int(sum(np.prod(w.shape.as_list()) for w in self.weights))
@@ -171,16 +199,17 @@ class Model(Layer):
         or name) and metrics (objects, functions or names; 'accuracy' picks the variant
         matching the labels). `run_eagerly=True` runs the steps without tf.function.
 
-        Raises:
-            NotImplementedError: loss_weights or weighted_metrics (multi-output models).
+        Args:
+            loss: one loss for every output, or a list (in output order) or dict (by output
+                name) of them.
+            metrics: updated without sample weights; a list for every output, or per output
+                as a list of lists or a dict.
+            loss_weights: scalars (list or dict) weighting each output's loss in the total.
+            weighted_metrics: like metrics, updated with `sample_weight` / `class_weight`.
         """
-        if loss_weights is not None or weighted_metrics is not None:
-            raise NotImplementedError("loss_weights and weighted_metrics are not supported "
-                                      "(single-output models only).")
         self.optimizer = optimizers_module.get(optimizer)
-        self.compiled_loss = CompiledLoss(loss) if loss is not None else None
-        self.compiled_metrics = CompiledMetrics(
-            metrics, self.compiled_loss.loss if self.compiled_loss else None)
+        self.compiled_loss = CompiledLoss(loss, loss_weights) if loss is not None else None
+        self.compiled_metrics = CompiledMetrics(metrics, weighted_metrics, self.compiled_loss)
         self._run_eagerly = run_eagerly
         self._step_functions = {}
 
@@ -215,7 +244,7 @@ class Model(Layer):
         """The loss tracker and the compiled metrics (once data has been seen)."""
         found = []
         if self.compiled_loss is not None:
-            found.append(self.compiled_loss.tracker)
+            found.extend(self.compiled_loss.metrics)
         if self.compiled_metrics is not None and self.compiled_metrics.metrics:
             found.extend(self.compiled_metrics.metrics)
         return found
@@ -229,16 +258,29 @@ class Model(Layer):
             metric.reset_state()
 
     # -- steps -----------------------------------------------------------------------------
+    def _output_names(self, y_pred) -> list:
+        """The outputs' names: a functional model's, else 'output_1', 'output_2'..."""
+        names = getattr(self, "output_names", None)
+        if names:
+            return list(names)
+        if isinstance(y_pred, dict):
+            return sorted(y_pred)
+        return [f"output_{i + 1}" for i in range(len(nest.flatten(y_pred)))]
+
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
-        """The compiled loss of a batch (and its running mean for the logs)."""
+        """The compiled loss of a batch plus `self.losses` (regularization, `add_loss`),
+        and its running mean for the logs."""
         if self.compiled_loss is None:
             raise ValueError("No loss to compute: pass `loss` to `compile()`, or override "
                              "`train_step`.")
-        return self.compiled_loss(y, y_pred, sample_weight)
+        if not self.compiled_loss.built:
+            self.compiled_loss.build(self._output_names(y_pred))
+        return self.compiled_loss(y, y_pred, sample_weight, regularization_losses=self.losses)
 
     def compute_metrics(self, x, y, y_pred, sample_weight) -> dict:
         """Updates the compiled metrics and returns every metric's result by name."""
-        self.compiled_metrics.update_state(y, y_pred, sample_weight)
+        self.compiled_metrics.update_state(y, y_pred, sample_weight,
+                                           names=self._output_names(y_pred))
         return {m.name: m.result() for m in self.metrics}
 
     def train_step(self, data) -> dict:
@@ -279,8 +321,14 @@ class Model(Layer):
                 shuffling) to evaluate on after each epoch instead of training on.
             validation_data: (x, y) or (x, y, sample_weight) to evaluate after each epoch.
             shuffle: reshuffle the training examples each epoch.
-            sample_weight: one weight per example.
+            class_weight: {class index: weight}; each training example's loss (and
+                weighted metrics) is weighted by its class's weight (1.0 for classes not
+                listed), times its sample weight. Single-output models only.
+            sample_weight: one weight per example (or per output: a list or dict).
             initial_epoch: the epoch to start counting from (to resume training).
+            steps_per_epoch: batches per epoch; each epoch continues where the last one
+                stopped, and one that reaches the end of the data stops early.
+            validation_steps: batches of the validation data evaluated each time.
             validation_freq: evaluate every this many epochs.
 
         Returns:
@@ -289,14 +337,10 @@ class Model(Layer):
 
         Raises:
             RuntimeError: the model is not compiled.
-            ValueError: mismatched numbers of examples, or missing targets.
-            NotImplementedError: class_weight, steps_per_epoch, validation_steps.
+            ValueError: mismatched numbers of examples, missing targets, class_weight with
+                several outputs, or a non-positive steps_per_epoch.
         """
         self._assert_compiled("training/testing")
-        if class_weight is not None or steps_per_epoch is not None \
-                or validation_steps is not None:
-            raise NotImplementedError("class_weight, steps_per_epoch and validation_steps are "
-                                      "not supported; fit on in-memory arrays.")
         train = ArrayBatches(x, y, sample_weight, batch_size)
         validation = None
         if validation_data is not None:
@@ -304,11 +348,16 @@ class Model(Layer):
                                       batch_size=validation_batch_size or train.batch_size)
         elif validation_split:
             train, validation = train.split(validation_split)
+        if class_weight is not None:
+            train = train.weighted_by_class(class_weight)
+        batches = EpochBatches(train, steps_per_epoch,
+                               lambda: backend.rng() if shuffle else None)
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_module.History()
         extra = [callbacks_module.ProgbarLogger(verbose)] if verbose else []
         hooks = callbacks_module.CallbackList([*(callbacks or []), *extra, history], model=self,
-                                              verbose=verbose, epochs=epochs, steps=train.steps)
+                                              verbose=verbose, epochs=epochs,
+                                              steps=batches.steps or train.steps)
         self.stop_training = False
         train_step = self._step("train")
         hooks.on_train_begin({})
@@ -316,7 +365,7 @@ class Model(Layer):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             hooks.on_epoch_begin(epoch, {})
-            for step, batch in enumerate(train(backend.rng() if shuffle else None)):
+            for step, batch in enumerate(batches):
                 hooks.on_train_batch_begin(step, {})
                 logs = _to_python(train_step(batch))
                 hooks.on_train_batch_end(step, logs)
@@ -324,7 +373,7 @@ class Model(Layer):
                     break
             epoch_logs = dict(logs)
             if validation is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self._evaluate(validation)
+                val_logs = self._evaluate(validation, steps=validation_steps)
                 epoch_logs.update({f"val_{key}": value for key, value in val_logs.items()})
             hooks.on_epoch_end(epoch, epoch_logs)
             logs = epoch_logs
@@ -333,11 +382,11 @@ class Model(Layer):
         hooks.on_train_end(logs)
         return history
 
-    def _evaluate(self, data: ArrayBatches, hooks=None) -> dict:
+    def _evaluate(self, data: ArrayBatches, hooks=None, steps=None) -> dict:
         self.reset_metrics()
         test_step = self._step("test")
         logs: dict = {}
-        for step, batch in enumerate(data()):
+        for step, batch in enumerate(itertools.islice(data(), steps)):
             if hooks:
                 hooks.on_test_batch_begin(step, {})
             logs = _to_python(test_step(batch))
@@ -347,7 +396,8 @@ class Model(Layer):
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict: bool = False):
-        """The loss and metrics over the data, in inference mode.
+        """The loss and metrics over the data (its first `steps` batches if given), in
+        inference mode.
 
         Returns:
             The loss alone when there are no metrics, else [loss, metric...] in
@@ -359,9 +409,9 @@ class Model(Layer):
         self._assert_compiled("training/testing")
         data = ArrayBatches(x, y, sample_weight, batch_size)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
-                                              steps=data.steps)
+                                              steps=steps or data.steps)
         hooks.on_test_begin({})
-        logs = self._evaluate(data, hooks)
+        logs = self._evaluate(data, hooks, steps)
         hooks.on_test_end(logs)
         if return_dict:
             return logs
@@ -369,19 +419,21 @@ class Model(Layer):
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
-        """The model's outputs for `x`, batch by batch, as one NumPy array."""
+        """The model's outputs for `x` (its first `steps` batches if given), batch by
+        batch, as one NumPy array (a list or dict of them for several outputs)."""
         data = ArrayBatches(x, batch_size=batch_size)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
-                                              steps=data.steps)
+                                              steps=steps or data.steps)
         hooks.on_predict_begin({})
         predict_step = self._step("predict")
         outputs = []
-        for step, batch in enumerate(data()):
+        for step, batch in enumerate(itertools.islice(data(), steps)):
             hooks.on_predict_batch_begin(step, {})
-            outputs.append(predict_step(batch).numpy())
+            outputs.append(nest.map_structure(lambda t: t.numpy(), predict_step(batch)))
             hooks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         hooks.on_predict_end({})
-        return np.concatenate(outputs)
+        flat = [np.concatenate(parts) for parts in zip(*map(nest.flatten, outputs))]
+        return nest.pack_sequence_as(outputs[0], flat)
 
     def train_on_batch(self, x, y=None, sample_weight=None, reset_metrics: bool = True,
                        return_dict: bool = False):
@@ -413,8 +465,8 @@ class Model(Layer):
         return Checkpoint(root=self).restore(filepath)
 
     def predict_on_batch(self, x):
-        """The model's outputs for one batch, as a NumPy array."""
-        return self(x, training=False).numpy()
+        """The model's outputs for one batch, as a NumPy array (or a structure of them)."""
+        return nest.map_structure(lambda t: t.numpy(), self(x, training=False))
 
 
 def _tapeflow():
@@ -449,22 +501,38 @@ class Sequential(Model):
         ['dense/kernel:0', 'dense/bias:0', 'dense_1/kernel:0', 'dense_1/bias:0']
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = Model._TF_MODULE_IGNORED_PROPERTIES | frozenset(("_layers",))
+    _TF_MODULE_IGNORED_PROPERTIES = Model._TF_MODULE_IGNORED_PROPERTIES | frozenset((
+        "_layers", "_input_batch_shape"))
 
     def __init__(self, layers=None, name: str | None = None, **kwargs) -> None:
         super().__init__(name=name, **kwargs)
         self._layers: list = []
+        self._input_batch_shape = None
         for layer in layers or []:
             self.add(layer)
 
     def add(self, layer: Layer) -> None:
-        """Appends a layer; a first layer given `input_shape` builds the model at once."""
+        """Appends a layer. A `keras.Input` (or InputLayer) added first, or a first layer
+        given `input_shape`, fixes the input shape and builds the model at once.
+
+        Raises:
+            TypeError: not a Layer or a keras.Input tensor.
+            ValueError: an Input added after other layers.
+        """
+        if isinstance(layer, KerasTensor) and isinstance(layer.node.layer, InputLayer):
+            layer = layer.node.layer
         if not isinstance(layer, Layer):
             raise TypeError("The added layer must be an instance of class Layer. Received: "
                             f"layer={layer} of type {type(layer)}.")
+        if isinstance(layer, InputLayer):
+            if self._layers:
+                raise ValueError(f"Sequential model {self.name}: an Input can only be added "
+                                 "first, before any layer.")
+            self._input_batch_shape = layer._batch_input_shape
+            return
         self._layers.append(layer)
         self.built = False
-        first = self._layers[0]._batch_input_shape
+        first = self._input_batch_shape or self._layers[0]._batch_input_shape
         if first is not None:
             self.build(first)
 

@@ -1,7 +1,16 @@
 """Looking Keras objects up by name, with one error message for every kind."""
 from __future__ import annotations
 
-__all__ = ["by_name"]
+import re
+
+__all__ = ["by_name", "snake_case"]
+
+
+def snake_case(class_name: str) -> str:
+    """A layer's default name from its class, as Keras makes it: 'Conv2D' -> 'conv2d',
+    'GlobalAveragePooling2D' -> 'global_average_pooling2d' (digits stay attached)."""
+    words = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", class_name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()
 
 
 def by_name(kind: str, name: str, *tables: dict):

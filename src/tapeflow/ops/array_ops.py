@@ -1,4 +1,4 @@
-"""Shape and layout ops, gather and segment sums: kernels and the public TF-named functions.
+"""Shape and layout ops: kernels and the public TF-named functions.
 
 Each op is one `define_op` row; its gradient rule lives in `array_grad.py`.
 """
@@ -13,11 +13,9 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from ..framework.variables import Variable
-from .op_util import NO_ATTRS, as_input, binary_inputs
-
-_INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int16, np.int32, np.int64))
-
+from .complex_ops import conj
+from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
+                      same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
 def _identity(x):
@@ -101,48 +99,6 @@ def _rank(x):
     return np.array(x.ndim, dtype=np.int32)
 
 
-def _check_range(op_name: str, indices, limit: int) -> None:
-    if indices.size and (indices.min() < 0 or indices.max() >= limit):
-        where = np.argwhere((indices < 0) | (indices >= limit))[0]
-        position = ",".join(map(str, where.tolist()))
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: indices[{position}] = {indices[tuple(where)]} is not in "
-            f"[0, {limit})")
-
-
-def _gather(params, indices, axis, batch_dims):
-    _check_range("GatherV2", indices, params.shape[axis])
-    if not batch_dims:
-        return np.take(params, indices, axis=axis)
-    # params: batch + outer + [n] + inner; indices: batch + rest -> batch + outer + rest + inner.
-    batch, outer = params.shape[:batch_dims], params.shape[batch_dims:axis]
-    inner, rest = params.shape[axis + 1:], indices.shape[batch_dims:]
-    nb, no, ni, nr = (int(np.prod(s, dtype=np.int64)) for s in (batch, outer, inner, rest))
-    flat = params.reshape(nb, no, params.shape[axis], ni)
-    picks = np.broadcast_to(indices.reshape(nb, 1, nr, 1), (nb, no, nr, ni))
-    return np.take_along_axis(flat, picks, axis=2).reshape(batch + outer + rest + inner)
-
-
-def _unsorted_segment_sum(data, segment_ids, num_segments):
-    if data.shape[:segment_ids.ndim] != segment_ids.shape:
-        raise errors.InvalidArgumentError(
-            None, "UnsortedSegmentSum", f"UnsortedSegmentSum: segment_ids.shape "
-            f"{list(segment_ids.shape)} must be a prefix of data.shape {list(data.shape)}")
-    if segment_ids.size and segment_ids.max() >= num_segments:
-        where = np.argwhere(segment_ids >= num_segments)[0]
-        raise errors.InvalidArgumentError(
-            None, "UnsortedSegmentSum", f"UnsortedSegmentSum: segment_ids"
-            f"[{','.join(map(str, where.tolist()))}] = {segment_ids[tuple(where)]} is out of "
-            f"range [0, {num_segments})")
-    out = np.zeros((num_segments,) + data.shape[segment_ids.ndim:], dtype=data.dtype)
-    keep = segment_ids >= 0
-    if keep.all():
-        np.add.at(out, segment_ids, data)
-    else:
-        np.add.at(out, segment_ids[keep], data[keep])
-    return out
-
-
 Identity = define_op("Identity", _identity)
 IdentityN = define_op("IdentityN", _identity_n, num_outputs=None)
 ReadVariableOp = define_op("ReadVariableOp", _identity)
@@ -164,107 +120,15 @@ Roll = define_op("Roll", np.roll)
 Shape = define_op("Shape", _shape)
 Size = define_op("Size", _size)
 Rank = define_op("Rank", _rank)
-GatherV2 = define_op("GatherV2", _gather)
-UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum)
 
 
-# -- argument helpers (shared with the other array-op modules) -------------------------------
+# -- argument helpers ------------------------------------------------------------------------
 def _shape_input(shape) -> Tensor:
     if isinstance(shape, Tensor):
         return shape
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
         return stack([d if isinstance(d, Tensor) else int(d) for d in shape])  # [n, -1]
     return Tensor(np.asarray(getattr(shape, "as_list", lambda: shape)(), dtype=np.int32))
-
-
-def int_values(op_name: str, value, what: str) -> list:
-    """`value` (an int, a list, an array or an integer tensor) as a flat list of ints.
-
-    Raises:
-        InvalidArgumentError: the values are not integers (e.g. floats).
-    """
-    if isinstance(value, (Tensor, Variable)):
-        value = value._value
-    elif hasattr(value, "as_list"):
-        value = value.as_list()
-    array = np.asarray(value)
-    if array.size and array.dtype.kind not in "iu":
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: {what} must be integers, got {value!r} of dtype "
-            f"{array.dtype}")
-    return [int(v) for v in array.ravel()]
-
-
-def dims_values(op_name: str, shape) -> tuple:
-    """`shape` (a list, a TensorShape or an integer tensor) as a tuple of dimensions.
-
-    Raises:
-        InvalidArgumentError: a negative or non-integer dimension.
-    """
-    dims = tuple(int_values(op_name, shape, "shape"))
-    if any(d < 0 for d in dims):
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: dimensions must be >= 0, got {list(dims)}")
-    return dims
-
-
-def normalize_axis(op_name: str, axis, ndim: int) -> int:
-    """One axis in [-ndim, ndim) as a non-negative int.
-
-    Raises:
-        InvalidArgumentError: the axis is out of range or not an integer.
-    """
-    if type(axis) is int:
-        a = axis
-    else:
-        values = int_values(op_name, axis, "axis")
-        if len(values) != 1 or np.ndim(getattr(axis, "_value", axis)) > 1:
-            raise errors.InvalidArgumentError(
-                None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
-        (a,) = values
-    if not -ndim <= a < ndim:
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: Expected axis in the range [{-ndim}, {ndim}), but got "
-            f"{a} (input rank {ndim})")
-    return a % ndim
-
-
-def index_input(op_name: str, indices):
-    """`indices` as an integer tensor.
-
-    Raises:
-        InvalidArgumentError: the indices are not int16, int32 or int64 (e.g. floats).
-    """
-    indices = as_input(indices)
-    if indices._value.dtype not in _INDEX_DTYPES:
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: indices must be int16, int32 or int64, got a "
-            f"{indices.dtype.name} tensor of shape {list(indices.shape)}")
-    return indices
-
-
-def same_dtype_inputs(op_name: str, values) -> list:
-    """A list of values as tensors of one dtype; Python values take the first tensor's dtype.
-
-    Raises:
-        InvalidArgumentError: two tensors have different dtypes.
-    """
-    values = list(values)
-    first = next((v for v in values if isinstance(v, (Tensor, Variable))), None)
-    dtype = None if first is None else first.dtype
-    out = []
-    for v in values:
-        if isinstance(v, (Tensor, Variable)):
-            if v.dtype is not dtype:
-                raise errors.InvalidArgumentError(
-                    None, op_name, f"{op_name}: all inputs must have one dtype, got "
-                    f"{dtype.name} and {v.dtype.name}; cast them first.")
-            out.append(v)
-        else:
-            from ..framework.tensor import constant
-            out.append(constant(v, dtype=dtype))
-            dtype = out[-1].dtype
-    return out
 
 
 # -- public functions ------------------------------------------------------------------------
@@ -329,7 +193,6 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
     perm = tuple(range(a.ndim))[::-1] if perm is None else tuple(int(p) for p in np.asarray(perm))
     out = execute(Transpose, (a,), {"perm": perm})
     if conjugate and a.dtype.is_complex:
-        from .math_ops import conj
         out = conj(out)
     return out
 
@@ -659,88 +522,3 @@ def rank(input, name=None) -> Tensor:  # noqa: A002
         2
     """
     return execute(Rank, (as_input(input),), NO_ATTRS)
-
-
-def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None) -> Tensor:
-    """Gathers slices of `params` along `axis` at `indices`.
-
-    The result has shape `params.shape[:axis] + indices.shape[batch_dims:] +
-    params.shape[axis + 1:]`. The gradient with respect to `params` is an IndexedSlices when
-    `axis` is 0, as in TF.
-
-    Args:
-        params: the tensor to gather from.
-        indices: an int16/int32/int64 tensor of positions in [0, params.shape[axis]).
-        validate_indices: accepted for TF compatibility (indices are always checked).
-        axis: the axis of `params` to gather along (default `batch_dims`).
-        batch_dims: how many leading dimensions `params` and `indices` share as batches.
-
-    Returns:
-        The gathered tensor, with `params`' dtype.
-
-    Raises:
-        InvalidArgumentError: an index is out of range or not an integer, `axis` or
-            `batch_dims` is out of range, or the batch dimensions differ.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.gather(tf.constant([[1, 2], [3, 4], [5, 6]]), [2, 0]).numpy()
-        array([[5, 6],
-               [1, 2]], dtype=int32)
-    """
-    params = as_input(params)
-    indices = index_input("GatherV2", indices)
-    pshape, ishape = params._value.shape, indices._value.shape
-    b = int(batch_dims)
-    if b < 0:
-        b += len(ishape)
-    if not 0 <= b <= len(ishape):
-        raise errors.InvalidArgumentError(
-            None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in [{-len(ishape)}, "
-            f"{len(ishape)}] for indices of shape {list(ishape)}")
-    a = normalize_axis("GatherV2", b if axis is None else axis, len(pshape))
-    if b > a:
-        raise errors.InvalidArgumentError(
-            None, "GatherV2", f"GatherV2: batch_dims ({b}) must be less than or equal to axis "
-            f"({a})")
-    if pshape[:b] != ishape[:b]:
-        raise errors.InvalidArgumentError(
-            None, "GatherV2", f"GatherV2: the first {b} dimensions of params {list(pshape)} and "
-            f"indices {list(ishape)} must be equal")
-    return execute(GatherV2, (params, indices), {"axis": a, "batch_dims": b})
-
-
-def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
-    """Sums the slices of `data` that share a segment id: `out[i] = sum(data[ids == i])`.
-
-    `segment_ids.shape` must be a prefix of `data.shape`; negative ids are dropped.
-
-    Raises:
-        InvalidArgumentError: an id is >= num_segments, the ids are not integers, or their
-            shape is not a prefix of `data.shape`.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.unsorted_segment_sum(tf.constant([1.0, 2.0, 3.0]), [1, 0, 1], 2).numpy()
-        array([2., 4.], dtype=float32)
-    """
-    ids = index_input("UnsortedSegmentSum", segment_ids)
-    (num,) = int_values("UnsortedSegmentSum", num_segments, "num_segments")
-    return execute(UnsortedSegmentSum, (as_input(data), ids), {"num_segments": num})
-
-
-def indexed_slices_to_dense(s):
-    """The dense tensor an IndexedSlices stands for (repeated indices are summed).
-
-    Works on Tensors and, inside gradient rules, on raw arrays.
-    """
-    values, indices = s.values, s.indices
-    if not isinstance(values, (Tensor, np.ndarray, np.generic)):
-        values = as_input(values)
-    if not isinstance(indices, (Tensor, np.ndarray, np.generic)):
-        indices = as_input(indices)
-    if s.dense_shape is None:
-        num = int(np.max(getattr(indices, "_value", indices), initial=-1)) + 1
-    else:
-        num = int(np.asarray(getattr(s.dense_shape, "_value", s.dense_shape))[0])
-    return UnsortedSegmentSum(values, indices, num_segments=num)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..framework.tensor import Tensor, convert_to_tensor
 from .indexing_ops import where
-from .math_ops import (FLOAT, greater, maximum, minimum, reduce_sum, require_dtype, sqrt)
+from .comparison_ops import greater
+from .math_ops import FLOAT, maximum, minimum, reduce_sum, require_dtype, sqrt
 from .op_util import as_input
 
 
@@ -22,7 +23,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
         array([0. , 0.5, 1. ], dtype=float32)
     """
     values = as_input(t)
-    clipped = maximum(minimum(values, clip_value_max), clip_value_min)
+    clipped = maximum(minimum(values, clip_value_max), clip_value_min, name=name)
     if clipped.shape != values.shape:
         raise ValueError(f"clip_by_value: the bounds broadcast t of shape {values.shape} to "
                          f"shape {clipped.shape}; they must be scalars or of t's shape.")

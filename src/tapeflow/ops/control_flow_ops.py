@@ -2,8 +2,13 @@
 
 Eagerly `cond` and `while_loop` are plain Python (a tape records the ops that ran). While a
 graph is built, each branch, loop condition and loop body is traced into its own FuncGraph;
-the node (`If`, `While`) runs the chosen compiled plans when the graph runs. Their gradients
-re-run the node's Python-free plans under a GradientTape at run time (`runtime_vjp`).
+the node (`If`, `While`) runs the chosen compiled plans when the graph runs. The gradient of
+an `If` is another `If` whose branches are the traced backward graphs of the forward
+branches (differentiable again the same way). The gradient of a `While` is two loops of
+graph ops: one runs the forward loop's compiled plans again, keeping each iteration's loop
+variables, the other runs the body's traced backward graph over them in reverse. Loop
+variables of shapes not fully known fall back to re-running the loop under a GradientTape
+at run time (`runtime_vjp`).
 """
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ from ..framework.execute import execute
 from ..framework.graph import FuncGraph, NoOp, Operation
 from ..framework.graph_tensor import SymbolicTensor
 from ..framework.registry import RegisterGradient, define_op
+from ..eager.tape import is_trainable
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .op_util import value_of
@@ -167,12 +174,61 @@ def _variable_union(*functions) -> list:
 def _if_grad(op, *grads):
     attrs = op.attrs
     count = attrs["count"]
+    if state.graph is not None:
+        return _traced_if_grad(op, grads)
 
     def forward(pred, *values):
         branch = attrs["then_branch"] if bool(value_of(pred)) else attrs["else_branch"]
         outputs = branch._call_flat(list(values[:count]))
         return [o for o in nest.flatten(outputs) if isinstance(o, Tensor)]
     return runtime_vjp(forward, op.inputs[:1 + count], grads, attrs["variables"])
+
+
+def _traced_if_grad(op, grads) -> list:
+    """The gradient of an If node as another If node: its branches are the traced backward
+    graphs of the forward branches, so it is differentiable again in the same way."""
+    attrs = op.attrs
+    count = attrs["count"]
+    captured = list(op.inputs[1:1 + count])
+    variables = list(attrs["variables"])
+    wanted = [i for i, x in enumerate(captured) if is_trainable(x)]
+    grads = [g if not isinstance(g, IndexedSlices) else to_dense(g) for g in grads]
+    args = captured + grads
+    shapes = [x.shape for x in args]
+    branches = [_finish(_trace(_backward_branch(attrs[key], count, wanted, variables),
+                               label, args, shapes), [], label)
+                for key, label in (("then_branch", "cond_true_grad"),
+                                   ("else_branch", "cond_false_grad"))]
+    specs = _merged_specs(*branches, "cond gradient")
+    used = _variable_union(*branches)
+    outs = execute(If, (op.inputs[0], *args, *used),
+                   {"then_branch": branches[0], "else_branch": branches[1],
+                    "count": len(args), "specs": specs, "variables": tuple(used)})
+    in_grads: list = [None] * (1 + count)
+    for i, g in zip(wanted, outs):
+        in_grads[1 + i] = g
+    return in_grads + list(outs[len(wanted):])
+
+
+def _backward_branch(branch, count: int, wanted: list, variables: list):
+    """A function of (the branch's inputs, upstream gradients) returning the gradients of
+    the wanted inputs then of `variables` (zeros where the branch does not reach them)."""
+    backward = branch._gradient_info().function
+    own = {v._id: i for i, v in enumerate(branch.variables)}
+
+    def fn(*args):
+        from .creation_ops import zeros, zeros_like
+        result = backward._call_flat(list(args))
+        result = list(result) if isinstance(result, (list, tuple)) else [result]
+        out = []
+        for i in wanted:
+            g = result[i]
+            out.append(zeros_like(args[i]) if g is None else g)
+        for v in variables:
+            g = result[count + own[v._id]] if v._id in own else None
+            out.append(zeros(v.shape, v.dtype) if g is None else g)
+        return [convert_to_tensor(g) for g in out]
+    return fn
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
@@ -268,6 +324,10 @@ def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterat
 
 @RegisterGradient("While")
 def _while_grad(op, *grads):
+    if state.graph is not None:
+        traced = _traced_while_grad(op, grads)
+        if traced is not None:
+            return traced
     attrs = op.attrs
     count, captured = attrs["count"], attrs["captured"]
     cond_fn, body_fn, limit = attrs["cond_fn"], attrs["body_fn"], attrs["maximum_iterations"]
@@ -281,6 +341,78 @@ def _while_grad(op, *grads):
             i += 1
         return loop
     return runtime_vjp(forward, op.inputs[:count + captured], grads, attrs["variables"])
+
+
+def _traced_while_grad(op, grads):
+    """The gradient of a While node as graph ops: a loop that keeps the loop variables of
+    every iteration (the forward loop's compiled plans run again, without a tape), then a
+    loop running the body's traced backward graph over them in reverse. None when a loop
+    variable's shape is not fully known (the run-time gradient handles those)."""
+    from .array_ops import concat, expand_dims
+    from .comparison_ops import logical_and
+    from .creation_ops import zeros, zeros_like
+    from .gather_ops import GatherV2
+    attrs = op.attrs
+    count, n_cap = attrs["count"], attrs["captured"]
+    cond_fn, body_fn, limit = attrs["cond_fn"], attrs["body_fn"], attrs["maximum_iterations"]
+    loop_in = list(op.inputs[:count])
+    captured = list(op.inputs[count:count + n_cap])
+    variables = list(attrs["variables"])
+    dims = [dims for _, dims in attrs["specs"]]
+    if any(d is None or None in d for d in dims):
+        return None
+
+    def history_cond(i, *rest):
+        go = nest.flatten(cond_fn._call_flat(list(rest[:count]) + captured))[0]
+        return go if limit is None else logical_and(go, i < limit)
+
+    def history_body(i, *rest):
+        loop, kept = list(rest[:count]), rest[count:]
+        kept = [concat([h, expand_dims(x, 0)], 0) for h, x in zip(kept, loop)]
+        return [i + 1, *nest.flatten(body_fn._call_flat(loop + captured)), *kept]
+
+    start = [convert_to_tensor(0), *loop_in,
+             *[zeros((0,) + d, x.dtype) for x, d in zip(loop_in, dims)]]
+    shapes = [TensorShape([]), *[TensorShape(d) for d in dims],
+              *[TensorShape((None,) + d) for d in dims]]
+    ran = while_loop(history_cond, history_body, start, shape_invariants=shapes)
+    steps, history = ran[0], ran[1 + count:]
+
+    backward = body_fn._gradient_info().function
+    own = {v._id: i for i, v in enumerate(body_fn.variables)}
+    loop_t = [k for k in range(count) if is_trainable(loop_in[k])]
+    cap_t = [c for c in range(n_cap) if is_trainable(captured[c])]
+
+    def reverse_body(j, *rest):
+        g_loop = dict(zip(loop_t, rest[:len(loop_t)]))
+        g_cap = rest[len(loop_t):len(loop_t) + len(cap_t)]
+        g_var = rest[len(loop_t) + len(cap_t):]
+        j = j - 1
+        # The op itself: tf.gather checks the (unknown) length of the history up front.
+        inputs = [execute(GatherV2, (h, j), {"axis": 0, "batch_dims": 0}) for h in history]
+        upstream = [g_loop[k] if k in g_loop else zeros_like(inputs[k]) for k in range(count)]
+        result = backward._call_flat(inputs + captured + upstream)
+        result = list(result) if isinstance(result, (list, tuple)) else [result]
+        new_loop = [zeros_like(inputs[k]) if result[k] is None else convert_to_tensor(result[k])
+                    for k in loop_t]
+        new_cap = [a if result[count + c] is None else a + result[count + c]
+                   for a, c in zip(g_cap, cap_t)]
+        new_var = [a if v._id not in own or result[count + n_cap + own[v._id]] is None
+                   else a + result[count + n_cap + own[v._id]] for a, v in zip(g_var, variables)]
+        return [j, *new_loop, *new_cap, *new_var]
+
+    start = [steps, *[convert_to_tensor(grads[k]) if grads[k] is not None else
+                      zeros_like(loop_in[k]) for k in loop_t],
+             *[zeros_like(captured[c]) for c in cap_t],
+             *[zeros(v.shape, v.dtype) for v in variables]]
+    done = while_loop(lambda j, *rest: j > 0, reverse_body, start)
+    done = done[1:]
+    in_grads: list = [None] * (count + n_cap)
+    for k, g in zip(loop_t, done[:len(loop_t)]):
+        in_grads[k] = g
+    for c, g in zip(cap_t, done[len(loop_t):len(loop_t) + len(cap_t)]):
+        in_grads[count + c] = g
+    return in_grads + list(done[len(loop_t) + len(cap_t):])
 
 
 def group(*inputs, name=None):

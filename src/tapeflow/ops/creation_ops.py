@@ -7,12 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
-from .array_ops import broadcast_to, dims_values, index_input, int_values, reshape
-from .op_util import as_input, dtype_of
+from .array_ops import broadcast_to, reshape
+from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input,
+                      int_values, normalize_axis)
 
 
 def _fill(value, dims):
@@ -61,6 +63,12 @@ def zero_gradient(x):
     return ZerosLike(x, dtype=dtype_of(x))
 
 
+def _constant(value: np.ndarray, name) -> Tensor:
+    """`value` as a Tensor, or as a Const node named `name` while a graph is built."""
+    graph = state.graph
+    return Tensor(value) if graph is None else graph.constant(value, name=name)
+
+
 def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
     """A tensor of `shape` filled with zeros.
 
@@ -73,7 +81,7 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         array([[0, 0, 0],
                [0, 0, 0]], dtype=int32)
     """
-    return Tensor(np.zeros(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np))
+    return _constant(np.zeros(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
@@ -84,7 +92,7 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         >>> tf.ones([2]).numpy()
         array([1., 1.], dtype=float32)
     """
-    return Tensor(np.ones(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np))
+    return _constant(np.ones(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
 
 
 def _like(op, input, dtype):  # noqa: A002
@@ -153,7 +161,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     cols = rows if num_columns is None else int_values("Eye", num_columns, "num_columns")[0]
     batch = () if batch_shape is None else dims_values("Eye", batch_shape)
     matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
-    return Tensor(np.array(np.broadcast_to(matrix, batch + matrix.shape)))
+    return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
 
 
 _RANGE_ORDER = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
@@ -205,7 +213,6 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
         >>> tf.linspace(0.0, 1.0, 5).numpy()
         array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float32)
     """
-    from .op_util import binary_inputs
     start, stop = binary_inputs("LinSpace", start, stop)
     if not start.dtype.is_floating:
         start, stop = (Tensor(x._value.astype(np.float64)) for x in (start, stop))
@@ -214,11 +221,7 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
         raise errors.InvalidArgumentError(
             None, "LinSpace", f"LinSpace: Requires num >= 0, got {count}")
     ndim = len(np.broadcast_shapes(start._value.shape, stop._value.shape)) + 1
-    a = int_values("LinSpace", axis, "axis")[0]
-    if not -ndim <= a < ndim:
-        raise errors.InvalidArgumentError(
-            None, "LinSpace", f"LinSpace: Expected axis in the range [{-ndim}, {ndim}), but got "
-            f"{a}")
+    a = normalize_axis("LinSpace", axis, ndim)
     return execute(LinSpace, (start, stop), {"num": count, "axis": a})
 
 

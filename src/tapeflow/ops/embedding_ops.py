@@ -5,10 +5,11 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.tensor import Tensor
-from .array_ops import concat, gather, index_input, reshape
+from .array_ops import concat, reshape
+from .gather_ops import gather
 from .indexing_ops import where
 from .math_ops import reduce_sum, sqrt
-from .op_util import as_input
+from .op_util import as_input, index_input
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:

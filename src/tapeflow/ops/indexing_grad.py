@@ -6,7 +6,8 @@ import numpy as np
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import RegisterGradient, no_gradient
 from . import sort_ops  # noqa: F401  (defines TopKV2, whose rule is below)
-from .array_ops import PadV2, Reshape, UnsortedSegmentSum
+from .array_ops import PadV2, Reshape
+from .gather_ops import UnsortedSegmentSum
 from .indexing_ops import (GatherNd, ScatterNd, SelectV2, StridedSlice, StridedSliceGrad,
                            TensorScatterUpdate)
 from .op_util import dtype_of, shape_of, value_of

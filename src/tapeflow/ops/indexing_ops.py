@@ -14,9 +14,10 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
-from .array_ops import (expand_dims, gather, index_input, int_values,
-                        normalize_axis, reshape, squeeze, tile)
-from .op_util import NO_ATTRS, as_input, binary_inputs
+from .array_ops import expand_dims, reshape, squeeze, tile
+from .gather_ops import gather
+from .op_util import (NO_ATTRS, as_input, binary_inputs, index_input, int_values,
+                      normalize_axis)
 
 newaxis = None
 _py_slice = builtins.slice

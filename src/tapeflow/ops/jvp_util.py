@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.registry import RegisterJVP, get_op
-from .op_util import dtype_of, value_of
+from .op_util import dtype_of, shape_of, value_of
 
 __all__ = ["elementwise_jvp", "linear_jvp", "multilinear_jvp", "plus", "register_jvps"]
 
@@ -31,7 +31,7 @@ def linear_jvp(op, *tangents):
     """The JVP of an op linear in its floating inputs jointly: the op applied to their
     tangents (zeros where none), other inputs (indices, shapes, conditions) as they are."""
     args = [t if t is not None else
-            np.zeros_like(value_of(x)) if dtype_of(x).kind in "fc" else x
+            np.zeros(shape_of(x), dtype_of(x)) if dtype_of(x).kind in "fc" else x
             for x, t in zip(op.inputs, tangents)]
     return op.op(*args, **op.attrs)
 

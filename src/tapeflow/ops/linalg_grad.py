@@ -9,9 +9,11 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient
 from .array_ops import ConcatV2, Reshape, SplitV, Transpose
-from .linalg_ops import (Diag, DiagPart, MatrixBandPart, MatrixDiag, MatrixDiagPart,
-                         MatrixInverse, MatrixSolve, MatrixTriangularSolve, SelfAdjointEigV2, Svd)
-from .math_ops import Conj, MatMul
+from .diag_ops import MatrixBandPart
+from .linalg_ops import (MatrixInverse, MatrixSolve, MatrixTriangularSolve, SelfAdjointEigV2,
+                         Svd)
+from .math_grad import conj
+from .math_ops import MatMul
 from .op_util import dtype_of, shape_of
 
 
@@ -21,12 +23,8 @@ def _swap(x):
     return Transpose(x, perm=tuple(range(ndim - 2)) + (ndim - 1, ndim - 2))
 
 
-def _conj(x):
-    return Conj(x) if dtype_of(x).kind == "c" else x
-
-
 def _adjoint(x):
-    return _conj(_swap(x))
+    return conj(_swap(x))
 
 
 def _col(v):
@@ -70,7 +68,7 @@ def _inverse_grad(op, g):
 @RegisterGradient("MatrixDeterminant")
 def _determinant_grad(op, g):
     a, c = op.inputs[0], op.outputs[0]
-    return _col(_col(g * _conj(c))) * MatrixInverse(a, adjoint=True)
+    return _col(_col(g * conj(c))) * MatrixInverse(a, adjoint=True)
 
 
 @RegisterGradient("LogMatrixDeterminant")
@@ -201,29 +199,3 @@ def _svd_grad(op, grad_s, grad_u, grad_v):
             rest = rest - MatMul(MatMul(v1, grad_v2, adjoint_a=True), v2, adjoint_b=True)
         grad = grad + MatMul(u / _row(s), rest)
     return _swap(grad) if use_adjoint else grad
-
-
-@RegisterGradient("MatrixDiagV3")
-def _matrix_diag_grad(op, g):
-    return MatrixDiagPart(g, k=op.attrs["k"])
-
-
-@RegisterGradient("MatrixDiagPartV3")
-def _matrix_diag_part_grad(op, g):
-    rows, cols = shape_of(op.inputs[0])[-2:]
-    return MatrixDiag(g, k=op.attrs["k"], num_rows=rows, num_cols=cols, padding_value=0)
-
-
-@RegisterGradient("MatrixBandPart")
-def _band_part_grad(op, g):
-    return MatrixBandPart(g, **op.attrs)
-
-
-@RegisterGradient("Diag")
-def _tensor_diag_grad(op, g):
-    return DiagPart(g)
-
-
-@RegisterGradient("DiagPart")
-def _tensor_diag_part_grad(op, g):
-    return Diag(g)

@@ -1,7 +1,8 @@
-"""Linear algebra (tf.linalg): kernels and the public TF-named functions.
+"""Linear algebra (tf.linalg): inverses, determinants, solves, decompositions, transposes;
+kernels and the public TF-named functions.
 
 Every op works on batches of matrices in the last two axes. Gradient rules are in
-`linalg_grad.py`.
+`linalg_grad.py`; diagonals and bands are in `diag_ops.py`.
 """
 from __future__ import annotations
 
@@ -10,26 +11,24 @@ import collections
 import numpy as np
 
 from ..framework import errors
+from ..framework.errors import invalid_argument
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, transpose
-from .math_ops import Sum, log, matmul, real, reduce_sum
+from .complex_ops import real
+from .diag_ops import diag_part
+from .math_ops import Sum, log, matmul
 from .op_util import NO_ATTRS, as_input, binary_inputs
 
-__all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "eigh", "eigvalsh",
-           "inv", "logdet", "matmul", "matrix_transpose", "matvec", "qr", "slogdet", "solve", "svd",
-           "tensor_diag", "tensor_diag_part", "trace", "triangular_solve"]
+__all__ = ["adjoint", "cholesky", "det", "eigh", "eigvalsh", "inv", "logdet", "matmul",
+           "matrix_transpose", "matvec", "qr", "slogdet", "solve", "svd", "triangular_solve"]
 
 
 def _adjoint_value(x):
     """The conjugate transpose of the last two axes of a NumPy array."""
     x = np.swapaxes(x, -1, -2)
     return np.conj(x) if x.dtype.kind == "c" else x
-
-
-def _fail(op_name: str, message: str):
-    return errors.InvalidArgumentError(None, op_name, f"{op_name}: {message}")
 
 
 def _half_in_float32(kernel):
@@ -49,8 +48,9 @@ def _inverse(x, adjoint=False):
     try:
         inv = np.linalg.inv(x)
     except np.linalg.LinAlgError:
-        raise _fail("MatrixInverse", f"Input is not invertible (shape {list(x.shape)}, dtype "
-                    f"{x.dtype}).") from None
+        raise invalid_argument(
+            "MatrixInverse", f"Input is not invertible (shape {list(x.shape)}, dtype "
+            f"{x.dtype}).") from None
     return _adjoint_value(inv) if adjoint else inv
 
 
@@ -73,8 +73,9 @@ def _solve(matrix, rhs, adjoint=False):
     try:
         return np.linalg.solve(_adjoint_value(matrix) if adjoint else matrix, _stacked(matrix, rhs))
     except np.linalg.LinAlgError:
-        raise _fail("MatrixSolve", f"Input matrix is not invertible (shape "
-                    f"{list(matrix.shape)}, dtype {matrix.dtype}).") from None
+        raise invalid_argument(
+            "MatrixSolve", f"Input matrix is not invertible (shape "
+            f"{list(matrix.shape)}, dtype {matrix.dtype}).") from None
 
 
 def _triangle(x, lower: bool):
@@ -143,55 +144,6 @@ def _svd(x, compute_uv=True, full_matrices=False):
     return s, u, _adjoint_value(vh)
 
 
-def _diag_size(length: int, k: int, num_rows: int, num_cols: int) -> tuple:
-    """TF's output size of MatrixDiagV3 for a diagonal of `length` at offset `k`."""
-    min_rows, min_cols = length - min(k, 0), length + max(k, 0)
-    if num_rows == -1 and num_cols == -1:
-        num_rows = num_cols = max(min_rows, min_cols)
-    elif num_rows == -1:
-        num_rows = min_rows
-    elif num_cols == -1:
-        num_cols = min_cols
-    return num_rows, num_cols
-
-
-def _matrix_diag(diagonal, k=0, num_rows=-1, num_cols=-1, padding_value=0):
-    length = diagonal.shape[-1]
-    rows, cols = _diag_size(length, k, num_rows, num_cols)
-    out = np.full(diagonal.shape[:-1] + (rows, cols), padding_value, dtype=diagonal.dtype)
-    index = np.arange(length)
-    out[..., index + max(-k, 0), index + max(k, 0)] = diagonal
-    return out
-
-
-def _matrix_diag_part(x, k=0):
-    return np.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
-
-
-def _band_mask(rows: int, cols: int, num_lower: int, num_upper: int) -> np.ndarray:
-    """True inside the band: (num_lower < 0 or i - j <= num_lower) and likewise above."""
-    offset = np.arange(rows)[:, None] - np.arange(cols)[None, :]
-    return (((num_lower < 0) | (offset <= num_lower)) & ((num_upper < 0) | (-offset <= num_upper)))
-
-
-def _band_part(x, num_lower, num_upper):
-    mask = _band_mask(x.shape[-2], x.shape[-1], num_lower, num_upper)
-    return np.where(mask, x, np.zeros((), x.dtype))
-
-
-def _tensor_diag(diagonal):
-    n = diagonal.size
-    out = np.zeros((n, n), diagonal.dtype)
-    out[np.arange(n), np.arange(n)] = diagonal.ravel()
-    return out.reshape(diagonal.shape * 2)
-
-
-def _tensor_diag_part(x):
-    half = x.shape[:x.ndim // 2]
-    n = int(np.prod(half))
-    return np.diagonal(x.reshape(n, n)).reshape(half)
-
-
 MatrixInverse = define_op("MatrixInverse", _half_in_float32(_inverse))
 MatrixDeterminant = define_op("MatrixDeterminant", _determinant)
 LogMatrixDeterminant = define_op("LogMatrixDeterminant", _log_determinant, num_outputs=2)
@@ -201,11 +153,6 @@ Cholesky = define_op("Cholesky", _cholesky)
 Qr = define_op("Qr", _half_in_float32(_qr), num_outputs=2)
 SelfAdjointEigV2 = define_op("SelfAdjointEigV2", _eigh, num_outputs=2)
 Svd = define_op("Svd", _svd, num_outputs=3)
-MatrixDiag = define_op("MatrixDiagV3", _matrix_diag)
-MatrixDiagPart = define_op("MatrixDiagPartV3", _matrix_diag_part)
-MatrixBandPart = define_op("MatrixBandPart", _band_part)
-Diag = define_op("Diag", _tensor_diag)
-DiagPart = define_op("DiagPart", _tensor_diag_part)
 
 _LINALG_DTYPES = ("float32", "float64", "complex64", "complex128")
 
@@ -219,13 +166,16 @@ def _matrices(op_name: str, x, square: bool = True, half: bool = False):
             None, op_name, f"{op_name}: no kernel for dtype float16 (shape {list(x.shape)}); "
             f"cast to float32.")
     if x.dtype.name not in _LINALG_DTYPES + ("float16",):
-        raise _fail(op_name, f"dtype {x.dtype.name} is not in the list of allowed values "
-                    f"({', '.join(_LINALG_DTYPES)}); shape {list(x.shape)}.")
+        raise invalid_argument(
+            op_name, f"dtype {x.dtype.name} is not in the list of allowed values "
+            f"({', '.join(_LINALG_DTYPES)}); shape {list(x.shape)}.")
     if x.ndim < 2:
-        raise _fail(op_name, f"Input must have rank >= 2, got rank {x.ndim} (shape "
-                    f"{list(x.shape)}).")
+        raise invalid_argument(
+            op_name, f"Input must have rank >= 2, got rank {x.ndim} (shape "
+            f"{list(x.shape)}).")
     if square and x.shape[-1] != x.shape[-2]:
-        raise _fail(op_name, f"Input matrices must be square, got shape {list(x.shape)}.")
+        raise invalid_argument(
+            op_name, f"Input matrices must be square, got shape {list(x.shape)}.")
     return x
 
 
@@ -235,16 +185,19 @@ def _solve_inputs(op_name: str, matrix, rhs, same_batch: bool):
     rhs = _matrices(op_name, rhs, square=False)
     a_shape, b_shape = tuple(matrix.shape), tuple(rhs.shape)
     if a_shape[-1] != b_shape[-2]:
-        raise _fail(op_name, f"Input matrix and right-hand side must have the same number of "
-                    f"rows: matrix {list(a_shape)}, rhs {list(b_shape)}.")
+        raise invalid_argument(
+            op_name, f"Input matrix and right-hand side must have the same number of "
+            f"rows: matrix {list(a_shape)}, rhs {list(b_shape)}.")
     if same_batch and a_shape[:-2] != b_shape[:-2]:
-        raise _fail(op_name, f"All input tensors must have the same outer dimensions: matrix "
-                    f"{list(a_shape)}, rhs {list(b_shape)}.")
+        raise invalid_argument(
+            op_name, f"All input tensors must have the same outer dimensions: matrix "
+            f"{list(a_shape)}, rhs {list(b_shape)}.")
     try:
         np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
     except ValueError:
-        raise _fail(op_name, f"In[0] and In[1] must have compatible batch dimensions: "
-                    f"{list(a_shape)} vs. {list(b_shape)}.") from None
+        raise invalid_argument(
+            op_name, f"In[0] and In[1] must have compatible batch dimensions: "
+            f"{list(a_shape)} vs. {list(b_shape)}.") from None
     return matrix, rhs
 
 
@@ -270,7 +223,8 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     """
     a, b = binary_inputs("MatMul", a, b)
     if b.ndim < 1:
-        raise _fail("MatMul", f"matvec needs a vector of rank >= 1, got shape {list(b.shape)}.")
+        raise invalid_argument(
+            "MatMul", f"matvec needs a vector of rank >= 1, got shape {list(b.shape)}.")
     column = Reshape(b, tuple(b.shape) + (1,))
     product = matmul(a, column, transpose_a=transpose_a, adjoint_a=adjoint_a)
     return Reshape(product, tuple(product.shape)[:-1])
@@ -459,137 +413,6 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     s, u, v = execute(Svd, (x,), {"compute_uv": bool(compute_uv),
                                   "full_matrices": bool(full_matrices)})
     return (s, u, v) if compute_uv else s
-
-
-def _diag_offset(op_name: str, k) -> int:
-    values = np.ravel(np.asarray(getattr(k, "_value", k)))
-    if values.size != 1 or values.dtype.kind not in "iu":
-        raise errors.UnimplementedError(
-            None, op_name, f"{op_name}: only a single integer diagonal offset k is supported, "
-            f"got {k!r}.")
-    return int(values[0])
-
-
-def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
-         align="RIGHT_LEFT") -> Tensor:
-    """Batched matrices with `diagonal` on their k-th diagonal and `padding_value` elsewhere.
-
-    Args:
-        diagonal: a tensor of shape [..., L].
-        k: the diagonal offset (0 main, > 0 above, < 0 below); one integer.
-        num_rows, num_cols: the output's matrix size (-1: the smallest square that fits).
-
-    Raises:
-        InvalidArgumentError: a rank-0 diagonal or sizes that cannot hold it.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.linalg.diag(tf.constant([1.0, 2.0])).numpy()
-        array([[1., 0.],
-               [0., 2.]], dtype=float32)
-    """
-    d = as_input(diagonal)
-    k = _diag_offset("MatrixDiagV3", k)
-    if d.ndim < 1:
-        raise _fail("MatrixDiagV3", f"diagonal must have rank >= 1, got shape {list(d.shape)}.")
-    length = d.shape[-1]
-    rows, cols = _diag_size(length, k, int(num_rows), int(num_cols))
-    if min(rows + min(k, 0), cols - max(k, 0)) != length:
-        raise _fail("MatrixDiagV3", f"a diagonal of length {length} at k={k} does not fit a "
-                    f"{rows}x{cols} matrix.")
-    return execute(MatrixDiag, (d,), {"k": k, "num_rows": rows, "num_cols": cols,
-                                      "padding_value": padding_value})
-
-
-def diag_part(input, name="diag_part", k=0, padding_value=0,  # noqa: A002
-              align="RIGHT_LEFT") -> Tensor:
-    """The k-th diagonal of each matrix in the last two axes, shape [..., L].
-
-    Raises:
-        InvalidArgumentError: rank below 2, or k outside the matrix.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.linalg.diag_part(tf.constant([[1.0, 2.0], [3.0, 4.0]])).numpy()
-        array([1., 4.], dtype=float32)
-    """
-    x = as_input(input)
-    k = _diag_offset("MatrixDiagPartV3", k)
-    if x.ndim < 2:
-        raise _fail("MatrixDiagPartV3", f"input must have rank >= 2, got shape {list(x.shape)}.")
-    rows, cols = x.shape[-2], x.shape[-1]
-    if not -rows < k < cols and rows * cols:
-        raise _fail("MatrixDiagPartV3", f"diagonal index k={k} is outside a {rows}x{cols} "
-                    f"matrix (shape {list(x.shape)}).")
-    return execute(MatrixDiagPart, (x,), {"k": k})
-
-
-def trace(x, name=None) -> Tensor:
-    """The sum of the main diagonal of each matrix in the last two axes.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> float(tf.linalg.trace(tf.constant([[1.0, 2.0], [3.0, 4.0]])))
-        5.0
-    """
-    d = diag_part(x)
-    return reduce_sum(d, axis=d.ndim - 1)
-
-
-def tensor_diag(diagonal, name=None) -> Tensor:
-    """A tensor of shape diagonal.shape * 2 with `diagonal` on its diagonal.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.linalg.tensor_diag(tf.constant([1, 2])).numpy()
-        array([[1, 0],
-               [0, 2]], dtype=int32)
-    """
-    return execute(Diag, (as_input(diagonal),), NO_ATTRS)
-
-
-def tensor_diag_part(input, name=None) -> Tensor:  # noqa: A002
-    """The diagonal of a tensor of shape s + s (the inverse of `tensor_diag`).
-
-    Raises:
-        InvalidArgumentError: an odd rank, or a shape whose halves differ.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.linalg.tensor_diag_part(tf.constant([[1, 0], [0, 2]])).numpy()
-        array([1, 2], dtype=int32)
-    """
-    x = as_input(input)
-    shape = list(x.shape)
-    half = len(shape) // 2
-    if not shape or len(shape) % 2 or shape[:half] != shape[half:]:
-        raise _fail("DiagPart", f"input must have an even, non-zero rank and equal halves, "
-                    f"got shape {shape}.")
-    return execute(DiagPart, (x,), NO_ATTRS)
-
-
-def band_part(input, num_lower, num_upper, name=None) -> Tensor:  # noqa: A002
-    """Keeps `num_lower` diagonals below and `num_upper` above the main one (negative: all).
-
-    Raises:
-        InvalidArgumentError: rank below 2, or a band larger than the matrix.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.linalg.band_part(tf.constant(1.0, shape=[3, 3]), 0, -1).numpy()
-        array([[1., 1., 1.],
-               [0., 1., 1.],
-               [0., 0., 1.]], dtype=float32)
-    """
-    x = as_input(input)
-    if x.ndim < 2:
-        raise _fail("MatrixBandPart", f"input must be at least 2-dim, got shape {list(x.shape)}.")
-    lower, upper = int(num_lower), int(num_upper)
-    if lower > x.shape[-2] or upper > x.shape[-1]:
-        raise _fail("MatrixBandPart", f"num_lower ({lower}) must be negative or at most the "
-                    f"number of rows, num_upper ({upper}) at most the number of columns (shape "
-                    f"{list(x.shape)}).")
-    return execute(MatrixBandPart, (x,), {"num_lower": lower, "num_upper": upper})
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False) -> Tensor:

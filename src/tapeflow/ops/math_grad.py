@@ -13,11 +13,10 @@ from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
 from .indexing_ops import SelectV2
-from .math_ops import (Cast, Complex, Conj, Cos, Cosh, DivNoNan, Exp, FloorDiv, Imag, Log,
-                       MatMul, Pow, Real, Reciprocal, ReciprocalGrad, RsqrtGrad, Sign, Sin, Sinh,
-                       Sqrt, SqrtGrad, Square)
-from .op_util import dtype_of, shape_of, value_of
-from .special_ops import Digamma, Polygamma
+from .complex_ops import Complex, Conj
+from .math_ops import (Cast, Cos, Cosh, DivNoNan, Exp, FloorDiv, Log, MatMul, Pow, Reciprocal,
+                       ReciprocalGrad, RsqrtGrad, Sign, Sin, Sinh, Sqrt, SqrtGrad, Square)
+from .op_util import dtype_of, shape_of, value_of, zeros_like_value
 
 
 def is_complex(x) -> bool:
@@ -30,10 +29,6 @@ def conj(x):
     if (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c":
         return Conj(x)
     return x
-
-
-def _zeros_like(x):
-    return np.zeros_like(value_of(x))
 
 
 # -- arithmetic --------------------------------------------------------------------------------
@@ -190,9 +185,16 @@ def _abs_grad(op, g):
     return g * Sign(op.inputs[0])
 
 
+@RegisterGradient("ComplexAbs")
+def _complex_abs_grad(op, g):
+    y = op.outputs[0]
+    return DivNoNan(Complex(g, zeros_like_value(g)) * op.inputs[0],
+                    Complex(y, zeros_like_value(y)))
+
+
 @RegisterGradient("Sign")
 def _sign_grad(op, g):
-    return _zeros_like(op.inputs[0])
+    return zeros_like_value(op.inputs[0])
 
 
 @RegisterGradient("Square")
@@ -328,71 +330,6 @@ def _sigmoid_grad(op, g):
     return g * y * (1 - y)
 
 
-_TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)  # a Python float: it takes g's dtype
-
-
-@RegisterGradient("Erf")
-def _erf_grad(op, g):
-    x = op.inputs[0]
-    return g * _TWO_OVER_ROOT_PI * Exp(-(x * x))
-
-
-@RegisterGradient("Erfc")
-def _erfc_grad(op, g):
-    x = op.inputs[0]
-    return g * -_TWO_OVER_ROOT_PI * Exp(-(x * x))
-
-
-@RegisterGradient("Lgamma")
-def _lgamma_grad(op, g):
-    return g * Digamma(op.inputs[0])
-
-
-@RegisterGradient("Digamma")
-def _digamma_grad(op, g):
-    x = op.inputs[0]
-    return g * Polygamma(np.ones_like(value_of(x)), x)
-
-
-@RegisterGradient("Polygamma")
-def _polygamma_grad(op, g):
-    a, x = op.inputs
-    return None, g * Polygamma(a + 1, x)
-
-
-# -- complex numbers ---------------------------------------------------------------------------
-@RegisterGradient("Complex")
-def _complex_grad(op, g):
-    return Real(g), Imag(g)
-
-
-@RegisterGradient("Real")
-def _real_grad(op, g):
-    return Complex(g, _zeros_like(g))
-
-
-@RegisterGradient("Imag")
-def _imag_grad(op, g):
-    return Complex(_zeros_like(g), g)
-
-
-@RegisterGradient("Conj")
-def _conj_grad(op, g):
-    return Conj(g)
-
-
-@RegisterGradient("Angle")
-def _angle_grad(op, g):
-    x = op.inputs[0]
-    return -Complex(g, _zeros_like(g)) * Reciprocal(Complex(Imag(x), Real(x)))
-
-
-@RegisterGradient("ComplexAbs")
-def _complex_abs_grad(op, g):
-    y = op.outputs[0]
-    return DivNoNan(Complex(g, _zeros_like(g)) * op.inputs[0], Complex(y, _zeros_like(y)))
-
-
 # -- sum, mean, cast ---------------------------------------------------------------------------
 def keep_reduced_dims(t, shape: tuple, attrs: dict):
     """A reduction's output (or its gradient) with the reduced axes kept as length 1."""
@@ -426,7 +363,5 @@ def _cast_grad(op, g):
     return Cast(g, dtype=source)
 
 
-for _op in ("Round", "Floor", "Ceil", "FloorDiv", "IsNan", "IsFinite", "IsInf", "Equal",
-            "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
-            "LogicalOr", "LogicalNot"):
+for _op in ("Round", "Floor", "Ceil", "FloorDiv"):
     no_gradient(_op)

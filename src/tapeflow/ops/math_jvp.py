@@ -1,9 +1,10 @@
-"""Forward-mode (JVP) rules of math_ops: by family (see jvp_util), and by hand where the
-family rule would do more work."""
+"""Forward-mode (JVP) rules of math_ops, complex_ops, reductions and special functions: by
+family (see jvp_util), and by hand where the family rule would do more work."""
 from __future__ import annotations
 
 from ..framework.registry import RegisterJVP
-from . import reduction_ops, special_math_ops, special_ops  # noqa: F401  (define the ops below)
+# The modules that define the ops whose rules are registered below:
+from . import complex_ops, reduction_ops, special_math_ops, special_ops  # noqa: F401
 from .jvp_util import elementwise_jvp, linear_jvp, multilinear_jvp, plus, register_jvps
 
 register_jvps(linear_jvp, "Neg", "AddN", "Sum", "Mean", "Cumsum", "Cast", "Real", "Imag", "Conj")

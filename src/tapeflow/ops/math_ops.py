@@ -1,7 +1,9 @@
-"""Elementwise math, sum and mean, matmul and cast: kernels and the public TF-named functions.
+"""Elementwise arithmetic and functions, sum and mean, matmul and cast: kernels, the public
+TF-named functions (with the factories that write most of them) and the arithmetic operators.
 
-Each op is one `define_op` row; its gradient rule lives in `math_grad.py`. The other
-reductions and the scans are in `reduction_ops.py`, norms in `norm_ops.py`, clipping in
+Each op is one `define_op` row; its gradient rule lives in `math_grad.py`. Comparisons and
+logical ops are in `comparison_ops.py`, complex numbers in `complex_ops.py`, the other
+reductions and the scans in `reduction_ops.py`, norms in `norm_ops.py`, clipping in
 `clip_ops.py` and the SciPy-backed special functions in `special_ops.py`.
 """
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import define_op
-from ..framework.tensor import Tensor, constant, convert_to_tensor
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import NO_ATTRS, as_input, binary_inputs, hinted_inputs, normalize_axes
 
@@ -110,33 +112,8 @@ def _div_no_nan(x, y):
     return np.divide(x, y, out=out, where=y != 0)
 
 
-_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
-               np.dtype(np.float64): np.dtype(np.complex128)}
-
-
-def _complex(real, imag):
-    shape = np.broadcast_shapes(np.shape(real), np.shape(imag))
-    out = np.empty_like(real, dtype=_COMPLEX_OF[real.dtype], shape=shape)
-    out.real = real
-    out.imag = imag
-    return out
-
-
 def _add_n(*inputs):
     return functools.reduce(np.add, inputs)
-
-
-def _shape_tolerant(compare, mismatch: bool):
-    """A comparison kernel that, without `incompatible_shape_error`, answers `mismatch` for
-    shapes that do not broadcast (what `==` and `!=` on tensors do in TF2)."""
-    def kernel(x, y, incompatible_shape_error=True):
-        try:
-            return compare(x, y)
-        except ValueError:
-            if incompatible_shape_error:
-                raise
-            return np.full((), mismatch)
-    return kernel
 
 
 def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
@@ -191,7 +168,6 @@ Minimum = define_op("Minimum", np.minimum)
 SquaredDifference = define_op("SquaredDifference", _squared_difference)
 DivNoNan = define_op("DivNoNan", _div_no_nan)
 Atan2 = define_op("Atan2", np.arctan2)
-Complex = define_op("Complex", _complex)
 AddN = define_op("AddN", _add_n)
 Neg = define_op("Neg", np.negative)
 Abs = define_op("Abs", np.abs)
@@ -224,22 +200,6 @@ Sigmoid = define_op("Sigmoid", _stable_sigmoid)
 Round = define_op("Round", np.round)
 Floor = define_op("Floor", np.floor)
 Ceil = define_op("Ceil", np.ceil)
-IsNan = define_op("IsNan", np.isnan)
-IsFinite = define_op("IsFinite", np.isfinite)
-IsInf = define_op("IsInf", np.isinf)
-Real = define_op("Real", np.real)
-Imag = define_op("Imag", np.imag)
-Conj = define_op("Conj", np.conj)
-Angle = define_op("Angle", np.angle)
-Equal = define_op("Equal", _shape_tolerant(np.equal, False))
-NotEqual = define_op("NotEqual", _shape_tolerant(np.not_equal, True))
-Less = define_op("Less", np.less)
-LessEqual = define_op("LessEqual", np.less_equal)
-Greater = define_op("Greater", np.greater)
-GreaterEqual = define_op("GreaterEqual", np.greater_equal)
-LogicalAnd = define_op("LogicalAnd", np.logical_and)
-LogicalOr = define_op("LogicalOr", np.logical_or)
-LogicalNot = define_op("LogicalNot", np.logical_not)
 MatMul = define_op("BatchMatMulV2", _matmul)
 Sum = define_op("Sum", _sum)
 Mean = define_op("Mean", _mean)
@@ -293,8 +253,8 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
     return fn
 
 
-def _binary(op, public_name: str, summary: str, kinds: str, example: str, result: str,
-            returns: str = "the inputs' dtype", convert=binary_inputs):
+def binary_function(op, public_name: str, summary: str, kinds: str, example: str, result: str,
+                    returns: str = "the inputs' dtype", convert=binary_inputs):
     def fn(x, y, name=None):
         inputs = convert(op.name, x, y)
         if inputs[0]._value.dtype.kind not in kinds:
@@ -317,34 +277,25 @@ def execute_binary(op, kinds: str, x, y) -> Tensor:
 
 
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
-add = _binary(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)",
-              convert=hinted_inputs)
-subtract = _binary(Sub, "subtract", "x - y", NUMERIC, _V, "array([-1., 2.], dtype=float32)")
-multiply = _binary(Mul, "multiply", "x * y", NUMERIC, _V, "array([2., 8.], dtype=float32)")
-pow = _binary(Pow, "pow", "x ** y", NUMERIC, _V,  # noqa: A001  (TF's public name)
-              "array([ 1., 16.], dtype=float32)")
-floormod = _binary(FloorMod, "floormod", "The remainder of floor division, with the sign of "
-                   "y (Python's %)", REAL, "tf.constant([-7, 7]), 3",
-                   "array([2, 1], dtype=int32)")
+add = binary_function(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)",
+                      convert=hinted_inputs)
+subtract = binary_function(Sub, "subtract", "x - y", NUMERIC, _V,
+                           "array([-1., 2.], dtype=float32)")
+multiply = binary_function(Mul, "multiply", "x * y", NUMERIC, _V,
+                           "array([2., 8.], dtype=float32)")
+pow = binary_function(Pow, "pow", "x ** y", NUMERIC, _V,  # noqa: A001  (TF's public name)
+                      "array([ 1., 16.], dtype=float32)")
+floormod = binary_function(FloorMod, "floormod", "The remainder of floor division, with the "
+                           "sign of y (Python's %)", REAL, "tf.constant([-7, 7]), 3",
+                           "array([2, 1], dtype=int32)")
 mod = floormod
-maximum = _binary(Maximum, "maximum", "The larger of x and y; at ties the gradient goes to x",
-                  REAL, _V, "array([2., 4.], dtype=float32)")
-minimum = _binary(Minimum, "minimum", "The smaller of x and y; at ties the gradient goes to x",
-                  REAL, _V, "array([1., 2.], dtype=float32)")
-squared_difference = _binary(SquaredDifference, "squared_difference", "(x - y) * conj(x - y)",
-                             NUMERIC, _V, "array([1., 4.], dtype=float32)")
-equal = _binary(Equal, "equal", "x == y", ANY, _V, "array([False, False])", "dtype bool")
-not_equal = _binary(NotEqual, "not_equal", "x != y", ANY, _V, "array([ True, True])",
-                    "dtype bool")
-less = _binary(Less, "less", "x < y", REAL, _V, "array([ True, False])", "dtype bool")
-less_equal = _binary(LessEqual, "less_equal", "x <= y", REAL, _V, "array([ True, False])",
-                     "dtype bool")
-greater = _binary(Greater, "greater", "x > y", REAL, _V, "array([False, True])", "dtype bool")
-greater_equal = _binary(GreaterEqual, "greater_equal", "x >= y", REAL, _V,
-                        "array([False, True])", "dtype bool")
-_B = "tf.constant([True, True]), tf.constant([True, False])"
-logical_and = _binary(LogicalAnd, "logical_and", "x AND y", BOOL, _B, "array([ True, False])")
-logical_or = _binary(LogicalOr, "logical_or", "x OR y", BOOL, _B, "array([ True, True])")
+maximum = binary_function(Maximum, "maximum", "The larger of x and y; at ties the gradient "
+                          "goes to x", REAL, _V, "array([2., 4.], dtype=float32)")
+minimum = binary_function(Minimum, "minimum", "The smaller of x and y; at ties the gradient "
+                          "goes to x", REAL, _V, "array([1., 2.], dtype=float32)")
+squared_difference = binary_function(SquaredDifference, "squared_difference",
+                                     "(x - y) * conj(x - y)", NUMERIC, _V,
+                                     "array([1., 4.], dtype=float32)")
 
 negative = unary_function(Neg, "negative", "-x", NUMERIC, "[1.0, -2.0]",
                           "array([-1., 2.], dtype=float32)")
@@ -398,14 +349,6 @@ floor = unary_function(Floor, "floor", "The largest integer <= x; no gradient", 
                        "[-1.5, 1.5]", "array([-2., 1.], dtype=float32)")
 ceil = unary_function(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
                       "array([-1., 2.], dtype=float32)")
-is_nan = unary_function(IsNan, "is_nan", "Whether x is nan", FLOAT, "[1.0, float('nan')]",
-                        "array([False, True])", "dtype bool")
-is_finite = unary_function(IsFinite, "is_finite", "Whether x is neither inf nor nan", FLOAT,
-                           "[1.0, float('inf')]", "array([ True, False])", "dtype bool")
-is_inf = unary_function(IsInf, "is_inf", "Whether x is +inf or -inf", FLOAT, "[1.0, float('-inf')]",
-                        "array([False, True])", "dtype bool")
-logical_not = unary_function(LogicalNot, "logical_not", "NOT x", BOOL, "[True, False]",
-                             "array([False, True])")
 
 
 def divide(x, y, name=None) -> Tensor:
@@ -498,21 +441,6 @@ def atan2(y, x, name=None) -> Tensor:
     return execute_binary(Atan2, FLOAT, y, x)
 
 
-def logical_xor(x, y, name="LogicalXor") -> Tensor:
-    """x XOR y for bool tensors, elementwise with broadcasting; no gradient.
-
-    Raises:
-        InvalidArgumentError: an input is not bool, or the shapes do not broadcast.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.logical_xor(tf.constant([True, True]), tf.constant([True, False])).numpy()
-        array([False,  True])
-    """
-    x, y = binary_inputs("LogicalXor", x, y)
-    return execute(NotEqual, (require_dtype("LogicalXor", x, BOOL), y), NO_ATTRS)
-
-
 def abs(x, name=None) -> Tensor:  # noqa: A001  (TF's public name)
     """|x|, elementwise; for complex x the modulus, of the matching real dtype.
 
@@ -532,93 +460,6 @@ def abs(x, name=None) -> Tensor:  # noqa: A001  (TF's public name)
     if x.dtype.is_complex:
         return execute(ComplexAbs, (x,), NO_ATTRS)
     return execute(Abs, (require_dtype("Abs", x, REAL),), NO_ATTRS)
-
-
-def complex(real, imag, name=None) -> Tensor:  # noqa: A001  (TF's public name)
-    """real + imag * 1j: complex64 from float32 parts, complex128 from float64 ones.
-
-    Raises:
-        TypeError: the parts are not float32 or float64.
-        InvalidArgumentError: the parts have different dtypes.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.complex(tf.constant([1.0]), tf.constant([2.0])).numpy()
-        array([1.+2.j], dtype=complex64)
-    """
-    real, imag = binary_inputs("Complex", real, imag)
-    if real.dtype not in (dtypes.float32, dtypes.float64):
-        raise TypeError(f"complex: the real and imag parts must both be float32 or both "
-                        f"float64, got {real.dtype.name} and {imag.dtype.name}.")
-    return execute(Complex, (real, imag), NO_ATTRS)
-
-
-def real(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
-    """The real part of a complex tensor; a real tensor is returned as it is.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.real(tf.constant([1 + 2j])).numpy()
-        array([1.])
-    """
-    x = convert_to_tensor(input)
-    if x.dtype.is_bool:
-        raise TypeError(f"real: expected a numeric tensor, got dtype bool (shape "
-                        f"{list(x.shape)}).")
-    return execute(Real, (x,), NO_ATTRS) if x.dtype.is_complex else x
-
-
-def imag(input, name=None) -> Tensor:  # noqa: A002
-    """The imaginary part of a complex tensor; zeros for a real tensor.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.imag(tf.constant([1 + 2j])).numpy()
-        array([2.])
-    """
-    x = convert_to_tensor(input)
-    if x.dtype.is_complex:
-        return execute(Imag, (x,), NO_ATTRS)
-    return constant(np.zeros(x.shape, x.dtype._np))
-
-
-def conj(x, name=None) -> Tensor:
-    """The complex conjugate; a real tensor is returned as it is.
-
-    Raises:
-        TypeError: x is bool.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.conj(tf.constant([1 + 2j])).numpy()
-        array([1.-2.j])
-    """
-    x = convert_to_tensor(x)
-    if x.dtype.is_complex:
-        return execute(Conj, (x,), NO_ATTRS)
-    if x.dtype.is_bool:
-        raise TypeError(f"conj: expected a numeric tensor, got dtype {x.dtype.name}.")
-    return x
-
-
-def angle(input, name=None) -> Tensor:  # noqa: A002
-    """The argument of a complex tensor; for a real one pi where it is negative, else 0.
-
-    Raises:
-        TypeError: a real input that is not floating (pi is not representable in it).
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.angle(tf.constant([1j, -1 + 0j])).numpy()
-        array([1.5708, 3.1416])
-    """
-    x = convert_to_tensor(input)
-    if x.dtype.is_complex:
-        return execute(Angle, (x,), NO_ATTRS)
-    if not x.dtype.is_floating:
-        raise TypeError(f"angle: cannot convert pi to a tensor of dtype {x.dtype.name}.")
-    negative_part = cast(less(x, 0), x.dtype)
-    return negative_part * np.pi
 
 
 def add_n(inputs, name=None) -> Tensor:
@@ -725,43 +566,25 @@ def _reflected(fn):
     return lambda self, other: fn(other, self)
 
 
-def _equality(op, if_none: bool):
-    """TF2's `==` / `!=`: elementwise, a Python bool against None, and a scalar answer
-    (instead of an error) for shapes that do not broadcast; a value that does not convert to
-    the tensor's dtype raises, as in TF."""
-    attrs = {"incompatible_shape_error": False}
-
-    def method(self, other):
-        if other is None:
-            return if_none
-        return execute(op, binary_inputs(op.name, self, other), attrs)
-    return method
+def install_operators(reflected: dict, plain: dict) -> None:
+    """Makes Python operators of Tensor and Variable call public functions: `__name__` (and
+    `__rname__` for those in `reflected`) for each name in the dicts."""
+    for cls in (Tensor, Variable):
+        for name, fn in reflected.items():
+            setattr(cls, f"__{name}__", fn)
+            setattr(cls, f"__r{name}__", _reflected(fn))
+        for name, fn in plain.items():
+            setattr(cls, f"__{name}__", fn)
 
 
-_REFLECTED_OPERATORS = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
-                        "floordiv": floordiv, "mod": floormod, "pow": pow, "matmul": matmul,
-                        "and": logical_and, "or": logical_or, "xor": logical_xor}
-_PLAIN_OPERATORS = {"neg": negative, "abs": abs, "invert": logical_not, "lt": less,
-                    "le": less_equal, "gt": greater, "ge": greater_equal}
+install_operators({"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
+                   "floordiv": floordiv, "mod": floormod, "pow": pow, "matmul": matmul},
+                  {"neg": negative, "abs": abs})
 
 
 def _radd(self, other):
-    # `other + x` converts other with x's dtype (TypeError), unlike `x + other` (TF's add).
+    # `other + x` converts other with x's dtype (a TypeError), unlike `x + other` (TF's add).
     return execute_binary(Add, NUMERIC, other, self)
 
 
-def _install_operators() -> None:
-    """Tensor and Variable operators, as TF's: `&`, `|`, `^` and `~` are logical (bool only),
-    `==` and `!=` elementwise."""
-    for cls in (Tensor, Variable):
-        for name, fn in _REFLECTED_OPERATORS.items():
-            setattr(cls, f"__{name}__", fn)
-            setattr(cls, f"__r{name}__", _reflected(fn))
-        cls.__radd__ = _radd
-        for name, fn in _PLAIN_OPERATORS.items():
-            setattr(cls, f"__{name}__", fn)
-        cls.__eq__ = _equality(Equal, False)
-        cls.__ne__ = _equality(NotEqual, True)
-
-
-_install_operators()
+Tensor.__radd__ = Variable.__radd__ = _radd

@@ -29,33 +29,40 @@ def _softmax_grad(op, g):
     return (g - Sum(g * y, axis=(axis,), keepdims=True)) * y
 
 
+def _xent_logits_grad(op, g, grad_backprop):
+    """The logits gradient of a fused cross entropy, TF's rule: `g` (the loss gradient with a
+    class axis) times the backprop output, softmax - labels. A second derivative arrives as
+    the gradient of that output and goes through the softmax; a constant zero one (the usual
+    case) adds nothing."""
+    grad_logits = g * op.outputs[1]
+    if not _constant_zero(grad_backprop):
+        probs = Softmax(op.inputs[0], axis=len(shape_of(op.inputs[0])) - 1)
+        last = len(shape_of(grad_backprop)) - 1  # the class axis, after any batch axis
+        grad_logits = grad_logits + (grad_backprop - Sum(grad_backprop * probs, axis=(last,),
+                                                         keepdims=True)) * probs
+    return grad_logits
+
+
+def _constant_zero(g) -> bool:
+    """Whether `g` is zeros that depend on nothing: an unrecorded array, or a graph constant
+    (the engine's filler for an output nobody differentiates). A recorded eager tensor may
+    be a real gradient that happens to be zero, whose own derivative still counts."""
+    value = g if not hasattr(g, "_id") else getattr(g, "_const", None)
+    return value is not None and not np.any(value)
+
+
 @RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
-def _sparse_xent_grad(op, g, unused_backprop_grad):
-    logits, labels = op.inputs
-    g = Reshape(g, shape_of(g) + (1,))
-    if not hasattr(logits, "_id"):
-        return g * op.outputs[1], None
-    # Recorded: rebuild the fused gradient from Softmax so it can be differentiated again.
-    classes = shape_of(logits)[-1]
-    one_hot = np.eye(classes, dtype=dtype_of(logits))[value_of(labels)]
-    return g * (Softmax(logits, axis=len(shape_of(logits)) - 1) - one_hot), None
+def _sparse_xent_grad(op, grad_loss, grad_backprop):
+    g = Reshape(grad_loss, shape_of(grad_loss) + (1,))
+    return _xent_logits_grad(op, g, grad_backprop), None
 
 
 @RegisterGradient("SoftmaxCrossEntropyWithLogits")
 def _softmax_xent_grad(op, grad_loss, grad_backprop):
-    # TF's rule: the logits gradient is the fused backprop output (softmax - labels), so a
-    # second derivative arrives as the gradient of that output and goes through the softmax.
-    logits = op.inputs[0]
     g = Reshape(grad_loss, shape_of(grad_loss) + (1,))
-    grad_logits = g * op.outputs[1]
-    last = len(shape_of(logits)) - 1
-    # Unrecorded, a zero gradient of the backprop output (the usual case) adds nothing.
-    if hasattr(logits, "_id") or np.any(value_of(grad_backprop)):
-        probs = Softmax(logits, axis=last)
-        grad_logits = grad_logits + (grad_backprop - Sum(grad_backprop * probs, axis=(last,),
-                                                         keepdims=True)) * probs
-    grad_labels = -g * LogSoftmax(logits, axis=last) if op.needs_gradient(1) else None
-    return grad_logits, grad_labels
+    grad_labels = -g * LogSoftmax(op.inputs[0], axis=len(shape_of(op.inputs[0])) - 1) \
+        if op.needs_gradient(1) else None
+    return _xent_logits_grad(op, g, grad_backprop), grad_labels
 
 
 @RegisterGradient("LogSoftmax")

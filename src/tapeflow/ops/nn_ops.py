@@ -108,10 +108,11 @@ def _sparse_xent(logits, labels):
     shifted = logits - np.maximum.reduce(logits, axis=-1, keepdims=True)
     exp = np.exp(shifted)
     total = np.add.reduce(exp, axis=-1, keepdims=True)
-    index = labels[..., None].astype(np.intp)
-    loss = (np.log(total) - np.take_along_axis(shifted, index, axis=-1))[..., 0]
+    # Each example's label as a position in the flattened (C-ordered, fresh) arrays.
+    picked = np.arange(labels.size) * logits.shape[-1] + labels.ravel()
+    loss = np.log(total[..., 0]) - shifted.ravel()[picked].reshape(labels.shape)
     backprop = exp / total
-    np.put_along_axis(backprop, index, np.take_along_axis(backprop, index, axis=-1) - 1, axis=-1)
+    backprop.ravel()[picked] -= 1
     return loss, backprop
 
 

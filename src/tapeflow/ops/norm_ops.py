@@ -12,8 +12,9 @@ import numpy as np
 from ..framework import errors
 from ..framework.tensor import Tensor, convert_to_tensor
 from .array_ops import reshape
-from .math_ops import (INEXACT, abs, complex, conj, imag, maximum, pow, real, reduce_sum,
-                       require_dtype, rsqrt, sqrt, square)
+from .complex_ops import complex, conj, imag, real
+from .math_ops import (INEXACT, abs, maximum, pow, reduce_sum, require_dtype, rsqrt, sqrt,
+                       square)
 from .op_util import normalize_axes
 from .reduction_ops import reduce_max
 

@@ -1,4 +1,5 @@
-"""Input handling shared by every public op function: conversion, dtype checks, axes."""
+"""Input handling shared by every public op function: conversion, dtype checks, axes, integer
+arguments (shapes, sizes, indices)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,6 +10,7 @@ from ..framework.tensor import Tensor, _array_from_python, constant
 from ..framework.variables import Variable
 
 NO_ATTRS: dict = {}
+_INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int16, np.int32, np.int64))
 
 
 def as_input(x):
@@ -129,10 +131,93 @@ def _checked_axis(op_name: str, a: int, ndim: int) -> int:
     return a % ndim if ndim else 0
 
 
+def int_values(op_name: str, value, what: str) -> list:
+    """`value` (an int, a list, an array or an integer tensor) as a flat list of ints.
+
+    Raises:
+        InvalidArgumentError: the values are not integers (e.g. floats).
+    """
+    if isinstance(value, (Tensor, Variable)):
+        value = value._value
+    elif hasattr(value, "as_list"):
+        value = value.as_list()
+    array = np.asarray(value)
+    if array.size and array.dtype.kind not in "iu":
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: {what} must be integers, got {value!r} of dtype "
+            f"{array.dtype}")
+    return [int(v) for v in array.ravel()]
+
+
+def dims_values(op_name: str, shape) -> tuple:
+    """`shape` (a list, a TensorShape or an integer tensor) as a tuple of dimensions.
+
+    Raises:
+        InvalidArgumentError: a negative or non-integer dimension.
+    """
+    dims = tuple(int_values(op_name, shape, "shape"))
+    if any(d < 0 for d in dims):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: dimensions must be >= 0, got {list(dims)}")
+    return dims
+
+
 def normalize_axis(op_name: str, axis, ndim: int) -> int:
-    """One axis in [-ndim, ndim) as a non-negative int."""
-    (a,) = normalize_axes(op_name, int(axis), ndim)
-    return a
+    """One axis in [-ndim, ndim) as a non-negative int.
+
+    Raises:
+        InvalidArgumentError: the axis is out of range or not an integer.
+    """
+    if type(axis) is int:
+        a = axis
+    else:
+        values = int_values(op_name, axis, "axis")
+        if len(values) != 1 or np.ndim(getattr(axis, "_value", axis)) > 1:
+            raise errors.InvalidArgumentError(
+                None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
+        (a,) = values
+    if not -ndim <= a < ndim:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: Expected axis in the range [{-ndim}, {ndim}), but got "
+            f"{a} (input rank {ndim})")
+    return a % ndim
+
+
+def index_input(op_name: str, indices):
+    """`indices` as an integer tensor.
+
+    Raises:
+        InvalidArgumentError: the indices are not int16, int32 or int64 (e.g. floats).
+    """
+    indices = as_input(indices)
+    if indices._value.dtype not in _INDEX_DTYPES:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: indices must be int16, int32 or int64, got a "
+            f"{indices.dtype.name} tensor of shape {list(indices.shape)}")
+    return indices
+
+
+def same_dtype_inputs(op_name: str, values) -> list:
+    """A list of values as tensors of one dtype; Python values take the first tensor's dtype.
+
+    Raises:
+        InvalidArgumentError: two tensors have different dtypes.
+    """
+    values = list(values)
+    first = next((v for v in values if isinstance(v, (Tensor, Variable))), None)
+    dtype = None if first is None else first.dtype
+    out = []
+    for v in values:
+        if isinstance(v, (Tensor, Variable)):
+            if v.dtype is not dtype:
+                raise errors.InvalidArgumentError(
+                    None, op_name, f"{op_name}: all inputs must have one dtype, got "
+                    f"{dtype.name} and {v.dtype.name}; cast them first.")
+            out.append(v)
+        else:
+            out.append(constant(v, dtype=dtype))
+            dtype = out[-1].dtype
+    return out
 
 
 def value_of(x):
@@ -147,3 +232,9 @@ def dtype_of(x) -> np.dtype:
         return value.dtype
     except AttributeError:
         return np.asarray(value).dtype
+
+
+def zeros_like_value(x) -> np.ndarray:
+    """Zeros shaped and typed like a Tensor, Variable or raw array, as a NumPy array: a
+    constant, which carries no gradient."""
+    return np.zeros_like(value_of(x))

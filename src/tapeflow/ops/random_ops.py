@@ -18,8 +18,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import math_ops
-from .array_ops import dims_values, int_values
-from .op_util import as_input
+from .op_util import as_input, dims_values, int_values
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1

@@ -10,8 +10,10 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .math_ops import (BOOL, FLOAT, NUMERIC, REAL, cast, conj, function_doc, not_equal, real,
-                       reduce_mean, reduce_sum, reduction, require_dtype, sqrt, square)
+from .comparison_ops import not_equal
+from .complex_ops import conj, real
+from .math_ops import (BOOL, FLOAT, NUMERIC, REAL, cast, function_doc, reduce_mean, reduce_sum,
+                       reduction, require_dtype, sqrt, square)
 from .op_util import as_input, normalize_axes
 
 

@@ -4,7 +4,7 @@ A node of this op calls a Python function on its input arrays when the graph run
 gradient runs the same function under a GradientTape at run time, in another EagerPyFunc
 node, so it can be differentiated again, to any order. Graph-mode gradients use it for
 rules that need values (masks, one-hots) or dimensions unknown while the graph is built,
-and for the gradients of `cond` and `while_loop`.
+and for the gradient of a `while_loop` whose loop variables change shape.
 """
 from __future__ import annotations
 

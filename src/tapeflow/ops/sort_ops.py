@@ -12,8 +12,9 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .array_ops import int_values, normalize_axis, transpose
-from .op_util import as_input
+from .array_ops import transpose
+from .gather_ops import gather
+from .op_util import as_input, int_values, normalize_axis
 
 
 def _top_k(x, k, sorted):  # noqa: A002  (TF's attribute name)
@@ -108,7 +109,6 @@ def _sort_last_axis(x, axis, direction: str, want_indices: bool):
 
 
 def _gather_last(x, indices):
-    from .array_ops import gather
     return gather(x, indices, axis=x.ndim - 1, batch_dims=x.ndim - 1)
 
 

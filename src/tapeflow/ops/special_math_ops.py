@@ -12,8 +12,7 @@ from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .array_ops import int_values, same_dtype_inputs
-from .op_util import as_input
+from .op_util import as_input, int_values, same_dtype_inputs
 
 
 def _einsum(*operands, equation):

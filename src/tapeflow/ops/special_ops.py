@@ -1,7 +1,7 @@
 """Special functions backed by scipy.special: erf, erfc, lgamma, digamma, polygamma.
 
 SciPy is imported on first use, so `import tapeflow` does not need it. Each op is one
-`define_op` row; the gradient rules are in `math_grad.py`.
+`define_op` row; the gradient rules are in `special_grad.py`.
 """
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def test_conv2d_bad_arguments_and_inputs():
     with pytest.raises(ValueError, match="dilation_rate"):
         layers.Conv2D(1, 3, strides=2, dilation_rate=2)
     with pytest.raises(ValueError, match="channels_last"):
-        layers.Conv2D(1, 3, data_format="channels_first")
+        layers.Conv2D(1, 3, data_format="NCHW")
     conv = layers.Conv2D(2, 3, name="conv")
     with pytest.raises(ValueError, match=r'"conv".*expected ndim=4, found ndim=3'):
         conv(tf.constant(0.0, shape=[8, 8, 1]))
@@ -94,3 +94,64 @@ def test_pooling_strides_padding_and_input_rank():
         layers.MaxPooling2D(pool_size=0)
     with pytest.raises(ValueError, match="expected ndim=4"):
         layers.MaxPooling2D()(tf.constant(0.0, shape=[5, 5]))
+
+
+def _conv_same_numpy(x, kernel, stride):
+    """TF's 'SAME' convolution: output ceil(n / stride); the extra padding goes after."""
+    n, h, w, c = x.shape
+    kh, kw, _, f = kernel.shape
+    out_h, out_w = -(-h // stride), -(-w // stride)
+    pad_h = max((out_h - 1) * stride + kh - h, 0)
+    pad_w = max((out_w - 1) * stride + kw - w, 0)
+    padded = np.pad(x, [(0, 0), (pad_h // 2, pad_h - pad_h // 2),
+                        (pad_w // 2, pad_w - pad_w // 2), (0, 0)])
+    out = np.zeros((n, out_h, out_w, f))
+    for i in range(out_h):
+        for j in range(out_w):
+            window = padded[:, i * stride:i * stride + kh, j * stride:j * stride + kw, :]
+            out[:, i, j, :] = np.tensordot(window, kernel, axes=([1, 2, 3], [0, 1, 2]))
+    return out
+
+
+@pytest.mark.parametrize("size", [6, 7])
+def test_conv2d_same_padding_with_strides_matches_numpy(size):
+    rng = np.random.default_rng(size)
+    x = rng.standard_normal((2, size, size, 3)).astype(np.float32)
+    conv = layers.Conv2D(4, 3, strides=2, padding="same", bias_initializer="ones")
+    out = conv(x).numpy()
+    expected = _conv_same_numpy(x.astype(np.float64), conv.kernel.numpy(), 2) + 1.0
+    assert out.shape == (2, (size + 1) // 2, (size + 1) // 2, 4)
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_channels_first_layers_match_channels_last_on_transposed_inputs():
+    rng = np.random.default_rng(0)
+    nhwc = rng.standard_normal((2, 6, 5, 3)).astype(np.float32)
+    nchw = np.transpose(nhwc, [0, 3, 1, 2])
+    last = layers.Conv2D(4, 3, strides=(2, 1), padding="same")
+    first = layers.Conv2D(4, 3, strides=(2, 1), padding="same", data_format="channels_first")
+    last(nhwc)
+    first(nchw)
+    assert first.kernel.shape == [3, 3, 3, 4]
+    first.set_weights(last.get_weights())
+    x = tf.constant(nchw)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = first(x)
+    assert out.shape == [2, 4, 3, 5]
+    np.testing.assert_allclose(out.numpy(), np.transpose(last(nhwc).numpy(), [0, 3, 1, 2]),
+                               rtol=1e-5, atol=1e-6)
+    x_last = tf.constant(nhwc)
+    with tf.GradientTape() as tape_last:
+        tape_last.watch(x_last)
+        out_last = last(x_last)
+    np.testing.assert_allclose(tape.gradient(out, x).numpy(),
+                               np.transpose(tape_last.gradient(out_last, x_last).numpy(),
+                                            [0, 3, 1, 2]), rtol=1e-5)
+    pooled = layers.MaxPooling2D(data_format="channels_first")(nchw)
+    np.testing.assert_array_equal(
+        pooled.numpy(), np.transpose(layers.MaxPooling2D()(nhwc).numpy(), [0, 3, 1, 2]))
+    flat = layers.Flatten(data_format="channels_first")(nchw)
+    np.testing.assert_array_equal(flat.numpy(), nhwc.reshape(2, -1))
+    with pytest.raises(ValueError, match=r"axis 1 of input shape to have value 3"):
+        first(nhwc)

@@ -63,3 +63,64 @@ def test_channel_axis_of_images_and_bad_axis():
     assert len(bn.weights) == 2
     with pytest.raises(ValueError, match="invalid axis 3"):
         tf.keras.layers.BatchNormalization(axis=3)(tf.constant([[1.0, 2.0]]))
+
+
+def _layer_norm(x, gamma, beta, axes, eps):
+    mean = x.mean(axis=axes, keepdims=True)
+    var = x.var(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@pytest.mark.parametrize("axis", [-1, [1, 2]])
+def test_layer_normalization_forward_and_gradients_match_numpy(axis):
+    rng = np.random.default_rng(11)
+    x64 = rng.standard_normal((3, 4, 5))
+    ln = tf.keras.layers.LayerNormalization(axis=axis, dtype="float64",
+                                            gamma_initializer="random_normal",
+                                            beta_initializer="random_normal")
+    x = tf.constant(x64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = ln(x)
+        loss = tf.reduce_sum(out * out * out)
+    axes = (2,) if axis == -1 else (1, 2)
+    shape = [1, 1, 5] if axis == -1 else [1, 4, 5]
+    gamma = ln.gamma.numpy().reshape(shape)
+    beta = ln.beta.numpy().reshape(shape)
+    assert ln.gamma.shape == shape[1:] if axis != -1 else ln.gamma.shape == [5]
+    expected = _layer_norm(x64, gamma, beta, axes, 1e-3)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-10)
+    grads = tape.gradient(loss, [x, ln.gamma, ln.beta])
+
+    def numeric(f, value, eps=1e-6):
+        flat = value.ravel()
+        result = np.zeros_like(flat)
+        for i in range(flat.size):
+            up, down = flat.copy(), flat.copy()
+            up[i] += eps
+            down[i] -= eps
+            result[i] = (f(up.reshape(value.shape)) - f(down.reshape(value.shape))) / (2 * eps)
+        return result.reshape(value.shape)
+
+    def total(x_, g_=gamma, b_=beta):
+        return (_layer_norm(x_, g_, b_, axes, 1e-3) ** 3).sum()
+    np.testing.assert_allclose(grads[0].numpy(), numeric(total, x64), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(grads[1].numpy().reshape(shape),
+                               numeric(lambda g_: total(x64, g_), gamma), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(grads[2].numpy().reshape(shape),
+                               numeric(lambda b_: total(x64, gamma, b_), beta), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_layer_normalization_options_and_errors():
+    x = np.array([[1.0, 3.0], [2.0, 6.0]], np.float32)
+    plain = tf.keras.layers.LayerNormalization(center=False, scale=False, epsilon=0.0)
+    np.testing.assert_allclose(plain(x).numpy(), [[-1.0, 1.0], [-1.0, 1.0]])
+    assert plain.weights == []
+    ln = tf.keras.layers.LayerNormalization(name="norm")
+    np.testing.assert_allclose(ln(x, training=True).numpy(), ln(x).numpy())
+    assert [w.name for w in ln.weights] == ["norm/gamma:0", "norm/beta:0"]
+    with pytest.raises(ValueError, match=r'"norm".*axis 1 .*value 2.*\(1, 3\)'):
+        ln(np.ones((1, 3), np.float32))
+    with pytest.raises(ValueError, match=r"invalid axis 3 .*rank 2"):
+        tf.keras.layers.LayerNormalization(axis=3)(x)

@@ -162,6 +162,32 @@ def test_gradient_clipping():
     np.testing.assert_allclose([float(a), float(b)], [-0.6, -0.8], rtol=1e-6)
     with pytest.raises(ValueError, match="At most one"):
         O.SGD(clipnorm=1.0, global_clipnorm=1.0)
+    with pytest.raises(ValueError, match="At most one"):
+        O.Adam(clipnorm=1.0, clipvalue=0.5)
+
+
+@pytest.mark.parametrize("eager", [True, False])
+def test_clipping_matches_the_formulas_per_variable_and_globally(eager):
+    rng = np.random.default_rng(4)
+    g1 = rng.standard_normal((3, 2)).astype(np.float32) * 3
+    g2 = rng.standard_normal(4).astype(np.float32) * 0.1            # below any threshold
+    cases = {
+        "clipvalue": lambda g: [np.clip(x, -0.7, 0.7) for x in g],
+        "clipnorm": lambda g: [x * 0.7 / max(np.linalg.norm(x), 0.7) for x in g],
+        "global_clipnorm": lambda g: [x * 0.7 / max(np.sqrt(sum((y ** 2).sum() for y in g)),
+                                                    0.7) for x in g],
+    }
+    for option, formula in cases.items():
+        v1, v2 = tf.Variable(np.zeros((3, 2), np.float32)), tf.Variable(np.zeros(4, np.float32))
+        opt = O.SGD(1.0, **{option: 0.7})
+
+        def step():
+            opt.apply_gradients([(tf.constant(g1), v1), (tf.constant(g2), v2)])
+
+        step() if eager else tf.function(step)()
+        for got, want in zip([v1, v2], formula([g1, g2])):
+            np.testing.assert_allclose(-got.numpy(), want, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(np.linalg.norm(cases["clipnorm"]([g1])[0]), 0.7, rtol=1e-6)
 
 
 def test_learning_rate_schedules_callables_and_assignment():

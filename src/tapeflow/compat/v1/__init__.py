@@ -26,8 +26,10 @@ from ...framework import dtypes as _dtypes
 from ...framework.context import state as _state
 from ...framework.graph import (Graph, GraphKeys, disable_eager_execution,
                                 enable_eager_execution, get_default_graph, reset_default_graph)
+from ...framework.registry import no_gradient
 from ...framework.tensor_shape import TensorShape
 from ...ops.control_flow_ops import control_dependencies, group, no_op
+from ...ops.math_ops import log
 from ...ops.state_ops import assign, assign_add, assign_sub
 from . import train
 
@@ -38,7 +40,10 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder",
            "disable_eager_execution", "enable_eager_execution", "disable_v2_behavior",
            "get_default_graph", "reset_default_graph", "Graph", "GraphKeys", "assign",
            "assign_add", "assign_sub", "control_dependencies", "group", "no_op",
-           "get_collection", "add_to_collection", "name_scope", "train"]
+           "get_collection", "add_to_collection", "name_scope", "train", "log", "NoGradient",
+           "NotDifferentiable"]
+
+NoGradient = NotDifferentiable = no_gradient
 
 
 def placeholder(dtype, shape=None, name=None):

@@ -2,16 +2,22 @@
 from __future__ import annotations
 
 import inspect
+import itertools
+import threading
 
 import numpy as np
 
-from ...framework import dtypes
+from ...framework import dtypes, nest
+from ...framework.context import state
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
-from ...module import Module, NameScope, camel_to_snake, tracked_leaves
+from ...module import Module, NameScope, tracked_leaves
+from ...ops import array_ops
 from ...ops.math_ops import cast
-from .. import backend, initializers
+from .. import backend, initializers, regularizers
+from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
+from ..naming import snake_case
 
 __all__ = ["Layer", "InputSpec"]
 
@@ -65,8 +71,10 @@ class InputSpec:
 
 
 _CALL_ARGS: dict = {}
-_REGULARIZER_ARGS = ("kernel_regularizer", "bias_regularizer", "activity_regularizer",
-                     "embeddings_regularizer", "beta_regularizer", "gamma_regularizer")
+_TENSORS = (Tensor, Variable, KerasTensor)
+# Which outermost layer call is running: losses a layer adds belong to the latest one.
+_calls = threading.local()
+_call_counter = itertools.count(1)
 
 
 def _accepts_training(layer_type: type) -> bool:
@@ -84,6 +92,13 @@ def _shape_tuple(x) -> tuple:
     return tuple(x.shape.as_list())
 
 
+def _input_shape(inputs):
+    """A TensorShape, or a list of them for several inputs."""
+    if isinstance(inputs, _TENSORS):
+        return TensorShape(_shape_tuple(inputs))
+    return [TensorShape(_shape_tuple(x)) for x in nest.flatten(inputs)]
+
+
 class Layer(Module):
     """The base class of Keras layers: state (weights) plus a computation (`call`).
 
@@ -97,6 +112,8 @@ class Layer(Module):
         name: the layer's name; defaults to the class name in snake case, made unique.
         dtype: the dtype of the weights and computations (default float32).
         input_shape: (keyword) the shape of one example, letting a Sequential build early.
+        activity_regularizer: (keyword) a penalty on the layer's outputs, added to
+            `losses` on each call divided by the batch size.
 
     Example:
         >>> import tapeflow as tf
@@ -114,19 +131,23 @@ class Layer(Module):
 
     _TF_MODULE_IGNORED_PROPERTIES = Module._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "_own_weights", "_trainable", "_dtype", "built", "input_spec", "_build_input_shape",
-        "_batch_input_shape", "_autocast"))
+        "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
+        "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype=None,
                  dynamic: bool = False, **kwargs) -> None:
-        allowed = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast"}
-        unknown = set(kwargs) - allowed - set(_REGULARIZER_ARGS)
+        allowed = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "autocast",
+                   "activity_regularizer"}
+        unknown = set(kwargs) - allowed
         if unknown:
             raise TypeError(f"Keyword argument not understood: {sorted(unknown)[0]!r}")
-        for arg in _REGULARIZER_ARGS:
-            if kwargs.get(arg) is not None:
-                raise NotImplementedError(f"{arg}: regularizers are not supported; add the "
-                                          "penalty to the loss instead.")
-        self._name = name or backend.unique_object_name(camel_to_snake(type(self).__name__))
+        self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
+        self._inbound_nodes: list = []
+        self._call_losses: list = []
+        self._callable_losses: list = []
+        self._loss_call = 0
+        self._loss_graph = None
+        self._name = name or backend.unique_object_name(snake_case(type(self).__name__))
         self._scope = NameScope(self._name)
         self._trainable = bool(trainable)
         self._dtype = dtypes.as_dtype(getattr(dtype, "name", dtype) or backend.floatx())
@@ -162,18 +183,14 @@ class Layer(Module):
             dtype: default the layer's dtype.
             initializer: a name, an Initializer or a callable `(shape, dtype)`; default
                 glorot_uniform for floats, zeros otherwise.
+            regularizer: a name, Regularizer or callable; its penalty on the weight joins
+                `losses`.
             trainable: default True.
             constraint: a projection optimizers apply after each update.
 
         Returns:
             The Variable.
-
-        Raises:
-            NotImplementedError: a regularizer was given (not supported).
         """
-        if regularizer is not None:
-            raise NotImplementedError(f"Layer {self.name}: weight regularizers are not "
-                                      "supported; add the penalty to the loss instead.")
         name = name or f"weight_{len(self._own_weights)}"
         shape = () if shape is None else tuple(TensorShape(shape).as_list())
         dtype = dtypes.as_dtype(dtype or self._dtype)
@@ -184,7 +201,73 @@ class Layer(Module):
                             trainable=True if trainable is None else bool(trainable),
                             dtype=dtype, constraint=constraint)
         self._own_weights.append((name, variable))
+        regularizer = regularizers.get(regularizer)
+        if regularizer is not None:
+            self._callable_losses.append(lambda: regularizer(variable))
         return variable
+
+    # -- losses ---------------------------------------------------------------------------
+    def add_loss(self, losses, **kwargs) -> None:
+        """Adds loss tensors to `losses` (and so to what `fit` minimizes).
+
+        Inside `call`, a tensor counts until the next call of the outermost layer. A
+        zero-argument callable (usable outside `call`) is evaluated each time `losses` is
+        read.
+
+        Raises:
+            ValueError: a computed tensor added outside `call` (wrap it in a lambda).
+            TypeError: a symbolic Keras tensor (add losses from a layer's `call`).
+        """
+        for loss in losses if isinstance(losses, (list, tuple)) else [losses]:
+            if loss is None:
+                continue
+            if isinstance(loss, KerasTensor):
+                raise TypeError(f"Layer {self.name}: add_loss of the symbolic {loss!r} is not "
+                                "supported; add the loss inside a layer's call() instead.")
+            if callable(loss) and not isinstance(loss, (Tensor, Variable)):
+                self._callable_losses.append(loss)
+                continue
+            current = getattr(_calls, "current", 0)
+            if not current:
+                raise ValueError(f"Layer {self.name}: add_loss outside call() takes a "
+                                 "zero-argument callable, not a computed tensor; wrap the "
+                                 "computation in a lambda.")
+            if self._loss_call != current:
+                self._loss_call, self._call_losses = current, []
+                self._loss_graph = state.graph
+            self._call_losses.append(loss)
+
+    @property
+    def losses(self) -> list:
+        """The losses of this layer and the layers inside it: those added during the
+        latest call (activity regularization, `add_loss` in `call`) and the weight
+        regularization penalties, computed now.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> dense = tf.keras.layers.Dense(1, kernel_initializer="ones",
+            ...                               kernel_regularizer=tf.keras.regularizers.l2(0.5))
+            >>> _ = dense(tf.ones([1, 2]))
+            >>> [float(loss) for loss in dense.losses]           # 0.5 * (1 + 1)
+            [1.0]
+        """
+        found = []
+        for layer in self._flatten_layers():
+            if layer._loss_graph is state.graph:     # not those of a finished trace
+                found.extend(layer._call_losses)
+            found.extend(convert_to_tensor(loss()) for loss in layer._callable_losses)
+        return found
+
+    def _flatten_layers(self) -> list:
+        """This layer and every layer inside it, each once, outermost first."""
+        found, seen, index = [self], {id(self)}, 0
+        while index < len(found):
+            for layer in found[index]._sublayers():
+                if id(layer) not in seen:
+                    seen.add(id(layer))
+                    found.append(layer)
+            index += 1
+        return found
 
     def _own_variables(self) -> list:
         """Weights from `add_weight`, then Variables set directly as attributes."""
@@ -301,9 +384,9 @@ class Layer(Module):
     def _convert_input(self, x):
         if not isinstance(x, (Tensor, Variable)):
             if isinstance(x, Layer):
-                raise TypeError(f"Layer {self.name} was called on layer {x.name}: the "
-                                "functional API is not supported; use keras.Sequential or "
-                                "subclass keras.Model.")
+                raise TypeError(f"Layer {self.name} was called on layer {x.name}; call it on "
+                                "a tensor (in the functional API, on the output of "
+                                "keras.Input or of another layer call).")
             x = convert_to_tensor(x)
         if self._autocast and x.dtype.is_floating and x.dtype is not self._dtype:
             x = cast(x, self._dtype)
@@ -312,16 +395,19 @@ class Layer(Module):
     def _maybe_build(self, inputs) -> None:
         if self.built:
             return
-        shape = TensorShape(_shape_tuple(inputs)) if isinstance(inputs, (Tensor, Variable)) \
-            else [TensorShape(_shape_tuple(x)) for x in inputs]
-        if self.input_spec is not None and isinstance(inputs, (Tensor, Variable)):
+        shape = _input_shape(inputs)
+        if self.input_spec is not None and isinstance(inputs, _TENSORS):
             self.input_spec.check(self.name, _shape_tuple(inputs))
         self.build(shape)
         self._build_input_shape = shape
         self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
-        if isinstance(inputs, (list, tuple)) and inputs \
+        if is_symbolic(inputs) or kwargs and any(map(is_symbolic, kwargs.values())):
+            return symbolic_call(self, (inputs, *args), kwargs)
+        if isinstance(inputs, dict):
+            inputs = {key: self._convert_input(x) for key, x in inputs.items()}
+        elif isinstance(inputs, (list, tuple)) and inputs \
                 and isinstance(inputs[0], (Tensor, Variable, np.ndarray)):
             inputs = type(inputs)(self._convert_input(x) for x in inputs)
         else:
@@ -334,8 +420,26 @@ class Layer(Module):
             training = backend.learning_phase()
         if _accepts_training(type(self)):
             kwargs["training"] = bool(training)
-        with backend.training_scope(training):
-            return self.call(inputs, *args, **kwargs)
+        outer = getattr(_calls, "current", 0)
+        if not outer:
+            _calls.current = next(_call_counter)
+        try:
+            with backend.training_scope(training):
+                outputs = self.call(inputs, *args, **kwargs)
+            if self.activity_regularizer is not None:
+                self._regularize_activity(outputs)
+        finally:
+            if not outer:
+                _calls.current = 0
+        return outputs
+
+    def _regularize_activity(self, outputs) -> None:
+        for output in nest.flatten(outputs):
+            if isinstance(output, Tensor):
+                batch = output.shape.as_list()[0] if output.ndim else 1
+                if batch is None:
+                    batch = cast(array_ops.shape(output)[0], output.dtype)
+                self.add_loss(self.activity_regularizer(output) / batch)
 
     # -- checkpoints ----------------------------------------------------------------------
     def _checkpoint_dependencies(self) -> list:

@@ -1,7 +1,10 @@
-"""Conv2D, MaxPooling2D and AveragePooling2D on channels-last (NHWC) images."""
+"""Conv2D, MaxPooling2D and AveragePooling2D on channels-last (NHWC) or channels-first
+(NCHW) images; channels-first inputs are transposed to NHWC around the NHWC kernels."""
 from __future__ import annotations
 
 from ... import nn as tf_nn
+from ...ops import array_ops
+from ..backend import normalize_data_format
 from .base import InputSpec, Layer
 from .core import KernelLayer
 
@@ -25,11 +28,11 @@ def _padding(padding: str) -> str:
     return padding
 
 
-def _channels_last(layer: str, data_format) -> str:
-    if data_format not in (None, "channels_last"):
-        raise ValueError(f"{layer}: data_format={data_format!r} is not supported; only "
-                         "'channels_last' (NHWC, TF's CPU layout) is.")
-    return "channels_last"
+def channels_last(run, inputs, data_format: str):
+    """`run` (an NHWC computation) applied to `inputs` laid out as `data_format`."""
+    if data_format == "channels_last":
+        return run(inputs)
+    return array_ops.transpose(run(array_ops.transpose(inputs, [0, 2, 3, 1])), [0, 3, 1, 2])
 
 
 class Conv2D(KernelLayer):
@@ -43,9 +46,12 @@ class Conv2D(KernelLayer):
         kernel_size: an int or (height, width).
         strides: an int or a pair (default 1).
         padding: 'valid' (default) or 'same'.
+        data_format: 'channels_last' (default, [batch, height, width, channels]) or
+            'channels_first' ([batch, channels, height, width]).
         dilation_rate: an int or a pair (default 1); not with strides above 1.
-        activation, use_bias, kernel_initializer, bias_initializer, kernel_constraint,
-        bias_constraint: as for Dense.
+        activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+        bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint: as
+        for Dense.
 
     Raises:
         ValueError: bad sizes, padding or data_format; inputs not of rank 4, or with a
@@ -62,9 +68,11 @@ class Conv2D(KernelLayer):
     def __init__(self, filters: int, kernel_size, strides=(1, 1), padding: str = "valid",
                  data_format=None, dilation_rate=(1, 1), groups: int = 1, activation=None,
                  use_bias: bool = True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_constraint=None, bias_constraint=None,
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs) -> None:
         super().__init__(activation, use_bias, kernel_initializer, bias_initializer,
+                         kernel_regularizer, bias_regularizer, activity_regularizer,
                          kernel_constraint, bias_constraint, **kwargs)
         if int(filters) <= 0:
             raise ValueError("Invalid value for argument `filters`. Expected a strictly "
@@ -81,26 +89,30 @@ class Conv2D(KernelLayer):
                              f"`dilation_rate > 1`. Received: strides={self.strides} and "
                              f"dilation_rate={self.dilation_rate}")
         self.padding = _padding(padding)
-        self.data_format = _channels_last("Conv2D", data_format)
+        self.data_format = normalize_data_format("Conv2D", data_format)
         self.input_spec = InputSpec(ndim=4)
 
     def build(self, input_shape) -> None:
-        channels = input_shape[-1]
+        axis = -1 if self.data_format == "channels_last" else 1
+        channels = input_shape[axis]
         if channels is None:
             raise ValueError("The channel dimension of the inputs should be defined. Found "
                              f"`None`. Full input shape received: {input_shape}")
         self._add_kernel_and_bias([*self.kernel_size, channels, self.filters])
-        self.input_spec = InputSpec(ndim=4, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=4, axes={axis: channels})
 
     def call(self, inputs):
-        return self._finish(tf_nn.conv2d(inputs, self.kernel, strides=self.strides,
-                                         padding=self.padding.upper(),
-                                         dilations=self.dilation_rate))
+        return channels_last(
+            lambda x: self._finish(tf_nn.conv2d(x, self.kernel, strides=self.strides,
+                                                padding=self.padding.upper(),
+                                                dilations=self.dilation_rate)),
+            inputs, self.data_format)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "filters": self.filters,
                 "kernel_size": self.kernel_size, "strides": self.strides,
-                "padding": self.padding, "dilation_rate": self.dilation_rate}
+                "padding": self.padding, "dilation_rate": self.dilation_rate,
+                "data_format": self.data_format}
 
 
 class _Pooling2D(Layer):
@@ -114,17 +126,18 @@ class _Pooling2D(Layer):
         self.pool_size = _pair(pool_size, "pool_size")
         self.strides = self.pool_size if strides is None else _pair(strides, "strides")
         self.padding = _padding(padding)
-        self.data_format = _channels_last(type(self).__name__, data_format)
+        self.data_format = normalize_data_format(type(self).__name__, data_format)
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
         pool = getattr(tf_nn, self._pool_op)
-        return pool(inputs, ksize=self.pool_size, strides=self.strides,
-                    padding=self.padding.upper())
+        return channels_last(lambda x: pool(x, ksize=self.pool_size, strides=self.strides,
+                                            padding=self.padding.upper()),
+                             inputs, self.data_format)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "pool_size": self.pool_size, "strides": self.strides,
-                "padding": self.padding}
+                "padding": self.padding, "data_format": self.data_format}
 
 
 class MaxPooling2D(_Pooling2D):

@@ -5,7 +5,7 @@ import numpy as np
 
 from ... import nn as tf_nn
 from ...ops import array_ops, math_ops
-from .. import activations, initializers
+from .. import activations, backend, initializers, regularizers
 from .base import InputSpec, Layer
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout"]
@@ -16,12 +16,15 @@ class KernelLayer(Layer):
 
     def __init__(self, activation=None, use_bias: bool = True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
 
@@ -29,9 +32,11 @@ class KernelLayer(Layer):
         """Creates `kernel`, and `bias` sized by the kernel's last axis (when used)."""
         self.kernel = self.add_weight("kernel", shape=kernel_shape,
                                       initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         self.bias = self.add_weight("bias", shape=[kernel_shape[-1]],
                                     initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer,
                                     constraint=self.bias_constraint) if self.use_bias else None
 
     def _finish(self, outputs):
@@ -43,7 +48,10 @@ class KernelLayer(Layer):
         return {**super().get_config(), "activation": activations.serialize(self.activation),
                 "use_bias": self.use_bias,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer)}
 
 
 class Dense(KernelLayer):
@@ -57,6 +65,8 @@ class Dense(KernelLayer):
         activation: a name, a callable or None (linear).
         use_bias: whether to add a bias.
         kernel_initializer, bias_initializer: initializers (default glorot_uniform, zeros).
+        kernel_regularizer, bias_regularizer: penalties on the weights (`losses`).
+        activity_regularizer: a penalty on the outputs.
         kernel_constraint, bias_constraint: projections applied after optimizer updates.
 
     Raises:
@@ -74,8 +84,10 @@ class Dense(KernelLayer):
 
     def __init__(self, units: int, activation=None, use_bias: bool = True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs) -> None:
         super().__init__(activation, use_bias, kernel_initializer, bias_initializer,
+                         kernel_regularizer, bias_regularizer, activity_regularizer,
                          kernel_constraint, bias_constraint, **kwargs)
         units = int(units)
         if units <= 0:
@@ -124,7 +136,8 @@ class Activation(Layer):
 class Flatten(Layer):
     """Flattens each example to one axis: [batch, d1, d2, ...] -> [batch, d1 * d2 * ...].
 
-    A rank-1 input becomes [batch, 1].
+    A rank-1 input becomes [batch, 1]. With data_format='channels_first' the features
+    are moved last first, so the order matches the channels-last layout.
 
     Example:
         >>> import tapeflow as tf
@@ -134,13 +147,13 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs) -> None:
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError(f"Flatten: data_format={data_format!r} is not supported; only "
-                             "'channels_last' (the CPU layout) is.")
-        self.data_format = "channels_last"
+        self.data_format = backend.normalize_data_format("Flatten", data_format)
         self.input_spec = InputSpec(min_ndim=1)
 
     def call(self, inputs):
+        if self.data_format == "channels_first" and inputs.ndim > 2:
+            # Flatten in channels-last order, so the features line up as they would in NHWC.
+            inputs = array_ops.transpose(inputs, [0, *range(2, inputs.ndim), 1])
         shape = inputs.shape.as_list()
         rest = shape[1:]
         if None in rest:                      # only while tracing with unknown dimensions
@@ -229,3 +242,33 @@ class Dropout(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "rate": self.rate, "noise_shape": self.noise_shape,
                 "seed": self.seed}
+
+
+class Lambda(Layer):
+    """Wraps a function of tensors as a layer, e.g. to use tapeflow ops in a functional
+    model: `Lambda(lambda t: tf.reduce_sum(t, axis=-1, keepdims=True))(x)`.
+
+    The function gets the layer's inputs (and `arguments` as keywords); it should create
+    no variables. Arithmetic on Keras tensors (`x + y`, `x * 2.0`, `x[:, 0]`) makes such
+    layers implicitly.
+
+    Args:
+        function: the function to apply.
+        output_shape, mask: accepted for Keras compatibility (shapes are inferred).
+        arguments: keyword arguments passed to `function`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> double = tf.keras.layers.Lambda(lambda t: t * 2.0)
+        >>> double(tf.constant([1.0, 2.0])).numpy()
+        array([2., 4.], dtype=float32)
+    """
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None,
+                 **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.function = function
+        self.arguments = dict(arguments or {})
+
+    def call(self, inputs):
+        return self.function(inputs, **self.arguments)

@@ -5,8 +5,8 @@ import numpy as np
 
 from ...framework import errors
 from ...framework.context import executing_eagerly
-from ...ops import array_ops, math_ops
-from .. import initializers
+from ...ops import gather_ops, math_ops
+from .. import initializers, regularizers
 from .base import Layer
 
 __all__ = ["Embedding"]
@@ -22,6 +22,7 @@ class Embedding(Layer):
         input_dim: the vocabulary size.
         output_dim: the vector size.
         embeddings_initializer: default uniform in [-0.05, 0.05].
+        embeddings_regularizer: a penalty on the table (`losses`).
         embeddings_constraint: a projection optimizers apply after updates.
 
     Raises:
@@ -36,9 +37,10 @@ class Embedding(Layer):
     """
 
     def __init__(self, input_dim: int, output_dim: int, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, activity_regularizer=None,
                  embeddings_constraint=None, mask_zero: bool = False, input_length=None,
                  **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if int(input_dim) <= 0 or int(output_dim) <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
                              f"input_dim = {input_dim} and output_dim = {output_dim}")
@@ -47,12 +49,14 @@ class Embedding(Layer):
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.embeddings_constraint = embeddings_constraint
         self._autocast = False
 
     def build(self, input_shape) -> None:
         self.embeddings = self.add_weight("embeddings", shape=[self.input_dim, self.output_dim],
                                           initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
                                           constraint=self.embeddings_constraint)
 
     def call(self, inputs):
@@ -60,7 +64,7 @@ class Embedding(Layer):
             inputs = math_ops.cast(inputs, "int32")
         if executing_eagerly():
             self._check_ids(inputs.numpy())
-        return array_ops.gather(self.embeddings, inputs)
+        return gather_ops.gather(self.embeddings, inputs)
 
     def _check_ids(self, ids: np.ndarray) -> None:
         bad = (ids < 0) | (ids >= self.input_dim)

@@ -50,19 +50,22 @@ class Optimizer:
         learning_rate: a float, a `LearningRateSchedule` (called with `iterations`), or a
             zero-argument callable.
         weight_decay: if set, each step first does `variable -= variable * weight_decay * lr`.
-        clipnorm: clips each gradient to this L2 norm.
+        clipnorm: scales each gradient g to `g * clipnorm / max(norm(g), clipnorm)`.
         clipvalue: clips each gradient element to [-clipvalue, clipvalue].
-        global_clipnorm: scales all gradients so their joint L2 norm is at most this.
+        global_clipnorm: scales every gradient by `global_clipnorm / max(global_norm,
+            global_clipnorm)`, global_norm being the L2 norm of all of them together.
+        At most one of the three may be set (as in Keras 3).
 
     Raises:
-        ValueError: both `clipnorm` and `global_clipnorm`.
+        ValueError: more than one of `clipnorm`, `clipvalue` and `global_clipnorm`.
     """
 
     def __init__(self, name: str, learning_rate=0.001, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None) -> None:
-        if clipnorm is not None and global_clipnorm is not None:
-            raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
-                             f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
+        if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError("At most one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
+                             f"be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                             f"global_clipnorm={global_clipnorm}.")
         self.name = name
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm

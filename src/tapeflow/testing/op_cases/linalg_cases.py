@@ -68,21 +68,6 @@ for _shape, _full, _label in [((3, 3), False, "square"), ((4, 3), False, "tall")
         case("Svd", lambda x, f=_full, p=_part: _svd_parts(x, f)[p], normal(*_shape),
              label=f"{_name},{_label}")
 
-case("MatrixDiagV3", tf.linalg.diag, normal(2, 3))
-case("MatrixDiagV3", lambda d: tf.linalg.diag(d, k=1), normal(3), label="k=1")
-case("MatrixDiagV3", lambda d: tf.linalg.diag(d, k=-1, num_rows=4, num_cols=5), normal(3),
-     label="k=-1,4x5")
-case("MatrixDiagPartV3", tf.linalg.diag_part, normal(2, 3, 3))
-case("MatrixDiagPartV3", lambda x: tf.linalg.diag_part(x, k=1), normal(3, 4), label="k=1")
-case("MatrixDiagPartV3", tf.linalg.trace, normal(2, 3, 3), label="trace")
-case("MatrixBandPart", lambda x: tf.linalg.band_part(x, 1, 0), normal(3, 4))
-case("MatrixBandPart", lambda x: tf.linalg.band_part(x, -1, 0), normal(2, 3, 3),
-     label="lower triangle")
-case("MatrixBandPart", lambda x: tf.linalg.band_part(x, 0, -1), normal(3, 3),
-     label="upper triangle")
-case("Diag", tf.linalg.tensor_diag, normal(2, 3))
-case("DiagPart", tf.linalg.tensor_diag_part, normal(2, 3, 2, 3))
-
 case("BatchMatMulV2", tf.linalg.matvec, normal(2, 3, 4), normal(4), label="matvec")
 case("BatchMatMulV2", lambda a, b: tf.linalg.matvec(a, b, adjoint_a=True), normal(4, 3),
      normal(2, 4), label="matvec,adjoint_a")

@@ -1,0 +1,277 @@
+"""Functional models: `keras.Model(inputs, outputs)` over the layer calls recorded on
+KerasTensors.
+
+The model walks back from its outputs through the recorded Nodes to its `keras.Input`s,
+orders the nodes so that each comes after those it reads, and on each call runs them in
+that order on real tensors (eagerly, or while `tf.function` traces the step). Layers
+called more than once (shared layers) run once per call site with the same weights, so
+their gradients add up over the uses.
+"""
+from __future__ import annotations
+
+from ..framework import nest
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import Variable
+from ..ops.math_ops import cast
+from . import backend
+from .keras_tensor import KerasTensor
+from .layers.input_layer import InputLayer
+from .models import Model
+from .naming import snake_case
+
+__all__ = ["Functional"]
+
+
+def _unwrap_single(structure):
+    """A one-element list or tuple of KerasTensors stands for its element, as in Keras."""
+    if isinstance(structure, (list, tuple)) and len(structure) == 1:
+        return structure[0]
+    return structure
+
+
+def _sorted_nodes(inputs: list, outputs: list) -> list:
+    """The non-input nodes the outputs depend on, each after the nodes it reads.
+
+    Raises:
+        ValueError: an output depends on a keras.Input that is not among `inputs`.
+    """
+    wanted = {id(x) for x in inputs}
+    order, finished = [], set()
+    for output in outputs:
+        stack = [output.node]
+        while stack:
+            node = stack[-1]
+            if id(node) in finished:
+                stack.pop()
+                continue
+            if isinstance(node.layer, InputLayer):
+                if id(node.outputs[0]) not in wanted:
+                    raise ValueError(
+                        f"Graph disconnected: cannot obtain the value of {node.outputs[0]!r} "
+                        f"at layer '{node.layer.name}': it is not one of the model's inputs "
+                        f"{[x.node.layer.name for x in inputs]}. Pass it in `inputs`.")
+                finished.add(id(node))
+                stack.pop()
+                continue
+            pending = [x.node for x in node.inputs if id(x.node) not in finished]
+            if pending:
+                stack.extend(reversed(pending))
+            else:
+                finished.add(id(node))
+                order.append(node)
+                stack.pop()
+    return order
+
+
+def _check_inputs(inputs: list) -> None:
+    for x in inputs:
+        if not isinstance(x, KerasTensor) or not isinstance(x.node.layer, InputLayer):
+            raise ValueError("Input tensors of a functional model must come from "
+                             f"`tf.keras.Input`. Received: {x!r}")
+
+
+def _check_outputs(outputs: list) -> None:
+    for x in outputs:
+        if not isinstance(x, KerasTensor):
+            raise ValueError("Output tensors of a functional model must be outputs of Keras "
+                             f"layers called on `tf.keras.Input`s. Received: {x!r}")
+
+
+def _shape_text(shapes: list) -> str:
+    return str(shapes[0]) if len(shapes) == 1 else "[" + ", ".join(map(str, shapes)) + "]"
+
+
+class Functional(Model):
+    """A model defined by its inputs and outputs: `tf.keras.Model(inputs, outputs)`.
+
+    Build the graph by calling layers on `tf.keras.Input` tensors (and on the results);
+    the model then runs those calls, in order, on real data. Inputs and outputs may be one
+    KerasTensor, a list, or a dict; a model whose inputs are a list also accepts a dict
+    keyed by input names. The model is built at once: `summary()`, `weights` and
+    `count_params()` work before it sees data.
+
+    Args:
+        inputs: the model's `tf.keras.Input` tensors.
+        outputs: KerasTensors computed from them.
+        name: default 'model', 'model_1', ...
+        trainable: whether `fit` updates the weights.
+
+    Raises:
+        ValueError: inputs that are not `tf.keras.Input` tensors, outputs that are not
+            layer outputs, or outputs that depend on other inputs ("Graph disconnected").
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.backend.clear_session()
+        >>> a = tf.keras.Input(shape=(3,), name="a")
+        >>> b = tf.keras.Input(shape=(2,), name="b")
+        >>> merged = tf.keras.layers.Concatenate()([a, b])
+        >>> out = tf.keras.layers.Dense(1, kernel_initializer="ones")(merged)
+        >>> model = tf.keras.Model(inputs=[a, b], outputs=out)
+        >>> [layer.name for layer in model.layers]
+        ['a', 'b', 'concatenate', 'dense']
+        >>> model([tf.ones([1, 3]), tf.ones([1, 2])]).numpy()
+        array([[5.]], dtype=float32)
+    """
+
+    _TF_MODULE_IGNORED_PROPERTIES = Model._TF_MODULE_IGNORED_PROPERTIES | frozenset((
+        "_nested_inputs", "_nested_outputs", "inputs", "outputs", "_nodes", "_graph_layers",
+        "output_names", "input_names"))
+
+    def __init__(self, inputs, outputs, name: str | None = None, trainable: bool = True,
+                 **kwargs) -> None:
+        if name is None:
+            base = type(self).__name__
+            name = backend.unique_object_name(
+                "model" if base == "Functional" else snake_case(base))
+        Model.__init__(self, name=name, trainable=trainable, **kwargs)
+        self._nested_inputs = _unwrap_single(inputs)
+        self._nested_outputs = _unwrap_single(outputs)
+        self.inputs = nest.flatten(self._nested_inputs)
+        self.outputs = nest.flatten(self._nested_outputs)
+        _check_inputs(self.inputs)
+        _check_outputs(self.outputs)
+        self._nodes = _sorted_nodes(self.inputs, self.outputs)
+        found = [x.node.layer for x in self.inputs] + [node.layer for node in self._nodes]
+        seen: set = set()
+        self._graph_layers = [l for l in found if not (id(l) in seen or seen.add(id(l)))]
+        self.input_names = [x.node.layer.name for x in self.inputs]
+        if isinstance(self._nested_outputs, dict):
+            self.output_names = sorted(self._nested_outputs)
+        else:
+            self.output_names = [x.node.layer.name for x in self.outputs]
+        shapes = [x.shape for x in self.inputs]
+        self._build_input_shape = shapes[0] if len(shapes) == 1 else shapes
+        self.built = True
+
+    # -- structure ------------------------------------------------------------------------
+    @property
+    def layers(self) -> list:
+        """Every layer of the graph, inputs first, each once, in the order they run."""
+        return list(self._graph_layers)
+
+    def _sublayers(self) -> list:
+        return list(self._graph_layers)
+
+    @property
+    def input(self):
+        """The input KerasTensor (a list or dict of them for several inputs)."""
+        return self._nested_inputs
+
+    @property
+    def output(self):
+        """The output KerasTensor (a list or dict of them for several outputs)."""
+        return self._nested_outputs
+
+    @property
+    def input_shape(self):
+        shapes = [tuple(x.shape.as_list()) for x in self.inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        shapes = [tuple(x.shape.as_list()) for x in self.outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def build(self, input_shape) -> None:
+        """Nothing to do: a functional model is built when it is created."""
+
+    # -- running --------------------------------------------------------------------------
+    def _flat_inputs(self, inputs) -> list:
+        if isinstance(inputs, dict) and not isinstance(self._nested_inputs, dict):
+            missing = [name for name in self.input_names if name not in inputs]
+            if missing:
+                raise ValueError(f'Layer "{self.name}": missing data for input(s) {missing}; '
+                                 f"the dict has keys {sorted(inputs)} and the model's inputs "
+                                 f"are {self.input_names}.")
+            return [inputs[name] for name in self.input_names]
+        flat = nest.flatten(inputs)
+        if len(flat) != len(self.inputs):
+            raise ValueError(f'Layer "{self.name}" expects {len(self.inputs)} input(s), but it '
+                             f"received {len(flat)} input tensors. Input shapes received: "
+                             f"{[tuple(getattr(x, 'shape', ())) for x in flat]}")
+        return flat
+
+    def _conform(self, index: int, reference: KerasTensor, x) -> Tensor:
+        """`x` as a tensor of the input's dtype, checked against the input's shape.
+
+        Raises:
+            ValueError: another rank, or a known dimension that differs.
+        """
+        if not isinstance(x, (Tensor, Variable)):
+            x = convert_to_tensor(x)
+        expected, found = reference.shape.as_list(), x.shape.as_list()
+        if len(expected) != len(found) or any(
+                e is not None and f is not None and e != f for e, f in zip(expected, found)):
+            raise ValueError(f'Input {index} of layer "{self.name}" is incompatible with the '
+                             f"layer: expected shape={tuple(expected)}, found shape="
+                             f"{tuple(found)} (input '{reference.node.layer.name}').")
+        if x.dtype is not reference.dtype:
+            x = cast(x, reference.dtype)
+        return x
+
+    def call(self, inputs, training=None, mask=None):
+        """Runs the recorded layer calls on `inputs`; returns the outputs' structure."""
+        values = {id(ref): self._conform(i, ref, x)
+                  for i, (ref, x) in enumerate(zip(self.inputs, self._flat_inputs(inputs)))}
+        for node in self._nodes:
+            for output, value in zip(node.outputs, node.run(values, training)):
+                values[id(output)] = value
+        return nest.pack_sequence_as(self._nested_outputs,
+                                     [values[id(x)] for x in self.outputs])
+
+    # -- summary and checkpoints ----------------------------------------------------------
+    def _nodes_of(self, layer) -> list:
+        return [node for node in self._nodes if node.layer is layer]
+
+    def _is_chain(self) -> bool:
+        """Whether the graph is a plain stack: one input, each layer called once on one
+        tensor (then summary needs no 'Connected to' column)."""
+        if len(self.inputs) != 1 or len(self.outputs) != 1:
+            return False
+        return all(len(node.inputs) == 1 and len(node.outputs) == 1 for node in self._nodes) \
+            and len({id(node.layer) for node in self._nodes}) == len(self._nodes)
+
+    def _summary_rows(self) -> tuple:
+        chain = self._is_chain()
+        rows = []
+        for layer in self._graph_layers:
+            if isinstance(layer, InputLayer):
+                shape, sources = f"[{layer.output.shape}]", []
+            else:
+                nodes = self._nodes_of(layer)
+                shapes = {_shape_text([x.shape for x in node.outputs]) for node in nodes}
+                shape = shapes.pop() if len(shapes) == 1 else "multiple"
+                sources = [f"'{x.node.layer.name}[{x.node.layer._inbound_nodes.index(x.node)}]"
+                           f"[{x.index}]'" for node in nodes for x in node.inputs]
+            row = [f"{layer.name} ({type(layer).__name__})", shape, _param_count(layer)]
+            rows.append(row if chain else row + [sources])
+        return rows, not chain
+
+    def _checkpoint_dependencies(self) -> list:
+        return [(f"layer-{i}", layer) for i, layer in enumerate(self._graph_layers)] \
+            + super()._checkpoint_dependencies()
+
+
+def _param_count(layer) -> int:
+    return int(sum(w.shape.num_elements() for w in layer.weights))
+
+
+_FUNCTIONAL_SUBCLASSES: dict = {}
+
+
+def functional_class(cls: type) -> type:
+    """The class a model of class `cls` becomes when its `__init__` passes inputs and
+    outputs: Functional for Model itself, else `cls` with Functional mixed in (once)."""
+    if issubclass(cls, Functional):
+        return cls
+    if cls is Model:
+        return Functional
+    found = _FUNCTIONAL_SUBCLASSES.get(cls)
+    if found is None:
+        ignored = cls._TF_MODULE_IGNORED_PROPERTIES | Functional._TF_MODULE_IGNORED_PROPERTIES
+        found = type(cls.__name__, (cls, Functional), {
+            "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+            "_TF_MODULE_IGNORED_PROPERTIES": ignored})
+        _FUNCTIONAL_SUBCLASSES[cls] = found
+    return found

@@ -1,0 +1,34 @@
+"""Gradient rules of complex_ops, in TF's conjugate convention. Each works on raw arrays and
+on Tensors alike."""
+from __future__ import annotations
+
+from ..framework.registry import RegisterGradient
+from .complex_ops import Complex, Conj, Imag, Real
+from .math_ops import Reciprocal
+from .op_util import zeros_like_value
+
+
+@RegisterGradient("Complex")
+def _complex_grad(op, g):
+    return Real(g), Imag(g)
+
+
+@RegisterGradient("Real")
+def _real_grad(op, g):
+    return Complex(g, zeros_like_value(g))
+
+
+@RegisterGradient("Imag")
+def _imag_grad(op, g):
+    return Complex(zeros_like_value(g), g)
+
+
+@RegisterGradient("Conj")
+def _conj_grad(op, g):
+    return Conj(g)
+
+
+@RegisterGradient("Angle")
+def _angle_grad(op, g):
+    x = op.inputs[0]
+    return -Complex(g, zeros_like_value(g)) * Reciprocal(Complex(Imag(x), Real(x)))

@@ -1,0 +1,147 @@
+"""Gathering slices by index, and its adjoint, the segment sum: kernels and the public
+TF-named functions.
+
+Each op is one `define_op` row; its gradient rule lives in `gather_grad.py`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import errors
+from ..framework.execute import execute
+from ..framework.registry import define_op
+from ..framework.tensor import Tensor
+from .op_util import as_input, index_input, int_values, normalize_axis
+
+
+# -- kernels ---------------------------------------------------------------------------------
+def _check_range(op_name: str, indices, limit: int) -> None:
+    if indices.size and (indices.min() < 0 or indices.max() >= limit):
+        where = np.argwhere((indices < 0) | (indices >= limit))[0]
+        position = ",".join(map(str, where.tolist()))
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: indices[{position}] = {indices[tuple(where)]} is not in "
+            f"[0, {limit})")
+
+
+def _gather(params, indices, axis, batch_dims):
+    _check_range("GatherV2", indices, params.shape[axis])
+    if not batch_dims:
+        return np.take(params, indices, axis=axis)
+    # params: batch + outer + [n] + inner; indices: batch + rest -> batch + outer + rest + inner.
+    batch, outer = params.shape[:batch_dims], params.shape[batch_dims:axis]
+    inner, rest = params.shape[axis + 1:], indices.shape[batch_dims:]
+    nb, no, ni, nr = (int(np.prod(s, dtype=np.int64)) for s in (batch, outer, inner, rest))
+    flat = params.reshape(nb, no, params.shape[axis], ni)
+    picks = np.broadcast_to(indices.reshape(nb, 1, nr, 1), (nb, no, nr, ni))
+    return np.take_along_axis(flat, picks, axis=2).reshape(batch + outer + rest + inner)
+
+
+def _unsorted_segment_sum(data, segment_ids, num_segments):
+    if data.shape[:segment_ids.ndim] != segment_ids.shape:
+        raise errors.InvalidArgumentError(
+            None, "UnsortedSegmentSum", f"UnsortedSegmentSum: segment_ids.shape "
+            f"{list(segment_ids.shape)} must be a prefix of data.shape {list(data.shape)}")
+    if segment_ids.size and segment_ids.max() >= num_segments:
+        where = np.argwhere(segment_ids >= num_segments)[0]
+        raise errors.InvalidArgumentError(
+            None, "UnsortedSegmentSum", f"UnsortedSegmentSum: segment_ids"
+            f"[{','.join(map(str, where.tolist()))}] = {segment_ids[tuple(where)]} is out of "
+            f"range [0, {num_segments})")
+    out = np.zeros((num_segments,) + data.shape[segment_ids.ndim:], dtype=data.dtype)
+    keep = segment_ids >= 0
+    if keep.all():
+        np.add.at(out, segment_ids, data)
+    else:
+        np.add.at(out, segment_ids[keep], data[keep])
+    return out
+
+
+GatherV2 = define_op("GatherV2", _gather)
+UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum)
+
+
+# -- public functions ------------------------------------------------------------------------
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None) -> Tensor:
+    """Gathers slices of `params` along `axis` at `indices`.
+
+    The result has shape `params.shape[:axis] + indices.shape[batch_dims:] +
+    params.shape[axis + 1:]`. The gradient with respect to `params` is an IndexedSlices when
+    `axis` is 0, as in TF.
+
+    Args:
+        params: the tensor to gather from.
+        indices: an int16/int32/int64 tensor of positions in [0, params.shape[axis]).
+        validate_indices: accepted for TF compatibility (indices are always checked).
+        axis: the axis of `params` to gather along (default `batch_dims`).
+        batch_dims: how many leading dimensions `params` and `indices` share as batches.
+
+    Returns:
+        The gathered tensor, with `params`' dtype.
+
+    Raises:
+        InvalidArgumentError: an index is out of range or not an integer, `axis` or
+            `batch_dims` is out of range, or the batch dimensions differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.gather(tf.constant([[1, 2], [3, 4], [5, 6]]), [2, 0]).numpy()
+        array([[5, 6],
+               [1, 2]], dtype=int32)
+    """
+    params = as_input(params)
+    indices = index_input("GatherV2", indices)
+    pshape, ishape = params._value.shape, indices._value.shape
+    b = int(batch_dims)
+    if b < 0:
+        b += len(ishape)
+    if not 0 <= b <= len(ishape):
+        raise errors.InvalidArgumentError(
+            None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in [{-len(ishape)}, "
+            f"{len(ishape)}] for indices of shape {list(ishape)}")
+    a = normalize_axis("GatherV2", b if axis is None else axis, len(pshape))
+    if b > a:
+        raise errors.InvalidArgumentError(
+            None, "GatherV2", f"GatherV2: batch_dims ({b}) must be less than or equal to axis "
+            f"({a})")
+    if pshape[:b] != ishape[:b]:
+        raise errors.InvalidArgumentError(
+            None, "GatherV2", f"GatherV2: the first {b} dimensions of params {list(pshape)} and "
+            f"indices {list(ishape)} must be equal")
+    return execute(GatherV2, (params, indices), {"axis": a, "batch_dims": b})
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Sums the slices of `data` that share a segment id: `out[i] = sum(data[ids == i])`.
+
+    `segment_ids.shape` must be a prefix of `data.shape`; negative ids are dropped.
+
+    Raises:
+        InvalidArgumentError: an id is >= num_segments, the ids are not integers, or their
+            shape is not a prefix of `data.shape`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.unsorted_segment_sum(tf.constant([1.0, 2.0, 3.0]), [1, 0, 1], 2).numpy()
+        array([2., 4.], dtype=float32)
+    """
+    ids = index_input("UnsortedSegmentSum", segment_ids)
+    (num,) = int_values("UnsortedSegmentSum", num_segments, "num_segments")
+    return execute(UnsortedSegmentSum, (as_input(data), ids), {"num_segments": num})
+
+
+def indexed_slices_to_dense(s):
+    """The dense tensor an IndexedSlices stands for (repeated indices are summed).
+
+    Works on Tensors and, inside gradient rules, on raw arrays.
+    """
+    values, indices = s.values, s.indices
+    if not isinstance(values, (Tensor, np.ndarray, np.generic)):
+        values = as_input(values)
+    if not isinstance(indices, (Tensor, np.ndarray, np.generic)):
+        indices = as_input(indices)
+    if s.dense_shape is None:
+        num = int(np.max(getattr(indices, "_value", indices), initial=-1)) + 1
+    else:
+        num = int(np.asarray(getattr(s.dense_shape, "_value", s.dense_shape))[0])
+    return UnsortedSegmentSum(values, indices, num_segments=num)

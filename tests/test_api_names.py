@@ -1,0 +1,227 @@
+"""TF's public names: every op function is reachable under each of TF 2's names for it, and
+no namespace exports a name TF lacks, beyond tapeflow's documented extras.
+
+The table was checked against TF 2's API (the golden API files and the "View aliases" of each
+function's page): a row is a tapeflow function and all the TF paths that name it.
+"""
+import importlib
+import types
+
+import pytest
+
+import tapeflow as tf
+from tapeflow import autodiff
+from tapeflow.custom_gradient import (custom_gradient, grad_pass_through, recompute_grad,
+                                      stop_gradient)
+from tapeflow.eager import backprop, function
+from tapeflow.gradients import AggregationMethod, gradients, hessians
+from tapeflow.framework import dtypes, graph, indexed_slices, registry, tensor, tensor_shape
+from tapeflow.framework import tensor_spec, variables
+from tapeflow.ops import (array_ops, clip_ops, comparison_ops, complex_ops, control_flow_ops,
+                          conv_ops, creation_ops, diag_ops, embedding_ops, gather_ops,
+                          indexing_ops, linalg_ops, math_ops, nn_ops, norm_ops, random_ops,
+                          reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
+from tapeflow.testing import gradient_checker
+
+TF_NAMES = [
+    # elementwise arithmetic and functions
+    (math_ops.add, "add math.add"), (math_ops.subtract, "subtract math.subtract"),
+    (math_ops.multiply, "multiply math.multiply"),
+    (math_ops.divide, "divide math.divide truediv math.truediv"),
+    (math_ops.floordiv, "math.floordiv"), (math_ops.floormod, "math.floormod math.mod"),
+    (math_ops.pow, "pow math.pow"), (math_ops.maximum, "maximum math.maximum"),
+    (math_ops.minimum, "minimum math.minimum"),
+    (math_ops.squared_difference, "math.squared_difference"),
+    (math_ops.divide_no_nan, "math.divide_no_nan"), (math_ops.atan2, "atan2 math.atan2"),
+    (math_ops.add_n, "add_n math.add_n"), (math_ops.abs, "abs math.abs"),
+    (math_ops.negative, "negative math.negative"), (math_ops.sign, "sign math.sign"),
+    (math_ops.square, "square math.square"), (math_ops.sqrt, "sqrt math.sqrt"),
+    (math_ops.rsqrt, "math.rsqrt"), (math_ops.reciprocal, "math.reciprocal"),
+    (math_ops.exp, "exp math.exp"), (math_ops.expm1, "math.expm1"), (math_ops.log, "math.log"),
+    (math_ops.log1p, "math.log1p"), (math_ops.sin, "sin math.sin"), (math_ops.cos, "cos math.cos"),
+    (math_ops.tan, "tan math.tan"), (math_ops.asin, "asin math.asin"),
+    (math_ops.acos, "acos math.acos"), (math_ops.atan, "atan math.atan"),
+    (math_ops.sinh, "sinh math.sinh"), (math_ops.cosh, "cosh math.cosh"),
+    (math_ops.tanh, "tanh math.tanh nn.tanh"), (math_ops.asinh, "asinh math.asinh"),
+    (math_ops.acosh, "acosh math.acosh"), (math_ops.atanh, "atanh math.atanh"),
+    (math_ops.sigmoid, "sigmoid math.sigmoid nn.sigmoid"), (math_ops.round, "round math.round"),
+    (math_ops.floor, "floor math.floor"), (math_ops.ceil, "math.ceil"),
+    (math_ops.matmul, "matmul linalg.matmul"), (math_ops.cast, "cast dtypes.cast"),
+    (math_ops.reduce_sum, "reduce_sum math.reduce_sum"),
+    (math_ops.reduce_mean, "reduce_mean math.reduce_mean"),
+    # comparisons, logical ops, predicates
+    (comparison_ops.equal, "equal math.equal"),
+    (comparison_ops.not_equal, "not_equal math.not_equal"), (comparison_ops.less, "less math.less"),
+    (comparison_ops.less_equal, "less_equal math.less_equal"),
+    (comparison_ops.greater, "greater math.greater"),
+    (comparison_ops.greater_equal, "greater_equal math.greater_equal"),
+    (comparison_ops.logical_and, "logical_and math.logical_and"),
+    (comparison_ops.logical_or, "logical_or math.logical_or"),
+    (comparison_ops.logical_not, "logical_not math.logical_not"),
+    (comparison_ops.logical_xor, "math.logical_xor"), (comparison_ops.is_nan, "math.is_nan"),
+    (comparison_ops.is_finite, "math.is_finite"), (comparison_ops.is_inf, "math.is_inf"),
+    # complex numbers
+    (complex_ops.complex, "complex dtypes.complex"), (complex_ops.real, "math.real"),
+    (complex_ops.imag, "math.imag"), (complex_ops.conj, "math.conj"),
+    (complex_ops.angle, "math.angle"),
+    # special functions
+    (special_ops.erf, "math.erf"), (special_ops.erfc, "math.erfc"),
+    (special_ops.lgamma, "math.lgamma"), (special_ops.digamma, "math.digamma"),
+    (special_ops.polygamma, "math.polygamma"),
+    (special_math_ops.einsum, "einsum linalg.einsum"),
+    (special_math_ops.tensordot, "tensordot linalg.tensordot"),
+    # reductions and scans
+    (reduction_ops.reduce_prod, "reduce_prod math.reduce_prod"),
+    (reduction_ops.reduce_max, "reduce_max math.reduce_max"),
+    (reduction_ops.reduce_min, "reduce_min math.reduce_min"),
+    (reduction_ops.reduce_all, "reduce_all math.reduce_all"),
+    (reduction_ops.reduce_any, "reduce_any math.reduce_any"),
+    (reduction_ops.reduce_logsumexp, "reduce_logsumexp math.reduce_logsumexp"),
+    (reduction_ops.reduce_variance, "math.reduce_variance"),
+    (reduction_ops.reduce_std, "math.reduce_std"),
+    (reduction_ops.count_nonzero, "math.count_nonzero"),
+    (reduction_ops.argmax, "argmax math.argmax"), (reduction_ops.argmin, "argmin math.argmin"),
+    (reduction_ops.cumsum, "cumsum math.cumsum"), (reduction_ops.cumprod, "math.cumprod"),
+    (sort_ops.top_k, "math.top_k nn.top_k"), (sort_ops.sort, "sort"),
+    (sort_ops.argsort, "argsort"),
+    # norms and clipping
+    (norm_ops.norm, "norm linalg.norm"),
+    (norm_ops.l2_normalize, "math.l2_normalize nn.l2_normalize linalg.l2_normalize"),
+    (clip_ops.clip_by_value, "clip_by_value"), (clip_ops.clip_by_norm, "clip_by_norm"),
+    # shapes and layout
+    (array_ops.identity, "identity"), (array_ops.identity_n, "identity_n"),
+    (array_ops.reshape, "reshape"), (array_ops.broadcast_to, "broadcast_to"),
+    (array_ops.transpose, "transpose"), (array_ops.expand_dims, "expand_dims"),
+    (array_ops.squeeze, "squeeze"), (array_ops.concat, "concat"), (array_ops.stack, "stack"),
+    (array_ops.unstack, "unstack"), (array_ops.split, "split"), (array_ops.tile, "tile"),
+    (array_ops.pad, "pad"), (array_ops.reverse, "reverse"), (array_ops.roll, "roll"),
+    (array_ops.shape, "shape"), (array_ops.size, "size"), (array_ops.rank, "rank"),
+    # gathers, scatters, slices
+    (gather_ops.gather, "gather"), (gather_ops.unsorted_segment_sum, "math.unsorted_segment_sum"),
+    (indexing_ops.slice, "slice"), (indexing_ops.strided_slice, "strided_slice"),
+    (indexing_ops.gather_nd, "gather_nd"), (indexing_ops.scatter_nd, "scatter_nd"),
+    (indexing_ops.tensor_scatter_nd_update, "tensor_scatter_nd_update"),
+    (indexing_ops.tensor_scatter_nd_add, "tensor_scatter_nd_add"),
+    (indexing_ops.where, "where"), (indexing_ops.boolean_mask, "boolean_mask"),
+    (indexing_ops.repeat, "repeat"),
+    # creation
+    (creation_ops.zeros, "zeros"), (creation_ops.ones, "ones"),
+    (creation_ops.zeros_like, "zeros_like"), (creation_ops.ones_like, "ones_like"),
+    (creation_ops.fill, "fill"), (creation_ops.eye, "eye linalg.eye"),
+    (creation_ops.range, "range"), (creation_ops.linspace, "linspace"),
+    (creation_ops.one_hot, "one_hot"), (creation_ops.meshgrid, "meshgrid"),
+    # linear algebra
+    (linalg_ops.matvec, "linalg.matvec"), (linalg_ops.inv, "linalg.inv"),
+    (linalg_ops.det, "linalg.det"), (linalg_ops.slogdet, "linalg.slogdet"),
+    (linalg_ops.solve, "linalg.solve"), (linalg_ops.triangular_solve, "linalg.triangular_solve"),
+    (linalg_ops.cholesky, "linalg.cholesky"), (linalg_ops.logdet, "linalg.logdet"),
+    (linalg_ops.qr, "linalg.qr"), (linalg_ops.eigh, "linalg.eigh"),
+    (linalg_ops.eigvalsh, "linalg.eigvalsh"), (linalg_ops.svd, "linalg.svd"),
+    (linalg_ops.matrix_transpose, "linalg.matrix_transpose"),
+    (linalg_ops.adjoint, "linalg.adjoint"), (diag_ops.diag, "linalg.diag"),
+    (diag_ops.diag_part, "linalg.diag_part"), (diag_ops.trace, "linalg.trace"),
+    (diag_ops.tensor_diag, "linalg.tensor_diag"),
+    (diag_ops.tensor_diag_part, "linalg.tensor_diag_part"),
+    (diag_ops.band_part, "linalg.band_part"),
+    # neural networks
+    (nn_ops.relu, "nn.relu"), (nn_ops.relu6, "nn.relu6"), (nn_ops.elu, "nn.elu"),
+    (nn_ops.selu, "nn.selu"), (nn_ops.gelu, "nn.gelu"), (nn_ops.silu, "nn.silu nn.swish"),
+    (nn_ops.leaky_relu, "nn.leaky_relu"), (nn_ops.softmax, "nn.softmax math.softmax"),
+    (nn_ops.log_softmax, "nn.log_softmax math.log_softmax"),
+    (nn_ops.softplus, "nn.softplus math.softplus"), (nn_ops.softsign, "nn.softsign math.softsign"),
+    (nn_ops.sigmoid_cross_entropy_with_logits, "nn.sigmoid_cross_entropy_with_logits"),
+    (nn_ops.softmax_cross_entropy_with_logits, "nn.softmax_cross_entropy_with_logits"),
+    (nn_ops.sparse_softmax_cross_entropy_with_logits,
+     "nn.sparse_softmax_cross_entropy_with_logits"),
+    (nn_ops.bias_add, "nn.bias_add"), (nn_ops.batch_normalization, "nn.batch_normalization"),
+    (nn_ops.l2_loss, "nn.l2_loss"), (nn_ops.moments, "nn.moments"),
+    (conv_ops.conv1d, "nn.conv1d"), (conv_ops.conv2d, "nn.conv2d"),
+    (conv_ops.conv2d_transpose, "nn.conv2d_transpose"), (conv_ops.max_pool2d, "nn.max_pool2d"),
+    (conv_ops.avg_pool2d, "nn.avg_pool2d"), (embedding_ops.embedding_lookup, "nn.embedding_lookup"),
+    (random_ops.dropout, "nn.dropout"),
+    # random numbers
+    (random_ops.set_seed, "random.set_seed"), (random_ops.normal, "random.normal"),
+    (random_ops.truncated_normal, "random.truncated_normal"),
+    (random_ops.uniform, "random.uniform"), (random_ops.categorical, "random.categorical"),
+    (random_ops.shuffle, "random.shuffle"),
+    # control flow
+    (control_flow_ops.cond, "cond"), (control_flow_ops.while_loop, "while_loop"),
+    (control_flow_ops.group, "group"), (control_flow_ops.no_op, "no_op"),
+    (control_flow_ops.control_dependencies, "control_dependencies"),
+    (script_ops.py_function, "py_function"),
+    # gradients and the rest of the API around the ops
+    (backprop.GradientTape, "GradientTape autodiff.GradientTape"),
+    (backprop.UnconnectedGradients, "UnconnectedGradients"),
+    (autodiff.ForwardAccumulator, "autodiff.ForwardAccumulator"),
+    (stop_gradient, "stop_gradient"), (custom_gradient, "custom_gradient"),
+    (grad_pass_through, "grad_pass_through"), (recompute_grad, "recompute_grad"),
+    (gradients, "gradients"), (hessians, "hessians"), (AggregationMethod, "AggregationMethod"),
+    (registry.RegisterGradient, "RegisterGradient"), (registry.no_gradient, "no_gradient"),
+    (gradient_checker.compute_gradient, "test.compute_gradient"),
+    (function.function, "function"), (graph.Graph, "Graph"), (graph.init_scope, "init_scope"),
+    (tensor.Tensor, "Tensor"), (tensor.constant, "constant"),
+    (tensor.convert_to_tensor, "convert_to_tensor"), (tensor.is_tensor, "is_tensor"),
+    (variables.Variable, "Variable"), (tensor_shape.TensorShape, "TensorShape"),
+    (tensor_spec.TensorSpec, "TensorSpec"), (indexed_slices.IndexedSlices, "IndexedSlices"),
+    (dtypes.DType, "DType dtypes.DType"), (dtypes.as_dtype, "as_dtype dtypes.as_dtype"),
+]
+for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "float64 double",
+               "int8", "int16", "int32", "int64", "uint8"):
+    TF_NAMES.append((getattr(dtypes, _names.split()[0]),
+                     " ".join(f"{n} dtypes.{n}" for n in _names.split())))
+
+# Other names TF has that tapeflow exports: namespaces, and non-function members.
+TF_MODULES = {"autodiff", "compat", "config", "dtypes", "errors", "keras", "linalg", "math", "nn",
+              "random", "test", "train"}
+TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
+# Documented extras (README): the functional helpers of tf.autodiff, and tf.utils.plot_tape.
+EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",
+          "autodiff.linearize", "autodiff.vjp", "utils"}
+PATHS = [(fn, path) for fn, paths in TF_NAMES for path in paths.split()]
+
+
+def resolve(path: str):
+    owner, _, name = ("tapeflow." + path).rpartition(".")
+    return getattr(importlib.import_module(owner), name)
+
+
+@pytest.mark.parametrize("fn,path", PATHS, ids=[path for _, path in PATHS])
+def test_tf_name_resolves_to_the_function(fn, path):
+    assert resolve(path) is fn
+
+
+def test_the_table_names_each_function_once():
+    functions = [id(fn) for fn, _ in TF_NAMES]
+    assert len(functions) == len(set(functions))
+
+
+@pytest.mark.parametrize("space", ["math", "nn", "linalg", "random", "test", "autodiff",
+                                   "dtypes"])
+def test_a_namespace_exports_only_tf_names(space):
+    known = {path for _, path in PATHS} | EXTRAS
+    exported = {f"{space}.{name}" for name in getattr(tf, space).__all__}
+    assert exported - known == set()
+
+
+def test_the_top_level_exports_only_tf_names():
+    known = {path for _, path in PATHS if "." not in path} | TF_MODULES | TF_MEMBERS | EXTRAS
+    # Python binds each imported implementation package (ops, framework...) to tapeflow too.
+    exported = {name for name in dir(tf) if not name.startswith("_")
+                and not (isinstance(getattr(tf, name), types.ModuleType) and name not in known)}
+    assert exported - known == set()
+    assert not hasattr(tf, "log") and not hasattr(tf, "NoGradient")  # TF 1 names
+
+
+def test_tf1_names_live_in_compat_v1():
+    v1 = tf.compat.v1
+    assert v1.log is math_ops.log
+    assert v1.NoGradient is v1.NotDifferentiable is registry.no_gradient
+
+
+def test_errors_are_tf_classes_and_codes():
+    from tapeflow.framework import errors
+    assert tf.errors is errors
+    assert tf.errors.InvalidArgumentError.error_code == tf.errors.INVALID_ARGUMENT == 3
+    assert tf.errors.OK == 0 and tf.errors.UNAUTHENTICATED == 16
+    assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)
+    assert "SymbolicValueError" not in tf.errors.__all__
