@@ -9,7 +9,7 @@ from .array_ops import (ConcatV2, MirrorPad, MirrorPadGrad, Pack, Reshape, Rever
                         SplitV, Transpose, Unpack)
 from .indexing_ops import Slice
 from .math_ops import Sum
-from .op_util import shape_of
+from .op_util import dtype_of, shape_of
 
 
 @RegisterGradient("Identity")

@@ -59,7 +59,8 @@ LinSpace = define_op("LinSpace", _linspace)
 
 def zero_gradient(x):
     """Zeros like x (raw array or Tensor) from a gradient rule: where TF's rule returns
-    zeros_like rather than None, the gradient is connected and zero (relu's second order)."""
+    zeros_like rather than None, the gradient is connected and zero (relu's second order).
+    An op, unlike op_util.zeros_like_value, so it needs no value while a graph is built."""
     return ZerosLike(x, dtype=dtype_of(x))
 
 
