@@ -3,7 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test demo check bench clean
+# A Python with TensorFlow, pytest and NumPy installed; the parity tests skip without TF.
+PARITY_PYTHON ?= $(PYTHON)
+
+.PHONY: test demo check bench parity clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +32,9 @@ demo: $(VENV)/.demo-installed
 
 check: $(VENV)/.test-installed
 	$(PY) -m tapeflow check
+
+parity:
+	PYTHONPATH=src $(PARITY_PYTHON) -m pytest -q -p no:cacheprovider -m parity tests/parity
 
 bench: $(VENV)/.bench-installed
 	$(PY) -m tapeflow bench

@@ -278,7 +278,8 @@ def _second_order(case, direction, graph: bool):
             floats = [x for x in inputs if x.dtype.is_floating]
             grads = tf.gradients(dot(tf.gradients(case.fn(*inputs), floats, grad_ys=upstream)),
                                  floats)
-            values = run([g for g in grads if g is not None], dict(zip(inputs, case.args)))
+            values = run([tf.convert_to_tensor(g) for g in grads if g is not None],
+                         dict(zip(inputs, case.args)))
         computed = iter(values)
         return [None if g is None else next(computed) for g in grads]
     args = [tf.constant(a) for a in case.args]
@@ -289,7 +290,8 @@ def _second_order(case, direction, graph: bool):
             inner.watch(floats)
             out = case.fn(*args)
         total = dot(inner.gradient(out, floats, output_gradients=upstream))
-    return [None if g is None else g.numpy() for g in outer.gradient(total, floats)]
+    return [None if g is None else tf.convert_to_tensor(g).numpy()
+            for g in outer.gradient(total, floats)]
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.differentiable],

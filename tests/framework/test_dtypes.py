@@ -17,7 +17,7 @@ def test_dtype_properties(name, np_type, floating, integer, complex_):
     assert (d.is_floating, d.is_integer, d.is_complex) == (floating, integer, complex_)
     assert d.is_trainable == (floating or complex_)
     assert tf.as_dtype(name) is d and tf.as_dtype(np_type) is d and tf.as_dtype(np.dtype(np_type)) is d
-    assert repr(d) == f"tf.{name}"
+    assert repr(d) == f"tf.{name}" and str(d) == f"<dtype: '{name}'>"
 
 
 def test_python_types_and_aliases():

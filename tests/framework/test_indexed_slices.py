@@ -66,6 +66,32 @@ def test_identity_passes_indexed_slices_through():
     assert isinstance(tape.gradient(y, params), tf.IndexedSlices)
 
 
+@pytest.mark.parametrize("fn,sign", [(lambda p: p + 1.0, 1), (lambda p: p - 1.0, 1),
+                                     (lambda p: -p, -1),
+                                     (lambda p: tf.cast(tf.cast(p, tf.float32), tf.float64), 1)])
+def test_add_or_subtract_a_constant_scalar_negate_and_cast_pass_indexed_slices_on(fn, sign):
+    # As TF's rules for AddV2, Sub (when the scalar needs no gradient), Neg and Cast.
+    params = tf.constant(PARAMS)
+    with tf.GradientTape() as tape:
+        tape.watch(params)
+        y = tf.reduce_sum(tf.gather(fn(params), [2, 0]))
+    g = tape.gradient(y, params)
+    assert isinstance(g, tf.IndexedSlices) and g.dtype == tf.float64
+    np.testing.assert_array_equal(g.indices.numpy(), [2, 0])
+    np.testing.assert_array_equal(g.values.numpy(), sign * np.ones((2, 2)))
+
+
+def test_adding_a_watched_or_non_scalar_tensor_makes_indexed_slices_dense():
+    params, c = tf.constant(PARAMS), tf.constant(1.0, tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch([params, c])
+        y = tf.reduce_sum(tf.gather(params + c, [2])) + tf.reduce_sum(tf.gather(params - PARAMS,
+                                                                                 [1]))
+    g, gc = tape.gradient(y, [params, c])
+    assert isinstance(g, tf.Tensor) and float(gc) == 2.0
+    np.testing.assert_array_equal(g.numpy(), [[0, 0], [1, 1], [1, 1], [0, 0]])
+
+
 def test_second_order_through_a_gather():
     params = tf.constant(PARAMS)
     with tf.GradientTape() as outer:

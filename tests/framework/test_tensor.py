@@ -55,6 +55,12 @@ def test_repr_and_str():
     assert repr(tf.constant([1, 2])) == \
         "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>"
     assert str(tf.constant([1.0, 2.0])) == "tf.Tensor([1. 2.], shape=(2,), dtype=float32)"
+    # A value that spans lines starts on a line of its own, as in TF.
+    assert repr(tf.constant([[1, 2], [3, 4]])) == ("<tf.Tensor: shape=(2, 2), dtype=int32, numpy="
+                                                   "\narray([[1, 2],\n       [3, 4]], "
+                                                   "dtype=int32)>")
+    assert str(tf.constant([[1, 2], [3, 4]])) == \
+        "tf.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)"
 
 
 def test_python_conversions():
@@ -128,10 +134,38 @@ def test_numpy_operand_defers_to_tensor():
 def test_no_implicit_promotion():
     with pytest.raises(tf.errors.InvalidArgumentError, match="float32.*float64|AddV2"):
         tf.constant(1.0) + tf.constant(1.0, dtype=tf.float64)
-    with pytest.raises(TypeError):
-        tf.constant(1) + 1.5
+    # As TF: `+` (TF's add) takes the tensor's dtype only as a hint, `*` insists on it.
     with pytest.raises(tf.errors.InvalidArgumentError):
-        tf.constant([1.0]) + np.array([1.0])  # float64 array into a float32 op
+        tf.constant(1) + 1.5
+    with pytest.raises(TypeError):
+        tf.constant(1) * 1.5
+    with pytest.raises(TypeError):
+        1.5 + tf.constant(1)
+    with pytest.raises(TypeError):
+        tf.multiply(tf.constant([1]), [1.5])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.add(1, tf.constant([1.0]))  # 1 converts on its own: int32
+
+
+def test_python_numbers_are_not_bools():
+    with pytest.raises(TypeError):
+        tf.constant(1, tf.bool)
+    with pytest.raises(TypeError):
+        tf.logical_and(tf.constant([True]), 1)
+    assert tf.constant(np.array([2]), tf.bool).numpy().tolist() == [True]  # NumPy data: cast
+
+
+def test_numpy_data_is_cast_to_the_tensors_dtype():
+    # As TF: NumPy arrays and scalars are cast (truncating), Python data must fit.
+    out = tf.constant([1.0]) + np.array([1.0])
+    assert out.dtype == tf.float32 and out.numpy().tolist() == [2.0]
+    out = tf.constant([2]) * np.array([2.5])
+    assert out.dtype == tf.int32 and out.numpy().tolist() == [4]
+    assert tf.multiply(np.array([2.0]), tf.constant([1.0])).dtype == tf.float32
+    assert tf.constant(np.array([1.5]), tf.int32).numpy().tolist() == [1]
+    assert tf.concat([np.array([1.5]), tf.constant([1])], 0).numpy().tolist() == [1, 1]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.add_n([tf.constant([1.0]), np.array([2.0])])  # converted on its own: float64
 
 
 def test_incompatible_shapes_name_op_and_shapes():

@@ -11,6 +11,7 @@ def test_creation_and_properties():
     w = tf.Variable(lambda: np.zeros((2, 2)), name="w", trainable=False, dtype=tf.float32)
     assert w.name == "w:0" and not w.trainable and w.dtype is tf.float32
     assert repr(tf.Variable(2.0)) == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=2.0>"
+    assert repr(tf.Variable([[1], [2]])).endswith("numpy=\narray([[1],\n       [2]], dtype=int32)>")
     with pytest.raises(ValueError):
         tf.Variable(None)
 

@@ -156,6 +156,10 @@ def test_gather_nd():
         tf.gather_nd(params, [[0.0, 1.0]])
     g = grad(lambda p: tf.gather_nd(p, [[1, 0], [1, 0], [0, 2]]), np.zeros((2, 3)))
     np.testing.assert_array_equal(g.numpy(), [[0, 0, 1], [2, 0, 0]])
+    rows = grad(lambda p: tf.gather_nd(p, [[1], [1]]), np.zeros((2, 3)))  # as TF: slices
+    assert isinstance(rows, tf.IndexedSlices)
+    np.testing.assert_array_equal(rows.indices.numpy(), [1, 1])
+    np.testing.assert_array_equal(tf.convert_to_tensor(rows).numpy(), [[0, 0, 0], [2, 2, 2]])
 
 
 def test_scatter_nd_sums_duplicates():
@@ -207,12 +211,15 @@ def test_where_three_arguments_broadcast():
 
 
 def test_where_nan_trap_matches_tf():
-    x = tf.constant([-1.0, 4.0])
+    x = tf.constant([0.0, 4.0])
     condition = tf.constant([False, True])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        g = grad(lambda t: tf.where(condition, tf.sqrt(t), tf.zeros_like(t)), x)
+        g = grad(lambda t: tf.where(condition, tf.math.log(t), tf.zeros_like(t)), x)
+        # TF's SqrtGrad kernel gives 0 where the upstream gradient is 0: no trap for sqrt.
+        g_sqrt = grad(lambda t: tf.where(condition, tf.sqrt(t - 1.0), tf.zeros_like(t)), x)
     assert np.isnan(g.numpy()[0]) and g.numpy()[1] == 0.25
+    np.testing.assert_allclose(g_sqrt.numpy(), [0.0, 0.5 / np.sqrt(3.0)], rtol=1e-6)
     safe = grad(lambda t: tf.where(condition, tf.sqrt(tf.where(condition, t, 1.0)), 0.0), x)
     np.testing.assert_array_equal(safe.numpy(), [0.0, 0.25])
 

@@ -143,6 +143,19 @@ def test_sqrt_gradient_at_zero_is_inf():
     np.testing.assert_array_equal(g.numpy(), [np.inf, 0.25])
 
 
+@pytest.mark.parametrize("fn", [tf.sqrt, tf.math.rsqrt, tf.math.reciprocal])
+def test_gradient_is_zero_where_the_upstream_gradient_is_even_at_a_pole(fn):
+    # TF's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels: 0, not 0 * inf = nan.
+    x = tf.constant([0.0, 0.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = tape.gradient(y, x, output_gradients=tf.constant([0.0, 1.0, 0.0]))
+    np.testing.assert_array_equal(g.numpy()[[0, 2]], [0.0, 0.0])
+    assert np.isinf(g.numpy()[1])
+
+
 def test_pow_exponent_gradient_is_zero_where_base_is_not_positive():
     gx, gy = grad(tf.pow, np.array([-2.0, 0.0, 2.0]), np.array([2.0, 2.0, 2.0]))
     np.testing.assert_allclose(gy.numpy(), [0.0, 0.0, 4.0 * np.log(2.0)])

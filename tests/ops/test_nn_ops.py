@@ -86,6 +86,14 @@ def test_second_derivatives_of_elu_selu_and_softsign():
                                -2 * np.sign(x) / (1 + np.abs(x)) ** 3, rtol=1e-12)
 
 
+@pytest.mark.parametrize("fn", [tf.nn.relu, tf.nn.relu6, tf.nn.leaky_relu,
+                                lambda x: tf.nn.max_pool2d(tf.reshape(x, [1, 2, 2, 1]), 2, 1,
+                                                           "VALID")])
+def test_piecewise_linear_ops_have_a_connected_zero_second_derivative(fn):
+    # As TF's rules for ReluGrad, Relu6Grad, LeakyReluGrad and MaxPoolGrad: zeros, not None.
+    np.testing.assert_array_equal(second_derivative(fn, np.array([-1.5, 0.5, 2.0, 7.0])), 0.0)
+
+
 def test_log_softmax_is_stable_and_takes_an_axis():
     logits = np.array([[100.0, 0.0, -100.0], [1.0, 2.0, 3.0]])
     expected = logits - scipy.special.logsumexp(logits, axis=-1, keepdims=True)

@@ -83,8 +83,10 @@ def test_l2_normalize():
     np.testing.assert_allclose(z.numpy(), [0.6 + 0.8j, 0j])
     with pytest.raises(ValueError):
         tf.math.l2_normalize(tf.constant(x), axis=0, dim=0)
-    with pytest.raises(errors.InvalidArgumentError):
+    with pytest.raises(TypeError):  # as TF: epsilon does not convert to int32
         tf.math.l2_normalize(tf.constant([1, 2]))
+    with pytest.raises(errors.InvalidArgumentError):
+        tf.math.l2_normalize(tf.constant([True]))
 
 
 def test_clip_by_norm():

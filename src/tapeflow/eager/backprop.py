@@ -293,8 +293,9 @@ def _wrap(g):
     return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
 
 
-# Rules that pass an IndexedSlices gradient through; every other rule sees it dense.
-_TAKES_INDEXED_SLICES = frozenset(["Identity", "ReadVariableOp"])
+# Rules that pass an IndexedSlices gradient through (as TF's do); every other rule sees it
+# dense.
+_TAKES_INDEXED_SLICES = frozenset(["Identity", "ReadVariableOp", "Neg", "Cast", "AddV2", "Sub"])
 
 
 def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, raw: bool):

@@ -82,7 +82,8 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return f"<dtype: '{self.name}'>"
 
     def __reduce__(self):
         return as_dtype, (self.name,)

@@ -85,7 +85,8 @@ class Tensor:
         return f"<tf.Tensor: shape={shape}, dtype={self.dtype.name}, numpy={_numpy_repr(self._value)}>"
 
     def __str__(self) -> str:
-        return f"tf.Tensor({np.asarray(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
+        return (f"tf.Tensor({_on_own_lines(str(np.asarray(self._value)))}, shape={self.shape}, "
+                f"dtype={self.dtype.name})")
 
     def __len__(self) -> int:
         if not self._value.ndim:
@@ -135,7 +136,12 @@ class Tensor:
 def _numpy_repr(v) -> str:
     """NumPy's repr of the value, a scalar shown bare (`4.0`) as TF does."""
     v = np.asarray(v)
-    return repr(v) if v.ndim else repr(v.item())
+    return _on_own_lines(repr(v)) if v.ndim else repr(v.item())
+
+
+def _on_own_lines(text: str) -> str:
+    """TF starts a value that spans several lines on a line of its own."""
+    return "\n" + text if "\n" in text else text
 
 
 class Reference:
@@ -162,11 +168,26 @@ class Reference:
 _PY_DEFAULTS = {"f": np.float32, "i": np.int32, "c": np.complex128, "b": np.bool_}
 
 
+def _cast_numpy(value, dtype: dtypes.DType) -> np.ndarray:
+    """NumPy data in `dtype`, as TF converts it: a plain cast (float to int truncates, complex
+    to real drops the imaginary part)."""
+    if value.dtype.kind == "c" and dtype._np.kind != "c":
+        value = np.real(value)
+    try:
+        return np.array(value, dtype=dtype._np)
+    except (TypeError, ValueError):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}") from None
+
+
 def _array_from_python(value, dtype: dtypes.DType | None):
     """A NumPy array from Python or NumPy data, with TF's default dtypes."""
     if dtype is not None:
         target = dtype._np
+        if isinstance(value, (np.ndarray, np.generic)):
+            return _cast_numpy(value, dtype)
         arr = np.asarray(value)
+        if target.kind == "b" and arr.dtype.kind != "b":  # TF: numbers are not bools
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if arr.dtype.kind in "fc" and target.kind in "iub" and np.any(arr != np.round(np.real(arr))):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if arr.dtype.kind == "c" and target.kind != "c":
@@ -190,8 +211,8 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
     """Creates a constant tensor from a Python or NumPy value.
 
     Python floats become float32 and ints int32 (int64 where they do not fit), as in TF;
-    NumPy arrays keep their dtype. With `shape`, a scalar is broadcast and anything else
-    reshaped.
+    NumPy arrays keep their dtype, or are cast to `dtype` (as TF, without a range check).
+    With `shape`, a scalar is broadcast and anything else reshaped.
 
     Args:
         value: a scalar, nested list or NumPy array (a Tensor is copied).

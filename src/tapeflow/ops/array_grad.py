@@ -9,7 +9,7 @@ from .array_ops import (ConcatV2, MirrorPad, MirrorPadGrad, Pack, Reshape, Rever
                         SplitV, Transpose, Unpack)
 from .indexing_ops import Slice
 from .math_ops import Sum
-from .op_util import shape_of
+from .op_util import dtype_of, shape_of
 
 
 @RegisterGradient("Identity")
@@ -115,5 +115,16 @@ def _fill_grad(op, g):
     return Sum(g, axis=tuple(range(len(shape_of(g)))), keepdims=False)
 
 
-for _op in ("Shape", "Size", "Rank", "ZerosLike", "OnesLike", "OneHot", "Range", "LinSpace"):
+@RegisterGradient("LinSpace")
+def _linspace_grad(op, g):
+    # out = start + (stop - start) * t, t running from 0 to 1 along the new axis (TF's
+    # linspace is composed of differentiable ops).
+    shape = shape_of(g)
+    axis = op.attrs["axis"] % len(shape)
+    t = np.linspace(0.0, 1.0, op.attrs["num"], dtype=dtype_of(g))
+    t = t.reshape(t.shape + (1,) * (len(shape) - axis - 1))
+    return Sum(g * (1 - t), axis=(axis,), keepdims=False), Sum(g * t, axis=(axis,), keepdims=False)
+
+
+for _op in ("Shape", "Size", "Rank", "ZerosLike", "OnesLike", "OneHot", "Range"):
     no_gradient(_op)

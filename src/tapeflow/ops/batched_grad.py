@@ -18,7 +18,7 @@ batch_transparent("AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqr
                   "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
                   "Atan2", "Maximum", "Minimum", "DivNoNan", "FloorMod", "SquaredDifference",
                   "Erf", "Erfc", "Lgamma", "Digamma", "Polygamma", "Real", "Imag", "Conj",
-                  "Angle", "ComplexAbs", "Complex")
+                  "Angle", "ComplexAbs", "Complex", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad")
 batch_by_stacking("Sum", "Mean", "ConcatV2", "SplitV", "Softmax", "ExpandDims", "Squeeze", "Pack",
                   "Unpack", "ReverseV2", "Roll", "Max", "Min", "Prod", "ReduceLogSumExp",
                   "Cumsum", "Cumprod")

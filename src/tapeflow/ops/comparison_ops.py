@@ -90,17 +90,14 @@ def logical_xor(x, y, name="LogicalXor") -> Tensor:
 # -- operators -------------------------------------------------------------------------------
 def _equality(op, if_none: bool):
     """TF2's `==` / `!=`: elementwise, a Python bool against None, and a scalar answer
-    (instead of an error) for shapes that do not broadcast."""
+    (instead of an error) for shapes that do not broadcast; a value that does not convert to
+    the tensor's dtype raises, as in TF."""
     attrs = {"incompatible_shape_error": False}
 
     def method(self, other):
         if other is None:
             return if_none
-        try:
-            x, y = binary_inputs(op.name, self, other)
-        except (TypeError, ValueError):
-            return NotImplemented
-        return execute(op, (x, y), attrs)
+        return execute(op, binary_inputs(op.name, self, other), attrs)
     return method
 
 

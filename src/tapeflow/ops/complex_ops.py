@@ -12,7 +12,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from .comparison_ops import less
-from .math_ops import FLOAT, cast, require_dtype
+from .math_ops import cast
 from .op_util import NO_ATTRS, binary_inputs
 
 
@@ -66,6 +66,9 @@ def real(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
         array([1.])
     """
     x = convert_to_tensor(input)
+    if x.dtype.is_bool:
+        raise TypeError(f"real: expected a numeric tensor, got dtype bool (shape "
+                        f"{list(x.shape)}).")
     return execute(Real, (x,), NO_ATTRS) if x.dtype.is_complex else x
 
 
@@ -80,7 +83,7 @@ def imag(input, name=None) -> Tensor:  # noqa: A002
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
         return execute(Imag, (x,), NO_ATTRS)
-    return constant(0, dtype=x.dtype, shape=x.shape)
+    return constant(np.zeros(x.shape, x.dtype._np))
 
 
 def conj(x, name=None) -> Tensor:
@@ -106,7 +109,7 @@ def angle(input, name=None) -> Tensor:  # noqa: A002
     """The argument of a complex tensor; for a real one pi where it is negative, else 0.
 
     Raises:
-        InvalidArgumentError: a real input that is not floating.
+        TypeError: a real input that is not floating (pi is not representable in it).
 
     Example:
         >>> import tapeflow as tf
@@ -116,5 +119,7 @@ def angle(input, name=None) -> Tensor:  # noqa: A002
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
         return execute(Angle, (x,), NO_ATTRS)
-    negative_part = cast(less(require_dtype("Angle", x, FLOAT), 0), x.dtype)
+    if not x.dtype.is_floating:
+        raise TypeError(f"angle: cannot convert pi to a tensor of dtype {x.dtype.name}.")
+    negative_part = cast(less(x, 0), x.dtype)
     return negative_part * np.pi

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..framework.registry import RegisterGradient
 from .conv_ops import (AvgPool, AvgPoolGrad, Conv2D, Conv2DBackpropFilter, Conv2DBackpropInput,
                        MaxPoolGrad, MaxPoolGradGrad)
+from .creation_ops import zero_gradient
 from .op_util import shape_of
 
 
@@ -57,15 +58,16 @@ def _max_pool_grad(op, g):
 
 @RegisterGradient("MaxPoolGrad")
 def _max_pool_grad_grad(op, gg):
-    # Linear in the upstream gradient; the routing is piecewise constant in the input.
+    # Linear in the upstream gradient; the routing is piecewise constant in the input: a
+    # connected zero there, as in TF.
     x, y, _ = op.inputs
-    return None, None, MaxPoolGradGrad(x, y, gg, **_pool_attrs(op))
+    return zero_gradient(x), zero_gradient(y), MaxPoolGradGrad(x, y, gg, **_pool_attrs(op))
 
 
 @RegisterGradient("MaxPoolGradGrad")
 def _max_pool_grad_grad_grad(op, ggg):
     x, y, _ = op.inputs
-    return None, None, MaxPoolGrad(x, y, ggg, **_pool_attrs(op))
+    return zero_gradient(x), zero_gradient(y), MaxPoolGrad(x, y, ggg, **_pool_attrs(op))
 
 
 @RegisterGradient("AvgPool")

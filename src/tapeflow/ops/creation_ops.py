@@ -13,8 +13,8 @@ from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
-from .op_util import (as_input, binary_inputs, dims_values, index_input, int_values,
-                      normalize_axis)
+from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input,
+                      int_values, normalize_axis)
 
 
 def _fill(value, dims):
@@ -55,6 +55,13 @@ OnesLike = define_op("OnesLike", _ones_like)
 OneHot = define_op("OneHot", _one_hot)
 Range = define_op("Range", _range)
 LinSpace = define_op("LinSpace", _linspace)
+
+
+def zero_gradient(x):
+    """Zeros like x (raw array or Tensor) from a gradient rule: where TF's rule returns
+    zeros_like rather than None, the gradient is connected and zero (relu's second order).
+    An op, unlike op_util.zeros_like_value, so it needs no value while a graph is built."""
+    return ZerosLike(x, dtype=dtype_of(x))
 
 
 def _constant(value: np.ndarray, name) -> Tensor:
@@ -197,7 +204,7 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     """`num` evenly spaced values from `start` to `stop`, both included.
 
     `start` and `stop` may be tensors of one shape (the values then run along `axis`).
-    Integer inputs give float64, as in TF. Not differentiable.
+    Integer inputs give float64, as in TF. Differentiable in `start` and `stop`.
 
     Raises:
         InvalidArgumentError: `num` is negative, or `axis` is out of range.

@@ -12,7 +12,7 @@ from ..framework.errors import invalid_argument
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .math_ops import Sum
+from .math_ops import reduce_sum
 from .op_util import NO_ATTRS, as_input
 
 __all__ = ["band_part", "diag", "diag_part", "tensor_diag", "tensor_diag_part", "trace"]
@@ -152,7 +152,7 @@ def trace(x, name=None) -> Tensor:
         5.0
     """
     d = diag_part(x)
-    return execute(Sum, (d,), {"axis": (d.ndim - 1,), "keepdims": False})
+    return reduce_sum(d, axis=d.ndim - 1)  # which rejects bool, as TF's
 
 
 def tensor_diag(diagonal, name=None) -> Tensor:

@@ -68,7 +68,8 @@ def _sharded_lookup(shards: list, ids) -> Tensor:
     pieces, order = [], []
     for p, shard in enumerate(shards):
         positions = np.flatnonzero(owner == p)
-        pieces.append(gather(shard, Tensor(flat[positions] - starts[p])))
+        local = (flat[positions] - starts[p]).astype(ids._value.dtype)  # TF keeps ids' dtype
+        pieces.append(gather(shard, Tensor(local)))
         order.append(positions)
     stacked = concat(pieces, axis=0)
     rows = gather(stacked, Tensor(np.argsort(np.concatenate(order), kind="stable")))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import RegisterGradient, no_gradient
 from . import sort_ops  # noqa: F401  (defines TopKV2, whose rule is below)
 from .array_ops import PadV2, Reshape
@@ -32,7 +33,12 @@ def _strided_slice_grad_grad(op, g):
 @RegisterGradient("GatherNd")
 def _gather_nd_grad(op, g):
     params, indices = op.inputs
-    return ScatterNd(value_of(indices), g, shape=shape_of(params)), None
+    index_values = value_of(indices)
+    if index_values.ndim == 2 and index_values.shape[1] == 1:
+        # Whole rows, as TF: an IndexedSlices.
+        return IndexedSlices(g, index_values[:, 0], np.asarray(shape_of(params),
+                                                               index_values.dtype)), None
+    return ScatterNd(index_values, g, shape=shape_of(params)), None
 
 
 @RegisterGradient("ScatterNd")

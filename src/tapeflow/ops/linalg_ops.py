@@ -31,6 +31,19 @@ def _adjoint_value(x):
     return np.conj(x) if x.dtype.kind == "c" else x
 
 
+def _half_in_float32(kernel):
+    """`kernel` on float16 input computed in float32 and rounded back: TF has float16 kernels
+    for these ops, LAPACK has none."""
+    def run(x, **attrs):
+        if x.dtype != np.float16:
+            return kernel(x, **attrs)
+        out = kernel(x.astype(np.float32), **attrs)
+        if isinstance(out, tuple):
+            return tuple(o.astype(np.float16) for o in out)
+        return out.astype(np.float16)
+    return run
+
+
 def _inverse(x, adjoint=False):
     try:
         inv = np.linalg.inv(x)
@@ -98,9 +111,11 @@ def _cholesky(x):
         return np.linalg.cholesky(x)
     except np.linalg.LinAlgError:
         pass
-    # As TF, which does not raise: NaN for each matrix that is not positive definite.
+    # As TF, which does not raise: NaN in the lower triangle of each matrix that is not
+    # positive definite (the upper triangle stays 0).
     flat = x.reshape((-1,) + x.shape[-2:])
-    out = np.full_like(flat, np.nan)
+    out = np.zeros_like(flat)
+    out[:, np.tri(flat.shape[-1], dtype=bool)] = np.nan
     for i, matrix in enumerate(flat):
         try:
             out[i] = np.linalg.cholesky(matrix)
@@ -129,27 +144,28 @@ def _svd(x, compute_uv=True, full_matrices=False):
     return s, u, _adjoint_value(vh)
 
 
-MatrixInverse = define_op("MatrixInverse", _inverse)
+MatrixInverse = define_op("MatrixInverse", _half_in_float32(_inverse))
 MatrixDeterminant = define_op("MatrixDeterminant", _determinant)
 LogMatrixDeterminant = define_op("LogMatrixDeterminant", _log_determinant, num_outputs=2)
 MatrixSolve = define_op("MatrixSolve", _solve)
 MatrixTriangularSolve = define_op("MatrixTriangularSolve", _triangular_solve)
 Cholesky = define_op("Cholesky", _cholesky)
-Qr = define_op("Qr", _qr, num_outputs=2)
+Qr = define_op("Qr", _half_in_float32(_qr), num_outputs=2)
 SelfAdjointEigV2 = define_op("SelfAdjointEigV2", _eigh, num_outputs=2)
 Svd = define_op("Svd", _svd, num_outputs=3)
 
 _LINALG_DTYPES = ("float32", "float64", "complex64", "complex128")
 
 
-def _matrices(op_name: str, x, square: bool = True):
-    """`x` as a tensor of (square) matrices of a dtype the linalg kernels take."""
+def _matrices(op_name: str, x, square: bool = True, half: bool = False):
+    """`x` as a tensor of (square) matrices of a dtype the linalg kernels take (float16 too
+    with `half`)."""
     x = as_input(x)
-    if x.dtype.name == "float16":
+    if x.dtype.name == "float16" and not half:
         raise errors.NotFoundError(
             None, op_name, f"{op_name}: no kernel for dtype float16 (shape {list(x.shape)}); "
             f"cast to float32.")
-    if x.dtype.name not in _LINALG_DTYPES:
+    if x.dtype.name not in _LINALG_DTYPES + ("float16",):
         raise invalid_argument(
             op_name, f"dtype {x.dtype.name} is not in the list of allowed values "
             f"({', '.join(_LINALG_DTYPES)}); shape {list(x.shape)}.")
@@ -227,7 +243,7 @@ def inv(input, adjoint=False, name=None) -> Tensor:  # noqa: A002  (TF's argumen
         array([[0.5 , 0.  ],
                [0.  , 0.25]], dtype=float32)
     """
-    x = _matrices("MatrixInverse", input)
+    x = _matrices("MatrixInverse", input, half=True)
     return execute(MatrixInverse, (x,), {"adjoint": bool(adjoint)})
 
 
@@ -348,7 +364,7 @@ def qr(input, full_matrices=False, name=None) -> QrResult:  # noqa: A002
         >>> q.shape, r.shape
         (TensorShape([3, 2]), TensorShape([2, 2]))
     """
-    x = _matrices("Qr", input, square=False)
+    x = _matrices("Qr", input, square=False, half=True)
     return QrResult(*execute(Qr, (x,), {"full_matrices": bool(full_matrices)}))
 
 

@@ -9,12 +9,13 @@ import math
 
 import numpy as np
 
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
 from .indexing_ops import SelectV2
 from .complex_ops import Complex, Conj
 from .math_ops import (Cast, Cos, Cosh, DivNoNan, Exp, FloorDiv, Log, MatMul, Pow, Reciprocal,
-                       Sign, Sin, Sinh, Sqrt, Square)
+                       ReciprocalGrad, RsqrtGrad, Sign, Sin, Sinh, Sqrt, SqrtGrad, Square)
 from .op_util import dtype_of, shape_of, value_of, zeros_like_value
 
 
@@ -31,13 +32,29 @@ def conj(x):
 
 
 # -- arithmetic --------------------------------------------------------------------------------
+def _past_a_constant_scalar(op, g):
+    """An IndexedSlices gradient of x + c or x - c: TF passes it on to x as it is when c is a
+    scalar that needs no gradient, and makes it dense otherwise."""
+    if shape_of(op.inputs[1]) == () and not op.needs_gradient(1):
+        return g
+    return to_dense(g)
+
+
 @RegisterGradient("AddV2")
 def _add_grad(op, g):
+    if type(g) is IndexedSlices:
+        g = _past_a_constant_scalar(op, g)
+        if type(g) is IndexedSlices:
+            return g, None
     return g, g
 
 
 @RegisterGradient("Sub")
 def _sub_grad(op, g):
+    if type(g) is IndexedSlices:
+        g = _past_a_constant_scalar(op, g)
+        if type(g) is IndexedSlices:
+            return g, None
     return g, -g
 
 
@@ -158,6 +175,8 @@ def _matmul_grad(op, g):
 # -- elementwise functions ---------------------------------------------------------------------
 @RegisterGradient("Neg")
 def _neg_grad(op, g):
+    if type(g) is IndexedSlices:
+        return IndexedSlices(-g.values, g.indices, g.dense_shape)
     return -g
 
 
@@ -185,19 +204,39 @@ def _square_grad(op, g):
 
 @RegisterGradient("Sqrt")
 def _sqrt_grad(op, g):
-    return g * 0.5 / conj(op.outputs[0])
+    return SqrtGrad(op.outputs[0], g)
 
 
 @RegisterGradient("Rsqrt")
 def _rsqrt_grad(op, g):
-    y = conj(op.outputs[0])
-    return g * -0.5 * (y * y * y)
+    return RsqrtGrad(op.outputs[0], g)
 
 
 @RegisterGradient("Reciprocal")
 def _reciprocal_grad(op, g):
-    y = conj(op.outputs[0])
-    return -g * (y * y)
+    return ReciprocalGrad(op.outputs[0], g)
+
+
+# The gradient ops are antiholomorphic in y (they read conj(y)) and linear in dy.
+@RegisterGradient("SqrtGrad")
+def _sqrt_grad_grad(op, g):
+    y, _ = op.inputs
+    g_over_y = g / y
+    return -conj(g_over_y) * op.outputs[0], 0.5 * g_over_y
+
+
+@RegisterGradient("RsqrtGrad")
+def _rsqrt_grad_grad(op, g):
+    y, dy = op.inputs
+    y = conj(y)
+    return -1.5 * conj(g) * dy * (y * y), RsqrtGrad(y, g)
+
+
+@RegisterGradient("ReciprocalGrad")
+def _reciprocal_grad_grad(op, g):
+    y, dy = op.inputs
+    y = conj(y)
+    return -2.0 * conj(g) * dy * y, ReciprocalGrad(y, g)
 
 
 @RegisterGradient("Exp")
@@ -317,9 +356,11 @@ def _mean_grad(op, g):
 def _cast_grad(op, g):
     source = dtype_of(op.inputs[0])
     target = op.attrs["dtype"]
-    if source.kind in "fc" and target.kind in "fc":
-        return Cast(g, dtype=source)
-    return None
+    if source.kind not in "fc" or target.kind not in "fc":
+        return None
+    if type(g) is IndexedSlices:
+        return IndexedSlices(Cast(g.values, dtype=source), g.indices, g.dense_shape)
+    return Cast(g, dtype=source)
 
 
 for _op in ("Round", "Floor", "Ceil", "FloorDiv"):

@@ -20,7 +20,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
-from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes
+from .op_util import NO_ATTRS, as_input, binary_inputs, hinted_inputs, normalize_axes
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
 # silently promote (sin of an int32) or reinterpret (logical_and of floats).
@@ -57,6 +57,29 @@ def _stable_sigmoid(x):
 
 def _rsqrt(x):
     return np.reciprocal(np.sqrt(x))
+
+
+# The gradients of sqrt, rsqrt and reciprocal from their output y, as TF's SqrtGrad,
+# RsqrtGrad and ReciprocalGrad kernels: 0 wherever dy is 0, even where the slope is inf or
+# nan, so `where(x > 0, sqrt(x), 0)` has a finite gradient at 0.
+def _zero_where_dy_is(dy, out):
+    if np.count_nonzero(dy) == dy.size:  # the common case: one cheap pass
+        return out
+    return np.where(dy == 0, np.zeros_like(out), out)
+
+
+def _sqrt_grad(y, dy):
+    return _zero_where_dy_is(dy, 0.5 * dy / (np.conj(y) if y.dtype.kind == "c" else y))
+
+
+def _rsqrt_grad(y, dy):
+    y = np.conj(y) if y.dtype.kind == "c" else y
+    return _zero_where_dy_is(dy, -0.5 * dy * (y * y * y))
+
+
+def _reciprocal_grad(y, dy):
+    y = np.conj(y) if y.dtype.kind == "c" else y
+    return _zero_where_dy_is(dy, -dy * (y * y))
 
 
 def _check_divisor(op_name: str, y) -> None:
@@ -154,6 +177,9 @@ Square = define_op("Square", np.square)
 Sqrt = define_op("Sqrt", np.sqrt)
 Rsqrt = define_op("Rsqrt", _rsqrt)
 Reciprocal = define_op("Reciprocal", np.reciprocal)
+SqrtGrad = define_op("SqrtGrad", _sqrt_grad)
+RsqrtGrad = define_op("RsqrtGrad", _rsqrt_grad)
+ReciprocalGrad = define_op("ReciprocalGrad", _reciprocal_grad)
 Exp = define_op("Exp", np.exp)
 Expm1 = define_op("Expm1", np.expm1)
 Log = define_op("Log", np.log)
@@ -201,12 +227,22 @@ def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
             f"\n        >>> tf.math.{call}\n        {result}\n")
 
 
+def no_kernel_error(op_name: str, x) -> errors.NotFoundError:
+    """TF's error for a dtype its op accepts but has no kernel for."""
+    return errors.NotFoundError(None, op_name, f"{op_name}: no kernel for dtype {x.dtype.name} "
+                                f"(shape {list(x.shape)}).")
+
+
 def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
-                   result: str, returns: str = "x's dtype"):
+                   result: str, returns: str = "x's dtype", no_kernel: str = ""):
+    """The public function of unary op `op`; dtypes of NumPy `no_kernel` kinds are accepted by
+    TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
         x = as_input(x)
-        if x._value.dtype.kind not in kinds:
-            raise dtype_error(op.name, x, kinds)
+        kind = x._value.dtype.kind
+        if kind not in kinds:
+            raise no_kernel_error(op.name, x) if kind in no_kernel else dtype_error(op.name, x,
+                                                                                   kinds)
         return execute(op, (x,), NO_ATTRS)
     _adopt(fn, public_name)
     fn.__doc__ = function_doc(
@@ -218,9 +254,9 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
 
 
 def binary_function(op, public_name: str, summary: str, kinds: str, example: str, result: str,
-            returns: str = "the inputs' dtype"):
+                    returns: str = "the inputs' dtype", convert=binary_inputs):
     def fn(x, y, name=None):
-        inputs = binary_inputs(op.name, x, y)
+        inputs = convert(op.name, x, y)
         if inputs[0]._value.dtype.kind not in kinds:
             raise dtype_error(op.name, inputs[0], kinds)
         return execute(op, inputs, NO_ATTRS)
@@ -241,7 +277,8 @@ def execute_binary(op, kinds: str, x, y) -> Tensor:
 
 
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
-add = binary_function(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)")
+add = binary_function(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)",
+                      convert=hinted_inputs)
 subtract = binary_function(Sub, "subtract", "x - y", NUMERIC, _V,
                            "array([-1., 2.], dtype=float32)")
 multiply = binary_function(Mul, "multiply", "x * y", NUMERIC, _V,
@@ -259,9 +296,6 @@ minimum = binary_function(Minimum, "minimum", "The smaller of x and y; at ties t
 squared_difference = binary_function(SquaredDifference, "squared_difference",
                                      "(x - y) * conj(x - y)", NUMERIC, _V,
                                      "array([1., 4.], dtype=float32)")
-divide_no_nan = binary_function(DivNoNan, "divide_no_nan", "x / y, and 0 wherever y is 0",
-                                INEXACT, "tf.constant([3.0, 3.0]), tf.constant([2.0, 0.0])",
-                                "array([1.5, 0. ], dtype=float32)")
 
 negative = unary_function(Neg, "negative", "-x", NUMERIC, "[1.0, -2.0]",
                           "array([-1., 2.], dtype=float32)")
@@ -274,7 +308,7 @@ sqrt = unary_function(Sqrt, "sqrt", "The square root of x; its gradient at 0 is 
 rsqrt = unary_function(Rsqrt, "rsqrt", "1 / sqrt(x)", INEXACT, "[4.0]",
                        "array([0.5], dtype=float32)")
 reciprocal = unary_function(Reciprocal, "reciprocal", "1 / x", INEXACT, "[4.0]",
-                            "array([0.25], dtype=float32)")
+                            "array([0.25], dtype=float32)", no_kernel="iu")
 exp = unary_function(Exp, "exp", "e ** x", INEXACT, "[0.0]", "array([1.], dtype=float32)")
 expm1 = unary_function(Expm1, "expm1", "exp(x) - 1, accurate for small x", INEXACT, "[0.0, 1.0]",
                        "array([0. , 1.7183], dtype=float32)")
@@ -309,8 +343,8 @@ atanh = unary_function(Atanh, "atanh", "The inverse hyperbolic tangent of x", IN
 sigmoid = unary_function(Sigmoid, "sigmoid", "1 / (1 + exp(-x)), computed stably", INEXACT, "[0.0]",
                          "array([0.5], dtype=float32)")
 round = unary_function(  # noqa: A001  (TF's public name)
-    Round, "round", "x rounded to the nearest integer, half to even; no gradient", NUMERIC,
-    "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)")
+    Round, "round", "x rounded to the nearest integer, half to even; no gradient", REAL,
+    "[0.5, 1.5, 2.7]", "array([0., 2., 3.], dtype=float32)", no_kernel="c")
 floor = unary_function(Floor, "floor", "The largest integer <= x; no gradient", FLOAT,
                        "[-1.5, 1.5]", "array([-2., 1.], dtype=float32)")
 ceil = unary_function(Ceil, "ceil", "The smallest integer >= x; no gradient", FLOAT, "[-1.5, 1.5]",
@@ -322,20 +356,46 @@ def divide(x, y, name=None) -> Tensor:
 
     Raises:
         InvalidArgumentError: the dtypes differ or the shapes do not broadcast.
+        TypeError: bool operands.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.divide(tf.constant(3), tf.constant(2))
         <tf.Tensor: shape=(), dtype=float64, numpy=1.5>
     """
-    x, y = binary_inputs("RealDiv", x, y)
-    if x.dtype.is_integer or x.dtype.is_bool:
-        target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
-        x, y = cast(x, target), cast(y, target)
-    return execute(RealDiv, (x, y), NO_ATTRS)
+    return execute(RealDiv, _true_division_inputs("RealDiv", x, y), NO_ATTRS)
 
 
 truediv = divide
+
+
+def divide_no_nan(x, y, name=None) -> Tensor:
+    """x / y, and 0 wherever y is 0, elementwise with broadcasting (op `DivNoNan`); integer
+    operands are divided as floats, as by `divide`.
+
+    Raises:
+        InvalidArgumentError: the dtypes differ or the shapes do not broadcast.
+        TypeError: bool operands.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.divide_no_nan(tf.constant([3.0, 3.0]), tf.constant([2.0, 0.0])).numpy()
+        array([1.5, 0. ], dtype=float32)
+    """
+    return execute(DivNoNan, _true_division_inputs("DivNoNan", x, y), NO_ATTRS)
+
+
+def _true_division_inputs(op_name: str, x, y) -> tuple:
+    """The operands of TF's true division: integers as floats (float32 up to 16 bits, else
+    float64); bools are a TypeError."""
+    x, y = binary_inputs(op_name, x, y)
+    if x.dtype.is_bool:
+        raise TypeError(f"{op_name}: invalid dtype bool (shapes {list(x.shape)} and "
+                        f"{list(y.shape)}); cast to a number first.")
+    if x.dtype.is_integer:
+        target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
+        x, y = cast(x, target), cast(y, target)
+    return x, y
 
 
 def floordiv(x, y, name=None) -> Tensor:
@@ -348,7 +408,7 @@ def floordiv(x, y, name=None) -> Tensor:
         A tensor of the broadcast shape and the inputs' dtype.
 
     Raises:
-        TypeError: the inputs are complex.
+        NotFoundError: the inputs are complex (TF has no kernel for them).
         InvalidArgumentError: the dtypes differ, an integer divisor is 0, or the shapes do
             not broadcast.
 
@@ -357,8 +417,9 @@ def floordiv(x, y, name=None) -> Tensor:
         >>> tf.math.floordiv(tf.constant([7, -7]), 2).numpy()
         array([ 3, -4], dtype=int32)
     """
-    if as_input(x).dtype.is_complex:
-        raise TypeError(f"floordiv: complex inputs are not supported (got {as_input(x)!r}).")
+    x, y = binary_inputs("FloorDiv", x, y)
+    if x.dtype.is_complex:
+        raise no_kernel_error("FloorDiv", x)
     return execute_binary(FloorDiv, REAL, x, y)
 
 
@@ -424,8 +485,10 @@ def add_n(inputs, name=None) -> Tensor:
         raise ValueError("add_n: inputs must be a non-empty list of tensors of one shape "
                          f"and dtype, got {inputs!r}.")
     inputs = [convert_to_tensor(x) if isinstance(x, IndexedSlices) else x for x in inputs]
-    first = as_input(next((x for x in inputs if isinstance(x, (Tensor, Variable))), inputs[0]))
-    tensors = [binary_inputs("AddN", first, x)[1] for x in inputs]
+    # Each input is converted on its own, as in TF: a dtype mismatch is then an error.
+    tensors = [as_input(x) for x in inputs]
+    first = tensors[0]
+    tensors = [binary_inputs("AddN", first, x)[1] for x in tensors]
     if len(tensors) == 1:
         return convert_to_tensor(tensors[0])
     shapes = {tuple(t.shape.as_list()) for t in tensors}
@@ -448,7 +511,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         >>> tf.matmul(tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]])).shape
         TensorShape([1, 1])
     """
-    a, b = binary_inputs("MatMul", a, b)
+    a, b = hinted_inputs("MatMul", a, b)
+    require_dtype("MatMul", a, NUMERIC)
     attrs = NO_ATTRS
     if transpose_a or transpose_b or adjoint_a or adjoint_b:
         attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b),
@@ -516,3 +580,11 @@ def install_operators(reflected: dict, plain: dict) -> None:
 install_operators({"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
                    "floordiv": floordiv, "mod": floormod, "pow": pow, "matmul": matmul},
                   {"neg": negative, "abs": abs})
+
+
+def _radd(self, other):
+    # `other + x` converts other with x's dtype (a TypeError), unlike `x + other` (TF's add).
+    return execute_binary(Add, NUMERIC, other, self)
+
+
+Tensor.__radd__ = Variable.__radd__ = _radd

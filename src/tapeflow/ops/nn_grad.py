@@ -5,6 +5,7 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient
 from .array_ops import Reshape
+from .creation_ops import zero_gradient
 from .math_ops import Exp, Sigmoid, Sum
 from .nn_ops import EluGrad, LeakyReluGrad, LogSoftmax, Relu6Grad, ReluGrad, SeluGrad, Softmax
 from .op_util import dtype_of, shape_of, value_of
@@ -17,8 +18,8 @@ def _relu_grad(op, g):
 
 @RegisterGradient("ReluGrad")
 def _relu_grad_grad(op, gg):
-    # d/dg of where(y > 0, g, 0) is the same mask; y is a function of x with zero slope here.
-    return ReluGrad(gg, op.inputs[1]), None
+    # d/dg of where(y > 0, g, 0) is the same mask; the mask has slope zero in y (connected).
+    return ReluGrad(gg, op.inputs[1]), zero_gradient(op.inputs[1])
 
 
 @RegisterGradient("Softmax")
@@ -82,7 +83,7 @@ def _relu6_grad(op, g):
 
 @RegisterGradient("Relu6Grad")
 def _relu6_grad_grad(op, gg):
-    return Relu6Grad(gg, op.inputs[1]), None
+    return Relu6Grad(gg, op.inputs[1]), zero_gradient(op.inputs[1])
 
 
 def _register_exponential_unit(name: str, grad_op) -> None:
@@ -109,7 +110,7 @@ def _leaky_relu_grad(op, g):
 
 @RegisterGradient("LeakyReluGrad")
 def _leaky_relu_grad_grad(op, gg):
-    return LeakyReluGrad(gg, op.inputs[1], alpha=op.attrs["alpha"]), None
+    return LeakyReluGrad(gg, op.inputs[1], alpha=op.attrs["alpha"]), zero_gradient(op.inputs[1])
 
 
 @RegisterGradient("Softplus")

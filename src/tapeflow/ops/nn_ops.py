@@ -144,7 +144,7 @@ def relu(features, name=None) -> Tensor:
         >>> tf.nn.relu(tf.constant([-1.0, 2.0])).numpy()
         array([0., 2.], dtype=float32)
     """
-    return execute(Relu, (as_input(features),), NO_ATTRS)
+    return execute(Relu, (_real_features("Relu", features),), NO_ATTRS)
 
 
 def softmax(logits, axis=None, name=None) -> Tensor:
@@ -155,7 +155,7 @@ def softmax(logits, axis=None, name=None) -> Tensor:
         >>> tf.nn.softmax(tf.constant([0.0, 0.0])).numpy()
         array([0.5, 0.5], dtype=float32)
     """
-    logits = as_input(logits)
+    logits = _float_features("Softmax", logits)
     axis = normalize_axis("Softmax", -1 if axis is None else axis, logits.ndim)
     return execute(Softmax, (logits,), {"axis": axis})
 
@@ -236,12 +236,16 @@ def relu6(features, name=None) -> Tensor:
         >>> tf.nn.relu6(tf.constant([-1.0, 0.0, 8.0])).numpy()
         array([0., 0., 6.], dtype=float32)
     """
+    return execute(Relu6, (_real_features("Relu6", features),), NO_ATTRS)
+
+
+def _real_features(op_name: str, features) -> Tensor:
     x = as_input(features)
     if not (x.dtype.is_floating or x.dtype.is_integer):
         raise errors.InvalidArgumentError(
-            None, "Relu6", f"Relu6: expected a real number tensor, got {x.dtype.name} (shape "
+            None, op_name, f"{op_name}: expected a real number tensor, got {x.dtype.name} (shape "
             f"{list(x.shape)}).")
-    return execute(Relu6, (x,), NO_ATTRS)
+    return x
 
 
 def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
@@ -290,7 +294,9 @@ def silu(features, beta=1.0, name=None) -> Tensor:
         >>> tf.nn.silu(tf.constant([0.0, 1.0])).numpy()
         array([0.       , 0.7310586], dtype=float32)
     """
-    x = _float_features("Silu", features)
+    x = as_input(features)
+    if not x.dtype.is_complex:  # TF's silu takes floating and complex tensors
+        x = _float_features("Silu", x)
     scaled = x if beta == 1.0 else multiply(x, beta)
     return x * execute(Sigmoid, (scaled,), NO_ATTRS)
 

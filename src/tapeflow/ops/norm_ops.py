@@ -77,7 +77,11 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
         6.0
     """
     matrix = _check_norm_args(ord, axis)
-    x = require_dtype("norm", convert_to_tensor(tensor), INEXACT)
+    x = convert_to_tensor(tensor)
+    if x.dtype.is_bool:  # as TF, whose conj rejects it
+        raise TypeError(f"norm: expected a numeric tensor, got dtype bool (shape "
+                        f"{x.shape.as_list()}).")
+    x = require_dtype("norm", x, INEXACT)
     shape = x.shape.as_list()
     axes = None if axis is None else normalize_axes("norm", axis, len(shape))
     if matrix and axes[0] == axes[1]:
@@ -128,7 +132,11 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:
         if axis is not None:
             raise ValueError("l2_normalize: give `axis` or its deprecated name `dim`, not both.")
         axis = dim
-    x = require_dtype("l2_normalize", convert_to_tensor(x), INEXACT)
+    x = convert_to_tensor(x)
+    if x.dtype.is_integer:  # as TF, where epsilon does not convert to x's dtype
+        raise TypeError(f"l2_normalize: cannot convert epsilon to a tensor of dtype "
+                        f"{x.dtype.name}.")
+    x = require_dtype("l2_normalize", x, INEXACT)
     if x.dtype.is_complex:
         re, im = real(x), imag(x)
         square_sum = reduce_sum(square(re) + square(im), axis, keepdims=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import errors
-from ..framework.tensor import Tensor, constant
+from ..framework import dtypes
+from ..framework.tensor import Tensor, _array_from_python, constant
 from ..framework.variables import Variable
 
 NO_ATTRS: dict = {}
@@ -38,31 +39,25 @@ def _like(value, like, op_name: str) -> Tensor:
                 _SCALARS.clear()
             cached = _SCALARS[key] = Tensor(_scalar_array(value, np_dtype, op_name))
             return cached
-    dtype = like.dtype
-    if isinstance(value, np.ndarray) and value.dtype != dtype._np:
-        raise errors.InvalidArgumentError(
-            None, op_name, f"{op_name}: cannot combine a {dtype.name} tensor with a NumPy array of "
-            f"dtype {value.dtype}; cast one of them first.")
-    if isinstance(value, (float, complex)) and dtype.is_integer and value != int(np.real(value)):
-        raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype {dtype.name}")
-    if isinstance(value, complex) and not dtype.is_complex:
-        raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype {dtype.name}")
-    return Tensor(_scalar_array(value, dtype._np, op_name))
+    # NumPy data is cast to the tensor's dtype; Python data must be representable in it.
+    return Tensor(_scalar_array(value, like.dtype, op_name))
 
 
-def _scalar_array(value, np_dtype, op_name: str) -> np.ndarray:
+def _scalar_array(value, dtype, op_name: str) -> np.ndarray:
     try:
-        return np.asarray(value, np_dtype)
-    except OverflowError:
+        return _array_from_python(value, dtypes.as_dtype(dtype))
+    except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype "
-                        f"{np_dtype}: out of range") from None
+                        f"{dtypes.as_dtype(dtype).name}") from None
 
 
 def binary_inputs(op_name: str, x, y) -> tuple:
-    """Both operands as tensors of one dtype; a non-tensor takes the other's dtype.
+    """Both operands as tensors of one dtype; a non-tensor takes the other's dtype (NumPy
+    data is cast to it, Python data must fit it), as TF's ops convert their inputs.
 
     Raises:
         InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
+        TypeError: Python data that does not fit the other operand's dtype.
     """
     tx = type(x) is Tensor or isinstance(x, (Tensor, Variable))
     ty = type(y) is Tensor or isinstance(y, (Tensor, Variable))
@@ -79,6 +74,26 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         return _like(x, y, op_name), y
     x = constant(x)
     return x, _like(y, x, op_name)
+
+
+def hinted_inputs(op_name: str, x, y) -> tuple:
+    """The operands of TF's add and matmul: x converted on its own, y with x's dtype only as
+    a hint (its own default dtype when it does not fit), so that differing dtypes are an
+    InvalidArgumentError where `multiply` would raise a TypeError.
+
+    Raises:
+        InvalidArgumentError: the two dtypes differ.
+    """
+    if not (type(x) is Tensor or isinstance(x, (Tensor, Variable))):
+        x = constant(x)
+    if type(y) is Tensor or isinstance(y, (Tensor, Variable)):
+        if x._value.dtype is y._value.dtype:
+            return x, y
+        return binary_inputs(op_name, x, y)
+    try:
+        return x, _like(y, x, op_name)
+    except TypeError:
+        return binary_inputs(op_name, x, constant(y))
 
 
 def shape_of(x) -> tuple:

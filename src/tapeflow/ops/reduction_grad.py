@@ -61,12 +61,23 @@ def _cumsum_grad(op, g):
 
 @RegisterGradient("Cumprod")
 def _cumprod_grad(op, g):
-    # As TF: the sum over later outputs of g * output / x, so it is nan where x is 0.
-    attrs = op.attrs
+    # The sum over later outputs of g * output / x (TF's rule). Where x is 0 that is 0 / 0:
+    # the first zero along the scan takes the same sum with itself held at 1; a later zero
+    # gets 0 (every product it is in holds the first zero). Exact to first order; to second
+    # order while a line holds at most one zero.
+    axis, exclusive, reverse = op.attrs["axis"], op.attrs["exclusive"], op.attrs["reverse"]
     x, y = op.inputs[0], op.outputs[0]
-    later = Cumsum(g * conj(y), axis=attrs["axis"], exclusive=attrs["exclusive"],
-                   reverse=not attrs["reverse"])
-    return later / conj(x)
+    later = Cumsum(g * conj(y), axis=axis, exclusive=exclusive, reverse=not reverse)
+    zero = np.equal(value_of(x), 0)
+    if not zero.any():
+        return later / conj(x)
+    seen = np.cumsum(np.flip(zero, axis) if reverse else zero, axis=axis)
+    seen = np.flip(seen, axis) if reverse else seen
+    dtype = dtype_of(x)
+    zero, first = zero.astype(dtype), (zero & (seen == 1)).astype(dtype)
+    skipping = Cumprod(x * (1 - first) + first, axis=axis, exclusive=exclusive, reverse=reverse)
+    at_first = Cumsum(g * conj(skipping), axis=axis, exclusive=exclusive, reverse=not reverse)
+    return later / conj(x + zero) * (1 - zero) + at_first * first
 
 
 for _op in ("All", "Any", "ArgMax", "ArgMin"):

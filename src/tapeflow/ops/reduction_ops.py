@@ -47,11 +47,20 @@ def _any(x, axis, keepdims):
 
 
 def _argmax(x, axis, output_type):
-    return np.argmax(x, axis=axis).astype(output_type, copy=False)
+    return np.argmax(_nan_as(x, -np.inf), axis=axis).astype(output_type, copy=False)
 
 
 def _argmin(x, axis, output_type):
-    return np.argmin(x, axis=axis).astype(output_type, copy=False)
+    return np.argmin(_nan_as(x, np.inf), axis=axis).astype(output_type, copy=False)
+
+
+def _nan_as(x, value):
+    """x with nan replaced by `value`: TF's argmax and argmin compare, so a nan never wins
+    (NumPy's would)."""
+    if x.dtype.kind not in "fc":
+        return x
+    nan = np.isnan(x)
+    return np.where(nan, value, x) if nan.any() else x
 
 
 def _logsumexp(x, axis, keepdims):
@@ -178,12 +187,15 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64,  # noqa: 
         array([1, 2])
     """
     x = as_input(input)
-    nonzero = cast(not_equal(x, 0), dtypes.int64)
+    nonzero = cast(not_equal(x, np.zeros((), x.dtype._np)), dtypes.int64)
     return cast(reduce_sum(nonzero, axis, keepdims=bool(keepdims)), dtype)
 
 
 def _variance(public_name: str, input_tensor, axis, keepdims):
     x = as_input(input_tensor)
+    if x.dtype.is_bool:  # TF's reduce_mean rejects it first
+        raise errors.InvalidArgumentError(
+            None, "Mean", f"Mean: got a bool tensor of shape {list(x.shape)} ({public_name}).")
     if not (x.dtype.is_floating or x.dtype.is_complex):
         raise TypeError(f"{public_name}: input must be real or complex floating, got a "
                         f"{x.dtype.name} tensor of shape {list(x.shape)}.")

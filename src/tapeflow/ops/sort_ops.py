@@ -55,7 +55,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
         >>> values.numpy(), indices.numpy()
         (array([3., 2.], dtype=float32), array([1, 2], dtype=int32))
     """
-    x = as_input(input)
+    x = _real_input(input)
     (count,) = int_values("TopKV2", k, "k")
     if x.ndim == 0:
         raise errors.InvalidArgumentError(None, "TopKV2", "TopKV2: input must be >= 1-D, got a "
@@ -71,11 +71,21 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     return TopKResult(values, indices)
 
 
+def _real_input(x) -> Tensor:
+    """TF sorts (TopKV2) integer and floating tensors only."""
+    x = as_input(x)
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise errors.InvalidArgumentError(
+            None, "TopKV2", f"TopKV2: cannot sort a {x.dtype.name} tensor (shape "
+            f"{x.shape.as_list()}); integer and floating dtypes only.")
+    return x
+
+
 def _sort_last_axis(x, axis, direction: str, want_indices: bool):
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError(f"{direction!r} is not a valid direction: use 'ASCENDING' or "
                          "'DESCENDING'.")
-    x = as_input(x)
+    x = _real_input(x)
     if x.ndim == 0:
         raise ValueError("sort: the input must have rank >= 1, got a scalar")
     a = normalize_axis("Sort", axis, x.ndim)
@@ -87,12 +97,9 @@ def _sort_last_axis(x, axis, direction: str, want_indices: bool):
     n = x.shape[-1]
     if direction == "DESCENDING":
         values, indices = top_k(x, n)
-    elif x.dtype.is_unsigned or x.dtype.is_bool:
+    elif x.dtype.is_unsigned:
         # Negation would wrap around: flip against the largest value instead.
-        top = x.dtype.max if x.dtype.is_unsigned else True
-        flipped = Tensor(np.asarray(top, x.dtype._np) - x._value) if x.dtype.is_unsigned \
-            else Tensor(~x._value)
-        _, indices = top_k(flipped, n)
+        _, indices = top_k(Tensor(np.asarray(x.dtype.max, x.dtype._np) - x._value), n)
         values = None if want_indices else _gather_last(x, indices)
     else:
         negated, indices = top_k(-x, n)

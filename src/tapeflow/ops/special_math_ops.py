@@ -12,7 +12,7 @@ from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .op_util import int_values, same_dtype_inputs
+from .op_util import as_input, int_values, same_dtype_inputs
 
 
 def _einsum(*operands, equation):
@@ -83,6 +83,9 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
     if kwargs:
         raise TypeError(f"einsum: unexpected keyword arguments {sorted(kwargs)}")
     operands = same_dtype_inputs("Einsum", inputs)
+    if operands and operands[0].dtype.is_bool:
+        raise errors.NotFoundError(None, "Einsum", "Einsum: no kernel for dtype bool (shapes "
+                                   f"{[o.shape.as_list() for o in operands]}).")
     eq = explicit_equation(equation, [x.ndim for x in operands])
     sizes: dict = {}
     for term, x in zip(eq.split("->")[0].split(","), operands):
@@ -110,7 +113,11 @@ def tensordot(a, b, axes, name=None) -> Tensor:
         >>> tf.tensordot(tf.ones([2, 3]), tf.ones([3, 4]), axes=1).shape
         TensorShape([2, 4])
     """
-    a, b = same_dtype_inputs("Einsum", [a, b])
+    a, b = same_dtype_inputs("Einsum", [as_input(a), as_input(b)])  # converted apart, as TF
+    if a.dtype.is_bool:  # TF's tensordot is a MatMul, which rejects bool
+        raise errors.InvalidArgumentError(
+            None, "MatMul", f"MatMul: got bool tensors of shapes {a.shape.as_list()} and "
+            f"{b.shape.as_list()}; MatMul takes numbers only.")
     if isinstance(axes, (int, np.integer)) or np.ndim(getattr(axes, "_value", axes)) == 0:
         (n,) = int_values("Tensordot", axes, "axes")
         if n < 0 or n > a.ndim or n > b.ndim:

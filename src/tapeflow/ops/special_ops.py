@@ -9,7 +9,8 @@ import numpy as np
 
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .math_ops import FLOAT, execute_binary, unary_function
+from .math_ops import FLOAT, dtype_error, execute_binary, unary_function
+from .op_util import binary_inputs
 
 _special_module = None
 
@@ -74,11 +75,14 @@ def polygamma(a, x, name=None) -> Tensor:
         A tensor of the broadcast shape.
 
     Raises:
-        InvalidArgumentError: the dtypes differ or are not floating.
+        InvalidArgumentError: the dtypes differ or are not float32 or float64.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.math.polygamma(tf.constant([0.0, 1.0]), tf.constant([1.0, 1.0])).numpy()
         array([-0.5772,  1.6449 ], dtype=float32)
     """
+    a, x = binary_inputs("Polygamma", a, x)
+    if a.dtype.name == "float16":  # TF's kernel has no half precision
+        raise dtype_error("Polygamma", a, "f")
     return execute_binary(Polygamma, FLOAT, a, x)

@@ -60,7 +60,10 @@ case("OneHot", lambda on: tf.one_hot([0, 2, 5], 3, on_value=on, off_value=-1.0, 
      normal(),
      differentiable=False)
 case("Range", lambda start: tf.range(start, 5.0, 0.5), np.array(1.25), differentiable=False)
-case("LinSpace", lambda a, b: tf.linspace(a, b, 4), normal(), normal(), differentiable=False)
+case("LinSpace", lambda a, b: tf.linspace(a, b, 4), normal(), normal())
+case("LinSpace", lambda a, b: tf.linspace(a, b, 3, axis=-1), normal(2), normal(2),
+     label="vectors, axis=-1")
+case("LinSpace", lambda a, b: tf.linspace(a, b, 1), normal(2), normal(2), label="num=1")
 case("BroadcastTo", lambda x, y: tf.meshgrid(x, y)[0] * tf.meshgrid(x, y)[1], normal(3),
      normal(2), label="meshgrid xy")
 case("BroadcastTo", lambda x, y, z: tf.meshgrid(x, y, z, indexing="ij")[2], normal(2),

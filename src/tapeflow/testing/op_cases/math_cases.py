@@ -3,6 +3,7 @@ helpers the other families use too."""
 import numpy as np
 
 import tapeflow as tf
+from tapeflow.ops import math_ops
 
 from ._table import case, normal, positive, uniform
 
@@ -75,6 +76,11 @@ _UNARY = [("Neg", tf.negative, normal), ("Abs", tf.abs, normal), ("Sign", tf.sig
 for _op, _fn, _make in _UNARY:
     case(_op, _fn, _make(2, 3))
     case(_op, _fn, _make(), label="scalar")
+for _op, _grad_op in [("SqrtGrad", math_ops.SqrtGrad), ("RsqrtGrad", math_ops.RsqrtGrad),
+                      ("ReciprocalGrad", math_ops.ReciprocalGrad)]:
+    case(_op, lambda y, dy, f=_grad_op: f(y, dy), positive(2, 3), normal(2, 3))
+    case(_op, complex_row(lambda y, dy, f=_grad_op: f(y, dy)), *pair(2, 3, real_part=positive),
+         *pair(2, 3), label="complex")
 
 for _op, _fn in [("Round", tf.round), ("Floor", tf.floor), ("Ceil", tf.math.ceil)]:
     case(_op, _fn, normal(4), differentiable=False)

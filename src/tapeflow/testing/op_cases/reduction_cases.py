@@ -16,9 +16,8 @@ for _op, _fn in [("Prod", tf.reduce_prod), ("Max", tf.reduce_max), ("Min", tf.re
     case(_op, _fn, normal(), label="scalar")
     case(_op, lambda x, f=_fn: f(x, axis=[0, 2]), normal(2, 3, 4), label="axes=[0,2] of 3")
 case("Prod", tf.reduce_prod, normal(5, 2, 3), label="3-d all")
-# The gradient of Cumprod divides by x, so second order is nan at a zero (as in TF).
-case("Prod", lambda x: tf.reduce_prod(x, axis=1), np.array([[1.5, 0.0, 2.0], [0.5, -1.0, 3.0]]),
-     label="with zero", order=1)
+_WITH_ZEROS = np.array([[1.5, 0.0, 2.0, -0.5], [0.0, -1.0, 3.0, 0.5]])
+case("Prod", lambda x: tf.reduce_prod(x, axis=1), _WITH_ZEROS, label="with zeros")
 case("Prod", complex_row(lambda z: tf.reduce_prod(z, axis=0)), *pair(3, 2), label="complex")
 case("ReduceLogSumExp", lambda x: tf.reduce_logsumexp(x * 1000.0, axis=1), normal(2, 3),
      label="large |x|")
@@ -38,6 +37,15 @@ for _op, _fn, _make in [("Cumsum", tf.math.cumsum, normal), ("Cumprod", tf.math.
                      label=f"axis={_axis},exclusive={_exclusive},reverse={_reverse}")
     case(_op, complex_row(lambda z, f=_fn: f(z, axis=1, exclusive=True)),
          *pair(2, 3, real_part=_make), label="complex")
+# At a zero the gradient's division by x is 0 / 0: the rule takes the other products there.
+for _exclusive in (False, True):
+    for _reverse in (False, True):
+        case("Cumprod", lambda x, e=_exclusive, r=_reverse: tf.math.cumprod(
+            x, axis=1, exclusive=e, reverse=r), _WITH_ZEROS,
+            label=f"with zeros,exclusive={_exclusive},reverse={_reverse}")
+# Two zeros in a line: exact to first order only (the rule's comment says why).
+case("Cumprod", lambda x: tf.math.cumprod(x, axis=1), np.array([[2.0, 0.0, 3.0, 0.0, 5.0]]),
+     label="two zeros", order=1)
 
 for _op, _fn in [("ArgMax", tf.argmax), ("ArgMin", tf.argmin)]:
     case(_op, _fn, normal(3, 4), differentiable=False)
