@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import logging
-import warnings
 
 import numpy as np
 

@@ -7,12 +7,17 @@ keep their value.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import errors
 from .context import state
 from .tensor import Tensor
 from .tensor_shape import TensorShape
+
+if TYPE_CHECKING:
+    from .graph import Graph, Operation
 
 __all__ = ["SymbolicTensor", "SymbolicValue"]
 
