@@ -64,6 +64,10 @@ for _ord, _axis, _op in [("euclidean", None, "Sqrt"), ("euclidean", 0, "Sqrt"),
          label=f"norm ord={_ord},axis={_axis}")
 case("Sqrt", lambda x: tf.norm(x, axis=[1, 2], keepdims=True), normal(2, 3, 4),
      label="norm matrices keepdims")
+for _axis, _keep, _shape in [((0, 1), False, (3, 4)), ((1, 0), True, (4, 3)),
+                             ((0, 2), False, (3, 2, 4)), ((-1, -2), True, (2, 3, 3))]:
+    case("Svd", lambda x, a=_axis, k=_keep: tf.norm(x, ord=2, axis=a, keepdims=k),
+         normal(*_shape), label=f"matrix 2-norm axis={_axis},keepdims={_keep}")
 case("Sqrt", complex_row(lambda z: tf.norm(z, axis=1)), *pair(2, 3), label="complex norm")
 case("Rsqrt", lambda x: tf.math.l2_normalize(x, axis=1), normal(2, 3), label="l2_normalize")
 case("Rsqrt", tf.math.l2_normalize, normal(4), label="l2_normalize all axes")
