@@ -28,6 +28,7 @@ from .ops.math_ops import (add, cast, divide, exp, matmul, multiply, negative, p
                            reduce_sum, round, sigmoid, sqrt, square, subtract, tanh, truediv)
 from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, cos, cosh,
                            floor, maximum, minimum, sign, sin, sinh, tan)
+from .ops.math_ops import realdiv, scalar_mul
 from .ops.comparison_ops import (equal, greater, greater_equal, less, less_equal, logical_and,
                                  logical_not, logical_or, not_equal)
 from .ops.complex_ops import complex

@@ -385,6 +385,53 @@ def divide_no_nan(x, y, name=None) -> Tensor:
     return execute(DivNoNan, _true_division_inputs("DivNoNan", x, y), NO_ATTRS)
 
 
+def realdiv(x, y, name=None) -> Tensor:
+    """x / y for floating or complex tensors, elementwise with broadcasting (op `RealDiv`).
+
+    Raises:
+        NotFoundError: integer operands (TF has no CPU kernel for them; use `divide`).
+        InvalidArgumentError: other dtypes, dtypes that differ, or shapes that do not
+            broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.realdiv(tf.constant([7.0, 1.0]), 2.0).numpy()
+        array([3.5, 0.5], dtype=float32)
+    """
+    x, y = binary_inputs("RealDiv", x, y)
+    if x._value.dtype.kind in "iu":
+        raise no_kernel_error("RealDiv", x)
+    return execute(RealDiv, (require_dtype("RealDiv", x, INEXACT), y), NO_ATTRS)
+
+
+def scalar_mul(scalar, x, name=None):
+    """scalar * x, for a 0-D `scalar` converted to x's dtype; IndexedSlices stay sparse.
+
+    Args:
+        scalar: a 0-D value.
+        x: a tensor or IndexedSlices.
+
+    Returns:
+        A tensor (or IndexedSlices) like x.
+
+    Raises:
+        ValueError: `scalar` is not 0-D.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.scalar_mul(2, tf.constant([1.0, 2.5])).numpy()
+        array([2., 5.], dtype=float32)
+    """
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(scalar_mul(scalar, x.values), x.indices, x.dense_shape)
+    x = as_input(x)
+    scalar = convert_to_tensor(scalar, dtype=x.dtype)
+    if scalar.shape.rank != 0:
+        raise ValueError(f"scalar_mul: the input scalar must be a 0-D value, got shape "
+                         f"{scalar.shape.as_list()}.")
+    return multiply(scalar, x)
+
+
 def _true_division_inputs(op_name: str, x, y) -> tuple:
     """The operands of TF's true division: integers as floats (float32 up to 16 bits, else
     float64); bools are a TypeError."""

@@ -16,6 +16,12 @@ for _op, _fn in [("Prod", tf.reduce_prod), ("Max", tf.reduce_max), ("Min", tf.re
     case(_op, _fn, normal(), label="scalar")
     case(_op, lambda x, f=_fn: f(x, axis=[0, 2]), normal(2, 3, 4), label="axes=[0,2] of 3")
 case("Prod", tf.reduce_prod, normal(5, 2, 3), label="3-d all")
+for _axis, _keep in _AXES[:-1]:
+    case("EuclideanNorm", lambda x, a=_axis, k=_keep: tf.math.reduce_euclidean_norm(x, a, k),
+         normal(2, 3), label=f"axis={_axis},keepdims={_keep}")
+case("EuclideanNorm", tf.math.reduce_euclidean_norm, normal(), label="scalar")
+case("EuclideanNorm", lambda x: tf.math.reduce_euclidean_norm(x, [0, 2]), normal(2, 3, 4),
+     label="axes=[0,2] of 3")
 _WITH_ZEROS = np.array([[1.5, 0.0, 2.0, -0.5], [0.0, -1.0, 3.0, 0.5]])
 case("Prod", lambda x: tf.reduce_prod(x, axis=1), _WITH_ZEROS, label="with zeros")
 case("Prod", complex_row(lambda z: tf.reduce_prod(z, axis=0)), *pair(3, 2), label="complex")
