@@ -471,7 +471,8 @@ def _pool1d(pool2d, input, ksize, strides, padding, data_format):  # noqa: A002
     return Reshape(y, y.shape[:height] + y.shape[height + 1:])
 
 
-def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:  # noqa: A002
+def max_pool1d(input, ksize, strides, padding, data_format="NWC",  # noqa: A002
+               name=None) -> Tensor:
     """The maximum over each window of [batch, width, channels] (a max_pool2d of height 1).
 
     Args:
@@ -491,7 +492,8 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> 
     return _pool1d(max_pool2d, input, ksize, strides, padding, data_format)
 
 
-def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None) -> Tensor:  # noqa: A002
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC",  # noqa: A002
+               name=None) -> Tensor:
     """The mean over each window of [batch, width, channels] (an avg_pool2d of height 1).
 
     Args:
