@@ -17,9 +17,10 @@ from tapeflow.eager import backprop, function
 from tapeflow.gradients import AggregationMethod, gradients, hessians
 from tapeflow.framework import dtypes, graph, indexed_slices, registry, tensor, tensor_shape
 from tapeflow.framework import tensor_spec, variables
-from tapeflow.ops import (array_ops, clip_ops, comparison_ops, complex_ops, control_flow_ops,
-                          conv_ops, creation_ops, diag_ops, embedding_ops, gather_ops,
-                          indexing_ops, linalg_ops, math_ops, nn_ops, norm_ops, random_ops,
+from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, complex_ops,
+                          control_flow_ops, conv_ops, creation_ops, diag_ops, embedding_ops,
+                          gather_ops, indexing_ops, linalg_ops, math_ops, nn_ops, norm_ops,
+                          random_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
 from tapeflow.testing import gradient_checker
 
@@ -33,7 +34,8 @@ TF_NAMES = [
     (math_ops.minimum, "minimum math.minimum"),
     (math_ops.squared_difference, "math.squared_difference"),
     (math_ops.divide_no_nan, "math.divide_no_nan"), (math_ops.atan2, "atan2 math.atan2"),
-    (math_ops.add_n, "add_n math.add_n"), (math_ops.abs, "abs math.abs"),
+    (math_ops.add_n, "add_n math.add_n"), (math_ops.realdiv, "realdiv"),
+    (math_ops.scalar_mul, "scalar_mul math.scalar_mul"), (math_ops.abs, "abs math.abs"),
     (math_ops.negative, "negative math.negative"), (math_ops.sign, "sign math.sign"),
     (math_ops.square, "square math.square"), (math_ops.sqrt, "sqrt math.sqrt"),
     (math_ops.rsqrt, "math.rsqrt"), (math_ops.reciprocal, "math.reciprocal"),
@@ -60,6 +62,12 @@ TF_NAMES = [
     (comparison_ops.logical_not, "logical_not math.logical_not"),
     (comparison_ops.logical_xor, "math.logical_xor"), (comparison_ops.is_nan, "math.is_nan"),
     (comparison_ops.is_finite, "math.is_finite"), (comparison_ops.is_inf, "math.is_inf"),
+    # bitwise
+    (bitwise_ops.bitwise_and, "bitwise.bitwise_and"),
+    (bitwise_ops.bitwise_or, "bitwise.bitwise_or"),
+    (bitwise_ops.bitwise_xor, "bitwise.bitwise_xor"), (bitwise_ops.invert, "bitwise.invert"),
+    (bitwise_ops.left_shift, "bitwise.left_shift"),
+    (bitwise_ops.right_shift, "bitwise.right_shift"),
     # complex numbers
     (complex_ops.complex, "complex dtypes.complex"), (complex_ops.real, "math.real"),
     (complex_ops.imag, "math.imag"), (complex_ops.conj, "math.conj"),
@@ -79,6 +87,7 @@ TF_NAMES = [
     (reduction_ops.reduce_logsumexp, "reduce_logsumexp math.reduce_logsumexp"),
     (reduction_ops.reduce_variance, "math.reduce_variance"),
     (reduction_ops.reduce_std, "math.reduce_std"),
+    (reduction_ops.reduce_euclidean_norm, "math.reduce_euclidean_norm"),
     (reduction_ops.count_nonzero, "math.count_nonzero"),
     (reduction_ops.argmax, "argmax math.argmax"), (reduction_ops.argmin, "argmin math.argmin"),
     (reduction_ops.cumsum, "cumsum math.cumsum"), (reduction_ops.cumprod, "math.cumprod"),
@@ -128,7 +137,8 @@ TF_NAMES = [
     (nn_ops.selu, "nn.selu"), (nn_ops.gelu, "nn.gelu"), (nn_ops.silu, "nn.silu nn.swish"),
     (nn_ops.leaky_relu, "nn.leaky_relu"), (nn_ops.softmax, "nn.softmax math.softmax"),
     (nn_ops.log_softmax, "nn.log_softmax math.log_softmax"),
-    (nn_ops.softplus, "nn.softplus math.softplus"), (nn_ops.softsign, "nn.softsign math.softsign"),
+    (nn_ops.softplus, "nn.softplus math.softplus"),
+    (nn_ops.log_sigmoid, "math.log_sigmoid"), (nn_ops.softsign, "nn.softsign math.softsign"),
     (nn_ops.sigmoid_cross_entropy_with_logits, "nn.sigmoid_cross_entropy_with_logits"),
     (nn_ops.softmax_cross_entropy_with_logits, "nn.softmax_cross_entropy_with_logits"),
     (nn_ops.sparse_softmax_cross_entropy_with_logits,
@@ -137,7 +147,9 @@ TF_NAMES = [
     (nn_ops.l2_loss, "nn.l2_loss"), (nn_ops.moments, "nn.moments"),
     (conv_ops.conv1d, "nn.conv1d"), (conv_ops.conv2d, "nn.conv2d"),
     (conv_ops.conv2d_transpose, "nn.conv2d_transpose"), (conv_ops.max_pool2d, "nn.max_pool2d"),
-    (conv_ops.avg_pool2d, "nn.avg_pool2d"), (embedding_ops.embedding_lookup, "nn.embedding_lookup"),
+    (conv_ops.avg_pool2d, "nn.avg_pool2d"), (conv_ops.max_pool, "nn.max_pool"),
+    (conv_ops.avg_pool, "nn.avg_pool"), (conv_ops.max_pool1d, "nn.max_pool1d"),
+    (conv_ops.avg_pool1d, "nn.avg_pool1d"), (embedding_ops.embedding_lookup, "nn.embedding_lookup"),
     (random_ops.dropout, "nn.dropout"),
     # random numbers
     (random_ops.set_seed, "random.set_seed"), (random_ops.normal, "random.normal"),
@@ -171,8 +183,8 @@ for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "fl
                      " ".join(f"{n} dtypes.{n}" for n in _names.split())))
 
 # Other names TF has that tapeflow exports: namespaces, and non-function members.
-TF_MODULES = {"autodiff", "compat", "config", "dtypes", "errors", "keras", "linalg", "math", "nn",
-              "random", "test", "train"}
+TF_MODULES = {"autodiff", "bitwise", "compat", "config", "dtypes", "errors", "keras", "linalg",
+              "math", "nn", "random", "test", "train"}
 TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
 # Documented extras (README): the functional helpers of tf.autodiff, and tf.utils.plot_tape.
 EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",
@@ -195,7 +207,7 @@ def test_the_table_names_each_function_once():
     assert len(functions) == len(set(functions))
 
 
-@pytest.mark.parametrize("space", ["math", "nn", "linalg", "random", "test", "autodiff",
+@pytest.mark.parametrize("space", ["bitwise", "math", "nn", "linalg", "random", "test", "autodiff",
                                    "dtypes"])
 def test_a_namespace_exports_only_tf_names(space):
     known = {path for _, path in PATHS} | EXTRAS

@@ -28,6 +28,7 @@ from .ops.math_ops import (add, cast, divide, exp, matmul, multiply, negative, p
                            reduce_sum, round, sigmoid, sqrt, square, subtract, tanh, truediv)
 from .ops.math_ops import (abs, acos, acosh, add_n, asin, asinh, atan, atan2, atanh, cos, cosh,
                            floor, maximum, minimum, sign, sin, sinh, tan)
+from .ops.math_ops import realdiv, scalar_mul
 from .ops.comparison_ops import (equal, greater, greater_equal, less, less_equal, logical_and,
                                  logical_not, logical_or, not_equal)
 from .ops.complex_ops import complex
@@ -37,7 +38,7 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import autodiff, config, dtypes, linalg, math, nn, random, test  # noqa: E402
+from . import autodiff, bitwise, config, dtypes, linalg, math, nn, random, test  # noqa: E402
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .gradients import AggregationMethod, gradients, hessians

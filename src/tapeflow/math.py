@@ -29,6 +29,10 @@ __all__ += ["abs", "acos", "acosh", "add_n", "angle", "argmax", "argmin", "asin"
             "not_equal", "polygamma", "real", "reciprocal", "reduce_all", "reduce_any",
             "reduce_logsumexp", "reduce_max", "reduce_min", "reduce_prod", "reduce_std",
             "reduce_variance", "rsqrt", "sign", "sin", "sinh", "squared_difference", "tan"]
-from .ops.nn_ops import log_softmax, softmax, softplus, softsign  # noqa: E402
+from .ops.nn_ops import log_sigmoid, log_softmax, softmax, softplus, softsign  # noqa: E402
 
-__all__ += ["log_softmax", "softmax", "softplus", "softsign"]
+__all__ += ["log_sigmoid", "log_softmax", "softmax", "softplus", "softsign"]
+from .ops.math_ops import scalar_mul  # noqa: E402
+from .ops.reduction_ops import reduce_euclidean_norm  # noqa: E402
+
+__all__ += ["reduce_euclidean_norm", "scalar_mul"]

@@ -18,3 +18,6 @@ __all__ += ["avg_pool2d", "batch_normalization", "bias_add", "conv1d", "conv2d",
             "max_pool2d", "moments", "relu6", "selu", "sigmoid_cross_entropy_with_logits", "silu",
             "softmax_cross_entropy_with_logits", "softplus", "softsign", "swish"]
 __all__ += ["top_k"]
+from .ops.conv_ops import avg_pool, avg_pool1d, max_pool, max_pool1d  # noqa: E402
+
+__all__ += ["avg_pool", "avg_pool1d", "max_pool", "max_pool1d"]

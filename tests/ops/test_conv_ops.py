@@ -255,3 +255,46 @@ def test_shape_and_rank_errors_name_op_and_shapes():
         tf.nn.conv2d_transpose(np.zeros((1, 2, 2, 1)), np.zeros((3, 3, 1, 1)), [1, 9, 9, 1], 2)
     with pytest.raises(errors.UnimplementedError, match="grouped"):
         tf.nn.conv2d(np.zeros((1, 4, 4, 4)), np.zeros((2, 2, 2, 1)), 1, "SAME")
+
+
+def _np_pool1d(x, k, s, reduce):
+    """VALID 1-D pooling of NWC `x` in NumPy."""
+    starts = range(0, x.shape[1] - k + 1, s)
+    return np.stack([reduce(x[:, i:i + k], axis=1) for i in starts], axis=1)
+
+
+@pytest.mark.parametrize("k,s", [(2, 1), (3, 2), (1, 1)])
+def test_pool1d_matches_numpy(k, s):
+    x = np.random.default_rng(0).normal(size=(2, 7, 3))
+    np.testing.assert_allclose(tf.nn.max_pool1d(tf.constant(x), k, s, "VALID").numpy(),
+                               _np_pool1d(x, k, s, np.max))
+    np.testing.assert_allclose(tf.nn.avg_pool1d(tf.constant(x), [k], [1, s, 1], "VALID").numpy(),
+                               _np_pool1d(x, k, s, np.mean))
+    np.testing.assert_allclose(tf.nn.max_pool(tf.constant(x), k, s, "VALID").numpy(),
+                               _np_pool1d(x, k, s, np.max))
+    first = tf.nn.avg_pool1d(tf.constant(x.transpose(0, 2, 1)), k, s, "VALID",
+                             data_format="NCW")
+    np.testing.assert_allclose(first.numpy().transpose(0, 2, 1), _np_pool1d(x, k, s, np.mean))
+
+
+def test_pool1d_same_and_explicit_padding():
+    x = tf.reshape(tf.constant([1.0, 2.0, 3.0, 5.0]), [1, 4, 1])
+    np.testing.assert_allclose(tf.nn.avg_pool1d(x, 2, 1, "SAME").numpy().ravel(),
+                               [1.5, 2.5, 4.0, 5.0])  # TF's values
+    out = tf.nn.max_pool1d(-x, 2, 1, [[0, 0], [1, 0], [0, 0]])
+    np.testing.assert_array_equal(out.numpy().ravel(), [-1.0, -1.0, -2.0, -3.0])
+
+
+def test_nd_pool_dispatches_on_rank():
+    x = np.random.default_rng(1).normal(size=(1, 4, 4, 2))
+    np.testing.assert_array_equal(tf.nn.max_pool(tf.constant(x), 2, 2, "VALID").numpy(),
+                                  tf.nn.max_pool2d(tf.constant(x), 2, 2, "VALID").numpy())
+    np.testing.assert_array_equal(tf.nn.avg_pool(tf.constant(x), 2, 1, "SAME").numpy(),
+                                  tf.nn.avg_pool2d(tf.constant(x), 2, 1, "SAME").numpy())
+    assert tf.nn.avg_pool(tf.ones([1, 4, 2]), 2, 2, "VALID").shape == (1, 2, 2)
+    with pytest.raises(ValueError, match="rank"):
+        tf.nn.max_pool(tf.ones([4, 1]), 2, 2, "VALID")
+    with pytest.raises(errors.UnimplementedError):
+        tf.nn.avg_pool(tf.ones([1, 4, 4, 4, 1]), 2, 2, "VALID")
+    with pytest.raises(errors.InvalidArgumentError, match="3-D"):
+        tf.nn.max_pool1d(tf.ones([1, 4, 4, 1]), 2, 2, "VALID")

@@ -270,3 +270,31 @@ def test_arithmetic_operators():
     np.testing.assert_array_equal(abs(v).numpy(), [3.0, 4.0])
     np.testing.assert_array_equal((v // 2).numpy(), [-2.0, 2.0])
     np.testing.assert_array_equal((v > 0).numpy(), [False, True])
+
+
+def test_realdiv_divides_floats_and_rejects_integers_and_bools():
+    out = tf.realdiv(tf.constant([[7.0], [1.0]]), tf.constant([2.0, 4.0]))
+    np.testing.assert_allclose(out.numpy(), [[3.5, 1.75], [0.5, 0.25]])
+    assert out.dtype == tf.float32
+    assert tf.realdiv(tf.constant(1 + 1j), 2.0).numpy() == 0.5 + 0.5j
+    with pytest.raises(errors.NotFoundError, match="RealDiv.*int32"):
+        tf.realdiv(tf.constant([7]), tf.constant([2]))
+    with pytest.raises(errors.InvalidArgumentError, match="RealDiv.*bool"):
+        tf.realdiv(tf.constant([True]), tf.constant([True]))
+    with pytest.raises(errors.InvalidArgumentError):
+        tf.realdiv(tf.constant([1.0]), tf.constant([1.0], tf.float64))
+
+
+def test_scalar_mul():
+    out = tf.math.scalar_mul(2, tf.constant([1.0, 2.5]))
+    assert out.dtype == tf.float32 and tf.scalar_mul is tf.math.scalar_mul
+    np.testing.assert_array_equal(out.numpy(), [2.0, 5.0])
+    g = grad(lambda s, x: tf.math.scalar_mul(s, x), np.float64(3.0), np.array([1.0, 2.0]))
+    np.testing.assert_allclose(g[0].numpy(), 3.0)
+    np.testing.assert_allclose(g[1].numpy(), [3.0, 3.0])
+    slices = tf.IndexedSlices(tf.constant([[1.0, 2.0]]), tf.constant([1]), tf.constant([3, 2]))
+    scaled = tf.math.scalar_mul(-1.0, slices)
+    assert isinstance(scaled, tf.IndexedSlices)
+    np.testing.assert_array_equal(scaled.values.numpy(), [[-1.0, -2.0]])
+    with pytest.raises(ValueError, match="0-D"):
+        tf.math.scalar_mul(tf.constant([2.0, 3.0]), tf.constant([1.0, 2.0]))

@@ -220,3 +220,14 @@ def test_integer_features_where_tf_takes_them():
         tf.nn.gelu(tf.constant([1, 2]))
     with pytest.raises(errors.InvalidArgumentError, match="Relu6"):
         tf.nn.relu6(tf.constant([True]))
+
+
+def test_log_sigmoid_is_stable_and_its_gradient_is_sigmoid_of_minus_x():
+    x = np.array([-1000.0, -2.0, 0.0, 3.0, 1000.0])
+    out = tf.math.log_sigmoid(tf.constant(x))
+    np.testing.assert_allclose(out.numpy(), -np.logaddexp(0.0, -x), rtol=1e-12)
+    assert tf.math.log_sigmoid(tf.constant([0.0])).dtype == tf.float32
+    from .test_math_ops import grad
+    np.testing.assert_allclose(grad(tf.math.log_sigmoid, x).numpy(), scipy.special.expit(-x))
+    with pytest.raises(errors.InvalidArgumentError, match="int32"):
+        tf.math.log_sigmoid(tf.constant([1]))

@@ -64,8 +64,30 @@ def test_norm_argument_errors():
         tf.norm(x, axis=2)
     with pytest.raises(errors.InvalidArgumentError, match="norm.*int32"):
         tf.norm(tf.constant([3, 4]))
-    with pytest.raises(errors.UnimplementedError, match="svd"):
-        tf.norm(x, ord=2, axis=[0, 1])
+    with pytest.raises(ValueError, match="'ord' must be a supported matrix norm"):
+        tf.norm(x, ord="nuc", axis=[0, 1])  # as TF, which has no nuclear norm
+
+
+@pytest.mark.parametrize("axis", [(0, 1), (1, 0), (-1, -2)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_matrix_2_norm_is_the_largest_singular_value(axis, keepdims):
+    out = tf.norm(tf.constant(_M), ord=2, axis=axis, keepdims=keepdims)
+    np.testing.assert_allclose(out.numpy(), np.linalg.norm(_M, 2, axis, keepdims), rtol=1e-12)
+
+
+def test_matrix_2_norm_of_batches_complex_and_its_gradient():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    out = tf.norm(tf.constant(x, tf.float32), ord=2, axis=[2, 0])
+    assert out.dtype == tf.float32 and out.shape == (3,)
+    np.testing.assert_allclose(out.numpy(), [27.27874093, 36.79501011, 47.10309909], rtol=1e-6)
+    assert tf.norm(tf.constant(x), ord=2, axis=[0, 2], keepdims=True).shape == (1, 3, 1)
+    z = tf.norm(tf.constant([[1 + 2j, 3], [0, 1j]]), ord=2, axis=[0, 1])
+    assert z.dtype == tf.float64  # TF: the singular values are real
+    np.testing.assert_allclose(float(z), 3.828695669759897)
+    m = np.array([[1.0, 2.0], [3.0, 5.0]])
+    u, _, vh = np.linalg.svd(m)
+    g = grad(lambda t: tf.norm(t, ord=2, axis=[0, 1]), m)  # u1 v1^T, as TF gives
+    np.testing.assert_allclose(g.numpy(), np.outer(u[:, 0], vh[0]), rtol=1e-10)
 
 
 def test_l2_normalize():

@@ -201,3 +201,31 @@ def test_complex_variance_is_real():
     z = tf.constant([1 + 1j, -1 - 1j])
     out = tf.math.reduce_variance(z)
     assert out.dtype == tf.float64 and float(out) == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (0, True), (1, False), ([0, 1], True),
+                                           (-1, False)])
+def test_reduce_euclidean_norm_matches_numpy(axis, keepdims):
+    x = np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.5]])
+    out = tf.math.reduce_euclidean_norm(tf.constant(x), axis, keepdims)
+    expected = np.sqrt(np.sum(x * x, axis=None if axis is None else tuple(np.atleast_1d(axis)),
+                              keepdims=keepdims))
+    assert out.shape == np.shape(expected)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-12)
+
+
+def test_reduce_euclidean_norm_dtypes_gradient_and_errors():
+    ints = tf.math.reduce_euclidean_norm(tf.constant([[3, 4], [5, 12], [1, 1]]), axis=1)
+    assert ints.dtype == tf.int32
+    np.testing.assert_array_equal(ints.numpy(), [5, 13, 1])  # sqrt(2) truncates, as in TF
+    z = tf.math.reduce_euclidean_norm(tf.constant([3 + 4j]))
+    assert z.dtype == tf.complex128 and complex(z) == 5.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = grad(lambda x: tf.math.reduce_euclidean_norm(x, 1),
+                 np.array([[3.0, 4.0], [0.0, 0.0]]))
+    np.testing.assert_allclose(g.numpy()[0], [0.6, 0.8])
+    assert np.all(np.isnan(g.numpy()[1]))  # 0 / 0 at a zero norm, as in TF
+    with pytest.raises(errors.InvalidArgumentError, match="EuclideanNorm.*bool"):
+        tf.math.reduce_euclidean_norm(tf.constant([True]))
+    with pytest.raises(errors.InvalidArgumentError, match="dimension 3"):
+        tf.math.reduce_euclidean_norm(tf.constant([1.0]), axis=3)

@@ -1,7 +1,7 @@
 """The op library: forward ops (`*_ops.py`) and beside them their rules (`*_grad.py`,
 `*_jvp.py`, batched rules in `batched_grad.py`). Importing this package registers every rule.
 """
-from . import (array_grad, comparison_grad, complex_grad, conv_grad, diag_grad,  # noqa: F401
-               gather_grad, indexing_grad, linalg_grad, math_grad, nn_grad, random_grad,
-               reduction_grad, special_grad, special_math_grad, state_ops)
+from . import (array_grad, bitwise_grad, comparison_grad, complex_grad,  # noqa: F401
+               conv_grad, diag_grad, gather_grad, indexing_grad, linalg_grad, math_grad,
+               nn_grad, random_grad, reduction_grad, special_grad, special_math_grad, state_ops)
 from . import array_jvp, batched_grad, math_jvp, nn_jvp  # noqa: F401

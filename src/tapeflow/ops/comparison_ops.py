@@ -101,8 +101,7 @@ def _equality(op, if_none: bool):
     return method
 
 
-# As TF's: `&`, `|`, `^` and `~` are logical (bool only), `==` and `!=` elementwise.
-install_operators({"and": logical_and, "or": logical_or, "xor": logical_xor},
-                  {"invert": logical_not, "lt": less, "le": less_equal, "gt": greater,
+# As TF's: `==` and `!=` elementwise (`&`, `|`, `^` and `~` are in bitwise_ops.py).
+install_operators({}, {"lt": less, "le": less_equal, "gt": greater,
                    "ge": greater_equal, "eq": _equality(Equal, False),
                    "ne": _equality(NotEqual, True)})

@@ -17,7 +17,8 @@ from ..framework.tensor import Tensor
 from .array_ops import Reshape, Transpose
 from .op_util import as_input, binary_inputs
 
-__all__ = ["avg_pool2d", "conv1d", "conv2d", "conv2d_transpose", "max_pool2d"]
+__all__ = ["avg_pool", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv2d_transpose",
+           "max_pool", "max_pool1d", "max_pool2d"]
 
 _TO_NHWC = (0, 2, 3, 1)
 _TO_NCHW = (0, 3, 1, 2)
@@ -444,3 +445,112 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
         array([2.5, 3. , 3.5, 4. ], dtype=float32)
     """
     return _pool(AvgPool, _FLOATS, input, ksize, strides, padding, data_format, False)
+
+
+def _widths(value, first: bool):
+    """A 1-D ksize or strides (an int or a list of 1 or 3 ints) in 2-D form, height 1."""
+    values = [int(v) for v in np.ravel(np.asarray(value))]
+    if len(values) == 3:
+        return values[:2] + [1] + values[2:] if first else values[:1] + [1] + values[1:]
+    return [1] + values
+
+
+def _pool1d(pool2d, input, ksize, strides, padding, data_format):  # noqa: A002
+    """A 2-D pool over a height of 1: [batch, width, channels] ("NWC") or channels first."""
+    x = as_input(input)
+    op_name = "MaxPool" if pool2d is max_pool2d else "AvgPool"
+    if x.ndim != 3:
+        raise _fail(op_name, f"a 1-D pool needs a 3-D input, got shape {list(x.shape)}.")
+    first = _channel_first(op_name, data_format)
+    if isinstance(padding, (list, tuple)):
+        padding = list(padding)
+        padding.insert(2 if first else 1, [0, 0])
+    height = 2 if first else 1
+    y = pool2d(Reshape(x, x.shape[:height] + (1,) + x.shape[height:]), _widths(ksize, first),
+               _widths(strides, first), padding, "NCHW" if first else "NHWC")
+    return Reshape(y, y.shape[:height] + y.shape[height + 1:])
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC",  # noqa: A002
+               name=None) -> Tensor:
+    """The maximum over each window of [batch, width, channels] (a max_pool2d of height 1).
+
+    Args:
+        input: [batch, width, channels] ("NWC") or channels first ("NCW").
+        ksize, strides: an int or a list of 1 or 3 ints.
+        padding: "SAME", "VALID", or a list of 3 [before, after] pairs.
+
+    Raises:
+        InvalidArgumentError: a rank other than 3, or what max_pool2d rejects.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.reshape(tf.constant([1.0, 3.0, 2.0, 0.0]), [1, 4, 1])
+        >>> tf.reshape(tf.nn.max_pool1d(x, 2, 2, "VALID"), [-1]).numpy()
+        array([3., 2.], dtype=float32)
+    """
+    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC",  # noqa: A002
+               name=None) -> Tensor:
+    """The mean over each window of [batch, width, channels] (an avg_pool2d of height 1).
+
+    Args:
+        input: [batch, width, channels] ("NWC") or channels first ("NCW").
+        ksize, strides: an int or a list of 1 or 3 ints.
+        padding: "SAME" or "VALID".
+
+    Raises:
+        InvalidArgumentError: a rank other than 3, or what avg_pool2d rejects.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.reshape(tf.constant([1.0, 2.0, 3.0, 5.0]), [1, 4, 1])
+        >>> tf.reshape(tf.nn.avg_pool1d(x, 2, 1, "SAME"), [-1]).numpy()
+        array([1.5, 2.5, 4. , 5. ], dtype=float32)
+    """
+    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format)
+
+
+def _pool_nd(pool1d, pool2d, input, ksize, strides, padding, data_format):  # noqa: A002
+    x = as_input(input)
+    if x.ndim == 3:
+        return pool1d(x, ksize, strides, padding, data_format or "NWC")
+    if x.ndim == 4:
+        return pool2d(x, ksize, strides, padding, data_format or "NHWC")
+    if x.ndim == 5:
+        raise errors.UnimplementedError(None, pool2d.__name__, "3-D pooling (a rank 5 input) "
+                                        "is not available.")
+    raise ValueError(f"The input's rank must be 3, 4 or 5, got shape {list(x.shape)} of rank "
+                     f"{x.ndim}.")
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None) -> Tensor:  # noqa: A002
+    """max_pool1d for a rank 3 input, max_pool2d for rank 4.
+
+    Raises:
+        ValueError: a rank other than 3, 4 or 5.
+        UnimplementedError: rank 5 (3-D pooling).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.max_pool(tf.ones([1, 4, 4, 2]), 2, 2, "VALID").shape
+        TensorShape([1, 2, 2, 2])
+    """
+    return _pool_nd(max_pool1d, max_pool2d, input, ksize, strides, padding, data_format)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None) -> Tensor:  # noqa: A002
+    """avg_pool1d for a rank 3 input, avg_pool2d for rank 4.
+
+    Raises:
+        ValueError: a rank other than 3, 4 or 5.
+        UnimplementedError: rank 5 (3-D pooling).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.avg_pool(tf.ones([1, 4, 2]), 2, 2, "VALID").shape
+        TensorShape([1, 2, 2])
+    """
+    return _pool_nd(avg_pool1d, avg_pool2d, input, ksize, strides, padding, data_format)

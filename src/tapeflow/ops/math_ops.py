@@ -219,12 +219,12 @@ def _adopt(fn, public_name: str):
 
 
 def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
-                 result: str) -> str:
+                 result: str, namespace: str = "math") -> str:
     """The docstring of a generated public function: Args, Returns, Raises and a doctest
-    `tf.math.<call>` printing `result`."""
+    `tf.<namespace>.<call>` printing `result`."""
     return (f"{summary}\n\n    Args:\n        {args}\n\n    Returns:\n        {returns}\n\n"
             f"    Raises:\n        {raises}\n\n    Example:\n        >>> import tapeflow as tf"
-            f"\n        >>> tf.math.{call}\n        {result}\n")
+            f"\n        >>> tf.{namespace}.{call}\n        {result}\n")
 
 
 def no_kernel_error(op_name: str, x) -> errors.NotFoundError:
@@ -234,7 +234,8 @@ def no_kernel_error(op_name: str, x) -> errors.NotFoundError:
 
 
 def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
-                   result: str, returns: str = "x's dtype", no_kernel: str = ""):
+                   result: str, returns: str = "x's dtype", no_kernel: str = "",
+                   namespace: str = "math"):
     """The public function of unary op `op`; dtypes of NumPy `no_kernel` kinds are accepted by
     TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
@@ -249,12 +250,13 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
         f"{summary}, elementwise (op `{op.name}`).",
         f"x: a {_describe(kinds)} tensor, or a value convertible to one.",
         f"A tensor of x's shape and {returns}.", "InvalidArgumentError: x has another dtype.",
-        f"{public_name}(tf.constant({example})).numpy()", result)
+        f"{public_name}(tf.constant({example})).numpy()", result, namespace)
     return fn
 
 
 def binary_function(op, public_name: str, summary: str, kinds: str, example: str, result: str,
-                    returns: str = "the inputs' dtype", convert=binary_inputs):
+                    returns: str = "the inputs' dtype", convert=binary_inputs,
+                    namespace: str = "math"):
     def fn(x, y, name=None):
         inputs = convert(op.name, x, y)
         if inputs[0]._value.dtype.kind not in kinds:
@@ -266,7 +268,7 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
         f"x, y: {_describe(kinds)} tensors of one dtype (a Python number takes the other's "
         "dtype).", f"A tensor of the broadcast shape and {returns}.",
         "InvalidArgumentError: the dtypes differ or are not supported, or the shapes do not "
-        "broadcast.", f"{public_name}({example}).numpy()", result)
+        "broadcast.", f"{public_name}({example}).numpy()", result, namespace)
     return fn
 
 
@@ -383,6 +385,53 @@ def divide_no_nan(x, y, name=None) -> Tensor:
         array([1.5, 0. ], dtype=float32)
     """
     return execute(DivNoNan, _true_division_inputs("DivNoNan", x, y), NO_ATTRS)
+
+
+def realdiv(x, y, name=None) -> Tensor:
+    """x / y for floating or complex tensors, elementwise with broadcasting (op `RealDiv`).
+
+    Raises:
+        NotFoundError: integer operands (TF has no CPU kernel for them; use `divide`).
+        InvalidArgumentError: other dtypes, dtypes that differ, or shapes that do not
+            broadcast.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.realdiv(tf.constant([7.0, 1.0]), 2.0).numpy()
+        array([3.5, 0.5], dtype=float32)
+    """
+    x, y = binary_inputs("RealDiv", x, y)
+    if x._value.dtype.kind in "iu":
+        raise no_kernel_error("RealDiv", x)
+    return execute(RealDiv, (require_dtype("RealDiv", x, INEXACT), y), NO_ATTRS)
+
+
+def scalar_mul(scalar, x, name=None):
+    """scalar * x, for a 0-D `scalar` converted to x's dtype; IndexedSlices stay sparse.
+
+    Args:
+        scalar: a 0-D value.
+        x: a tensor or IndexedSlices.
+
+    Returns:
+        A tensor (or IndexedSlices) like x.
+
+    Raises:
+        ValueError: `scalar` is not 0-D.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.math.scalar_mul(2, tf.constant([1.0, 2.5])).numpy()
+        array([2., 5.], dtype=float32)
+    """
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(scalar_mul(scalar, x.values), x.indices, x.dense_shape)
+    x = as_input(x)
+    scalar = convert_to_tensor(scalar, dtype=x.dtype)
+    if scalar.shape.rank != 0:
+        raise ValueError(f"scalar_mul: the input scalar must be a 0-D value, got shape "
+                         f"{scalar.shape.as_list()}.")
+    return multiply(scalar, x)
 
 
 def _true_division_inputs(op_name: str, x, y) -> tuple:

@@ -225,6 +225,28 @@ softsign = _activation(Softsign, "softsign", "features / (1 + |features|)",
                        "array([-0.5       ,  0.        ,  0.8888889], dtype=float32)")
 
 
+def log_sigmoid(x, name=None) -> Tensor:
+    """log(sigmoid(x)) = -softplus(-x), elementwise, finite for large |x|; its gradient
+    comes from Softplus's rule.
+
+    Args:
+        x: a floating tensor.
+
+    Returns:
+        A tensor of x's shape and dtype.
+
+    Raises:
+        InvalidArgumentError: a non-floating dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> float(tf.math.log_sigmoid(tf.constant(-1000.0)))
+        -1000.0
+    """
+    x = _float_features("Softplus", x)
+    return -execute(Softplus, (-x,), NO_ATTRS)
+
+
 def relu6(features, name=None) -> Tensor:
     """min(max(features, 0), 6), elementwise; integer tensors keep their dtype.
 

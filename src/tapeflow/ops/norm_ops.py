@@ -9,12 +9,12 @@ import numbers
 
 import numpy as np
 
-from ..framework import errors
 from ..framework.tensor import Tensor, convert_to_tensor
-from .array_ops import reshape
+from .array_ops import reshape, transpose
 from .complex_ops import complex, conj, imag, real
 from .math_ops import (INEXACT, abs, maximum, pow, reduce_sum, require_dtype, rsqrt, sqrt,
                        square)
+from .linalg_ops import svd
 from .op_util import normalize_axes
 from .reduction_ops import reduce_max
 
@@ -56,7 +56,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
     Args:
         tensor: a floating or complex tensor.
         ord: 'euclidean' (default), 1, 2, np.inf or any p > 0 for vectors; 'euclidean',
-            'fro', 1 or np.inf for matrices ('fro' and 'euclidean' are the same).
+            'fro', 1, 2 (the largest singular value) or np.inf for matrices ('fro' and
+            'euclidean' are the same).
         axis: None, an int, or a pair of distinct ints.
         keepdims: keep the reduced axes with length 1.
 
@@ -67,7 +68,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
     Raises:
         ValueError: an unsupported `ord` or `axis`.
         InvalidArgumentError: an integer tensor, or an axis out of range.
-        UnimplementedError: the matrix 2-norm (it needs singular values).
 
     Example:
         >>> import tapeflow as tf
@@ -75,6 +75,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
         5.0
         >>> float(tf.norm(tf.constant([[1.0, -2.0], [3.0, 4.0]]), ord=1, axis=[0, 1]))
         6.0
+        >>> float(tf.norm(tf.constant([[3.0, 0.0], [0.0, -4.0]]), ord=2, axis=[0, 1]))
+        4.0
     """
     matrix = _check_norm_args(ord, axis)
     x = convert_to_tensor(tensor)
@@ -87,10 +89,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
     if matrix and axes[0] == axes[1]:
         raise ValueError(f"'axis' must be a tuple of 2 unique integers, got {axis}")
     if matrix and ord == 2:
-        raise errors.UnimplementedError(
-            None, "norm", "norm: the matrix 2-norm (largest singular value) is not available; "
-            "use tf.linalg.svd.")
-    if ord in ("fro", "euclidean", 2):
+        result = _spectral_norm(x, axes)
+    elif ord in ("fro", "euclidean", 2):
         result = sqrt(reduce_sum(x * conj(x), axes, keepdims=True))
     else:
         result = abs(x)
@@ -109,6 +109,18 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
         return result
     kept = [] if axes is None else [d for i, d in enumerate(shape) if i not in axes]
     return reshape(result, kept)
+
+
+def _spectral_norm(x, axes) -> Tensor:
+    """The largest singular value of the matrices on `axes`, with those axes kept as 1s (as
+    TF, real even for complex matrices); its gradient comes from the Svd op's rule."""
+    shape = x.shape.as_list()
+    batch = [i for i in range(len(shape)) if i not in axes]
+    singular_values = svd(transpose(x, batch + list(axes)), compute_uv=False)
+    if singular_values.dtype.is_complex:
+        singular_values = real(singular_values)
+    largest = reduce_max(singular_values, -1)
+    return reshape(largest, [1 if i in axes else d for i, d in enumerate(shape)])
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:

@@ -52,6 +52,14 @@ def _logsumexp_grad(op, g):
     return keep_reduced_dims(g, shape, op.attrs) * Exp(x - y)
 
 
+@RegisterGradient("EuclideanNorm")
+def _euclidean_norm_grad(op, g):
+    x = op.inputs[0]
+    shape = shape_of(x)
+    norm = keep_reduced_dims(op.outputs[0], shape, op.attrs)
+    return x * (keep_reduced_dims(g, shape, op.attrs) / norm)
+
+
 @RegisterGradient("Cumsum")
 def _cumsum_grad(op, g):
     attrs = op.attrs

@@ -22,6 +22,11 @@ def _prod(x, axis, keepdims):
     return np.multiply.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
+def _euclidean_norm(x, axis, keepdims):
+    squares = np.add.reduce(x * np.conj(x), axis=axis, dtype=x.dtype, keepdims=keepdims)
+    return np.sqrt(squares).astype(x.dtype, copy=False)  # integers truncate, as in TF
+
+
 def _lowest(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
@@ -97,6 +102,7 @@ ArgMax = define_op("ArgMax", _argmax)
 ArgMin = define_op("ArgMin", _argmin)
 # TF composes reduce_logsumexp from eight ops; one primitive is faster and as stable.
 ReduceLogSumExp = define_op("ReduceLogSumExp", _logsumexp)
+EuclideanNorm = define_op("EuclideanNorm", _euclidean_norm)
 Cumsum = define_op("Cumsum", _scan(np.add, 0))
 Cumprod = define_op("Cumprod", _scan(np.multiply, 1))
 
@@ -112,6 +118,9 @@ reduce_all = reduction(All, "reduce_all", "The logical AND", BOOL, "array([False
 reduce_any = reduction(Any, "reduce_any", "The logical OR", BOOL, "array([ True,  True])")
 reduce_logsumexp = reduction(ReduceLogSumExp, "reduce_logsumexp", "log(sum(exp(x))), computed "
                              "without overflow,", FLOAT, "array([2.3133, 4.3133], dtype=float32)")
+reduce_euclidean_norm = reduction(
+    EuclideanNorm, "reduce_euclidean_norm", "sqrt(sum(x * conj(x))) (truncated for integers; "
+    "its gradient at a zero norm is nan)", NUMERIC, "array([2.236068, 5.      ], dtype=float32)")
 
 
 def _single_axis(op_name: str, axis, ndim: int) -> int:

@@ -7,8 +7,8 @@ float64; non-differentiable rows are checked to give None gradients.
 from __future__ import annotations
 
 from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
-from . import (array_cases, comparison_cases, complex_cases, diag_cases,  # noqa: F401
-               gather_cases, graph_cases, indexing_cases, linalg_cases, math_cases, nn_cases,
-               reduction_cases, special_cases)  # (each adds its rows)
+from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # noqa: F401
+               diag_cases, gather_cases, graph_cases, indexing_cases, linalg_cases,
+               math_cases, nn_cases, reduction_cases, special_cases)  # (each adds its rows)
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]

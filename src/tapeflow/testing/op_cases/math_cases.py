@@ -138,3 +138,8 @@ _UNARY_COMPLEX = [("Neg", tf.negative, normal), ("Square", tf.square, normal),
 for _op, _fn, _make in _UNARY_COMPLEX:
     case(_op, complex_row(_fn), *pair(2, 3, real_part=_make), label="complex")
 case("AddN", complex_row(lambda a, b: tf.add_n([a, b])), *pair(3), *pair(3), label="complex")
+
+case("RealDiv", tf.realdiv, normal(2, 3), positive(3), label="realdiv broadcast")
+case("RealDiv", tf.realdiv, normal(), positive(2), label="realdiv scalar")
+case("Mul", lambda x: tf.math.scalar_mul(2.5, x), normal(2, 3), label="scalar_mul")
+case("Mul", tf.math.scalar_mul, normal(), normal(3), label="scalar_mul tensor scalar")

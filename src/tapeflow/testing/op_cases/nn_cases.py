@@ -110,3 +110,20 @@ case("MaxPoolGradGrad", lambda x, g: conv_ops.MaxPoolGradGrad(
     normal(1, 5, 5, 2))
 case("AvgPoolGrad", lambda g: conv_ops.AvgPoolGrad(g, input_sizes=(1, 5, 5, 2), **_POOL_ATTRS),
      normal(1, 3, 3, 2))
+
+# The N-d and 1-D pools: reshapes around the 2-D ops.
+for _ksize, _strides, _padding in [(2, 1, "VALID"), (3, 2, "SAME"), ([1, 2, 1], [1, 1, 1], "SAME")]:
+    case("MaxPool", lambda x, k=_ksize, s=_strides, p=_padding: tf.nn.max_pool1d(x, k, s, p),
+         normal(2, 5, 3), label=f"max_pool1d k={_ksize},s={_strides},{_padding}")
+    case("AvgPool", lambda x, k=_ksize, s=_strides, p=_padding: tf.nn.avg_pool1d(x, k, s, p),
+         normal(2, 5, 3), label=f"avg_pool1d k={_ksize},s={_strides},{_padding}")
+case("MaxPool", lambda x: tf.nn.max_pool1d(x, 2, 1, [[0, 0], [1, 0], [0, 0]]), normal(1, 4, 2),
+     label="max_pool1d explicit padding")
+case("AvgPool", lambda x: tf.nn.avg_pool1d(x, 2, 2, "VALID", data_format="NCW"), normal(1, 2, 6),
+     label="avg_pool1d NCW")
+case("MaxPool", lambda x: tf.nn.max_pool(x, 2, 1, "SAME"), normal(1, 3, 3, 2), label="max_pool 2-D")
+case("MaxPool", lambda x: tf.nn.max_pool(x, 2, 2, "VALID"), normal(2, 4, 1), label="max_pool 1-D")
+case("AvgPool", lambda x: tf.nn.avg_pool(x, 2, 1, "SAME"), normal(1, 3, 3, 2), label="avg_pool 2-D")
+case("AvgPool", lambda x: tf.nn.avg_pool(x, 3, 1, "SAME"), normal(2, 4, 1), label="avg_pool 1-D")
+case("Softplus", tf.math.log_sigmoid, normal(2, 3), label="log_sigmoid")
+case("Softplus", tf.math.log_sigmoid, uniform(-100.0, 100.0, 6), label="log_sigmoid |x| to 100")

@@ -16,6 +16,12 @@ for _op, _fn in [("Prod", tf.reduce_prod), ("Max", tf.reduce_max), ("Min", tf.re
     case(_op, _fn, normal(), label="scalar")
     case(_op, lambda x, f=_fn: f(x, axis=[0, 2]), normal(2, 3, 4), label="axes=[0,2] of 3")
 case("Prod", tf.reduce_prod, normal(5, 2, 3), label="3-d all")
+for _axis, _keep in _AXES[:-1]:
+    case("EuclideanNorm", lambda x, a=_axis, k=_keep: tf.math.reduce_euclidean_norm(x, a, k),
+         normal(2, 3), label=f"axis={_axis},keepdims={_keep}")
+case("EuclideanNorm", tf.math.reduce_euclidean_norm, normal(), label="scalar")
+case("EuclideanNorm", lambda x: tf.math.reduce_euclidean_norm(x, [0, 2]), normal(2, 3, 4),
+     label="axes=[0,2] of 3")
 _WITH_ZEROS = np.array([[1.5, 0.0, 2.0, -0.5], [0.0, -1.0, 3.0, 0.5]])
 case("Prod", lambda x: tf.reduce_prod(x, axis=1), _WITH_ZEROS, label="with zeros")
 case("Prod", complex_row(lambda z: tf.reduce_prod(z, axis=0)), *pair(3, 2), label="complex")
@@ -64,6 +70,10 @@ for _ord, _axis, _op in [("euclidean", None, "Sqrt"), ("euclidean", 0, "Sqrt"),
          label=f"norm ord={_ord},axis={_axis}")
 case("Sqrt", lambda x: tf.norm(x, axis=[1, 2], keepdims=True), normal(2, 3, 4),
      label="norm matrices keepdims")
+for _axis, _keep, _shape in [((0, 1), False, (3, 4)), ((1, 0), True, (4, 3)),
+                             ((0, 2), False, (3, 2, 4)), ((-1, -2), True, (2, 3, 3))]:
+    case("Svd", lambda x, a=_axis, k=_keep: tf.norm(x, ord=2, axis=a, keepdims=k),
+         normal(*_shape), label=f"matrix 2-norm axis={_axis},keepdims={_keep}")
 case("Sqrt", complex_row(lambda z: tf.norm(z, axis=1)), *pair(2, 3), label="complex norm")
 case("Rsqrt", lambda x: tf.math.l2_normalize(x, axis=1), normal(2, 3), label="l2_normalize")
 case("Rsqrt", tf.math.l2_normalize, normal(4), label="l2_normalize all axes")

@@ -1,0 +1,5 @@
+"""tf.bitwise: bitwise ops on integer tensors."""
+from .ops.bitwise_ops import (bitwise_and, bitwise_or, bitwise_xor, invert, left_shift,
+                              right_shift)
+
+__all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"]
