@@ -38,6 +38,8 @@ KNOWN_DIFFERENCES = {
     "Conv2D[NCHW]": f"NCHW convolution: {_CPU_ONLY}",
     "AvgPool[NCHW]": f"NCHW pooling: {_CPU_ONLY}",
     "MaxPool[explicit padding]": "second order: TF's MaxPoolGradGrad rejects explicit padding",
+    "MaxPool[max_pool1d explicit padding]": "second order: TF's MaxPoolGradGrad rejects explicit padding",
+    "AvgPool[avg_pool1d NCW]": f"NCW pooling: {_CPU_ONLY}",
 }
 
 # float64 throughout; LAPACK against Eigen and SciPy's special functions against TF's agree to
