@@ -8,6 +8,7 @@ thread-local reads.
 from __future__ import annotations
 
 import sys
+import warnings
 
 import numpy as np
 
@@ -18,6 +19,20 @@ from .tensor import Tensor
 from .variables import Variable
 
 __all__ = ["execute", "execute_mixed", "describe_inputs"]
+
+
+
+def quiet_numpy_warnings() -> None:
+    """Silences NumPy's floating-point warnings raised inside tapeflow's own modules.
+
+    TF computes inf and nan silently (sqrt'(0) = inf, the nan gradient of a norm at zero);
+    NumPy warns instead. One module-scoped filter, installed on import, costs nothing per op;
+    the user's own NumPy code still warns.
+    """
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow(\.|$)")
+
+
+quiet_numpy_warnings()
 
 
 def execute(op, inputs: tuple, attrs: dict):

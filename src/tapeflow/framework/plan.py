@@ -285,7 +285,7 @@ class Plan:
             if free:
                 lines.append(f"    del {', '.join(free)}")
         lines.append(f"    return ({', '.join(results)}{',' if results else ''})")
-        namespace = dict(bound)
+        namespace = dict(bound, __name__="tapeflow.plan")
         self._source = "\n".join(lines)
         exec(compile(self._source, f"<tapeflow plan {name}>", "exec"), namespace)  # noqa: S102
         self._fn = namespace["plan"]
