@@ -285,6 +285,8 @@ def _unwrap(g):
 
 
 def _wrap(g):
+    if type(g) is np.ndarray:
+        return Tensor(g)
     if g is None or isinstance(g, Tensor):
         return g
     if isinstance(g, IndexedSlices):
@@ -398,7 +400,10 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
                 pending[x_id] = g
     for sid in source_ids:
         if sid in pending:
-            _accumulate(found, sid, pending[sid])
+            if sid in found:
+                _accumulate(found, sid, pending[sid])
+            else:
+                found[sid] = pending[sid]
     return [_wrap(found.get(s._id)) for s in sources]
 
 
