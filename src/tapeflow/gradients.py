@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .eager.backprop import (_TAKES_INDEXED_SLICES, UnconnectedGradients, _count_error,
-                             as_unconnected, unbroadcast)
+from .eager.backprop import UnconnectedGradients, _count_error, as_unconnected, unbroadcast
 from .eager.tape import OpRecord, is_trainable
 from .framework import errors
 from .framework.context import state
@@ -245,7 +244,7 @@ def symbolic_backward(records: list, targets: list, upstream: list, sources: lis
             continue
         if len(outputs) > 1:
             out_grads = [filled_like(o, 0) if g is None else g for o, g in zip(outputs, out_grads)]
-        if op_def.name not in _TAKES_INDEXED_SLICES:
+        if not op_def.grad_takes_indexed_slices:
             out_grads = [to_dense(g) if type(g) is IndexedSlices else g for g in out_grads]
         rec._needed = relevant
         in_grads = _call_rule(rule, rec, out_grads)

@@ -360,3 +360,20 @@ def test_raw_and_recorded_backward_agree():
             y = f(x)
         recorded = g.gradient(y, x)
     np.testing.assert_allclose(raw.numpy(), recorded.numpy(), rtol=1e-12)
+
+
+def test_indexed_slices_pass_only_through_rules_that_declare_it():
+    assert registry.get_op("Neg").grad_takes_indexed_slices
+    assert not registry.get_op("Tanh").grad_takes_indexed_slices
+    params = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape(persistent=True) as g:
+        g.watch(params)
+        rows = tf.gather(params, [2, 0])
+        sparse = tf.reduce_sum(-rows)           # Neg passes the slices on
+        dense = tf.reduce_sum(tf.tanh(rows))    # Tanh is handed them dense
+    got = g.gradient(sparse, params)
+    assert isinstance(got, tf.IndexedSlices)
+    np.testing.assert_array_equal(tf.convert_to_tensor(got).numpy(), [-1.0, 0.0, -1.0])
+    expected = [1 - np.tanh(1.0) ** 2, 0.0, 1 - np.tanh(3.0) ** 2]
+    np.testing.assert_allclose(tf.convert_to_tensor(g.gradient(dense, params)).numpy(),
+                               expected, rtol=1e-5)

@@ -294,11 +294,6 @@ def _wrap(g):
     return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
 
 
-# Rules that pass an IndexedSlices gradient through (as TF's do); every other rule sees it
-# dense.
-_TAKES_INDEXED_SLICES = frozenset(["Identity", "ReadVariableOp", "Neg", "Cast", "AddV2", "Sub"])
-
-
 def _multi_output_grads(outputs, pending: dict, source_ids: set, found: dict, raw: bool):
     """The upstream gradients of a multi-output record (zeros for the unused outputs), or
     None when no output has one."""
@@ -366,7 +361,7 @@ def imperative_grad(tape: Tape, targets: list, sources: list, upstream: list,
             continue
         if rule is None:
             gradient_rule(op)
-        if type(out_grads[0]) is IndexedSlices and op.name not in _TAKES_INDEXED_SLICES:
+        if type(out_grads[0]) is IndexedSlices and not op.grad_takes_indexed_slices:
             out_grads = (to_dense(out_grads[0]),)
         inputs = rec.inputs
         if not raw:

@@ -35,10 +35,12 @@ class OpDef:
         jvp: `jvp(op, *input_tangents)` returning one tangent per output, or None.
         grad_takes_tensors: the rule needs Tensors even when nothing records it
             (user code such as a custom_gradient's grad_fn).
+        grad_takes_indexed_slices: the rule passes an IndexedSlices upstream gradient on
+            sparse (Identity, Neg, ...); every other rule is handed it dense.
     """
 
     __slots__ = ("name", "kernel", "num_outputs", "grad", "jvp", "grad_takes_tensors",
-                 "shape_fn", "__weakref__")
+                 "grad_takes_indexed_slices", "shape_fn", "__weakref__")
 
     def __init__(self, name: str, kernel: Callable, num_outputs: Optional[int] = 1,
                  grad_takes_tensors: bool = False) -> None:
@@ -48,6 +50,7 @@ class OpDef:
         self.grad = None
         self.jvp = None
         self.grad_takes_tensors = grad_takes_tensors
+        self.grad_takes_indexed_slices = False
         self.shape_fn = None
 
     def __call__(self, *inputs, **attrs):
@@ -87,6 +90,9 @@ def all_ops() -> dict[str, OpDef]:
 class RegisterGradient:
     """Decorator registering `fn(op, *grads)` as the gradient rule of op `op_type`.
 
+    With `takes_indexed_slices`, the rule is handed an IndexedSlices upstream gradient as
+    it is (and must pass it on); otherwise the engine makes it dense first.
+
     Example:
         >>> import tapeflow as tf
         >>> from tapeflow.framework import registry
@@ -94,13 +100,15 @@ class RegisterGradient:
         True
     """
 
-    def __init__(self, op_type: str) -> None:
+    def __init__(self, op_type: str, takes_indexed_slices: bool = False) -> None:
         self._op = get_op(op_type)
+        self._takes_indexed_slices = takes_indexed_slices
 
     def __call__(self, fn: Callable) -> Callable:
         if self._op.grad is not None:
             raise KeyError(f"a gradient for op {self._op.name!r} is already registered")
         self._op.grad = fn
+        self._op.grad_takes_indexed_slices = self._takes_indexed_slices
         return fn
 
 

@@ -12,7 +12,7 @@ from .math_ops import Sum
 from .op_util import dtype_of, shape_of
 
 
-@RegisterGradient("Identity")
+@RegisterGradient("Identity", takes_indexed_slices=True)
 def _identity_grad(op, g):
     return g
 
@@ -22,7 +22,7 @@ def _identity_n_grad(op, *grads):
     return grads
 
 
-@RegisterGradient("ReadVariableOp")
+@RegisterGradient("ReadVariableOp", takes_indexed_slices=True)
 def _read_variable_grad(op, g):
     return g
 

@@ -40,7 +40,7 @@ def _past_a_constant_scalar(op, g):
     return to_dense(g)
 
 
-@RegisterGradient("AddV2")
+@RegisterGradient("AddV2", takes_indexed_slices=True)
 def _add_grad(op, g):
     if type(g) is IndexedSlices:
         g = _past_a_constant_scalar(op, g)
@@ -49,7 +49,7 @@ def _add_grad(op, g):
     return g, g
 
 
-@RegisterGradient("Sub")
+@RegisterGradient("Sub", takes_indexed_slices=True)
 def _sub_grad(op, g):
     if type(g) is IndexedSlices:
         g = _past_a_constant_scalar(op, g)
@@ -173,7 +173,7 @@ def _matmul_grad(op, g):
 
 
 # -- elementwise functions ---------------------------------------------------------------------
-@RegisterGradient("Neg")
+@RegisterGradient("Neg", takes_indexed_slices=True)
 def _neg_grad(op, g):
     if type(g) is IndexedSlices:
         return IndexedSlices(-g.values, g.indices, g.dense_shape)
@@ -352,7 +352,7 @@ def _mean_grad(op, g):
     return _sum_grad(op, g / count)
 
 
-@RegisterGradient("Cast")
+@RegisterGradient("Cast", takes_indexed_slices=True)
 def _cast_grad(op, g):
     source = dtype_of(op.inputs[0])
     target = op.attrs["dtype"]
