@@ -20,7 +20,7 @@ from .framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from .framework.registry import NO_GRADIENT, get_op, gradient_rule
 from .framework.tensor import Tensor, constant, convert_to_tensor
 from .framework.variables import Variable
-from .ops.op_util import shape_of
+from .ops.op_util import shape_of, value_of
 from .ops.script_ops import EagerPyFunc, spec_of
 
 __all__ = ["AggregationMethod", "gradients", "hessians", "symbolic_backward", "tape_gradient",
@@ -298,7 +298,7 @@ def _runtime_rule(rule, rec: OpRecord, out_grads: list) -> list:
             if isinstance(g, IndexedSlices):
                 g = convert_to_tensor(g)
             x = values[i]
-            result.append(np.zeros_like(_array(x)) if g is None else unbroadcast(g, shape_of(x)))
+            result.append(np.zeros_like(value_of(x)) if g is None else unbroadcast(g, shape_of(x)))
         return result
 
     specs = [spec_of(inputs[i]) for i in wanted]
@@ -307,10 +307,6 @@ def _runtime_rule(rule, rec: OpRecord, out_grads: list) -> list:
     for i, g in zip(wanted, outs):
         in_grads[i] = g
     return in_grads
-
-
-def _array(x):
-    return x._value if isinstance(x, (Tensor, Variable)) else x
 
 
 def _dims(x):
@@ -341,7 +337,7 @@ def filled_like(t, value):
     dtype, dims = spec_of(t)
     if dims is not None and None not in dims:
         return constant(np.full(dims, value, dtype))
-    out = EagerPyFunc(t, fn=lambda a: [np.full(np.shape(_array(a)), value, dtype)],
+    out = EagerPyFunc(t, fn=lambda a: [np.full(np.shape(value_of(a)), value, dtype)],
                       Tout=[(dtype, dims)])
     return out[0]
 
