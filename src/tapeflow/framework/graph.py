@@ -77,7 +77,7 @@ class Operation:
         self._control_inputs = control_inputs
         self._index = index
         self._outputs: tuple = ()
-        self._stateful = op_def.name in STATEFUL_OPS or any(
+        self._stateful = op_def.family.stateful or any(
             getattr(v, "_stateful", False) for v in attrs.values())
 
     @property
@@ -128,10 +128,6 @@ class Operation:
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self._name}' type={self.type}>"
-
-
-# Ops that change state: a function runs them even when no output depends on them.
-STATEFUL_OPS = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
 
 
 class Graph:

@@ -26,6 +26,7 @@ import numpy as np
 
 from . import errors
 from .context import state
+from .registry import ASSIGN, IDENTITY
 
 __all__ = ["Plan", "prune", "current_value"]
 
@@ -157,15 +158,6 @@ def _unfed(op):
     return missing
 
 
-_COMBINE = {"AssignVariableOp": None}
-
-
-def _combine_of(op):
-    if op.type in _COMBINE:
-        return _COMBINE[op.type]
-    return op._op_def.kernel
-
-
 # Arrays smaller than this are left to the end of the run: freeing them early saves no
 # memory worth a statement.
 _FREE_BYTES = 4096
@@ -180,7 +172,7 @@ def _byte_size(t):
 
 
 def _keeps_shape(op) -> bool:
-    """Whether Reshape `op` gives its input's own (fully known) shape: a no-op."""
+    """Whether `op` (a view) gives its input's own (fully known) shape: a no-op."""
     before, after = op._inputs[0]._dims, op._outputs[0]._dims
     return before is not None and None not in before and before == after
 
@@ -233,7 +225,8 @@ class Plan:
         sizes: dict = {}  # name: static byte size, None when not known
         for k, op in enumerate(self.ops):
             outs = op._outputs
-            kind = op._op_def.name
+            op_def = op._op_def
+            kind = op_def.name
             if outs and all(o._const is not None for o in outs):  # Const, or folded
                 for j, o in enumerate(outs):
                     if o._id not in names:
@@ -242,7 +235,7 @@ class Plan:
                 continue
             if kind == "NoOp" or all(o._id in names for o in outs) and outs:
                 continue
-            if kind == "Identity" or kind == "Reshape" and _keeps_shape(op):
+            if op_def.family is IDENTITY or op_def.view and _keeps_shape(op):
                 names[outs[0]._id] = names[op._inputs[0]._id]
                 continue
             attrs = []
@@ -254,11 +247,12 @@ class Plan:
                 reads = []
             elif op._inputs and not hasattr(op._inputs[0], "_op"):  # an assignment
                 variable = op._inputs[0]
-                bound[f"k{k}"] = _writer(variable, _combine_of(op), _reader(variable),
+                combine = None if op_def.family is ASSIGN else op_def.kernel
+                bound[f"k{k}"] = _writer(variable, combine, _reader(variable),
                                          result_used=outs[0]._id in consumed)
                 reads = [names[op._inputs[1]._id]]
             else:
-                bound[f"k{k}"] = op._op_def.kernel
+                bound[f"k{k}"] = op_def.kernel
                 reads = [names[x._id] for x in op._inputs]
                 for key, value in op._attrs.items():
                     bound[f"a{k}_{key}"] = value

@@ -15,6 +15,8 @@ import warnings
 
 import numpy as np
 
+from .registry import SHAPE_ONLY
+
 __all__ = ["infer_outputs"]
 
 
@@ -75,7 +77,7 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
     if op.shape_fn is not None:
         return op.shape_fn(inputs, attrs), None
     consts = [getattr(x, "_const", None) for x in inputs]
-    if op.name in SHAPE_ONLY and all(x._shape.is_fully_defined() for x in inputs):
+    if op.family is SHAPE_ONLY and all(x._shape.is_fully_defined() for x in inputs):
         consts = [_probe_array(x, 0, 0) for x in inputs]
     if all(c is not None for c in consts):
         try:
@@ -105,8 +107,6 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
 
 
 _FOLD_LIMIT = 1 << 16
-# Ops whose outputs depend only on their inputs' shapes: constants when the shapes are known.
-SHAPE_ONLY = frozenset({"Shape", "Size", "Rank"})
 
 
 def _folded(op, consts: list, attrs: dict, outs: list):

@@ -11,7 +11,8 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
+                                  define_op)
 from ..framework.tensor import Tensor
 from .complex_ops import conj
 from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
@@ -99,27 +100,31 @@ def _rank(x):
     return np.array(x.ndim, dtype=np.int32)
 
 
-Identity = define_op("Identity", _identity)
-IdentityN = define_op("IdentityN", _identity_n, num_outputs=None)
-ReadVariableOp = define_op("ReadVariableOp", _identity)
-Reshape = define_op("Reshape", _reshape)
-BroadcastTo = define_op("BroadcastTo", _broadcast_to)
-Transpose = define_op("Transpose", _transpose)
-ConcatV2 = define_op("ConcatV2", _concat)
-SplitV = define_op("SplitV", _split, num_outputs=None)
-ExpandDims = define_op("ExpandDims", np.expand_dims)
-Squeeze = define_op("Squeeze", np.squeeze)
-Pack = define_op("Pack", _pack)
-Unpack = define_op("Unpack", _unpack, num_outputs=None)
-Tile = define_op("Tile", np.tile)
-PadV2 = define_op("PadV2", _pad)
-MirrorPad = define_op("MirrorPad", _mirror_pad)
-MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad)
-ReverseV2 = define_op("ReverseV2", np.flip)
-Roll = define_op("Roll", np.roll)
-Shape = define_op("Shape", _shape)
-Size = define_op("Size", _size)
-Rank = define_op("Rank", _rank)
+Identity = define_op("Identity", _identity, family=IDENTITY)
+IdentityN = define_op("IdentityN", _identity_n, num_outputs=None, family=LINEAR,
+                      batching=TRANSPARENT)
+ReadVariableOp = define_op("ReadVariableOp", _identity, batching=TRANSPARENT)
+Reshape = define_op("Reshape", _reshape, family=LINEAR, view=True)
+BroadcastTo = define_op("BroadcastTo", _broadcast_to, family=LINEAR, batching=TRANSPARENT)
+Transpose = define_op("Transpose", _transpose, family=LINEAR,
+                      batching=Stacking(perms=("perm",)))
+ConcatV2 = define_op("ConcatV2", _concat, family=LINEAR, batching=STACKED)
+SplitV = define_op("SplitV", _split, num_outputs=None, family=LINEAR, batching=STACKED)
+ExpandDims = define_op("ExpandDims", np.expand_dims, family=LINEAR, batching=STACKED)
+Squeeze = define_op("Squeeze", np.squeeze, family=LINEAR, batching=STACKED)
+Pack = define_op("Pack", _pack, family=LINEAR, batching=STACKED)
+Unpack = define_op("Unpack", _unpack, num_outputs=None, family=LINEAR, batching=STACKED)
+Tile = define_op("Tile", np.tile, family=LINEAR, batching=Stacking(leading={"reps": 1}))
+_PADDED = Stacking(leading={"paddings": (0, 0)})  # the stacking axis is not padded
+# Affine, not linear: its JVP is written by hand.
+PadV2 = define_op("PadV2", _pad, batching=_PADDED)
+MirrorPad = define_op("MirrorPad", _mirror_pad, family=LINEAR, batching=_PADDED)
+MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad, family=LINEAR, batching=_PADDED)
+ReverseV2 = define_op("ReverseV2", np.flip, family=LINEAR, batching=STACKED)
+Roll = define_op("Roll", np.roll, family=LINEAR, batching=STACKED)
+Shape = define_op("Shape", _shape, family=SHAPE_ONLY)
+Size = define_op("Size", _size, family=SHAPE_ONLY)
+Rank = define_op("Rank", _rank, family=SHAPE_ONLY)
 
 
 # -- argument helpers ------------------------------------------------------------------------

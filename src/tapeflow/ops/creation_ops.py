@@ -9,7 +9,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
@@ -49,7 +49,7 @@ def _linspace(start, stop, num, axis):
     return np.linspace(start, stop, num, axis=axis, dtype=start.dtype)
 
 
-Fill = define_op("Fill", _fill)
+Fill = define_op("Fill", _fill, family=LINEAR)
 ZerosLike = define_op("ZerosLike", _zeros_like)
 OnesLike = define_op("OnesLike", _ones_like)
 OneHot = define_op("OneHot", _one_hot)

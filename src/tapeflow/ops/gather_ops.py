@@ -9,7 +9,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
 from .op_util import as_input, index_input, int_values, normalize_axis
 
@@ -57,8 +57,14 @@ def _unsorted_segment_sum(data, segment_ids, num_segments):
     return out
 
 
-GatherV2 = define_op("GatherV2", _gather)
-UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum)
+def _unless_batch_dims(attrs: dict):
+    """Stacking expresses a gather without batch dimensions only."""
+    return attrs if attrs["batch_dims"] == 0 else None
+
+
+GatherV2 = define_op("GatherV2", _gather, family=LINEAR,
+                     batching=Stacking(transform=_unless_batch_dims))
+UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum, family=LINEAR)
 
 
 # -- public functions ------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import BATCH, LINEAR, TRANSPARENT, Stacking, define_op
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from .array_ops import expand_dims, reshape, squeeze, tile
@@ -92,15 +92,18 @@ def _where(condition):
     return np.argwhere(condition).astype(np.int64)
 
 
-Slice = define_op("Slice", _slice)
-StridedSlice = define_op("StridedSlice", _strided_slice)
-StridedSliceGrad = define_op("StridedSliceGrad", _strided_slice_grad)
-GatherNd = define_op("GatherNd", _gather_nd)
-ScatterNd = define_op("ScatterNd", _scatter_nd)
-TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update)
-TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add)
+Slice = define_op("Slice", _slice, family=LINEAR,
+                  batching=Stacking(leading={"begin": 0, "size": BATCH}))
+StridedSlice = define_op("StridedSlice", _strided_slice, family=LINEAR,
+                         batching=Stacking(leading={"index": slice(None)}))
+StridedSliceGrad = define_op("StridedSliceGrad", _strided_slice_grad, family=LINEAR,
+                             batching=Stacking(leading={"index": slice(None), "shape": BATCH}))
+GatherNd = define_op("GatherNd", _gather_nd, family=LINEAR)
+ScatterNd = define_op("ScatterNd", _scatter_nd, family=LINEAR)
+TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update, family=LINEAR)
+TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add, family=LINEAR)
 Where = define_op("Where", _where)
-SelectV2 = define_op("SelectV2", np.where)
+SelectV2 = define_op("SelectV2", np.where, family=LINEAR, batching=TRANSPARENT)
 
 
 # -- slicing ---------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
-"""Forward-mode (JVP) rules shared by whole families of ops, each following from what the
-family is, so that one line registers an op:
-- linear ops (reshapes, slices, gathers, concatenations, sums): the op maps tangents itself;
+"""Forward-mode (JVP) rules shared by whole families of ops (see Family in
+framework/registry.py), each following from what the family is, so that an op gets its rule
+from the family it declares at `define_op`:
+- linear ops (reshapes, slices, gathers, concatenations, sums) and identities: the op maps
+  tangents itself;
 - multilinear ops (products: mul, matmul, einsum): one term per input with a tangent;
 - elementwise ops: the Jacobian is diagonal, so the gradient rule gives the slopes.
 
@@ -12,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.registry import RegisterJVP, get_op
+from ..framework.registry import (ELEMENTWISE, IDENTITY, LINEAR, MULTILINEAR, get_op,
+                                  register_family_jvp)
 from .op_util import dtype_of, shape_of, value_of
 
-__all__ = ["elementwise_jvp", "linear_jvp", "multilinear_jvp", "plus", "register_jvps"]
+__all__ = ["elementwise_jvp", "linear_jvp", "multilinear_jvp", "plus"]
 
 
 def plus(a, b):
@@ -75,7 +78,7 @@ def elementwise_jvp(op, *tangents):
     return total
 
 
-def register_jvps(rule, *op_types: str) -> None:
-    """Registers `rule` (one of the above) as the JVP rule of each of `op_types`."""
-    for op_type in op_types:
-        RegisterJVP(op_type)(rule)
+register_family_jvp(ELEMENTWISE, elementwise_jvp)
+register_family_jvp(LINEAR, linear_jvp)
+register_family_jvp(IDENTITY, linear_jvp)
+register_family_jvp(MULTILINEAR, multilinear_jvp)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import ELEMENTWISE, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, broadcast_to, transpose
 from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
@@ -116,9 +116,9 @@ def _sparse_xent(logits, labels):
     return loss, backprop
 
 
-Relu = define_op("Relu", _relu)
-ReluGrad = define_op("ReluGrad", _relu_grad)
-Softmax = define_op("Softmax", _softmax)
+Relu = define_op("Relu", _relu, family=ELEMENTWISE)
+ReluGrad = define_op("ReluGrad", _relu_grad, family=ELEMENTWISE)
+Softmax = define_op("Softmax", _softmax, batching=STACKED)
 LogSoftmax = define_op("LogSoftmax", _log_softmax)
 Relu6 = define_op("Relu6", _relu6)
 Relu6Grad = define_op("Relu6Grad", _relu6_grad)
@@ -133,7 +133,7 @@ Softsign = define_op("Softsign", _softsign)
 BiasAdd = define_op("BiasAdd", _bias_add)
 SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
-                              num_outputs=2)
+                              num_outputs=2, batching=TRANSPARENT)
 
 
 def relu(features, name=None) -> Tensor:
