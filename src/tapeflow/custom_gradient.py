@@ -7,7 +7,7 @@ import inspect
 from .framework import nest
 from .framework.context import state
 from .framework.execute import execute, record_operation
-from .framework.registry import RegisterGradient, define_op, no_gradient
+from .framework.registry import IDENTITY, RegisterGradient, define_op, no_gradient
 from .framework.tensor import Tensor, constant
 from .framework.variables import Variable
 from .ops.array_ops import _identity
@@ -15,7 +15,7 @@ from .ops.op_util import NO_ATTRS, as_input
 
 __all__ = ["stop_gradient", "custom_gradient", "grad_pass_through", "recompute_grad"]
 
-StopGradient = define_op("StopGradient", _identity)
+StopGradient = define_op("StopGradient", _identity, family=IDENTITY)
 no_gradient("StopGradient")
 
 

@@ -60,8 +60,10 @@ class Stacking:
 
     def __init__(self, axes: tuple = ("axis",), perms: tuple = (),
                  leading: Optional[dict] = None, transform: Optional[Callable] = None) -> None:
-        self.axes, self.perms, self.leading, self.transform = axes, perms, leading or {}, \
-            transform
+        self.axes = axes
+        self.perms = perms
+        self.leading = leading or {}
+        self.transform = transform
 
     def attrs(self, attrs: dict, batch: int) -> Optional[dict]:
         """`attrs` of the op run on a stack of `batch` copies of its inputs."""
@@ -78,6 +80,10 @@ class Stacking:
             if name in attrs:
                 shifted[name] = (0,) + tuple(p + 1 for p in attrs[name])
         return shifted if self.transform is None else self.transform(shifted)
+
+    def __repr__(self) -> str:
+        return (f"Stacking(axes={self.axes!r}, perms={self.perms!r}, leading={self.leading!r}, "
+                f"transform={self.transform!r})")
 
 
 def _shift(axis: int) -> int:

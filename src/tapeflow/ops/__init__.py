@@ -1,5 +1,7 @@
-"""The op library: forward ops (`*_ops.py`) and beside them their rules (`*_grad.py`,
-`*_jvp.py`, batched rules in `batched_grad.py`). Importing this package registers every rule.
+"""The op library: forward ops (`*_ops.py`, each `define_op` declaring the op's family and
+batching) and beside them their rules (`*_grad.py`; the JVP rules families derive in
+`jvp_util.py`, hand-written ones in `*_jvp.py`; batched rules in `batched_grad.py`).
+Importing this package registers every rule.
 """
 from . import (array_grad, bitwise_grad, comparison_grad, complex_grad,  # noqa: F401
                conv_grad, diag_grad, gather_grad, indexing_grad, linalg_grad, math_grad,

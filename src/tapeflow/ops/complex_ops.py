@@ -30,11 +30,11 @@ def _complex(real, imag):
 
 
 # -- ops -------------------------------------------------------------------------------------
-# Elementwise but not holomorphic: Complex and Angle take JVPs from their gradient rules.
-Complex = define_op("Complex", _complex, batching=TRANSPARENT)
+Complex = define_op("Complex", _complex, family=LINEAR, batching=TRANSPARENT)
 Real = define_op("Real", np.real, family=LINEAR, batching=TRANSPARENT)
 Imag = define_op("Imag", np.imag, family=LINEAR, batching=TRANSPARENT)
 Conj = define_op("Conj", np.conj, family=LINEAR, batching=TRANSPARENT)
+# Elementwise but not holomorphic: its JVP comes from the gradient rule, transposed.
 Angle = define_op("Angle", np.angle, batching=TRANSPARENT)
 
 

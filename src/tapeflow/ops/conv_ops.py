@@ -12,7 +12,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..framework import errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, MULTILINEAR, define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, Transpose
 from .op_util import as_input, binary_inputs
@@ -137,14 +137,15 @@ def _avg_pool_grad(out_backprop, input_sizes, ksize, strides, pads):
     return _windows(spread, ksize, (1, 1), (1, 1)).sum(axis=(3, 4))
 
 
-Conv2D = define_op("Conv2D", _conv2d)
-Conv2DBackpropInput = define_op("Conv2DBackpropInput", _conv2d_backprop_input)
-Conv2DBackpropFilter = define_op("Conv2DBackpropFilter", _conv2d_backprop_filter)
+Conv2D = define_op("Conv2D", _conv2d, family=MULTILINEAR)
+Conv2DBackpropInput = define_op("Conv2DBackpropInput", _conv2d_backprop_input, family=MULTILINEAR)
+Conv2DBackpropFilter = define_op("Conv2DBackpropFilter", _conv2d_backprop_filter,
+                                 family=MULTILINEAR)
 MaxPool = define_op("MaxPool", _max_pool)
 MaxPoolGrad = define_op("MaxPoolGrad", _max_pool_grad)
 MaxPoolGradGrad = define_op("MaxPoolGradGrad", _max_pool_grad_grad)
-AvgPool = define_op("AvgPool", _avg_pool)
-AvgPoolGrad = define_op("AvgPoolGrad", _avg_pool_grad)
+AvgPool = define_op("AvgPool", _avg_pool, family=LINEAR)
+AvgPoolGrad = define_op("AvgPoolGrad", _avg_pool_grad, family=LINEAR)
 
 
 def _fail(op_name: str, message: str):

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import ELEMENTWISE, STACKED, TRANSPARENT, define_op
+from ..framework.registry import ELEMENTWISE, LINEAR, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, broadcast_to, transpose
 from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
@@ -120,17 +120,17 @@ Relu = define_op("Relu", _relu, family=ELEMENTWISE)
 ReluGrad = define_op("ReluGrad", _relu_grad, family=ELEMENTWISE)
 Softmax = define_op("Softmax", _softmax, batching=STACKED)
 LogSoftmax = define_op("LogSoftmax", _log_softmax)
-Relu6 = define_op("Relu6", _relu6)
-Relu6Grad = define_op("Relu6Grad", _relu6_grad)
-Elu = define_op("Elu", _elu)
-EluGrad = define_op("EluGrad", _elu_grad)
-Selu = define_op("Selu", _selu)
-SeluGrad = define_op("SeluGrad", _selu_grad)
-LeakyRelu = define_op("LeakyRelu", _leaky_relu)
-LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad)
-Softplus = define_op("Softplus", _softplus)
-Softsign = define_op("Softsign", _softsign)
-BiasAdd = define_op("BiasAdd", _bias_add)
+Relu6 = define_op("Relu6", _relu6, family=ELEMENTWISE)
+Relu6Grad = define_op("Relu6Grad", _relu6_grad, family=ELEMENTWISE)
+Elu = define_op("Elu", _elu, family=ELEMENTWISE)
+EluGrad = define_op("EluGrad", _elu_grad, family=ELEMENTWISE)
+Selu = define_op("Selu", _selu, family=ELEMENTWISE)
+SeluGrad = define_op("SeluGrad", _selu_grad, family=ELEMENTWISE)
+LeakyRelu = define_op("LeakyRelu", _leaky_relu, family=ELEMENTWISE)
+LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad, family=ELEMENTWISE)
+Softplus = define_op("Softplus", _softplus, family=ELEMENTWISE)
+Softsign = define_op("Softsign", _softsign, family=ELEMENTWISE)
+BiasAdd = define_op("BiasAdd", _bias_add, family=LINEAR)
 SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
                               num_outputs=2, batching=TRANSPARENT)
