@@ -14,7 +14,7 @@ from tapeflow import autodiff
 from tapeflow.custom_gradient import (custom_gradient, grad_pass_through, recompute_grad,
                                       stop_gradient)
 from tapeflow.eager import backprop, function
-from tapeflow.gradients import AggregationMethod, gradients, hessians
+from tapeflow.eager.graph_gradients import AggregationMethod, gradients, hessians
 from tapeflow.framework import dtypes, graph, indexed_slices, registry, tensor, tensor_shape
 from tapeflow.framework import tensor_spec, variables
 from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, complex_ops,

@@ -41,7 +41,7 @@ from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad,
 from . import autodiff, bitwise, config, dtypes, linalg, math, nn, random, test  # noqa: E402
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
-from .gradients import AggregationMethod, gradients, hessians
+from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .eager.function import function
 from .ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
 from .ops.script_ops import py_function

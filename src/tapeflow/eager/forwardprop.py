@@ -30,8 +30,8 @@ from ..framework.variables import Variable
 from ..ops.array_ops import BroadcastTo
 from ..ops.math_ops import Mul, Sum
 from ..ops.op_util import shape_of
-from .backprop import UnconnectedGradients, as_unconnected, imperative_grad, unbroadcast
-from .batched_backprop import gradients_per_input
+from .backward import (GraphDomain, UnconnectedGradients, as_unconnected, backward, dense,
+                       eager_domain, filled_like, one_per_input, unbroadcast)
 from .tape import OpRecord, Tape, is_trainable
 
 __all__ = ["ForwardAccumulator", "output_tangents", "tangent_of"]
@@ -303,7 +303,6 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     sum_i <vjp_i(u), conj(v_i)> with respect to u is J v. Runs on Tensors; the private tape
     sees only ops on u, and the recorders already active see the whole computation.
     """
-    from ..gradients import AggregationMethod, filled_like, symbolic_backward
     rule = gradient_rule(op)
     graph = state.graph is not None
     upstream = [filled_like(o, 0) if graph else Tensor(np.zeros_like(o._value))
@@ -315,7 +314,7 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     recorders.append(tape)
     try:
         grads = rule(OpRecord(op, inputs, outputs, attrs), *upstream)
-        grads = gradients_per_input(op, grads, len(inputs))
+        grads = one_per_input(op, grads, len(inputs))
         total = None
         for x, g, v in zip(inputs, grads, tangents):
             if g is None or v is None:
@@ -331,11 +330,9 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
         recorders.remove(tape)
     if total is None:
         return [None] * len(outputs)
-    if graph:
-        return [to_dense(t) if type(t) is IndexedSlices else t for t in symbolic_backward(
-            list(tape.entries), [total], [None], upstream, set(), AggregationMethod.DEFAULT)]
-    return [to_dense(t) if type(t) is IndexedSlices else t
-            for t in imperative_grad(tape, [total], upstream, [None], consume=True)]
+    domain = GraphDomain() if graph else eager_domain()
+    return [dense(t) for t in backward(tape.entries, [total], [None], upstream, domain,
+                                       tape=tape, consume=True)]
 
 
 def _as_tensor(t):

@@ -31,6 +31,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
+from .backward import GraphDomain, backward
 from .tape import OpRecord
 
 __all__ = ["function", "Function", "ConcreteFunction"]
@@ -244,7 +245,6 @@ class _Gradient:
     """
 
     def __init__(self, f: ConcreteFunction) -> None:
-        from ..gradients import AggregationMethod, symbolic_backward
         graph = f.graph
         start = len(graph._ops)
         records = [OpRecord(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
@@ -252,8 +252,8 @@ class _Gradient:
             self.grad_inputs = [graph.placeholder(o._value.dtype, o.shape, name="grad")
                                 for o in f.outputs]
             self.sources = list(f.inputs) + list(f.variables)
-            self.grads = symbolic_backward(records, f.outputs, self.grad_inputs, self.sources,
-                                           set(), AggregationMethod.DEFAULT)
+            self.grads = backward(records, f.outputs, self.grad_inputs, self.sources,
+                                  GraphDomain())
         fed = {t._id for t in f.inputs}
         saved: dict = {}
         for op in graph._ops[start:]:

@@ -1,7 +1,11 @@
 """The record a GradientTape keeps: which tensors it watches and the operations on them."""
 from __future__ import annotations
 
-__all__ = ["OpRecord", "Tape"]
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import Variable
+
+__all__ = ["OpRecord", "Tape", "is_trainable", "snapshot"]
 
 
 class OpRecord:
@@ -100,3 +104,12 @@ class Tape:
         for o in outputs:
             if o._value.dtype.char in _TRAINABLE_CHARS:
                 ids.add(o._id)
+
+
+def snapshot(x):
+    """A target as a Tensor; a Variable keeps its identity so gradient(v, v) is ones."""
+    if isinstance(x, Variable):
+        return Tensor(x._value, x._id)
+    if isinstance(x, (Tensor, IndexedSlices)):
+        return x
+    return convert_to_tensor(x)

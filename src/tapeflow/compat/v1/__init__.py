@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import importlib
 
-from ...gradients import gradients as _gradients
-from ...gradients import hessians as _hessians
+from ...eager.graph_gradients import gradients as _gradients
+from ...eager.graph_gradients import hessians as _hessians
 from ...client.session import IndexedSlicesValue, InteractiveSession, Session
 from ...eager.backprop import UnconnectedGradients
 from ...framework import dtypes as _dtypes

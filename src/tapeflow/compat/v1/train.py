@@ -42,7 +42,7 @@ class Optimizer:
             RuntimeError: a non-callable loss while executing eagerly.
         """
         from ...eager.backprop import GradientTape
-        from ...gradients import gradients
+        from ...eager.graph_gradients import gradients
         graph = state.graph
         if graph is None:
             if not callable(loss):

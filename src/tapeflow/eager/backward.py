@@ -1,0 +1,671 @@
+"""The reverse interpreter: the one backward loop over recorded operations, for every mode.
+
+`backward(records, targets, upstream, sources, domain)` walks `records` (OpRecords in the
+order they ran) in reverse and calls each op's gradient rule. What gradients are made of is
+the `domain`'s business, not the loop's:
+- `RAW`: NumPy arrays, when nothing records the backward pass (the fast path);
+- `TENSOR`: Tensors, so outer tapes and accumulators record the pass (higher order);
+- `GraphDomain`: symbolic tensors of the graph being built (`tf.gradients`, `tf.function`,
+  a tape inside a graph), with TF's aggregation methods;
+- `BatchedDomain`: any of those with a leading batch axis on every gradient, one pass for
+  many upstream gradients at once (vectorized Jacobians: the pullback composed with
+  batching).
+The loop does the rest once: reachability from the sources, pending gradients, zeros for
+the unused outputs of multi-output ops, `stop_gradients`, NO_GRADIENT and missing rules,
+IndexedSlices, the gradient-count check, unbroadcasting and collecting the sources'.
+
+A rule that needs what a graph does not know while it is built (a dimension of a
+`[None, 3]` tensor) raises SymbolicValueError; the graph domain then runs that rule when the
+graph runs, in one EagerPyFunc node (`_run_later`), itself differentiable.
+"""
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+
+from ..framework.errors import SymbolicValueError
+from ..framework.graph_tensor import SymbolicValue
+from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
+from ..framework.registry import NO_GRADIENT, get_op, gradient_rule
+from ..framework.tensor import Tensor, constant, convert_to_tensor
+from ..framework.context import state
+from ..framework.batched_registry import batched_rule, is_batch_transparent, stacking_attrs
+from ..ops.array_ops import BroadcastTo, ConcatV2, Reshape, SplitV
+from ..ops.math_ops import Sum
+from ..ops.op_util import dtype_of, shape_of
+from ..ops.script_ops import EagerPyFunc, spec_of
+from .tape import OpRecord, is_trainable
+
+__all__ = ["UnconnectedGradients", "as_unconnected", "backward", "eager_domain", "reachable", "one_per_input", "unbroadcast",
+           "static_dims", "dense", "RAW", "TENSOR", "GraphDomain", "BatchedDomain", "AggregationMethod"]
+
+
+class UnconnectedGradients(enum.Enum):
+    """What a gradient is for a source the target does not depend on: None or zeros."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def as_unconnected(value) -> UnconnectedGradients:
+    """`value` ('none', 'zero' or an UnconnectedGradients) as an UnconnectedGradients.
+
+    Raises:
+        ValueError: any other value.
+    """
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}. Use "
+                         "UnconnectedGradients.NONE ('none') or UnconnectedGradients.ZERO "
+                         "('zero').") from None
+
+
+class AggregationMethod:
+    """How the gradients reaching one tensor along several paths are summed.
+
+    `ADD_N` (the `DEFAULT`) sums them all at once; `EXPERIMENTAL_TREE` pairwise, which holds
+    fewer partial sums; `EXPERIMENTAL_ACCUMULATE_N` behaves like the tree. IndexedSlices
+    are always aggregated by concatenation.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.Graph().as_default():
+        ...     x = tf.constant(2.0)
+        ...     g = tf.gradients(x * x + x * 3.0, x,
+        ...                      aggregation_method=tf.AggregationMethod.EXPERIMENTAL_TREE)
+        ...     print(tf.compat.v1.Session().run(g))
+        [7.0]
+    """
+
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+# -- the loop ------------------------------------------------------------------------------
+
+def backward(records: list, targets: list, upstream: list, sources: list, domain,
+             tape=None, stop_ids=frozenset(), consume: bool = False,
+             unconnected: UnconnectedGradients = UnconnectedGradients.NONE) -> list:
+    """d(sum of targets)/d(source) for each source, None where unconnected.
+
+    Args:
+        records: OpRecords in the order the operations ran (a tape's entries, or a graph's
+            operations).
+        targets: the tensors differentiated.
+        upstream: one upstream gradient per target, None for ones.
+        sources: tensors or variables; matched by `_id`, so a variable collects the
+            gradients of all its reads.
+        domain: what gradients are made of (see the module docstring).
+        tape: the Tape that recorded `records`: only what it watched, or a target, can
+            receive a gradient; None for a graph's operations.
+        stop_ids: ids of tensors held constant (`tf.gradients`' stop_gradients).
+        consume: release the records (pop them from `records`) as they are used.
+        unconnected: ZERO gives zeros shaped like the source where it is unconnected.
+    """
+    target_ids = {t._id for t in targets}
+    if tape is None:
+        source_ids = {s._id for s in sources}
+        relevant = reachable(records, source_ids)
+    else:
+        ids = tape.ids
+        source_ids = {s._id for s in sources if s._id in ids or s._id in target_ids}
+        # Each recorded op depends on a watched tensor: when all of them are sources,
+        # everything recorded is relevant.
+        relevant = ids if tape.watched <= source_ids else reachable(records, source_ids, ids)
+    add, seed = domain.add, domain.seed
+    pending: dict = {}
+    for t, g in zip(targets, upstream):
+        t_id = t._id
+        if not is_trainable(t) or (t_id not in relevant and t_id not in source_ids):
+            continue
+        g = seed(t, g)
+        old = pending.get(t_id)
+        pending[t_id] = g if old is None else add(old, g)
+    deferred = domain.deferred
+    total, zeros, call, unbroadcast_to = domain.total, domain.zeros, domain.call, \
+        domain.unbroadcast
+    found: dict = {}
+    ndarray = np.ndarray
+    # A batched gradient never has its input's shape: each goes through the domain.
+    exact = not isinstance(domain, BatchedDomain)
+    for index in range(len(records) - 1, -1, -1):
+        rec = records.pop() if consume else records[index]
+        outputs = rec.outputs
+        if len(outputs) == 1:
+            out_id = outputs[0]._id
+            g = pending.pop(out_id, None)
+            if g is None:
+                continue
+            if deferred and type(g) is list:
+                g = total(g)
+            if out_id in source_ids:
+                found[out_id] = g
+            if out_id not in relevant or out_id in stop_ids:
+                continue
+            out_grads = (g,)
+        else:
+            out_grads = []
+            for o in outputs:
+                g = pending.pop(o._id, None)
+                if g is not None:
+                    if deferred and type(g) is list:
+                        g = total(g)
+                    if o._id in source_ids:
+                        found[o._id] = g
+                    if o._id in stop_ids:
+                        g = None
+                out_grads.append(g)
+            if all(g is None for g in out_grads) or not any(o._id in relevant for o in outputs):
+                continue
+            out_grads = [zeros(o) if g is None else g for o, g in zip(outputs, out_grads)]
+        op = rec.op
+        rule = op.grad
+        if rule is NO_GRADIENT:
+            continue
+        if rule is None:
+            gradient_rule(op)  # raises LookupError naming the op
+        if not op.grad_takes_indexed_slices:
+            out_grads = [to_dense(g) if type(g) is IndexedSlices else g for g in out_grads]
+        inputs = rec.inputs
+        in_grads = call(rule, rec, out_grads, relevant)
+        if len(inputs) == 1 and not isinstance(in_grads, (tuple, list)):
+            in_grads = (in_grads,)
+        elif not isinstance(in_grads, (tuple, list)) or len(in_grads) != len(inputs):
+            raise count_error(op, in_grads, len(inputs))
+        for x, g in zip(inputs, in_grads):
+            if g is None:
+                continue
+            x_id = x._id
+            if x_id not in relevant:
+                continue
+            if not exact or type(g) is not ndarray or g.shape != x._value.shape:
+                g = unbroadcast_to(g, x, len(inputs) == 1)
+            old = pending.get(x_id)
+            pending[x_id] = g if old is None else add(old, g)
+    result = domain.result
+    zero = unconnected is UnconnectedGradients.ZERO
+    gradients = []
+    for s in sources:
+        s_id = s._id
+        g = rest = None
+        if s_id in source_ids:
+            g, rest = found.get(s_id), pending.get(s_id)
+        if rest is not None:
+            if deferred and type(rest) is list:
+                rest = total(rest)
+            g = rest if g is None else total([g, rest]) if deferred else add(g, rest)
+        if g is None and zero:
+            g = zeros(s)
+        gradients.append(None if g is None else result(g))
+    return gradients
+
+
+def reachable(records, source_ids: set, trainable_ids=None) -> set:
+    """The ids of `source_ids` and of every trainable tensor computed from them over
+    `records` (trainable: in `trainable_ids` when given, else of a floating dtype)."""
+    reached = set(source_ids)
+    for rec in records:
+        for x in rec.inputs:
+            if x._id in reached:
+                if trainable_ids is None:
+                    reached.update([o._id for o in rec.outputs if is_trainable(o)])
+                else:
+                    reached.update([o._id for o in rec.outputs if o._id in trainable_ids])
+                break
+    return reached
+
+
+def count_error(op, grads, count: int) -> ValueError:
+    got = len(grads) if isinstance(grads, (tuple, list)) else 1
+    return ValueError(f"The gradient rule of op '{op.name}' returned {got} gradients; the op "
+                      f"has {count} inputs and needs exactly one gradient (or None) per input.")
+
+
+def one_per_input(op, grads, count: int):
+    """A rule's result as one gradient per input (a lone gradient for a one-input op).
+
+    Raises:
+        ValueError: the rule returned another number of gradients, naming the op.
+    """
+    if count == 1 and not isinstance(grads, (tuple, list)):
+        return (grads,)
+    if not isinstance(grads, (tuple, list)) or len(grads) != count:
+        raise count_error(op, grads, count)
+    return grads
+
+
+def static_dims(x):
+    """The dimensions of a tensor, variable or array as a tuple (None entries where a graph
+    does not know them), or None when even the rank is unknown."""
+    if hasattr(x, "_dims"):
+        return x._dims
+    value = getattr(x, "_value", x)
+    if isinstance(value, SymbolicValue):
+        return value.dims
+    if hasattr(x, "_trainable") and hasattr(x, "shape"):  # a variable: its declared shape
+        shape = x.shape
+        return None if shape.rank is None else tuple(shape.dims)
+    return np.shape(value)
+
+
+def _fully_known(dims) -> bool:
+    return dims is not None and None not in dims
+
+
+def unbroadcast(grad, shape: tuple):
+    """Sums `grad` over the axes along which an input of `shape` was broadcast.
+
+    The one place broadcast gradients are reduced; works on raw arrays and on Tensors.
+    """
+    gshape = shape_of(grad)
+    if gshape == shape:
+        return grad
+    lead = len(gshape) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+    if type(grad) is np.ndarray:  # nothing records: straight to NumPy
+        if axes:
+            grad = np.add.reduce(grad, axis=axes, dtype=grad.dtype)
+        return grad.reshape(shape)
+    if axes:
+        grad = Sum(grad, axis=axes, keepdims=False)
+    return Reshape(grad, shape)
+
+
+def _unwrap(g):
+    if isinstance(g, Tensor):
+        return g._value
+    if isinstance(g, IndexedSlices):
+        return IndexedSlices(_unwrap(g.values), _unwrap(g.indices), _unwrap(g.dense_shape))
+    return g
+
+
+def _wrap(g):
+    if type(g) is np.ndarray:
+        return Tensor(g)
+    if g is None or isinstance(g, Tensor):
+        return g
+    if isinstance(g, IndexedSlices):
+        return IndexedSlices(_wrap(g.values), _wrap(g.indices), _wrap(g.dense_shape))
+    return Tensor(np.asarray(g) if not isinstance(g, np.generic) else g)
+
+
+def _sum(old, new):
+    if isinstance(old, IndexedSlices) or isinstance(new, IndexedSlices):
+        return aggregate(old, new)
+    return old + new
+
+
+# -- domains -------------------------------------------------------------------------------
+
+class _RawDomain:
+    """NumPy arrays: nothing records the backward pass, so rules run at NumPy speed on a
+    view of each record whose inputs and outputs are the arrays."""
+
+    deferred = False
+    raw = True
+    graph = False
+
+    def __init__(self) -> None:
+        self._view = OpRecord(None, None, None, None)
+
+    def seed(self, target, g):
+        if g is None:
+            value = target._value
+            g = np.empty(value.shape, value.dtype)
+            g.fill(1)
+            return g
+        if not isinstance(g, (Tensor, IndexedSlices)):
+            g = convert_to_tensor(g, dtype=target.dtype)
+        return _unwrap(g)
+
+    def zeros(self, output):
+        return np.zeros_like(output._value)
+
+    def spec(self, x):
+        return spec_of(x)
+
+    def view(self, rec: OpRecord) -> OpRecord:
+        view = OpRecord(rec.op, [x._value for x in rec.inputs],
+                        [o._value for o in rec.outputs], rec.attrs)
+        view._tensors = rec.inputs
+        return view
+
+    def call(self, rule, rec: OpRecord, out_grads, relevant):
+        op = rec.op
+        if op.grad_takes_tensors:  # user code (a custom_gradient's grad_fn)
+            rec._needed = relevant
+            in_grads = rule(rec, *[_wrap(g) for g in out_grads])
+            return ([_unwrap(g) for g in in_grads] if isinstance(in_grads, (tuple, list))
+                    else _unwrap(in_grads))
+        view = self._view
+        inputs = rec.inputs
+        view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
+        view.inputs = [x._value for x in inputs]
+        view.outputs = [o._value for o in rec.outputs]
+        if len(out_grads) == 1:
+            return rule(view, out_grads[0])
+        return rule(view, *out_grads)
+
+    def unbroadcast(self, g, x, single_input: bool = False):
+        """`g` summed to the shape of input `x` (of an op with one input when
+        `single_input`, whose gradient has its shape however unknown)."""
+        if type(g) is IndexedSlices:
+            return g
+        return unbroadcast(g, x._value.shape)
+
+    def add(self, old, new):
+        if type(old) is np.ndarray and type(new) is np.ndarray:
+            return old + new
+        return _sum(old, new)
+
+    total = None
+
+    def result(self, g):
+        return _wrap(g)
+
+
+class _TensorDomain(_RawDomain):
+    """Tensors: the backward pass runs through `execute`, so recorders active now (outer
+    tapes, accumulators) record it and it can be differentiated again."""
+
+    raw = False
+
+    def seed(self, target, g):
+        if g is None:
+            value = target._value
+            ones = np.empty(value.shape, value.dtype)
+            ones.fill(1)
+            return Tensor(ones)
+        if not isinstance(g, (Tensor, IndexedSlices)):
+            g = convert_to_tensor(g, dtype=target.dtype)
+        return _wrap(g)
+
+    def zeros(self, output):
+        return Tensor(np.zeros_like(output._value))
+
+    def view(self, rec: OpRecord) -> OpRecord:
+        return OpRecord(rec.op, rec.inputs, rec.outputs, rec.attrs)
+
+    def call(self, rule, rec: OpRecord, out_grads, relevant):
+        rec._needed = relevant
+        return rule(rec, *out_grads)
+
+    def add(self, old, new):
+        return _sum(old, new)
+
+    def result(self, g):
+        return g
+
+
+RAW = _RawDomain()
+TENSOR = _TensorDomain()
+
+
+def eager_domain():
+    """RAW when nothing records on this thread, else TENSOR (the pass is recorded)."""
+    return TENSOR if state.recorders else RAW
+
+
+class GraphDomain(_TensorDomain):
+    """Symbolic tensors of the graph being built: each rule adds graph ops. Gradients
+    reaching a tensor along several paths are summed by `method` (an AggregationMethod)
+    once all have arrived."""
+
+    deferred = True
+    graph = True
+
+    def __init__(self, method: int = AggregationMethod.DEFAULT) -> None:
+        self.method = method
+
+    def seed(self, target, g):
+        if g is None:
+            return filled_like(target, 1)
+        if isinstance(g, IndexedSlices):
+            return g
+        return state.graph._graph_input(convert_to_tensor(g, dtype=target.dtype))
+
+    def zeros(self, output):
+        return filled_like(output, 0)
+
+    def call(self, rule, rec: OpRecord, out_grads, relevant):
+        rec._needed = relevant
+        try:
+            return rule(rec, *out_grads)
+        except SymbolicValueError:
+            return _run_later(self, rule, rec, out_grads, relevant)
+
+    def unbroadcast(self, g, x, single_input: bool = False):
+        if isinstance(g, IndexedSlices):
+            return g
+        xd, gd = static_dims(x), static_dims(g)
+        if _fully_known(xd) and _fully_known(gd):
+            return g if gd == xd else unbroadcast(g, tuple(xd))
+        if single_input and xd == gd:
+            return g
+        return EagerPyFunc(g, x, fn=lambda gv, xv: [unbroadcast(gv, shape_of(xv))],
+                           Tout=[(spec_of(g)[0], xd)])[0]
+
+    def add(self, old, new):
+        return old + [new] if type(old) is list else [old, new]
+
+    def total(self, grads: list):
+        return aggregate_all(grads, self.method)
+
+    def eager(self):
+        return eager_domain()
+
+    def spec(self, x):
+        return spec_of(x)
+
+
+def aggregate_all(grads: list, method: int):
+    """The sum of `grads` as `method` (an AggregationMethod) sums them."""
+    if len(grads) == 1:
+        return grads[0]
+    if any(isinstance(g, IndexedSlices) for g in grads):
+        total = grads[0]
+        for g in grads[1:]:
+            total = aggregate(total, g)
+        return total
+    if method == AggregationMethod.ADD_N:
+        return get_op("AddN")(*grads)
+    while len(grads) > 1:
+        paired = [a + b for a, b in zip(grads[::2], grads[1::2])]
+        grads = paired + ([grads[-1]] if len(grads) % 2 else [])
+    return grads[0]
+
+
+def filled_like(t, value):
+    """A tensor shaped like `t` filled with `value` (an op when the shape is not known)."""
+    dtype, dims = spec_of(t)
+    if _fully_known(dims):
+        return constant(np.full(dims, value, dtype))
+    return EagerPyFunc(t, fn=lambda a: [np.full(np.shape(getattr(a, "_value", a)), value, dtype)],
+                       Tout=[(dtype, dims)])[0]
+
+
+class BatchedDomain:
+    """Gradients with a leading batch axis: row b is the backward pass seeded with row b of
+    the upstream gradient. Wraps the domain the rows' values live in (raw, tensor, graph).
+
+    An op's rule is used as is when declared batch-transparent, its batched variant when one
+    is registered (framework/batched_registry.py), on a stacked view when the op batches by
+    stacking, and otherwise once per batch row (correct, but a Python loop for that op).
+    """
+
+    deferred = False
+    total = None
+
+    def __init__(self, inner, batch: int) -> None:
+        self.inner, self.batch = inner, batch
+        self.raw, self.graph = inner.raw, inner.graph
+
+    def seed(self, target, g):
+        return _unwrap(g) if self.raw else _wrap(g)
+
+    def zeros(self, output):
+        if self.graph and not _fully_known(static_dims(output)):
+            return None  # made by `_call`, when the graph runs if need be
+        return self._zeros((self.batch,) + shape_of(output), dtype_of(output))
+
+    def _zeros(self, shape, dtype):
+        zeros = np.zeros(shape, dtype)
+        return zeros if self.raw else Tensor(zeros)
+
+    def call(self, rule, rec: OpRecord, out_grads, relevant):
+        if self.graph:
+            try:
+                return self._call(rule, rec, out_grads, relevant)
+            except SymbolicValueError:  # the rule needs what the graph does not know yet
+                return _run_later(self, rule, rec, out_grads, relevant)
+        return self._call(rule, rec, out_grads, relevant)
+
+    def _call(self, rule, rec: OpRecord, grads, relevant):
+        op, batch, raw = rec.op, self.batch, self.raw
+        if any(g is None for g in grads):
+            grads = [self._zeros((batch,) + shape_of(o), dtype_of(o)) if g is None else g
+                     for o, g in zip(rec.outputs, grads)]
+        view = self.inner.view(rec)
+        view._needed = relevant
+        count = len(rec.inputs)
+        batched = batched_rule(op.name)
+        if batched is not None:
+            return one_per_input(op, batched(view, *grads), count)
+        if is_batch_transparent(op.name):
+            return one_per_input(op, rule(view, *grads), count)
+        attrs = stacking_attrs(op.name, rec.attrs, batch)
+        if attrs is not None:
+            stacked = OpRecord(op, _stack_of(view.inputs, batch, raw),
+                               _stack_of(view.outputs, batch, raw), attrs)
+            stacked._tensors, stacked._needed = rec.inputs, relevant
+            return one_per_input(op, rule(stacked, *grads), count)
+        return self._row_by_row(view, rule, grads)
+
+    def _row_by_row(self, view: OpRecord, rule, grads) -> list:
+        """The plain rule once per batch row, the results stacked along a new first axis."""
+        op, batch = view.op, self.batch
+        wrap = self.raw and op.grad_takes_tensors
+        if wrap:
+            needed = view._needed
+            view = OpRecord(op, view._tensors, tuple([_wrap(o) for o in view.outputs]),
+                            view.attrs)
+            view._needed = needed
+        rows = [_rows(g, batch) for g in grads]
+        per_row = []
+        for b in range(batch):
+            row_grads = [_wrap(r[b]) if wrap else r[b] for r in rows]
+            row = one_per_input(op, rule(view, *row_grads), len(view.inputs))
+            per_row.append([_unwrap(g) for g in row] if wrap else row)
+        stacked = []
+        for i, x in enumerate(view.inputs):
+            column = [dense(row[i]) for row in per_row]
+            present = [g for g in column if g is not None]
+            if not present:
+                stacked.append(None)
+                continue
+            shape = shape_of(present[0])
+            zeros = self._zeros((1,) + shape, dtype_of(x))
+            stacked.append(ConcatV2(*[zeros if g is None else Reshape(g, (1,) + shape)
+                                      for g in column], axis=0))
+        return stacked
+
+    def unbroadcast(self, g, x, single_input: bool = False):
+        """A batched gradient [batch, *broadcast shape] summed down to [batch, *x.shape]."""
+        g = dense(g)
+        if self.graph and not _fully_known(static_dims(x)):
+            return g  # the rule gave [batch, *x.shape] already
+        shape = x._value.shape
+        full = (self.batch,) + shape
+        gshape = shape_of(g)
+        if gshape == full:
+            return g
+        if len(gshape) <= len(shape):
+            # A rule's constant result (zeros) carries no batch axis.
+            return BroadcastTo(g, full)
+        lead = len(gshape) - len(full)
+        axes = tuple(range(1, lead + 1)) + tuple(
+            i + 1 + lead for i, d in enumerate(shape) if d == 1 and gshape[i + 1 + lead] != 1)
+        if axes:
+            g = Sum(g, axis=axes, keepdims=False)
+        return Reshape(g, full)
+
+    add = _RawDomain.add
+
+    def result(self, g):
+        return _wrap(g)
+
+    def eager(self):
+        return BatchedDomain(eager_domain(), self.batch)
+
+    def spec(self, x):
+        dtype, dims = spec_of(x)
+        return dtype, None if dims is None else (self.batch,) + tuple(dims)
+
+
+def _stack_of(values, batch: int, raw: bool) -> tuple:
+    """Each trainable value broadcast along a new first axis of length `batch` (a view of
+    it when raw)."""
+    broadcast = np.broadcast_to if raw else BroadcastTo
+    return tuple([broadcast(v, (batch,) + shape_of(v)) if dtype_of(v).kind in "fc" else v
+                  for v in values])
+
+
+def _rows(g, batch: int) -> list:
+    """The batch rows of g, each without the batch axis."""
+    shape = shape_of(g)[1:]
+    if batch == 1:
+        return [Reshape(g, shape)]
+    return [Reshape(r, shape) for r in SplitV(g, indices=tuple(range(1, batch)), axis=0)]
+
+
+def dense(g):
+    """A gradient as a dense array or Tensor (IndexedSlices summed into place)."""
+    return to_dense(g) if type(g) is IndexedSlices else g
+
+
+# -- the one run-time fallback ---------------------------------------------------------------
+
+def _run_later(domain, rule, rec: OpRecord, out_grads, relevant) -> list:
+    """The rule of graph op `rec` as one EagerPyFunc node that runs it, in `domain`'s eager
+    twin, on the arrays when the graph runs (for a rule that needs what the graph does not
+    know while it is built). The node is differentiable again: under a run-time tape the
+    rule runs on Tensors."""
+    inputs, outputs = rec.inputs, rec.outputs
+    n_in, n_out = len(inputs), len(outputs)
+    wanted = [i for i, x in enumerate(inputs) if x._id in relevant and is_trainable(x)]
+    present = [g for g in out_grads if g is not None]
+
+    def run(*values):
+        eager = domain.eager()
+        tensors = [v if isinstance(v, Tensor) else Tensor(v, x._id)
+                   for v, x in zip(values, (*inputs, *outputs))]
+        needed = relevant if eager.raw else relevant | {
+            t._id for t, x in zip(tensors, inputs) if x._id in relevant}
+        view = OpRecord(rec.op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
+                        rec.attrs)
+        given = iter(values[n_in + n_out:])
+        grads = [None if g is None else next(given) for g in out_grads]
+        grads = [g if g is None or isinstance(g, (Tensor, IndexedSlices)) or eager.raw
+                 else Tensor(np.asarray(g)) for g in grads]
+        in_grads = one_per_input(rec.op, eager.call(rule, view, grads, needed), n_in)
+        result = []
+        for i in wanted:
+            g, x = in_grads[i], tensors[i]
+            if g is None:
+                dtype, dims = eager.spec(x)
+                result.append(np.zeros(dims, dtype))
+            else:
+                result.append(eager.unbroadcast(dense(g), x))
+        return result
+
+    outs = EagerPyFunc(*inputs, *outputs, *present, fn=run,
+                       Tout=[domain.spec(inputs[i]) for i in wanted])
+    in_grads: list = [None] * n_in
+    for i, g in zip(wanted, outs):
+        in_grads[i] = g
+    return in_grads
