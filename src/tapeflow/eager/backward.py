@@ -3,7 +3,7 @@
 `backward(records, targets, upstream, sources, domain)` walks `records` (OpRecords in the
 order they ran) in reverse and calls each op's gradient rule. What gradients are made of is
 the `domain`'s business, not the loop's:
-- `RAW`: NumPy arrays, when nothing records the backward pass (the fast path);
+- raw: NumPy arrays, when nothing records the backward pass (the fast path);
 - `TENSOR`: Tensors, so outer tapes and accumulators record the pass (higher order);
 - `GraphDomain`: symbolic tensors of the graph being built (`tf.gradients`, `tf.function`,
   a tape inside a graph), with TF's aggregation methods;
@@ -27,18 +27,18 @@ import numpy as np
 from ..framework.errors import SymbolicValueError
 from ..framework.graph_tensor import SymbolicValue
 from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
-from ..framework.registry import NO_GRADIENT, get_op, gradient_rule
+from ..framework.registry import NO_GRADIENT, TRANSPARENT, Stacking, get_op, gradient_rule
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.context import state
-from ..framework.batched_registry import batched_rule, is_batch_transparent, stacking_attrs
 from ..ops.array_ops import BroadcastTo, ConcatV2, Reshape, SplitV
 from ..ops.math_ops import Sum
 from ..ops.op_util import dtype_of, shape_of
 from ..ops.script_ops import EagerPyFunc, spec_of
 from .tape import OpRecord, is_trainable
 
-__all__ = ["UnconnectedGradients", "as_unconnected", "backward", "eager_domain", "reachable", "one_per_input", "unbroadcast",
-           "static_dims", "dense", "RAW", "TENSOR", "GraphDomain", "BatchedDomain", "AggregationMethod"]
+__all__ = ["AggregationMethod", "BatchedDomain", "GraphDomain", "TENSOR", "UnconnectedGradients",
+           "as_unconnected", "backward", "dense", "eager_domain", "one_per_input", "reachable",
+           "static_dims", "unbroadcast"]
 
 
 class UnconnectedGradients(enum.Enum):
@@ -128,6 +128,9 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     deferred = domain.deferred
     total, zeros, call, unbroadcast_to = domain.total, domain.zeros, domain.call, \
         domain.unbroadcast
+    # The raw domain's rules see a view of each record holding its arrays; set up here, as
+    # it is on the hot path of every eager gradient.
+    view = domain.raw_view
     found: dict = {}
     ndarray = np.ndarray
     # A batched gradient never has its input's shape: each goes through the domain.
@@ -135,7 +138,8 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     for index in range(len(records) - 1, -1, -1):
         rec = records.pop() if consume else records[index]
         outputs = rec.outputs
-        if len(outputs) == 1:
+        single = len(outputs) == 1
+        if single:
             out_id = outputs[0]._id
             g = pending.pop(out_id, None)
             if g is None:
@@ -146,7 +150,6 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                 found[out_id] = g
             if out_id not in relevant or out_id in stop_ids:
                 continue
-            out_grads = (g,)
         else:
             out_grads = []
             for o in outputs:
@@ -161,17 +164,28 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                 out_grads.append(g)
             if all(g is None for g in out_grads) or not any(o._id in relevant for o in outputs):
                 continue
-            out_grads = [zeros(o) if g is None else g for o, g in zip(outputs, out_grads)]
         op = rec.op
         rule = op.grad
         if rule is NO_GRADIENT:
             continue
         if rule is None:
             gradient_rule(op)  # raises LookupError naming the op
-        if not op.grad_takes_indexed_slices:
-            out_grads = [to_dense(g) if type(g) is IndexedSlices else g for g in out_grads]
         inputs = rec.inputs
-        in_grads = call(rule, rec, out_grads, relevant)
+        if single:
+            if type(g) is IndexedSlices and not op.grad_takes_indexed_slices:
+                g = to_dense(g)
+            if view is not None and not op.grad_takes_tensors:
+                view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
+                view.inputs = [x._value for x in inputs]
+                view.outputs = [outputs[0]._value]
+                in_grads = rule(view, g)
+            else:
+                in_grads = call(rule, rec, (g,), relevant)
+        else:
+            out_grads = [zeros(o) if g is None else to_dense(g) if type(g) is IndexedSlices
+                         and not op.grad_takes_indexed_slices else g
+                         for o, g in zip(outputs, out_grads)]
+            in_grads = call(rule, rec, out_grads, relevant)
         if len(inputs) == 1 and not isinstance(in_grads, (tuple, list)):
             in_grads = (in_grads,)
         elif not isinstance(in_grads, (tuple, list)) or len(in_grads) != len(inputs):
@@ -311,7 +325,7 @@ class _RawDomain:
     graph = False
 
     def __init__(self) -> None:
-        self._view = OpRecord(None, None, None, None)
+        self.raw_view = OpRecord(None, None, None, None)
 
     def seed(self, target, g):
         if g is None:
@@ -342,7 +356,7 @@ class _RawDomain:
             in_grads = rule(rec, *[_wrap(g) for g in out_grads])
             return ([_unwrap(g) for g in in_grads] if isinstance(in_grads, (tuple, list))
                     else _unwrap(in_grads))
-        view = self._view
+        view = self.raw_view
         inputs = rec.inputs
         view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
         view.inputs = [x._value for x in inputs]
@@ -374,6 +388,10 @@ class _TensorDomain(_RawDomain):
     tapes, accumulators) record it and it can be differentiated again."""
 
     raw = False
+    raw_view = None
+
+    def __init__(self) -> None:
+        pass
 
     def seed(self, target, g):
         if g is None:
@@ -402,13 +420,14 @@ class _TensorDomain(_RawDomain):
         return g
 
 
-RAW = _RawDomain()
 TENSOR = _TensorDomain()
 
 
 def eager_domain():
-    """RAW when nothing records on this thread, else TENSOR (the pass is recorded)."""
-    return TENSOR if state.recorders else RAW
+    """Raw arrays when nothing records on this thread, else TENSOR (the pass is recorded).
+
+    A raw domain holds the view its rules see, so each backward pass has its own."""
+    return TENSOR if state.recorders else _RawDomain()
 
 
 class GraphDomain(_TensorDomain):
@@ -500,6 +519,7 @@ class BatchedDomain:
 
     deferred = False
     total = None
+    raw_view = None
 
     def __init__(self, inner, batch: int) -> None:
         self.inner, self.batch = inner, batch
@@ -533,12 +553,12 @@ class BatchedDomain:
         view = self.inner.view(rec)
         view._needed = relevant
         count = len(rec.inputs)
-        batched = batched_rule(op.name)
+        batched, batching = op.batched_grad, op.batching
         if batched is not None:
             return one_per_input(op, batched(view, *grads), count)
-        if is_batch_transparent(op.name):
+        if batching is TRANSPARENT:
             return one_per_input(op, rule(view, *grads), count)
-        attrs = stacking_attrs(op.name, rec.attrs, batch)
+        attrs = batching.attrs(rec.attrs, batch) if isinstance(batching, Stacking) else None
         if attrs is not None:
             stacked = OpRecord(op, _stack_of(view.inputs, batch, raw),
                                _stack_of(view.outputs, batch, raw), attrs)
