@@ -43,7 +43,8 @@ from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .gradients import AggregationMethod, gradients, hessians
 from .eager.function import function
-from .ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
+from .eager.control_flow import cond, while_loop
+from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402
 

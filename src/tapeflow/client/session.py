@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import collections
-import threading
 
 import numpy as np
 
 from ..framework import dtypes, nest
+from ..framework.context import push_default_session, remove_default_session
 from ..framework.graph import Graph, Operation, get_default_graph
 from ..framework.graph_tensor import SymbolicTensor
 from ..framework.indexed_slices import IndexedSlices
@@ -14,27 +14,7 @@ from ..framework.plan import Plan
 from ..framework.tensor import Tensor, _array_from_python
 from ..framework.variables import Variable
 
-__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "default_session"]
-
-
-class _DefaultSessions(threading.local):
-    def __init__(self) -> None:
-        self.stack: list = []
-
-
-_defaults = _DefaultSessions()
-
-
-def default_session(what: str):
-    """The innermost default session, for `Tensor.eval()` and `Operation.run()`.
-
-    Raises:
-        ValueError: no session is the default.
-    """
-    if not _defaults.stack:
-        raise ValueError(f"Cannot {what}: no default session is registered. Use `with "
-                         "sess.as_default():` or pass an explicit session (session=sess).")
-    return _defaults.stack[-1]
+__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue"]
 
 
 class _ScalarTypes(dict):
@@ -229,11 +209,11 @@ class _AsDefault:
         self._session = session
 
     def __enter__(self) -> Session:
-        _defaults.stack.append(self._session)
+        push_default_session(self._session)
         return self._session
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        _defaults.stack.remove(self._session)
+        remove_default_session(self._session)
 
 
 class InteractiveSession(Session):
@@ -250,9 +230,8 @@ class InteractiveSession(Session):
 
     def __init__(self, target: str = "", graph: Graph | None = None, config=None) -> None:
         super().__init__(target, graph, config)
-        _defaults.stack.append(self)
+        push_default_session(self)
 
     def close(self) -> None:
-        if self in _defaults.stack:
-            _defaults.stack.remove(self)
+        remove_default_session(self)
         super().close()

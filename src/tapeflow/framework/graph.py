@@ -15,8 +15,8 @@ import numpy as np
 from . import errors
 from . import execute as _execute_module
 from . import registry as _registry_module
-from .context import state
-from .registry import define_op, no_gradient
+from .context import default_session, state, switched
+from .registry import define_op, get_op, no_gradient
 from .graph_tensor import SymbolicTensor
 from .shape_inference import infer_outputs
 from .tensor import Tensor, _next_id
@@ -123,7 +123,6 @@ class Operation:
 
     def run(self, feed_dict=None, session=None) -> None:
         """Runs this operation in `session` (default: the default session)."""
-        from ..client.session import default_session
         (session or default_session("run()")).run(self, feed_dict=feed_dict)
 
     def __repr__(self) -> str:
@@ -166,13 +165,8 @@ class Graph:
     @contextlib.contextmanager
     def as_default(self):
         """Makes this the graph ops are added to, on this thread; tapes outside are paused."""
-        st = state
-        saved = st.graph, st.recorders
-        st.graph, st.recorders = self, []
-        try:
+        with switched(graph=self, recorders=[]):
             yield self
-        finally:
-            st.graph, st.recorders = saved
 
     # -- names, scopes, control dependencies, collections ----------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -348,9 +342,9 @@ class Graph:
             raise TypeError(f"{x!r} of type {type(x).__name__} cannot be an input of a graph op")
         recorders = state.recorders
         if recorders:
-            from ..ops.array_ops import Identity
+            identity = get_op("Identity")
             for recorder in tuple(recorders):
-                recorder._record_operation(Identity, (x,), (inner,), {})
+                recorder._record_operation(identity, (x,), (inner,), {})
         return inner
 
     def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
@@ -391,17 +385,16 @@ class Graph:
 
     def _read_variable(self, variable) -> SymbolicTensor:
         """A ReadVariableOp node: the variable's value when the node runs."""
-        from ..ops.array_ops import ReadVariableOp
+        read = get_op("ReadVariableOp")
         self._check_variable(variable)
         dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-        op = self._add_operation(ReadVariableOp, (variable,), {},
-                                 [(variable._value.dtype, dims)])
+        op = self._add_operation(read, (variable,), {}, [(variable._value.dtype, dims)])
         out = op._outputs[0]
         recorders = state.recorders
         if recorders:
             for recorder in tuple(recorders):
                 recorder._variable_accessed(variable)
-                recorder._record_operation(ReadVariableOp, (variable,), (out,), {})
+                recorder._record_operation(read, (variable,), (out,), {})
         return out
 
     def _variable_fetch(self, variable) -> SymbolicTensor:
@@ -410,8 +403,7 @@ class Graph:
         if out is None:
             self._check_variable(variable)
             dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-            from ..ops.array_ops import ReadVariableOp
-            out = self._add_operation(ReadVariableOp, (variable,), {},
+            out = self._add_operation(get_op("ReadVariableOp"), (variable,), {},
                                       [(variable._value.dtype, dims)])._outputs[0]
             self._variable_reads[variable._id] = out
         return out
@@ -598,13 +590,8 @@ def init_scope():
         >>> f()
         True
     """
-    st = state
-    saved = st.graph, st.recorders
-    graph = st.graph
+    graph = state.graph
     while isinstance(graph, FuncGraph):
         graph = graph.outer_graph
-    st.graph, st.recorders = graph, []
-    try:
+    with switched(graph=graph, recorders=[]):
         yield
-    finally:
-        st.graph, st.recorders = saved

@@ -25,7 +25,7 @@ import threading
 import numpy as np
 
 from . import errors
-from .context import state
+from .context import switched
 
 __all__ = ["Plan", "prune", "current_value"]
 
@@ -301,17 +301,15 @@ class Plan:
 
     def run(self, values, store) -> tuple:
         """`__call__` with the Session's variable store (graph variables live there)."""
-        st = state
-        saved = st.graph, st.recorders
         run = run_state
         outer = run.writes
-        st.graph, st.recorders = None, []
         if outer is None:
             run.writes, saved_store = {}, run.store
             if store is not None:
                 run.store = store
         try:
-            result = self._fn(*values)
+            with switched(graph=None, recorders=[]):
+                result = self._fn(*values)
             if outer is None and run.writes:
                 _commit(run.writes, run.store)
             return result
@@ -327,7 +325,6 @@ class Plan:
         finally:
             if outer is None:
                 run.writes, run.store = None, saved_store
-            st.graph, st.recorders = saved
 
     def _failing_op(self, tb):
         op = None
