@@ -249,7 +249,7 @@ class Graph:
             raise ValueError(f"The name {name!r} is not a tensor name: use 'op_name:index'.")
         variable = self._variables_by_name.get(op_name)
         if variable is not None and op_name not in self._by_name and index == "0":
-            return self._variable_fetch(variable)  # "w:0": the value of variable w
+            return self.variable_value(variable)  # "w:0": the value of variable w
         op = self.get_operation_by_name(op_name)
         if int(index) >= len(op._outputs):
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: "
@@ -397,8 +397,13 @@ class Graph:
                 recorder._record_operation(read, (variable,), (out,), {})
         return out
 
-    def _variable_fetch(self, variable) -> SymbolicTensor:
-        """The read a Session runs when a variable itself is fetched (made once)."""
+    def variable_value(self, variable) -> SymbolicTensor:
+        """The tensor a Session computes when `variable` itself is fetched: one read of
+        the variable, made the first time and reused after.
+
+        Raises:
+            ValueError: `variable` belongs to another graph.
+        """
         out = self._variable_reads.get(variable._id)
         if out is None:
             self._check_variable(variable)

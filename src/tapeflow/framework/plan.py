@@ -27,7 +27,7 @@ import numpy as np
 from . import errors
 from .context import switched
 
-__all__ = ["Plan", "prune", "current_value"]
+__all__ = ["Plan", "VariableStore", "prune", "current_value"]
 
 
 class _RunState(threading.local):
@@ -39,6 +39,17 @@ class _RunState(threading.local):
 
 
 run_state = _RunState()
+
+
+class VariableStore(dict):
+    """The values graph variables have in one Session: a Session hands it to `Plan.run`,
+    which reads and writes the variables' values in it."""
+
+    __slots__ = ()
+
+    def load(self, variable, value) -> None:
+        """Sets `variable`'s value to the array `value`, running nothing."""
+        self[variable._id] = value
 
 
 def prune(ops: list, fetches: list, feed_ids: set, always: list = ()) -> list:
@@ -300,7 +311,7 @@ class Plan:
         return self.run(values, None)
 
     def run(self, values, store) -> tuple:
-        """`__call__` with the Session's variable store (graph variables live there)."""
+        """`__call__` with a Session's VariableStore (graph variables live there), or None."""
         run = run_state
         outer = run.writes
         if outer is None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
+
 from ...gradients import gradients as _gradients
 from ...gradients import hessians as _hessians
 from ...client.session import IndexedSlicesValue, InteractiveSession, Session
@@ -65,7 +67,8 @@ def placeholder(dtype, shape=None, name=None):
     """
     if executing_eagerly():
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
-    return get_default_graph().placeholder(_dtypes.as_dtype(dtype)._np, TensorShape(shape), name=name)
+    return get_default_graph().placeholder(np.dtype(_dtypes.as_dtype(dtype).as_numpy_dtype),
+                                           TensorShape(shape), name=name)
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
