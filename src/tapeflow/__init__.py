@@ -38,7 +38,7 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import autodiff, bitwise, config, dtypes, linalg, math, nn, random, test  # noqa: E402
+from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .gradients import AggregationMethod, gradients, hessians
@@ -51,7 +51,7 @@ from .module import Module  # noqa: E402
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "keras", "train", "utils"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "keras", "train", "utils"])
 
 
 def __getattr__(name: str):

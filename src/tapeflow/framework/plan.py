@@ -25,7 +25,7 @@ import threading
 import numpy as np
 
 from . import errors
-from .context import switched
+from .context import state, switched
 
 __all__ = ["Plan", "VariableStore", "prune", "current_value"]
 
@@ -319,8 +319,11 @@ class Plan:
             if store is not None:
                 run.store = store
         try:
-            with switched(graph=None, recorders=[]):
+            if state.graph is None and not state.recorders:  # already eager and unrecorded
                 result = self._fn(*values)
+            else:
+                with switched(graph=None, recorders=[]):
+                    result = self._fn(*values)
             if outer is None and run.writes:
                 _commit(run.writes, run.store)
             return result

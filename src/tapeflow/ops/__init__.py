@@ -1,5 +1,8 @@
 """The op library: forward ops (`*_ops.py`) and beside them their rules (`*_grad.py`,
-`*_jvp.py`, batched rules in `batched_grad.py`). Importing this package registers every rule.
+`*_jvp.py`, batched rules in `batched_grad.py`). Importing this package registers every rule,
+except those that run a tape or trace a function, which the eager layer registers: the rule
+of EagerPyFunc (tf.py_function) in eager/script_grad.py, those of If and While (tf.cond,
+tf.while_loop, defined there too) in eager/control_flow.py.
 """
 from . import (array_grad, bitwise_grad, comparison_grad, complex_grad,  # noqa: F401
                conv_grad, diag_grad, gather_grad, indexing_grad, linalg_grad, math_grad,
