@@ -13,7 +13,7 @@ import tapeflow as tf
 from tapeflow import autodiff
 from tapeflow.custom_gradient import (custom_gradient, grad_pass_through, recompute_grad,
                                       stop_gradient)
-from tapeflow.eager import backprop, function
+from tapeflow.eager import backprop, control_flow, function
 from tapeflow.eager.graph_gradients import AggregationMethod, gradients, hessians
 from tapeflow.framework import dtypes, graph, indexed_slices, registry, tensor, tensor_shape
 from tapeflow.framework import tensor_spec, variables
@@ -157,7 +157,7 @@ TF_NAMES = [
     (random_ops.uniform, "random.uniform"), (random_ops.categorical, "random.categorical"),
     (random_ops.shuffle, "random.shuffle"),
     # control flow
-    (control_flow_ops.cond, "cond"), (control_flow_ops.while_loop, "while_loop"),
+    (control_flow.cond, "cond"), (control_flow.while_loop, "while_loop"),
     (control_flow_ops.group, "group"), (control_flow_ops.no_op, "no_op"),
     (control_flow_ops.control_dependencies, "control_dependencies"),
     (script_ops.py_function, "py_function"),

@@ -38,19 +38,20 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import autodiff, bitwise, config, dtypes, linalg, math, nn, random, test  # noqa: E402
+from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .eager.function import function
-from .ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
+from .eager.control_flow import cond, while_loop
+from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402
 
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "keras", "train", "utils"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "keras", "train", "utils"])
 
 
 def __getattr__(name: str):

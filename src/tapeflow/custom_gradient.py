@@ -5,7 +5,7 @@ import functools
 import inspect
 
 from .framework import nest
-from .framework.context import state
+from .framework.context import state, switched
 from .framework.execute import execute, record_operation
 from .framework.registry import IDENTITY, RegisterGradient, define_op, no_gradient
 from .framework.tensor import Tensor, constant
@@ -94,13 +94,9 @@ def custom_gradient(f=None):
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        saved = state.recorders
         watcher = _VariableWatcher()
-        state.recorders = [watcher]
-        try:
+        with switched(recorders=[watcher]):
             result, grad_fn = f(*args, **kwargs)
-        finally:
-            state.recorders = saved
         inputs = tuple(as_input(a) for a in nest.flatten(args))
         input_ids = {x._id for x in inputs}
         variables = [v for i, v in sorted(watcher.variables.items()) if i not in input_ids]

@@ -87,3 +87,16 @@ def test_gradient_sees_value_at_read_time():
         y = v * v
         v.assign(10.0)
     assert float(tape.gradient(y, v)) == 4.0
+
+
+@pytest.mark.parametrize("initial", [[1.0, 2.0], 3.0], ids=["vector", "scalar"])
+def test_mutable_array_updates_in_place_and_copies_on_write(initial):
+    v = tf.Variable(initial)
+    v.mutable_array()[...] += 1.0
+    np.testing.assert_array_equal(v.numpy(), np.add(initial, 1.0))
+    read = v.read_value()                 # a reader shares the array, so the variable
+    array = v.mutable_array()             # copies it before handing it out
+    array *= 2.0
+    np.testing.assert_array_equal(read.numpy(), np.add(initial, 1.0))
+    np.testing.assert_array_equal(v.numpy(), 2.0 * np.add(initial, 1.0))
+    assert array.dtype == np.float32 and array.shape == np.shape(initial)

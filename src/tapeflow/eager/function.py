@@ -16,7 +16,6 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
-import logging
 import weakref
 
 import numpy as np
@@ -36,7 +35,6 @@ from .tape import OpRecord
 
 __all__ = ["function", "Function", "ConcreteFunction"]
 
-_log = logging.getLogger("tapeflow")
 _TENSOR = "tensor"
 RETRACING_WARNING_THRESHOLD = 5
 
@@ -411,7 +409,8 @@ class Function:
         self._recent.append(True)
         if self._tracing_count >= RETRACING_WARNING_THRESHOLD and all(self._recent) and \
                 len(self._recent) == RETRACING_WARNING_THRESHOLD:
-            _log.warning(
+            import logging  # only here: `import tapeflow` does not load logging
+            logging.getLogger("tapeflow").warning(
                 "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is "
                 "expensive; frequent retracing usually comes from (1) creating the tf.function "
                 "in a loop, (2) passing tensors of different shapes (try reduce_retracing=True "

@@ -1,7 +1,7 @@
 """GradientTape.jacobian and GradientTape.batch_jacobian.
 
 By default both run the backward pass once for all output elements, with a batch of one-hot
-upstream gradients (eager/batched_backprop.py). `experimental_use_pfor=False` runs one
+upstream gradients (the batched domain of eager/backward.py). `experimental_use_pfor=False` runs one
 `gradient` call per output element instead, on a persistent tape, as TF's loop does.
 Inside a tf.function both build graph ops through the same rules; when a shape is not
 fully known while tracing (an input_signature with None), the Jacobian is computed when

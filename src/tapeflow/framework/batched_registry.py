@@ -1,6 +1,6 @@
 """How each op's gradient rule handles a batch of upstream gradients (vectorized Jacobians).
 
-The batched reverse pass (eager/batched_backprop.py) gives every gradient a leading batch
+The batched reverse pass (the batched domain of eager/backward.py) gives every gradient a leading batch
 axis. An op's rule is reused in one of three ways, read from its OpDef: a hand-written
 batched rule registered with `RegisterBatchedGradient`, where that is faster; else its
 `batching`, declared at `define_op` or following from its family: TRANSPARENT (the rule

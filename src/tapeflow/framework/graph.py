@@ -15,8 +15,8 @@ import numpy as np
 from . import errors
 from . import execute as _execute_module
 from . import registry as _registry_module
-from .context import state
-from .registry import define_op, no_gradient
+from .context import default_session, state, switched
+from .registry import define_op, get_op, no_gradient
 from .graph_tensor import SymbolicTensor
 from .shape_inference import infer_outputs
 from .tensor import Tensor, _next_id
@@ -123,7 +123,6 @@ class Operation:
 
     def run(self, feed_dict=None, session=None) -> None:
         """Runs this operation in `session` (default: the default session)."""
-        from ..client.session import default_session
         (session or default_session("run()")).run(self, feed_dict=feed_dict)
 
     def __repr__(self) -> str:
@@ -162,13 +161,8 @@ class Graph:
     @contextlib.contextmanager
     def as_default(self):
         """Makes this the graph ops are added to, on this thread; tapes outside are paused."""
-        st = state
-        saved = st.graph, st.recorders
-        st.graph, st.recorders = self, []
-        try:
+        with switched(graph=self, recorders=[]):
             yield self
-        finally:
-            st.graph, st.recorders = saved
 
     # -- names, scopes, control dependencies, collections ----------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -251,7 +245,7 @@ class Graph:
             raise ValueError(f"The name {name!r} is not a tensor name: use 'op_name:index'.")
         variable = self._variables_by_name.get(op_name)
         if variable is not None and op_name not in self._by_name and index == "0":
-            return self._variable_fetch(variable)  # "w:0": the value of variable w
+            return self.variable_value(variable)  # "w:0": the value of variable w
         op = self.get_operation_by_name(op_name)
         if int(index) >= len(op._outputs):
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: "
@@ -344,9 +338,9 @@ class Graph:
             raise TypeError(f"{x!r} of type {type(x).__name__} cannot be an input of a graph op")
         recorders = state.recorders
         if recorders:
-            from ..ops.array_ops import Identity
+            identity = get_op("Identity")
             for recorder in tuple(recorders):
-                recorder._record_operation(Identity, (x,), (inner,), {})
+                recorder._record_operation(identity, (x,), (inner,), {})
         return inner
 
     def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
@@ -387,27 +381,30 @@ class Graph:
 
     def _read_variable(self, variable) -> SymbolicTensor:
         """A ReadVariableOp node: the variable's value when the node runs."""
-        from ..ops.array_ops import ReadVariableOp
+        read = get_op("ReadVariableOp")
         self._check_variable(variable)
         dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-        op = self._add_operation(ReadVariableOp, (variable,), {},
-                                 [(variable._value.dtype, dims)])
+        op = self._add_operation(read, (variable,), {}, [(variable._value.dtype, dims)])
         out = op._outputs[0]
         recorders = state.recorders
         if recorders:
             for recorder in tuple(recorders):
                 recorder._variable_accessed(variable)
-                recorder._record_operation(ReadVariableOp, (variable,), (out,), {})
+                recorder._record_operation(read, (variable,), (out,), {})
         return out
 
-    def _variable_fetch(self, variable) -> SymbolicTensor:
-        """The read a Session runs when a variable itself is fetched (made once)."""
+    def variable_value(self, variable) -> SymbolicTensor:
+        """The tensor a Session computes when `variable` itself is fetched: one read of
+        the variable, made the first time and reused after.
+
+        Raises:
+            ValueError: `variable` belongs to another graph.
+        """
         out = self._variable_reads.get(variable._id)
         if out is None:
             self._check_variable(variable)
             dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-            from ..ops.array_ops import ReadVariableOp
-            out = self._add_operation(ReadVariableOp, (variable,), {},
+            out = self._add_operation(get_op("ReadVariableOp"), (variable,), {},
                                       [(variable._value.dtype, dims)])._outputs[0]
             self._variable_reads[variable._id] = out
         return out
@@ -594,13 +591,8 @@ def init_scope():
         >>> f()
         True
     """
-    st = state
-    saved = st.graph, st.recorders
-    graph = st.graph
+    graph = state.graph
     while isinstance(graph, FuncGraph):
         graph = graph.outer_graph
-    st.graph, st.recorders = graph, []
-    try:
+    with switched(graph=graph, recorders=[]):
         yield
-    finally:
-        st.graph, st.recorders = saved

@@ -25,10 +25,10 @@ import threading
 import numpy as np
 
 from . import errors
-from .context import state
+from .context import state, switched
 from .registry import ASSIGN, IDENTITY
 
-__all__ = ["Plan", "prune", "current_value"]
+__all__ = ["Plan", "VariableStore", "prune", "current_value"]
 
 
 class _RunState(threading.local):
@@ -40,6 +40,17 @@ class _RunState(threading.local):
 
 
 run_state = _RunState()
+
+
+class VariableStore(dict):
+    """The values graph variables have in one Session: a Session hands it to `Plan.run`,
+    which reads and writes the variables' values in it."""
+
+    __slots__ = ()
+
+    def load(self, variable, value) -> None:
+        """Sets `variable`'s value to the array `value`, running nothing."""
+        self[variable._id] = value
 
 
 def prune(ops: list, fetches: list, feed_ids: set, always: list = ()) -> list:
@@ -294,18 +305,19 @@ class Plan:
         return self.run(values, None)
 
     def run(self, values, store) -> tuple:
-        """`__call__` with the Session's variable store (graph variables live there)."""
-        st = state
-        saved = st.graph, st.recorders
+        """`__call__` with a Session's VariableStore (graph variables live there), or None."""
         run = run_state
         outer = run.writes
-        st.graph, st.recorders = None, []
         if outer is None:
             run.writes, saved_store = {}, run.store
             if store is not None:
                 run.store = store
         try:
-            result = self._fn(*values)
+            if state.graph is None and not state.recorders:  # already eager and unrecorded
+                result = self._fn(*values)
+            else:
+                with switched(graph=None, recorders=[]):
+                    result = self._fn(*values)
             if outer is None and run.writes:
                 _commit(run.writes, run.store)
             return result
@@ -321,7 +333,6 @@ class Plan:
         finally:
             if outer is None:
                 run.writes, run.store = None, saved_store
-            st.graph, st.recorders = saved
 
     def _failing_op(self, tb):
         op = None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from .execute import execute_mixed
+
 __all__ = ["OpDef", "define_op", "get_op", "RegisterGradient", "RegisterJVP", "no_gradient",
            "NO_GRADIENT", "gradient_rule", "Family", "ELEMENTWISE", "LINEAR", "MULTILINEAR",
            "IDENTITY", "SHAPE_ONLY", "ASSIGN", "UPDATE", "OTHER", "TRANSPARENT", "Stacking",
@@ -187,7 +189,7 @@ class OpDef:
     def __call__(self, *inputs, **attrs):
         for x in inputs:
             if hasattr(x, "_id"):
-                return _execute(self, inputs, attrs)
+                return execute_mixed(self, inputs, attrs)
         return self.kernel(*inputs, **attrs)
 
     def __repr__(self) -> str:
@@ -308,7 +310,3 @@ def gradient_rule(op: OpDef) -> Callable:
                           f"{op.name}). Register one with RegisterGradient('{op.name}') or "
                           f"declare it with no_gradient('{op.name}').")
     return op.grad
-
-
-# Installed by execute.py, which stands on this module.
-_execute: Callable = None  # type: ignore[assignment]

@@ -179,8 +179,14 @@ def _cast_numpy(value, dtype: dtypes.DType) -> np.ndarray:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}") from None
 
 
-def _array_from_python(value, dtype: dtypes.DType | None):
-    """A NumPy array from Python or NumPy data, with TF's default dtypes."""
+def array_from_python(value, dtype: dtypes.DType | None):
+    """The NumPy array `constant(value, dtype)` holds: Python or NumPy data in `dtype`, or
+    with TF's default dtypes (float32, int32) when `dtype` is None.
+
+    Raises:
+        TypeError: the data cannot be represented in `dtype` (e.g. 1.5 as int32), or is
+            a string or an object.
+    """
     if dtype is not None:
         target = dtype._np
         if isinstance(value, (np.ndarray, np.generic)):
@@ -238,7 +244,7 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         value = np.asarray(value._as_tensor()._value)
-    arr = _array_from_python(value, dtype)
+    arr = array_from_python(value, dtype)
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())
         if arr.size == 1:

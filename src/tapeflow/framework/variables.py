@@ -161,12 +161,26 @@ class Variable(metaclass=_VariableMeta):
         from .registry import get_op
         return graph._assign_variable(self, get_op(op_name), value, read_value)
 
-    def _mutable_value(self) -> np.ndarray:
-        """The variable's array, to be updated in place (optimizers do, to avoid allocating).
+    def mutable_array(self) -> np.ndarray:
+        """The variable's own NumPy array, to update in place (tapeflow's engine API, not TF's).
 
-        Copy-on-write, as TF's resource variables: while anything else (a tensor read
-        earlier) references the array, the variable first takes a private copy, so that
-        reader keeps its value.
+        Optimizers write their steps into it (`np.copyto`, `+=`) instead of allocating a new
+        array per `assign`. Copy-on-write, as TF's resource variables: while anything else
+        (a tensor read earlier) references the array, the variable first takes a private
+        copy, so that reader keeps its value. No tape sees an in-place write: use it for
+        updates, not for computations to differentiate, and only while executing eagerly.
+
+        Returns:
+            The array now holding the value (rank 0 included), with the variable's dtype
+            and shape; keep neither its shape nor its dtype from changing.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> v = tf.Variable([1.0, 2.0])
+            >>> before = v.read_value()
+            >>> v.mutable_array()[...] -= 0.5
+            >>> v.numpy(), before.numpy()
+            (array([0.5, 1.5], dtype=float32), array([1., 2.], dtype=float32))
         """
         # Two references: the slot and getrefcount's argument. Without refcounts, copy.
         # (A rank-0 result of NumPy arithmetic is a scalar, not an array: copy that too.)

@@ -23,11 +23,11 @@ __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUn
 _TRUNCATED_STDDEV = 0.87962566103423978
 
 
-def _float_dtype(dtype, who: str) -> np.dtype:
+def _float_dtype(dtype, who: str) -> type:
     dtype = dtypes.as_dtype(dtype or backend.floatx())
     if not dtype.is_floating:
         raise ValueError(f"{who}: expected a floating point dtype, got {dtype.name}.")
-    return dtype._np
+    return dtype.as_numpy_dtype
 
 
 def _shape(shape) -> tuple:
@@ -74,7 +74,8 @@ class Zeros(Initializer):
     """
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        return Tensor(np.zeros(_shape(shape), dtypes.as_dtype(dtype or backend.floatx())._np))
+        dtype = dtypes.as_dtype(dtype or backend.floatx())
+        return Tensor(np.zeros(_shape(shape), dtype.as_numpy_dtype))
 
 
 class Ones(Initializer):
@@ -87,7 +88,8 @@ class Ones(Initializer):
     """
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        return Tensor(np.ones(_shape(shape), dtypes.as_dtype(dtype or backend.floatx())._np))
+        dtype = dtypes.as_dtype(dtype or backend.floatx())
+        return Tensor(np.ones(_shape(shape), dtype.as_numpy_dtype))
 
 
 class Constant(Initializer):
@@ -103,7 +105,7 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = dtypes.as_dtype(dtype or backend.floatx())._np
+        dtype = dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype
         return Tensor(np.full(_shape(shape), self.value, dtype))
 
     def get_config(self) -> dict:

@@ -85,7 +85,7 @@ class Model(Layer):
         if self.built:
             return
         shape = [1 if d is None else d for d in TensorShape(input_shape).as_list()]
-        self(Tensor(np.zeros(shape, self._dtype._np)), training=False)
+        self(Tensor(np.zeros(shape, self._dtype.as_numpy_dtype)), training=False)
 
     def _maybe_build(self, inputs) -> None:
         # Layers build themselves when the model calls them; only a build() a subclass
@@ -566,7 +566,8 @@ class Sequential(Model):
         shape = self._build_input_shape
         if not isinstance(shape, TensorShape):
             return {}
-        x = Tensor(np.zeros([1 if d is None else d for d in shape.as_list()], self._dtype._np))
+        x = Tensor(np.zeros([1 if d is None else d for d in shape.as_list()],
+                            self._dtype.as_numpy_dtype))
         shapes = {}
         for layer in self._layers:
             x = layer(x, training=False)

@@ -135,19 +135,3 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
     (num,) = int_values("UnsortedSegmentSum", num_segments, "num_segments")
     return execute(UnsortedSegmentSum, (as_input(data), ids), {"num_segments": num})
 
-
-def indexed_slices_to_dense(s):
-    """The dense tensor an IndexedSlices stands for (repeated indices are summed).
-
-    Works on Tensors and, inside gradient rules, on raw arrays.
-    """
-    values, indices = s.values, s.indices
-    if not isinstance(values, (Tensor, np.ndarray, np.generic)):
-        values = as_input(values)
-    if not isinstance(indices, (Tensor, np.ndarray, np.generic)):
-        indices = as_input(indices)
-    if s.dense_shape is None:
-        num = int(np.max(getattr(indices, "_value", indices), initial=-1)) + 1
-    else:
-        num = int(np.asarray(getattr(s.dense_shape, "_value", s.dense_shape))[0])
-    return UnsortedSegmentSum(values, indices, num_segments=num)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework import dtypes
-from ..framework.tensor import Tensor, _array_from_python, constant
+from ..framework.tensor import Tensor, array_from_python, constant
 from ..framework.variables import Variable
 
 NO_ATTRS: dict = {}
@@ -45,7 +45,7 @@ def _like(value, like, op_name: str) -> Tensor:
 
 def _scalar_array(value, dtype, op_name: str) -> np.ndarray:
     try:
-        return _array_from_python(value, dtypes.as_dtype(dtype))
+        return array_from_python(value, dtypes.as_dtype(dtype))
     except (TypeError, ValueError, OverflowError):
         raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype "
                         f"{dtypes.as_dtype(dtype).name}") from None

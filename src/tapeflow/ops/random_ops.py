@@ -8,7 +8,6 @@ bit-identical to TF's. No-gradient declarations live in `random_grad.py`.
 from __future__ import annotations
 
 import numbers
-import random as _py_random
 import threading
 
 import numpy as np
@@ -53,9 +52,10 @@ def set_seed(seed) -> None:
         >>> bool((a.numpy() == tf.random.uniform([2]).numpy()).all())
         True
     """
+    import random  # loaded when a seed is set, not by `import tapeflow`
     with _state.lock:
         _state.global_seed = None if seed is None else int(seed)
-        _state.op_seeds = None if seed is None else _py_random.Random(int(seed))
+        _state.op_seeds = None if seed is None else random.Random(int(seed))
         _state.counts.clear()
 
 

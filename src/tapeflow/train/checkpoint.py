@@ -221,7 +221,7 @@ def _mismatches(values: dict, variables: dict) -> list:
         if key in variables:
             variable, value = variables[key], values[key]
             if tuple(variable.shape.as_list()) != value.shape \
-                    or variable.dtype._np != value.dtype:
+                    or value.dtype != variable.dtype.as_numpy_dtype:
                 problems.append(f"'{key}': the checkpoint holds shape {list(value.shape)} "
                                 f"{value.dtype}, the variable {variable.name} has shape "
                                 f"{variable.shape.as_list()} {variable.dtype.name}")

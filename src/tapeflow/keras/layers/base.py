@@ -8,7 +8,6 @@ import threading
 import numpy as np
 
 from ...framework import dtypes, nest
-from ...framework.context import state
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
@@ -234,7 +233,7 @@ class Layer(Module):
                                  "computation in a lambda.")
             if self._loss_call != current:
                 self._loss_call, self._call_losses = current, []
-                self._loss_graph = state.graph
+                self._loss_graph = backend.building_graph()
             self._call_losses.append(loss)
 
     @property
@@ -253,7 +252,7 @@ class Layer(Module):
         """
         found = []
         for layer in self._flatten_layers():
-            if layer._loss_graph is state.graph:     # not those of a finished trace
+            if layer._loss_graph is backend.building_graph():   # not a finished trace's
                 found.extend(layer._call_losses)
             found.extend(convert_to_tensor(loss()) for loss in layer._callable_losses)
         return found
@@ -357,7 +356,7 @@ class Layer(Module):
                                  f"is not compatible with provided weight shape {value.shape}.")
             values.append(value)
         for param, value in zip(params, values):
-            param.assign(value.astype(param.dtype._np))
+            param.assign(value.astype(param.dtype.as_numpy_dtype))
 
     def count_params(self) -> int:
         """The number of scalars in all weights.

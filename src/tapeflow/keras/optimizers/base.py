@@ -3,7 +3,7 @@
 Subclasses give the update formula once, in `_update_step(xp, gradient, value, slots, lr,
 step)`: a pure function of the variable's value and its slots that returns their new
 values, written with operators and `xp.sqrt`, `xp.square`, `xp.maximum`. Eagerly `xp` is
-NumPy and the results are copied into the variables' own arrays (`Variable._mutable_value`),
+NumPy and the results are copied into the variables' own arrays (`Variable.mutable_array`),
 so the state is updated in place; while a graph is built (`tf.function`), `xp` holds
 tapeflow ops and the results are assigned.
 """
@@ -14,8 +14,8 @@ import warnings
 import numpy as np
 
 from ...framework import errors
-from ...framework.context import state
-from ...framework.tensor import Tensor, convert_to_tensor
+from ...framework.context import executing_eagerly
+from ...framework.tensor import Tensor, convert_to_tensor, is_tensor
 from ...framework.variables import Variable
 from ...ops import clip_ops, math_ops
 from .schedules import LearningRateSchedule
@@ -37,8 +37,8 @@ def _dense_gradient(gradient, variable: Variable) -> Tensor:
     """The gradient as a dense Tensor (IndexedSlices rows summed in; arrays converted)."""
     if isinstance(gradient, Tensor):
         return gradient
-    if hasattr(gradient, "_as_tensor"):
-        return gradient._as_tensor()
+    if is_tensor(gradient):
+        return convert_to_tensor(gradient)
     return convert_to_tensor(gradient, dtype=variable.dtype)
 
 
@@ -108,7 +108,7 @@ class Optimizer:
     def _current_learning_rate(self):
         """The rate for the next step: a float, or a Tensor while a graph is built."""
         rate = self._learning_rate
-        building = state.graph is not None
+        building = not executing_eagerly()
         if isinstance(rate, Variable):
             return rate.read_value() if building else float(rate.numpy())
         if isinstance(rate, LearningRateSchedule):
@@ -128,7 +128,7 @@ class Optimizer:
         if slots is None:
             base = variable.name.split(":")[0]
             slots = {name: Variable(np.full(variable.shape.as_list(), init,
-                                            dtype=variable.dtype._np),
+                                            dtype=variable.dtype.as_numpy_dtype),
                                     name=f"{base}/{name}", trainable=False)
                      for name, init in self._slot_names().items()}
             self._slots[variable.ref()] = slots
@@ -253,9 +253,9 @@ class Optimizer:
             array([0.9, 1.9], dtype=float32)
         """
         checked = self._checked_pairs(grads_and_vars)
-        building = state.graph is not None
+        building = not executing_eagerly()
         xp = _TensorFunctions if building else np
-        gradients = [g if building else g._value for g, _ in checked]
+        gradients = [g if building else np.asarray(g) for g, _ in checked]
         gradients = self._clipped(xp, gradients)
         lr = self._current_learning_rate()
         count = self._iterations.read_value() if building else self._iterations.numpy()
@@ -266,7 +266,7 @@ class Optimizer:
         if building:
             self._iterations.assign_add(1)
         else:
-            self._iterations._mutable_value()[...] += 1
+            self._iterations.mutable_array()[...] += 1
         return self._iterations
 
     def _apply(self, xp, gradient, variable: Variable, lr, count, building: bool) -> None:
@@ -279,13 +279,13 @@ class Optimizer:
             value = variable.read_value()
             slots = {name: slot.read_value() for name, slot in slot_variables.items()}
         else:
-            lr = dtype._np.type(lr)
-            step = dtype._np.type(count + 1)
-            value = variable._mutable_value()
-            slots = {name: slot._mutable_value() for name, slot in slot_variables.items()}
+            lr = dtype.as_numpy_dtype(lr)
+            step = dtype.as_numpy_dtype(count + 1)
+            value = variable.mutable_array()
+            slots = {name: slot.mutable_array() for name, slot in slot_variables.items()}
         target = value
         if self._decays(variable):
-            value = value - value * (dtype._np.type(self.weight_decay) * lr)
+            value = value - value * (dtype.as_numpy_dtype(self.weight_decay) * lr)
         new_value, new_slots = self._update_step(xp, gradient, value, slots, lr, step)
         if building:
             variable.assign(new_value)
