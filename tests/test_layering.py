@@ -24,11 +24,7 @@ LAYERS = ("framework", "ops", "eager", "the rest")
 ALLOWED_IMPORTS: dict = {}
 
 # Modules that assign into another module: (assigning module, assigned attribute).
-ALLOWED_MODULE_ASSIGNMENTS = {
-    # config.set_explain_none_gradients writes the flag eager/diagnostics.py reads; a setter
-    # there (diagnostics.set_warn_none_gradients) would let config call it instead.
-    ("tapeflow.config", "diagnostics.warn_none_gradients"),
-}
+ALLOWED_MODULE_ASSIGNMENTS: set = set()
 
 # What the layers above the engine may not touch: the engine's private state.
 PRIVATE_ENGINE_ATTRIBUTES = {"_value", "_mutable_value", "_as_tensor", "_id", "_np", "_ops",
@@ -190,13 +186,7 @@ LOADED_ON_FIRST_USE = ("tapeflow.keras", "tapeflow.compat", "tapeflow.train", "t
                        "tapeflow.testing", "tapeflow.config", "tapeflow.client",
                        "tapeflow.eager.diagnostics", "tapeflow.eager.op_history",
                        "tapeflow.eager.tape_dot", "logging", "random")
-# Still loaded by `import tapeflow`: eager/backprop.py imports diagnostics and tape_dot (and
-# through them op_history) at module level for `GradientTape.explain`, `to_dot` and the
-# `warn_none_gradients` flag; eager/backprop.py and eager/forwardprop.py make their
-# `logging.getLogger` at import. Delete each entry once its import moves into the function
-# that needs it.
-STILL_LOADED_AT_IMPORT = {"tapeflow.eager.diagnostics", "tapeflow.eager.op_history",
-                          "tapeflow.eager.tape_dot", "logging"}
+STILL_LOADED_AT_IMPORT: set = set()
 
 
 def test_import_leaves_the_rest_for_first_use():

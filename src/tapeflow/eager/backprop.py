@@ -2,20 +2,17 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 
 from ..framework import nest
 from ..framework.context import state
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
-from . import diagnostics, tape_dot
 from . import jacobian as _jacobian
 from .backward import GraphDomain, UnconnectedGradients, as_unconnected, backward, eager_domain
-from .tape import Tape, snapshot
+from .tape import Tape, log_warning, snapshot, warn_none_gradients
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
 
-_log = logging.getLogger("tapeflow")
 
 
 class GradientTape:
@@ -39,8 +36,6 @@ class GradientTape:
         6.0
     """
 
-    explain = diagnostics.explain
-    to_dot = tape_dot.to_dot
     jacobian = _jacobian.jacobian
     batch_jacobian = _jacobian.batch_jacobian
 
@@ -71,6 +66,27 @@ class GradientTape:
         state.recorders.remove(self._tape)
         self._recording = False
 
+    def explain(self, target, source):
+        """Whether `source` reaches `target` on this tape and, if not, the most likely
+        reason: an `Explanation` (see `tapeflow.eager.diagnostics.explain`).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> x = tf.constant(3.0)
+            >>> with tf.GradientTape(persistent=True) as tape:
+            ...     y = x * x
+            >>> tape.explain(y, x).reason
+            'not_watched'
+        """
+        from .diagnostics import explain
+        return explain(self, target, source)
+
+    def to_dot(self, target) -> str:
+        """The recorded operations leading to `target` as Graphviz DOT text (see
+        `tapeflow.eager.tape_dot.to_dot`)."""
+        from .tape_dot import to_dot
+        return to_dot(self, target)
+
     def watch(self, tensor) -> None:
         """Watches a Tensor, a Variable, or a nested structure of them.
 
@@ -84,7 +100,7 @@ class GradientTape:
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable.")
             if not t.dtype.is_trainable:
-                _log.warning("The dtype of the watched tensor must be floating (e.g. "
+                log_warning("The dtype of the watched tensor must be floating (e.g. "
                              "tf.float32), got %r", t.dtype)
             self._tape.watch(t)
 
@@ -143,7 +159,7 @@ class GradientTape:
             if not self._persistent:
                 self._pop()
             else:
-                _log.warning("Calling GradientTape.gradient on a persistent tape inside its "
+                log_warning("Calling GradientTape.gradient on a persistent tape inside its "
                              "context is less efficient than calling it outside: the gradient "
                              "computation is recorded too. Do it only for higher derivatives.")
         unconnected = as_unconnected(unconnected_gradients)
@@ -171,8 +187,10 @@ class GradientTape:
             domain = GraphDomain()
         else:
             domain = eager_domain()
-        warn_none = diagnostics.none_gradient_warner(tape) if diagnostics.warn_none_gradients \
-            and graph is None else None
+        warn_none = None
+        if graph is None and warn_none_gradients():
+            from .diagnostics import none_gradient_warner
+            warn_none = none_gradient_warner(tape)
         grads = backward(tape.entries, flat_targets, upstream, flat_sources, domain, tape=tape,
                          consume=not self._persistent, unconnected=unconnected)
         if warn_none is not None:

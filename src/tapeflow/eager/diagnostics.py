@@ -22,9 +22,6 @@ from .op_history import OpEvent
 
 __all__ = ["Explanation", "NoneGradientWarning", "explain", "none_gradient_warner"]
 
-# Set by tapeflow.config.set_explain_none_gradients; GradientTape.gradient reads it once.
-warn_none_gradients = False
-
 _DIAGNOSTICS_HINT = ("turn on tapeflow.config.set_diagnostics(True) before running the "
                      "computation to see where")
 

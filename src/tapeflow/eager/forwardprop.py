@@ -15,13 +15,12 @@ its gradient with respect to u is J v (computed with a private tape over u).
 """
 from __future__ import annotations
 
-import logging
 import weakref
 
 import numpy as np
 
 from ..framework import nest
-from ..framework.context import state
+from ..framework.context import state, switched
 from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, get_op, gradient_rule
@@ -32,11 +31,10 @@ from ..ops.math_ops import Mul, Sum
 from ..ops.op_util import shape_of
 from .backward import (GraphDomain, UnconnectedGradients, as_unconnected, backward, dense,
                        eager_domain, filled_like, one_per_input, unbroadcast)
-from .tape import OpRecord, Tape, is_trainable
+from .tape import OpRecord, Tape, is_trainable, log_warning
 
 __all__ = ["ForwardAccumulator", "output_tangents", "tangent_of"]
 
-_log = logging.getLogger("tapeflow")
 
 
 class ForwardAccumulator:
@@ -106,7 +104,7 @@ class ForwardAccumulator:
             raise ValueError(f"ForwardAccumulator primals must be Tensors or Variables, got "
                              f"{primal!r}")
         if not primal.dtype.is_floating:
-            _log.warning("The dtype of the watched primal must be floating (e.g. tf.float32), "
+            log_warning("The dtype of the watched primal must be floating (e.g. tf.float32), "
                          "got %r", primal.dtype)
         tangent = convert_to_tensor(tangent, dtype=primal.dtype)
         if not primal.shape.is_compatible_with(tangent.shape) or (
@@ -141,13 +139,11 @@ class ForwardAccumulator:
         in_tangents = [tangents.get(x._id) for x in inputs]
         recorders = state.recorders
         position = recorders.index(self)
-        state.recorders = recorders[:position]
-        try:
-            # Inside a graph the rules run on its symbolic tensors and add graph ops.
+        # Only the recorders entered before this one see the tangent computation; inside a
+        # graph the rules run on its symbolic tensors and add graph ops.
+        with switched(recorders=recorders[:position]):
             out_tangents = output_tangents(op, inputs, outputs, attrs, in_tangents,
                                            raw=not position and state.graph is None)
-        finally:
-            state.recorders = recorders
         for o, t in zip(outputs, out_tangents):
             if t is not None:
                 key = o._id

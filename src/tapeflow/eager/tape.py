@@ -5,7 +5,25 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 
-__all__ = ["OpRecord", "Tape", "is_trainable", "snapshot"]
+__all__ = ["OpRecord", "Tape", "is_trainable", "snapshot", "log_warning",
+           "set_warn_none_gradients", "warn_none_gradients"]
+
+_warn_none = [False]
+
+
+def set_warn_none_gradients(enabled: bool) -> None:
+    """Makes `GradientTape.gradient` warn for each None it returns (tf.config's switch)."""
+    _warn_none[0] = bool(enabled)
+
+
+def warn_none_gradients() -> bool:
+    return _warn_none[0]
+
+
+def log_warning(message: str, *args) -> None:
+    """Logs a warning on tapeflow's logger (logging loads on the first warning)."""
+    import logging
+    logging.getLogger("tapeflow").warning(message, *args)
 
 
 class OpRecord:
