@@ -362,8 +362,8 @@ def test_every_op_jacobian_in_function(case):
 
 
 def test_gradient_of_a_jacobian_in_function_through_a_rule_run_at_run_time():
-    # Max's rule needs values: its batched gradient runs in an EagerPyFunc, itself
-    # differentiated by the outer tape.
+    # Max's rule reads the input's shape, unknown while a [2, None] input is traced: its
+    # batched gradient runs in an EagerPyFunc, itself differentiated by the outer tape.
     def jacobian_and_its_gradient(x):
         with tf.GradientTape() as outer:
             outer.watch(x)
@@ -375,8 +375,9 @@ def test_gradient_of_a_jacobian_in_function_through_a_rule_run_at_run_time():
         return jac, outer.gradient(total, x)
 
     x = tf.constant([[0.5, 2.0], [1.0, -3.0]], tf.float64)
-    traced = tf.function(jacobian_and_its_gradient)
-    types = {op.type for op in traced.get_concrete_function(x).graph.get_operations()}
+    traced = tf.function(jacobian_and_its_gradient,
+                         input_signature=[tf.TensorSpec([2, None], tf.float64)])
+    types = {op.type for op in traced.get_concrete_function().graph.get_operations()}
     assert "EagerPyFunc" in types
     for got, want in zip(traced(x), jacobian_and_its_gradient(x)):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-14)
