@@ -297,8 +297,6 @@ def test_jvp_in_function_unconnected_and_outer_tape():
 @pytest.mark.parametrize("case", [c for c in CASES if c.differentiable],
                          ids=[c.id for c in CASES if c.differentiable])
 def test_forward_mode_in_function_matches_eager(case, jvp_rules):
-    if case.id in ("GatherV2[embedding_lookup max_norm]",):
-        pytest.skip("builds its mask in Python from tensor values")
     arrays = [np.asarray(a, np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a)
               for a in case.args]
     floats = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]

@@ -332,17 +332,9 @@ def jacobian_of_rank_one(x):
     return tape.batch_jacobian(y, x)
 
 
-# Rows the graph cannot hold as the eager Jacobian does, with why.
-NOT_IN_FUNCTION = {
-    "GatherV2[embedding_lookup max_norm]": "builds its mask in Python from tensor values",
-}
-
-
 @pytest.mark.parametrize("case", DIFFERENTIABLE, ids=[c.id for c in DIFFERENTIABLE])
 def test_every_op_jacobian_in_function(case):
     """The Jacobian built in a graph equals the eager one, for every op of the table."""
-    if case.id in NOT_IN_FUNCTION:
-        pytest.skip(NOT_IN_FUNCTION[case.id])
     arrays = [np.asarray(a, np.float64) if np.asarray(a).dtype.kind == "f" else np.asarray(a)
               for a in case.args]
     floats = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
