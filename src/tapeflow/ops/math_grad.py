@@ -23,7 +23,7 @@ from .op_util import dtype_of, shape_of
 
 def is_complex(x) -> bool:
     """Whether a raw array or a Tensor holds complex numbers."""
-    return dtype_of(x).kind == "c"
+    return (x if type(x) is np.ndarray else getattr(x, "_value", x)).dtype.kind == "c"
 
 
 def conj(x):
