@@ -3,8 +3,9 @@
 A node of this op calls a Python function on its input arrays when the graph runs. Its
 gradient runs the same function under a GradientTape at run time, in another EagerPyFunc
 node, so it can be differentiated again, to any order. Graph-mode gradients use it for
-rules that need values (masks, one-hots) or dimensions unknown while the graph is built,
-and for the gradient of a `while_loop` whose loop variables change shape.
+rules that need dimensions unknown while the graph is built (tapeflow's own rules build
+masks and indices with ops; a user's rule may still read values), and for the gradient of
+a `while_loop` whose loop variables change shape.
 """
 from __future__ import annotations
 
