@@ -24,6 +24,7 @@ from ..framework import nest
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
@@ -250,8 +251,9 @@ class _Gradient:
             self.grad_inputs = [graph.placeholder(o._value.dtype, o.shape, name="grad")
                                 for o in f.outputs]
             self.sources = list(f.inputs) + list(f.variables)
-            self.grads = backward(records, f.outputs, self.grad_inputs, self.sources,
-                                  GraphDomain())
+            grads = backward(records, f.outputs, self.grad_inputs, self.sources, GraphDomain())
+            # The plans fetch tensors: sparse gradients (a gather's) are summed into dense.
+            self.grads = [to_dense(g) if isinstance(g, IndexedSlices) else g for g in grads]
         fed = {t._id for t in f.inputs}
         saved: dict = {}
         for op in graph._ops[start:]:

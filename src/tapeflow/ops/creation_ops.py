@@ -58,9 +58,9 @@ LinSpace = define_op("LinSpace", _linspace)
 
 
 def zero_gradient(x):
-    """Zeros like x (raw array or Tensor) from a gradient rule: where TF's rule returns
-    zeros_like rather than None, the gradient is connected and zero (relu's second order).
-    An op, unlike op_util.zeros_like_value, so it needs no value while a graph is built."""
+    """Zeros like x (raw array or Tensor) from a gradient rule, as an op, so it needs no value
+    while a graph is built: where TF's rule returns zeros_like rather than None, the
+    gradient is connected and zero (relu's second order); also the zero half of a complex."""
     return ZerosLike(x, dtype=dtype_of(x))
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..framework.registry import (ELEMENTWISE, IDENTITY, LINEAR, MULTILINEAR, get_op,
                                   register_family_jvp)
-from .op_util import dtype_of, shape_of, value_of
+from .op_util import dtype_of, shape_of
 
 __all__ = ["elementwise_jvp", "linear_jvp", "multilinear_jvp", "plus"]
 
@@ -61,18 +61,19 @@ def elementwise_jvp(op, *tangents):
     rule = op.op.grad
     if len(tangents) == 1:
         t = tangents[0]
-        if value_of(t).dtype.kind == "c":
+        if dtype_of(t).kind == "c":
             conj = get_op("Conj")
             return conj(rule(op, conj(t)))
         return rule(op, t)
     op._needed = {x._id for x, t in zip(op._tensors, tangents) if t is not None}
-    out = value_of(op.outputs[0])
-    slopes = rule(op, np.ones(out.shape, out.dtype))
+    out = op.outputs[0]
+    dtype = dtype_of(out)
+    slopes = rule(op, np.ones(shape_of(out), dtype))
     total = None
     for slope, t in zip(slopes, tangents):
         if t is None or slope is None:
             continue
-        if out.dtype.kind == "c":
+        if dtype.kind == "c":
             slope = get_op("Conj")(slope)
         total = plus(total, slope * t)
     return total

@@ -12,23 +12,23 @@ import numpy as np
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape
-from .indexing_ops import SelectV2
+from .comparison_ops import Greater, GreaterEqual, LessEqual, NotEqual
 from .complex_ops import Complex, Conj
+from .creation_ops import zero_gradient
+from .indexing_ops import SelectV2
 from .math_ops import (Cast, Cos, Cosh, DivNoNan, Exp, FloorDiv, Log, MatMul, Pow, Reciprocal,
                        ReciprocalGrad, RsqrtGrad, Sign, Sin, Sinh, Sqrt, SqrtGrad, Square)
-from .op_util import dtype_of, shape_of, value_of, zeros_like_value
+from .op_util import dtype_of, shape_of
 
 
 def is_complex(x) -> bool:
     """Whether a raw array or a Tensor holds complex numbers."""
-    return (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c"
+    return (x if type(x) is np.ndarray else getattr(x, "_value", x)).dtype.kind == "c"
 
 
 def conj(x):
     """conj(x) for complex x; real x as it is (TF's conj is the identity on reals)."""
-    if (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c":
-        return Conj(x)
-    return x
+    return Conj(x) if is_complex(x) else x
 
 
 # -- arithmetic --------------------------------------------------------------------------------
@@ -96,16 +96,16 @@ def _pow_grad(op, g):
         return gx, None
     # TF's convention: no gradient w.r.t. the exponent where the (real) base is <= 0
     # (log(1) = 0 there).
-    value = value_of(x)
-    valid = np.not_equal(value, 0) if value.dtype.kind == "c" else np.greater(value, 0)
-    gy = g * conj(op.outputs[0]) * Log(SelectV2(valid, x, np.ones((), value.dtype)))
+    dtype = dtype_of(x)
+    valid = (NotEqual if dtype.kind == "c" else Greater)(x, np.zeros((), dtype))
+    gy = g * conj(op.outputs[0]) * Log(SelectV2(valid, x, np.ones((), dtype)))
     return gx, gy
 
 
 def _selected_grads(op, g, x_wins):
-    """g split between x and y by `x_wins(x, y)`; ties go to x, as in TF."""
+    """g split between x and y by the comparison op `x_wins(x, y)`; ties go to x, as in TF."""
     x, y = op.inputs
-    mask = x_wins(value_of(x), value_of(y))
+    mask = x_wins(x, y)
     zero = np.zeros((), dtype_of(g))
     return (SelectV2(mask, g, zero) if op.needs_gradient(0) else None,
             SelectV2(mask, zero, g) if op.needs_gradient(1) else None)
@@ -113,12 +113,12 @@ def _selected_grads(op, g, x_wins):
 
 @RegisterGradient("Maximum")
 def _maximum_grad(op, g):
-    return _selected_grads(op, g, np.greater_equal)
+    return _selected_grads(op, g, GreaterEqual)
 
 
 @RegisterGradient("Minimum")
 def _minimum_grad(op, g):
-    return _selected_grads(op, g, np.less_equal)
+    return _selected_grads(op, g, LessEqual)
 
 
 @RegisterGradient("SquaredDifference")
@@ -188,13 +188,12 @@ def _abs_grad(op, g):
 @RegisterGradient("ComplexAbs")
 def _complex_abs_grad(op, g):
     y = op.outputs[0]
-    return DivNoNan(Complex(g, zeros_like_value(g)) * op.inputs[0],
-                    Complex(y, zeros_like_value(y)))
+    return DivNoNan(Complex(g, zero_gradient(g)) * op.inputs[0], Complex(y, zero_gradient(y)))
 
 
 @RegisterGradient("Sign")
 def _sign_grad(op, g):
-    return zeros_like_value(op.inputs[0])
+    return zero_gradient(op.inputs[0])
 
 
 @RegisterGradient("Square")

@@ -232,9 +232,3 @@ def dtype_of(x) -> np.dtype:
         return value.dtype
     except AttributeError:
         return np.asarray(value).dtype
-
-
-def zeros_like_value(x) -> np.ndarray:
-    """Zeros shaped and typed like a Tensor, Variable or raw array, as a NumPy array: a
-    constant, which carries no gradient."""
-    return np.zeros_like(value_of(x))

@@ -2,8 +2,10 @@
 
 A node of this op calls a Python function on its input arrays when the graph runs. Its
 gradient rule runs the same function under a GradientTape, so it lives in the eager layer
-(eager/script_grad.py). Graph-mode gradients use this op for rules that need values
-(masks, one-hots) or dimensions unknown while the graph is built.
+(eager/script_grad.py). Graph-mode gradients use this op for rules that need dimensions
+unknown while the graph is built (tapeflow's own rules build masks and indices with ops; a
+user's rule may still read values), and for the gradient of a `while_loop` whose loop
+variables change shape.
 """
 from __future__ import annotations
 

@@ -32,6 +32,17 @@ case("TensorScatterUpdate", lambda t, u: tf.tensor_scatter_nd_update(t, [[0], [2
      normal(3, 2), normal(2, 2))
 case("TensorScatterAdd", lambda t, u: tf.tensor_scatter_nd_add(t, [[1], [1]], u), normal(3),
      normal(2))
+# Indices as arguments: inside tf.function they are graph inputs, unknown while it is traced.
+case("GatherNd", lambda p, i: tf.gather_nd(p, i), normal(3, 2), [[2, 1], [0, 0], [2, 1]],
+     label="index argument")
+case("GatherNd", lambda p, i: tf.gather_nd(p, i), normal(3, 2), [[2], [0], [2]],
+     label="row argument")
+case("ScatterNd", lambda u, i: tf.scatter_nd(i, u, [5]), normal(3), [[1], [3], [1]],
+     label="index argument")
+case("TensorScatterUpdate", lambda t, u, i: tf.tensor_scatter_nd_update(t, i, u),
+     normal(3, 2), normal(2, 2), [[0], [2]], label="index argument")
+case("TensorScatterAdd", lambda t, u, i: tf.tensor_scatter_nd_add(t, i, u), normal(3),
+     normal(2), [[1], [1]], label="index argument")
 case("Where", lambda x: tf.where(x), normal(2, 3), differentiable=False)
 case("SelectV2", lambda x, y: tf.where([True, False, True], x, y), normal(3), normal(3))
 case("SelectV2", lambda x, y: tf.where([[True], [False]], x, y), normal(3), normal(),
