@@ -1,6 +1,7 @@
 """The reverse interpreter: the one backward loop over recorded operations, for every mode.
 
-`backward(records, targets, upstream, sources, domain)` walks `records` (OpRecords in the
+`backward(records, targets, upstream, sources, domain)` walks `records` ((op, inputs,
+outputs, attrs) tuples in the
 order they ran) in reverse and calls each op's gradient rule. What gradients are made of is
 the `domain`'s business, not the loop's:
 - raw: NumPy arrays, when nothing records the backward pass (the fast path);
@@ -93,7 +94,8 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     """d(sum of targets)/d(source) for each source, None where unconnected.
 
     Args:
-        records: OpRecords in the order the operations ran (a tape's entries, or a graph's
+        records: (op, inputs, outputs, attrs) tuples in the order the operations ran (a
+            tape's entries, or a graph's
             operations).
         targets: the tensors differentiated.
         upstream: one upstream gradient per target, None for ones.
@@ -137,7 +139,7 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     exact = not isinstance(domain, BatchedDomain)
     for index in range(len(records) - 1, -1, -1):
         rec = records.pop() if consume else records[index]
-        outputs = rec.outputs
+        op, inputs, outputs, attrs = rec
         single = len(outputs) == 1
         if single:
             out_id = outputs[0]._id
@@ -164,19 +166,18 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                 out_grads.append(g)
             if all(g is None for g in out_grads) or not any(o._id in relevant for o in outputs):
                 continue
-        op = rec.op
         rule = op.grad
         if rule is NO_GRADIENT:
             continue
         if rule is None:
             gradient_rule(op)  # raises LookupError naming the op
-        inputs = rec.inputs
         if single:
             if type(g) is IndexedSlices and not op.grad_takes_indexed_slices:
                 g = to_dense(g)
             if view is not None and not op.grad_takes_tensors:
-                view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
-                view.inputs = [x._value for x in inputs]
+                view.op, view.attrs, view._tensors, view._needed = op, attrs, inputs, relevant
+                view.inputs = [inputs[0]._value, inputs[1]._value] if len(inputs) == 2 else \
+                    [x._value for x in inputs]
                 view.outputs = [outputs[0]._value]
                 in_grads = rule(view, g)
             else:
@@ -222,13 +223,13 @@ def reachable(records, source_ids: set, trainable_ids=None) -> set:
     """The ids of `source_ids` and of every trainable tensor computed from them over
     `records` (trainable: in `trainable_ids` when given, else of a floating dtype)."""
     reached = set(source_ids)
-    for rec in records:
-        for x in rec.inputs:
+    for _, inputs, outputs, _ in records:
+        for x in inputs:
             if x._id in reached:
                 if trainable_ids is None:
-                    reached.update([o._id for o in rec.outputs if is_trainable(o)])
+                    reached.update([o._id for o in outputs if is_trainable(o)])
                 else:
-                    reached.update([o._id for o in rec.outputs if o._id in trainable_ids])
+                    reached.update([o._id for o in outputs if o._id in trainable_ids])
                 break
     return reached
 
@@ -343,24 +344,26 @@ class _RawDomain:
     def spec(self, x):
         return spec_of(x)
 
-    def view(self, rec: OpRecord) -> OpRecord:
-        view = OpRecord(rec.op, [x._value for x in rec.inputs],
-                        [o._value for o in rec.outputs], rec.attrs)
-        view._tensors = rec.inputs
+    def view(self, rec: tuple) -> OpRecord:
+        """The record as rules see it: its inputs' and outputs' arrays."""
+        op, inputs, outputs, attrs = rec
+        view = OpRecord(op, [x._value for x in inputs], [o._value for o in outputs], attrs)
+        view._tensors = inputs
         return view
 
-    def call(self, rule, rec: OpRecord, out_grads, relevant):
-        op = rec.op
+    def call(self, rule, rec: tuple, out_grads, relevant):
+        """The rule's result for upstream `out_grads` (one per output of record `rec`)."""
+        op, inputs, outputs, attrs = rec
         if op.grad_takes_tensors:  # user code (a custom_gradient's grad_fn)
-            rec._needed = relevant
-            in_grads = rule(rec, *[_wrap(g) for g in out_grads])
+            view = OpRecord(op, inputs, outputs, attrs)
+            view._needed = relevant
+            in_grads = rule(view, *[_wrap(g) for g in out_grads])
             return ([_unwrap(g) for g in in_grads] if isinstance(in_grads, (tuple, list))
                     else _unwrap(in_grads))
         view = self.raw_view
-        inputs = rec.inputs
-        view.op, view.attrs, view._tensors, view._needed = op, rec.attrs, inputs, relevant
+        view.op, view.attrs, view._tensors, view._needed = op, attrs, inputs, relevant
         view.inputs = [x._value for x in inputs]
-        view.outputs = [o._value for o in rec.outputs]
+        view.outputs = [o._value for o in outputs]
         if len(out_grads) == 1:
             return rule(view, out_grads[0])
         return rule(view, *out_grads)
@@ -406,12 +409,13 @@ class _TensorDomain(_RawDomain):
     def zeros(self, output):
         return Tensor(np.zeros_like(output._value))
 
-    def view(self, rec: OpRecord) -> OpRecord:
-        return OpRecord(rec.op, rec.inputs, rec.outputs, rec.attrs)
+    def view(self, rec: tuple) -> OpRecord:
+        return OpRecord(*rec)
 
-    def call(self, rule, rec: OpRecord, out_grads, relevant):
-        rec._needed = relevant
-        return rule(rec, *out_grads)
+    def call(self, rule, rec: tuple, out_grads, relevant):
+        view = OpRecord(*rec)
+        view._needed = relevant
+        return rule(view, *out_grads)
 
     def add(self, old, new):
         return _sum(old, new)
@@ -451,10 +455,11 @@ class GraphDomain(_TensorDomain):
     def zeros(self, output):
         return filled_like(output, 0)
 
-    def call(self, rule, rec: OpRecord, out_grads, relevant):
-        rec._needed = relevant
+    def call(self, rule, rec: tuple, out_grads, relevant):
+        view = OpRecord(*rec)
+        view._needed = relevant
         try:
-            return rule(rec, *out_grads)
+            return rule(view, *out_grads)
         except SymbolicValueError:
             return _run_later(self, rule, rec, out_grads, relevant)
 
@@ -537,7 +542,7 @@ class BatchedDomain:
         zeros = np.zeros(shape, dtype)
         return zeros if self.raw else Tensor(zeros)
 
-    def call(self, rule, rec: OpRecord, out_grads, relevant):
+    def call(self, rule, rec: tuple, out_grads, relevant):
         if self.graph:
             try:
                 return self._call(rule, rec, out_grads, relevant)
@@ -545,24 +550,25 @@ class BatchedDomain:
                 return _run_later(self, rule, rec, out_grads, relevant)
         return self._call(rule, rec, out_grads, relevant)
 
-    def _call(self, rule, rec: OpRecord, grads, relevant):
-        op, batch, raw = rec.op, self.batch, self.raw
+    def _call(self, rule, rec: tuple, grads, relevant):
+        op, inputs, outputs, attrs = rec
+        batch, raw = self.batch, self.raw
         if any(g is None for g in grads):
             grads = [self._zeros((batch,) + shape_of(o), dtype_of(o)) if g is None else g
-                     for o, g in zip(rec.outputs, grads)]
+                     for o, g in zip(outputs, grads)]
         view = self.inner.view(rec)
         view._needed = relevant
-        count = len(rec.inputs)
+        count = len(inputs)
         batched, batching = op.batched_grad, op.batching
         if batched is not None:
             return one_per_input(op, batched(view, *grads), count)
         if batching is TRANSPARENT:
             return one_per_input(op, rule(view, *grads), count)
-        attrs = batching.attrs(rec.attrs, batch) if isinstance(batching, Stacking) else None
+        attrs = batching.attrs(attrs, batch) if isinstance(batching, Stacking) else None
         if attrs is not None:
             stacked = OpRecord(op, _stack_of(view.inputs, batch, raw),
                                _stack_of(view.outputs, batch, raw), attrs)
-            stacked._tensors, stacked._needed = rec.inputs, relevant
+            stacked._tensors, stacked._needed = inputs, relevant
             return one_per_input(op, rule(stacked, *grads), count)
         return self._row_by_row(view, rule, grads)
 
@@ -650,12 +656,12 @@ def dense(g):
 
 # -- the one run-time fallback ---------------------------------------------------------------
 
-def _run_later(domain, rule, rec: OpRecord, out_grads, relevant) -> list:
+def _run_later(domain, rule, rec: tuple, out_grads, relevant) -> list:
     """The rule of graph op `rec` as one EagerPyFunc node that runs it, in `domain`'s eager
     twin, on the arrays when the graph runs (for a rule that needs what the graph does not
     know while it is built). The node is differentiable again: under a run-time tape the
     rule runs on Tensors."""
-    inputs, outputs = rec.inputs, rec.outputs
+    op, inputs, outputs, attrs = rec
     n_in, n_out = len(inputs), len(outputs)
     wanted = [i for i, x in enumerate(inputs) if x._id in relevant and is_trainable(x)]
     present = [g for g in out_grads if g is not None]
@@ -666,13 +672,12 @@ def _run_later(domain, rule, rec: OpRecord, out_grads, relevant) -> list:
                    for v, x in zip(values, (*inputs, *outputs))]
         needed = relevant if eager.raw else relevant | {
             t._id for t, x in zip(tensors, inputs) if x._id in relevant}
-        view = OpRecord(rec.op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
-                        rec.attrs)
+        view = (op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]), attrs)
         given = iter(values[n_in + n_out:])
         grads = [None if g is None else next(given) for g in out_grads]
         grads = [g if g is None or isinstance(g, (Tensor, IndexedSlices)) or eager.raw
                  else Tensor(np.asarray(g)) for g in grads]
-        in_grads = one_per_input(rec.op, eager.call(rule, view, grads, needed), n_in)
+        in_grads = one_per_input(op, eager.call(rule, view, grads, needed), n_in)
         result = []
         for i in wanted:
             g, x = in_grads[i], tensors[i]

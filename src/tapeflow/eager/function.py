@@ -32,7 +32,6 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
 from .backward import GraphDomain, backward
-from .tape import OpRecord
 
 __all__ = ["function", "Function", "ConcreteFunction"]
 
@@ -246,7 +245,7 @@ class _Gradient:
     def __init__(self, f: ConcreteFunction) -> None:
         graph = f.graph
         start = len(graph._ops)
-        records = [OpRecord(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
+        records = [(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
         with graph.as_default(), graph.name_scope("gradients"):
             self.grad_inputs = [graph.placeholder(o._value.dtype, o.shape, name="grad")
                                 for o in f.outputs]

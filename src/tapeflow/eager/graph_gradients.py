@@ -13,7 +13,6 @@ from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape
 from .backward import (AggregationMethod, GraphDomain, UnconnectedGradients, as_unconnected,
                        backward)
-from .tape import OpRecord
 
 __all__ = ["AggregationMethod", "gradients", "hessians"]
 
@@ -79,7 +78,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
         targets = [graph._graph_input(_target(graph, y)) for y in ys]
         stop_ids = {graph._graph_input(_target(graph, s))._id for s in
                     _as_list(stop_gradients or [])}
-        records = [OpRecord(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
+        records = [(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
         return backward(records, targets, upstream, xs, GraphDomain(method), stop_ids=stop_ids,
                         unconnected=unconnected)
 

@@ -19,8 +19,8 @@ from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape, Transpose
 from ..ops.op_util import dtype_of, shape_of
 from .backward import (BatchedDomain, GraphDomain, UnconnectedGradients, as_unconnected,
-                       backward, dense, eager_domain)
-from .tape import OpRecord, Tape, is_trainable, snapshot
+                       backward, dense, eager_domain, reachable)
+from .tape import Tape, is_trainable, snapshot
 
 __all__ = ["jacobian", "batch_jacobian"]
 
@@ -193,15 +193,12 @@ def _at_run_time(self, method: str, target, sources: list, unconnected, parallel
     if not self._persistent:
         self._tape = None
     entries = list(tape.entries)
-    reached = {s._id for s in sources}
-    for rec in entries:
-        if any(x._id in reached for x in rec.inputs):
-            reached.update(o._id for o in rec.outputs)
+    reached = reachable(entries, {s._id for s in sources})
     batch = method == "batch_jacobian"
     connected = [batch or unconnected is UnconnectedGradients.ZERO or target._id in reached
                  for s in sources]
     symbolic: dict = {}
-    for t in [target, *sources, *[x for r in entries for x in (*r.inputs, *r.outputs)]]:
+    for t in [target, *sources, *[x for _, ins, outs, _ in entries for x in (*ins, *outs)]]:
         if hasattr(t, "_op"):
             symbolic.setdefault(t._id, t)
     order = list(symbolic.values())
@@ -221,8 +218,8 @@ def _at_run_time(self, method: str, target, sources: list, unconnected, parallel
             return new[x._id]
 
         copy = Tape()
-        copy.entries = [OpRecord(r.op, tuple([value(x) for x in r.inputs]),
-                                 tuple([value(o) for o in r.outputs]), r.attrs) for r in entries]
+        copy.entries = [(op, tuple([value(x) for x in ins]), tuple([value(o) for o in outs]),
+                         attrs) for op, ins, outs, attrs in entries]
         for x in sources:
             value(x)
         copy.ids = {new[i]._id if i in new else i for i in tape.ids}

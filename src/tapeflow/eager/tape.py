@@ -79,9 +79,11 @@ def is_trainable(t) -> bool:
 class Tape:
     """The recorder a GradientTape pushes while it records.
 
-    `ids` holds the watched tensors and the outputs of recorded operations, trainable
-    dtypes only: an operation is recorded when one of its inputs is in `ids`, so integer
-    paths are never recorded. `watched` holds what was watched directly (the leaves).
+    `entries` are the recorded operations as (op, inputs, outputs, attrs) tuples, in the
+    order they ran (the backward pass shows rules an OpRecord view of each). `ids` holds the
+    watched tensors and the outputs of recorded operations, trainable dtypes only: an
+    operation is recorded when one of its inputs is in `ids`, so integer paths are never
+    recorded. `watched` holds what was watched directly (the leaves).
     """
 
     # __weakref__: diagnostics note when each tape records without keeping it alive.
@@ -89,7 +91,7 @@ class Tape:
                  "__weakref__")
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
-        self.entries: list[OpRecord] = []
+        self.entries: list[tuple] = []
         self.ids: set[int] = set()
         self.watched: set[int] = set()
         self.variables: dict = {}
@@ -118,7 +120,7 @@ class Tape:
                 break
         else:
             return
-        self.entries.append(OpRecord(op, inputs, outputs, attrs))
+        self.entries.append((op, inputs, outputs, attrs))
         for o in outputs:
             if o._value.dtype.char in _TRAINABLE_CHARS:
                 ids.add(o._id)

@@ -43,10 +43,12 @@ def execute(op, inputs: tuple, attrs: dict):
         return st.graph._create_op(op, inputs, attrs, sys._getframe(1))
     try:
         arity = len(inputs)
+        # Without attributes, the kernel (often a NumPy ufunc) takes its fast call path.
         if arity == 2:
-            out = op.kernel(inputs[0]._value, inputs[1]._value, **attrs)
+            out = op.kernel(inputs[0]._value, inputs[1]._value, **attrs) if attrs else \
+                op.kernel(inputs[0]._value, inputs[1]._value)
         elif arity == 1:
-            out = op.kernel(inputs[0]._value, **attrs)
+            out = op.kernel(inputs[0]._value, **attrs) if attrs else op.kernel(inputs[0]._value)
         else:
             out = op.kernel(*[x._value for x in inputs], **attrs)
     except (errors.OpError, errors.SymbolicValueError):

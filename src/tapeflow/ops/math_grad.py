@@ -156,6 +156,9 @@ _MATMUL_GRADS = {
 def _matmul_grad(op, g):
     a, b = op.inputs
     attrs = op.attrs
+    if not any(attrs.values()):  # the common a @ b
+        return (MatMul(g, b, adjoint_b=True) if op.needs_gradient(0) else None,
+                MatMul(a, g, adjoint_a=True) if op.needs_gradient(1) else None)
     transpose_a, transpose_b = attrs.get("transpose_a", False), attrs.get("transpose_b", False)
     adjoint_a, adjoint_b = attrs.get("adjoint_a", False), attrs.get("adjoint_b", False)
     # A plain transpose of a complex matrix is the adjoint of its conjugate: differentiate

@@ -243,7 +243,8 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
     """The public function of unary op `op`; dtypes of NumPy `no_kernel` kinds are accepted by
     TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
-        x = as_input(x)
+        if type(x) is not Tensor:
+            x = as_input(x)
         kind = x._value.dtype.kind
         if kind not in kinds:
             raise no_kernel_error(op.name, x) if kind in no_kernel else dtype_error(op.name, x,

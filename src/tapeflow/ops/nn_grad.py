@@ -49,7 +49,7 @@ def _constant_zero(g) -> bool:
     (the engine's filler for an output nobody differentiates). A recorded eager tensor may
     be a real gradient that happens to be zero, whose own derivative still counts."""
     value = g if not hasattr(g, "_id") else getattr(g, "_const", None)
-    return value is not None and not np.any(value)
+    return value is not None and not value.any()
 
 
 @RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")

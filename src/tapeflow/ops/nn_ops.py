@@ -93,7 +93,8 @@ def _softmax_xent(logits, labels):
 
 
 def _check_labels(labels, classes: int) -> None:
-    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+    # Seen as unsigned, a negative label is larger than any class: one pass finds both.
+    if labels.size and labels.view(labels.dtype.str.replace("i", "u")).max() >= classes:
         bad = labels[(labels < 0) | (labels >= classes)].ravel()[0]
         raise errors.InvalidArgumentError(
             None, "SparseSoftmaxCrossEntropyWithLogits",

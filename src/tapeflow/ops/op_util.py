@@ -60,6 +60,10 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         TypeError: Python data that does not fit the other operand's dtype.
     """
     tx = type(x) is Tensor or isinstance(x, (Tensor, Variable))
+    if tx and type(y) is float:  # `x * 1.01`: a cached constant, without another call
+        cached = _SCALARS.get((y, x._value.dtype.char))
+        if cached is not None:
+            return x, cached
     ty = type(y) is Tensor or isinstance(y, (Tensor, Variable))
     if tx and ty:
         if x._value.dtype != y._value.dtype:
