@@ -1,0 +1,204 @@
+"""Datasets that group elements into batches or split batches: batch, padded_batch,
+unbatch."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..framework import errors
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_spec import TensorSpec
+from . import structure
+from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from .transformations import count_argument
+
+__all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset"]
+
+
+def _batch_size(value) -> int:
+    size = count_argument(value, "batch_size")
+    if size < 1:
+        raise errors.InvalidArgumentError(None, "BatchDataset",
+                                          f"Batch size must be greater than zero, got {size}.")
+    return size
+
+
+def _batched_spec(spec, batch: int | None, shape_of=lambda s, i: s.shape):
+    """The spec of batches of elements described by `spec` (`shape_of(spec, i)` gives the
+    shape of component i in a batch, before the batch dimension)."""
+    flat = structure.flatten(spec)
+    return structure.pack(spec, [TensorSpec(TensorShape([batch]).concatenate(shape_of(s, i)),
+                                            s.dtype) for i, s in enumerate(flat)])
+
+
+def _cardinality(count: int, batch: int, drop_remainder: bool) -> int:
+    if count < 0:
+        return count
+    return count // batch if drop_remainder else math.ceil(count / batch)
+
+
+class _Batching(Dataset):
+    """Groups of `batch_size` consecutive elements made into one by `_combine`."""
+
+    def __init__(self, input_dataset: Dataset, batch_size, drop_remainder: bool) -> None:
+        self._input = input_dataset
+        self._batch_size = _batch_size(batch_size)
+        self._drop_remainder = bool(drop_remainder)
+
+    def _cardinality(self) -> int:
+        return _cardinality(self._input._cardinality(), self._batch_size, self._drop_remainder)
+
+    def _combine(self, elements: list):
+        raise NotImplementedError
+
+    def _elements(self):
+        group = []
+        for element in self._input._elements():
+            group.append(element)
+            if len(group) == self._batch_size:
+                yield self._combine(group)
+                group = []
+        if group and not self._drop_remainder:
+            yield self._combine(group)
+
+    def _batch_dimension(self) -> int | None:
+        return self._batch_size if self._drop_remainder else None
+
+
+class BatchDataset(_Batching):
+    """Consecutive elements stacked (see `Dataset.batch`)."""
+
+    def _compute_spec(self):
+        return _batched_spec(self._input.element_spec, self._batch_dimension())
+
+    def _combine(self, elements: list):
+        columns = zip(*[structure.flatten(e) for e in elements])
+        stacked = []
+        for component, column in enumerate(columns):
+            arrays = [structure.leaf_array(t) for t in column]
+            for i, array in enumerate(arrays[1:], 1):
+                if array.shape != arrays[0].shape:
+                    raise errors.InvalidArgumentError(
+                        None, "BatchDataset",
+                        f"Cannot batch tensors with different shapes in component "
+                        f"{component}. First element had shape {list(arrays[0].shape)} and "
+                        f"element {i} had shape {list(array.shape)}. Use padded_batch for "
+                        "elements of different shapes.")
+            stacked.append(Tensor(np.stack(arrays)))
+        return structure.pack(elements[0], stacked)
+
+
+def _per_component(like, value, what: str, leaf):
+    """`value` given per component of the structure `like` (a single leaf is used for every
+    component), each made a leaf by `leaf`."""
+    if isinstance(like, dict):
+        if isinstance(value, dict):
+            if value.keys() != like.keys():
+                raise ValueError(f"padded_batch: {what} has keys {sorted(value)}, the elements "
+                                 f"{sorted(like)}.")
+            return [x for k in like for x in _per_component(like[k], value[k], what, leaf)]
+        return [x for k in like for x in _per_component(like[k], value, what, leaf)]
+    if isinstance(like, tuple):
+        if isinstance(value, tuple):
+            if len(value) != len(like):
+                raise ValueError(f"padded_batch: {what} has {len(value)} components, the "
+                                 f"elements {len(like)}.")
+            return [x for a, b in zip(like, value) for x in _per_component(a, b, what, leaf)]
+        return [x for a in like for x in _per_component(a, value, what, leaf)]
+    return [leaf(value, like)]
+
+
+def _padded_shape(value, spec) -> TensorShape:
+    if value is None:
+        return TensorShape(None) if spec.shape.rank is None else spec.shape
+    if isinstance(value, TensorShape):
+        return value
+    dims = value.numpy().tolist() if hasattr(value, "numpy") else list(value)
+    return TensorShape([None if d is None or d == -1 else int(d) for d in dims])
+
+
+def _padding_value(value, spec):
+    if value is None:
+        return np.zeros((), spec.dtype.as_numpy_dtype)
+    tensor = convert_to_tensor(value)
+    if tensor.dtype != spec.dtype or tensor.ndim:
+        raise TypeError("Invalid `padding_values`. `padding_values` values type "
+                        f"{tensor.dtype!r} (shape {tensor.shape}) does not match type "
+                        f"{spec.dtype!r} of the corresponding input component; it must be a "
+                        "scalar of that dtype.")
+    return structure.leaf_array(tensor)
+
+
+class PaddedBatchDataset(_Batching):
+    """Consecutive elements padded to a common shape and stacked (see
+    `Dataset.padded_batch`)."""
+
+    def __init__(self, input_dataset: Dataset, batch_size, padded_shapes, padding_values,
+                 drop_remainder: bool) -> None:
+        super().__init__(input_dataset, batch_size, drop_remainder)
+        spec = input_dataset.element_spec
+        flat = structure.flatten(spec)
+        self._shapes = _per_component(spec, padded_shapes, "padded_shapes", _padded_shape) \
+            if padded_shapes is not None else [_padded_shape(None, s) for s in flat]
+        self._values = _per_component(spec, padding_values, "padding_values", _padding_value) \
+            if padding_values is not None else [_padding_value(None, s) for s in flat]
+
+    def _compute_spec(self):
+        return _batched_spec(self._input.element_spec, self._batch_dimension(),
+                             lambda s, i: self._shapes[i])
+
+    def _combine(self, elements: list):
+        columns = zip(*[structure.flatten(e) for e in elements])
+        padded = []
+        for shape, value, column in zip(self._shapes, self._values, columns):
+            arrays = [structure.leaf_array(t) for t in column]
+            if len({a.ndim for a in arrays}) != 1:
+                raise errors.InvalidArgumentError(
+                    None, "PaddedBatchDataset", "padded_batch: elements of different ranks "
+                    f"{[a.ndim for a in arrays]} in one batch.")
+            longest = np.max([a.shape for a in arrays], axis=0) if arrays[0].ndim else ()
+            target = [int(n) if d is None else d for d, n in
+                      zip(shape.as_list() if shape.rank is not None else [None] * len(longest),
+                          longest)]
+            if any(n > d for n, d in zip(longest, target)):
+                raise errors.DataLossError(
+                    None, "PaddedBatchDataset",
+                    "Attempted to pad to a smaller size than the input element: padded shape "
+                    f"{target}, element shape {list(longest)}.")
+            out = np.full([len(arrays), *target], value, dtype=arrays[0].dtype)
+            for row, array in zip(out, arrays):
+                row[tuple(slice(0, n) for n in array.shape)] = array
+            padded.append(Tensor(out))
+        return structure.pack(elements[0], padded)
+
+
+class UnbatchDataset(Dataset):
+    """The rows of each element (see `Dataset.unbatch`)."""
+
+    def __init__(self, input_dataset: Dataset) -> None:
+        self._input = input_dataset
+        if any(s.shape.rank == 0 for s in structure.flatten(input_dataset.element_spec)):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+
+    def _compute_spec(self):
+        return structure.map_structure(
+            lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else s.shape, s.dtype),
+            self._input.element_spec)
+
+    def _cardinality(self) -> int:
+        if self._input._cardinality() == INFINITE_CARDINALITY:
+            return INFINITE_CARDINALITY
+        return UNKNOWN_CARDINALITY
+
+    def _elements(self):
+        for element in self._input._elements():
+            arrays = [structure.leaf_array(t) for t in structure.flatten(element)]
+            sizes = {len(a) for a in arrays}
+            if len(sizes) != 1:
+                raise errors.InvalidArgumentError(
+                    None, "UnbatchDataset", "unbatch: the components' first dimensions differ "
+                    f"({sorted(sizes)}).")
+            for i in range(sizes.pop()):
+                yield structure.pack(element, [Tensor(a[i]) for a in arrays])
