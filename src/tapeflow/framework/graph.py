@@ -130,8 +130,10 @@ class Operation:
         return f"<tf.Operation '{self._name}' type={self.type}>"
 
 
-# Ops that change state: a function runs them even when no output depends on them.
-STATEFUL_OPS = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+# Ops that change state (or write output): a function runs them even when no output
+# depends on them.
+STATEFUL_OPS = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+                          "PrintV2"})
 
 
 class Graph:
