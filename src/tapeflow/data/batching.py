@@ -168,8 +168,8 @@ class PaddedBatchDataset(_Batching):
                     "Attempted to pad to a smaller size than the input element: padded shape "
                     f"{target}, element shape {list(longest)}.")
             out = np.full([len(arrays), *target], value, dtype=arrays[0].dtype)
-            for row, array in zip(out, arrays):
-                row[tuple(slice(0, n) for n in array.shape)] = array
+            for row, array in enumerate(arrays):
+                out[(row, *[slice(0, n) for n in array.shape])] = array
             padded.append(Tensor(out))
         return structure.pack(elements[0], padded)
 
