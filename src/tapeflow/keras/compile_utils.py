@@ -130,7 +130,10 @@ def _metric_specs(spec, names: list) -> list:
     spec = list(spec) if isinstance(spec, (list, tuple)) else [spec]
     if len(names) > 1 and spec and all(isinstance(s, (list, tuple)) or s is None
                                        for s in spec):
-        return [[] if s is None else list(s) for s in flat_per_output("metrics", spec, names)]
+        if len(spec) != len(names):
+            raise ValueError(f"metrics: expected {len(names)} lists (one per output {names}), "
+                             f"got {len(spec)}.")
+        return [[] if s is None else list(s) for s in spec]
     return [spec for _ in names]
 
 

@@ -101,9 +101,6 @@ def _write(text: str, output_stream) -> None:
     if output_stream is None:
         output_stream = sys.stderr      # looked up now, so redirection is followed
     if isinstance(output_stream, str):
-        if not output_stream.startswith("file://"):
-            raise ValueError(f"tf.print: unsupported output_stream {output_stream!r}; use "
-                             "sys.stdout, sys.stderr, a logging function or 'file://<path>'.")
         with open(output_stream[len("file://"):], "a") as f:
             f.write(text)
     elif hasattr(output_stream, "write"):
@@ -158,6 +155,9 @@ def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=N
         step 1
         step 2
     """
+    if isinstance(output_stream, str) and not output_stream.startswith("file://"):
+        raise ValueError(f"tf.print: unsupported output_stream {output_stream!r}; use "
+                         "sys.stdout, sys.stderr, a logging function or 'file://<path>'.")
     tensors: list = []
 
     def slot(x):
