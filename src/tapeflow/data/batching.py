@@ -188,9 +188,12 @@ class UnbatchDataset(Dataset):
             self._input.element_spec)
 
     def _cardinality(self) -> int:
-        if self._input._cardinality() == INFINITE_CARDINALITY:
-            return INFINITE_CARDINALITY
-        return UNKNOWN_CARDINALITY
+        count = self._input._cardinality()
+        leading = {s.shape[0] if s.shape.rank else None
+                   for s in structure.flatten(self._input.element_spec)}
+        if count < 0 or None in leading or len(leading) != 1:
+            return count if count == INFINITE_CARDINALITY else UNKNOWN_CARDINALITY
+        return count * leading.pop()
 
     def _elements(self):
         for element in self._input._elements():
