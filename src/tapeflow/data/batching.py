@@ -74,7 +74,8 @@ class BatchDataset(_Batching):
         return _batched_spec(self._input.element_spec, self._batch_dimension())
 
     def _combine(self, elements: list):
-        columns = zip(*[structure.flatten(e) for e in elements])
+        flatten, pack = structure.codec(elements[0])
+        columns = zip(*[flatten(e) for e in elements])
         stacked = []
         for component, column in enumerate(columns):
             arrays = [structure.leaf_array(t) for t in column]
@@ -87,7 +88,7 @@ class BatchDataset(_Batching):
                         f"element {i} had shape {list(array.shape)}. Use padded_batch for "
                         "elements of different shapes.")
             stacked.append(Tensor(np.stack(arrays)))
-        return structure.pack(elements[0], stacked)
+        return pack(stacked)
 
 
 def _per_component(like, value, what: str, leaf):
@@ -150,7 +151,8 @@ class PaddedBatchDataset(_Batching):
                              lambda s, i: self._shapes[i])
 
     def _combine(self, elements: list):
-        columns = zip(*[structure.flatten(e) for e in elements])
+        flatten, pack = structure.codec(elements[0])
+        columns = zip(*[flatten(e) for e in elements])
         padded = []
         for shape, value, column in zip(self._shapes, self._values, columns):
             arrays = [structure.leaf_array(t) for t in column]
@@ -171,7 +173,7 @@ class PaddedBatchDataset(_Batching):
             for row, array in enumerate(arrays):
                 out[(row, *[slice(0, n) for n in array.shape])] = array
             padded.append(Tensor(out))
-        return structure.pack(elements[0], padded)
+        return pack(padded)
 
 
 class UnbatchDataset(Dataset):
@@ -197,11 +199,12 @@ class UnbatchDataset(Dataset):
 
     def _elements(self):
         for element in self._input._elements():
-            arrays = [structure.leaf_array(t) for t in structure.flatten(element)]
+            flatten, pack = structure.codec(element)
+            arrays = [structure.leaf_array(t) for t in flatten(element)]
             sizes = {len(a) for a in arrays}
             if len(sizes) != 1:
                 raise errors.InvalidArgumentError(
                     None, "UnbatchDataset", "unbatch: the components' first dimensions differ "
                     f"({sorted(sizes)}).")
             for i in range(sizes.pop()):
-                yield structure.pack(element, [Tensor(a[i]) for a in arrays])
+                yield pack([Tensor(a[i]) for a in arrays])

@@ -44,9 +44,10 @@ class TensorSliceDataset(Dataset):
         return self._count
 
     def _elements(self):
-        element, arrays = self._structure, self._arrays
+        _, pack = structure.codec(self._structure)
+        arrays = self._arrays
         for i in range(self._count):
-            yield structure.pack(element, [Tensor(a[i]) for a in arrays])
+            yield pack([Tensor(a[i]) for a in arrays])
 
 
 class TensorDataset(Dataset):

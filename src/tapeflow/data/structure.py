@@ -15,11 +15,26 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 
 __all__ = ["to_element", "spec_of", "flatten", "pack", "map_structure", "same_structure",
-           "most_specific_common_spec", "element_from_generator", "leaf_array"]
+           "most_specific_common_spec", "element_from_generator", "leaf_array", "codec"]
 
 flatten = nest.flatten
 pack = nest.pack_sequence_as
 map_structure = nest.map_structure
+
+
+def _is_leaf(x) -> bool:
+    return not isinstance(x, (list, tuple, dict))
+
+
+def codec(like) -> tuple:
+    """(flatten, pack) for elements structured like `like`: the general nest functions, or
+    quicker equivalents for the common single-tensor and flat-tuple elements (a pipeline
+    flattens and packs each element)."""
+    if _is_leaf(like):
+        return (lambda element: [element]), (lambda flat: flat[0])
+    if type(like) is tuple and all(_is_leaf(x) for x in like):
+        return list, tuple
+    return flatten, (lambda flat: pack(like, flat))
 
 
 def _rebuild(structure, items: list):

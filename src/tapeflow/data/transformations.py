@@ -135,8 +135,12 @@ class ShuffleDataset(Dataset):
             buffer.append(element)
             if len(buffer) == self._buffer_size:
                 break
+        draws, used = rng.random(1024), 0
         while buffer:
-            index = int(rng.integers(len(buffer)))
+            if used == len(draws):          # uniform draws in blocks: one NumPy call each
+                draws, used = rng.random(1024), 0
+            index = int(draws[used] * len(buffer))
+            used += 1
             chosen = buffer[index]
             refill = next(source, None)
             if refill is None:
