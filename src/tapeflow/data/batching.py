@@ -12,7 +12,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from . import structure
 from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
-from .transformations import count_argument
+from .transformations import UnaryDataset, count_argument
 
 __all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset"]
 
@@ -39,11 +39,11 @@ def _cardinality(count: int, batch: int, drop_remainder: bool) -> int:
     return count // batch if drop_remainder else math.ceil(count / batch)
 
 
-class _Batching(Dataset):
+class _Batching(UnaryDataset):
     """Groups of `batch_size` consecutive elements made into one by `_combine`."""
 
     def __init__(self, input_dataset: Dataset, batch_size, drop_remainder: bool) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._batch_size = _batch_size(batch_size)
         self._drop_remainder = bool(drop_remainder)
 
@@ -176,11 +176,11 @@ class PaddedBatchDataset(_Batching):
         return pack(padded)
 
 
-class UnbatchDataset(Dataset):
+class UnbatchDataset(UnaryDataset):
     """The rows of each element (see `Dataset.unbatch`)."""
 
     def __init__(self, input_dataset: Dataset) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         if any(s.shape.rank == 0 for s in structure.flatten(input_dataset.element_spec)):
             raise ValueError("Cannot unbatch an input with scalar components.")
 

@@ -95,18 +95,22 @@ def most_specific_common_spec(a, b, what: str):
                     for x, y in zip(flatten(a), flatten(b))])
 
 
-def _yielded_leaf(value, spec: TensorSpec, signature) -> Tensor:
+def _mismatch(value, signature, detail: str = "") -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(
+        None, "from_generator",
+        "TypeError: `generator` yielded an element that did not match the expected structure. "
+        f"The expected structure was {signature}, but the yielded element was {value!r}"
+        f"{detail}.")
+
+
+def _yielded_leaf(value, spec: TensorSpec) -> Tensor:
     try:
         array = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
         if array.dtype.kind in "OUS" or (array.dtype.kind == "c" and not spec.dtype.is_complex):
             raise TypeError(f"cannot convert a {array.dtype} value")
         tensor = Tensor(array.astype(spec.dtype.as_numpy_dtype, copy=False))
     except (TypeError, ValueError) as e:
-        raise errors.InvalidArgumentError(
-            None, "from_generator",
-            "TypeError: `generator` yielded an element that did not match the expected "
-            f"structure. The expected structure was {signature}, but the yielded element was "
-            f"{value!r} ({e}).") from None
+        raise _mismatch(value, spec, f" ({e})") from None
     if not spec.shape.is_compatible_with(tensor.shape):
         raise errors.InvalidArgumentError(
             None, "from_generator",
@@ -124,20 +128,12 @@ def element_from_generator(value, signature):
     """
     if isinstance(signature, dict):
         if not isinstance(value, dict) or value.keys() != signature.keys():
-            raise errors.InvalidArgumentError(
-                None, "from_generator",
-                "TypeError: `generator` yielded an element that did not match the expected "
-                f"structure. The expected structure was {signature}, but the yielded element "
-                f"was {value!r}.")
+            raise _mismatch(value, signature)
         return type(signature)((k, element_from_generator(value[k], s))
                                for k, s in signature.items())
     if isinstance(signature, tuple):
         if not isinstance(value, (tuple, list)) or len(value) != len(signature):
-            raise errors.InvalidArgumentError(
-                None, "from_generator",
-                "TypeError: `generator` yielded an element that did not match the expected "
-                f"structure. The expected structure was {signature}, but the yielded element "
-                f"was {value!r}.")
+            raise _mismatch(value, signature)
         return _rebuild(signature, [element_from_generator(v, s)
                                     for v, s in zip(value, signature)])
-    return _yielded_leaf(value, signature, signature)
+    return _yielded_leaf(value, signature)

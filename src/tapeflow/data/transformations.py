@@ -15,7 +15,7 @@ from ..ops.random_ops import get_seed
 from . import structure
 from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 
-__all__ = ["MapDataset", "FilterDataset", "ShuffleDataset", "RepeatDataset", "TakeDataset",
+__all__ = ["UnaryDataset", "MapDataset", "FilterDataset", "ShuffleDataset", "RepeatDataset", "TakeDataset",
            "SkipDataset", "CacheDataset", "PrefetchDataset", "ZipDataset",
            "ConcatenateDataset", "FlatMapDataset", "count_argument"]
 
@@ -58,18 +58,29 @@ def _output_spec(fn, dataset: Dataset):
             lambda t: TensorSpec(TensorShape([None] * t.ndim), t.dtype), output)
 
 
-class MapDataset(Dataset):
+class UnaryDataset(Dataset):
+    """A dataset made from one input dataset: by default with its element spec and
+    cardinality."""
+
+    def __init__(self, input_dataset: Dataset) -> None:
+        self._input = input_dataset
+
+    def _compute_spec(self):
+        return self._input.element_spec
+
+    def _cardinality(self) -> int:
+        return self._input._cardinality()
+
+
+class MapDataset(UnaryDataset):
     """`map_func` of each element (see `Dataset.map`)."""
 
     def __init__(self, input_dataset: Dataset, map_func) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._fn = map_func
 
     def _compute_spec(self):
         return _output_spec(self._fn, self._input)
-
-    def _cardinality(self) -> int:
-        return self._input._cardinality()
 
     def _elements(self):
         fn = self._fn
@@ -77,15 +88,15 @@ class MapDataset(Dataset):
             yield structure.to_element(_apply(fn, element), lists_are_structures=True)
 
 
-class FilterDataset(Dataset):
+class FilterDataset(UnaryDataset):
     """The elements a predicate accepts (see `Dataset.filter`)."""
 
     def __init__(self, input_dataset: Dataset, predicate) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._predicate = predicate
 
-    def _compute_spec(self):
-        return self._input.element_spec
+    def _cardinality(self) -> int:
+        return UNKNOWN_CARDINALITY
 
     def _elements(self):
         predicate = self._predicate
@@ -99,11 +110,11 @@ class FilterDataset(Dataset):
                 yield element
 
 
-class ShuffleDataset(Dataset):
+class ShuffleDataset(UnaryDataset):
     """The elements drawn at random from a refilled buffer (see `Dataset.shuffle`)."""
 
     def __init__(self, input_dataset: Dataset, buffer_size, seed, reshuffle: bool) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._buffer_size = count_argument(buffer_size, "shuffle buffer_size")
         if self._buffer_size < 1:
             raise errors.InvalidArgumentError(
@@ -112,12 +123,6 @@ class ShuffleDataset(Dataset):
         self._seeds = get_seed(None if seed is None else count_argument(seed, "shuffle seed"))
         self._reshuffle = bool(reshuffle)
         self._iterations = 0
-
-    def _compute_spec(self):
-        return self._input.element_spec
-
-    def _cardinality(self) -> int:
-        return self._input._cardinality()
 
     def _rng(self) -> np.random.Generator:
         if self._seeds[0] is None:
@@ -151,15 +156,12 @@ class ShuffleDataset(Dataset):
             yield chosen
 
 
-class RepeatDataset(Dataset):
+class RepeatDataset(UnaryDataset):
     """The elements `count` times over, forever for -1 (see `Dataset.repeat`)."""
 
     def __init__(self, input_dataset: Dataset, count) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._count = -1 if count is None else count_argument(count, "repeat count")
-
-    def _compute_spec(self):
-        return self._input.element_spec
 
     def _cardinality(self) -> int:
         n = self._input._cardinality()
@@ -181,15 +183,12 @@ class RepeatDataset(Dataset):
             done += 1
 
 
-class TakeDataset(Dataset):
+class TakeDataset(UnaryDataset):
     """The first `count` elements, all for a negative count (see `Dataset.take`)."""
 
     def __init__(self, input_dataset: Dataset, count) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._count = count_argument(count, "take count")
-
-    def _compute_spec(self):
-        return self._input.element_spec
 
     def _cardinality(self) -> int:
         n = self._input._cardinality()
@@ -208,16 +207,13 @@ class TakeDataset(Dataset):
                 return
 
 
-class SkipDataset(Dataset):
+class SkipDataset(UnaryDataset):
     """The elements after the first `count`, none for a negative count (see
     `Dataset.skip`)."""
 
     def __init__(self, input_dataset: Dataset, count) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._count = count_argument(count, "skip count")
-
-    def _compute_spec(self):
-        return self._input.element_spec
 
     def _cardinality(self) -> int:
         n = self._input._cardinality()
@@ -234,20 +230,14 @@ class SkipDataset(Dataset):
             yield element
 
 
-class CacheDataset(Dataset):
+class CacheDataset(UnaryDataset):
     """The elements, recorded during the first complete iteration and replayed after it:
     in memory, or in the file `filename` (see `Dataset.cache`)."""
 
     def __init__(self, input_dataset: Dataset, filename) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._filename = os.fspath(filename) if filename else ""
         self._memory = None
-
-    def _compute_spec(self):
-        return self._input.element_spec
-
-    def _cardinality(self) -> int:
-        return self._input._cardinality()
 
     def _elements(self):
         if self._filename:
@@ -286,17 +276,8 @@ class CacheDataset(Dataset):
                 os.remove(partial)
 
 
-class PrefetchDataset(Dataset):
+class PrefetchDataset(UnaryDataset):
     """The same elements (see `Dataset.prefetch`)."""
-
-    def __init__(self, input_dataset: Dataset) -> None:
-        self._input = input_dataset
-
-    def _compute_spec(self):
-        return self._input.element_spec
-
-    def _cardinality(self) -> int:
-        return self._input._cardinality()
 
     def _elements(self):
         return self._input._elements()
@@ -362,13 +343,16 @@ class ConcatenateDataset(Dataset):
         yield from self._second._elements()
 
 
-class FlatMapDataset(Dataset):
+class FlatMapDataset(UnaryDataset):
     """The elements of the dataset `map_func` makes of each element (see
     `Dataset.flat_map`); the element spec is that of the first one made."""
 
     def __init__(self, input_dataset: Dataset, map_func) -> None:
-        self._input = input_dataset
+        super().__init__(input_dataset)
         self._fn = map_func
+
+    def _cardinality(self) -> int:
+        return UNKNOWN_CARDINALITY
 
     def _datasets(self):
         for element in self._input._elements():
