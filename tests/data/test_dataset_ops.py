@@ -388,6 +388,37 @@ def test_cache_to_a_file_is_read_by_a_new_pipeline(tmp_path):
     assert calls == [1, 2]
 
 
+@pytest.mark.parametrize("args,kwargs,expected", [
+    ((3, 2), {}, [[0, 1, 2], [2, 3, 4], [4, 5, 6], [6]]),
+    ((3, 2), {"drop_remainder": True}, [[0, 1, 2], [2, 3, 4], [4, 5, 6]]),
+    ((3, 1, 2), {"drop_remainder": True}, [[0, 2, 4], [1, 3, 5], [2, 4, 6]]),
+    ((2, 4), {}, [[0, 1], [4, 5]]),
+    ((3,), {}, [[0, 1, 2], [3, 4, 5], [6]]),
+])
+def test_window(args, kwargs, expected):
+    windows = Dataset.range(7).window(*args, **kwargs)
+    assert [[int(x) for x in w] for w in windows] == expected
+    assert int(windows.cardinality()) == len(expected)
+    assert windows.element_spec == tf.data.DatasetSpec(spec([], tf.int64))
+
+
+def test_window_of_structures_and_of_an_endless_stream():
+    pairs = Dataset.from_tensor_slices(([1, 2, 3], [4.0, 5.0, 6.0])).window(2)
+    assert [values(Dataset.zip(w)) for w in pairs] == [[(1, 4.0), (2, 5.0)], [(3, 6.0)]]
+    endless = Dataset.range(5).repeat().window(4, shift=1).flat_map(lambda w: w.batch(4))
+    assert values(endless.take(3)) == [[0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 0]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="positive"):
+        Dataset.range(3).window(0)
+
+
+def test_get_single_element():
+    assert values(Dataset.from_tensors(([1, 2], 3)).take(1)) == [([1, 2], 3)]
+    assert int(Dataset.range(1).get_single_element()) == 0
+    for ds, match in ((Dataset.range(0), "empty"), (Dataset.range(2), "more than one")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=match):
+            ds.get_single_element()
+
+
 # -- iteration and inspection ----------------------------------------------------------------
 def test_iterators_and_their_end():
     it = iter(Dataset.range(2))

@@ -54,6 +54,12 @@ PIPELINES = {
     "cache prefetch": lambda tf: tf.data.Dataset.range(4).cache().prefetch(tf.data.AUTOTUNE),
     "flat_map": lambda tf: tf.data.Dataset.range(1, 4).flat_map(
         lambda n: tf.data.Dataset.range(n)),
+    "window": lambda tf: tf.data.Dataset.range(7).window(3, 2).flat_map(
+        lambda w: w.batch(3)),
+    "window stride": lambda tf: tf.data.Dataset.range(9).window(
+        3, 1, 2, drop_remainder=True).flat_map(lambda w: w.batch(3)),
+    "window tuple": lambda tf: tf.data.Dataset.from_tensor_slices(
+        ([1, 2, 3], [4.0, 5.0, 6.0])).window(2).flat_map(tf.data.Dataset.zip),
 }
 
 # Cardinality and element_spec of pipelines that are not iterated to the end.
@@ -82,6 +88,10 @@ SPECS = {
     "concatenate shapes": lambda tf: tf.data.Dataset.from_tensor_slices([[1, 2]]).concatenate(
         tf.data.Dataset.from_tensor_slices([[1, 2, 3]])),
     "shuffle": lambda tf: tf.data.Dataset.range(5).shuffle(3, seed=1),
+    "window": lambda tf: tf.data.Dataset.range(7).window(3, 2),
+    "window drop_remainder": lambda tf: tf.data.Dataset.range(7).window(3, 2,
+                                                                       drop_remainder=True),
+    "window of infinite": lambda tf: tf.data.Dataset.range(7).repeat().window(3),
 }
 
 
@@ -99,6 +109,8 @@ def describe_structure(x, leaf):
 
 
 def describe_spec(spec) -> tuple:
+    if type(spec).__name__ == "DatasetSpec":
+        return ("DatasetSpec", describe_structure(spec.element_spec, describe_spec))
     shape = spec.shape
     return (spec.dtype.name, None if shape.rank is None else tuple(shape.as_list()))
 
@@ -142,6 +154,8 @@ ERRORS = {
     "pad to smaller": lambda tf: list(tf.data.Dataset.range(4).map(
         lambda n: tf.fill([n], n)).padded_batch(2, padded_shapes=[2])),
     "get_next at the end": lambda tf: [iter(tf.data.Dataset.range(0)).get_next()],
+    "single element of many": lambda tf: tf.data.Dataset.range(2).get_single_element(),
+    "single element of none": lambda tf: tf.data.Dataset.range(0).get_single_element(),
 }
 
 

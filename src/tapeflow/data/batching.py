@@ -1,5 +1,5 @@
-"""Datasets that group elements into batches or split batches: batch, padded_batch,
-unbatch."""
+"""Datasets that group elements into batches or windows, or split batches: batch,
+padded_batch, unbatch, window."""
 from __future__ import annotations
 
 import math
@@ -12,9 +12,11 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from . import structure
 from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from .sources import ListDataset
 from .transformations import UnaryDataset, count_argument
 
-__all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset"]
+__all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset", "WindowDataset",
+           "DatasetSpec"]
 
 
 def _batch_size(value) -> int:
@@ -208,3 +210,82 @@ class UnbatchDataset(UnaryDataset):
                     f"({sorted(sizes)}).")
             for i in range(sizes.pop()):
                 yield pack([Tensor(a[i]) for a in arrays])
+
+
+class DatasetSpec:
+    """Describes a dataset nested in an element (a window): its element spec and shape.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.data.Dataset.range(5).window(2).element_spec
+        DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))
+    """
+
+    __slots__ = ("element_spec", "dataset_shape")
+
+    def __init__(self, element_spec, dataset_shape=()) -> None:
+        self.element_spec = element_spec
+        self.dataset_shape = TensorShape(dataset_shape)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DatasetSpec) and self.element_spec == other.element_spec \
+            and self.dataset_shape == other.dataset_shape
+
+    def __hash__(self) -> int:
+        return hash((repr(self.element_spec), self.dataset_shape))
+
+    def __repr__(self) -> str:
+        return f"DatasetSpec({self.element_spec}, {self.dataset_shape!r})"
+
+
+class WindowDataset(UnaryDataset):
+    """Windows of elements, each a structure of datasets (see `Dataset.window`)."""
+
+    def __init__(self, input_dataset: Dataset, size, shift, stride, drop_remainder) -> None:
+        super().__init__(input_dataset)
+        self._size = count_argument(size, "window size")
+        self._shift = self._size if shift is None else count_argument(shift, "window shift")
+        self._stride = count_argument(stride, "window stride")
+        if min(self._size, self._shift, self._stride) < 1:
+            raise errors.InvalidArgumentError(
+                None, "WindowDataset", "window: size, shift and stride must be positive, got "
+                f"{self._size}, {self._shift}, {self._stride}.")
+        self._drop_remainder = bool(drop_remainder)
+
+    def _compute_spec(self):
+        return structure.map_structure(DatasetSpec, self._input.element_spec)
+
+    def _cardinality(self) -> int:
+        count = self._input._cardinality()
+        if count < 0:
+            return count
+        if not self._drop_remainder:
+            return math.ceil(count / self._shift)
+        span = (self._size - 1) * self._stride + 1
+        return 0 if count < span else (count - span) // self._shift + 1
+
+    def _window(self, elements: list):
+        specs = structure.flatten(self._input.element_spec)
+        columns = zip(*[structure.flatten(e) for e in elements])
+        return structure.pack(self._input.element_spec,
+                              [ListDataset(list(c), s) for c, s in zip(columns, specs)])
+
+    def _elements(self):
+        span = (self._size - 1) * self._stride + 1
+        source = self._input._elements()
+        buffer: list = []
+        exhausted = False
+        while True:
+            while not exhausted and len(buffer) < span:
+                element = next(source, None)
+                exhausted = element is None
+                if not exhausted:
+                    buffer.append(element)
+            window = buffer[:span:self._stride]
+            if not window or (self._drop_remainder and len(window) < self._size):
+                return
+            yield self._window(window)
+            skip = self._shift - len(buffer)
+            buffer = buffer[self._shift:]
+            for _ in range(max(0, skip)):
+                exhausted = exhausted or next(source, None) is None

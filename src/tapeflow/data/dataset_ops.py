@@ -138,6 +138,27 @@ class Dataset:
             state = structure.to_element(reduce_func(state, element), lists_are_structures=True)
         return state
 
+    def get_single_element(self, name=None):
+        """The one element of a dataset of exactly one element.
+
+        Raises:
+            InvalidArgumentError: the dataset is empty or has more than one element.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.data.Dataset.from_tensors([1, 2]).get_single_element().numpy().tolist()
+            [1, 2]
+        """
+        elements = self._elements()
+        first = next(elements, None)
+        if first is None:
+            raise errors.InvalidArgumentError(None, "DatasetToSingleElement",
+                                              "Dataset was empty.")
+        if next(elements, None) is not None:
+            raise errors.InvalidArgumentError(None, "DatasetToSingleElement",
+                                              "Dataset had more than one element.")
+        return first
+
     def apply(self, transformation_func) -> "Dataset":
         """`transformation_func(self)`, which must return a Dataset."""
         result = transformation_func(self)
@@ -309,6 +330,23 @@ class Dataset:
         """
         return batching.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
                                            drop_remainder)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False,
+               name=None) -> "Dataset":
+        """Windows of `size` elements (every `stride`-th), a new one every `shift` elements
+        (default `size`); each window is the element structure with a Dataset in place of
+        each tensor. The last windows are shorter unless `drop_remainder`.
+
+        Raises:
+            InvalidArgumentError: a size, shift or stride below 1.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> windows = tf.data.Dataset.range(5).window(3, shift=1, drop_remainder=True)
+            >>> [w.numpy().tolist() for w in windows.flat_map(lambda w: w.batch(3))]
+            [[0, 1, 2], [1, 2, 3], [2, 3, 4]]
+        """
+        return batching.WindowDataset(self, size, shift, stride, drop_remainder)
 
     def unbatch(self, name=None) -> "Dataset":
         """The rows of each element along its first dimension, as separate elements.

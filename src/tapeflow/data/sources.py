@@ -11,7 +11,8 @@ from ..framework.tensor_spec import TensorSpec
 from . import structure
 from .dataset_ops import UNKNOWN_CARDINALITY, Dataset
 
-__all__ = ["TensorSliceDataset", "TensorDataset", "GeneratorDataset", "RangeDataset"]
+__all__ = ["TensorSliceDataset", "TensorDataset", "ListDataset", "GeneratorDataset",
+           "RangeDataset"]
 
 
 class TensorSliceDataset(Dataset):
@@ -64,6 +65,20 @@ class TensorDataset(Dataset):
 
     def _elements(self):
         yield self._element
+
+
+class ListDataset(Dataset):
+    """Elements already made, described by `spec` (a window's component datasets)."""
+
+    def __init__(self, elements: list, spec) -> None:
+        self._list = elements
+        self._spec_cache = spec
+
+    def _cardinality(self) -> int:
+        return len(self._list)
+
+    def _elements(self):
+        return iter(self._list)
 
 
 def _signature(output_types, output_shapes, output_signature):
