@@ -274,6 +274,11 @@ def test_unbatch():
     (lambda: Dataset.range(2).concatenate(Dataset.range(5, 7)), [0, 1, 5, 6]),
     (lambda: Dataset.from_tensor_slices([5, 6]).enumerate(start=3), [(3, 5), (4, 6)]),
     (lambda: Dataset.range(1, 3).flat_map(lambda n: Dataset.range(n)), [0, 0, 1]),
+    (lambda: Dataset.range(1, 6).interleave(lambda n: Dataset.from_tensors(n).repeat(6 - n),
+                                            cycle_length=3, block_length=2),
+     [1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 1, 4, 4, 5]),
+    (lambda: Dataset.range(4).interleave(lambda n: Dataset.range(n * 10, n * 10 + 2),
+                                         cycle_length=1), [0, 1, 10, 11, 20, 21, 30, 31]),
     (lambda: Dataset.range(3).prefetch(tf.data.AUTOTUNE), [0, 1, 2]),
     (lambda: Dataset.range(3).cache(), [0, 1, 2]),
 ])
@@ -465,6 +470,9 @@ def test_iterating_inside_a_graph_is_an_error():
     (lambda: Dataset.range(3).take(1.5), TypeError),
     (lambda: Dataset.range(3).concatenate([1]), TypeError),
     (lambda: Dataset.from_generator(3, output_types=tf.int32), TypeError),
+    (lambda: Dataset.range(3).interleave(Dataset.range, cycle_length=0),
+     tf.errors.InvalidArgumentError),
+    (lambda: list(Dataset.range(3).flat_map(lambda x: x)), TypeError),
 ])
 def test_bad_arguments(make, error):
     with pytest.raises(error):

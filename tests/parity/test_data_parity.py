@@ -54,6 +54,11 @@ PIPELINES = {
     "cache prefetch": lambda tf: tf.data.Dataset.range(4).cache().prefetch(tf.data.AUTOTUNE),
     "flat_map": lambda tf: tf.data.Dataset.range(1, 4).flat_map(
         lambda n: tf.data.Dataset.range(n)),
+    "interleave": lambda tf: tf.data.Dataset.range(1, 6).interleave(
+        lambda n: tf.data.Dataset.from_tensors(n).repeat(6 - n), cycle_length=3,
+        block_length=2),
+    "interleave ranges": lambda tf: tf.data.Dataset.range(5).interleave(
+        lambda n: tf.data.Dataset.range(n), cycle_length=4),
     "window": lambda tf: tf.data.Dataset.range(7).window(3, 2).flat_map(
         lambda w: w.batch(3)),
     "window stride": lambda tf: tf.data.Dataset.range(9).window(

@@ -17,7 +17,7 @@ from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 
 __all__ = ["UnaryDataset", "MapDataset", "FilterDataset", "ShuffleDataset", "RepeatDataset", "TakeDataset",
            "SkipDataset", "CacheDataset", "PrefetchDataset", "ZipDataset",
-           "ConcatenateDataset", "FlatMapDataset", "count_argument"]
+           "ConcatenateDataset", "FlatMapDataset", "InterleaveDataset", "count_argument"]
 
 
 def count_argument(value, what: str) -> int:
@@ -372,3 +372,44 @@ class FlatMapDataset(UnaryDataset):
     def _elements(self):
         for dataset in self._datasets():
             yield from dataset._elements()
+
+
+class InterleaveDataset(FlatMapDataset):
+    """The elements of up to `cycle_length` of the datasets `map_func` makes, taken in turn,
+    `block_length` at a time (see `Dataset.interleave`)."""
+
+    def __init__(self, input_dataset: Dataset, map_func, cycle_length, block_length) -> None:
+        super().__init__(input_dataset, map_func)
+        self._cycle_length = os.cpu_count() or 1 if cycle_length in (None, -1) else \
+            count_argument(cycle_length, "interleave cycle_length")
+        self._block_length = 1 if block_length in (None, -1) else \
+            count_argument(block_length, "interleave block_length")
+        if self._cycle_length < 1 or self._block_length < 1:
+            raise errors.InvalidArgumentError(
+                None, "InterleaveDataset", "interleave: cycle_length and block_length must be "
+                f"positive, got {self._cycle_length} and {self._block_length}.")
+
+    def _elements(self):
+        datasets = self._datasets()
+        slots: list = [None] * self._cycle_length
+        index = taken = opened = 0
+        more_input = True
+        while more_input or opened:
+            if slots[index] is not None:
+                element = next(slots[index], None)
+                if element is not None:
+                    yield element
+                    taken += 1
+                    if taken < self._block_length:
+                        continue
+                else:
+                    slots[index] = None
+                    opened -= 1
+            elif more_input:
+                dataset = next(datasets, None)
+                more_input = dataset is not None
+                if more_input:
+                    slots[index] = dataset._elements()
+                    opened += 1
+                continue
+            index, taken = (index + 1) % self._cycle_length, 0
