@@ -31,6 +31,11 @@ PIPELINES = {
                                                 padding_values=tf.constant(-1, tf.int64)),
     "padded_batch rows": lambda tf: tf.data.Dataset.from_tensor_slices(
         np.arange(12).reshape(6, 2)).padded_batch(4, padded_shapes=[3]),
+    "padded_batch bool float": lambda tf: tf.data.Dataset.range(4).map(
+        lambda x: (tf.fill([x], x > 1), tf.fill([x, 2], tf.cast(x, tf.float32)))).padded_batch(
+        3, padded_shapes=([4], [None, 2])),
+    "nested batch unbatch": lambda tf: tf.data.Dataset.from_tensor_slices(
+        {"a": ([1, 2, 3], [[1.0], [2.0], [3.0]]), "b": [4, 5, 6]}).batch(2).unbatch(),
     "unbatch": lambda tf: tf.data.Dataset.range(7).batch(3).unbatch(),
     "unbatch tuple": lambda tf: tf.data.Dataset.from_tensors(
         ([1, 2, 3], [[1.0], [2.0], [3.0]])).unbatch(),
