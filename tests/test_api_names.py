@@ -19,8 +19,8 @@ from tapeflow.framework import dtypes, graph, indexed_slices, registry, tensor, 
 from tapeflow.framework import tensor_spec, variables
 from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, complex_ops,
                           control_flow_ops, conv_ops, creation_ops, diag_ops, embedding_ops,
-                          gather_ops, indexing_ops, linalg_ops, math_ops, nn_ops, norm_ops,
-                          random_ops,
+                          gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
+                          norm_ops, random_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
 from tapeflow.testing import gradient_checker
 
@@ -97,6 +97,8 @@ TF_NAMES = [
     (norm_ops.norm, "norm linalg.norm"),
     (norm_ops.l2_normalize, "math.l2_normalize nn.l2_normalize linalg.l2_normalize"),
     (clip_ops.clip_by_value, "clip_by_value"), (clip_ops.clip_by_norm, "clip_by_norm"),
+    (clip_ops.clip_by_global_norm, "clip_by_global_norm"),
+    (clip_ops.global_norm, "linalg.global_norm"),
     # shapes and layout
     (array_ops.identity, "identity"), (array_ops.identity_n, "identity_n"),
     (array_ops.reshape, "reshape"), (array_ops.broadcast_to, "broadcast_to"),
@@ -160,7 +162,7 @@ TF_NAMES = [
     (control_flow.cond, "cond"), (control_flow.while_loop, "while_loop"),
     (control_flow_ops.group, "group"), (control_flow_ops.no_op, "no_op"),
     (control_flow_ops.control_dependencies, "control_dependencies"),
-    (script_ops.py_function, "py_function"),
+    (script_ops.py_function, "py_function"), (logging_ops.print_v2, "print"),
     # gradients and the rest of the API around the ops
     (backprop.GradientTape, "GradientTape autodiff.GradientTape"),
     (backprop.UnconnectedGradients, "UnconnectedGradients"),
@@ -183,8 +185,8 @@ for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "fl
                      " ".join(f"{n} dtypes.{n}" for n in _names.split())))
 
 # Other names TF has that tapeflow exports: namespaces, and non-function members.
-TF_MODULES = {"autodiff", "bitwise", "compat", "config", "dtypes", "errors", "keras", "linalg",
-              "math", "nn", "random", "test", "train"}
+TF_MODULES = {"autodiff", "bitwise", "compat", "config", "data", "dtypes", "errors", "keras",
+              "linalg", "math", "nn", "random", "test", "train"}
 TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
 # Documented extras (README): the functional helpers of tf.autodiff, and tf.utils.plot_tape.
 EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",

@@ -32,7 +32,8 @@ from .ops.math_ops import realdiv, scalar_mul
 from .ops.comparison_ops import (equal, greater, greater_equal, less, less_equal, logical_and,
                                  logical_not, logical_or, not_equal)
 from .ops.complex_ops import complex
-from .ops.clip_ops import clip_by_norm, clip_by_value
+from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
+from .ops.logging_ops import print_v2 as print  # noqa: A001  (TF's name)
 from .ops.norm_ops import norm
 from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
                                 reduce_max, reduce_min, reduce_prod)
@@ -51,7 +52,7 @@ from .module import Module  # noqa: E402
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "keras", "train", "utils"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "keras", "train", "utils"])
 
 
 def __getattr__(name: str):

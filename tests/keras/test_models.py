@@ -196,7 +196,7 @@ def test_compile_with_names_and_function_losses():
     model.compile(optimizer="rmsprop", loss="mean_absolute_error", metrics=["mse"])
     assert isinstance(model.optimizer, tf.keras.optimizers.RMSprop)
     history = model.fit(X, X[:, :1], epochs=1, verbose=0)
-    assert sorted(history.history) == ["loss", "mean_squared_error"]
+    assert sorted(history.history) == ["loss", "mse"]
     binary = tf.keras.Sequential([layers.Dense(1, activation="sigmoid")])
     binary.compile("adam", "binary_crossentropy", metrics=["accuracy"])
     binary.fit(X, Y.astype(np.float32)[:, None], epochs=1, verbose=0)

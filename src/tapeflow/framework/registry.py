@@ -15,8 +15,8 @@ from .execute import execute_mixed
 
 __all__ = ["OpDef", "define_op", "get_op", "RegisterGradient", "RegisterJVP", "no_gradient",
            "NO_GRADIENT", "gradient_rule", "Family", "ELEMENTWISE", "LINEAR", "MULTILINEAR",
-           "IDENTITY", "SHAPE_ONLY", "ASSIGN", "UPDATE", "OTHER", "TRANSPARENT", "Stacking",
-           "STACKED", "BATCH", "register_family_jvp"]
+           "IDENTITY", "SHAPE_ONLY", "ASSIGN", "UPDATE", "OUTPUT", "OTHER", "TRANSPARENT",
+           "Stacking", "STACKED", "BATCH", "register_family_jvp"]
 
 
 class _NoGradient:
@@ -137,6 +137,8 @@ SHAPE_ONLY = Family("shape_only")
 ASSIGN = Family("assign", stateful=True)
 # Writes `kernel(old value, operand)` into a variable.
 UPDATE = Family("update", stateful=True)
+# Writes outside the program (tf.print): a graph runs it even when nothing reads it.
+OUTPUT = Family("output", stateful=True)
 # None of these: the JVP is derived by transposing the gradient rule.
 OTHER = Family("other")
 
@@ -210,7 +212,7 @@ def define_op(name: str, kernel: Callable, num_outputs: Optional[int] = 1,
         num_outputs: 1, a fixed count, or None when the kernel decides.
         grad_takes_tensors: its gradient rule needs Tensors even when nothing records it.
         family: what kind of function it computes (ELEMENTWISE, LINEAR, MULTILINEAR,
-            IDENTITY, SHAPE_ONLY, ASSIGN, UPDATE or OTHER); its JVP rule and batching
+            IDENTITY, SHAPE_ONLY, ASSIGN, UPDATE, OUTPUT or OTHER); its JVP rule and batching
             follow from it.
         batching: TRANSPARENT or a `Stacking`, where the family's (if any) does not fit.
         view: the output is input 0 reshaped (a no-op when the shape stays).

@@ -1,8 +1,6 @@
 """Model (subclassed, with compile / fit / evaluate / predict) and Sequential."""
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from ..eager.backprop import GradientTape
@@ -13,7 +11,7 @@ from . import backend
 from . import callbacks as callbacks_module
 from . import optimizers as optimizers_module
 from .compile_utils import CompiledLoss, CompiledMetrics
-from .data import ArrayBatches, EpochBatches, unpack
+from .data import ArrayBatches, EpochBatches, batches as make_batches, unpack
 from .keras_tensor import KerasTensor
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
@@ -310,25 +308,30 @@ class Model(Layer):
             shuffle: bool = True, class_weight=None, sample_weight=None,
             initial_epoch: int = 0, steps_per_epoch=None, validation_steps=None,
             validation_batch_size=None, validation_freq: int = 1):
-        """Trains for `epochs` passes over in-memory data, in batches of `batch_size` (32).
+        """Trains for `epochs` passes over the data, in batches of `batch_size` (32) for
+        in-memory data.
 
         Args:
-            x, y: arrays or Tensors (or lists / dicts of them for several inputs).
+            x, y: arrays or Tensors (or lists / dicts of them for several inputs); or x a
+                `tf.data.Dataset` of batches `(x, y)` or `(x, y, sample_weight)`, and no y.
             verbose: 'auto' or 1 for a progress bar per epoch, 2 for one line per epoch,
                 0 for silence.
             callbacks: Callback objects (EarlyStopping, LambdaCallback...).
             validation_split: the fraction of the data (taken from the end, before
                 shuffling) to evaluate on after each epoch instead of training on.
-            validation_data: (x, y) or (x, y, sample_weight) to evaluate after each epoch.
-            shuffle: reshuffle the training examples each epoch.
+            validation_data: (x, y) or (x, y, sample_weight) to evaluate after each epoch,
+                or a `tf.data.Dataset` of such batches.
+            shuffle: reshuffle the training examples each epoch (a dataset shuffles itself).
             class_weight: {class index: weight}; each training example's loss (and
                 weighted metrics) is weighted by its class's weight (1.0 for classes not
                 listed), times its sample weight. Single-output models only.
             sample_weight: one weight per example (or per output: a list or dict).
             initial_epoch: the epoch to start counting from (to resume training).
             steps_per_epoch: batches per epoch; each epoch continues where the last one
-                stopped, and one that reaches the end of the data stops early.
-            validation_steps: batches of the validation data evaluated each time.
+                stopped, and one that reaches the end of the data stops early (needed for
+                an infinite dataset).
+            validation_steps: batches of the validation data evaluated each time, each
+                validation continuing where the previous one stopped.
             validation_freq: evaluate every this many epochs.
 
         Returns:
@@ -338,20 +341,31 @@ class Model(Layer):
         Raises:
             RuntimeError: the model is not compiled.
             ValueError: mismatched numbers of examples, missing targets, class_weight with
-                several outputs, or a non-positive steps_per_epoch.
+                several outputs, a non-positive steps_per_epoch, y or sample_weight beside a
+                dataset, validation_split with a dataset, or an infinite dataset without
+                steps.
         """
         self._assert_compiled("training/testing")
-        train = ArrayBatches(x, y, sample_weight, batch_size)
+        train = make_batches(x, y, sample_weight, batch_size, steps_per_epoch)
         validation = None
         if validation_data is not None:
-            validation = ArrayBatches(*unpack(tuple(validation_data)),
-                                      batch_size=validation_batch_size or train.batch_size)
+            if not isinstance(validation_data, (tuple, list)):
+                validation = make_batches(validation_data, steps=validation_steps,
+                                          what="validation_data")
+            else:
+                validation = ArrayBatches(*unpack(tuple(validation_data)),
+                                          batch_size=validation_batch_size or train.batch_size)
         elif validation_split:
+            if not isinstance(train, ArrayBatches):
+                raise ValueError("Argument `validation_split` is only supported for tensors or "
+                                 f"NumPy arrays, not for {type(x).__name__}.")
             train, validation = train.split(validation_split)
         if class_weight is not None:
             train = train.weighted_by_class(class_weight)
         batches = EpochBatches(train, steps_per_epoch,
                                lambda: backend.rng() if shuffle else None)
+        if validation is not None:
+            validation = EpochBatches(validation, validation_steps, lambda: None)
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_module.History()
         extra = [callbacks_module.ProgbarLogger(verbose)] if verbose else []
@@ -373,7 +387,7 @@ class Model(Layer):
                     break
             epoch_logs = dict(logs)
             if validation is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self._evaluate(validation, steps=validation_steps)
+                val_logs = self._evaluate(validation)
                 epoch_logs.update({f"val_{key}": value for key, value in val_logs.items()})
             hooks.on_epoch_end(epoch, epoch_logs)
             logs = epoch_logs
@@ -382,11 +396,11 @@ class Model(Layer):
         hooks.on_train_end(logs)
         return history
 
-    def _evaluate(self, data: ArrayBatches, hooks=None, steps=None) -> dict:
+    def _evaluate(self, data: EpochBatches, hooks=None) -> dict:
         self.reset_metrics()
         test_step = self._step("test")
         logs: dict = {}
-        for step, batch in enumerate(itertools.islice(data(), steps)):
+        for step, batch in enumerate(data):
             if hooks:
                 hooks.on_test_batch_begin(step, {})
             logs = _to_python(test_step(batch))
@@ -397,7 +411,7 @@ class Model(Layer):
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict: bool = False):
         """The loss and metrics over the data (its first `steps` batches if given), in
-        inference mode.
+        inference mode. `x` may be a `tf.data.Dataset` of `(x, y[, sample_weight])` batches.
 
         Returns:
             The loss alone when there are no metrics, else [loss, metric...] in
@@ -407,11 +421,11 @@ class Model(Layer):
             RuntimeError: the model is not compiled.
         """
         self._assert_compiled("training/testing")
-        data = ArrayBatches(x, y, sample_weight, batch_size)
+        data = make_batches(x, y, sample_weight, batch_size, steps)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=steps or data.steps)
         hooks.on_test_begin({})
-        logs = self._evaluate(data, hooks, steps)
+        logs = self._evaluate(EpochBatches(data, steps, lambda: None), hooks)
         hooks.on_test_end(logs)
         if return_dict:
             return logs
@@ -420,14 +434,16 @@ class Model(Layer):
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for `x` (its first `steps` batches if given), batch by
-        batch, as one NumPy array (a list or dict of them for several outputs)."""
-        data = ArrayBatches(x, batch_size=batch_size)
+        batch, as one NumPy array (a list or dict of them for several outputs). `x` may be
+        a `tf.data.Dataset` of batches `x` (or `(x, ...)`, whose other parts are ignored).
+        """
+        data = make_batches(x, batch_size=batch_size, steps=steps)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=steps or data.steps)
         hooks.on_predict_begin({})
         predict_step = self._step("predict")
         outputs = []
-        for step, batch in enumerate(itertools.islice(data(), steps)):
+        for step, batch in enumerate(EpochBatches(data, steps, lambda: None)):
             hooks.on_predict_batch_begin(step, {})
             outputs.append(nest.map_structure(lambda t: t.numpy(), predict_step(batch)))
             hooks.on_predict_batch_end(step, {"outputs": outputs[-1]})
