@@ -272,3 +272,10 @@ class Lambda(Layer):
 
     def call(self, inputs):
         return self.function(inputs, **self.arguments)
+
+    def get_config(self) -> dict:
+        """The base config plus the function (a lambda as its bytecode, which loading
+        runs only with `safe_mode=False`; a named function by its registered name)."""
+        from ..saving.serialization import serialize_keras_object
+        return {**super().get_config(), "function": serialize_keras_object(self.function),
+                "arguments": self.arguments}
