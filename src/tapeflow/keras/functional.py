@@ -63,6 +63,41 @@ def _sorted_nodes(inputs: list, outputs: list) -> list:
     return order
 
 
+def _layers_by_depth(inputs: list, outputs: list) -> list:
+    """The graph's layers in Keras's order: deepest first (a layer's depth is the longest
+    path from its calls to an output), layers of equal depth in the order a depth-first
+    walk from the outputs first meets them. Keras names a model's weights in files by
+    this order."""
+    first_seen: dict = {}
+    post_order: list = []
+    finished: set = set()
+    stack = [(x.node, False) for x in reversed(outputs)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in finished:
+            continue
+        if expanded:
+            finished.add(id(node))
+            post_order.append(node)
+            continue
+        first_seen.setdefault(id(node.layer), (len(first_seen), node.layer))
+        stack.append((node, True))
+        stack.extend((x.node, False) for x in reversed(node.inputs))
+    node_depth: dict = {}
+    layer_depth: dict = {}
+    for node in reversed(post_order):
+        depth = max(node_depth.get(id(node), 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)] = node_depth[id(node)] = depth
+        for x in node.inputs:
+            node_depth[id(x.node)] = max(depth + 1, node_depth.get(id(x.node), 0))
+    for x in inputs:                          # inputs no output depends on come first
+        if id(x.node.layer) not in layer_depth:
+            layer_depth[id(x.node.layer)] = 0
+            first_seen[id(x.node.layer)] = (-1, x.node.layer)
+    ordered = sorted(first_seen.items(), key=lambda item: (-layer_depth[item[0]], item[1][0]))
+    return [layer for _, (_, layer) in ordered]
+
+
 def _check_inputs(inputs: list) -> None:
     for x in inputs:
         if not isinstance(x, KerasTensor) or not isinstance(x.node.layer, InputLayer):
@@ -132,9 +167,7 @@ class Functional(Model):
         _check_inputs(self.inputs)
         _check_outputs(self.outputs)
         self._nodes = _sorted_nodes(self.inputs, self.outputs)
-        found = [x.node.layer for x in self.inputs] + [node.layer for node in self._nodes]
-        seen: set = set()
-        self._graph_layers = [l for l in found if not (id(l) in seen or seen.add(id(l)))]
+        self._graph_layers = _layers_by_depth(self.inputs, self.outputs)
         self.input_names = [x.node.layer.name for x in self.inputs]
         if isinstance(self._nested_outputs, dict):
             self.output_names = sorted(self._nested_outputs)

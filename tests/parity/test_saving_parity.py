@@ -1,0 +1,130 @@
+"""Model files both ways: a `.keras` or `.weights.h5` file tapeflow writes loads in TF's Keras
+with the same predictions, and one Keras writes loads in tapeflow."""
+import numpy as np
+import pytest
+
+import tapeflow
+
+pytestmark = pytest.mark.parity
+
+
+def sequential(tf):
+    layers = tf.keras.layers
+    return tf.keras.Sequential([tf.keras.Input((6, 6, 1)),
+                                layers.Conv2D(3, 3, activation="relu"),
+                                layers.MaxPooling2D(), layers.Flatten(),
+                                layers.Dense(8, activation="tanh",
+                                             kernel_regularizer=tf.keras.regularizers.l2(0.01)),
+                                layers.BatchNormalization(), layers.Dropout(0.25),
+                                layers.Dense(3)], name="seq")
+
+
+def functional(tf):
+    layers = tf.keras.layers
+    image = tf.keras.Input((6, 6, 1), name="image")
+    meta = tf.keras.Input((3,), name="meta")
+    features = layers.GlobalAveragePooling2D()(layers.Conv2D(4, 3, padding="same")(image))
+    inner = tf.keras.Sequential([layers.Dense(4, activation="relu"),
+                                 layers.LayerNormalization()], name="inner")
+    merged = layers.Concatenate()([features, inner(meta)])
+    shared = layers.Dense(4, activation="sigmoid", name="shared")
+    total = layers.Add()([shared(merged), shared(layers.Dense(8)(meta))])
+    return tf.keras.Model([image, meta], layers.Dense(2, name="head")(total), name="fun")
+
+
+MODELS = {"sequential": (sequential, lambda rng: rng.normal(size=(16, 6, 6, 1))),
+          "functional": (functional, lambda rng: [rng.normal(size=(16, 6, 6, 1)),
+                                                  rng.normal(size=(16, 3))])}
+OPTIMIZERS = {"adam": lambda tf: tf.keras.optimizers.Adam(0.01, amsgrad=True),
+              "sgd": lambda tf: tf.keras.optimizers.SGD(0.05, momentum=0.9),
+              "rmsprop": lambda tf: tf.keras.optimizers.RMSprop(0.01, momentum=0.5,
+                                                                centered=True)}
+
+
+def trained(tf, kind: str, optimizer: str):
+    """A model of `kind`, compiled and fitted for two epochs, and data to predict on."""
+    build, data = MODELS[kind]
+    rng = np.random.default_rng(0)
+    x = data(rng)
+    x = [a.astype("float32") for a in x] if isinstance(x, list) else x.astype("float32")
+    y = rng.integers(0, 2 if kind == "functional" else 3, size=16)
+    tf.keras.utils.set_random_seed(0)
+    model = build(tf)
+    model.compile(optimizer=OPTIMIZERS[optimizer](tf), metrics=["accuracy"],
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.fit(x, y, epochs=2, batch_size=8, verbose=0)
+    return model, x, y
+
+
+def optimizer_state(model) -> list:
+    return [np.asarray(v.numpy()) for v in model.optimizer.variables]
+
+
+def assert_same_model(ours, theirs, x) -> None:
+    np.testing.assert_allclose(ours.predict(x, verbose=0), theirs.predict(x, verbose=0),
+                               rtol=1e-5, atol=1e-5)
+    assert [type(a).__name__ for a in ours.layers] == [type(b).__name__ for b in theirs.layers]
+    for a, b in zip(ours.layers, theirs.layers):
+        for x, y in zip(a.get_weights(), b.get_weights()):
+            np.testing.assert_allclose(x, y, rtol=1e-6, err_msg=a.name)
+    for a, b in zip(optimizer_state(ours), optimizer_state(theirs)):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+    assert type(ours.optimizer).__name__ == type(theirs.optimizer).__name__
+    assert len(optimizer_state(ours)) == len(optimizer_state(theirs))
+
+
+@pytest.mark.parametrize("optimizer", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("kind", sorted(MODELS))
+def test_tapeflow_model_loads_in_keras(tensorflow, tmp_path, kind, optimizer):
+    ours, x, y = trained(tapeflow, kind, optimizer)
+    path = str(tmp_path / "model.keras")
+    ours.save(path)
+    theirs = tensorflow.keras.models.load_model(path)
+    assert_same_model(ours, theirs, x)
+    if kind == "sequential":
+        return                                   # its Dropout draws different masks
+    # Both continue training the same way from the restored optimizer state.
+    ours.fit(x, y, epochs=1, batch_size=16, shuffle=False, verbose=0)
+    theirs.fit(x, y, epochs=1, batch_size=16, shuffle=False, verbose=0)
+    np.testing.assert_allclose(ours.predict(x, verbose=0), theirs.predict(x, verbose=0),
+                               rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("optimizer", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("kind", sorted(MODELS))
+def test_keras_model_loads_in_tapeflow(tensorflow, tmp_path, kind, optimizer):
+    theirs, x, _ = trained(tensorflow, kind, optimizer)
+    path = str(tmp_path / "model.keras")
+    theirs.save(path)
+    ours = tapeflow.keras.models.load_model(path)
+    assert_same_model(ours, theirs, x)
+    assert ours.get_compile_config()["metrics"] == ["accuracy"]
+
+
+@pytest.mark.parametrize("kind", sorted(MODELS))
+def test_weights_files_both_ways(tensorflow, tmp_path, kind):
+    ours, x, _ = trained(tapeflow, kind, "adam")
+    theirs, _, _ = trained(tensorflow, kind, "adam")
+    ours.save_weights(str(tmp_path / "ours.weights.h5"))
+    theirs.load_weights(str(tmp_path / "ours.weights.h5"))
+    assert_same_model(ours, theirs, x)
+    fresh, _, _ = trained(tapeflow, kind, "adam")
+    theirs.save_weights(str(tmp_path / "theirs.weights.h5"))
+    fresh.load_weights(str(tmp_path / "theirs.weights.h5"))
+    assert_same_model(fresh, theirs, x)
+
+
+def test_same_layout_as_keras(tensorflow, tmp_path):
+    """The group and dataset names (and shapes) of the two files agree."""
+    import h5py
+    names = {}
+    for module, tag in ((tapeflow, "ours"), (tensorflow, "theirs")):
+        model, _, _ = trained(module, "functional", "adam")
+        path = str(tmp_path / f"{tag}.weights.h5")
+        model.save_weights(path)
+        found = {}
+        with h5py.File(path) as f:
+            f.visititems(lambda name, obj, found=found: found.__setitem__(
+                name, getattr(obj, "shape", None)))
+        names[tag] = found
+    assert names["ours"] == names["theirs"]
