@@ -59,7 +59,7 @@ class Model(Layer):
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly",
-        "_step_functions", "_compile_config"))
+        "_step_functions", "_compile_config", "_initial_epoch"))
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -76,6 +76,7 @@ class Model(Layer):
         self._run_eagerly = None
         self._step_functions: dict = {}
         self._compile_config = None
+        self._initial_epoch = None
 
     def call(self, inputs, training=None):
         raise NotImplementedError(f"Model {self.name}: subclasses of keras.Model implement "
@@ -375,8 +376,10 @@ class Model(Layer):
                                               verbose=verbose, epochs=epochs,
                                               steps=batches.steps or train.steps)
         self.stop_training = False
+        self._initial_epoch = None
         train_step = self._step("train")
         hooks.on_train_begin({})
+        initial_epoch = self._initial_epoch or initial_epoch   # set by BackupAndRestore
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
