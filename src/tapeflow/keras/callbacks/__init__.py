@@ -2,10 +2,9 @@
 from .base import Callback, CallbackList, History, LambdaCallback, ProgbarLogger
 from .checkpointing import BackupAndRestore, ModelCheckpoint
 from .loggers import CSVLogger, TensorBoard
-from .monitoring import (EarlyStopping, LearningRateScheduler, MonitorCallback,
-                         ReduceLROnPlateau, TerminateOnNaN)
+from .monitoring import EarlyStopping, LearningRateScheduler, ReduceLROnPlateau, TerminateOnNaN
 
 __all__ = ["BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping",
            "History", "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint",
-           "MonitorCallback", "ProgbarLogger", "ReduceLROnPlateau", "TensorBoard",
+           "ProgbarLogger", "ReduceLROnPlateau", "TensorBoard",
            "TerminateOnNaN"]
