@@ -255,7 +255,10 @@ def test_missing_h5py_names_the_extra(tmp_path, monkeypatch):
         sequential().save(tmp_path / "model.keras")
 
 
-def test_registration_rejects_a_second_object_under_one_name():
-    with pytest.raises(ValueError, match="already been registered"):
-        tf.keras.saving.register_keras_serializable(package="tests", name="Residual")(
-            type("Other", (layers.Layer,), {}))
+def test_registration_needs_get_config_and_a_new_registration_wins():
+    with pytest.raises(ValueError, match="get_config"):
+        tf.keras.saving.register_keras_serializable()(type("Plain", (), {}))
+    again = tf.keras.saving.register_keras_serializable(package="tests", name="Again")
+    first, second = again(type("First", (layers.Layer,), {})), again(type("Second",
+                                                                          (layers.Layer,), {}))
+    assert tf.keras.saving.get_registered_object("tests>Again") is second is not first

@@ -72,10 +72,11 @@ def _keras_module(obj) -> str | None:
 # -- registration ------------------------------------------------------------------------
 def register_keras_serializable(package: str = "Custom", name: str | None = None):
     """Class or function decorator: saved models refer to it as 'package>name', and
-    loading finds it by that name without `custom_objects`.
+    loading finds it by that name without `custom_objects`. Registering the name again
+    (re-running a script) replaces the earlier object.
 
     Raises:
-        ValueError: the name is already registered to another object.
+        ValueError: a class without `get_config`.
 
     Example:
         >>> import tapeflow as tf
@@ -88,9 +89,6 @@ def register_keras_serializable(package: str = "Custom", name: str | None = None
     """
     def decorator(arg):
         registered = f"{package}>{name or arg.__name__}"
-        if _REGISTERED.get(registered, arg) is not arg:
-            raise ValueError(f"{registered} has already been registered to "
-                             f"{_REGISTERED[registered]}")
         if inspect.isclass(arg) and not hasattr(arg, "get_config"):
             raise ValueError("Cannot register a class that does not have a get_config() "
                              "method.")
@@ -273,24 +271,29 @@ def _function_globals() -> dict:
 
 
 def _supported(cls: type, class_name: str, config: dict) -> dict:
-    """`config` without the Keras-only options left at their 'off' value.
+    """`config` without the Keras-only options left at their 'off' value, and without the
+    base keys (name, trainable, dtype) a user's constructor does not take.
 
     Raises:
         ValueError: a Keras-only option switched on.
     """
-    accepted = set()
-    for klass in cls.__mro__[:-1]:
+    parameters = inspect.signature(cls.__init__).parameters
+    open_ended = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    accepted = set(parameters)
+    for klass in cls.__mro__[:-1] if open_ended else ():
         if "__init__" in vars(klass):
             accepted.update(inspect.signature(klass.__init__).parameters)
     kept = {}
     for key, value in config.items():
-        if key in accepted or key not in _KERAS_ONLY_OPTIONS:
+        if key in accepted:
             kept[key] = value
-            continue
-        neutral = _KERAS_ONLY_OPTIONS[key]
-        if neutral is not _ANY and value != neutral:
-            raise ValueError(f"{class_name}: tapeflow does not implement {key}={value!r} "
-                             f"(only {neutral!r}).")
+        elif key in _KERAS_ONLY_OPTIONS:
+            neutral = _KERAS_ONLY_OPTIONS[key]
+            if neutral is not _ANY and value != neutral:
+                raise ValueError(f"{class_name}: tapeflow does not implement {key}={value!r} "
+                                 f"(only {neutral!r}).")
+        elif open_ended or key not in ("name", "trainable", "dtype"):
+            kept[key] = value
     return kept
 
 
