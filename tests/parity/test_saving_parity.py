@@ -128,3 +128,63 @@ def test_same_layout_as_keras(tensorflow, tmp_path):
                 name, getattr(obj, "shape", None)))
         names[tag] = found
     assert names["ours"] == names["theirs"]
+
+
+OBJECTS = {
+    "Dense": lambda tf: tf.keras.layers.Dense(3, activation="relu", use_bias=False,
+                                              kernel_regularizer=tf.keras.regularizers.l2(0.01),
+                                              kernel_initializer="he_normal"),
+    "Conv2D": lambda tf: tf.keras.layers.Conv2D(4, 3, strides=2, padding="same"),
+    "MaxPooling2D": lambda tf: tf.keras.layers.MaxPooling2D(3, strides=1),
+    "AveragePooling2D": lambda tf: tf.keras.layers.AveragePooling2D(2, padding="same"),
+    "GlobalAveragePooling2D": lambda tf: tf.keras.layers.GlobalAveragePooling2D(keepdims=True),
+    "GlobalMaxPooling1D": lambda tf: tf.keras.layers.GlobalMaxPooling1D(),
+    "Flatten": lambda tf: tf.keras.layers.Flatten(),
+    "Dropout": lambda tf: tf.keras.layers.Dropout(0.3, seed=1),
+    "BatchNormalization": lambda tf: tf.keras.layers.BatchNormalization(momentum=0.9,
+                                                                        epsilon=0.01),
+    "LayerNormalization": lambda tf: tf.keras.layers.LayerNormalization(center=False),
+    "Embedding": lambda tf: tf.keras.layers.Embedding(10, 4),
+    "Activation": lambda tf: tf.keras.layers.Activation("tanh"),
+    "Reshape": lambda tf: tf.keras.layers.Reshape((2, -1)),
+    "Concatenate": lambda tf: tf.keras.layers.Concatenate(axis=1),
+    **{name: (lambda name: lambda tf: getattr(tf.keras.layers, name)())(name)
+       for name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum")},
+    "SGD": lambda tf: tf.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True),
+    "Adam": lambda tf: tf.keras.optimizers.Adam(tf.keras.optimizers.schedules.ExponentialDecay(
+        0.1, 10, 0.5, staircase=True), clipnorm=1.0),
+    "AdamW": lambda tf: tf.keras.optimizers.AdamW(weight_decay=0.01),
+    "RMSprop": lambda tf: tf.keras.optimizers.RMSprop(rho=0.8, centered=True),
+    "Adagrad": lambda tf: tf.keras.optimizers.Adagrad(initial_accumulator_value=0.2),
+    "MeanSquaredError": lambda tf: tf.keras.losses.MeanSquaredError(),
+    "SparseCategoricalCrossentropy": lambda tf: tf.keras.losses.SparseCategoricalCrossentropy(
+        from_logits=True),
+    "BinaryCrossentropy": lambda tf: tf.keras.losses.BinaryCrossentropy(label_smoothing=0.1),
+    "Huber": lambda tf: tf.keras.losses.Huber(),      # Keras 3.15 leaves `delta` out of its config
+    "SparseCategoricalAccuracy": lambda tf: tf.keras.metrics.SparseCategoricalAccuracy(),
+    "HeNormal": lambda tf: tf.keras.initializers.HeNormal(seed=3),
+    "RandomUniform": lambda tf: tf.keras.initializers.RandomUniform(-1.0, 1.0),
+}
+
+
+def comparable(config):
+    """A config without what legitimately differs: generated names, the dtype policy, and
+    tapeflow's 'auto' reduction, which is Keras 3's 'sum_over_batch_size'."""
+    if isinstance(config, dict):
+        return {k: comparable(v) for k, v in config.items() if k not in ("name", "dtype")}
+    return "sum_over_batch_size" if config == "auto" else config
+
+
+@pytest.mark.parametrize("name", sorted(OBJECTS))
+def test_configs_cross_over(tensorflow, name):
+    """tapeflow's config of an object rebuilds, in Keras, the object Keras would have made,
+    and Keras's config rebuilds tapeflow's."""
+    keras = pytest.importorskip("keras")                 # TF 2.21's tf.keras is Keras 3
+    ours, theirs = OBJECTS[name](tapeflow), OBJECTS[name](tensorflow)
+    ours_in_keras = keras.saving.deserialize_keras_object(
+        tapeflow.keras.saving.serialize_keras_object(ours))
+    assert comparable(ours_in_keras.get_config()) == comparable(theirs.get_config())
+    theirs_in_ours = tapeflow.keras.saving.deserialize_keras_object(
+        keras.saving.serialize_keras_object(theirs))
+    assert type(theirs_in_ours) is type(ours)
+    assert comparable(theirs_in_ours.get_config()) == comparable(ours.get_config())

@@ -343,13 +343,20 @@ class Optimizer:
 
     # -- configuration and checkpoints ----------------------------------------------------
     def get_config(self) -> dict:
+        """The constructor arguments; a schedule as its Keras config."""
+        from ..saving.serialization import serialize_keras_object
         rate = self._learning_rate
         return {"name": self.name, "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
                 "clipvalue": self.clipvalue, "global_clipnorm": self.global_clipnorm,
-                "learning_rate": float(rate.numpy()) if isinstance(rate, Variable) else rate}
+                "learning_rate": float(rate.numpy()) if isinstance(rate, Variable)
+                else serialize_keras_object(rate)}
 
     @classmethod
     def from_config(cls, config: dict) -> "Optimizer":
+        from ..saving.serialization import deserialize_keras_object
+        config = dict(config)
+        if "learning_rate" in config:
+            config["learning_rate"] = deserialize_keras_object(config["learning_rate"])
         return cls(**config)
 
     def _checkpoint_dependencies(self) -> list:
