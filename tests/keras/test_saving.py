@@ -262,3 +262,13 @@ def test_registration_needs_get_config_and_a_new_registration_wins():
     first, second = again(type("First", (layers.Layer,), {})), again(type("Second",
                                                                           (layers.Layer,), {}))
     assert tf.keras.saving.get_registered_object("tests>Again") is second is not first
+
+
+def test_json_round_trip_and_utils_aliases():
+    model = functional()
+    rebuilt = tf.keras.models.model_from_json(model.to_json())
+    assert [type(layer) for layer in rebuilt.layers] == [type(layer) for layer in model.layers]
+    assert [w.shape for w in rebuilt.weights] == [w.shape for w in model.weights]
+    assert tf.keras.utils.register_keras_serializable is \
+        tf.keras.saving.register_keras_serializable
+    assert tf.keras.utils.get_custom_objects()["tests>Residual"] is Residual

@@ -188,3 +188,67 @@ def test_configs_cross_over(tensorflow, name):
         keras.saving.serialize_keras_object(theirs))
     assert type(theirs_in_ours) is type(ours)
     assert comparable(theirs_in_ours.get_config()) == comparable(ours.get_config())
+
+
+def residual_class(tf):
+    """The same subclassed model for either library, registered under one name."""
+    @tf.keras.utils.register_keras_serializable(package="parity", name="Residual")
+    class Residual(tf.keras.Model):
+        def __init__(self, units=4, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.inner = tf.keras.layers.Dense(units, activation="relu")
+            self.blocks = [tf.keras.layers.Dense(units), tf.keras.layers.Dense(2)]
+
+        def call(self, x):
+            h = self.inner(x)
+            return self.blocks[1](self.blocks[0](h) + h)
+
+        def get_config(self):
+            return {**super().get_config(), "units": self.units}
+    return Residual
+
+
+def multi_output(tf):
+    layers = tf.keras.layers
+    x = tf.keras.Input((3,), name="x")
+    hidden = layers.Dense(4, activation="relu")(x)
+    return tf.keras.Model(x, {"score": layers.Dense(1, name="score")(hidden),
+                              "label": layers.Dense(2, name="label")(hidden)})
+
+
+@pytest.mark.parametrize("kind", ["subclassed", "dict outputs"])
+@pytest.mark.parametrize("writer", ["tapeflow", "keras"])
+def test_subclassed_and_multi_output_models_both_ways(tensorflow, tmp_path, kind, writer):
+    modules = {"tapeflow": tapeflow, "keras": tensorflow}
+    source, target = modules[writer], modules["keras" if writer == "tapeflow" else "tapeflow"]
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(8, 3)).astype("float32")
+    for module in modules.values():
+        residual_class(module)
+    source.keras.utils.set_random_seed(0)
+    if kind == "subclassed":
+        model = residual_class(source)(units=4)
+        model(x)
+        model.compile(optimizer=source.keras.optimizers.Adam(0.01), loss="mse")
+        model.fit(x, rng.normal(size=(8, 2)), epochs=2, verbose=0)
+    else:
+        model = multi_output(source)
+        model.compile(optimizer=source.keras.optimizers.SGD(0.01, momentum=0.5),
+                      loss={"score": "mse", "label": source.keras.losses.
+                            SparseCategoricalCrossentropy(from_logits=True)},
+                      loss_weights={"score": 0.5, "label": 1.0})
+        model.fit(x, {"score": rng.normal(size=(8, 1)), "label": np.arange(8) % 2}, epochs=2,
+                  verbose=0)
+    path = str(tmp_path / "model.keras")
+    model.save(path)
+    restored = target.keras.models.load_model(path)
+    ours, theirs = model.predict(x, verbose=0), restored.predict(x, verbose=0)
+    if isinstance(ours, dict):
+        assert sorted(ours) == sorted(theirs)
+        for key in ours:
+            np.testing.assert_allclose(theirs[key], ours[key], rtol=1e-5, atol=1e-6)
+    else:
+        np.testing.assert_allclose(theirs, ours, rtol=1e-5, atol=1e-6)
+    for a, b in zip(optimizer_state(model), optimizer_state(restored)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 
 import numpy as np
@@ -19,7 +20,7 @@ from .keras_tensor import KerasTensor
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
 
-__all__ = ["Model", "Sequential", "load_model", "save_model"]
+__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
 
 def _to_python(logs: dict) -> dict:
@@ -489,6 +490,11 @@ class Model(Layer):
         from .saving import save_model
         save_model(self, filepath, overwrite=overwrite, **kwargs)
 
+    def to_json(self, **kwargs) -> str:
+        """The architecture as JSON (Keras's config; no weights): `model_from_json` reads it."""
+        from .saving import serialize_keras_object
+        return json.dumps(serialize_keras_object(self), **kwargs)
+
     def save_weights(self, filepath, overwrite: bool = True, save_format=None, options=None):
         """Writes the model's variables (with its optimizer's), atomically: in Keras 3's
         layout when `filepath` ends in '.weights.h5', else as a TF-format checkpoint at
@@ -536,6 +542,12 @@ def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: b
     """The model in a Keras 3 `.keras` file (see `keras.saving.load_model`)."""
     from .saving import load_model as load
     return load(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
+
+
+def model_from_json(json_string: str, custom_objects=None):
+    """The (untrained) model a `Model.to_json()` string describes."""
+    from .saving import deserialize_keras_object
+    return deserialize_keras_object(json.loads(json_string), custom_objects)
 
 
 def save_model(model, filepath, overwrite: bool = True, **kwargs) -> None:

@@ -19,8 +19,8 @@ import threading
 import types
 
 __all__ = ["register_keras_serializable", "get_registered_name", "get_registered_object",
-           "serialize_keras_object", "deserialize_keras_object", "custom_object_scope",
-           "CustomObjectScope"]
+           "get_custom_objects", "serialize_keras_object", "deserialize_keras_object",
+           "custom_object_scope", "CustomObjectScope"]
 
 _REGISTERED: dict = {}          # "package>Name" -> class or function
 _REGISTERED_NAMES: dict = {}    # class or function -> "package>Name"
@@ -111,6 +111,11 @@ def get_registered_object(name: str, custom_objects=None, module_objects=None):
         if name in table:
             return table[name]
     return None
+
+
+def get_custom_objects() -> dict:
+    """The registered objects, {'package>Name': class or function}; adding to it registers."""
+    return _REGISTERED
 
 
 class CustomObjectScope:
