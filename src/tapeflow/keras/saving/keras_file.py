@@ -59,7 +59,7 @@ def _keyed_by_class(layers: list) -> list:
 def _children(obj) -> list:
     """(key, child or [(key, child)...]) under which the sub-objects of `obj` are stored."""
     from ..functional import Functional
-    from ..models import Sequential
+    from ..models import Model, Sequential
     if isinstance(obj, (Sequential, Functional)):
         children = [("layers", _keyed_by_class(obj.layers))]
     elif isinstance(obj, Layer):
@@ -74,7 +74,7 @@ def _children(obj) -> list:
                 children.append((name, _keyed_by_class(list(value))))
     else:
         children = []
-    if getattr(obj, "optimizer", None) is not None and hasattr(obj, "compiled_loss"):
+    if isinstance(obj, Model) and obj.optimizer is not None:
         children.append(("optimizer", obj.optimizer))
     return children
 
