@@ -19,6 +19,7 @@ from .data import ArrayBatches, EpochBatches, unpack
 from .keras_tensor import KerasTensor
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
+from .saving.keras_file import load_model, load_weights_h5, save_model, save_weights_h5
 
 __all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
@@ -487,7 +488,6 @@ class Model(Layer):
             >>> bool((restored(tf.ones([1, 3])).numpy() == model(tf.ones([1, 3])).numpy()).all())
             True
         """
-        from .saving import save_model
         save_model(self, filepath, overwrite=overwrite, **kwargs)
 
     def to_json(self, **kwargs) -> str:
@@ -508,7 +508,6 @@ class Model(Layer):
         if filepath.endswith(".weights.h5"):
             if not overwrite and os.path.exists(filepath):
                 raise FileExistsError(f"{filepath} exists and overwrite=False.")
-            from .saving.keras_file import save_weights_h5
             save_weights_h5(self, filepath)
             return
         if filepath.endswith((".keras", ".h5", ".hdf5")):
@@ -528,7 +527,6 @@ class Model(Layer):
         """
         filepath = os.fspath(filepath)
         if filepath.endswith((".weights.h5", ".keras")):
-            from .saving.keras_file import load_weights_h5
             return load_weights_h5(self, filepath)
         from ..train.checkpoint import Checkpoint
         return Checkpoint(root=self).restore(filepath)
@@ -538,21 +536,10 @@ class Model(Layer):
         return nest.map_structure(lambda t: t.numpy(), self(x, training=False))
 
 
-def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: bool = True):
-    """The model in a Keras 3 `.keras` file (see `keras.saving.load_model`)."""
-    from .saving import load_model as load
-    return load(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
-
-
 def model_from_json(json_string: str, custom_objects=None):
     """The (untrained) model a `Model.to_json()` string describes."""
     from .saving import deserialize_keras_object
     return deserialize_keras_object(json.loads(json_string), custom_objects)
-
-
-def save_model(model, filepath, overwrite: bool = True, **kwargs) -> None:
-    """Writes `model` as a Keras 3 `.keras` file (see `Model.save`)."""
-    model.save(filepath, overwrite=overwrite, **kwargs)
 
 
 def _tapeflow():
