@@ -18,6 +18,7 @@ from .keras_tensor import KerasTensor
 from .layers.input_layer import InputLayer
 from .models import Model
 from .naming import snake_case
+from .saving.serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["Functional"]
 
@@ -290,7 +291,6 @@ class Functional(Model):
         """Keras 3's functional config: each layer's config with the calls made of it
         ('inbound_nodes', their tensors named [layer, call, output]), and the layer outputs
         that are the model's inputs and outputs."""
-        from .saving.serialization import serialize_keras_object
         node_index = {}
         for layer in self._graph_layers:
             own = [node for node in layer._inbound_nodes
@@ -336,7 +336,6 @@ class Functional(Model):
         Raises:
             ValueError: a call reads a tensor no layer call produces.
         """
-        from .saving.serialization import deserialize_keras_object
         layers, outputs_of, pending = {}, {}, []
         for entry in config["layers"]:
             layer_config = {k: v for k, v in entry.items() if k not in ("name", "inbound_nodes")}

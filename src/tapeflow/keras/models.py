@@ -20,6 +20,7 @@ from .keras_tensor import KerasTensor
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
 from .saving.keras_file import load_model, load_weights_h5, save_model, save_weights_h5
+from .saving.serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
@@ -492,7 +493,6 @@ class Model(Layer):
 
     def to_json(self, **kwargs) -> str:
         """The architecture as JSON (Keras's config; no weights): `model_from_json` reads it."""
-        from .saving import serialize_keras_object
         return json.dumps(serialize_keras_object(self), **kwargs)
 
     def save_weights(self, filepath, overwrite: bool = True, save_format=None, options=None):
@@ -538,7 +538,6 @@ class Model(Layer):
 
 def model_from_json(json_string: str, custom_objects=None):
     """The (untrained) model a `Model.to_json()` string describes."""
-    from .saving import deserialize_keras_object
     return deserialize_keras_object(json.loads(json_string), custom_objects)
 
 
@@ -653,7 +652,6 @@ class Sequential(Model):
     def get_config(self) -> dict:
         """Name, dtype and the layers' configs, an InputLayer first when the input shape is
         known (Keras 3's form)."""
-        from .saving.serialization import serialize_keras_object
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
         layers = [serialize_keras_object(layer) for layer in self._layers]
         shape = self._input_batch_shape
@@ -669,7 +667,6 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config: dict, custom_objects=None) -> "Sequential":
-        from .saving.serialization import deserialize_keras_object
         config = dict(config)
         layers = config.pop("layers", [])
         build_input_shape = config.pop("build_input_shape", None)
