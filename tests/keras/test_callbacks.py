@@ -212,7 +212,7 @@ def test_tensorboard_writes_epoch_scalars_histograms_and_the_model(tmp_path):
     assert [step for step, _ in loss] == [0, 1, 2]
     np.testing.assert_allclose([float(v) for _, v in loss], history.history["loss"], rtol=1e-6)
     assert train.SummaryMetadata("epoch_loss").plugin_data.plugin_name == "scalars"
-    kernel = f"{model.layers[0].kernel.name.split(':')[0]}/histogram"
+    kernel = f"{model.name}/{model.layers[0].kernel.name.split(':')[0]}/histogram"  # Keras's
     histogram = values(train, kernel)
     assert [step for step, _ in histogram] == [0, 2] and histogram[0][1].shape == (30, 3)
     assert histogram[0][1][:, 2].sum() == 12           # every kernel entry counted once

@@ -252,3 +252,35 @@ def test_subclassed_and_multi_output_models_both_ways(tensorflow, tmp_path, kind
         np.testing.assert_allclose(theirs, ours, rtol=1e-5, atol=1e-6)
     for a, b in zip(optimizer_state(model), optimizer_state(restored)):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_tensorboard_runs_and_tags_match_keras(tensorflow, tmp_path):
+    """The TensorBoard callback writes the same runs, tags and steps as Keras's (needs the
+    tensorboard package beside TF, which TF's summaries need too)."""
+    event_accumulator = pytest.importorskip(
+        "tensorboard.backend.event_processing.event_accumulator")
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(size=(16, 4)).astype("float32"), rng.normal(size=(16, 2))
+    found = {}
+    for module, tag in ((tapeflow, "ours"), (tensorflow, "theirs")):
+        inputs = module.keras.Input((4,))
+        models = {"functional": module.keras.Model(
+                      inputs, module.keras.layers.Dense(2, name="d")(inputs), name="fun"),
+                  "sequential": module.keras.Sequential(
+                      [module.keras.Input((4,)), module.keras.layers.Dense(2, name="e")],
+                      name="seq")}
+        for name, model in models.items():
+            model.compile(optimizer="sgd", loss="mse")
+            directory = str(tmp_path / tag / name)
+            model.fit(x, y, epochs=2, batch_size=4, verbose=0, validation_split=0.25,
+                      callbacks=[module.keras.callbacks.TensorBoard(directory,
+                                                                    histogram_freq=1)])
+            for run in ("train", "validation"):
+                accumulator = event_accumulator.EventAccumulator(
+                    f"{directory}/{run}", size_guidance={"tensors": 0})
+                accumulator.Reload()
+                found[tag, name, run] = {
+                    t: [e.step for e in accumulator.Tensors(t)]
+                    for t in accumulator.Tags()["tensors"]}
+    for key in [k for k in found if k[0] == "ours"]:
+        assert found[key] == found[("theirs", *key[1:])], key

@@ -24,6 +24,25 @@ def _csv_value(value):
     return value
 
 
+def _weight_paths(model) -> dict:
+    """{id(variable): its path as Keras names it}: 'layer/kernel', with the names of the
+    Sequential and subclassed models around the layer in front (they build their layers
+    inside themselves; a functional model's layers are built outside it)."""
+    from ..functional import Functional
+    from ..models import Model
+    paths: dict = {}
+
+    def walk(layer, prefix: str) -> None:
+        for variable in layer._own_variables():
+            paths.setdefault(id(variable), prefix + variable.name.split(":")[0])
+        if isinstance(layer, Model) and not isinstance(layer, Functional):
+            prefix += layer.name + "/"
+        for sublayer in layer._sublayers():
+            walk(sublayer, prefix)
+    walk(model, "")
+    return paths
+
+
 class CSVLogger(Callback):
     """Writes each epoch's logs as a row of a CSV file: 'epoch', then the log keys in
     alphabetical order.
@@ -208,10 +227,11 @@ class TensorBoard(Callback):
 
     def _histograms(self, epoch: int) -> None:
         from ... import summary
+        paths = _weight_paths(self.model)
         with self._writer("train").as_default(step=epoch):
             for layer in self.model.layers:
                 for weight in layer.weights:
-                    summary.histogram(f"{weight.name.split(':')[0]}/histogram", weight)
+                    summary.histogram(f"{paths[id(weight)]}/histogram", weight)
 
     def on_train_end(self, logs=None) -> None:
         for writer in self._writers.values():
