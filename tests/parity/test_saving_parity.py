@@ -1,5 +1,7 @@
 """Model files both ways: a `.keras` or `.weights.h5` file tapeflow writes loads in TF's Keras
 with the same predictions, and one Keras writes loads in tapeflow."""
+import importlib.util
+
 import numpy as np
 import pytest
 
@@ -284,3 +286,40 @@ def test_tensorboard_runs_and_tags_match_keras(tensorflow, tmp_path):
                     for t in accumulator.Tags()["tensors"]}
     for key in [k for k in found if k[0] == "ours"]:
         assert found[key] == found[("theirs", *key[1:])], key
+
+
+def test_summaries_match_tf_summary(tensorflow, tmp_path):
+    """tf.summary's scalars, histograms, text and images hold the same tensors and plugin
+    tags as TF's (needs the tensorboard package beside TF)."""
+    event_accumulator = pytest.importorskip(
+        "tensorboard.backend.event_processing.event_accumulator")
+    from tensorboard.util import tensor_util
+    data = np.random.default_rng(3).normal(size=50)
+    picture = np.random.default_rng(4).uniform(size=(2, 3, 5, 3)).astype("float32")
+    found = {}
+    for module, tag in ((tapeflow, "ours"), (tensorflow, "theirs")):
+        writer = module.summary.create_file_writer(str(tmp_path / tag))
+        with writer.as_default(step=4):
+            module.summary.scalar("scalar", 0.125)
+            module.summary.histogram("histogram", data, buckets=7)
+            module.summary.text("text", "note")
+            if importlib.util.find_spec("PIL"):
+                module.summary.image("image", picture, max_outputs=2)
+        writer.flush()
+        accumulator = event_accumulator.EventAccumulator(str(tmp_path / tag),
+                                                         size_guidance={"tensors": 0})
+        accumulator.Reload()
+        found[tag] = {t: (accumulator.SummaryMetadata(t).plugin_data.plugin_name,
+                          [e.step for e in accumulator.Tensors(t)],
+                          tensor_util.make_ndarray(accumulator.Tensors(t)[0].tensor_proto))
+                      for t in accumulator.Tags()["tensors"]}
+    assert sorted(found["ours"]) == sorted(found["theirs"])
+    for name, (plugin, steps, value) in found["theirs"].items():
+        ours = found["ours"][name]
+        assert (ours[0], ours[1]) == (plugin, steps), name
+        if name == "image":                  # PNG bytes may differ; the size must not
+            assert list(ours[2][:2]) == list(value[:2]) and len(ours[2]) == len(value)
+        elif value.dtype == object:
+            assert ours[2].tolist() == value.tolist()
+        else:
+            np.testing.assert_allclose(ours[2], value, rtol=1e-6, err_msg=name)
