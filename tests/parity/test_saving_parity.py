@@ -256,11 +256,24 @@ def test_subclassed_and_multi_output_models_both_ways(tensorflow, tmp_path, kind
         np.testing.assert_allclose(a, b, rtol=1e-6)
 
 
+def tensor_events(directory: str) -> dict:
+    """{tag: (plugin name, steps, first value)} of an event-file directory, read with
+    TensorBoard's reader (the test is skipped without the tensorboard package)."""
+    event_accumulator = pytest.importorskip(
+        "tensorboard.backend.event_processing.event_accumulator")
+    from tensorboard.util import tensor_util
+    accumulator = event_accumulator.EventAccumulator(directory, size_guidance={"tensors": 0})
+    accumulator.Reload()
+    return {tag: (accumulator.SummaryMetadata(tag).plugin_data.plugin_name,
+                  [event.step for event in accumulator.Tensors(tag)],
+                  tensor_util.make_ndarray(accumulator.Tensors(tag)[0].tensor_proto))
+            for tag in accumulator.Tags()["tensors"]}
+
+
 def test_tensorboard_runs_and_tags_match_keras(tensorflow, tmp_path):
     """The TensorBoard callback writes the same runs, tags and steps as Keras's (needs the
     tensorboard package beside TF, which TF's summaries need too)."""
-    event_accumulator = pytest.importorskip(
-        "tensorboard.backend.event_processing.event_accumulator")
+    pytest.importorskip("tensorboard")
     rng = np.random.default_rng(2)
     x, y = rng.normal(size=(16, 4)).astype("float32"), rng.normal(size=(16, 2))
     found = {}
@@ -278,12 +291,8 @@ def test_tensorboard_runs_and_tags_match_keras(tensorflow, tmp_path):
                       callbacks=[module.keras.callbacks.TensorBoard(directory,
                                                                     histogram_freq=1)])
             for run in ("train", "validation"):
-                accumulator = event_accumulator.EventAccumulator(
-                    f"{directory}/{run}", size_guidance={"tensors": 0})
-                accumulator.Reload()
-                found[tag, name, run] = {
-                    t: [e.step for e in accumulator.Tensors(t)]
-                    for t in accumulator.Tags()["tensors"]}
+                found[tag, name, run] = {t: event[:2] for t, event in
+                                         tensor_events(f"{directory}/{run}").items()}
     for key in [k for k in found if k[0] == "ours"]:
         assert found[key] == found[("theirs", *key[1:])], key
 
@@ -291,9 +300,7 @@ def test_tensorboard_runs_and_tags_match_keras(tensorflow, tmp_path):
 def test_summaries_match_tf_summary(tensorflow, tmp_path):
     """tf.summary's scalars, histograms, text and images hold the same tensors and plugin
     tags as TF's (needs the tensorboard package beside TF)."""
-    event_accumulator = pytest.importorskip(
-        "tensorboard.backend.event_processing.event_accumulator")
-    from tensorboard.util import tensor_util
+    pytest.importorskip("tensorboard")
     data = np.random.default_rng(3).normal(size=50)
     picture = np.random.default_rng(4).uniform(size=(2, 3, 5, 3)).astype("float32")
     found = {}
@@ -306,13 +313,7 @@ def test_summaries_match_tf_summary(tensorflow, tmp_path):
             if importlib.util.find_spec("PIL"):
                 module.summary.image("image", picture, max_outputs=2)
         writer.flush()
-        accumulator = event_accumulator.EventAccumulator(str(tmp_path / tag),
-                                                         size_guidance={"tensors": 0})
-        accumulator.Reload()
-        found[tag] = {t: (accumulator.SummaryMetadata(t).plugin_data.plugin_name,
-                          [e.step for e in accumulator.Tensors(t)],
-                          tensor_util.make_ndarray(accumulator.Tensors(t)[0].tensor_proto))
-                      for t in accumulator.Tags()["tensors"]}
+        found[tag] = tensor_events(str(tmp_path / tag))
     assert sorted(found["ours"]) == sorted(found["theirs"])
     for name, (plugin, steps, value) in found["theirs"].items():
         ours = found["ours"][name]
