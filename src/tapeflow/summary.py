@@ -53,7 +53,7 @@ class SummaryWriter:
     """Writes summaries to an event file in `logdir` (see `create_file_writer`)."""
 
     def __init__(self, logdir, max_queue: int = 10, flush_millis: int = 120_000,
-                 filename_suffix: str = "") -> None:
+                 filename_suffix: str = ".v2") -> None:
         module = _tensorboard("summary.writer.event_file_writer")
         self.logdir = str(logdir)
         self._writer = module.EventFileWriter(self.logdir, max_queue_size=max_queue,
@@ -134,13 +134,13 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     Args:
         max_queue: events held before a write (default 10).
         flush_millis: the longest time between flushes (default 120000).
-        filename_suffix: appended to the event file's name.
+        filename_suffix: appended to the event file's name (default '.v2', as TF's).
 
     Raises:
         ImportError: the `tensorboard` package is missing.
     """
     return SummaryWriter(logdir, max_queue or 10, flush_millis or 120_000,
-                         filename_suffix or "")
+                         ".v2" if filename_suffix is None else filename_suffix)
 
 
 def create_noop_writer() -> SummaryWriter:

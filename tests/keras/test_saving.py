@@ -272,3 +272,15 @@ def test_json_round_trip_and_utils_aliases():
     assert tf.keras.utils.register_keras_serializable is \
         tf.keras.saving.register_keras_serializable
     assert tf.keras.utils.get_custom_objects()["tests>Residual"] is Residual
+
+
+def test_saved_files_get_the_usual_permissions(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        sequential().save(tmp_path / "model.keras")
+    finally:
+        os.umask(umask)
+    assert os.stat(tmp_path / "model.keras").st_mode & 0o777 == 0o644
+    os.chmod(tmp_path / "model.keras", 0o600)
+    sequential().save(tmp_path / "model.keras")          # a replaced file keeps its mode
+    assert os.stat(tmp_path / "model.keras").st_mode & 0o777 == 0o600

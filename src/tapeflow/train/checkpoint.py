@@ -37,6 +37,16 @@ def _data_path(prefix: str) -> str:
     return os.fspath(prefix) + ".npz"
 
 
+def _file_mode(path: str) -> int:
+    """The permissions a replaced file keeps, or those a new file gets under the umask
+    (the temporary file is created private)."""
+    if os.path.exists(path):
+        return os.stat(path).st_mode & 0o777
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def atomic_write(path: str, write) -> None:
     """Calls `write(file)` on a temporary file, then moves it onto `path` in one step."""
     directory = os.path.dirname(path) or "."
@@ -48,6 +58,7 @@ def atomic_write(path: str, write) -> None:
             write(f)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(temporary, _file_mode(path))
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
