@@ -284,3 +284,22 @@ def test_saved_files_get_the_usual_permissions(tmp_path):
     os.chmod(tmp_path / "model.keras", 0o600)
     sequential().save(tmp_path / "model.keras")          # a replaced file keeps its mode
     assert os.stat(tmp_path / "model.keras").st_mode & 0o777 == 0o600
+
+
+def test_unknown_compile_arguments_load_uncompiled_with_a_warning(tmp_path):
+    model = sequential()
+    model.save(tmp_path / "model.keras")
+    with zipfile.ZipFile(tmp_path / "model.keras") as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    config = json.loads(files["config.json"])
+    config["compile_config"] = {"optimizer": "adam", "loss": {
+        "module": "keras.losses", "class_name": "KLDivergence", "config": {},
+        "registered_name": None}}
+    files["config.json"] = json.dumps(config)
+    with zipfile.ZipFile(tmp_path / "edited.keras", "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    with pytest.warns(UserWarning, match="loaded uncompiled"):
+        restored = tf.keras.models.load_model(tmp_path / "edited.keras")
+    assert restored.optimizer is None
+    np.testing.assert_array_equal(restored.predict(X3, verbose=0), model.predict(X3, verbose=0))

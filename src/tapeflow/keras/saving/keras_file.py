@@ -198,7 +198,8 @@ def _open_keras(filepath: str) -> zipfile.ZipFile:
 
 def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: bool = True):
     """The model in a `.keras` file (written by tapeflow or by Keras 3), with its weights,
-    and compiled as it was saved unless `compile=False`.
+    and compiled as it was saved unless `compile=False` (with a warning, uncompiled, when
+    the file names a loss, metric or optimizer tapeflow lacks).
 
     Args:
         custom_objects: {name: class or function} for the user's own classes (or register
@@ -218,8 +219,13 @@ def load_model(filepath, custom_objects=None, compile: bool = True, safe_mode: b
     compile_config = config.pop("compile_config", None)
     model = deserialize_keras_object(config, custom_objects, safe_mode)
     if compile and compile_config:
-        model.compile_from_config(deserialize_keras_object(compile_config, custom_objects,
-                                                           safe_mode))
+        try:
+            model.compile_from_config(deserialize_keras_object(compile_config, custom_objects,
+                                                               safe_mode))
+        except (TypeError, ValueError) as error:
+            warnings.warn(f"The model was loaded uncompiled: its compile arguments could not "
+                          f"be rebuilt ({error}). Call `model.compile()` to train it.",
+                          stacklevel=2)
     _read_weights(model, weights)
     return model
 
