@@ -1,14 +1,16 @@
 """A small CNN learns scikit-learn's handwritten digits, in TF's custom-training-loop style.
 
     python examples/digits_demo.py [--epochs N] [--seed S] [--batch-size B] [--plot FILE.png]
-                                   [--eager]
+                                   [--eager] [--save MODEL.keras] [--tensorboard DIR]
 
 The 1,797 8x8 images are split 80/20, stratified, with a fixed random_state (42); `--seed`
 sets the weights' initialization and the shuffling. The model is TF's quickstart network, Conv2D(32, 3, relu)
 -> Flatten -> Dense(128, relu) -> Dense(10), trained with Adam on
 SparseCategoricalCrossentropy(from_logits=True); the steps run under `tf.function` (graph
 mode) unless --eager. Needs scikit-learn; tqdm draws the progress bars and matplotlib the
---plot, when installed.
+--plot, when installed. --save writes the trained model as a Keras 3 `.keras` file (h5py);
+--tensorboard writes each epoch's loss and accuracy (DIR/train, DIR/test) and the weights'
+histograms as TensorBoard event files (the tensorboard package).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import numpy as np
 import tapeflow as tf
 
 
+@tf.keras.saving.register_keras_serializable(package="digits_demo")
 class MyModel(tf.keras.Model):
     def __init__(self):
         super().__init__()
@@ -96,6 +99,17 @@ def plot(history: dict, path: str) -> None:
     plt.close(figure)
 
 
+def log_epoch(writers: dict, history: dict, model, epoch: int) -> None:
+    """The epoch's loss and accuracy per run, and the weights' histograms."""
+    for run, prefix in (("train", ""), ("test", "test_")):
+        with writers[run].as_default(step=epoch):
+            tf.summary.scalar("loss", history[f"{prefix}loss"][-1])
+            tf.summary.scalar("accuracy", history[f"{prefix}accuracy"][-1])
+    with writers["train"].as_default(step=epoch):
+        for weight in model.trainable_variables:
+            tf.summary.histogram(weight.name.split(":")[0], weight)
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=20)
@@ -103,6 +117,8 @@ def main(argv=None) -> dict:
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--plot", metavar="FILE.png", help="save loss and accuracy curves")
     parser.add_argument("--eager", action="store_true", help="run the steps without tf.function")
+    parser.add_argument("--save", metavar="MODEL.keras", help="save the trained model")
+    parser.add_argument("--tensorboard", metavar="DIR", help="write TensorBoard logs to DIR")
     args = parser.parse_args(argv)
 
     tf.keras.utils.set_random_seed(args.seed)
@@ -142,6 +158,10 @@ def main(argv=None) -> dict:
     steps = -(-len(x_train) // args.batch_size)
     history: dict = {"loss": [], "accuracy": [], "test_loss": [], "test_accuracy": []}
     training_seconds = 0.0
+    writers = None
+    if args.tensorboard:
+        writers = {run: tf.summary.create_file_writer(f"{args.tensorboard}/{run}")
+                   for run in ("train", "test")}
     for epoch in range(args.epochs):
         for metric in (train_loss, train_accuracy, test_loss, test_accuracy):
             metric.reset_state()
@@ -160,10 +180,19 @@ def main(argv=None) -> dict:
               f"accuracy {100 * history['accuracy'][-1]:.1f}%, "
               f"test loss {history['test_loss'][-1]:.4f}, "
               f"test accuracy {100 * history['test_accuracy'][-1]:.1f}%", flush=True)
+        if writers:
+            log_epoch(writers, history, model, epoch)
     print(f"training time: {training_seconds:.1f} s")
     if args.plot:
         plot(history, args.plot)
         print(f"curves saved to {args.plot}")
+    if writers:
+        for writer in writers.values():
+            writer.close()
+        print(f"TensorBoard logs in {args.tensorboard} (tensorboard --logdir {args.tensorboard})")
+    if args.save:
+        model.save(args.save)
+        print(f"model saved to {args.save}")
     print(f"test accuracy: {100 * history['test_accuracy'][-1]:.1f}%")
     return {"history": history, "training_seconds": training_seconds,
             "test_accuracy": history["test_accuracy"][-1]}

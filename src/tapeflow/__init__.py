@@ -52,7 +52,7 @@ from .module import Module  # noqa: E402
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "keras", "train", "utils"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "keras", "summary", "train", "utils"])
 
 
 def __getattr__(name: str):

@@ -26,7 +26,8 @@ def _run_example(name: str, argv: list) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    """A gradient-tape prelude, then the digits CNN (options: --epochs, --seed, --plot)."""
+    """A gradient-tape prelude, then the digits CNN (options: --epochs, --seed, --plot,
+    --save MODEL.keras, --tensorboard DIR)."""
     print("== examples/gradient_tape_basics.py")
     status = _run_example("gradient_tape_basics.py", [])
     if status:

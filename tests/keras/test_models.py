@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.keras import callbacks as callbacks_module
+from tapeflow.keras.callbacks import base as callbacks_module
 
 layers = tf.keras.layers
 rng = np.random.default_rng(5)

@@ -316,8 +316,10 @@ def get(identifier):
 
 
 def serialize(initializer: Initializer) -> dict:
-    """{'class_name': ..., 'config': ...}, the form `get` accepts back."""
-    return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+    """Keras 3's {'module', 'class_name', 'config', 'registered_name'}, the form `get`
+    accepts back."""
+    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
+            "config": initializer.get_config(), "registered_name": None}
 
 # Keras's lower-case aliases.
 zeros, ones, constant = Zeros, Ones, Constant

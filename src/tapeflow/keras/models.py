@@ -1,6 +1,10 @@
 """Model (subclassed, with compile / fit / evaluate / predict) and Sequential."""
 from __future__ import annotations
 
+import itertools
+import json
+import os
+
 import numpy as np
 
 from ..eager.backprop import GradientTape
@@ -15,8 +19,10 @@ from .data import ArrayBatches, EpochBatches, batches as make_batches, unpack
 from .keras_tensor import KerasTensor
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
+from .saving.keras_file import load_model, load_weights_h5, save_model, save_weights_h5
+from .saving.serialization import deserialize_keras_object, serialize_keras_object
 
-__all__ = ["Model", "Sequential"]
+__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
 
 def _to_python(logs: dict) -> dict:
@@ -56,7 +62,7 @@ class Model(Layer):
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly",
-        "_step_functions"))
+        "_step_functions", "_compile_config", "_initial_epoch"))
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -72,6 +78,8 @@ class Model(Layer):
         self.history = None
         self._run_eagerly = None
         self._step_functions: dict = {}
+        self._compile_config = None
+        self._initial_epoch = None
 
     def call(self, inputs, training=None):
         raise NotImplementedError(f"Model {self.name}: subclasses of keras.Model implement "
@@ -206,10 +214,24 @@ class Model(Layer):
             weighted_metrics: like metrics, updated with `sample_weight` / `class_weight`.
         """
         self.optimizer = optimizers_module.get(optimizer)
+        self._compile_config = {"optimizer": self.optimizer, "loss": loss,
+                                "loss_weights": loss_weights, "metrics": metrics,
+                                "weighted_metrics": weighted_metrics,
+                                "run_eagerly": bool(run_eagerly), "steps_per_execution": 1,
+                                "jit_compile": False}
         self.compiled_loss = CompiledLoss(loss, loss_weights) if loss is not None else None
         self.compiled_metrics = CompiledMetrics(metrics, weighted_metrics, self.compiled_loss)
         self._run_eagerly = run_eagerly
         self._step_functions = {}
+
+    def get_compile_config(self):
+        """The arguments `compile` was given (None before it is called), as `.keras`
+        files store them."""
+        return self._compile_config
+
+    def compile_from_config(self, config: dict) -> None:
+        """Compiles with arguments from `get_compile_config` (objects already built)."""
+        self.compile(**config)
 
     @property
     def run_eagerly(self) -> bool:
@@ -373,8 +395,10 @@ class Model(Layer):
                                               verbose=verbose, epochs=epochs,
                                               steps=batches.steps or train.steps)
         self.stop_training = False
+        self._initial_epoch = None
         train_step = self._step("train")
         hooks.on_train_begin({})
+        initial_epoch = self._initial_epoch or initial_epoch   # set by BackupAndRestore
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -464,25 +488,75 @@ class Model(Layer):
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
 
+    def save(self, filepath, overwrite: bool = True, **kwargs) -> None:
+        """Writes the model as a Keras 3 `.keras` file (architecture, compile arguments,
+        weights and optimizer state; atomically). `tf.keras.models.load_model` reads it
+        back, as does Keras 3.
+
+        Raises:
+            ValueError: a path not ending in '.keras'.
+            ImportError: h5py is missing (the `keras-io` extra).
+
+        Example:
+            >>> import os, tempfile
+            >>> import tapeflow as tf
+            >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+            >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+            >>> model.save(path)
+            >>> restored = tf.keras.models.load_model(path)
+            >>> bool((restored(tf.ones([1, 3])).numpy() == model(tf.ones([1, 3])).numpy()).all())
+            True
+        """
+        save_model(self, filepath, overwrite=overwrite, **kwargs)
+
+    def to_json(self, **kwargs) -> str:
+        """The architecture as JSON (Keras's config; no weights): `model_from_json` reads it."""
+        return json.dumps(serialize_keras_object(self), **kwargs)
+
     def save_weights(self, filepath, overwrite: bool = True, save_format=None, options=None):
-        """Writes the model's variables (with its optimizer's) as a checkpoint at `filepath`
-        (TF's checkpoint format; atomically)."""
+        """Writes the model's variables (with its optimizer's), atomically: in Keras 3's
+        layout when `filepath` ends in '.weights.h5', else as a TF-format checkpoint at
+        that prefix.
+
+        Raises:
+            ValueError: a '.keras' or other '.h5' path (use `save`, or '.weights.h5').
+            FileExistsError: the file exists and `overwrite` is False.
+        """
+        filepath = os.fspath(filepath)
+        if filepath.endswith(".weights.h5"):
+            if not overwrite and os.path.exists(filepath):
+                raise FileExistsError(f"{filepath} exists and overwrite=False.")
+            save_weights_h5(self, filepath)
+            return
+        if filepath.endswith((".keras", ".h5", ".hdf5")):
+            raise ValueError("The filename must end in `.weights.h5` (or be a checkpoint "
+                             f"prefix); use `model.save()` for .keras files. Received: "
+                             f"filepath={filepath}")
         from ..train.checkpoint import Checkpoint
         Checkpoint(root=self).write(filepath)
 
     def load_weights(self, filepath, skip_mismatch: bool = False, by_name: bool = False,
                      options=None):
-        """Restores variables written by `save_weights`, building the model first if needed.
+        """Restores variables written by `save_weights` (a '.weights.h5' file, the weights of
+        a '.keras' file, or a checkpoint prefix), building the model first if needed.
 
         Raises:
             ValueError: names or shapes that do not match (nothing is changed).
         """
+        filepath = os.fspath(filepath)
+        if filepath.endswith((".weights.h5", ".keras")):
+            return load_weights_h5(self, filepath)
         from ..train.checkpoint import Checkpoint
         return Checkpoint(root=self).restore(filepath)
 
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as a NumPy array (or a structure of them)."""
         return nest.map_structure(lambda t: t.numpy(), self(x, training=False))
+
+
+def model_from_json(json_string: str, custom_objects=None):
+    """The (untrained) model a `Model.to_json()` string describes."""
+    return deserialize_keras_object(json.loads(json_string), custom_objects)
 
 
 def _tapeflow():
@@ -593,3 +667,31 @@ class Sequential(Model):
     def _checkpoint_dependencies(self) -> list:
         return [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)] \
             + super()._checkpoint_dependencies()
+
+    def get_config(self) -> dict:
+        """Name, dtype and the layers' configs, an InputLayer first when the input shape is
+        known (Keras 3's form)."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        layers = [serialize_keras_object(layer) for layer in self._layers]
+        shape = self._input_batch_shape
+        if shape is None and self._layers:
+            shape = self._layers[0]._batch_input_shape
+        if shape is not None:
+            entry = InputLayer(batch_shape=shape, dtype=self.dtype, name="input_layer")
+            layers.insert(0, serialize_keras_object(entry))
+        config["layers"] = layers
+        if isinstance(self._build_input_shape, TensorShape):
+            config["build_input_shape"] = self._build_input_shape.as_list()
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects=None) -> "Sequential":
+        config = dict(config)
+        layers = config.pop("layers", [])
+        build_input_shape = config.pop("build_input_shape", None)
+        model = cls(**config)
+        for layer in layers:
+            model.add(deserialize_keras_object(layer, custom_objects))
+        if not model.built and build_input_shape is not None:
+            model.build(build_input_shape)
+        return model

@@ -18,7 +18,7 @@ from .. import backend, initializers, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
 from ..naming import snake_case
 
-__all__ = ["Layer", "InputSpec"]
+__all__ = ["Layer", "InputSpec", "serialize_constraint"]
 
 
 class InputSpec:
@@ -477,6 +477,15 @@ class Layer(Module):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def serialize_constraint(constraint):
+    """A weight constraint's config for `get_config` (None stays None): a function by its
+    registered name, an object by its class and config."""
+    if constraint is None:
+        return None
+    from ..saving.serialization import serialize_keras_object
+    return serialize_keras_object(constraint)
 
 
 def _unique(variables: list) -> list:

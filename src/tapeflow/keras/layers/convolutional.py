@@ -112,7 +112,7 @@ class Conv2D(KernelLayer):
         return {**super().get_config(), "filters": self.filters,
                 "kernel_size": self.kernel_size, "strides": self.strides,
                 "padding": self.padding, "dilation_rate": self.dilation_rate,
-                "data_format": self.data_format}
+                "data_format": self.data_format, "groups": 1}
 
 
 class _Pooling2D(Layer):

@@ -6,7 +6,7 @@ import numpy as np
 from ... import nn as tf_nn
 from ...ops import array_ops, math_ops
 from .. import activations, backend, initializers, regularizers
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, serialize_constraint
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout"]
 
@@ -51,7 +51,9 @@ class KernelLayer(Layer):
                 "bias_initializer": initializers.serialize(self.bias_initializer),
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "activity_regularizer": regularizers.serialize(self.activity_regularizer)}
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "kernel_constraint": serialize_constraint(self.kernel_constraint),
+                "bias_constraint": serialize_constraint(self.bias_constraint)}
 
 
 class Dense(KernelLayer):
@@ -272,3 +274,10 @@ class Lambda(Layer):
 
     def call(self, inputs):
         return self.function(inputs, **self.arguments)
+
+    def get_config(self) -> dict:
+        """The base config plus the function (a lambda as its bytecode, which loading
+        runs only with `safe_mode=False`; a named function by its registered name)."""
+        from ..saving.serialization import serialize_keras_object
+        return {**super().get_config(), "function": serialize_keras_object(self.function),
+                "arguments": self.arguments}

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...custom_gradient import stop_gradient
 from ...ops import array_ops, math_ops
 from .. import initializers, regularizers
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, serialize_constraint
 
 __all__ = ["BatchNormalization", "LayerNormalization"]
 
@@ -110,7 +110,12 @@ class BatchNormalization(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "momentum": self.momentum,
-                "epsilon": self.epsilon, "center": self.center, "scale": self.scale}
+                "epsilon": self.epsilon, "center": self.center, "scale": self.scale,
+                **_affine_config(self),
+                "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
+                "moving_variance_initializer":
+                    initializers.serialize(self.moving_variance_initializer),
+                "synchronized": False}
 
 
 class LayerNormalization(Layer):
@@ -190,4 +195,14 @@ class LayerNormalization(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon,
-                "center": self.center, "scale": self.scale}
+                "center": self.center, "scale": self.scale, **_affine_config(self)}
+
+
+def _affine_config(layer) -> dict:
+    """The config of a normalization layer's beta and gamma."""
+    return {"beta_initializer": initializers.serialize(layer.beta_initializer),
+            "gamma_initializer": initializers.serialize(layer.gamma_initializer),
+            "beta_regularizer": regularizers.serialize(layer.beta_regularizer),
+            "gamma_regularizer": regularizers.serialize(layer.gamma_regularizer),
+            "beta_constraint": serialize_constraint(layer.beta_constraint),
+            "gamma_constraint": serialize_constraint(layer.gamma_constraint)}

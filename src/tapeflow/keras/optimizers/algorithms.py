@@ -94,6 +94,9 @@ class Adam(Optimizer):
             names["vhat"] = 0.0
         return names
 
+    def _slot_groups(self) -> list:
+        return [["m", "v"], ["vhat"]]
+
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         alpha = lr * xp.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
         m = slots["m"] + (gradient - slots["m"]) * (1 - self.beta_1)
@@ -177,6 +180,9 @@ class RMSprop(Optimizer):
         if self.centered:
             names["average_gradient"] = 0.0
         return names
+
+    def _slot_groups(self) -> list:
+        return [[name] for name in self._slot_names()]
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         rho = self.rho

@@ -151,14 +151,21 @@ class Optimizer:
                            f"its slots are {sorted(self._slot_names())}.")
         return slots[slot_name]
 
+    def _slot_groups(self) -> list:
+        """The slot names in the order Keras lists its optimizer variables (and stores them
+        in `.keras` files): for each group, every variable's slots of that group in turn."""
+        return [list(self._slot_names())]
+
     def _slot_items(self) -> list:
-        """(variable, slot name, slot Variable) for every slot created so far."""
-        return [(ref.deref(), name, slot) for ref, slots in self._slots.items()
-                for name, slot in slots.items()]
+        """(variable, slot name, slot Variable) for every slot created so far, in Keras's
+        order (see `_slot_groups`)."""
+        return [(ref.deref(), name, slots[name]) for group in self._slot_groups()
+                for ref, slots in self._slots.items() for name in group if name in slots]
 
     @property
     def variables(self) -> list:
-        """The step counter, the learning rate (when a Variable) and every slot."""
+        """The step counter, the learning rate (when a Variable) and every slot, in
+        Keras's order."""
         own = [self._iterations]
         if isinstance(self._learning_rate, Variable):
             own.append(self._learning_rate)
@@ -336,13 +343,20 @@ class Optimizer:
 
     # -- configuration and checkpoints ----------------------------------------------------
     def get_config(self) -> dict:
+        """The constructor arguments; a schedule as its Keras config."""
+        from ..saving.serialization import serialize_keras_object
         rate = self._learning_rate
         return {"name": self.name, "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
                 "clipvalue": self.clipvalue, "global_clipnorm": self.global_clipnorm,
-                "learning_rate": float(rate.numpy()) if isinstance(rate, Variable) else rate}
+                "learning_rate": float(rate.numpy()) if isinstance(rate, Variable)
+                else serialize_keras_object(rate)}
 
     @classmethod
     def from_config(cls, config: dict) -> "Optimizer":
+        from ..saving.serialization import deserialize_keras_object
+        config = dict(config)
+        if "learning_rate" in config:
+            config["learning_rate"] = deserialize_keras_object(config["learning_rate"])
         return cls(**config)
 
     def _checkpoint_dependencies(self) -> list:
