@@ -154,7 +154,7 @@ def _read_weights(model, file) -> None:
                                      f"{index}') has shape {value.shape}.")
                 assignments.append((variable, value))
     for variable, value in assignments:
-        variable.assign(value.astype(variable.dtype._np))
+        variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
 
 # -- .keras files ------------------------------------------------------------------------
