@@ -13,6 +13,8 @@ class _State(threading.local):
         self.recorders: list = []
         # The graph ops are added to, or None when executing eagerly.
         self.graph = None
+        # Functions `variable_creator_scope` installed, innermost last.
+        self.variable_creators: list = []
 
 
 state = _State()
