@@ -27,7 +27,7 @@ def _on_arrays(fn, tensors: list, out_specs: list) -> list:
         return [constant(a) for a in fn([t.numpy() for t in tensors])]
 
     def call(*values):
-        return fn([v.numpy() for v in values])
+        return fn([np.asarray(v) for v in values])
 
     return list(execute(EagerPyFunc, tuple(tensors), {"fn": call, "Tout": out_specs}))
 

@@ -151,6 +151,7 @@ class Strategy:
         self._communicator = communicator or LocalCommunicator()
         self._options = communication_options or CommunicationOptions()
         self._mirrored: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+        _strategies.add(self)
 
     # -- facts ----------------------------------------------------------------------------
     @property
@@ -238,7 +239,7 @@ class Strategy:
             6.0
         """
         context = ReplicaContext(self, self._communicator.rank)
-        with self._entered(context):
+        with self._entered(context), variable_creator_scope(self._create_variable):
             return fn(*args, **(kwargs or {}))
 
     def experimental_local_results(self, value) -> tuple:
@@ -336,6 +337,26 @@ class Strategy:
         return DistributedDataset(dataset_fn(context), 0, 1)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
+
+_strategies: weakref.WeakSet = weakref.WeakSet()
+
+
+def sum_mirrored_gradients(grads_and_vars) -> list:
+    """(gradient, variable) pairs with the gradients of mirrored variables summed over their
+    strategy's replicas, each strategy's in one packed all-reduce (optimizers call this)."""
+    pairs = list(grads_and_vars)
+    for strategy in list(_strategies):
+        if strategy.num_replicas_in_sync == 1:
+            continue
+        mine = [i for i, (g, v) in enumerate(pairs) if g is not None and strategy.mirrors(v)]
+        if mine:
+            pack, timeout = strategy._communication(None)
+            summed = cross_replica.all_reduce(strategy._communicator, "sum",
+                                              [pairs[i][0] for i in mine], pack, timeout)
+            for i, gradient in zip(mine, summed):
+                pairs[i] = (gradient, pairs[i][1])
+    return pairs
 
 
 class _DefaultStrategy(Strategy):

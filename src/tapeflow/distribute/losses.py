@@ -20,8 +20,9 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     Args:
         per_example_loss: per-example losses, [batch] or [batch, ...].
         sample_weight: optional weights, broadcast against `per_example_loss`.
-        global_batch_size: the number of examples in the global batch; by default this
-            replica's batch size times `num_replicas_in_sync`.
+        global_batch_size: the number of examples in the global batch (a number or a
+            scalar tensor); by default this replica's batch size times
+            `num_replicas_in_sync`.
 
     Returns:
         A scalar Tensor of the loss's dtype.
@@ -44,7 +45,8 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         local = array_ops.shape(loss)[0] if loss.shape.rank else 1
         count = math_ops.cast(local, loss.dtype) * get_strategy().num_replicas_in_sync
     else:
-        if isinstance(global_batch_size, float) or int(global_batch_size) <= 0:
+        if isinstance(global_batch_size, (int, float)) and (
+                global_batch_size <= 0 or global_batch_size != int(global_batch_size)):
             raise ValueError("global_batch_size must be a positive integer, got "
                              f"{global_batch_size!r}")
         count = math_ops.cast(global_batch_size, loss.dtype)
