@@ -4,6 +4,7 @@ the concatenated batches; collectives; a failed or killed rank stops the job wit
 a restarted job resumes from the chief's last checkpoint."""
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import time
@@ -62,6 +63,16 @@ def test_two_workers_train_like_one_process_on_the_whole_batch(tmp_path):
         np.testing.assert_array_equal(rank0[key], rank1[key])   # identical on every rank
     model, losses = workers.train(tf.distribute.MirroredStrategy(), workers.global_batches())
     assert_same_as_one_process(rank0, model, losses)
+
+
+def test_keras_fit_evaluate_predict_on_two_workers_match_one_process(tmp_path):
+    done = mpirun("keras", tmp_path, CHECKPOINT_DIR=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    expected = workers.fit_keras(tf.distribute.MirroredStrategy())
+    for result in results(tmp_path, "keras"):
+        for key, value in expected.items():
+            np.testing.assert_allclose(result[key], value, rtol=1e-5, atol=1e-6, err_msg=key)
+    assert [p.name for p in tmp_path.glob("weights-*")] == ["weights-0.npz"]   # the chief
 
 
 def test_collectives_across_two_workers(tmp_path):
@@ -127,3 +138,25 @@ def test_tapeflow_run_starts_the_workers(tmp_path):
                           env=env, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n").count("sum 2.0") == 2
+
+
+def test_the_digits_demo_on_two_workers_learns_what_one_does(capsys):
+    pytest.importorskip("sklearn")
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run([sys.executable, "-m", "tapeflow", "demo", "--workers", "2",
+                           "--epochs", "1"], env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert "1 epochs, seed 0, tf.function, 2 workers" in done.stdout
+    sys.path.insert(0, str(Path(launch.__file__).resolve().parents[3] / "examples"))
+    try:
+        import digits_demo
+    finally:
+        sys.path.pop(0)
+    one = digits_demo.main(["--epochs", "1"])["history"]
+    capsys.readouterr()
+    line = re.search(r"^Epoch 1/1: loss (\S+), accuracy (\S+)%, test loss (\S+), "
+                     r"test accuracy (\S+)%$", done.stdout, re.M)
+    assert abs(float(line.group(1)) - one["loss"][0]) < 1e-3
+    assert abs(float(line.group(3)) - one["test_loss"][0]) < 1e-3
+    assert float(line.group(4)) == round(100 * one["test_accuracy"][0], 1)

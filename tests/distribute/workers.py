@@ -72,6 +72,29 @@ def scenario_train(strategy, rank: int) -> dict:
     return {"losses": np.array(losses), **weights(model)}
 
 
+def fit_keras(strategy, rank: int = 0) -> dict:
+    """compile / fit / evaluate / predict of a model made in the strategy's scope."""
+    model, _ = build(strategy, rank)
+    with strategy.scope():
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), metrics=["accuracy"],
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    x = np.concatenate([x for x, _ in global_batches()])[:24]
+    y = np.concatenate([y for _, y in global_batches()])[:24]
+    history = model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    loss, accuracy = model.evaluate(x, y, batch_size=8, verbose=0)
+    return {"loss": np.array(history.history["loss"]),
+            "accuracy": np.array(history.history["accuracy"]),
+            "evaluate": np.array([loss, accuracy]),
+            "predict": model.predict(x, batch_size=8, verbose=0), **weights(model)}
+
+
+def scenario_keras(strategy, rank: int) -> dict:
+    result = fit_keras(strategy, rank)
+    model, _ = build(strategy, rank)
+    model.save_weights(os.path.join(os.environ["CHECKPOINT_DIR"], f"weights-{rank}"))
+    return result
+
+
 def scenario_collectives(strategy, rank: int) -> dict:
     """Reductions, gathers of uneven sizes, Horovod's calls, IndexedSlices and several
     packs (bytes_per_pack small)."""

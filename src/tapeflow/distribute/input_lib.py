@@ -91,14 +91,15 @@ class DistributedDataset:
         self._parts = parts
 
     def _share(self, batch):
-        leaves = nest.flatten(batch)
+        leaves = [leaf for leaf in nest.flatten(batch) if leaf is not None]
         rows = len(leaves[0]) if leaves else 0
         for leaf in leaves:
             if len(leaf) != rows:
                 raise ValueError("experimental_distribute_dataset: every tensor of a batch "
                                  f"needs the same batch size, got {[len(x) for x in leaves]}")
         rows = _part(rows, self._rank, self._parts)
-        return nest.map_structure(lambda x: convert_to_tensor(x[rows]), batch)
+        return nest.map_structure(lambda x: None if x is None else convert_to_tensor(x[rows]),
+                                  batch)
 
     def __iter__(self):
         return (self._share(batch) for batch in self._dataset)

@@ -11,6 +11,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import backend
 from . import callbacks as callbacks_module
+from . import distribution
 from . import optimizers as optimizers_module
 from .compile_utils import CompiledLoss, CompiledMetrics
 from .data import ArrayBatches, EpochBatches, unpack
@@ -58,7 +59,7 @@ class Model(Layer):
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly",
-        "_step_functions"))
+        "_step_functions", "_distribute_strategy"))
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -74,6 +75,13 @@ class Model(Layer):
         self.history = None
         self._run_eagerly = None
         self._step_functions: dict = {}
+        self._distribute_strategy = distribution.current_strategy()
+
+    @property
+    def distribute_strategy(self):
+        """The `tf.distribute` strategy the model was made under (the default one if none)."""
+        import tapeflow as tf
+        return self._distribute_strategy or tf.distribute.get_strategy()
 
     def call(self, inputs, training=None):
         raise NotImplementedError(f"Model {self.name}: subclasses of keras.Model implement "
@@ -207,7 +215,8 @@ class Model(Layer):
             loss_weights: scalars (list or dict) weighting each output's loss in the total.
             weighted_metrics: like metrics, updated with `sample_weight` / `class_weight`.
         """
-        self.optimizer = optimizers_module.get(optimizer)
+        with distribution.scope(self):
+            self.optimizer = optimizers_module.get(optimizer)
         self.compiled_loss = CompiledLoss(loss, loss_weights) if loss is not None else None
         self.compiled_metrics = CompiledMetrics(metrics, weighted_metrics, self.compiled_loss)
         self._run_eagerly = run_eagerly
@@ -289,6 +298,7 @@ class Model(Layer):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
+            loss = distribution.scaled_loss(self, loss)
         self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -331,6 +341,10 @@ class Model(Layer):
             validation_steps: batches of the validation data evaluated each time.
             validation_freq: evaluate every this many epochs.
 
+        Under a `tf.distribute` strategy with several workers (the model made in its
+        scope), each worker trains on its part of every batch and the logs hold the
+        metrics over all the workers' examples.
+
         Returns:
             The History callback: `history.history` maps each log key ('loss', metric
             names, 'val_'-prefixed ones) to its per-epoch values.
@@ -341,6 +355,15 @@ class Model(Layer):
                 several outputs, or a non-positive steps_per_epoch.
         """
         self._assert_compiled("training/testing")
+        with distribution.scope(self):
+            return self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split,
+                             validation_data, shuffle, class_weight, sample_weight,
+                             initial_epoch, steps_per_epoch, validation_steps,
+                             validation_batch_size, validation_freq)
+
+    def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split,
+             validation_data, shuffle, class_weight, sample_weight, initial_epoch,
+             steps_per_epoch, validation_steps, validation_batch_size, validation_freq):
         train = ArrayBatches(x, y, sample_weight, batch_size)
         validation = None
         if validation_data is not None:
@@ -351,7 +374,8 @@ class Model(Layer):
         if class_weight is not None:
             train = train.weighted_by_class(class_weight)
         batches = EpochBatches(train, steps_per_epoch,
-                               lambda: backend.rng() if shuffle else None)
+                               distribution.shared_rng(self, backend.rng) if shuffle
+                               else lambda: None)
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_module.History()
         extra = [callbacks_module.ProgbarLogger(verbose)] if verbose else []
@@ -365,9 +389,9 @@ class Model(Layer):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             hooks.on_epoch_begin(epoch, {})
-            for step, batch in enumerate(batches):
+            for step, batch in enumerate(distribution.shard(self, batches)):
                 hooks.on_train_batch_begin(step, {})
-                logs = _to_python(train_step(batch))
+                logs = distribution.global_logs(self, _to_python(train_step(batch)))
                 hooks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -386,10 +410,10 @@ class Model(Layer):
         self.reset_metrics()
         test_step = self._step("test")
         logs: dict = {}
-        for step, batch in enumerate(itertools.islice(data(), steps)):
+        for step, batch in enumerate(distribution.shard(self, itertools.islice(data(), steps))):
             if hooks:
                 hooks.on_test_batch_begin(step, {})
-            logs = _to_python(test_step(batch))
+            logs = distribution.global_logs(self, _to_python(test_step(batch)))
             if hooks:
                 hooks.on_test_batch_end(step, logs)
         return logs
@@ -411,7 +435,8 @@ class Model(Layer):
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=steps or data.steps)
         hooks.on_test_begin({})
-        logs = self._evaluate(data, hooks, steps)
+        with distribution.scope(self):
+            logs = self._evaluate(data, hooks, steps)
         hooks.on_test_end(logs)
         if return_dict:
             return logs
@@ -427,9 +452,11 @@ class Model(Layer):
         hooks.on_predict_begin({})
         predict_step = self._step("predict")
         outputs = []
-        for step, batch in enumerate(itertools.islice(data(), steps)):
+        for step, batch in enumerate(distribution.shard(self, itertools.islice(data(), steps))):
             hooks.on_predict_batch_begin(step, {})
-            outputs.append(nest.map_structure(lambda t: t.numpy(), predict_step(batch)))
+            with distribution.scope(self):
+                output = distribution.gathered(self, predict_step(batch))
+            outputs.append(nest.map_structure(lambda t: t.numpy(), output))
             hooks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         hooks.on_predict_end({})
         flat = [np.concatenate(parts) for parts in zip(*map(nest.flatten, outputs))]
@@ -450,9 +477,11 @@ class Model(Layer):
 
     def save_weights(self, filepath, overwrite: bool = True, save_format=None, options=None):
         """Writes the model's variables (with its optimizer's) as a checkpoint at `filepath`
-        (TF's checkpoint format; atomically)."""
+        (TF's checkpoint format; atomically). Under a multi-worker strategy only the chief
+        writes."""
         from ..train.checkpoint import Checkpoint
-        Checkpoint(root=self).write(filepath)
+        if distribution.writes_files(self):
+            Checkpoint(root=self).write(filepath)
 
     def load_weights(self, filepath, skip_mismatch: bool = False, by_name: bool = False,
                      options=None):
