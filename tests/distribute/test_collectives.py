@@ -101,3 +101,16 @@ def test_without_mpi4py_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "mpi4py", None)
     with pytest.raises(ImportError, match=r"pip install 'tapeflow\[distributed\]'"):
         collectives._mpi()
+
+
+def test_a_pooled_buffer_is_reused_only_once_nothing_refers_to_it():
+    pool = collectives._BufferPool()
+    first = pool.get(np.float32, 6)
+    address = first.ctypes.data
+    view = first[2:4]
+    del first
+    second = pool.get(np.float32, 6)
+    assert second.ctypes.data != address          # a view of the first is still alive
+    del view
+    assert pool.get(np.float32, 6).ctypes.data == address
+    assert pool.get(np.float64, 6).dtype == np.float64

@@ -23,6 +23,9 @@ from ..framework import errors
 __all__ = ["LocalCommunicator", "MPICommunicator", "default_timeout", "world"]
 
 _FAILURE_TAG = 77
+# Packs hold at most this many bytes when bytes_per_pack is 0 (automatic): small tensors
+# share a buffer (one message for many), a larger one is reduced alone, without a copy.
+_AUTO_PACK_BYTES = 4 << 20
 # How often a waiting collective looks at its peers, in seconds.
 _WATCH_INTERVAL = 0.05
 
@@ -45,7 +48,8 @@ def _mpi():
 
 def _packs(arrays: list, bytes_per_pack: int) -> list:
     """Lists of indices of `arrays` to pack together: same dtype, at most `bytes_per_pack`
-    bytes per pack (0: one pack per dtype)."""
+    bytes per pack (0: 4 MiB); an array larger than that is a pack of its own."""
+    limit = bytes_per_pack or _AUTO_PACK_BYTES
     by_dtype: dict = {}
     for i, array in enumerate(arrays):
         by_dtype.setdefault(array.dtype, []).append(i)
@@ -53,13 +57,33 @@ def _packs(arrays: list, bytes_per_pack: int) -> list:
     for indices in by_dtype.values():
         current, size = [], 0
         for i in indices:
-            if current and bytes_per_pack and size + arrays[i].nbytes > bytes_per_pack:
+            if current and size + arrays[i].nbytes > limit:
                 packs.append(current)
                 current, size = [], 0
             current.append(i)
             size += arrays[i].nbytes
         packs.append(current)
     return packs
+
+
+class _BufferPool:
+    """Receive buffers, each reused once nothing refers to it any more (no view of it that
+    was handed out survives): steady training steps reduce into memory already paged in."""
+
+    _KEEP = 2
+
+    def __init__(self) -> None:
+        self._buffers: dict = {}
+
+    def get(self, dtype, size: int) -> np.ndarray:
+        buffers = self._buffers.setdefault((np.dtype(dtype), size), [])
+        for buffer in buffers:
+            if sys.getrefcount(buffer) == 3:    # the list, this loop, the call's argument
+                return buffer
+        buffer = np.empty(size, dtype)
+        if len(buffers) < self._KEEP:
+            buffers.append(buffer)
+        return buffer
 
 
 def _unpacked(arrays: list, packed: list) -> list:
@@ -119,6 +143,7 @@ class MPICommunicator:
         self.rank = world_comm.Get_rank()
         self.size = world_comm.Get_size()
         self.failure = None
+        self._pool = _BufferPool()
         import socket
         self._peers = self._control.allgather((socket.gethostname(), os.getpid()))
         host = self._peers[self.rank][0]
@@ -201,12 +226,13 @@ class MPICommunicator:
         arrays = [np.ascontiguousarray(a).reshape(np.shape(a)) for a in arrays]
         requests, packed = [], []
         for pack in _packs(arrays, bytes_per_pack):
+            dtype = arrays[pack[0]].dtype
+            buffer = self._pool.get(dtype, sum(arrays[i].size for i in pack))
             if len(pack) == 1:
-                source = arrays[pack[0]].reshape(-1)
-                buffer = np.empty_like(source)
-                requests.append(self._data.Iallreduce(source, buffer, op=self._MPI.SUM))
+                requests.append(self._data.Iallreduce(arrays[pack[0]].reshape(-1), buffer,
+                                                      op=self._MPI.SUM))
             else:
-                buffer = np.concatenate([arrays[i].ravel() for i in pack])
+                np.concatenate([arrays[i].ravel() for i in pack], out=buffer)
                 requests.append(self._data.Iallreduce(self._MPI.IN_PLACE, buffer,
                                                       op=self._MPI.SUM))
             packed.append((pack, buffer))

@@ -14,7 +14,7 @@ from ..framework import nest
 from ..framework.context import executing_eagerly
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.tensor import constant, convert_to_tensor
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops import math_ops
 from ..ops.script_ops import EagerPyFunc, spec_of
 
@@ -22,9 +22,10 @@ __all__ = ["all_gather", "all_reduce", "broadcast"]
 
 
 def _on_arrays(fn, tensors: list, out_specs: list) -> list:
-    """`fn(arrays) -> arrays` on the tensors' values: now, or as a graph node."""
+    """`fn(arrays) -> arrays` on the tensors' values: now, or as a graph node. The values
+    are read without a copy and the new arrays `fn` returns are wrapped without one."""
     if executing_eagerly():
-        return [constant(a) for a in fn([t.numpy() for t in tensors])]
+        return [Tensor(a) for a in fn([np.asarray(t) for t in tensors])]
 
     def call(*values):
         return fn([np.asarray(v) for v in values])
