@@ -75,10 +75,17 @@ def test_keras_fit_evaluate_predict_on_two_workers_match_one_process(tmp_path):
     assert [p.name for p in tmp_path.glob("weights-*")] == ["weights-0.npz"]   # the chief
 
 
-def test_collectives_across_two_workers(tmp_path):
-    done = mpirun("collectives", tmp_path)
+@pytest.fixture(scope="module")
+def collectives(tmp_path_factory) -> list:
+    """Both ranks' results of the collectives scenario (one mpiexec run for its tests)."""
+    outdir = tmp_path_factory.mktemp("collectives")
+    done = mpirun("collectives", outdir)
     assert done.returncode == 0, done.stderr
-    rank0, rank1 = results(tmp_path, "collectives")
+    return results(outdir, "collectives")
+
+
+def test_collectives_across_two_workers(collectives):
+    rank0, rank1 = collectives
     expected = {
         "reduce_mean_axis0": [1.0, 2.0, 3.0],          # rows [0 1 2] | [0 1 2], [3 4 5]
         "reduce_sum_none": [2.0, 1.0],
@@ -95,6 +102,23 @@ def test_collectives_across_two_workers(tmp_path):
         np.testing.assert_allclose(result["hvd"], [rank, 2, 1.0, 2.0])
         # y = x0^2 + x1^2 summed over the workers: dy/dx_r = 2 x_r times both upstreams.
         assert float(result["grad_of_all_reduce"]) == 4.0 * rank
+
+
+def test_synchronized_batch_norm_uses_every_workers_examples(collectives):
+    one = tf.distribute.MirroredStrategy()
+    whole = workers.batch_norm(one, np.concatenate([workers.batch_norm_input(r)
+                                                     for r in (0, 1)]), False)
+    for rank, result in enumerate(collectives):
+        rows = slice(3 * rank, 3 * rank + 3)
+        np.testing.assert_allclose(result["bn_sync_y"], whole["y"][rows], rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(result["bn_sync_grad"], whole["grad"][rows], rtol=1e-4,
+                                   atol=1e-4)
+        np.testing.assert_allclose(result["bn_sync_moving_mean"], whole["moving_mean"],
+                                   rtol=1e-6)
+        alone = workers.batch_norm(one, workers.batch_norm_input(rank), False)
+        for key in ("y", "grad", "moving_mean"):     # without synchronized: local statistics
+            np.testing.assert_allclose(result[f"bn_local_{key}"], alone[key], rtol=1e-5,
+                                       atol=1e-5)
 
 
 def test_a_worker_that_raises_stops_the_others_with_its_rank(tmp_path):

@@ -95,6 +95,29 @@ def scenario_keras(strategy, rank: int) -> dict:
     return result
 
 
+def batch_norm(strategy, x, synchronized: bool) -> dict:
+    """A BatchNormalization in training on `x`: output, input gradient, moving mean."""
+    with strategy.scope():
+        layer = tf.keras.layers.BatchNormalization(synchronized=synchronized, epsilon=0.0,
+                                                   momentum=0.5)
+    x = tf.constant(x)
+    weight = tf.constant(np.arange(1.0, 1.0 + x.shape[-1], dtype="float32"))
+
+    def replica():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = layer(x, training=True)
+            loss = tf.reduce_sum(y * y * weight)
+        return y, tape.gradient(loss, x)
+
+    y, grad = strategy.run(replica)
+    return {"y": y.numpy(), "grad": grad.numpy(), "moving_mean": layer.moving_mean.numpy()}
+
+
+def batch_norm_input(rank: int) -> np.ndarray:
+    return (np.arange(6.0).reshape(3, 2) ** 2 + 5 * rank).astype("float32")
+
+
 def scenario_collectives(strategy, rank: int) -> dict:
     """Reductions, gathers of uneven sizes, Horovod's calls, IndexedSlices and several
     packs (bytes_per_pack small)."""
@@ -114,7 +137,11 @@ def scenario_collectives(strategy, rank: int) -> dict:
     x = tf.Variable(float(rank))
     with tf.GradientTape() as tape2:
         y = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("sum", x * x))
+    synchronized = batch_norm(strategy, batch_norm_input(rank), True)
+    local = batch_norm(strategy, batch_norm_input(rank), False)
     return {
+        **{f"bn_sync_{k}": v for k, v in synchronized.items()},
+        **{f"bn_local_{k}": v for k, v in local.items()},
         "reduce_mean_axis0": strategy.reduce("MEAN", value, axis=0).numpy(),
         "reduce_sum_none": strategy.reduce("SUM", tf.constant([1.0, rank]), axis=None).numpy(),
         "gather": strategy.gather(value, axis=0).numpy(),

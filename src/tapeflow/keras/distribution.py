@@ -1,7 +1,7 @@
 """Keras models under a `tf.distribute` strategy.
 
 A model remembers the strategy whose scope it was made in; `compile`, `fit`, `evaluate`
-and `predict` run in that scope. With several replicas (MPI workers) each global batch is
+and `predict` run in that scope, their steps as the worker's replica (`strategy.run`). With several replicas (MPI workers) each global batch is
 cut into one part per worker, the loss each worker differentiates is divided by the number
 of replicas (the optimizer sums the gradients: their mean results), every worker shuffles
 with the chief's seed, the metrics in the logs are summed over the workers (Keras keeps
@@ -14,8 +14,8 @@ import contextlib
 
 import numpy as np
 
-__all__ = ["current_strategy", "global_logs", "scaled_loss", "scope", "shared_rng",
-           "shard", "gathered", "writes_files"]
+__all__ = ["current_strategy", "gathered", "global_logs", "replicated", "scaled_loss",
+           "scope", "shard", "shared_rng", "writes_files"]
 
 
 def current_strategy():
@@ -34,6 +34,14 @@ def scope(model):
     """The scope of the model's strategy (nothing for a model made outside any)."""
     strategy = model._distribute_strategy
     return strategy.scope() if strategy is not None else contextlib.nullcontext()
+
+
+def replicated(model, step):
+    """`step` run as this worker's replica (`strategy.run`) when the model has a strategy."""
+    strategy = model._distribute_strategy
+    if strategy is None:
+        return step
+    return lambda data: strategy.run(step, args=(data,))
 
 
 def scaled_loss(model, loss):

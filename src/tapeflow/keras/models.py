@@ -235,7 +235,7 @@ class Model(Layer):
 
     def _step(self, kind: str):
         """`self.<kind>_step`, traced by tf.function unless `run_eagerly`; kept per kind."""
-        step = getattr(self, f"{kind}_step")
+        step = distribution.replicated(self, getattr(self, f"{kind}_step"))
         compile_step = getattr(_tapeflow(), "function", None)   # absent without graph mode
         if self.run_eagerly or compile_step is None:
             return step
