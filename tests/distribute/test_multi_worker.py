@@ -131,6 +131,13 @@ def test_a_worker_that_raises_stops_the_others_with_its_rank(tmp_path):
     assert time.monotonic() - start < TIMEOUT
 
 
+def test_a_collective_that_waits_too_long_raises_deadline_exceeded(tmp_path):
+    done = mpirun("timeout", tmp_path, TAPEFLOW_COLLECTIVE_TIMEOUT="0.5")
+    assert done.returncode != 0
+    assert "DeadlineExceededError: all_reduce of 1 tensors: not every worker joined within " \
+        "0.5 s (rank 0 of 2 waited)" in done.stderr
+
+
 def test_a_killed_worker_ends_the_job(tmp_path):
     # mpiexec itself stops the other ranks at once and reports the signal.
     done = mpirun("kill", tmp_path)

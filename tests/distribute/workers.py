@@ -6,6 +6,7 @@ also called by the test in one process, as the reference.
 import os
 import signal
 import sys
+import time
 
 import numpy as np
 
@@ -168,6 +169,14 @@ def scenario_fault(strategy, rank: int) -> dict:
         print(f"rank 0 caught: {error}", flush=True)
         raise
     return {"v": v.numpy()}
+
+
+def scenario_timeout(strategy, rank: int) -> dict:
+    """Rank 1 joins the collective late; rank 0's times out first."""
+    if rank == 1:
+        time.sleep(5)
+    strategy.reduce("SUM", tf.constant(1.0), axis=None)
+    return {}
 
 
 def scenario_kill(strategy, rank: int) -> dict:

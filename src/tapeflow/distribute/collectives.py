@@ -26,8 +26,10 @@ _FAILURE_TAG = 77
 # Packs hold at most this many bytes when bytes_per_pack is 0 (automatic): small tensors
 # share a buffer (one message for many), a larger one is reduced alone, without a copy.
 _AUTO_PACK_BYTES = 4 << 20
-# How often a waiting collective looks at its peers, in seconds.
+# How often a waiting collective looks at its peers, and how long it tests without
+# yielding the processor, in seconds.
 _WATCH_INTERVAL = 0.05
+_SPIN_SECONDS = 0.002
 
 
 def default_timeout() -> float | None:
@@ -210,6 +212,9 @@ class MPICommunicator:
         next_look = start + _WATCH_INTERVAL
         while not testall(requests):
             now = time.monotonic()
+            if now - start > _SPIN_SECONDS:
+                # A long wait (a slower peer): let the others on this core run between tests.
+                os.sched_yield()
             if now < next_look:
                 continue
             self._check_peers(what)
