@@ -161,9 +161,10 @@ def test_a_restarted_job_resumes_from_the_last_checkpoint(tmp_path):
 
 def test_tapeflow_run_starts_the_workers(tmp_path):
     script = tmp_path / "hello.py"
-    script.write_text("import tapeflow as tf\n"
+    script.write_text("import os\nimport tapeflow as tf\n"
                       "s = tf.distribute.MultiWorkerMirroredStrategy()\n"
-                      "print('sum', float(s.reduce('SUM', tf.constant(1.0), axis=None)))\n")
+                      "total = float(s.reduce('SUM', tf.constant(1.0), axis=None))\n"
+                      "os.write(1, f'sum {total}\\n'.encode())\n")   # one write per line
     env = {**os.environ, "PYTHONPATH": SRC}
     done = subprocess.run([sys.executable, "-m", "tapeflow", "run", "-n", "2", str(script)],
                           env=env, capture_output=True, text=True, timeout=TIMEOUT)
