@@ -91,6 +91,7 @@ def test_worker_command_and_a_missing_mpiexec(monkeypatch):
     with pytest.raises(FileNotFoundError, match=r"tapeflow\[distributed\]"):
         launch.worker_command(2, ["train.py"])
     monkeypatch.setattr(launch.shutil, "which", lambda name: "/usr/bin/mpiexec")
+    monkeypatch.setattr(launch, "local_options", lambda path: [])
     assert launch.worker_command(3, ["train.py", "--x"]) == [
         "/usr/bin/mpiexec", "-n", "3", sys.executable, "train.py", "--x"]
     with pytest.raises(ValueError, match="at least 1"):
@@ -114,3 +115,9 @@ def test_a_pooled_buffer_is_reused_only_once_nothing_refers_to_it():
     del view
     assert pool.get(np.float32, 6).ctypes.data == address
     assert pool.get(np.float64, 6).dtype == np.float64
+
+
+def test_hydra_keeps_to_the_loopback_interface(tmp_path):
+    assert launch.local_options(str(tmp_path / "mpiexec")) == []
+    (tmp_path / "mpiexec.hydra").write_text("")
+    assert launch.local_options(str(tmp_path / "mpiexec")) == ["-iface", "lo"]

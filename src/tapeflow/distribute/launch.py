@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-__all__ = ["mpiexec", "run", "worker_command"]
+__all__ = ["local_options", "mpiexec", "run", "worker_command"]
 
 
 def mpiexec() -> str:
@@ -29,11 +29,20 @@ def mpiexec() -> str:
     return found
 
 
+def local_options(path: str) -> list:
+    """Options keeping the launcher's own connections on the loopback interface: MPICH's
+    Hydra (an `mpiexec.hydra` beside `path`) takes `-iface lo`; others get none."""
+    hydra = os.path.join(os.path.dirname(path), "mpiexec.hydra")
+    return ["-iface", "lo"] if os.path.exists(hydra) else []
+
+
 def worker_command(workers: int, argv: list) -> list:
-    """The mpiexec command line that starts `workers` copies of `python *argv` locally."""
+    """The mpiexec command line that starts `workers` copies of `python *argv` on this
+    machine."""
     if workers < 1:
         raise ValueError(f"tapeflow run: -n must be at least 1, got {workers}")
-    return [mpiexec(), "-n", str(workers), sys.executable, *argv]
+    path = mpiexec()
+    return [path, *local_options(path), "-n", str(workers), sys.executable, *argv]
 
 
 def run(workers: int, argv: list, env=None) -> int:
