@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import socket
 import sys
 import time
 
@@ -146,13 +147,11 @@ class MPICommunicator:
         self.size = world_comm.Get_size()
         self.failure = None
         self._pool = _BufferPool()
-        import socket
         self._peers = self._control.allgather((socket.gethostname(), os.getpid()))
         host = self._peers[self.rank][0]
         local = [r for r, (h, _) in enumerate(self._peers) if h == host]
         self.local_rank, self.local_size = local.index(self.rank), len(local)
-        self._neighbours = [(r, pid) for r in local if r != self.rank
-                            for pid in [self._peers[r][1]]]
+        self._neighbours = [(r, self._peers[r][1]) for r in local if r != self.rank]
         if self.size > 1:
             self._install_failure_notice()
 
