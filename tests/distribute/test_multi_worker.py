@@ -131,6 +131,13 @@ def test_a_worker_that_raises_stops_the_others_with_its_rank(tmp_path):
     assert time.monotonic() - start < TIMEOUT
 
 
+def test_a_worker_that_ends_early_is_named_not_waited_for(tmp_path):
+    done = mpirun("early_exit", tmp_path)
+    assert done.returncode != 0
+    assert "UnavailableError: all_reduce of 1 tensors: worker rank 1 exited after its " \
+        "collective #" in done.stderr
+
+
 def test_a_collective_that_waits_too_long_raises_deadline_exceeded(tmp_path):
     done = mpirun("timeout", tmp_path, TAPEFLOW_COLLECTIVE_TIMEOUT="0.5")
     assert done.returncode != 0

@@ -171,6 +171,15 @@ def scenario_fault(strategy, rank: int) -> dict:
     return {"v": v.numpy()}
 
 
+def scenario_early_exit(strategy, rank: int) -> dict:
+    """Rank 1 ends normally after one collective; rank 0 waits in a second one."""
+    strategy.reduce("SUM", tf.constant(1.0), axis=None)
+    if rank == 1:
+        sys.exit(0)
+    strategy.reduce("SUM", tf.constant(1.0), axis=None)
+    return {}
+
+
 def scenario_timeout(strategy, rank: int) -> dict:
     """Rank 1 joins the collective late; rank 0's times out first."""
     if rank == 1:

@@ -4,8 +4,9 @@
 `Iallgather`, `Ibcast` on NumPy arrays: no pickling). Arrays of one dtype are packed into
 one contiguous buffer (or a few, `bytes_per_pack` each), reduced in place, and handed back as
 views of that buffer. A collective is started non-blocking and waited for in a loop that
-also watches the other workers: a worker that raised sends a notice before it exits, a
-worker that vanished on this host is noticed by its process id, and past
+also watches the other workers: a worker that raised sends a notice before it exits (one
+that ends normally says how many collectives it took part in), a worker that vanished on
+this host is noticed by its process id, and past
 `timeout_seconds` the wait gives up; each raises an error naming the rank instead of
 hanging.
 """
@@ -23,7 +24,7 @@ from ..framework import errors
 
 __all__ = ["LocalCommunicator", "MPICommunicator", "default_timeout", "world"]
 
-_FAILURE_TAG = 77
+_NOTICE_TAG = 77
 # Packs hold at most this many bytes when bytes_per_pack is 0 (automatic): small tensors
 # share a buffer (one message for many), a larger one is reduced alone, without a copy.
 _AUTO_PACK_BYTES = 4 << 20
@@ -147,6 +148,9 @@ class MPICommunicator:
         self.size = world_comm.Get_size()
         self.failure = None
         self._pool = _BufferPool()
+        # Collectives waited for so far, and {rank: its count} of peers that have exited.
+        self._count = 0
+        self._departed: dict = {}
         self._peers = self._control.allgather((socket.gethostname(), os.getpid()))
         host = self._peers[self.rank][0]
         local = [r for r, (h, _) in enumerate(self._peers) if h == host]
@@ -161,26 +165,28 @@ class MPICommunicator:
 
         def notify_then_report(kind, value, traceback):
             if self.failure is None and not issubclass(kind, KeyboardInterrupt):
-                self._tell_peers(f"{kind.__name__}: {value}")
+                self._tell_peers(("failed", f"{kind.__name__}: {value}"))
             previous(kind, value, traceback)
 
         sys.excepthook = notify_then_report
-        atexit.register(self._exit_if_broken)
+        atexit.register(self._at_exit)
 
-    def _tell_peers(self, message: str) -> None:
-        """Sends `message` to every other rank; waits at most a second for delivery."""
-        requests = [self._control.isend(message, dest=r, tag=_FAILURE_TAG)
+    def _tell_peers(self, notice: tuple) -> None:
+        """Sends `notice` to every other rank; waits at most a second for delivery."""
+        requests = [self._control.isend(notice, dest=r, tag=_NOTICE_TAG)
                     for r in range(self.size) if r != self.rank]
         deadline = time.monotonic() + 1.0
         while not self._MPI.Request.Testall(requests) and time.monotonic() < deadline:
             time.sleep(0.001)
 
-    def _exit_if_broken(self) -> None:
-        # Finalizing MPI with a peer gone can block: leave at once, reporting failure.
+    def _at_exit(self) -> None:
         if self.failure is not None:
+            # Finalizing MPI with a peer gone can block: leave at once, reporting failure.
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(1)
+        # A peer still waiting in a later collective learns that this rank will not come.
+        self._tell_peers(("exited", self._count))
 
     def _broken(self, error_class, message: str):
         self.failure = message
@@ -188,11 +194,19 @@ class MPICommunicator:
 
     def _check_peers(self, what: str) -> None:
         status = self._MPI.Status()
-        if self._control.iprobe(source=self._MPI.ANY_SOURCE, tag=_FAILURE_TAG, status=status):
+        while self._control.iprobe(source=self._MPI.ANY_SOURCE, tag=_NOTICE_TAG,
+                                   status=status):
             rank = status.Get_source()
-            notice = self._control.recv(source=rank, tag=_FAILURE_TAG)
-            raise self._broken(errors.UnavailableError,
-                               f"{what}: worker rank {rank} failed with {notice}")
+            kind, detail = self._control.recv(source=rank, tag=_NOTICE_TAG)
+            if kind == "failed":
+                raise self._broken(errors.UnavailableError,
+                                   f"{what}: worker rank {rank} failed with {detail}")
+            self._departed[rank] = detail
+        for rank, joined in self._departed.items():
+            if joined < self._count:
+                raise self._broken(errors.UnavailableError,
+                                   f"{what}: worker rank {rank} exited after its collective "
+                                   f"#{joined}; this is #{self._count}")
         for rank, pid in self._neighbours:
             if not _alive(pid):
                 raise self._broken(errors.UnavailableError,
@@ -204,6 +218,7 @@ class MPICommunicator:
         if self.failure is not None:
             raise errors.UnavailableError(None, None, f"{what}: the workers are broken since "
                                           f"{self.failure}")
+        self._count += 1
         testall = self._MPI.Request.Testall
         if testall(requests):
             return
