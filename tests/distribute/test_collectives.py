@@ -93,7 +93,8 @@ def test_worker_command_and_a_missing_mpiexec(monkeypatch):
     monkeypatch.setattr(launch.shutil, "which", lambda name: "/usr/bin/mpiexec")
     monkeypatch.setattr(launch, "local_options", lambda path: [])
     assert launch.worker_command(3, ["train.py", "--x"]) == [
-        "/usr/bin/mpiexec", "-n", "3", sys.executable, "train.py", "--x"]
+        "/usr/bin/mpiexec", "-n", "3", sys.executable, "-m", "tapeflow.distribute.launch",
+        "train.py", "--x"]
     with pytest.raises(ValueError, match="at least 1"):
         launch.worker_command(0, ["train.py"])
 
@@ -121,3 +122,18 @@ def test_hydra_keeps_to_the_loopback_interface(tmp_path):
     assert launch.local_options(str(tmp_path / "mpiexec")) == []
     (tmp_path / "mpiexec.hydra").write_text("")
     assert launch.local_options(str(tmp_path / "mpiexec")) == ["-iface", "lo"]
+
+
+@pytest.mark.parametrize("code,status,says", [
+    ("import sys; sys.exit(3)", 3, ""),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", 128 + 9,
+     "worker rank 5 (process "),
+])
+def test_watch_returns_the_status_and_names_a_killed_worker(tmp_path, monkeypatch, capfd, code,
+                                                            status, says):
+    script = tmp_path / "worker.py"
+    script.write_text(code)
+    monkeypatch.setenv("PMI_RANK", "5")
+    assert launch.watch([str(script)]) == status
+    err = capfd.readouterr().err
+    assert says in err and ("killed by SIGKILL" in err) == bool(says)
