@@ -168,6 +168,23 @@ def test_a_restarted_job_resumes_from_the_last_checkpoint(tmp_path):
         np.testing.assert_array_equal(rank0[key], rank1[key])
 
 
+def test_keras_fit_with_backup_and_restore_resumes_after_a_crash(tmp_path):
+    backup = tmp_path / "backup"
+    crashed = mpirun("keras_resume", tmp_path, CHECKPOINT_DIR=str(backup),
+                     CRASH_AFTER_EPOCH="1")
+    assert crashed.returncode != 0 and "crash after epoch 1" in crashed.stderr
+    resumed = mpirun("keras_resume", tmp_path, CHECKPOINT_DIR=str(backup))
+    assert resumed.returncode == 0, resumed.stderr
+    expected = workers.fit_with_backup(tf.distribute.MirroredStrategy(), 0,
+                                       str(tmp_path / "one_process"))
+    for result in results(tmp_path, "keras_resume"):
+        assert result["epochs"].tolist() == [2]            # epochs 0 and 1 were not redone
+        for key in expected:
+            if key.startswith("w"):
+                np.testing.assert_allclose(result[key], expected[key], rtol=1e-5, atol=1e-6)
+    assert not backup.exists()                 # deleted by the chief once fit completed
+
+
 def test_tapeflow_run_starts_the_workers(tmp_path):
     script = tmp_path / "hello.py"
     script.write_text("import os\nimport tapeflow as tf\n"

@@ -89,6 +89,30 @@ def fit_keras(strategy, rank: int = 0) -> dict:
             "predict": model.predict(x, batch_size=8, verbose=0), **weights(model)}
 
 
+def fit_with_backup(strategy, rank: int, backup_dir: str, crash_after: int = -1) -> dict:
+    """fit for 3 epochs with BackupAndRestore; rank 1 raises after epoch `crash_after`."""
+    model, _ = build(strategy, rank)
+    with strategy.scope():
+        model.compile(optimizer=tf.keras.optimizers.Adam(0.05),
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    x = np.concatenate([x for x, _ in global_batches()])[:24]
+    y = np.concatenate([y for _, y in global_batches()])[:24]
+
+    def crash(epoch, logs):
+        if epoch == crash_after and rank == 1:
+            raise RuntimeError(f"crash after epoch {epoch}")
+
+    history = model.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0, callbacks=[
+        tf.keras.callbacks.BackupAndRestore(backup_dir),
+        tf.keras.callbacks.LambdaCallback(on_epoch_end=crash)])
+    return {"epochs": np.array(history.epoch), **weights(model)}
+
+
+def scenario_keras_resume(strategy, rank: int) -> dict:
+    return fit_with_backup(strategy, rank, os.environ["CHECKPOINT_DIR"],
+                           int(os.environ.get("CRASH_AFTER_EPOCH", "-1")))
+
+
 def scenario_keras(strategy, rank: int) -> dict:
     result = fit_keras(strategy, rank)
     model, _ = build(strategy, rank)

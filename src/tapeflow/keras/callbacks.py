@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
-           "LambdaCallback"]
+           "LambdaCallback", "BackupAndRestore"]
 
 
 class Callback:
@@ -252,3 +252,6 @@ class LambdaCallback(Callback):
                 raise TypeError(f"LambdaCallback: unknown hook {hook!r}")
             if fn is not None:
                 setattr(self, hook, fn)
+
+
+from .backup_and_restore import BackupAndRestore  # noqa: E402  (it subclasses Callback)

@@ -59,7 +59,7 @@ class Model(Layer):
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly",
-        "_step_functions", "_distribute_strategy"))
+        "_step_functions", "_distribute_strategy", "_initial_epoch"))
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -76,6 +76,7 @@ class Model(Layer):
         self._run_eagerly = None
         self._step_functions: dict = {}
         self._distribute_strategy = distribution.current_strategy()
+        self._initial_epoch = None      # set by BackupAndRestore when it restores a backup
 
     @property
     def distribute_strategy(self):
@@ -385,6 +386,8 @@ class Model(Layer):
         self.stop_training = False
         train_step = self._step("train")
         hooks.on_train_begin({})
+        if self._initial_epoch is not None:
+            initial_epoch, self._initial_epoch = self._initial_epoch, None
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
