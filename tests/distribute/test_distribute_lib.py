@@ -135,6 +135,14 @@ def test_a_global_batch_is_cut_into_contiguous_parts(length, parts, expected):
     assert got == expected
 
 
+def test_a_distributed_iterator_ends_with_out_of_range():
+    iterator = iter(tf.distribute.MirroredStrategy().experimental_distribute_dataset(
+        [np.arange(2.0)]))
+    assert next(iterator).numpy().tolist() == [0.0, 1.0]
+    with pytest.raises(tf.errors.OutOfRangeError):
+        iterator.get_next()
+
+
 def test_uneven_tensors_in_one_batch_raise():
     dataset = input_lib.DistributedDataset([(np.ones(3), np.ones(2))], 0, 2)
     with pytest.raises(ValueError, match="same batch size"):

@@ -10,11 +10,11 @@ from .distribute_lib import (ReduceOp, ReplicaContext, RunOptions, Strategy,
                              has_strategy, in_cross_replica_context)
 from .horovod import (Average, DistributedGradientTape, Sum, allgather, allreduce, broadcast,
                       broadcast_variables, init, local_rank, local_size, rank, size)
-from .input_lib import DistributedDataset, InputContext, InputOptions
+from .input_lib import DistributedDataset, DistributedIterator, InputContext, InputOptions
 from .strategies import MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy
 
-__all__ = ["DistributedDataset", "InputContext", "InputOptions", "MirroredStrategy",
-           "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp", "ReplicaContext",
+__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "InputOptions",
+           "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp", "ReplicaContext",
            "RunOptions", "Strategy", "experimental", "experimental_set_strategy",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
 # Horovod's names, beyond TF's.

@@ -1,10 +1,10 @@
 """Distributed input: each worker's share of a dataset, and the InputContext."""
 from __future__ import annotations
 
-from ..framework import nest
+from ..framework import errors, nest
 from ..framework.tensor import convert_to_tensor
 
-__all__ = ["DistributedDataset", "InputContext", "InputOptions"]
+__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "InputOptions"]
 
 
 class InputContext:
@@ -101,8 +101,41 @@ class DistributedDataset:
         return nest.map_structure(lambda x: None if x is None else convert_to_tensor(x[rows]),
                                   batch)
 
-    def __iter__(self):
-        return (self._share(batch) for batch in self._dataset)
+    def __iter__(self) -> "DistributedIterator":
+        return DistributedIterator(self._share(batch) for batch in self._dataset)
 
     def __len__(self) -> int:
         return len(self._dataset)
+
+
+class DistributedIterator:
+    """An iterator over this worker's batches: `next(iterator)` or `iterator.get_next()`.
+
+    Example:
+        >>> import numpy as np
+        >>> import tapeflow as tf
+        >>> strategy = tf.distribute.MirroredStrategy()
+        >>> iterator = iter(strategy.experimental_distribute_dataset([np.ones(2)]))
+        >>> iterator.get_next().numpy()
+        array([1., 1.])
+    """
+
+    def __init__(self, batches) -> None:
+        self._batches = batches
+
+    def __iter__(self) -> "DistributedIterator":
+        return self
+
+    def __next__(self):
+        return next(self._batches)
+
+    def get_next(self):
+        """The next batch.
+
+        Raises:
+            OutOfRangeError: the dataset is exhausted (as TF's iterators raise).
+        """
+        try:
+            return next(self._batches)
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
