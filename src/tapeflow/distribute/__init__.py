@@ -14,9 +14,10 @@ from .input_lib import DistributedDataset, DistributedIterator, InputContext, In
 from .strategies import MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy
 
 __all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "InputOptions",
-           "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp", "ReplicaContext",
-           "RunOptions", "Strategy", "experimental", "experimental_set_strategy",
-           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
+           "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
+           "ReplicaContext", "RunOptions", "Strategy", "experimental",
+           "experimental_set_strategy", "get_replica_context", "get_strategy", "has_strategy",
+           "in_cross_replica_context"]
 # Horovod's names, beyond TF's.
 __all__ += ["Average", "DistributedGradientTape", "Sum", "allgather", "allreduce", "broadcast",
             "broadcast_variables", "init", "local_rank", "local_size", "rank", "size"]
