@@ -64,7 +64,8 @@ class BackupAndRestore(Callback):
         # Made now on every worker: under a strategy, a variable the chief alone made while
         # saving would wait for the others' copies.
         checkpoint.save_counter
-        self._manager = CheckpointManager(checkpoint, self.backup_dir, max_to_keep=2 if self.double_checkpoint else 1)
+        self._manager = CheckpointManager(checkpoint, self.backup_dir,
+                                          max_to_keep=2 if self.double_checkpoint else 1)
         if self._manager.latest_checkpoint:
             checkpoint.restore(self._manager.latest_checkpoint)
             self.model._initial_epoch = int(self._epoch.numpy())

@@ -1,12 +1,12 @@
 """Keras models under a `tf.distribute` strategy.
 
 A model remembers the strategy whose scope it was made in; `compile`, `fit`, `evaluate`
-and `predict` run in that scope, their steps as the worker's replica (`strategy.run`). With several replicas (MPI workers) each global batch is
-cut into one part per worker, the loss each worker differentiates is divided by the number
-of replicas (the optimizer sums the gradients: their mean results), every worker shuffles
-with the chief's seed, the metrics in the logs are summed over the workers (Keras keeps
-metric state as sums), `predict` gathers the workers' parts, and only the chief writes
-weights.
+and `predict` run in that scope, their steps as the worker's replica (`strategy.run`).
+With several replicas (MPI workers) each global batch is cut into one part per worker, the
+loss each worker differentiates is divided by the number of replicas (the optimizer sums
+the gradients: their mean results), every worker shuffles with the chief's seed, the
+metrics in the logs are summed over the workers (Keras keeps metric state as sums),
+`predict` gathers the workers' parts, and only the chief writes weights.
 """
 from __future__ import annotations
 
