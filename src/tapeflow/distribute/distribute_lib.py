@@ -129,7 +129,15 @@ class ReplicaContext:
                                         pack, timeout)
 
     def all_gather(self, value, axis, options=None):
-        """Concatenates each replica's `value` (a nested structure) along `axis`."""
+        """Concatenates each replica's `value` (a nested structure) along `axis`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> strategy.run(lambda: tf.distribute.get_replica_context().all_gather(
+            ...     tf.constant([1, 2]), axis=0)).numpy()
+            array([1, 2], dtype=int32)
+        """
         _, timeout = self._strategy._communication(options)
         return nest.map_structure(
             lambda v: cross_replica.all_gather(self._strategy._communicator, v, axis, timeout),
@@ -394,14 +402,31 @@ def has_strategy() -> bool:
 
 def get_replica_context():
     """The current ReplicaContext: inside `run`, or the default one outside every scope;
-    None in the cross-replica context (in a scope, outside `run`)."""
+    None in the cross-replica context (in a scope, outside `run`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> strategy = tf.distribute.MirroredStrategy()
+        >>> with strategy.scope():
+        ...     tf.distribute.get_replica_context() is None
+        True
+        >>> int(strategy.run(tf.distribute.get_replica_context).replica_id_in_sync_group)
+        0
+    """
     if not _context.stack:
         return ReplicaContext(_default_strategy)
     return _context.stack[-1][1]
 
 
 def in_cross_replica_context() -> bool:
-    """Whether the code runs in a strategy's scope but outside `run`."""
+    """Whether the code runs in a strategy's scope but outside `run`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.distribute.MirroredStrategy().scope():
+        ...     tf.distribute.in_cross_replica_context()
+        True
+    """
     return bool(_context.stack) and _context.stack[-1][1] is None
 
 

@@ -79,12 +79,29 @@ def allreduce(tensor, average=None, op=None, name=None):
 
 
 def allgather(tensor, name=None):
-    """Every worker's `tensor` concatenated along the first axis."""
+    """Every worker's `tensor` concatenated along the first axis (sizes there may differ).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> import tapeflow.distribute as hvd
+        >>> hvd.allgather(tf.constant([[1, 2]])).shape
+        TensorShape([1, 2])
+    """
     return cross_replica.all_gather(world(), tensor, 0, default_timeout())
 
 
 def broadcast(tensor, root_rank: int, name=None):
-    """The `root_rank` worker's `tensor`, on every worker."""
+    """The `root_rank` worker's `tensor`, on every worker.
+
+    Raises:
+        InvalidArgumentError: `root_rank` is not a worker's rank.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> import tapeflow.distribute as hvd
+        >>> int(hvd.broadcast(tf.constant(7), root_rank=0))
+        7
+    """
     return cross_replica.broadcast(world(), [tensor], root_rank,
                                    timeout=default_timeout())[0]
 
