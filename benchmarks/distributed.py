@@ -115,7 +115,8 @@ def launch(kind: str, workers: int, rounds: int) -> dict:
     from tapeflow.distribute import launch as launcher
     command = launcher.worker_command(workers, [os.path.abspath(__file__), "--worker", kind,
                                                 str(rounds)])
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=600)
     if done.returncode:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])

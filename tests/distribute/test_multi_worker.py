@@ -42,7 +42,8 @@ def mpirun(scenario: str, outdir, **env) -> subprocess.CompletedProcess:
     except FileNotFoundError:
         pytest.skip("no mpiexec beside this Python or on PATH")
     return subprocess.run(launch.worker_command(2, [str(WORKERS), scenario, str(outdir)]),
-                          env=environment, capture_output=True, text=True, timeout=TIMEOUT)
+                          env=environment, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=TIMEOUT)
 
 
 def results(outdir, scenario: str) -> list:
@@ -193,7 +194,8 @@ def test_tapeflow_run_starts_the_workers(tmp_path):
                       "os.write(1, f'sum {total}\\n'.encode())\n")   # one write per line
     env = {**os.environ, "PYTHONPATH": SRC}
     done = subprocess.run([sys.executable, "-m", "tapeflow", "run", "-n", "2", str(script)],
-                          env=env, capture_output=True, text=True, timeout=TIMEOUT)
+                          env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n").count("sum 2.0") == 2
 
@@ -203,7 +205,7 @@ def test_the_digits_demo_on_two_workers_learns_what_one_does(capsys):
     env = {**os.environ, "PYTHONPATH": SRC}
     done = subprocess.run([sys.executable, "-m", "tapeflow", "demo", "--workers", "2",
                            "--epochs", "1"], env=env, capture_output=True, text=True,
-                          timeout=TIMEOUT)
+                          stdin=subprocess.DEVNULL, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert "1 epochs, seed 0, tf.function, 2 workers" in done.stdout
     sys.path.insert(0, str(Path(launch.__file__).resolve().parents[3] / "examples"))
