@@ -1,4 +1,7 @@
 """One process: the strategies' API, contexts, reductions, datasets and loss scaling."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -204,3 +207,12 @@ def test_compute_average_loss_rejects_a_bad_batch_size():
 
 def test_scale_regularization_loss():
     assert float(tf.nn.scale_regularization_loss([1.0, 2.0])) == 3.0
+
+
+def test_tf_distribute_and_mpi_load_on_first_use():
+    code = ("import sys, tapeflow as tf; tf.keras.Sequential; "
+            "print('tapeflow.distribute' in sys.modules, 'mpi4py' in sys.modules); "
+            "tf.distribute.MirroredStrategy(); print('mpi4py' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False", "False", "False"]
