@@ -78,11 +78,18 @@ class _BufferPool:
 
     def __init__(self) -> None:
         self._buffers: dict = {}
+        # The count of an array only a pool's list holds, taken the way `get` takes it, so
+        # that it holds whatever references the interpreter itself adds or borrows.
+        self._unreferenced = self._references([np.empty(0)])[0]
+
+    @staticmethod
+    def _references(buffers: list) -> list:
+        return [sys.getrefcount(buffer) for buffer in buffers]
 
     def get(self, dtype, size: int) -> np.ndarray:
         buffers = self._buffers.setdefault((np.dtype(dtype), size), [])
-        for buffer in buffers:
-            if sys.getrefcount(buffer) == 3:    # the list, this loop, the call's argument
+        for buffer, count in zip(buffers, self._references(buffers)):
+            if count <= self._unreferenced:
                 return buffer
         buffer = np.empty(size, dtype)
         if len(buffers) < self._KEEP:
