@@ -25,6 +25,7 @@ from ..framework import errors
 __all__ = ["LocalCommunicator", "MPICommunicator", "default_timeout", "world"]
 
 _NOTICE_TAG = 77
+_ACK_TAG = 78
 # Packs hold at most this many bytes when bytes_per_pack is 0 (automatic): small tensors
 # share a buffer (one message for many), a larger one is reduced alone, without a copy.
 _AUTO_PACK_BYTES = 4 << 20
@@ -173,6 +174,7 @@ class MPICommunicator:
         def notify_then_report(kind, value, traceback):
             if self.failure is None and not issubclass(kind, KeyboardInterrupt):
                 self._tell_peers(("failed", f"{kind.__name__}: {value}"))
+                self._await_acknowledgements(seconds=1.0)
             previous(kind, value, traceback)
 
         sys.excepthook = notify_then_report
@@ -185,6 +187,19 @@ class MPICommunicator:
         deadline = time.monotonic() + 1.0
         while not self._MPI.Request.Testall(requests) and time.monotonic() < deadline:
             time.sleep(0.001)
+
+    def _await_acknowledgements(self, seconds: float) -> None:
+        """Waits (at most `seconds`) until every waiting peer has read the failure notice,
+        so it can name this rank before the launcher, seeing this one exit, stops it."""
+        pending = set(range(self.size)) - {self.rank}
+        status = self._MPI.Status()
+        deadline = time.monotonic() + seconds
+        while pending and time.monotonic() < deadline:
+            if self._control.iprobe(source=self._MPI.ANY_SOURCE, tag=_ACK_TAG, status=status):
+                self._control.recv(source=status.Get_source(), tag=_ACK_TAG)
+                pending.discard(status.Get_source())
+            else:
+                time.sleep(0.001)
 
     def _at_exit(self) -> None:
         if self.failure is not None:
@@ -206,6 +221,7 @@ class MPICommunicator:
             rank = status.Get_source()
             kind, detail = self._control.recv(source=rank, tag=_NOTICE_TAG)
             if kind == "failed":
+                self._control.send(None, dest=rank, tag=_ACK_TAG)
                 raise self._broken(errors.UnavailableError,
                                    f"{what}: worker rank {rank} failed with {detail}")
             self._departed[rank] = detail
