@@ -59,6 +59,23 @@ def test_tf_config_must_match_the_ranks(monkeypatch):
     assert tf.distribute.MultiWorkerMirroredStrategy().num_replicas_in_sync == 1
 
 
+@pytest.mark.parametrize("config,rank,message", [
+    ('{"cluster": {"chief": ["a:1"], "worker": ["b:2"]}, "task": {"type": "worker", '
+     '"index": 0}}', 1, None),
+    ('{"cluster": {"worker": ["a:1", "b:2"]}, "task": {"type": "worker", "index": 1}}', 0,
+     "task worker:1 \\(worker 1\\) but its MPI rank is 0"),
+    ('{"cluster": {"worker": ["a:1"]}}', 0, None)])
+def test_tf_config_task_must_be_the_rank(monkeypatch, config, rank, message):
+    from tapeflow.distribute import strategies
+    monkeypatch.setenv("TF_CONFIG", config)
+    size = max(2, rank + 1) if "b:2" in config else 1
+    if message is None:
+        strategies._check_tf_config(rank, size)
+    else:
+        with pytest.raises(ValueError, match=message):
+            strategies._check_tf_config(rank, size)
+
+
 def test_horovod_calls_on_one_worker():
     pytest.importorskip("mpi4py")
     hvd = tf.distribute
