@@ -14,7 +14,8 @@ SIGNATURES = ["MirroredStrategy.__init__", "MultiWorkerMirroredStrategy.__init__
               "Strategy.gather", "Strategy.scope", "Strategy.experimental_distribute_dataset",
               "Strategy.distribute_datasets_from_function", "ReplicaContext.all_reduce",
               "ReplicaContext.all_gather", "InputContext.__init__",
-              "experimental.CommunicationOptions.__init__"]
+              "experimental.CommunicationOptions.__init__", "experimental.ValueContext.__init__",
+              "Strategy.experimental_distribute_values_from_function"]
 
 
 def _resolve(root, path: str):

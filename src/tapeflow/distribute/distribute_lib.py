@@ -346,6 +346,19 @@ class Strategy:
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
+    def experimental_distribute_values_from_function(self, value_fn):
+        """This worker's replica's value, `value_fn(ValueContext)`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> strategy.experimental_distribute_values_from_function(
+            ...     lambda context: context.replica_id_in_sync_group + 10)
+            10
+        """
+        from .input_lib import ValueContext
+        return value_fn(ValueContext(self._communicator.rank, self.num_replicas_in_sync))
+
 
 _strategies: weakref.WeakSet = weakref.WeakSet()
 

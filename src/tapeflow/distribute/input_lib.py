@@ -4,7 +4,8 @@ from __future__ import annotations
 from ..framework import errors, nest
 from ..framework.tensor import convert_to_tensor
 
-__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "InputOptions"]
+__all__ = ["DistributedDataset", "DistributedIterator", "InputContext", "InputOptions",
+           "ValueContext"]
 
 
 class InputContext:
@@ -55,6 +56,29 @@ class InputContext:
     def __repr__(self) -> str:
         return (f"tf.distribute.InputContext(input pipeline id {self._input_pipeline_id}, "
                 f"total: {self._num_input_pipelines})")
+
+
+class ValueContext:
+    """What `experimental_distribute_values_from_function` tells its function: which
+    replica the value is for.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.distribute.experimental.ValueContext(1, 2).replica_id_in_sync_group
+        1
+    """
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1) -> None:
+        self._replica_id_in_sync_group = replica_id_in_sync_group
+        self._num_replicas_in_sync = num_replicas_in_sync
+
+    @property
+    def replica_id_in_sync_group(self) -> int:
+        return self._replica_id_in_sync_group
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        return self._num_replicas_in_sync
 
 
 class InputOptions:
