@@ -22,6 +22,7 @@ from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, comp
                           gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                           norm_ops, random_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
+from tapeflow.distribute import losses as distribute_losses
 from tapeflow.testing import gradient_checker
 
 TF_NAMES = [
@@ -175,7 +176,11 @@ TF_NAMES = [
     (function.function, "function"), (graph.Graph, "Graph"), (graph.init_scope, "init_scope"),
     (tensor.Tensor, "Tensor"), (tensor.constant, "constant"),
     (tensor.convert_to_tensor, "convert_to_tensor"), (tensor.is_tensor, "is_tensor"),
-    (variables.Variable, "Variable"), (tensor_shape.TensorShape, "TensorShape"),
+    (distribute_losses.compute_average_loss, "nn.compute_average_loss"),
+    (distribute_losses.scale_regularization_loss, "nn.scale_regularization_loss"),
+    (variables.Variable, "Variable"),
+    (variables.variable_creator_scope, "variable_creator_scope"),
+    (tensor_shape.TensorShape, "TensorShape"),
     (tensor_spec.TensorSpec, "TensorSpec"), (indexed_slices.IndexedSlices, "IndexedSlices"),
     (dtypes.DType, "DType dtypes.DType"), (dtypes.as_dtype, "as_dtype dtypes.as_dtype"),
 ]
@@ -185,8 +190,8 @@ for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "fl
                      " ".join(f"{n} dtypes.{n}" for n in _names.split())))
 
 # Other names TF has that tapeflow exports: namespaces, and non-function members.
-TF_MODULES = {"autodiff", "bitwise", "compat", "config", "data", "dtypes", "errors", "keras",
-              "linalg", "math", "nn", "random", "test", "train"}
+TF_MODULES = {"autodiff", "bitwise", "compat", "config", "data", "distribute", "dtypes", "errors",
+              "keras", "linalg", "math", "nn", "random", "test", "train"}
 TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
 # Documented extras (README): the functional helpers of tf.autodiff, and tf.utils.plot_tape.
 EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",

@@ -29,7 +29,7 @@ ALLOWED_MODULE_ASSIGNMENTS: set = set()
 # What the layers above the engine may not touch: the engine's private state.
 PRIVATE_ENGINE_ATTRIBUTES = {"_value", "_mutable_value", "_as_tensor", "_id", "_np", "_ops",
                              "_variable_fetch", "recorders"}
-UPPER_PACKAGES = ("keras", "compat", "train", "client")
+UPPER_PACKAGES = ("keras", "compat", "train", "client", "distribute", "data")
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -185,7 +185,8 @@ def test_upper_layers_use_the_public_engine_api(package):
 LOADED_ON_FIRST_USE = ("tapeflow.keras", "tapeflow.compat", "tapeflow.train", "tapeflow.utils",
                        "tapeflow.testing", "tapeflow.config", "tapeflow.client",
                        "tapeflow.eager.diagnostics", "tapeflow.eager.op_history",
-                       "tapeflow.eager.tape_dot", "logging", "random")
+                       "tapeflow.eager.tape_dot", "tapeflow.distribute", "tapeflow.data",
+                       "tapeflow.summary", "mpi4py", "h5py", "logging", "random")
 STILL_LOADED_AT_IMPORT: set = set()
 
 

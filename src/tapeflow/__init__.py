@@ -11,7 +11,7 @@ from .framework.indexed_slices import IndexedSlices
 from .framework.registry import RegisterGradient, no_gradient
 from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
-from .framework.variables import Variable
+from .framework.variables import Variable, variable_creator_scope
 from . import ops  # noqa: F401  (registers every gradient and forward rule)
 from .ops.array_ops import (broadcast_to, concat, expand_dims, identity, identity_n, pad, rank,
                             reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
@@ -52,7 +52,8 @@ from .module import Module  # noqa: E402
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "keras", "summary", "train", "utils"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "summary", "train",
+                               "utils"])
 
 
 def __getattr__(name: str):

@@ -21,3 +21,12 @@ __all__ += ["top_k"]
 from .ops.conv_ops import avg_pool, avg_pool1d, max_pool, max_pool1d  # noqa: E402
 
 __all__ += ["avg_pool", "avg_pool1d", "max_pool", "max_pool1d"]
+__all__ += ["compute_average_loss", "scale_regularization_loss"]
+
+
+def __getattr__(name: str):
+    # The loss scaling of data-parallel training lives with tf.distribute, loaded on first use.
+    if name in ("compute_average_loss", "scale_regularization_loss"):
+        from .distribute import losses
+        return getattr(losses, name)
+    raise AttributeError(f"module 'tapeflow.nn' has no attribute {name!r}")

@@ -21,6 +21,8 @@ class _State(threading.local):
         self.graph = None
         # Sessions made the default (`Session.as_default()`), innermost last.
         self.sessions: list = []
+        # Functions `variable_creator_scope` installed, innermost last.
+        self.variable_creators: list = []
 
 
 state = _State()

@@ -1,6 +1,8 @@
 """Variable: mutable state that tapes watch automatically when it is read."""
 from __future__ import annotations
 
+import contextlib
+import inspect
 import sys
 
 import numpy as np
@@ -9,7 +11,7 @@ from . import dtypes
 from .context import state
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "variable_creator_scope"]
 
 
 class _VariableMeta(type):
@@ -20,7 +22,54 @@ class _VariableMeta(type):
         graph = state.graph
         if graph is not None and cls is Variable:
             return graph._make_variable(args, kwargs)
+        if state.variable_creators and cls is Variable:
+            return _create_through(state.variable_creators, args, kwargs)
         return super().__call__(*args, **kwargs)
+
+
+def _create_through(creators: list, args: tuple, kwargs: dict):
+    """Calls the innermost creator with TF's keyword arguments and, as its `next_creator`,
+    the next one out; the outermost's `next_creator` makes the Variable."""
+    bound = inspect.signature(Variable.__init__).bind(None, *args, **kwargs)
+    arguments = dict(bound.arguments)
+    del arguments["self"]
+    arguments.update(arguments.pop("kwargs", {}))
+
+    def creator_at(depth: int):
+        if depth < 0:
+            return lambda **kw: type.__call__(Variable, **kw)
+        return lambda **kw: creators[depth](creator_at(depth - 1), **kw)
+
+    return creator_at(len(creators) - 1)(**arguments)
+
+
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """Routes every eager `tf.Variable(...)` made inside through `variable_creator`.
+
+    Args:
+        variable_creator: `creator(next_creator, **kwargs)`, where kwargs are the Variable's
+            constructor arguments by name (`initial_value`, `trainable`, `name`, `dtype`,
+            ...); it returns a Variable, usually `next_creator(**kwargs)` after changing them.
+            Scopes nest: the innermost creator runs first.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> def frozen(next_creator, **kwargs):
+        ...     kwargs["trainable"] = False
+        ...     return next_creator(**kwargs)
+        >>> with tf.variable_creator_scope(frozen):
+        ...     v = tf.Variable(1.0)
+        >>> v.trainable
+        False
+    """
+    creators = state.variable_creators
+    depth = len(creators)
+    creators.append(variable_creator)
+    try:
+        yield
+    finally:
+        del creators[depth]
 
 
 class Variable(metaclass=_VariableMeta):

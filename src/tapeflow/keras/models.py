@@ -13,6 +13,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import backend
 from . import callbacks as callbacks_module
+from . import distribution
 from . import optimizers as optimizers_module
 from .compile_utils import CompiledLoss, CompiledMetrics
 from .data import ArrayBatches, EpochBatches, batches as make_batches, unpack
@@ -62,7 +63,8 @@ class Model(Layer):
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly",
-        "_step_functions", "_compile_config", "_initial_epoch"))
+        "_step_functions", "_compile_config", "_distribute_strategy",
+        "_initial_epoch"))
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -79,7 +81,14 @@ class Model(Layer):
         self._run_eagerly = None
         self._step_functions: dict = {}
         self._compile_config = None
-        self._initial_epoch = None
+        self._distribute_strategy = distribution.current_strategy()
+        self._initial_epoch = None      # set by BackupAndRestore when it restores a backup
+
+    @property
+    def distribute_strategy(self):
+        """The `tf.distribute` strategy the model was made under (the default one if none)."""
+        import tapeflow as tf
+        return self._distribute_strategy or tf.distribute.get_strategy()
 
     def call(self, inputs, training=None):
         raise NotImplementedError(f"Model {self.name}: subclasses of keras.Model implement "
@@ -213,7 +222,8 @@ class Model(Layer):
             loss_weights: scalars (list or dict) weighting each output's loss in the total.
             weighted_metrics: like metrics, updated with `sample_weight` / `class_weight`.
         """
-        self.optimizer = optimizers_module.get(optimizer)
+        with distribution.scope(self):
+            self.optimizer = optimizers_module.get(optimizer)
         self._compile_config = {"optimizer": self.optimizer, "loss": loss,
                                 "loss_weights": loss_weights, "metrics": metrics,
                                 "weighted_metrics": weighted_metrics,
@@ -246,7 +256,7 @@ class Model(Layer):
 
     def _step(self, kind: str):
         """`self.<kind>_step`, traced by tf.function unless `run_eagerly`; kept per kind."""
-        step = getattr(self, f"{kind}_step")
+        step = distribution.replicated(self, getattr(self, f"{kind}_step"))
         compile_step = getattr(_tapeflow(), "function", None)   # absent without graph mode
         if self.run_eagerly or compile_step is None:
             return step
@@ -309,6 +319,7 @@ class Model(Layer):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
+            loss = distribution.scaled_loss(self, loss)
         self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -356,6 +367,10 @@ class Model(Layer):
                 validation continuing where the previous one stopped.
             validation_freq: evaluate every this many epochs.
 
+        Under a `tf.distribute` strategy with several workers (the model made in its
+        scope), each worker trains on its part of every batch and the logs hold the
+        metrics over all the workers' examples.
+
         Returns:
             The History callback: `history.history` maps each log key ('loss', metric
             names, 'val_'-prefixed ones) to its per-epoch values.
@@ -368,6 +383,15 @@ class Model(Layer):
                 steps.
         """
         self._assert_compiled("training/testing")
+        with distribution.scope(self):
+            return self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split,
+                             validation_data, shuffle, class_weight, sample_weight,
+                             initial_epoch, steps_per_epoch, validation_steps,
+                             validation_batch_size, validation_freq)
+
+    def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split,
+             validation_data, shuffle, class_weight, sample_weight, initial_epoch,
+             steps_per_epoch, validation_steps, validation_batch_size, validation_freq):
         train = make_batches(x, y, sample_weight, batch_size, steps_per_epoch)
         validation = None
         if validation_data is not None:
@@ -385,7 +409,8 @@ class Model(Layer):
         if class_weight is not None:
             train = train.weighted_by_class(class_weight)
         batches = EpochBatches(train, steps_per_epoch,
-                               lambda: backend.rng() if shuffle else None)
+                               distribution.shared_rng(self, backend.rng) if shuffle
+                               else lambda: None)
         if validation is not None:
             validation = EpochBatches(validation, validation_steps, lambda: None)
         verbose = 1 if verbose == "auto" else verbose
@@ -403,9 +428,9 @@ class Model(Layer):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             hooks.on_epoch_begin(epoch, {})
-            for step, batch in enumerate(batches):
+            for step, batch in enumerate(distribution.shard(self, batches)):
                 hooks.on_train_batch_begin(step, {})
-                logs = _to_python(train_step(batch))
+                logs = distribution.global_logs(self, _to_python(train_step(batch)))
                 hooks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -424,10 +449,10 @@ class Model(Layer):
         self.reset_metrics()
         test_step = self._step("test")
         logs: dict = {}
-        for step, batch in enumerate(data):
+        for step, batch in enumerate(distribution.shard(self, data)):
             if hooks:
                 hooks.on_test_batch_begin(step, {})
-            logs = _to_python(test_step(batch))
+            logs = distribution.global_logs(self, _to_python(test_step(batch)))
             if hooks:
                 hooks.on_test_batch_end(step, logs)
         return logs
@@ -449,7 +474,8 @@ class Model(Layer):
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=steps or data.steps)
         hooks.on_test_begin({})
-        logs = self._evaluate(EpochBatches(data, steps, lambda: None), hooks)
+        with distribution.scope(self):
+            logs = self._evaluate(EpochBatches(data, steps, lambda: None), hooks)
         hooks.on_test_end(logs)
         if return_dict:
             return logs
@@ -467,9 +493,12 @@ class Model(Layer):
         hooks.on_predict_begin({})
         predict_step = self._step("predict")
         outputs = []
-        for step, batch in enumerate(EpochBatches(data, steps, lambda: None)):
+        for step, batch in enumerate(distribution.shard(self, EpochBatches(data, steps,
+                                                                          lambda: None))):
             hooks.on_predict_batch_begin(step, {})
-            outputs.append(nest.map_structure(lambda t: t.numpy(), predict_step(batch)))
+            with distribution.scope(self):
+                output = distribution.gathered(self, predict_step(batch))
+            outputs.append(nest.map_structure(lambda t: t.numpy(), output))
             hooks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         hooks.on_predict_end({})
         flat = [np.concatenate(parts) for parts in zip(*map(nest.flatten, outputs))]
@@ -516,13 +545,15 @@ class Model(Layer):
     def save_weights(self, filepath, overwrite: bool = True, save_format=None, options=None):
         """Writes the model's variables (with its optimizer's), atomically: in Keras 3's
         layout when `filepath` ends in '.weights.h5', else as a TF-format checkpoint at
-        that prefix.
+        that prefix. Under a multi-worker strategy only the chief writes.
 
         Raises:
             ValueError: a '.keras' or other '.h5' path (use `save`, or '.weights.h5').
             FileExistsError: the file exists and `overwrite` is False.
         """
         filepath = os.fspath(filepath)
+        if not distribution.writes_files(self):
+            return
         if filepath.endswith(".weights.h5"):
             if not overwrite and os.path.exists(filepath):
                 raise FileExistsError(f"{filepath} exists and overwrite=False.")

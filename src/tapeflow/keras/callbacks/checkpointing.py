@@ -11,6 +11,7 @@ import shutil
 import warnings
 
 from ...train.checkpoint import atomic_write
+from .. import distribution
 from .base import Callback
 from .monitoring import MonitorCallback
 
@@ -136,6 +137,8 @@ class ModelCheckpoint(MonitorCallback):
             self.best = current
         elif self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+        if not distribution.writes_files(self.model):  # under a strategy the chief writes
+            return
         if self.save_weights_only:
             self.model.save_weights(filepath, overwrite=True)
         else:
@@ -234,6 +237,8 @@ class BackupAndRestore(Callback):
             self._save()
 
     def _save(self) -> None:
+        if not distribution.writes_files(self.model):  # under a strategy the chief writes
+            return
         if self.double_checkpoint:
             for path in self._paths():
                 if os.path.exists(path):
@@ -243,5 +248,6 @@ class BackupAndRestore(Callback):
         atomic_write(self._metadata_path, lambda f: f.write(metadata.encode()))
 
     def on_train_end(self, logs=None) -> None:
-        if self.delete_checkpoint and os.path.exists(self.backup_dir):
+        if self.delete_checkpoint and distribution.writes_files(self.model) and \
+                os.path.exists(self.backup_dir):
             shutil.rmtree(self.backup_dir)

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from .. import distribution
 from .base import Callback
 
 __all__ = ["CSVLogger", "TensorBoard"]
@@ -162,7 +163,10 @@ class TensorBoard(Callback):
     def _writer(self, run: str):
         if run not in self._writers:
             from ... import summary
-            self._writers[run] = summary.create_file_writer(os.path.join(self.log_dir, run))
+            # Under a strategy the chief writes the logs; the other workers' go nowhere.
+            self._writers[run] = summary.create_file_writer(os.path.join(
+                self.log_dir, run)) if distribution.writes_files(self.model) else \
+                summary.create_noop_writer()
         return self._writers[run]
 
     def _scalars(self, run: str, logs: dict, prefix: str, step: int) -> None:

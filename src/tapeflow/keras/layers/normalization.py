@@ -22,6 +22,9 @@ class BatchNormalization(Layer):
         momentum: of the moving averages (default 0.99).
         epsilon: added to the variance (default 0.001).
         center, scale: whether to learn `beta` and `gamma`.
+        synchronized: in training under a `tf.distribute` strategy with several replicas,
+            take the batch statistics over every replica's examples (an all-reduce of the
+            sums, differentiated through); by default each replica uses its own batch.
 
     Raises:
         ValueError: `axis` outside the input's rank, or an unknown feature size.
@@ -57,6 +60,7 @@ class BatchNormalization(Layer):
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
         self.beta_constraint = beta_constraint
         self.gamma_constraint = gamma_constraint
+        self.synchronized = bool(synchronized)
 
     def build(self, input_shape) -> None:
         rank = len(input_shape)
@@ -88,9 +92,7 @@ class BatchNormalization(Layer):
         broadcast = [1] * rank
         broadcast[self.axis] = inputs.shape.as_list()[self.axis]
         if training and self.trainable:
-            mean = math_ops.reduce_mean(inputs, axis=reduce_axes, keepdims=True)
-            variance = math_ops.reduce_mean(math_ops.square(inputs - stop_gradient(mean)),
-                                            axis=reduce_axes, keepdims=True)
+            mean, variance = self._batch_moments(inputs, reduce_axes)
             self._update_moving(self.moving_mean, mean)
             self._update_moving(self.moving_variance, variance)
         else:
@@ -104,6 +106,23 @@ class BatchNormalization(Layer):
             outputs = outputs + array_ops.reshape(self.beta, broadcast)
         return outputs
 
+    def _batch_moments(self, inputs, reduce_axes: list) -> tuple:
+        """The batch's mean and biased variance: this replica's, or with `synchronized`
+        every replica's, from all-reduced sums of x and x^2 and the example counts."""
+        replica = _replica_context() if self.synchronized else None
+        if replica is None or replica.num_replicas_in_sync == 1:
+            mean = math_ops.reduce_mean(inputs, axis=reduce_axes, keepdims=True)
+            return mean, math_ops.reduce_mean(math_ops.square(inputs - stop_gradient(mean)),
+                                              axis=reduce_axes, keepdims=True)
+        features = inputs.shape.as_list()[self.axis]
+        count = math_ops.cast(array_ops.size(inputs), inputs.dtype) / float(features)
+        total, squares, count = replica.all_reduce("sum", [
+            math_ops.reduce_sum(inputs, axis=reduce_axes, keepdims=True),
+            math_ops.reduce_sum(math_ops.square(inputs), axis=reduce_axes, keepdims=True),
+            count])
+        mean = total / count
+        return mean, squares / count - math_ops.square(mean)
+
     def _update_moving(self, moving, batch_value) -> None:
         batch_value = array_ops.reshape(stop_gradient(batch_value), moving.shape.as_list())
         moving.assign(moving * self.momentum + batch_value * (1.0 - self.momentum))
@@ -115,7 +134,13 @@ class BatchNormalization(Layer):
                 "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
                 "moving_variance_initializer":
                     initializers.serialize(self.moving_variance_initializer),
-                "synchronized": False}
+                "synchronized": self.synchronized}
+
+
+
+def _replica_context():
+    import tapeflow as tf
+    return tf.distribute.get_replica_context()
 
 
 class LayerNormalization(Layer):

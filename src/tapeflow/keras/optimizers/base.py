@@ -236,7 +236,9 @@ class Optimizer:
 
         Pairs whose gradient is None are skipped with a warning. Every gradient is checked
         before anything changes, so a failed call leaves variables, slots and `iterations`
-        as they were. Inside a `tf.function` the updates become graph operations.
+        as they were. Inside a `tf.function` the updates become graph operations. The
+        gradients of variables mirrored by a `tf.distribute` strategy with several replicas
+        are first summed over the replicas (unless `skip_gradients_aggregation`).
 
         Args:
             grads_and_vars: (gradient, variable) pairs, e.g. `zip(grads, vars)`. Gradients
@@ -259,6 +261,9 @@ class Optimizer:
             >>> w.numpy()
             array([0.9, 1.9], dtype=float32)
         """
+        if not skip_gradients_aggregation:
+            from ...distribute.distribute_lib import sum_mirrored_gradients
+            grads_and_vars = sum_mirrored_gradients(grads_and_vars)
         checked = self._checked_pairs(grads_and_vars)
         building = not executing_eagerly()
         xp = _TensorFunctions if building else np
