@@ -162,7 +162,7 @@ def accuracy(y_true, y_pred) -> Tensor:
 
 def binary_accuracy(y_true, y_pred, threshold: float = 0.5) -> Tensor:
     """Mean over the last axis of 1.0 where (y_pred > threshold) equals y_true."""
-    y_true, y_pred = losses._prepare("binary_accuracy", y_true, y_pred)
+    y_true, y_pred = losses.base._prepare("binary_accuracy", y_true, y_pred)
     predicted = math_ops.cast(tf_math.greater(y_pred, threshold), y_pred.dtype)
     matches = _as_float(tf_math.equal(y_true, predicted))
     return math_ops.reduce_mean(matches, axis=-1) if matches.ndim else matches

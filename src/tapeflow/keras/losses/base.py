@@ -1,0 +1,186 @@
+"""The Loss base class, Keras's reductions and the shape fix-ups every loss shares.
+
+Each loss function returns one loss per example (the mean over the last axis for elementwise
+losses); a Loss object weights those by `sample_weight` and reduces them:
+'sum_over_batch_size' (the default) divides the weighted sum by the number of losses, 'sum'
+sums, None or 'none' returns them as they are, 'mean_with_sample_weight' divides by the sum
+of the weights.
+"""
+from __future__ import annotations
+
+from ... import math as tf_math
+from ...framework.tensor import Tensor, convert_to_tensor
+from ...ops import array_ops, math_ops
+
+__all__ = ["Reduction", "Loss", "LossFunctionWrapper", "compute_weighted_loss", "EPSILON"]
+
+# Keras's fuzz factor: probabilities are clipped to [EPSILON, 1 - EPSILON] before a log.
+EPSILON = 1e-7
+
+
+class Reduction:
+    """How a Loss object reduces per-example losses (Keras 3's names)."""
+
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+    MEAN = "mean"
+    MEAN_WITH_SAMPLE_WEIGHT = "mean_with_sample_weight"
+
+    @classmethod
+    def all(cls) -> tuple:
+        return (None, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE, cls.MEAN,
+                cls.MEAN_WITH_SAMPLE_WEIGHT)
+
+    @classmethod
+    def validate(cls, key) -> None:
+        """Raises ValueError for anything but Keras 3's reductions."""
+        if key not in cls.all():
+            raise ValueError(f"Invalid value for argument `reduction`. Expected one of "
+                             f"{cls.all()}. Received: reduction={key!r}")
+
+
+def _shape(x) -> list:
+    return x.shape.as_list()
+
+
+def _squeeze_last(x: Tensor) -> Tensor:
+    return array_ops.reshape(x, _shape(x)[:-1])
+
+
+def _prepare(fn_name: str, y_true, y_pred) -> tuple:
+    """Both as tensors of y_pred's dtype and one shape (a trailing 1 is squeezed away).
+
+    Raises:
+        ValueError: the shapes differ otherwise.
+    """
+    y_pred = convert_to_tensor(y_pred)
+    y_true = convert_to_tensor(y_true)
+    if y_true.dtype is not y_pred.dtype:
+        y_true = math_ops.cast(y_true, y_pred.dtype)
+    true_rank, pred_rank = y_true.ndim, y_pred.ndim
+    if pred_rank == true_rank + 1 and _shape(y_pred)[-1] == 1:
+        y_pred = _squeeze_last(y_pred)
+    elif true_rank == pred_rank + 1 and _shape(y_true)[-1] == 1:
+        y_true = _squeeze_last(y_true)
+    if _shape(y_true) != _shape(y_pred):
+        raise ValueError(f"{fn_name}: y_true and y_pred have incompatible shapes "
+                         f"{tuple(_shape(y_true))} and {tuple(_shape(y_pred))}; they must be "
+                         "equal (a trailing dimension of 1 is squeezed).")
+    return y_true, y_pred
+
+
+def _mean_last(x: Tensor) -> Tensor:
+    return math_ops.reduce_mean(x, axis=-1) if x.ndim else x
+
+
+def match_ranks(x: Tensor, y: Tensor) -> tuple:
+    """Keras's rank fix-up for two tensors whose ranks differ by one: a trailing 1 is
+    squeezed from the higher rank, or else the lower one gets a trailing axis."""
+    if x.ndim == y.ndim + 1:
+        return (_squeeze_last(x), y) if _shape(x)[-1] == 1 else (x, array_ops.expand_dims(y, -1))
+    if y.ndim == x.ndim + 1:
+        return (x, _squeeze_last(y)) if _shape(y)[-1] == 1 else (array_ops.expand_dims(x, -1), y)
+    return x, y
+
+
+def compute_weighted_loss(losses: Tensor, sample_weight=None,
+                          reduction: str | None = "sum_over_batch_size"):
+    """`losses` times `sample_weight`, then reduced as Keras 3 does: 'sum_over_batch_size'
+    (or 'mean') divides the weighted sum by the number of losses, not by the sum of the
+    weights; 'mean_with_sample_weight' divides by the sum of the weights; 'sum' sums; None
+    or 'none' (and a scalar loss) is returned as it is.
+
+    The weights meet the losses after Keras's rank fix-up (`match_ranks`): a trailing 1 is
+    squeezed from weights of one rank more, and weights of one rank less (one weight per
+    example for per-timestep losses) get a trailing axis.
+
+    Raises:
+        ValueError: an unknown reduction.
+        InvalidArgumentError: weights that do not broadcast to the losses.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> from tapeflow.keras.losses import compute_weighted_loss
+        >>> float(compute_weighted_loss(tf.constant([1.0, 3.0]), [1.0, 0.0]))
+        0.5
+    """
+    Reduction.validate(reduction)
+    weight = None
+    if sample_weight is not None:
+        weight = math_ops.cast(convert_to_tensor(sample_weight), losses.dtype)
+        losses, weight = match_ranks(losses, weight)
+        losses = losses * weight
+    if reduction in (None, Reduction.NONE) or losses.ndim == 0:
+        return losses
+    total = math_ops.reduce_sum(losses)
+    if reduction == Reduction.SUM:
+        return total
+    if reduction == Reduction.MEAN_WITH_SAMPLE_WEIGHT and weight is not None:
+        return tf_math.divide_no_nan(total, math_ops.reduce_sum(
+            array_ops.broadcast_to(weight, _shape(losses))))
+    return tf_math.divide_no_nan(total, float(losses.shape.num_elements()))
+
+
+class Loss:
+    """Base class: `loss(y_true, y_pred, sample_weight=None)` is `call` reduced.
+
+    Args:
+        name: the loss's name.
+        reduction: 'sum_over_batch_size' (default), 'sum', None / 'none', 'mean' or
+            'mean_with_sample_weight' (see `compute_weighted_loss`).
+        dtype: accepted for Keras's signature; the losses take y_pred's dtype.
+
+    Raises:
+        ValueError: an unknown reduction.
+    """
+
+    def __init__(self, name: str | None = None, reduction: str | None = "sum_over_batch_size",
+                 dtype=None) -> None:
+        Reduction.validate(reduction)
+        self.reduction = reduction
+        self.name = name
+        self.dtype = dtype
+
+    def __call__(self, y_true, y_pred, sample_weight=None) -> Tensor:
+        return compute_weighted_loss(self.call(y_true, y_pred), sample_weight, self.reduction)
+
+    def call(self, y_true, y_pred) -> Tensor:
+        """The per-example losses."""
+        raise NotImplementedError
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "reduction": self.reduction}
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Loss":
+        return cls(**config)
+
+
+class LossFunctionWrapper(Loss):
+    """A Loss computing `fn(y_true, y_pred, **kwargs)` per example."""
+
+    def __init__(self, fn, reduction: str | None = "sum_over_batch_size",
+                 name: str | None = None, dtype=None, **kwargs) -> None:
+        super().__init__(name or getattr(fn, "__name__", None), reduction, dtype)
+        self.fn = fn
+        self._fn_kwargs = kwargs
+
+    def call(self, y_true, y_pred) -> Tensor:
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), **self._fn_kwargs}
+
+
+def wrapper_class(class_name: str, fn, default_name: str, summary: str, example: str) -> type:
+    """A LossFunctionWrapper subclass for a loss function without options, with Keras's
+    signature `(reduction='sum_over_batch_size', name=default_name, dtype=None)`."""
+    def __init__(self, reduction: str | None = "sum_over_batch_size", name: str = default_name,
+                 dtype=None) -> None:
+        LossFunctionWrapper.__init__(self, fn, reduction, name, dtype)
+
+    doc = f"{summary}\n\n    Example:\n        >>> import tapeflow as tf\n{example}"
+    return type(class_name, (LossFunctionWrapper,), {
+        "__init__": __init__, "__doc__": doc, "__module__": fn.__module__,
+        "get_config": Loss.get_config})
