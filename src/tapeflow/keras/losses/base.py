@@ -74,13 +74,16 @@ def _mean_last(x: Tensor) -> Tensor:
     return math_ops.reduce_mean(x, axis=-1) if x.ndim else x
 
 
-def match_ranks(x: Tensor, y: Tensor) -> tuple:
-    """Keras's rank fix-up for two tensors whose ranks differ by one: a trailing 1 is
-    squeezed from the higher rank, or else the lower one gets a trailing axis."""
-    if x.ndim == y.ndim + 1:
-        return (_squeeze_last(x), y) if _shape(x)[-1] == 1 else (x, array_ops.expand_dims(y, -1))
-    if y.ndim == x.ndim + 1:
-        return (x, _squeeze_last(y)) if _shape(y)[-1] == 1 else (array_ops.expand_dims(x, -1), y)
+def match_ranks(x: Tensor, y: Tensor, expand_rank_1: bool = True) -> tuple:
+    """Keras's rank fix-up for two tensors whose ranks differ by one: where the higher rank
+    ends in 1, that axis is squeezed, or (`expand_rank_1`, the other of rank 1) the other
+    gets a trailing axis. Anything else is returned as it is."""
+    if x.ndim == y.ndim + 1 and _shape(x)[-1] == 1:
+        return (x, array_ops.expand_dims(y, -1)) if y.ndim == 1 and expand_rank_1 \
+            else (_squeeze_last(x), y)
+    if y.ndim == x.ndim + 1 and _shape(y)[-1] == 1:
+        return (array_ops.expand_dims(x, -1), y) if x.ndim == 1 and expand_rank_1 \
+            else (x, _squeeze_last(y))
     return x, y
 
 
@@ -91,9 +94,9 @@ def compute_weighted_loss(losses: Tensor, sample_weight=None,
     weights; 'mean_with_sample_weight' divides by the sum of the weights; 'sum' sums; None
     or 'none' (and a scalar loss) is returned as it is.
 
-    The weights meet the losses after Keras's rank fix-up (`match_ranks`): a trailing 1 is
-    squeezed from weights of one rank more, and weights of one rank less (one weight per
-    example for per-timestep losses) get a trailing axis.
+    The weights meet the losses after Keras's rank fix-up (`match_ranks`); weights of one
+    rank less than the losses otherwise (one weight per example for per-timestep losses) get
+    a trailing axis, where Keras 3 would fail to broadcast them.
 
     Raises:
         ValueError: an unknown reduction.
@@ -110,6 +113,8 @@ def compute_weighted_loss(losses: Tensor, sample_weight=None,
     if sample_weight is not None:
         weight = math_ops.cast(convert_to_tensor(sample_weight), losses.dtype)
         losses, weight = match_ranks(losses, weight)
+        if weight.ndim and weight.ndim == losses.ndim - 1:   # one weight per example
+            weight = array_ops.expand_dims(weight, -1)
         losses = losses * weight
     if reduction in (None, Reduction.NONE) or losses.ndim == 0:
         return losses
@@ -117,8 +122,7 @@ def compute_weighted_loss(losses: Tensor, sample_weight=None,
     if reduction == Reduction.SUM:
         return total
     if reduction == Reduction.MEAN_WITH_SAMPLE_WEIGHT and weight is not None:
-        return tf_math.divide_no_nan(total, math_ops.reduce_sum(
-            array_ops.broadcast_to(weight, _shape(losses))))
+        return tf_math.divide_no_nan(total, math_ops.reduce_sum(weight))
     return tf_math.divide_no_nan(total, float(losses.shape.num_elements()))
 
 
