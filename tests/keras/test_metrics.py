@@ -13,7 +13,7 @@ def test_mean_and_sum_accumulate_weighted_values():
     mean.update_state([1.0, 2.0])
     mean.update_state(tf.constant([[3.0], [10.0]]), sample_weight=[[1.0], [0.0]])
     assert float(mean.result()) == pytest.approx(2.0)
-    assert [v.name for v in mean.variables] == ["mean/count:0", "mean/total:0"]
+    assert [v.name for v in mean.variables] == ["mean/total:0", "mean/count:0"]   # as made
     assert all(not v.trainable for v in mean.variables)
     mean.reset_state()
     assert float(mean(5.0)) == 5.0                         # calling updates and returns
