@@ -2,9 +2,9 @@
 Kullback-Leibler divergence, Poisson, hinge, squared hinge, categorical hinge."""
 from __future__ import annotations
 
+from ... import math as tf_math
 from ...framework.tensor import convert_to_tensor
 from ...ops import array_ops, math_ops
-from ... import math as tf_math
 from .. import losses
 from .base import MeanMetricWrapper, wrapper_class
 
@@ -45,8 +45,9 @@ class CategoricalCrossentropy(MeanMetricWrapper):
 
 
 class SparseCategoricalCrossentropy(MeanMetricWrapper):
-    """The mean cross entropy of integer labels; examples labelled `ignore_class` are left
-    out of the mean.
+    """The mean cross entropy of integer labels. Examples labelled `ignore_class` add a
+    loss of 0; as in Keras, they still count in the mean unless sample weights are given,
+    in which case their weight is 0.
 
     Example:
         >>> import tapeflow as tf
@@ -62,15 +63,14 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
 
     def update_state(self, y_true, y_pred, sample_weight=None) -> None:
         ignore_class = self._fn_kwargs["ignore_class"]
-        if ignore_class is None:
+        if ignore_class is None or sample_weight is None:
             return super().update_state(y_true, y_pred, sample_weight)
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
         labels = array_ops.reshape(convert_to_tensor(y_true), values.shape.as_list())
         valid = math_ops.cast(tf_math.not_equal(
             labels, math_ops.cast(ignore_class, labels.dtype)), self._dtype)
-        if sample_weight is not None:
-            valid = valid * math_ops.cast(convert_to_tensor(sample_weight), self._dtype)
-        return super(MeanMetricWrapper, self).update_state(values, valid)
+        weight = valid * math_ops.cast(convert_to_tensor(sample_weight), self._dtype)
+        return super(MeanMetricWrapper, self).update_state(values, weight)
 
 
 KLDivergence = wrapper_class(

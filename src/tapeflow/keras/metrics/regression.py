@@ -66,6 +66,9 @@ class CosineSimilarity(MeanMetricWrapper):
     def __init__(self, name: str = "cosine_similarity", dtype=None, axis: int = -1) -> None:
         super().__init__(cosine_similarity, name, dtype, axis=axis)
 
+    def get_config(self) -> dict:
+        return Metric.get_config(self)      # Keras leaves `axis` out
+
 
 class RootMeanSquaredError(Mean):
     """sqrt of the mean squared error over every example given.
