@@ -54,7 +54,7 @@ class Nadam(_Moments):
         return {"momentum": 0.0, "velocity": 0.0}
 
     def _build_state(self, first_variable: Variable) -> None:
-        self._u_product = Variable(np.ones((), first_variable.dtype._np), name="u_product",
+        self._u_product = Variable(np.ones((), first_variable.dtype._np), name="variable",
                                    trainable=False)
 
     def _state_variables(self) -> list:

@@ -88,6 +88,8 @@ class Adam(Optimizer):
         self.epsilon = epsilon
         self.amsgrad = bool(amsgrad)
 
+    _SLOT_GROUPS = (("momentum", "velocity"), ("velocity_hat",))
+
     def _slot_names(self) -> dict:
         names = {"momentum": 0.0, "velocity": 0.0}
         if self.amsgrad:
@@ -169,6 +171,8 @@ class RMSprop(Optimizer):
         self.momentum = momentum
         self.epsilon = epsilon
         self.centered = bool(centered)
+
+    _SLOT_GROUPS = (("velocity",), ("momentum",), ("average_gradient",))
 
     def _slot_names(self) -> dict:
         names = {"velocity": 0.0}

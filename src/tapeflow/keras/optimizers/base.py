@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from ... import math as tf_math
 from ...framework import errors
 from ...framework.context import state
 from ...framework.tensor import Tensor, convert_to_tensor
@@ -141,9 +142,19 @@ class Optimizer:
         return Variable(np.float32(learning_rate), name="learning_rate", trainable=False)
 
     @property
-    def iterations(self) -> Variable:
-        """The number of steps applied so far (an int64 Variable)."""
+    def iterations(self):
+        """The number of steps applied so far (an int64 Variable); with
+        `gradient_accumulation_steps` n, the number of updates made, calls // n (a Tensor),
+        which is what update formulas and schedules see, as in Keras 3."""
+        if self.gradient_accumulation_steps:
+            return self._iterations // self.gradient_accumulation_steps
         return self._iterations
+
+    def _step_count(self, building: bool):
+        """`iterations` as a NumPy integer, or a Tensor while a graph is built."""
+        count = self._iterations.read_value() if building else self._iterations.numpy()
+        steps = self.gradient_accumulation_steps
+        return count // steps if steps else count
 
     @property
     def learning_rate(self):
@@ -168,13 +179,15 @@ class Optimizer:
         if isinstance(rate, Variable):
             return rate.read_value() if building else float(rate.numpy())
         if isinstance(rate, LearningRateSchedule):
-            value = rate(self._iterations.read_value() if building else self._iterations.numpy())
+            value = rate(self._step_count(building))
             return value if building else float(value)
         value = rate()
         return value if building else float(value)
 
     # -- slots ----------------------------------------------------------------------------
-    _SHARED_SLOTS = ("average", "gradient_accumulator")
+    # How Keras 3 lists slots: group by group, each group variable by variable. None: all
+    # the formula's slots form one group.
+    _SLOT_GROUPS: tuple | None = None
 
     def _slot_names(self) -> dict:
         """{slot name: initial value} of the state the update formula keeps per variable."""
@@ -192,13 +205,13 @@ class Optimizer:
         return {**names, **self._slot_names()}
 
     def _slots_of(self, variable: Variable) -> dict:
-        """This variable's slots, created on first use and named '<variable>_<slot>' as in
-        Keras 3 ('dense/kernel_momentum')."""
+        """This variable's slots, created on first use and named as in Keras 3:
+        'dense_kernel_momentum' for slot 'momentum' of 'dense/kernel'."""
         slots = self._slots.get(variable.ref())
         if slots is None:
             if not self._slots:
                 self._build_state(variable)
-            base = variable.name.split(":")[0]
+            base = variable.name.split(":")[0].replace("/", "_")
             slots = {name: Variable(np.full(self._slot_shape(name, variable), init,
                                             dtype=variable.dtype._np),
                                     name=f"{base}_{name}", trainable=False)
@@ -243,10 +256,11 @@ class Optimizer:
         own = [self._iterations]
         if isinstance(self._learning_rate, Variable):
             own.append(self._learning_rate)
-        items = self._slot_items()
-        shared = [slot for kind in self._SHARED_SLOTS for _, name, slot in items if name == kind]
-        rest = [slot for _, name, slot in items if name not in self._SHARED_SLOTS]
-        return own + shared + rest + [v for _, v in self._state_variables()]
+        groups = [("average",), ("gradient_accumulator",)]
+        groups += self._SLOT_GROUPS or [tuple(self._slot_names())]
+        ordered = [slots[name] for group in groups for slots in self._slots.values()
+                   for name in group if name in slots]
+        return own + ordered + [v for _, v in self._state_variables()]
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None) -> None:
         """Exempts variables, or those whose name contains one of `var_names`, from decay."""
@@ -349,11 +363,10 @@ class Optimizer:
         gradients = [g if building else g._value for g, _ in checked]
         if self.loss_scale_factor is not None:
             gradients = [g / self.loss_scale_factor for g in gradients]
-        count = self._iterations.read_value() if building else self._iterations.numpy()
+        count = self._step_count(building)
         update_when = when
         if self.gradient_accumulation_steps:
-            gradients, update_when = self._accumulated(gradients, variables, count, building,
-                                                       when)
+            gradients, update_when = self._accumulated(gradients, variables, building, when)
         if gradients is not None:
             gradients = self._clipped(xp, gradients)
             lr = self._current_learning_rate()
@@ -370,15 +383,15 @@ class Optimizer:
         else:
             self._iterations.assign_add(1 if when is None else math_ops.cast(when, "int64"))
 
-    def _accumulated(self, gradients: list, variables: list, count, building: bool,
-                     when) -> tuple:
+    def _accumulated(self, gradients: list, variables: list, building: bool, when) -> tuple:
         """Adds the gradients to the accumulators; every n-th step instead returns the mean
         gradients (and empties the accumulators). Returns (gradients or None, the condition
         under which the update happens)."""
         steps = self.gradient_accumulation_steps
         accumulators = [self._slots_of(v)["gradient_accumulator"] for v in variables]
+        calls = self._iterations.read_value() if building else self._iterations.numpy()
         if not building:
-            if (int(count) + 1) % steps:
+            if (int(calls) + 1) % steps:
                 for gradient, accumulator in zip(gradients, accumulators):
                     accumulator._mutable_value()[...] += gradient
                 return None, None
@@ -386,13 +399,13 @@ class Optimizer:
             for accumulator in accumulators:
                 accumulator._mutable_value()[...] = 0
             return means, None
-        is_update = math_ops.equal((count + 1) % steps, 0)
+        is_update = tf_math.equal((calls + 1) % steps, 0)
         held = [a.read_value() for a in accumulators]
         means = [(g + a) / float(steps) for g, a in zip(gradients, held)]
         for gradient, accumulator, value in zip(gradients, accumulators, held):
             emptied = where(is_update, value * 0.0, value + gradient)
             accumulator.assign(_keep(when, emptied, value))
-        return means, is_update if when is None else math_ops.logical_and(when, is_update)
+        return means, is_update if when is None else tf_math.logical_and(when, is_update)
 
     def _prepare_step(self, xp, count, building: bool, when) -> None:
         """Updates state shared by all variables before they are updated (Nadam's)."""
@@ -410,15 +423,15 @@ class Optimizer:
                 if frequency and (int(count) + 1) % frequency == 0:
                     np.copyto(variable._mutable_value(), value)
                 continue
-            momentum = math_ops.cast(math_ops.not_equal(count, 0), variable.dtype) \
+            momentum = math_ops.cast(tf_math.not_equal(count, 0), variable.dtype) \
                 * self.ema_momentum
             old = average.read_value()
             new = momentum * old + (1.0 - momentum) * variable.read_value()
             average.assign(_keep(when, new, old))
             if frequency:
-                overwrite = math_ops.equal((count + 1) % frequency, 0)
+                overwrite = tf_math.equal((count + 1) % frequency, 0)
                 if when is not None:
-                    overwrite = math_ops.logical_and(when, overwrite)
+                    overwrite = tf_math.logical_and(when, overwrite)
                 variable.assign(where(overwrite, new, variable.read_value()))
 
     def finalize_variable_values(self, var_list) -> None:
@@ -449,7 +462,7 @@ class Optimizer:
             slots = {name: slot._mutable_value() for name, slot in slot_variables.items()}
         target = value
         if self._decays(variable):
-            value = value - value * (dtype._np.type(self.weight_decay) * lr)
+            value = value - value * dtype._np.type(self.weight_decay) * lr
         new_value, new_slots = self._update_step(xp, gradient, value, slots, lr, step)
         if building:
             variable.assign(_keep(when, new_value, target))

@@ -120,7 +120,7 @@ class LossScaleOptimizer(Optimizer):
         all_finite = tf_math.reduce_all(array_ops.stack(finite))
         self.inner_optimizer._apply_checked(unscaled, when=all_finite)
         grow = tf_math.logical_and(all_finite,
-                                   math_ops.equal(counter, self.dynamic_growth_steps - 1))
+                                   tf_math.equal(counter, self.dynamic_growth_steps - 1))
         zero = counter * 0
         self.step_counter.assign(where(all_finite, where(grow, zero, counter + 1), zero))
         self.dynamic_scale.assign(where(all_finite, where(grow, scale * 2.0, scale),
