@@ -289,7 +289,8 @@ class Model(Layer):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
-        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+            scaled = self.optimizer.scale_loss(loss)     # loss scaling, as Keras 3 does
+        self.optimizer.minimize(scaled, self.trainable_variables, tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def test_step(self, data) -> dict:
@@ -379,6 +380,8 @@ class Model(Layer):
             logs = epoch_logs
             if self.stop_training:
                 break
+        if epochs > initial_epoch:
+            self.optimizer.finalize_variable_values(self.trainable_variables)
         hooks.on_train_end(logs)
         return history
 

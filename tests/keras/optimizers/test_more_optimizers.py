@@ -237,3 +237,27 @@ def test_bad_options_are_value_errors():
         O.Ftrl(learning_rate_power=0.5)
     with pytest.raises(ValueError, match="l1_regularization_strength"):
         O.Ftrl(l1_regularization_strength=-1.0)
+
+
+def test_fit_scales_the_loss_and_finalizes_the_moving_averages():
+    x = rng.standard_normal((32, 3)).astype(np.float32)
+    y = x @ np.array([[1.0], [-2.0], [0.5]], np.float32)
+    plain = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    plain.compile(O.SGD(0.05), "mse")
+    scaled = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    scaled.compile(O.LossScaleOptimizer(O.SGD(0.05), initial_scale=1024.0), "mse")
+    plain.build((None, 3))
+    scaled.build((None, 3))
+    scaled.set_weights(plain.get_weights())
+    for model in (plain, scaled):
+        model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False)
+    for a, b in zip(plain.get_weights(), scaled.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert int(scaled.optimizer.iterations) == 8
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(O.SGD(0.05, use_ema=True, ema_momentum=0.9), "mse")
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    averages = [model.optimizer.get_slot(v, "average").numpy()
+                for v in model.trainable_variables]
+    for weight, average in zip(model.get_weights(), averages):
+        np.testing.assert_array_equal(weight, average)
