@@ -98,11 +98,14 @@ class IoU(Metric):
         return math_ops.reduce_sum(iou) / (math_ops.reduce_sum(math_ops.cast(valid, "float32"))
                                            + EPSILON)
 
+    _FIXED_ARGUMENTS: tuple = ()      # set by the subclass, so left out of its config
+
     def get_config(self) -> dict:
-        return {**super().get_config(), "num_classes": self.num_classes,
-                "target_class_ids": self.target_class_ids, "ignore_class": self.ignore_class,
-                "sparse_y_true": self.sparse_y_true, "sparse_y_pred": self.sparse_y_pred,
-                "axis": self.axis}
+        config = {**super().get_config(), "num_classes": self.num_classes,
+                  "target_class_ids": self.target_class_ids, "ignore_class": self.ignore_class,
+                  "sparse_y_true": self.sparse_y_true, "sparse_y_pred": self.sparse_y_pred,
+                  "axis": self.axis}
+        return {k: v for k, v in config.items() if k not in self._FIXED_ARGUMENTS}
 
 
 class MeanIoU(IoU):
@@ -115,16 +118,13 @@ class MeanIoU(IoU):
         0.3333
     """
 
+    _FIXED_ARGUMENTS = ("target_class_ids",)
+
     def __init__(self, num_classes: int, name: str | None = None, dtype=None,
                  ignore_class=None, sparse_y_true: bool = True, sparse_y_pred: bool = True,
                  axis: int = -1) -> None:
         super().__init__(num_classes, list(range(num_classes)), name, dtype, ignore_class,
                          sparse_y_true, sparse_y_pred, axis)
-
-    def get_config(self) -> dict:
-        config = super().get_config()
-        del config["target_class_ids"]
-        return config
 
 
 class BinaryIoU(IoU):
@@ -162,16 +162,13 @@ class OneHotIoU(IoU):
         0.5
     """
 
+    _FIXED_ARGUMENTS = ("sparse_y_true",)
+
     def __init__(self, num_classes: int, target_class_ids, name: str | None = None,
                  dtype=None, ignore_class=None, sparse_y_pred: bool = False,
                  axis: int = -1) -> None:
         super().__init__(num_classes, target_class_ids, name, dtype, ignore_class, False,
                          sparse_y_pred, axis)
-
-    def get_config(self) -> dict:
-        config = super().get_config()
-        del config["sparse_y_true"]
-        return config
 
 
 class OneHotMeanIoU(MeanIoU):
@@ -184,11 +181,8 @@ class OneHotMeanIoU(MeanIoU):
         0.25
     """
 
+    _FIXED_ARGUMENTS = ("target_class_ids", "sparse_y_true")
+
     def __init__(self, num_classes: int, name: str | None = None, dtype=None,
                  ignore_class=None, sparse_y_pred: bool = False, axis: int = -1) -> None:
         super().__init__(num_classes, name, dtype, ignore_class, False, sparse_y_pred, axis)
-
-    def get_config(self) -> dict:
-        config = super().get_config()
-        del config["sparse_y_true"]
-        return config

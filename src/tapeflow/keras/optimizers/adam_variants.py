@@ -12,10 +12,10 @@ __all__ = ["Nadam", "Adamax", "Lamb", "Lion"]
 
 
 class _Moments(Optimizer):
-    """An optimizer with `beta_1`, `beta_2` and `epsilon` in its config."""
+    """An optimizer with Adam's `beta_1`, `beta_2` and `epsilon`, and their defaults."""
 
-    def __init__(self, learning_rate, beta_1: float, beta_2: float, epsilon: float,
-                 name: str | None, **kwargs) -> None:
+    def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-7, name: str | None = None, **kwargs) -> None:
         super().__init__(learning_rate, name=name, **kwargs)
         self.beta_1 = beta_1
         self.beta_2 = beta_2
@@ -106,10 +106,6 @@ class Adamax(_Moments):
         0.9
     """
 
-    def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
-                 epsilon: float = 1e-7, name: str | None = None, **kwargs) -> None:
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, name, **kwargs)
-
     def _slot_names(self) -> dict:
         return {"momentum": 0.0, "norm": 0.0}
 
@@ -137,10 +133,6 @@ class Lamb(_Moments):
         >>> [round(v, 4) for v in w.numpy().tolist()]       # step 0.1 * 5 / sqrt(2) each
         [2.6464, 3.6464]
     """
-
-    def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
-                 epsilon: float = 1e-7, name: str | None = None, **kwargs) -> None:
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, name, **kwargs)
 
     def _slot_names(self) -> dict:
         return {"momentum": 0.0, "velocity": 0.0}
