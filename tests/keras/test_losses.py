@@ -195,13 +195,18 @@ NEW_LOSSES = [  # (name, function, loss class kwargs, y_true, y_pred, NumPy per 
      dist_pred, _focal_cce(onehot, dist_pred)),
     ("dice", L.dice, {"axis": 1}, bin_true, prob_pred,
      1 - 2 * (bin_true * prob_pred).sum(1) / (bin_true.sum(1) + prob_pred.sum(1) + EPS)),
+    ("tversky", L.tversky, {"alpha": 0.3, "beta": 0.7, "axis": 1}, bin_true, prob_pred,
+     1 - (bin_true * prob_pred).sum(1) / ((bin_true * prob_pred).sum(1)
+                                          + 0.3 * ((1 - prob_pred) * bin_true).sum(1)
+                                          + 0.7 * (prob_pred * (1 - bin_true)).sum(1) + EPS)),
 ]
 CLASS_OF = {"mape": L.MeanAbsolutePercentageError, "msle": L.MeanSquaredLogarithmicError,
             "log_cosh": L.LogCosh, "cosine_similarity": L.CosineSimilarity,
             "kl_divergence": L.KLDivergence, "poisson": L.Poisson, "hinge": L.Hinge,
             "squared_hinge": L.SquaredHinge, "categorical_hinge": L.CategoricalHinge,
             "binary_focal_crossentropy": L.BinaryFocalCrossentropy,
-            "categorical_focal_crossentropy": L.CategoricalFocalCrossentropy, "dice": L.Dice}
+            "categorical_focal_crossentropy": L.CategoricalFocalCrossentropy, "dice": L.Dice,
+            "tversky": L.Tversky}
 
 
 @pytest.mark.parametrize("name, fn, kwargs, t, p, expected", NEW_LOSSES,

@@ -269,6 +269,21 @@ def test_regression_and_probabilistic_means():
         "label_smoothing": 0}
 
 
+def test_correlation_metrics_against_numpy():
+    y_true = rng.standard_normal((4, 6)).astype(np.float32)
+    y_pred = (y_true + rng.standard_normal((4, 6))).astype(np.float32)
+    pearson = [np.corrcoef(t, p)[0, 1] for t, p in zip(y_true, y_pred)]
+    assert float(M.PearsonCorrelation()(y_true, y_pred)) == pytest.approx(np.mean(pearson),
+                                                                          rel=1e-5)
+    t_mean, p_mean = y_true.mean(1, keepdims=True), y_pred.mean(1, keepdims=True)
+    norm = y_true.var(1, keepdims=True) + y_pred.var(1, keepdims=True) + (t_mean - p_mean) ** 2
+    concordance = (2 * (y_true - p_mean) * (y_pred - p_mean) / (norm + 1e-7)).mean(1)
+    np.testing.assert_allclose(M.concordance_correlation(y_true, y_pred).numpy(), concordance,
+                               rtol=1e-5)
+    assert M.get("pearson_correlation").get_config() == {
+        "name": "pearson_correlation", "dtype": "float32", "axis": -1}
+
+
 def test_metrics_update_inside_tf_function_and_by_name():
     auc, precision = M.get("auc"), M.get("precision")
     assert isinstance(auc, M.AUC) and isinstance(precision, M.Precision)

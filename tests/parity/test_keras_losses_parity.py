@@ -56,6 +56,8 @@ CLASSES = [  # (class name, keyword arguments, data kind)
                                       "label_smoothing": 0.1}, "onehot_logits"),
     ("Dice", {}, "binary"),
     ("Dice", {"axis": 1}, "binary"),
+    ("Tversky", {}, "binary"),
+    ("Tversky", {"alpha": 0.3, "beta": 0.7, "axis": 1}, "binary"),
 ]
 REDUCTIONS = ["sum_over_batch_size", "sum", None, "mean_with_sample_weight"]
 
@@ -88,7 +90,7 @@ FUNCTIONS = ["mean_squared_error", "mean_absolute_error", "mean_absolute_percent
              "mean_squared_logarithmic_error", "huber", "log_cosh", "cosine_similarity",
              "kl_divergence", "poisson", "hinge", "squared_hinge", "categorical_hinge",
              "binary_crossentropy", "categorical_crossentropy", "binary_focal_crossentropy",
-             "categorical_focal_crossentropy", "dice"]
+             "categorical_focal_crossentropy", "dice", "tversky"]
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)

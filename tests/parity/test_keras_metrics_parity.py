@@ -120,6 +120,9 @@ CASES = [  # (class name, keyword arguments, data kind)
     ("Hinge", {}, "multilabel"),
     ("SquaredHinge", {}, "multilabel"),
     ("CategoricalHinge", {}, "onehot"),
+    ("PearsonCorrelation", {}, "real"),
+    ("ConcordanceCorrelation", {}, "real"),
+    ("PearsonCorrelation", {"axis": 0}, "real"),
 ]
 
 
@@ -149,7 +152,7 @@ def _run(module, name, kwargs, batches, weighted):
                          ids=[f"{c[0]}-{c[2]}-{i}" for i, c in enumerate(CASES)])
 def test_metric_results_configs_and_state_match_keras(tensorflow, name, kwargs, kind):
     batches = _batches(kind)
-    for weighted in (False, True):
+    for weighted in (False, kwargs.get("axis") != 0):     # axis 0 leaves no example axis
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ours = _run(tapeflow, name, kwargs, batches, weighted)

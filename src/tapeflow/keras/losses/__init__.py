@@ -6,8 +6,8 @@ losses); a Loss object weights those by `sample_weight` and reduces them (see
 """
 from ..naming import by_name
 from .base import EPSILON, Loss, LossFunctionWrapper, Reduction, compute_weighted_loss
-from .classification import (CategoricalHinge, Dice, Hinge, SquaredHinge, categorical_hinge,
-                             dice, hinge, squared_hinge)
+from .classification import (CategoricalHinge, Dice, Hinge, SquaredHinge, Tversky,
+                             categorical_hinge, dice, hinge, squared_hinge, tversky)
 from .probabilistic import (BinaryCrossentropy, BinaryFocalCrossentropy,
                             CategoricalCrossentropy, CategoricalFocalCrossentropy, KLDivergence,
                             Poisson, SparseCategoricalCrossentropy, binary_crossentropy,
@@ -32,7 +32,7 @@ _FUNCTIONS = {fn.__name__: fn for fn in (
     mean_squared_logarithmic_error, huber, log_cosh, cosine_similarity, binary_crossentropy,
     categorical_crossentropy, sparse_categorical_crossentropy, binary_focal_crossentropy,
     categorical_focal_crossentropy, kl_divergence, poisson, hinge, squared_hinge,
-    categorical_hinge, dice)}
+    categorical_hinge, dice, tversky)}
 _FUNCTIONS.update({"mse": mse, "MSE": mse, "mae": mae, "MAE": mae, "mape": mape, "MAPE": mape,
                    "msle": msle, "MSLE": msle, "kld": kld, "KLD": kld, "huber_loss": huber,
                    "kullback_leibler_divergence": kld, "logcosh": logcosh})
@@ -41,7 +41,7 @@ _CLASSES = {cls.__name__: cls for cls in (
     MeanSquaredLogarithmicError, Huber, LogCosh, CosineSimilarity, BinaryCrossentropy,
     CategoricalCrossentropy, SparseCategoricalCrossentropy, BinaryFocalCrossentropy,
     CategoricalFocalCrossentropy, KLDivergence, Poisson, Hinge, SquaredHinge,
-    CategoricalHinge, Dice)}
+    CategoricalHinge, Dice, Tversky)}
 
 __all__ = ["EPSILON", "Loss", "LossFunctionWrapper", "Reduction", "compute_weighted_loss",
            "get", "mse", "MSE", "mae", "MAE", "mape", "MAPE", "msle", "MSLE", "kld", "KLD",

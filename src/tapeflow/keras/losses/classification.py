@@ -1,4 +1,4 @@
-"""Margin and overlap losses: hinge, squared hinge, categorical hinge, Dice."""
+"""Margin and overlap losses: hinge, squared hinge, categorical hinge, Dice, Tversky."""
 from __future__ import annotations
 
 from ... import math as tf_math
@@ -7,8 +7,8 @@ from ...ops import math_ops
 from ...ops.indexing_ops import where
 from .base import EPSILON, LossFunctionWrapper, _mean_last, _prepare, wrapper_class
 
-__all__ = ["hinge", "squared_hinge", "categorical_hinge", "dice", "Hinge", "SquaredHinge",
-           "CategoricalHinge", "Dice"]
+__all__ = ["hinge", "squared_hinge", "categorical_hinge", "dice", "tversky", "Hinge",
+           "SquaredHinge", "CategoricalHinge", "Dice", "Tversky"]
 
 
 def _signed_labels(y_true: Tensor) -> Tensor:
@@ -85,6 +85,26 @@ def dice(y_true, y_pred, axis=None) -> Tensor:
     return 1.0 - 2.0 * intersection / (total + EPSILON)
 
 
+
+def tversky(y_true, y_pred, alpha: float = 0.5, beta: float = 0.5, axis=None) -> Tensor:
+    """1 - tp / (tp + alpha * fp + beta * fn), with the soft counts tp = sum(y_true * y_pred),
+    fp = sum(y_true * (1 - y_pred)) and fn = sum((1 - y_true) * y_pred) over `axis` (every
+    axis when None), as Keras computes them; alpha = beta = 0.5 is the Dice loss.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> round(float(tf.keras.losses.tversky([[1.0, 0.0]], [[1.0, 1.0]], beta=1.0)), 5)
+        0.5
+    """
+    y_pred = convert_to_tensor(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    intersection = math_ops.reduce_sum(y_true * y_pred, axis=axis)
+    false_positives = math_ops.reduce_sum((1.0 - y_pred) * y_true, axis=axis)
+    false_negatives = math_ops.reduce_sum(y_pred * (1.0 - y_true), axis=axis)
+    return 1.0 - intersection / (intersection + alpha * false_positives
+                                 + beta * false_negatives + EPSILON)
+
+
 Hinge = wrapper_class(
     "Hinge", hinge, "hinge", "Hinge loss of -1/1 (or 0/1) labels and scores.",
     "        >>> float(tf.keras.losses.Hinge()([[1.0], [0.0]], [[2.0], [0.5]]))\n"
@@ -112,3 +132,19 @@ class Dice(LossFunctionWrapper):
     def __init__(self, reduction: str | None = "sum_over_batch_size", name: str = "dice",
                  axis=None, dtype=None) -> None:
         super().__init__(dice, reduction, name, dtype, axis=axis)
+
+
+class Tversky(LossFunctionWrapper):
+    """1 - the Tversky index of y_true and y_pred (see `tversky`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> round(float(tf.keras.losses.Tversky(alpha=0.3, beta=0.7)([[1.0, 0.0]],
+        ...                                                          [[1.0, 0.0]])), 5)
+        0.0
+    """
+
+    def __init__(self, alpha: float = 0.5, beta: float = 0.5,
+                 reduction: str | None = "sum_over_batch_size", name: str = "tversky",
+                 axis=None, dtype=None) -> None:
+        super().__init__(tversky, reduction, name, dtype, alpha=alpha, beta=beta, axis=axis)

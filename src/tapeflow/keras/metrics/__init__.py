@@ -22,6 +22,8 @@ from .base import Mean, MeanMetricWrapper, Metric, Sum
 from .confusion import (AUC, FalseNegatives, FalsePositives, Precision, PrecisionAtRecall,
                         Recall, RecallAtPrecision, SensitivityAtSpecificity,
                         SpecificityAtSensitivity, TrueNegatives, TruePositives)
+from .correlation import (ConcordanceCorrelation, PearsonCorrelation, concordance_correlation,
+                          pearson_correlation)
 from .f_score import F1Score, FBetaScore
 from .iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
 from .probabilistic import (BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, Hinge,
@@ -45,7 +47,8 @@ _CLASSES = {cls.__name__: cls for cls in (
     IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU, BinaryCrossentropy, CategoricalCrossentropy,
     SparseCategoricalCrossentropy, KLDivergence, Poisson, Hinge, SquaredHinge, CategoricalHinge,
     CosineSimilarity, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError,
-    MeanSquaredError, MeanSquaredLogarithmicError, R2Score, RootMeanSquaredError)}
+    MeanSquaredError, MeanSquaredLogarithmicError, R2Score, RootMeanSquaredError,
+    PearsonCorrelation, ConcordanceCorrelation)}
 _BY_NAME = {camel_to_snake(name): cls for name, cls in _CLASSES.items()}
 _BY_NAME.update({"acc": Accuracy, "mse": MeanSquaredError, "MSE": MeanSquaredError,
                  "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
@@ -61,7 +64,7 @@ __all__ = ["Metric", "MeanMetricWrapper", "get", "accuracy", "binary_accuracy", 
            "kullback_leibler_divergence", "log_cosh", "logcosh", "poisson",
            "mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
            "mean_absolute_percentage_error", "mape", "MAPE", "mean_squared_logarithmic_error",
-           "msle", "MSLE", *sorted(_CLASSES)]
+           "msle", "MSLE", "pearson_correlation", "concordance_correlation", *sorted(_CLASSES)]
 
 
 def get(identifier) -> Metric:
