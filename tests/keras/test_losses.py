@@ -261,3 +261,11 @@ def test_new_names_look_up_functions_and_classes():
     config = L.BinaryFocalCrossentropy(gamma=3.0).get_config()
     assert config["gamma"] == 3.0 and config["name"] == "binary_focal_crossentropy"
     assert L.BinaryFocalCrossentropy.from_config(config).get_config() == config
+
+
+def test_a_loss_dtype_casts_the_inputs():
+    y = np.array([[1.0, 2.0]], np.float32)
+    assert L.MeanSquaredError()(y.astype(np.float64), y.astype(np.float64)).dtype == tf.float64
+    loss = L.MeanSquaredError(dtype="float64")(y, y + 1)
+    assert loss.dtype == tf.float64 and float(loss) == 1.0
+    assert L.SparseCategoricalCrossentropy(dtype="float64")([0], [[0.5, 0.5]]).dtype == tf.float64

@@ -133,7 +133,8 @@ class Loss:
         name: the loss's name.
         reduction: 'sum_over_batch_size' (default), 'sum', None / 'none', 'mean' or
             'mean_with_sample_weight' (see `compute_weighted_loss`).
-        dtype: accepted for Keras's signature; the losses take y_pred's dtype.
+        dtype: the dtype y_pred (and floating y_true) are cast to before the loss is
+            computed; by default the loss takes y_pred's dtype (Keras 3 casts to float32).
 
     Raises:
         ValueError: an unknown reduction.
@@ -147,6 +148,11 @@ class Loss:
         self.dtype = dtype
 
     def __call__(self, y_true, y_pred, sample_weight=None) -> Tensor:
+        if self.dtype is not None:
+            y_pred = math_ops.cast(convert_to_tensor(y_pred), self.dtype)
+            y_true = convert_to_tensor(y_true)
+            if y_true.dtype.is_floating:
+                y_true = math_ops.cast(y_true, self.dtype)
         return compute_weighted_loss(self.call(y_true, y_pred), sample_weight, self.reduction)
 
     def call(self, y_true, y_pred) -> Tensor:
