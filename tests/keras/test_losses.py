@@ -269,3 +269,11 @@ def test_a_loss_dtype_casts_the_inputs():
     loss = L.MeanSquaredError(dtype="float64")(y, y + 1)
     assert loss.dtype == tf.float64 and float(loss) == 1.0
     assert L.SparseCategoricalCrossentropy(dtype="float64")([0], [[0.5, 0.5]]).dtype == tf.float64
+
+
+def test_the_legacy_reduction_names_tf_keras_still_lists():
+    assert L.Reduction.all() == ("auto", "none", "sum", "sum_over_batch_size")
+    with pytest.raises(ValueError, match="Invalid Reduction Key"):
+        L.Reduction.validate("mean_of_means")
+    per_example = L.MeanSquaredError(reduction=L.Reduction.NONE)([[0.0], [1.0]], [[1.0], [1.0]])
+    assert per_example.numpy().tolist() == [1.0, 0.0]

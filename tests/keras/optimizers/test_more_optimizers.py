@@ -261,3 +261,15 @@ def test_fit_scales_the_loss_and_finalizes_the_moving_averages():
                 for v in model.trainable_variables]
     for weight, average in zip(model.get_weights(), averages):
         np.testing.assert_array_equal(weight, average)
+
+
+def test_apply_takes_gradients_and_variables_as_two_lists():
+    w, b = tf.Variable([1.0, 2.0]), tf.Variable(3.0)
+    opt = O.SGD(0.5)
+    with pytest.raises(ValueError, match="build"):
+        opt.apply([tf.constant([1.0, 1.0])])
+    opt.apply([tf.constant([1.0, 1.0]), tf.constant(2.0)], [w, b])
+    opt.apply([tf.constant([2.0, 2.0]), tf.constant(0.0)])     # the variables it was built on
+    assert w.numpy().tolist() == [-0.5, 0.5] and float(b) == 2.0
+    with pytest.raises(ValueError, match="1 gradients for 2 variables"):
+        opt.apply([tf.constant(1.0)])

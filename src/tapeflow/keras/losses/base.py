@@ -19,25 +19,34 @@ EPSILON = 1e-7
 
 
 class Reduction:
-    """How a Loss object reduces per-example losses (Keras 3's names)."""
+    """The reduction names of tf.keras 2, as `tf.keras.losses.Reduction` still lists them.
+    Keras 3 losses take 'sum_over_batch_size', 'sum', None / 'none', 'mean' and
+    'mean_with_sample_weight' (not 'auto')."""
 
+    AUTO = "auto"
     NONE = "none"
     SUM = "sum"
     SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
-    MEAN = "mean"
-    MEAN_WITH_SAMPLE_WEIGHT = "mean_with_sample_weight"
 
     @classmethod
     def all(cls) -> tuple:
-        return (None, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE, cls.MEAN,
-                cls.MEAN_WITH_SAMPLE_WEIGHT)
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
 
     @classmethod
     def validate(cls, key) -> None:
-        """Raises ValueError for anything but Keras 3's reductions."""
+        """Raises ValueError for anything but the four names."""
         if key not in cls.all():
-            raise ValueError(f"Invalid value for argument `reduction`. Expected one of "
-                             f"{cls.all()}. Received: reduction={key!r}")
+            raise ValueError(f'Invalid Reduction Key: {key!r}. Expected keys are "{cls.all()}"')
+
+
+REDUCTIONS = (None, "none", "sum", "sum_over_batch_size", "mean", "mean_with_sample_weight")
+
+
+def check_reduction(reduction) -> None:
+    """Raises ValueError for anything but Keras 3's reductions."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"Invalid value for argument `reduction`. Expected one of "
+                         f"{REDUCTIONS}. Received: reduction={reduction!r}")
 
 
 def _shape(x) -> list:
@@ -108,7 +117,7 @@ def compute_weighted_loss(losses: Tensor, sample_weight=None,
         >>> float(compute_weighted_loss(tf.constant([1.0, 3.0]), [1.0, 0.0]))
         0.5
     """
-    Reduction.validate(reduction)
+    check_reduction(reduction)
     weight = None
     if sample_weight is not None:
         weight = math_ops.cast(convert_to_tensor(sample_weight), losses.dtype)
@@ -116,12 +125,12 @@ def compute_weighted_loss(losses: Tensor, sample_weight=None,
         if weight.ndim and weight.ndim == losses.ndim - 1:   # one weight per example
             weight = array_ops.expand_dims(weight, -1)
         losses = losses * weight
-    if reduction in (None, Reduction.NONE) or losses.ndim == 0:
+    if reduction in (None, "none") or losses.ndim == 0:
         return losses
     total = math_ops.reduce_sum(losses)
-    if reduction == Reduction.SUM:
+    if reduction == "sum":
         return total
-    if reduction == Reduction.MEAN_WITH_SAMPLE_WEIGHT and weight is not None:
+    if reduction == "mean_with_sample_weight" and weight is not None:
         return tf_math.divide_no_nan(total, math_ops.reduce_sum(weight))
     return tf_math.divide_no_nan(total, float(losses.shape.num_elements()))
 
@@ -142,7 +151,7 @@ class Loss:
 
     def __init__(self, name: str | None = None, reduction: str | None = "sum_over_batch_size",
                  dtype=None) -> None:
-        Reduction.validate(reduction)
+        check_reduction(reduction)
         self.reduction = reduction
         self.name = name
         self.dtype = dtype

@@ -353,6 +353,40 @@ class Optimizer:
         self._apply_checked(self._checked_pairs(grads_and_vars))
         return self._iterations
 
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's form of `apply_gradients`: gradients and variables as two lists (the
+        variables the optimizer was built with when `trainable_variables` is None).
+
+        Raises:
+            ValueError: no variables given to an optimizer that is not built, or a number of
+                gradients that differs from the number of variables.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> w = tf.Variable(1.0)
+            >>> opt = tf.keras.optimizers.SGD(0.5)
+            >>> opt.build([w])
+            >>> _ = opt.apply([tf.constant(1.0)])
+            >>> float(w)
+            0.5
+        """
+        grads = list(grads)
+        if not grads:
+            return self._iterations
+        if trainable_variables is None:
+            known = [ref.deref() for ref in self._slots]
+            if not known:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must "
+                                 "already be built on a list of variables. Call "
+                                 "`optimizer.build(trainable_variables)` first.")
+            trainable_variables = known
+        trainable_variables = list(trainable_variables)
+        if len(grads) != len(trainable_variables):
+            raise ValueError(f"{self.name}: {len(grads)} gradients for "
+                             f"{len(trainable_variables)} variables; give one gradient per "
+                             "variable.")
+        return self.apply_gradients(zip(grads, trainable_variables))
+
     def _apply_checked(self, checked: list, when=None) -> None:
         """One step from validated (gradient, variable) pairs. `when` (only while a graph is
         built) is a bool Tensor: where false, nothing changes, `iterations` included."""
