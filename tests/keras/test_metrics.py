@@ -313,10 +313,12 @@ def test_compile_accepts_the_new_metric_names():
     tf.keras.utils.set_random_seed(1)
     model = tf.keras.Sequential([tf.keras.layers.Dense(1, activation="sigmoid")])
     model.compile("sgd", "binary_crossentropy",
-                  metrics=["auc", "precision", "recall", tf.keras.metrics.TruePositives()])
+                  metrics=["auc", "precision", "recall", tf.keras.metrics.TruePositives(),
+                           "f1_score"])
     x = rng.standard_normal((16, 3)).astype(np.float32)
     y = (x[:, :1] > 0).astype(np.float32)
     history = model.fit(x, y, epochs=2, verbose=0)
     assert {"auc", "precision", "recall", "true_positives"} <= set(history.history)
+    assert history.history["f1_score"][-1].shape == (1,)      # one score per class
     logs = model.evaluate(x, y, verbose=0, return_dict=True)
     assert 0.0 <= logs["auc"] <= 1.0

@@ -22,7 +22,10 @@ __all__ = ["Model", "Sequential"]
 
 
 def _to_python(logs: dict) -> dict:
-    return {key: float(value) for key, value in logs.items()}
+    """Scalar results as floats; others (F1Score per class, Precision at several
+    thresholds) as NumPy arrays, as Keras keeps them."""
+    return {key: float(value) if value.shape.rank == 0 else value.numpy()
+            for key, value in logs.items()}
 
 
 def _param_count(layer: Layer) -> int:
