@@ -277,3 +277,8 @@ def test_the_legacy_reduction_names_tf_keras_still_lists():
         L.Reduction.validate("mean_of_means")
     per_example = L.MeanSquaredError(reduction=L.Reduction.NONE)([[0.0], [1.0]], [[1.0], [1.0]])
     assert per_example.numpy().tolist() == [1.0, 0.0]
+
+
+def test_bce_is_a_lookup_name_only():
+    assert L.get("bce") is L.get("BCE") is L.binary_crossentropy
+    assert not hasattr(L, "bce")

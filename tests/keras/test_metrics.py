@@ -322,3 +322,9 @@ def test_compile_accepts_the_new_metric_names():
     assert history.history["f1_score"][-1].shape == (1,)      # one score per class
     logs = model.evaluate(x, y, verbose=0, return_dict=True)
     assert 0.0 <= logs["auc"] <= 1.0
+
+
+def test_progress_lines_show_the_mean_of_a_result_with_several_values():
+    from tapeflow.keras.callbacks import format_logs
+    assert format_logs({"loss": 0.5, "f1_score": np.array([0.25, 0.75])}) == \
+        "loss: 0.5000 - f1_score: 0.5000"

@@ -34,7 +34,8 @@ _FUNCTIONS = {fn.__name__: fn for fn in (
     categorical_focal_crossentropy, kl_divergence, poisson, hinge, squared_hinge,
     categorical_hinge, dice, tversky)}
 _FUNCTIONS.update({"mse": mse, "MSE": mse, "mae": mae, "MAE": mae, "mape": mape, "MAPE": mape,
-                   "msle": msle, "MSLE": msle, "kld": kld, "KLD": kld, "huber_loss": huber,
+                   "msle": msle, "MSLE": msle, "kld": kld, "KLD": kld, "huber_loss": huber, "bce": binary_crossentropy,
+                   "BCE": binary_crossentropy,
                    "kullback_leibler_divergence": kld, "logcosh": logcosh})
 _CLASSES = {cls.__name__: cls for cls in (
     MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
