@@ -273,3 +273,16 @@ def test_apply_takes_gradients_and_variables_as_two_lists():
     assert w.numpy().tolist() == [-0.5, 0.5] and float(b) == 2.0
     with pytest.raises(ValueError, match="1 gradients for 2 variables"):
         opt.apply([tf.constant(1.0)])
+
+
+def test_a_schedule_is_serialized_in_the_config_and_rebuilt():
+    schedule = O.schedules.ExponentialDecay(0.1, 10, 0.5)
+    config = O.Adam(schedule).get_config()
+    assert config["learning_rate"] == {
+        "module": "keras.optimizers.schedules", "class_name": "ExponentialDecay",
+        "config": schedule.get_config(), "registered_name": None}
+    restored = O.Adam.from_config(config)
+    assert isinstance(restored._learning_rate, O.schedules.ExponentialDecay)
+    assert float(restored.learning_rate) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="Unknown learning rate schedule"):
+        O.schedules.deserialize({"class_name": "Warmup", "config": {}})

@@ -24,6 +24,7 @@ from ...framework.variables import Variable
 from ...ops import array_ops, clip_ops, math_ops
 from ...ops.indexing_ops import where
 from ..naming import snake_case
+from . import schedules
 from .schedules import LearningRateSchedule
 
 __all__ = ["Optimizer"]
@@ -549,8 +550,11 @@ class Optimizer:
     # -- configuration and checkpoints ----------------------------------------------------
     def get_config(self) -> dict:
         rate = self._learning_rate
-        return {"name": self.name,
-                "learning_rate": float(rate.numpy()) if isinstance(rate, Variable) else rate,
+        if isinstance(rate, Variable):
+            rate = float(rate.numpy())
+        elif isinstance(rate, LearningRateSchedule):
+            rate = schedules.serialize(rate)
+        return {"name": self.name, "learning_rate": rate,
                 "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
                 "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
                 "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
@@ -560,6 +564,9 @@ class Optimizer:
 
     @classmethod
     def from_config(cls, config: dict) -> "Optimizer":
+        """The optimizer `get_config` describes (a serialized schedule is rebuilt)."""
+        if isinstance(config.get("learning_rate"), dict):
+            config = {**config, "learning_rate": schedules.deserialize(config["learning_rate"])}
         return cls(**config)
 
     def _checkpoint_dependencies(self) -> list:

@@ -12,7 +12,8 @@ from ...ops import math_ops
 from ...ops.indexing_ops import where
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "InverseTimeDecay",
-           "PiecewiseConstantDecay", "PolynomialDecay", "CosineDecay"]
+           "PiecewiseConstantDecay", "PolynomialDecay", "CosineDecay", "serialize",
+           "deserialize"]
 
 
 class LearningRateSchedule:
@@ -178,3 +179,31 @@ class CosineDecay(LearningRateSchedule):
     def get_config(self) -> dict:
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "alpha": self.alpha, "name": self.name}
+
+
+def serialize(schedule: LearningRateSchedule) -> dict:
+    """{'module', 'class_name', 'config', 'registered_name'}, as Keras writes a schedule.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> schedules = tf.keras.optimizers.schedules
+        >>> schedules.serialize(schedules.ExponentialDecay(0.1, 10, 0.5))["class_name"]
+        'ExponentialDecay'
+    """
+    return {"module": "keras.optimizers.schedules", "class_name": type(schedule).__name__,
+            "config": schedule.get_config(), "registered_name": None}
+
+
+def deserialize(config: dict) -> LearningRateSchedule:
+    """The schedule a `serialize` dict describes.
+
+    Raises:
+        ValueError: an unknown class name.
+    """
+    classes = {cls.__name__: cls for cls in (ExponentialDecay, InverseTimeDecay,
+                                             PiecewiseConstantDecay, PolynomialDecay,
+                                             CosineDecay)}
+    if config.get("class_name") not in classes:
+        raise ValueError(f"Unknown learning rate schedule: {config.get('class_name')!r}. "
+                         f"Known names: {', '.join(sorted(classes))}.")
+    return classes[config["class_name"]].from_config(config["config"])
