@@ -286,3 +286,20 @@ def test_a_schedule_is_serialized_in_the_config_and_rebuilt():
     assert float(restored.learning_rate) == pytest.approx(0.1)
     with pytest.raises(ValueError, match="Unknown learning rate schedule"):
         O.schedules.deserialize({"class_name": "Warmup", "config": {}})
+
+
+def test_checkpoints_hold_every_optimizer_variable(tmp_path):
+    def make():
+        w = tf.Variable(np.ones((2, 2), np.float32), name="w")
+        inner = O.Nadam(0.1, use_ema=True, gradient_accumulation_steps=2)
+        return w, O.LossScaleOptimizer(inner, initial_scale=8.0)
+
+    w, opt = make()
+    for i in range(3):
+        opt.apply_gradients([(tf.constant(np.full((2, 2), i + 1.0, np.float32)), w)])
+    path = tf.train.Checkpoint(w=w, opt=opt).save(str(tmp_path / "ckpt"))
+    w2, opt2 = make()
+    tf.train.Checkpoint(w=w2, opt=opt2).restore(path)
+    assert len(opt2.variables) == len(opt.variables) == 11
+    for saved, restored in zip(opt.variables, opt2.variables):
+        np.testing.assert_array_equal(saved.numpy(), restored.numpy())
