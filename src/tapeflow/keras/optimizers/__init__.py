@@ -1,7 +1,7 @@
 """keras.optimizers: Keras 3's optimizers (SGD, Adam, AdamW, RMSprop, Adagrad, Nadam,
 Adamax, Adadelta, Ftrl, Lion, Lamb, Adafactor), LossScaleOptimizer, and learning-rate
 schedules."""
-from ..naming import by_name
+from ..naming import by_name, serialized
 from . import schedules
 from .adam_variants import Adamax, Lamb, Lion, Nadam
 from .adaptive_rates import Adadelta, Adafactor, Ftrl
@@ -28,8 +28,7 @@ def serialize(optimizer: Optimizer) -> dict:
         >>> tf.keras.optimizers.serialize(tf.keras.optimizers.SGD())["class_name"]
         'SGD'
     """
-    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
-            "config": optimizer.get_config(), "registered_name": None}
+    return serialized(optimizer, "keras.optimizers")
 
 
 def deserialize(config: dict) -> Optimizer:

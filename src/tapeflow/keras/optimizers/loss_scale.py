@@ -8,6 +8,7 @@ from ...framework.context import state
 from ...framework.variables import Variable
 from ...ops import array_ops, math_ops
 from ...ops.indexing_ops import where
+from ..naming import serialized
 from .base import Optimizer
 
 __all__ = ["LossScaleOptimizer"]
@@ -131,11 +132,8 @@ class LossScaleOptimizer(Optimizer):
         self.inner_optimizer.finalize_variable_values(var_list)
 
     def get_config(self) -> dict:
-        inner = self.inner_optimizer
         return {"name": self.name,
-                "inner_optimizer": {"module": "keras.optimizers",
-                                    "class_name": type(inner).__name__,
-                                    "config": inner.get_config(), "registered_name": None},
+                "inner_optimizer": serialized(self.inner_optimizer, "keras.optimizers"),
                 "initial_scale": self.initial_scale,
                 "dynamic_growth_steps": self.dynamic_growth_steps}
 

@@ -10,6 +10,7 @@ import math
 from ...framework.tensor import Tensor, constant, convert_to_tensor
 from ...ops import math_ops
 from ...ops.indexing_ops import where
+from ..naming import serialized
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "InverseTimeDecay",
            "PiecewiseConstantDecay", "PolynomialDecay", "CosineDecay", "serialize",
@@ -190,8 +191,7 @@ def serialize(schedule: LearningRateSchedule) -> dict:
         >>> schedules.serialize(schedules.ExponentialDecay(0.1, 10, 0.5))["class_name"]
         'ExponentialDecay'
     """
-    return {"module": "keras.optimizers.schedules", "class_name": type(schedule).__name__,
-            "config": schedule.get_config(), "registered_name": None}
+    return serialized(schedule, "keras.optimizers.schedules")
 
 
 def deserialize(config: dict) -> LearningRateSchedule:
