@@ -27,7 +27,10 @@ __all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
 
 def _to_python(logs: dict) -> dict:
-    return {key: float(value) for key, value in logs.items()}
+    """Scalar results as floats; others (F1Score per class, Precision at several
+    thresholds) as NumPy arrays, as Keras keeps them."""
+    return {key: float(value) if value.shape.rank == 0 else value.numpy()
+            for key, value in logs.items()}
 
 
 def _param_count(layer: Layer) -> int:
@@ -319,8 +322,9 @@ class Model(Layer):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
-            loss = distribution.scaled_loss(self, loss)
-        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+            # Loss scaling, as Keras 3 does; under a strategy, divided by the replicas.
+            scaled = self.optimizer.scale_loss(distribution.scaled_loss(self, loss))
+        self.optimizer.minimize(scaled, self.trainable_variables, tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def test_step(self, data) -> dict:
@@ -442,6 +446,8 @@ class Model(Layer):
             logs = epoch_logs
             if self.stop_training:
                 break
+        if epochs > initial_epoch:
+            self.optimizer.finalize_variable_values(self.trainable_variables)
         hooks.on_train_end(logs)
         return history
 

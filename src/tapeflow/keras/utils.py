@@ -1,5 +1,5 @@
-"""keras.utils: seeding, one-hot labels (`to_categorical`), `normalize`, and the registry of
-custom objects for saved models."""
+"""keras.utils: seeding, one-hot labels (`to_categorical`), `normalize`, the registry of
+custom objects for saved models, and drawing models (`plot_model`, `model_to_dot`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,15 +8,16 @@ from ..framework.tensor import convert_to_tensor, is_tensor
 from ..ops import math_ops, norm_ops
 from ..ops.creation_ops import one_hot
 from .backend import set_random_seed
+from .model_plot import model_to_dot, plot_model
 from .saving.serialization import (custom_object_scope, deserialize_keras_object,
                                    get_custom_objects, get_registered_name,
                                    get_registered_object, register_keras_serializable,
                                    serialize_keras_object)
 
 __all__ = ["custom_object_scope", "deserialize_keras_object", "get_custom_objects",
-           "get_registered_name", "get_registered_object", "normalize",
-           "register_keras_serializable", "serialize_keras_object", "set_random_seed",
-           "to_categorical"]
+           "get_registered_name", "get_registered_object", "model_to_dot", "normalize",
+           "plot_model", "register_keras_serializable", "serialize_keras_object",
+           "set_random_seed", "to_categorical"]
 
 _EPSILON = 1e-7
 

@@ -88,7 +88,9 @@ class History(Callback):
 
 
 def format_logs(logs: dict) -> str:
-    return " - ".join(f"{key}: {value:.4f}" for key, value in logs.items())
+    """'loss: 0.1234 - acc: 0.5000'; a result with several values (F1Score per class)
+    shows their mean, as Keras's progress bar does."""
+    return " - ".join(f"{key}: {float(np.mean(value)):.4f}" for key, value in logs.items())
 
 
 def _tqdm():
