@@ -293,7 +293,7 @@ def test_unknown_compile_arguments_load_uncompiled_with_a_warning(tmp_path):
         files = {name: archive.read(name) for name in archive.namelist()}
     config = json.loads(files["config.json"])
     config["compile_config"] = {"optimizer": "adam", "loss": {
-        "module": "keras.losses", "class_name": "KLDivergence", "config": {},
+        "module": "keras.losses", "class_name": "Circle", "config": {},
         "registered_name": None}}
     files["config.json"] = json.dumps(config)
     with zipfile.ZipFile(tmp_path / "edited.keras", "w") as archive:

@@ -1,5 +1,5 @@
 """keras.callbacks: hooks `fit`, `evaluate` and `predict` call at each stage."""
-from .base import Callback, CallbackList, History, LambdaCallback, ProgbarLogger
+from .base import Callback, CallbackList, History, LambdaCallback, ProgbarLogger, format_logs
 from .checkpointing import BackupAndRestore, ModelCheckpoint
 from .loggers import CSVLogger, TensorBoard
 from .monitoring import EarlyStopping, LearningRateScheduler, ReduceLROnPlateau, TerminateOnNaN

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
+
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "LambdaCallback"]
 
 

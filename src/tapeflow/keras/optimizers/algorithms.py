@@ -96,9 +96,6 @@ class Adam(Optimizer):
             names["velocity_hat"] = 0.0
         return names
 
-    def _slot_groups(self) -> list:
-        return [["m", "v"], ["vhat"]]
-
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         alpha = lr * xp.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
@@ -184,9 +181,6 @@ class RMSprop(Optimizer):
         if self.centered:
             names["average_gradient"] = 0.0
         return names
-
-    def _slot_groups(self) -> list:
-        return [[name] for name in self._slot_names()]
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         rho = self.rho

@@ -244,16 +244,10 @@ class Optimizer:
                            f"its slots are {sorted(self._all_slot_names())}.")
         return slots[slot_name]
 
-    def _slot_groups(self) -> list:
-        """The slot names in the order Keras lists its optimizer variables (and stores them
-        in `.keras` files): for each group, every variable's slots of that group in turn."""
-        return [list(self._slot_names())]
-
     def _slot_items(self) -> list:
-        """(variable, slot name, slot Variable) for every slot created so far, in Keras's
-        order (see `_slot_groups`)."""
-        return [(ref.deref(), name, slots[name]) for group in self._slot_groups()
-                for ref, slots in self._slots.items() for name in group if name in slots]
+        """(variable, slot name, slot Variable) for every slot created so far."""
+        return [(ref.deref(), name, slot) for ref, slots in self._slots.items()
+                for name, slot in slots.items()]
 
     @property
     def variables(self) -> list:
@@ -508,7 +502,7 @@ class Optimizer:
             slots = {name: slot.mutable_array() for name, slot in slot_variables.items()}
         target = value
         if self._decays(variable):
-            value = value - value * dtype._np.type(self.weight_decay) * lr
+            value = value - value * dtype.as_numpy_dtype(self.weight_decay) * lr
         new_value, new_slots = self._update_step(xp, gradient, value, slots, lr, step)
         if building:
             variable.assign(_keep(when, new_value, target))
