@@ -1,12 +1,14 @@
-"""BatchNormalization and LayerNormalization."""
+"""BatchNormalization, LayerNormalization, GroupNormalization and UnitNormalization."""
 from __future__ import annotations
 
+from ... import nn as tf_nn
 from ...custom_gradient import stop_gradient
 from ...ops import array_ops, math_ops
 from .. import initializers, regularizers
 from .base import InputSpec, Layer
 
-__all__ = ["BatchNormalization", "LayerNormalization"]
+__all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization",
+           "UnitNormalization"]
 
 
 class BatchNormalization(Layer):
@@ -191,3 +193,119 @@ class LayerNormalization(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon,
                 "center": self.center, "scale": self.scale}
+
+
+class GroupNormalization(Layer):
+    """Normalizes each example over groups of channels: the channels along `axis` are split
+    into `groups` blocks, and each block (with all the other non-batch axes) is brought to
+    zero mean and unit variance, then scaled by `gamma` and shifted by `beta` per channel.
+    `groups=1` is LayerNormalization over all axes; `groups=channels` is instance
+    normalization.
+
+    Args:
+        groups: the number of groups (default 32); it must divide the channel count.
+        axis: the channel axis (default -1).
+        epsilon: added to the variance (default 0.001).
+        center, scale: whether to learn `beta` and `gamma` (weights 'gamma', 'beta',
+            [channels] each).
+        beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
+        beta_constraint, gamma_constraint: for the two weights.
+
+    Raises:
+        ValueError: an unknown channel count, or one that `groups` does not divide.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> gn = tf.keras.layers.GroupNormalization(groups=2, epsilon=0.0)
+        >>> gn(tf.constant([[1.0, 3.0, 10.0, 30.0]])).numpy()
+        array([[-1.,  1., -1.,  1.]], dtype=float32)
+    """
+
+    def __init__(self, groups: int = 32, axis: int = -1, epsilon: float = 1e-3,
+                 center: bool = True, scale: bool = True, beta_initializer="zeros",
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
+                 beta_constraint=None, gamma_constraint=None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.groups = int(groups)
+        self.axis = int(axis)
+        self.epsilon = float(epsilon)
+        self.center = bool(center)
+        self.scale = bool(scale)
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = beta_constraint
+        self.gamma_constraint = gamma_constraint
+
+    def build(self, input_shape) -> None:
+        rank = len(input_shape)
+        channels = input_shape[self.axis]
+        if channels is None:
+            raise ValueError(f"Axis {self.axis} of input tensor should have a defined "
+                             f"dimension but the layer received an input with shape "
+                             f"{input_shape}.")
+        if self.groups == -1:
+            self.groups = channels
+        if channels < self.groups or channels % self.groups:
+            raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the "
+                             f"number of channels ({channels}) and cannot exceed it.")
+        self.input_spec = InputSpec(ndim=rank, axes={self.axis: channels})
+        self.gamma = self.add_weight("gamma", shape=[channels],
+                                     initializer=self.gamma_initializer,
+                                     regularizer=self.gamma_regularizer,
+                                     constraint=self.gamma_constraint) if self.scale else None
+        self.beta = self.add_weight("beta", shape=[channels], initializer=self.beta_initializer,
+                                    regularizer=self.beta_regularizer,
+                                    constraint=self.beta_constraint) if self.center else None
+
+    def call(self, inputs):
+        shape = inputs.shape.as_list()
+        axis = self.axis % len(shape)
+        channels = shape[axis]
+        split = [self.groups, channels // self.groups]
+        grouped = array_ops.reshape(inputs, [-1, *shape[1:axis], *split, *shape[axis + 1:]])
+        reduce_axes = [a for a in range(1, len(shape) + 1) if a != axis]
+        mean, variance = tf_nn.moments(grouped, reduce_axes, keepdims=True)
+        inv = math_ops.rsqrt(variance + self.epsilon)
+        broadcast = [1] * (len(shape) + 1)
+        broadcast[axis:axis + 2] = split
+        if self.gamma is not None:
+            inv = inv * array_ops.reshape(self.gamma, broadcast)
+        outputs = (grouped - mean) * inv
+        if self.beta is not None:
+            outputs = outputs + array_ops.reshape(self.beta, broadcast)
+        return array_ops.reshape(outputs, [-1, *shape[1:]])
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "groups": self.groups, "axis": self.axis,
+                "epsilon": self.epsilon, "center": self.center, "scale": self.scale,
+                "beta_initializer": initializers.serialize(self.beta_initializer),
+                "gamma_initializer": initializers.serialize(self.gamma_initializer),
+                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer)}
+
+
+class UnitNormalization(Layer):
+    """Scales each example to unit L2 norm along `axis`: x / ||x|| (zero vectors stay
+    zero: the inverse norm is capped at 1e12).
+
+    Args:
+        axis: an axis or a list of axes (default -1).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.layers.UnitNormalization()(tf.constant([[3.0, 4.0]])).numpy()
+        array([[0.6, 0.8]], dtype=float32)
+    """
+
+    def __init__(self, axis=-1, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else int(axis)
+
+    def call(self, inputs):
+        squares = math_ops.reduce_sum(math_ops.square(inputs), axis=self.axis, keepdims=True)
+        return inputs * math_ops.minimum(math_ops.rsqrt(squares), 1e12)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "axis": self.axis}
