@@ -6,6 +6,7 @@ from ... import nn as tf_nn
 from ...ops import comparison_ops, indexing_ops, math_ops, reduction_ops
 from .. import activations, initializers, regularizers
 from .base import InputSpec, Layer
+from .core import serialize_constraint
 
 __all__ = ["ReLU", "LeakyReLU", "PReLU", "ELU", "Softmax"]
 
@@ -131,7 +132,8 @@ class PReLU(Layer):
         return {**super().get_config(),
                 "alpha_initializer": initializers.serialize(self.alpha_initializer),
                 "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
-                "alpha_constraint": self.alpha_constraint, "shared_axes": self.shared_axes}
+                "alpha_constraint": serialize_constraint(self.alpha_constraint),
+                "shared_axes": self.shared_axes}
 
 
 class ELU(Layer):

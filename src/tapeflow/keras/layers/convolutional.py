@@ -9,7 +9,7 @@ from ...ops import array_ops
 from .. import initializers, regularizers
 from ..backend import normalize_data_format
 from .base import InputSpec
-from .core import KernelLayer
+from .core import KernelLayer, serialize_constraint
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
            "Conv3DTranspose", "DepthwiseConv1D", "DepthwiseConv2D", "SeparableConv1D",
@@ -462,7 +462,8 @@ class _SeparableConv(_BaseConv):
         return {**_depthwise_names(super().get_config()), "filters": self.filters,
                 "depth_multiplier": self.depth_multiplier,
                 "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
-                "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer)}
+                "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
+                "pointwise_constraint": serialize_constraint(self.pointwise_constraint)}
 
 
 class SeparableConv1D(_SeparableConv):

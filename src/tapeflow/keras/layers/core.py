@@ -53,7 +53,19 @@ class KernelLayer(Layer):
                 "bias_initializer": initializers.serialize(self.bias_initializer),
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "activity_regularizer": regularizers.serialize(self.activity_regularizer)}
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "kernel_constraint": serialize_constraint(self.kernel_constraint),
+                "bias_constraint": serialize_constraint(self.bias_constraint)}
+
+
+def serialize_constraint(constraint):
+    """None, or {'class_name', 'config'} of a constraint object (a plain function: its
+    name)."""
+    if constraint is None:
+        return None
+    if hasattr(constraint, "get_config"):
+        return {"class_name": type(constraint).__name__, "config": constraint.get_config()}
+    return getattr(constraint, "__name__", repr(constraint))
 
 
 class Dense(KernelLayer):

@@ -6,6 +6,7 @@ from ...custom_gradient import stop_gradient
 from ...ops import array_ops, math_ops
 from .. import initializers, regularizers
 from .base import InputSpec, Layer
+from .core import serialize_constraint
 
 __all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization",
            "UnitNormalization"]
@@ -283,7 +284,9 @@ class GroupNormalization(Layer):
                 "beta_initializer": initializers.serialize(self.beta_initializer),
                 "gamma_initializer": initializers.serialize(self.gamma_initializer),
                 "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer)}
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+                "beta_constraint": serialize_constraint(self.beta_constraint),
+                "gamma_constraint": serialize_constraint(self.gamma_constraint)}
 
 
 class UnitNormalization(Layer):
