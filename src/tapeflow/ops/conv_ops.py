@@ -293,14 +293,15 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
 
 
 def _with_height(x, first: bool):
-    """A [batch, width, channels] tensor (or channels first) as an image of height 1."""
+    """A [batch, width, channels] tensor (or channels first) as an image of height 1 (the
+    batch size may be unknown while a graph is built)."""
     axis = 2 if first else 1
-    return Reshape(x, tuple(x.shape[:axis]) + (1,) + tuple(x.shape[axis:]))
+    return Reshape(x, (-1,) + tuple(x.shape[1:axis]) + (1,) + tuple(x.shape[axis:]))
 
 
 def _without_height(y, first: bool):
     axis = 2 if first else 1
-    return Reshape(y, tuple(y.shape[:axis]) + tuple(y.shape[axis + 1:]))
+    return Reshape(y, (-1,) + tuple(y.shape[1:axis]) + tuple(y.shape[axis + 1:]))
 
 
 def _padding_with_height(padding, first: bool):
@@ -311,6 +312,15 @@ def _padding_with_height(padding, first: bool):
     return padding
 
 
+def _output_shape(output_shape, x) -> list:
+    """A transposed convolution's output_shape as ints; a batch size of None or -1 (beyond
+    TF) stands for the input's, which may be unknown while a graph is built."""
+    shape = list(np.ravel(np.asarray(getattr(output_shape, "_value", output_shape), object)))
+    if shape and shape[0] in (None, -1):
+        shape[0] = x.shape[0] if x.shape[0] is not None else -1
+    return [int(d) for d in shape]
+
+
 def _conv_transpose(nd: int, input, filters, output_shape, strides, padding,  # noqa: A002
                     data_format, dilations, explicit: bool = True) -> Tensor:
     op = CONV_OPS[nd][1]
@@ -318,7 +328,7 @@ def _conv_transpose(nd: int, input, filters, output_shape, strides, padding,  # 
     check_rank(op.name, "input", x, nd + 2)
     check_rank(op.name, "filter", w, nd + 2)
     first = channel_first(op.name, data_format, nd)
-    shape = [int(d) for d in np.ravel(np.asarray(getattr(output_shape, "_value", output_shape)))]
+    shape = _output_shape(output_shape, x)
     if len(shape) != nd + 2:
         raise fail(op.name, f"output_shape must have {nd + 2} elements, got {shape}.")
     out_last = (shape[0], *shape[2:], shape[1]) if first else tuple(shape)
@@ -328,7 +338,8 @@ def _conv_transpose(nd: int, input, filters, output_shape, strides, padding,  # 
     expected = (out_last[0],) + kernels.output_sizes(
         out_last[1:-1], w.shape[:-2], attrs["strides"], attrs["dilations"], attrs["pads"]) \
         + (w.shape[-1],)
-    if tuple(x_last.shape) != expected or w.shape[-2] != out_last[-1]:
+    if tuple(x_last.shape)[1:] != expected[1:] or x_last.shape[0] not in (expected[0], None) \
+            or w.shape[-2] != out_last[-1]:
         raise fail(op.name, f"Size of out_backprop doesn't match computed: input shape "
                    f"{list(x.shape)}, filter shape {list(w.shape)}, output_shape {shape}; the "
                    f"convolution of output_shape would give {list(expected)} (channels last).")
@@ -409,7 +420,7 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
         raise fail("Conv2DBackpropInput", f"conv1d_transpose needs a 3-D input and a 3-D "
                    f"filter, got shapes {list(x.shape)} and {list(w.shape)}.")
     first = channel_first("Conv2DBackpropInput", data_format, 1)
-    shape = [int(d) for d in np.ravel(np.asarray(getattr(output_shape, "_value", output_shape)))]
+    shape = _output_shape(output_shape, x)
     if len(shape) != 3:
         raise fail("Conv2DBackpropInput", f"output_shape must have 3 elements, got {shape}.")
     y = conv2d_transpose(

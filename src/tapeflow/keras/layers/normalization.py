@@ -308,7 +308,8 @@ class UnitNormalization(Layer):
 
     def call(self, inputs):
         squares = math_ops.reduce_sum(math_ops.square(inputs), axis=self.axis, keepdims=True)
-        return inputs * math_ops.minimum(math_ops.rsqrt(squares), 1e12)
+        # min(rsqrt(s), 1e12) as Keras, written so that a zero vector divides by nothing.
+        return inputs * math_ops.rsqrt(math_ops.maximum(squares, 1e-24))
 
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis}

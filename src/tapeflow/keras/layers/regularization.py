@@ -38,10 +38,9 @@ class _SpatialDropout(Dropout):
             return inputs
         if self.rate == 1:
             return inputs * 0.0
-        shape = inputs.shape.as_list()
-        ones = [1] * self.rank
-        noise_shape = [shape[0], *ones, shape[-1]] if self.data_format == "channels_last" \
-            else [shape[0], shape[1], *ones]
+        ones = [1] * self.rank  # None: the input's size
+        noise_shape = [None, *ones, None] if self.data_format == "channels_last" \
+            else [None, None, *ones]
         return tf_nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
 
     def get_config(self) -> dict:
