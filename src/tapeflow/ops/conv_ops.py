@@ -279,17 +279,23 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
         >>> tf.nn.conv1d(x, filters, stride=1, padding="SAME").shape
         TensorShape([2, 5, 4])
     """
-    x, w = typed_inputs("Conv2D", _CONV_TYPES, input, filters)
-    if x.ndim != 3 or w.ndim != 3:
-        raise fail("Conv2D", f"conv1d needs a 3-D input and a 3-D filter, got shapes "
-                   f"{list(x.shape)} and {list(w.shape)}.")
-    first = channel_first("Conv2D", data_format, 1)
+    x, w, first = _inputs_1d("Conv2D", "conv1d", input, filters, data_format)
     y = conv2d(_with_height(x, first), Reshape(w, (1,) + tuple(w.shape)),
                strides=[1, spatial("Conv2D", stride, "stride", False, 1)[0]],
                padding=_padding_with_height(padding, first),
                data_format=_FORMATS[2][first],
                dilations=[1, spatial("Conv2D", dilations, "dilations", False, 1)[0]])
     return _without_height(y, first)
+
+
+def _inputs_1d(op_name: str, function: str, input, filters, data_format) -> tuple:  # noqa: A002
+    """The input and filter of a 1-D convolution (both rank 3), and whether the input is
+    channels first."""
+    x, w = typed_inputs(op_name, _CONV_TYPES, input, filters)
+    if x.ndim != 3 or w.ndim != 3:
+        raise fail(op_name, f"{function} needs a 3-D input and a 3-D filter, got shapes "
+                   f"{list(x.shape)} and {list(w.shape)}.")
+    return x, w, channel_first(op_name, data_format, 1)
 
 
 def _with_height(x, first: bool):
@@ -415,11 +421,8 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
         >>> tf.nn.conv1d_transpose(tf.ones([1, 3, 2]), tf.ones([3, 4, 2]), [1, 6, 4], 2).shape
         TensorShape([1, 6, 4])
     """
-    x, w = typed_inputs("Conv2DBackpropInput", _CONV_TYPES, input, filters)
-    if x.ndim != 3 or w.ndim != 3:
-        raise fail("Conv2DBackpropInput", f"conv1d_transpose needs a 3-D input and a 3-D "
-                   f"filter, got shapes {list(x.shape)} and {list(w.shape)}.")
-    first = channel_first("Conv2DBackpropInput", data_format, 1)
+    x, w, first = _inputs_1d("Conv2DBackpropInput", "conv1d_transpose", input, filters,
+                             data_format)
     shape = _output_shape(output_shape, x)
     if len(shape) != 3:
         raise fail("Conv2DBackpropInput", f"output_shape must have 3 elements, got {shape}.")

@@ -46,6 +46,13 @@ def channel_axis(data_format: str) -> int:
     return -1 if data_format == "channels_last" else 1
 
 
+def _positive(value, name: str) -> int:
+    if int(value) <= 0:
+        raise ValueError(f"Invalid value for argument `{name}`. Expected a strictly positive "
+                         f"value. Received {name}={value}.")
+    return int(value)
+
+
 class _BaseConv(KernelLayer):
     """What the convolution layers share: sizes, padding, data_format, the bias along the
     channel axis, and the input check of `rank + 2` dimensions."""
@@ -101,10 +108,7 @@ class _Conv(_BaseConv):
                          activation, use_bias, kernel_initializer, bias_initializer,
                          kernel_regularizer, bias_regularizer, activity_regularizer,
                          kernel_constraint, bias_constraint, **kwargs)
-        if int(filters) <= 0:
-            raise ValueError("Invalid value for argument `filters`. Expected a strictly "
-                             f"positive value. Received filters={filters}.")
-        self.filters, self.groups = int(filters), int(groups)
+        self.filters, self.groups = _positive(filters, "filters"), int(groups)
         if self.groups <= 0 or self.filters % self.groups:
             raise ValueError("The number of filters must be evenly divisible by the number "
                              f"of groups. Received: groups={groups}, filters={filters}.")
@@ -239,10 +243,7 @@ class _ConvTranspose(_BaseConv):
                          activation, use_bias, kernel_initializer, bias_initializer,
                          kernel_regularizer, bias_regularizer, activity_regularizer,
                          kernel_constraint, bias_constraint, **kwargs)
-        if int(filters) <= 0:
-            raise ValueError("Invalid value for argument `filters`. Expected a strictly "
-                             f"positive value. Received filters={filters}.")
-        self.filters = int(filters)
+        self.filters = _positive(filters, "filters")
         self.output_padding = None if output_padding is None else normalize_tuple(
             output_padding, self.rank, "output_padding", allow_zero=True)
         if self.output_padding is not None and any(
@@ -347,11 +348,7 @@ class _DepthwiseConv(_BaseConv):
                          activation, use_bias, depthwise_initializer, bias_initializer,
                          depthwise_regularizer, bias_regularizer, activity_regularizer,
                          depthwise_constraint, bias_constraint, **kwargs)
-        if int(depth_multiplier) <= 0:
-            raise ValueError("Invalid value for argument `depth_multiplier`. Expected a "
-                             f"strictly positive value. Received "
-                             f"depth_multiplier={depth_multiplier}.")
-        self.depth_multiplier = int(depth_multiplier)
+        self.depth_multiplier = _positive(depth_multiplier, "depth_multiplier")
 
     def build(self, input_shape) -> None:
         channels = self._channels(input_shape)
@@ -427,11 +424,8 @@ class _SeparableConv(_BaseConv):
                          activation, use_bias, depthwise_initializer, bias_initializer,
                          depthwise_regularizer, bias_regularizer, activity_regularizer,
                          depthwise_constraint, bias_constraint, **kwargs)
-        if int(filters) <= 0 or int(depth_multiplier) <= 0:
-            raise ValueError("Invalid value for argument `filters` or `depth_multiplier`. "
-                             f"Expected strictly positive values. Received filters={filters}, "
-                             f"depth_multiplier={depth_multiplier}.")
-        self.filters, self.depth_multiplier = int(filters), int(depth_multiplier)
+        self.filters = _positive(filters, "filters")
+        self.depth_multiplier = _positive(depth_multiplier, "depth_multiplier")
         self.pointwise_initializer = initializers.get(pointwise_initializer)
         self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
         self.pointwise_constraint = pointwise_constraint

@@ -116,7 +116,44 @@ class BatchNormalization(Layer):
                 "epsilon": self.epsilon, "center": self.center, "scale": self.scale}
 
 
-class LayerNormalization(Layer):
+class _ScaleShift(Layer):
+    """A normalization followed by a learned per-channel scale `gamma` and shift `beta`."""
+
+    def __init__(self, epsilon: float, center: bool, scale: bool, beta_initializer,
+                 gamma_initializer, beta_regularizer, gamma_regularizer, beta_constraint,
+                 gamma_constraint, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.epsilon = float(epsilon)
+        self.center = bool(center)
+        self.scale = bool(scale)
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = beta_constraint
+        self.gamma_constraint = gamma_constraint
+
+    def _add_gamma_and_beta(self, shape: list) -> None:
+        """Creates `gamma` and `beta` of `shape`, each only when used (scale, center)."""
+        self.gamma = self.add_weight("gamma", shape=shape, initializer=self.gamma_initializer,
+                                     regularizer=self.gamma_regularizer,
+                                     constraint=self.gamma_constraint) if self.scale else None
+        self.beta = self.add_weight("beta", shape=shape, initializer=self.beta_initializer,
+                                    regularizer=self.beta_regularizer,
+                                    constraint=self.beta_constraint) if self.center else None
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "epsilon": self.epsilon, "center": self.center,
+                "scale": self.scale,
+                "beta_initializer": initializers.serialize(self.beta_initializer),
+                "gamma_initializer": initializers.serialize(self.gamma_initializer),
+                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+                "beta_constraint": serialize_constraint(self.beta_constraint),
+                "gamma_constraint": serialize_constraint(self.gamma_constraint)}
+
+
+class LayerNormalization(_ScaleShift):
     """Normalizes each example over `axis` (default the last): `gamma * (x - mean) /
     sqrt(variance + epsilon) + beta`, with the mean and (biased) variance taken over those
     axes alone, so it behaves the same in training and inference and has no moving state.
@@ -147,17 +184,10 @@ class LayerNormalization(Layer):
                  scale: bool = True, beta_initializer="zeros", gamma_initializer="ones",
                  beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
                  gamma_constraint=None, **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
+                         beta_regularizer, gamma_regularizer, beta_constraint,
+                         gamma_constraint, **kwargs)
         self.axis = [int(a) for a in axis] if isinstance(axis, (list, tuple)) else int(axis)
-        self.epsilon = float(epsilon)
-        self.center = bool(center)
-        self.scale = bool(scale)
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = beta_constraint
-        self.gamma_constraint = gamma_constraint
 
     def build(self, input_shape) -> None:
         rank = len(input_shape)
@@ -171,12 +201,7 @@ class LayerNormalization(Layer):
             raise ValueError(f'Layer "{self.name}": the axes {self.axis} of input shape '
                              f"{input_shape} must have known sizes.")
         self._broadcast = [input_shape[a] if a in self._axes else 1 for a in range(rank)]
-        self.gamma = self.add_weight("gamma", shape=sizes, initializer=self.gamma_initializer,
-                                     regularizer=self.gamma_regularizer,
-                                     constraint=self.gamma_constraint) if self.scale else None
-        self.beta = self.add_weight("beta", shape=sizes, initializer=self.beta_initializer,
-                                    regularizer=self.beta_regularizer,
-                                    constraint=self.beta_constraint) if self.center else None
+        self._add_gamma_and_beta(sizes)
         self.input_spec = InputSpec(ndim=rank, axes={a: input_shape[a] for a in self._axes})
 
     def call(self, inputs):
@@ -192,11 +217,10 @@ class LayerNormalization(Layer):
         return outputs
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon,
-                "center": self.center, "scale": self.scale}
+        return {**super().get_config(), "axis": self.axis}
 
 
-class GroupNormalization(Layer):
+class GroupNormalization(_ScaleShift):
     """Normalizes each example over groups of channels: the channels along `axis` are split
     into `groups` blocks, and each block (with all the other non-batch axes) is brought to
     zero mean and unit variance, then scaled by `gamma` and shifted by `beta` per channel.
@@ -226,18 +250,11 @@ class GroupNormalization(Layer):
                  center: bool = True, scale: bool = True, beta_initializer="zeros",
                  gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
                  beta_constraint=None, gamma_constraint=None, **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
+                         beta_regularizer, gamma_regularizer, beta_constraint,
+                         gamma_constraint, **kwargs)
         self.groups = int(groups)
         self.axis = int(axis)
-        self.epsilon = float(epsilon)
-        self.center = bool(center)
-        self.scale = bool(scale)
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = beta_constraint
-        self.gamma_constraint = gamma_constraint
 
     def build(self, input_shape) -> None:
         rank = len(input_shape)
@@ -252,13 +269,7 @@ class GroupNormalization(Layer):
             raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the "
                              f"number of channels ({channels}) and cannot exceed it.")
         self.input_spec = InputSpec(ndim=rank, axes={self.axis: channels})
-        self.gamma = self.add_weight("gamma", shape=[channels],
-                                     initializer=self.gamma_initializer,
-                                     regularizer=self.gamma_regularizer,
-                                     constraint=self.gamma_constraint) if self.scale else None
-        self.beta = self.add_weight("beta", shape=[channels], initializer=self.beta_initializer,
-                                    regularizer=self.beta_regularizer,
-                                    constraint=self.beta_constraint) if self.center else None
+        self._add_gamma_and_beta([channels])
 
     def call(self, inputs):
         shape = inputs.shape.as_list()
@@ -279,14 +290,7 @@ class GroupNormalization(Layer):
         return array_ops.reshape(outputs, [-1, *shape[1:]])
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "groups": self.groups, "axis": self.axis,
-                "epsilon": self.epsilon, "center": self.center, "scale": self.scale,
-                "beta_initializer": initializers.serialize(self.beta_initializer),
-                "gamma_initializer": initializers.serialize(self.gamma_initializer),
-                "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-                "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-                "beta_constraint": serialize_constraint(self.beta_constraint),
-                "gamma_constraint": serialize_constraint(self.gamma_constraint)}
+        return {**super().get_config(), "groups": self.groups, "axis": self.axis}
 
 
 class UnitNormalization(Layer):

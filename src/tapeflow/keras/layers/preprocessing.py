@@ -40,6 +40,9 @@ class Normalization(Layer):
         array([[0., 0.]], dtype=float32)
     """
 
+    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
+        "_reduce_axes", "_broadcast", "_kept_shape"))
+
     def __init__(self, axis=-1, mean=None, variance=None, invert: bool = False,
                  **kwargs) -> None:
         super().__init__(**kwargs)
