@@ -39,6 +39,22 @@ SPECS = {
     "SeparableConv1D": (lambda L: L.SeparableConv1D(4, 3, depth_multiplier=2), [(2, 7, 3)], {}),
     "SeparableConv2D same": (lambda L: L.SeparableConv2D(4, 3, padding="same"),
                              [(1, 5, 5, 3)], {}),
+    "Conv3D channels_first": (lambda L: L.Conv3D(2, 2, data_format="channels_first"),
+                              [(1, 2, 3, 4, 3)], {}),
+    "Conv2DTranspose channels_first": (
+        lambda L: L.Conv2DTranspose(2, 3, strides=2, data_format="channels_first"),
+        [(1, 3, 3, 4)], {}),
+    "DepthwiseConv2D channels_first": (
+        lambda L: L.DepthwiseConv2D(2, depth_multiplier=2, data_format="channels_first"),
+        [(1, 3, 4, 4)], {}),
+    "SeparableConv1D channels_first": (
+        lambda L: L.SeparableConv1D(3, 2, data_format="channels_first"), [(2, 3, 5)], {}),
+    "AveragePooling1D channels_first": (
+        lambda L: L.AveragePooling1D(2, data_format="channels_first"), [(2, 3, 6)], {}),
+    "Cropping2D channels_first": (
+        lambda L: L.Cropping2D(1, data_format="channels_first"), [(1, 2, 4, 4)], {}),
+    "UpSampling3D channels_first": (
+        lambda L: L.UpSampling3D(2, data_format="channels_first"), [(1, 2, 2, 1, 2)], {}),
     "MaxPooling1D": (lambda L: L.MaxPooling1D(3, strides=2, padding="same"), [(2, 7, 3)], {}),
     "MaxPooling3D": (lambda L: L.MaxPooling3D(), [(1, 4, 5, 4, 2)], {}),
     "MaxPooling3D channels_first": (lambda L: L.MaxPooling3D(data_format="channels_first"),
@@ -103,6 +119,13 @@ SPECS = {
     "Identity": (lambda L: L.Identity(), [(2, 3)], {}),
 }
 
+# Keras behaviour that tapeflow deliberately does not copy: {spec id: reason}, strict xfails.
+KNOWN_DIFFERENCES = {
+    "Conv3D channels_first": "Keras 3.15 on TF adds a channels-first Conv3D's bias along the "
+                             "last spatial axis instead of the channel axis (its output then "
+                             "differs from channels_last on transposed inputs); tapeflow adds "
+                             "it per channel",
+}
 _SKIPPED_CONFIG = {"name", "dtype", "trainable"}
 
 
@@ -131,7 +154,9 @@ def _run(tf, layer, args, kwargs, weights):
         losses
 
 
-@pytest.mark.parametrize("key", list(SPECS))
+@pytest.mark.parametrize("key", [
+    pytest.param(key, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENCES[key], strict=True))
+    if key in KNOWN_DIFFERENCES else key for key in SPECS])
 def test_layer_matches_keras(key, tensorflow):
     import keras
     make, shapes, options = SPECS[key]
