@@ -197,7 +197,7 @@ def test_conv1d_causal_dilated_grouped_matches_numpy_and_gradients_flow():
 def test_conv3d_matches_a_numpy_loop_in_both_layouts(data_format):
     x = rng.standard_normal((1, 4, 3, 5, 2)).astype(np.float32)
     conv = layers.Conv3D(3, (2, 2, 3), strides=(1, 1, 2), data_format=data_format,
-                         bias_initializer="ones")
+                         bias_initializer="random_normal")
     inputs = x if data_format == "channels_last" else x.transpose(0, 4, 1, 2, 3)
     y = conv(inputs).numpy()
     if data_format == "channels_first":
@@ -206,7 +206,8 @@ def test_conv3d_matches_a_numpy_loop_in_both_layouts(data_format):
     want = np.zeros((1, 3, 2, 2, 3))
     for i, j, m in itertools.product(range(3), range(2), range(2)):
         window = x[:, i:i + 2, j:j + 2, 2 * m:2 * m + 3]
-        want[:, i, j, m] = np.tensordot(window, k, axes=([1, 2, 3, 4], [0, 1, 2, 3])) + 1
+        want[:, i, j, m] = np.tensordot(window, k, axes=([1, 2, 3, 4], [0, 1, 2, 3])) \
+            + conv.bias.numpy()
     np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
     assert conv.get_config()["kernel_size"] == (2, 2, 3)
 
