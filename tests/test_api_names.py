@@ -20,7 +20,7 @@ from tapeflow.framework import tensor_spec, variables
 from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, complex_ops,
                           control_flow_ops, conv_ops, creation_ops, diag_ops, embedding_ops,
                           gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
-                          norm_ops, random_ops,
+                          norm_ops, pool_ops, random_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
 from tapeflow.distribute import losses as distribute_losses
 from tapeflow.testing import gradient_checker
@@ -149,10 +149,16 @@ TF_NAMES = [
     (nn_ops.bias_add, "nn.bias_add"), (nn_ops.batch_normalization, "nn.batch_normalization"),
     (nn_ops.l2_loss, "nn.l2_loss"), (nn_ops.moments, "nn.moments"),
     (conv_ops.conv1d, "nn.conv1d"), (conv_ops.conv2d, "nn.conv2d"),
-    (conv_ops.conv2d_transpose, "nn.conv2d_transpose"), (conv_ops.max_pool2d, "nn.max_pool2d"),
-    (conv_ops.avg_pool2d, "nn.avg_pool2d"), (conv_ops.max_pool, "nn.max_pool"),
-    (conv_ops.avg_pool, "nn.avg_pool"), (conv_ops.max_pool1d, "nn.max_pool1d"),
-    (conv_ops.avg_pool1d, "nn.avg_pool1d"), (embedding_ops.embedding_lookup, "nn.embedding_lookup"),
+    (conv_ops.conv2d_transpose, "nn.conv2d_transpose"), (pool_ops.max_pool2d, "nn.max_pool2d"),
+    (pool_ops.avg_pool2d, "nn.avg_pool2d"), (pool_ops.max_pool, "nn.max_pool"),
+    (pool_ops.avg_pool, "nn.avg_pool"), (pool_ops.max_pool1d, "nn.max_pool1d"),
+    (pool_ops.avg_pool1d, "nn.avg_pool1d"), (pool_ops.max_pool3d, "nn.max_pool3d"),
+    (pool_ops.avg_pool3d, "nn.avg_pool3d"), (pool_ops.pool, "nn.pool"),
+    (conv_ops.conv3d, "nn.conv3d"), (conv_ops.conv1d_transpose, "nn.conv1d_transpose"),
+    (conv_ops.conv3d_transpose, "nn.conv3d_transpose"), (conv_ops.convolution, "nn.convolution"),
+    (conv_ops.depthwise_conv2d, "nn.depthwise_conv2d"),
+    (conv_ops.separable_conv2d, "nn.separable_conv2d"),
+    (embedding_ops.embedding_lookup, "nn.embedding_lookup"),
     (random_ops.dropout, "nn.dropout"),
     # random numbers
     (random_ops.set_seed, "random.set_seed"), (random_ops.normal, "random.normal"),
