@@ -17,7 +17,8 @@ IndexedSlices, the gradient-count check, unbroadcasting and collecting the sourc
 
 A rule that needs what a graph does not know while it is built (a dimension of a
 `[None, 3]` tensor) raises SymbolicValueError; the graph domain then runs that rule when the
-graph runs, in one EagerPyFunc node (`_run_later`), itself differentiable.
+graph runs, in one EagerPyFunc node (`run_later`, the one such fallback: forward mode's
+rules use it too), itself differentiable.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ from .tape import OpRecord, is_trainable
 
 __all__ = ["AggregationMethod", "BatchedDomain", "GraphDomain", "TENSOR", "UnconnectedGradients",
            "as_unconnected", "backward", "dense", "eager_domain", "one_per_input", "reachable",
-           "static_dims", "unbroadcast"]
+           "run_later", "static_dims", "unbroadcast"]
 
 
 class UnconnectedGradients(enum.Enum):
@@ -656,28 +657,46 @@ def dense(g):
 
 # -- the one run-time fallback ---------------------------------------------------------------
 
-def _run_later(domain, rule, rec: tuple, out_grads, relevant) -> list:
-    """The rule of graph op `rec` as one EagerPyFunc node that runs it, in `domain`'s eager
-    twin, on the arrays when the graph runs (for a rule that needs what the graph does not
-    know while it is built). The node is differentiable again: under a run-time tape the
-    rule runs on Tensors."""
+def run_later(rec: tuple, extras: list, compute, specs: list) -> list:
+    """The one fallback for a rule that needs what a graph does not know while it is built
+    (a dimension of a `[None, 3]` tensor): it runs when the graph runs instead.
+
+    One EagerPyFunc node takes record `rec`'s inputs and outputs and the `extras` that are
+    not None (upstream gradients, tangents). When the graph runs it calls
+    `compute(record, extras)` with the record rebuilt on their values (Tensors carrying the
+    graph tensors' ids) and the extras in place (raw arrays, or Tensors when a run-time
+    tape records the node, which makes it differentiable again); `compute` returns one
+    value per entry of `specs` ((dtype, dims) pairs), the node's outputs.
+    """
     op, inputs, outputs, attrs = rec
     n_in, n_out = len(inputs), len(outputs)
-    wanted = [i for i, x in enumerate(inputs) if x._id in relevant and is_trainable(x)]
-    present = [g for g in out_grads if g is not None]
 
     def run(*values):
-        eager = domain.eager()
         tensors = [v if isinstance(v, Tensor) else Tensor(v, x._id)
                    for v, x in zip(values, (*inputs, *outputs))]
+        given = iter(values[n_in + n_out:])
+        filled = [None if e is None else next(given) for e in extras]
+        return compute((op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]), attrs),
+                       filled)
+
+    present = [e for e in extras if e is not None]
+    return list(EagerPyFunc(*inputs, *outputs, *present, fn=run, Tout=specs))
+
+
+def _run_later(domain, rule, rec: tuple, out_grads, relevant) -> list:
+    """The rule of graph op `rec`, run when the graph runs (`run_later`) in `domain`'s eager
+    twin; under a run-time tape the rule runs on Tensors, so it can be differentiated again."""
+    op, inputs, outputs, attrs = rec
+    wanted = [i for i, x in enumerate(inputs) if x._id in relevant and is_trainable(x)]
+
+    def compute(view, grads):
+        eager = domain.eager()
+        tensors = view[1]
         needed = relevant if eager.raw else relevant | {
             t._id for t, x in zip(tensors, inputs) if x._id in relevant}
-        view = (op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]), attrs)
-        given = iter(values[n_in + n_out:])
-        grads = [None if g is None else next(given) for g in out_grads]
         grads = [g if g is None or isinstance(g, (Tensor, IndexedSlices)) or eager.raw
                  else Tensor(np.asarray(g)) for g in grads]
-        in_grads = one_per_input(op, eager.call(rule, view, grads, needed), n_in)
+        in_grads = one_per_input(op, eager.call(rule, view, grads, needed), len(inputs))
         result = []
         for i in wanted:
             g, x = in_grads[i], tensors[i]
@@ -688,9 +707,8 @@ def _run_later(domain, rule, rec: tuple, out_grads, relevant) -> list:
                 result.append(eager.unbroadcast(dense(g), x))
         return result
 
-    outs = EagerPyFunc(*inputs, *outputs, *present, fn=run,
-                       Tout=[domain.spec(inputs[i]) for i in wanted])
-    in_grads: list = [None] * n_in
+    outs = run_later(rec, out_grads, compute, [domain.spec(inputs[i]) for i in wanted])
+    in_grads: list = [None] * len(inputs)
     for i, g in zip(wanted, outs):
         in_grads[i] = g
     return in_grads

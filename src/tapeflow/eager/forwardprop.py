@@ -29,8 +29,9 @@ from ..framework.variables import Variable
 from ..ops.array_ops import BroadcastTo
 from ..ops.math_ops import Mul, Sum
 from ..ops.op_util import shape_of
+from ..ops.script_ops import spec_of
 from .backward import (GraphDomain, UnconnectedGradients, as_unconnected, backward, dense,
-                       eager_domain, filled_like, one_per_input, unbroadcast)
+                       eager_domain, filled_like, one_per_input, run_later, unbroadcast)
 from .tape import OpRecord, Tape, is_trainable, log_warning
 
 __all__ = ["ForwardAccumulator", "output_tangents", "tangent_of"]
@@ -229,7 +230,7 @@ def output_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents:
     else:
         try:
             result = _apply_rule(op, view, inputs, outputs, attrs, in_tangents)
-        except SymbolicValueError:  # the rule needs values: it runs when the graph runs
+        except SymbolicValueError:  # the rule needs unknown dimensions: run it later
             result = _runtime_tangents(op, inputs, outputs, attrs, in_tangents)
     if len(outputs) == 1 and not isinstance(result, (tuple, list)):
         result = (result,)
@@ -266,27 +267,19 @@ def _apply_rule(op, view: OpRecord, inputs: tuple, outputs: tuple, attrs: dict,
 
 
 def _runtime_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents: list):
-    """The output tangents of graph op `op` as one EagerPyFunc node computing them from
-    the arrays when the graph runs (for a rule that needs values while the graph is built).
-    """
-    from ..ops.script_ops import EagerPyFunc, spec_of
-    n_in, n_out = len(inputs), len(outputs)
+    """The output tangents of graph op `op`, computed when the graph runs (`run_later`), for
+    a rule that needs what the graph does not know while it is built."""
     wanted = [i for i, o in enumerate(outputs) if is_trainable(o)]
 
-    def run(*values):
-        # Tensors when a run-time tape records this (the node differentiated again).
-        tensors = [v if isinstance(v, Tensor) else Tensor(v) for v in values]
-        given = iter(tensors[n_in + n_out:])
-        tangents = [None if t is None else next(given) for t in in_tangents]
-        result = output_tangents(op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
-                                 attrs, tangents, raw=not state.recorders)
-        return [np.zeros_like(tensors[n_in + i]._value) if result[i] is None else result[i]
+    def compute(record, tangents):
+        _, ins, outs, _ = record
+        result = output_tangents(op, ins, outs, attrs, tangents, raw=not state.recorders)
+        return [np.zeros_like(outs[i]._value) if result[i] is None else result[i]
                 for i in wanted]
 
-    given = [t for t in in_tangents if t is not None]
-    outs = EagerPyFunc(*inputs, *outputs, *given, fn=run,
-                       Tout=[spec_of(outputs[i]) for i in wanted])
-    result: list = [None] * n_out
+    outs = run_later((op, inputs, outputs, attrs), in_tangents, compute,
+                     [spec_of(outputs[i]) for i in wanted])
+    result: list = [None] * len(outputs)
     for i, t in zip(wanted, outs):
         result[i] = t
     return result
