@@ -8,7 +8,8 @@ from ..framework.context import state
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from . import jacobian as _jacobian
-from .backward import GraphDomain, UnconnectedGradients, as_unconnected, backward, eager_domain
+from .backward import UnconnectedGradients, as_unconnected, backward
+from .domains import GraphDomain, eager_domain
 from .tape import Tape, log_warning, snapshot, warn_none_gradients
 
 __all__ = ["GradientTape", "UnconnectedGradients"]

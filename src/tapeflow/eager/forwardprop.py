@@ -30,8 +30,8 @@ from ..ops.array_ops import BroadcastTo
 from ..ops.math_ops import Mul, Sum
 from ..ops.op_util import shape_of
 from ..ops.script_ops import spec_of
-from .backward import (GraphDomain, UnconnectedGradients, as_unconnected, backward, dense,
-                       eager_domain, filled_like, one_per_input, run_later, unbroadcast)
+from .backward import UnconnectedGradients, as_unconnected, backward, one_per_input
+from .domains import GraphDomain, dense, eager_domain, filled_like, run_later, unbroadcast
 from .tape import OpRecord, Tape, is_trainable, log_warning
 
 __all__ = ["ForwardAccumulator", "output_tangents", "tangent_of"]

@@ -31,7 +31,8 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
-from .backward import GraphDomain, backward
+from .backward import backward
+from .domains import GraphDomain
 
 __all__ = ["function", "Function", "ConcreteFunction"]
 

@@ -11,8 +11,8 @@ from ..framework.context import state
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape
-from .backward import (AggregationMethod, GraphDomain, UnconnectedGradients, as_unconnected,
-                       backward)
+from .backward import AggregationMethod, UnconnectedGradients, as_unconnected, backward
+from .domains import GraphDomain
 
 __all__ = ["AggregationMethod", "gradients", "hessians"]
 

@@ -18,8 +18,8 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape, Transpose
 from ..ops.op_util import dtype_of, shape_of
-from .backward import (BatchedDomain, GraphDomain, UnconnectedGradients, as_unconnected,
-                       backward, dense, eager_domain, reachable)
+from .backward import UnconnectedGradients, as_unconnected, backward, reachable
+from .domains import BatchedDomain, GraphDomain, dense, eager_domain
 from .tape import Tape, is_trainable, snapshot
 
 __all__ = ["jacobian", "batch_jacobian"]
