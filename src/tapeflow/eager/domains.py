@@ -203,9 +203,6 @@ class _TensorDomain(_RawDomain):
     def add(self, old, new):
         return _sum(old, new)
 
-    def result(self, g):
-        return g
-
 
 TENSOR = _TensorDomain()
 
@@ -259,6 +256,9 @@ class GraphDomain(_TensorDomain):
 
     def add(self, old, new):
         return old + [new] if type(old) is list else [old, new]
+
+    def result(self, g):
+        return g
 
     def total(self, grads: list):
         return aggregate_all(grads, self.method)
