@@ -1,0 +1,334 @@
+"""AutoGraph's entry points: `tf.function` (which converts by default), `to_graph`,
+`to_code`, `do_not_convert`, and `converted_call`, through which converted code calls
+other functions (user functions are converted in turn; tapeflow's, the standard library's
+and installed packages' are called as they are).
+
+A function's source is parsed and converted once per code object (transformer.py); each
+conversion of a function object makes a fresh function from the cached code, with the
+function's globals and the current values of its closure.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import inspect
+import os
+import sysconfig
+import textwrap
+import types
+import warnings
+import weakref
+
+from ..eager.function import Function
+from . import operators, transformer
+
+__all__ = ["function", "to_graph", "to_code", "do_not_convert", "set_loop_options",
+           "converted_call"]
+
+_FACTORY = "autograph_factory"
+_compiled: dict = {}  # (code object, recursive) -> (factory code, converted source)
+_converted = weakref.WeakSet()
+_NOT_USER_CODE = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
+    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
+    sysconfig.get_paths()["platlib"],
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})
+
+
+def _operators(recursive: bool) -> types.SimpleNamespace:
+    """The `ag__` namespace converted code calls."""
+    names = {name: getattr(operators, name) for name in operators.__all__}
+    call = converted_call if recursive else _plain_call
+    return types.SimpleNamespace(**names, converted_call=call)
+
+
+def _plain_call(f, args, kwargs):
+    if f is builtins.print:
+        return operators.print_(*args, **(kwargs or {}))
+    return f(*args, **(kwargs or {}))
+
+
+def _is_user_code(f) -> bool:
+    try:
+        path = inspect.getsourcefile(f)
+    except TypeError:
+        return False
+    if path is None:
+        return False
+    return not os.path.normcase(os.path.realpath(path)).startswith(_NOT_USER_CODE)
+
+
+def _compile(f, recursive: bool):
+    """(factory code, converted source) for `f`'s code object, converted once."""
+    key = (f.__code__, recursive)
+    if key not in _compiled:
+        lines, first_line = inspect.getsourcelines(f)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        node = tree.body[0]
+        if not isinstance(node, ast.FunctionDef):
+            raise ValueError(f"{f.__qualname__} is not defined by a def statement")
+        converted = transformer.convert_function(node)
+        factory = ast.FunctionDef(
+            name=_FACTORY, args=ast.arguments(
+                posonlyargs=[], args=[ast.arg(arg=a) for a in
+                                      (transformer.OPERATORS,) + f.__code__.co_freevars],
+                kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=[converted, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+            decorator_list=[], returns=None)
+        if "type_params" in ast.FunctionDef._fields:
+            factory.type_params = []
+        module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
+        source = ast.unparse(converted)
+        ast.increment_lineno(module, first_line - 1)
+        namespace: dict = {}
+        exec(compile(module, inspect.getsourcefile(f) or "<autograph>", "exec"), namespace)
+        _compiled[key] = (namespace[_FACTORY].__code__, source)
+    return _compiled[key]
+
+
+def _convert(f, recursive: bool = True):
+    """The converted form of the plain function `f` (a new function object)."""
+    code, _ = _compile(f, recursive)
+    cells = [cell.cell_contents for cell in f.__closure__ or ()]
+    converted = types.FunctionType(code, f.__globals__)(_OPERATORS[recursive], *cells)
+    converted.__defaults__ = f.__defaults__
+    converted.__kwdefaults__ = f.__kwdefaults__
+    converted.__qualname__ = f.__qualname__
+    converted.__module__ = f.__module__
+    converted.__doc__ = f.__doc__
+    _converted.add(converted)
+    return converted
+
+
+def _convertible(f) -> bool:
+    return isinstance(f, types.FunctionType) and f not in _converted and \
+        not getattr(f, "autograph_do_not_convert", False) and f.__name__ != "<lambda>" and \
+        not f.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
+                                   inspect.CO_ASYNC_GENERATOR) and _is_user_code(f)
+
+
+def _try_convert(f, recursive: bool = True):
+    """`f` converted, or `f` itself (with a warning) when its source cannot be converted."""
+    try:
+        return _convert(f, recursive)
+    except (OSError, TypeError, ValueError, SyntaxError) as error:
+        warnings.warn(f"AutoGraph could not transform {f.__qualname__} and will run it as is: "
+                      f"{error}. To silence this warning, decorate the function with "
+                      "@tf.autograph.experimental.do_not_convert", stacklevel=3)
+        return f
+
+
+def converted_call(f, args: tuple, kwargs):
+    """`f(*args, **kwargs)` from converted code: user functions (and methods) are converted
+    first; `print` goes through `operators.print_`."""
+    kwargs = kwargs or {}
+    if f is builtins.print:
+        return operators.print_(*args, **kwargs)
+    if isinstance(f, types.MethodType) and _convertible(f.__func__):
+        return _try_convert(f.__func__)(f.__self__, *args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
+    if _convertible(f):
+        return _try_convert(f)(*args, **kwargs)
+    return f(*args, **kwargs)
+
+
+_OPERATORS = {True: _operators(True), False: _operators(False)}
+
+
+def _for_function(entity):
+    """A converter for tf.function: methods (functools.partial of the instance) convert
+    their function."""
+    if isinstance(entity, functools.partial):
+        return functools.partial(_for_function(entity.func), *entity.args, **entity.keywords)
+    if isinstance(entity, types.MethodType):
+        return types.MethodType(_for_function(entity.__func__), entity.__self__)
+    if isinstance(entity, types.FunctionType) and entity not in _converted and \
+            not getattr(entity, "autograph_do_not_convert", False) and \
+            entity.__name__ != "<lambda>":
+        return _try_convert(entity)
+    return entity
+
+
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """The function `entity` with its Python control flow converted to AutoGraph's form.
+
+    Called in a graph (inside `tf.function`), an `if`/`while`/`for` on a tensor becomes
+    `tf.cond`/`tf.while_loop`; on Python values it runs as Python. Called eagerly it gives
+    the same values as `entity`.
+
+    Args:
+        entity: a Python function or method.
+        recursive: also convert the user functions it calls.
+        experimental_optional_features: accepted for compatibility.
+
+    Returns:
+        The converted function.
+
+    Raises:
+        ValueError: `entity` is not a function defined with `def`, or has no source.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> def collatz(n):
+        ...     steps = 0
+        ...     while n != 1:
+        ...         n = n // 2 if n % 2 == 0 else 3 * n + 1
+        ...         steps += 1
+        ...     return steps
+        >>> int(tf.function(tf.autograph.to_graph(collatz))(tf.constant(6)))
+        8
+    """
+    if isinstance(entity, types.MethodType):
+        return types.MethodType(to_graph(entity.__func__, recursive), entity.__self__)
+    if not isinstance(entity, types.FunctionType):
+        raise ValueError(f"to_graph: expected a Python function, got {entity!r}")
+    try:
+        return _convert(entity, bool(recursive))
+    except (OSError, TypeError) as error:
+        raise ValueError(f"to_graph: cannot convert {entity.__qualname__}: {error}") from None
+
+
+def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
+    """The source of `entity` as AutoGraph converts it (for reading; see `to_graph`).
+
+    Args:
+        entity: a Python function or method.
+        recursive: accepted for compatibility (calls are always routed through
+            `ag__.converted_call`).
+        experimental_optional_features: accepted for compatibility.
+
+    Returns:
+        Python source text.
+
+    Raises:
+        ValueError: `entity` is not a function defined with `def`, or has no source.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> def f(x):
+        ...     if x > 0:
+        ...         x = x * x
+        ...     return x
+        >>> "ag__.if_stmt" in tf.autograph.to_code(f)
+        True
+    """
+    entity = getattr(entity, "__func__", entity)
+    if not isinstance(entity, types.FunctionType):
+        raise ValueError(f"to_code: expected a Python function, got {entity!r}")
+    try:
+        return _compile(entity, bool(recursive))[1] + "\n"
+    except (OSError, TypeError) as error:
+        raise ValueError(f"to_code: cannot convert {entity.__qualname__}: {error}") from None
+
+
+def do_not_convert(func=None):
+    """Marks a function to run as it is written: AutoGraph neither converts it nor the
+    functions it calls.
+
+    Args:
+        func: the function (or use `@do_not_convert` as a bare decorator).
+
+    Returns:
+        A wrapper of `func` that AutoGraph calls without converting.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> @tf.autograph.experimental.do_not_convert
+        ... def positive(x):
+        ...     return tf.cond(x > 0, lambda: x, lambda: -x)
+        >>> float(tf.function(positive)(tf.constant(-2.0)))
+        2.0
+    """
+    if func is None:
+        return do_not_convert
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    wrapper.autograph_do_not_convert = True
+    return wrapper
+
+
+def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
+                     shape_invariants=None) -> None:
+    """Options for the tensor loop whose body starts with this call (read when the function
+    is converted; running it does nothing).
+
+    Args:
+        parallel_iterations, swap_memory: accepted for compatibility.
+        maximum_iterations: stop the loop after this many iterations at most.
+        shape_invariants: a list of `(variable, shape)` pairs; the loop variable may change
+            its shape within `shape` (None dimensions vary).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> @tf.function
+        ... def doubling(n):
+        ...     x = tf.constant([1.0])
+        ...     for _ in tf.range(n):
+        ...         tf.autograph.experimental.set_loop_options(
+        ...             shape_invariants=[(x, tf.TensorShape([None]))])
+        ...         x = tf.concat([x, x], 0)
+        ...     return x
+        >>> doubling(tf.constant(3)).shape
+        TensorShape([8])
+    """
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None):
+    """Compiles a Python function into graphs, traced once per input signature.
+
+    With `autograph=True` (the default) the function's source is converted first, so
+    Python `if`, `while` and `for` on tensors become `tf.cond` and `tf.while_loop` (see
+    `tf.autograph.to_graph`), as do `break`, `continue` and `return` inside them and
+    `and`/`or`/`not` on tensors.
+
+    Args:
+        func: the function (or use `@tf.function(...)` with keyword arguments).
+        input_signature: TensorSpecs fixing the inputs: one trace, with unknown
+            dimensions where the specs have None.
+        autograph: convert Python control flow on tensors (False: trace the function as
+            written; an `if` on a graph tensor then raises OperatorNotAllowedInGraphError).
+        jit_compile: accepted for compatibility.
+        reduce_retracing: a retrace for new shapes makes the differing dimensions unknown,
+            so later calls of other sizes reuse it.
+
+    Returns:
+        A `Function`.
+
+    Raises:
+        TypeError: arguments that do not match `input_signature`.
+        ValueError: a Variable created on a call other than the first trace.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> v = tf.Variable(1.0)
+        >>> @tf.function
+        ... def step(x):
+        ...     v.assign_add(x)
+        ...     return v * 2.0
+        >>> float(step(tf.constant(2.0))), float(v)
+        (6.0, 3.0)
+        >>> step.experimental_get_tracing_count()
+        1
+        >>> @tf.function
+        ... def clipped_sum(x):
+        ...     total = 0.0
+        ...     for value in x:
+        ...         if value > 1.0:
+        ...             value = 1.0
+        ...         total += value
+        ...     return total
+        >>> float(clipped_sum(tf.constant([0.5, 3.0, 0.25])))
+        1.75
+    """
+    reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
+    converter = _for_function if autograph else None
+    if func is None:
+        return lambda f: Function(f, input_signature, reduce_retracing, converter=converter)
+    return Function(func, input_signature, reduce_retracing, converter=converter)

@@ -1,0 +1,418 @@
+"""The run-time side of AutoGraph: what converted code calls in place of Python statements.
+
+Each operator looks at its condition or iterable when it runs: a tensor (inside a graph)
+makes `tf.cond` / `tf.while_loop`; a Python value runs the plain Python statement. A
+statement's body is a function of no arguments that reads and writes the enclosing
+function's variables (`nonlocal`); `get_state()` returns the values of the variables the
+statement assigns (its *symbols*) and `set_state(values)` writes them back, so the operator
+can thread them through the graph's branches and loop iterations.
+
+A variable that has no value yet holds an `Undefined`; reading one (`ld`) raises the error
+it carries, so a variable a tensor `if` defines on one branch only is an error only when it
+is used afterwards, as in TF.
+"""
+from __future__ import annotations
+
+import builtins
+
+from ..eager.control_flow import cond, while_loop
+from ..framework import nest
+from ..framework.context import executing_eagerly
+from ..framework.execute import execute
+from ..framework.graph import FuncGraph, get_default_graph
+from ..framework.tensor import convert_to_tensor, is_tensor
+from ..framework.tensor_shape import TensorShape
+from ..ops.array_ops import shape
+from ..ops.comparison_ops import logical_and, logical_not
+from ..ops.creation_ops import zeros
+from ..ops.gather_ops import GatherV2
+
+__all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "if_stmt", "if_exp",
+           "while_stmt", "for_stmt", "and_", "or_", "not_", "print_", "RETURN_VALUE"]
+
+# The name the converter gives the function's return value (see transformer.py).
+RETURN_VALUE = "retval_"
+
+
+class Undefined:
+    """The value of a variable that has not been assigned; `ld` raises `error` on a read."""
+
+    __slots__ = ("name", "error")
+
+    def __init__(self, name: str, error: Exception | None = None) -> None:
+        self.name = name
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"<undefined {self.name!r}>"
+
+
+class UndefinedReturnValue(Undefined):
+    """The return value before any `return` ran: the function returns None."""
+
+    def __init__(self) -> None:
+        super().__init__(RETURN_VALUE)
+
+
+def ld(value):
+    """A read of a variable that may be undefined: raises the reason it is undefined."""
+    if isinstance(value, Undefined):
+        raise value.error if value.error is not None else UnboundLocalError(
+            f"local variable {value.name!r} referenced before assignment")
+    return value
+
+
+def retval(value):
+    """The function's result: None when no `return` ran."""
+    if type(value) is UndefinedReturnValue:
+        return None
+    return ld(value)
+
+
+def _is_graph_tensor(x) -> bool:
+    return is_tensor(x) and not executing_eagerly()
+
+
+# ---------------------------------------------------------------------------- conditionals
+
+def if_stmt(test, body, orelse, get_state, set_state, symbol_names: tuple) -> None:
+    """`if test: body() else: orelse()`; a tensor test in a graph becomes `tf.cond`."""
+    if not _is_graph_tensor(test):
+        body() if test else orelse()
+        return
+    _graph_if(_bool_condition(test, "if statement"), body, orelse, get_state, set_state,
+              symbol_names)
+
+
+def _bool_condition(test, statement: str):
+    test = convert_to_tensor(test)
+    if test.dtype.name != "bool" or test.shape.rank not in (0, None):
+        raise ValueError(f"condition of {statement} expected to be `tf.bool` scalar, got "
+                         f"{test!r}; to use as boolean Tensor, use `tf.cast`; to check for "
+                         "None, use `is not None`")
+    return test
+
+
+def _graph_if(test, body, orelse, get_state, set_state, names: tuple) -> None:
+    before = get_state()
+    seen: dict = {}
+
+    def branch(fn, label):
+        def traced():
+            set_state(before)
+            fn()
+            seen[label] = after = get_state()
+            return [_branch_output(names[k], after[k]) for k in outputs]
+        return traced
+
+    # A symbol defined on one branch only is no output: it is left undefined afterwards
+    # (an error if it is read), which takes a second trace of the branches.
+    outputs = list(range(len(names)))
+    while True:
+        seen.clear()
+        try:
+            results = cond(test, branch(body, "main"), branch(orelse, "else"))
+        except (TypeError, ValueError) as error:
+            if len(seen) < 2:
+                raise
+            one_sided = _one_sided(seen, outputs)
+            if not one_sided:
+                _explain_branch_mismatch(error, names, seen, outputs)
+                raise
+            outputs = [k for k in outputs if k not in one_sided]
+            continue
+        break
+    main, other = seen["main"], seen["else"]
+    merged = list(main)
+    for k, value in zip(outputs, results):
+        # The same object on both branches (a flag both set to True) stays a Python value.
+        merged[k] = main[k] if main[k] is other[k] else value
+    for k in range(len(names)):
+        if isinstance(main[k], Undefined) != isinstance(other[k], Undefined):
+            merged[k] = _undefined_after_if(
+                names[k], "else" if isinstance(main[k], Undefined) else "main")
+    set_state(merged)
+
+
+def _one_sided(seen: dict, outputs: list) -> list:
+    main, other = seen["main"], seen["else"]
+    return [k for k in outputs
+            if isinstance(main[k], Undefined) != isinstance(other[k], Undefined)]
+
+
+def _branch_output(name: str, value):
+    """A branch's value of a symbol as the cond's output; an undefined one is an empty
+    structure (it makes the branches differ, which the retry reports)."""
+    if isinstance(value, Undefined):
+        return ()
+    try:
+        return nest.map_structure(convert_to_tensor, value)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name!r} must be a tensor (or a structure of tensors) after a tensor "
+                        f"if statement; it is {value!r}: {error}") from None
+
+
+def _explain_branch_mismatch(error, names, seen, outputs) -> None:
+    """Raises TF's error naming the symbol the two branches disagree on, if it finds one;
+    a symbol defined on one branch only is left undefined (an error if it is read)."""
+    if "main" not in seen or "else" not in seen:
+        return
+    main, other = seen["main"], seen["else"]
+    for k in outputs:
+        a, b = main[k], other[k]
+        a_undefined, b_undefined = isinstance(a, Undefined), isinstance(b, Undefined)
+        if a_undefined or b_undefined:
+            continue
+        if _structure(a) != _structure(b):
+            raise TypeError(f"{names[k]!r} must have the same nested structure in the main and "
+                            f"else branches: {a!r} and {b!r}") from error
+        for x, y in zip(nest.flatten(a), nest.flatten(b)):
+            dx, dy = convert_to_tensor(x).dtype, convert_to_tensor(y).dtype
+            if dx != dy:
+                raise TypeError(f"{names[k]!r} has dtype {dx.name} in the main branch, but "
+                                f"dtype {dy.name} in the else branch") from error
+
+
+def _structure(x):
+    if isinstance(x, (list, tuple, dict)):
+        return nest.map_structure(lambda _: None, x)
+    return None
+
+
+def _undefined_after_if(name: str, defined_in: str) -> Undefined:
+    missing = "else" if defined_in == "main" else "main"
+    if name == RETURN_VALUE:
+        return Undefined(name, ValueError(f"the {missing} branch must also have a return "
+                                          "statement."))
+    return Undefined(name, ValueError(f"{name!r} must also be initialized in the {missing} "
+                                      "branch"))
+
+
+def if_exp(test, if_true, if_false, description: str = "expression"):
+    """`if_true() if test else if_false()`; a tensor test in a graph becomes `tf.cond`."""
+    if not _is_graph_tensor(test):
+        return if_true() if test else if_false()
+    return cond(test, if_true, if_false)
+
+
+# ------------------------------------------------------------------------- logical operators
+
+def and_(a, b):
+    """`a() and b()`: `b` runs only when `a` is true (as a `tf.cond` for a tensor)."""
+    first = a()
+    if not _is_graph_tensor(first):
+        return first and b()
+    return cond(first, lambda: convert_to_tensor(b()), lambda: first)
+
+
+def or_(a, b):
+    """`a() or b()`: `b` runs only when `a` is false (as a `tf.cond` for a tensor)."""
+    first = a()
+    if not _is_graph_tensor(first):
+        return first or b()
+    return cond(first, lambda: first, lambda: convert_to_tensor(b()))
+
+
+def not_(x):
+    """`not x`; `tf.logical_not` for a tensor."""
+    if is_tensor(x):
+        return logical_not(x)
+    return not x
+
+
+# ------------------------------------------------------------------------------------- print
+
+def print_(*objects, **kwargs) -> None:
+    """Python's print; with a tensor in a graph, the printing belongs in the graph.
+
+    The seam for `tf.print`: when tapeflow has it, tensors print when the graph runs. Until
+    then they print as the symbolic tensors they are while the function is traced.
+    """
+    import tapeflow
+    tf_print = getattr(tapeflow, "print", None)
+    if tf_print is not None and any(_is_graph_tensor(x) for x in objects):
+        tf_print(*objects, **{k: v for k, v in kwargs.items() if k in ("sep", "end")})
+        return
+    builtins.print(*objects, **kwargs)
+
+
+# ------------------------------------------------------------------------------------- loops
+
+_TENSOR_STOPS_PYTHON_LOOP = (
+    "break and return statements which depend on a tensor condition are not supported in "
+    "Python loops: the loop runs while the function is traced. Did you intend to make it a "
+    "tensor loop? Iterate over a tensor (for i in tf.range(n)) or test one (while i < n).")
+
+
+def while_stmt(test, body, get_state, set_state, symbol_names: tuple, opts=None) -> None:
+    """`while test(): body()`; a tensor test in a graph becomes `tf.while_loop`."""
+    first = test()
+    if not _is_graph_tensor(first):
+        while first:
+            body()
+            first = test()
+            if _is_graph_tensor(first):
+                raise NotImplementedError(_TENSOR_STOPS_PYTHON_LOOP)
+        return
+    _bool_condition(first, "while loop")
+
+    def loop_body():
+        body()
+        return []
+    _graph_loop(test, loop_body, [], get_state, set_state, symbol_names, opts or {})
+
+
+def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tuple,
+             opts=None) -> None:
+    """`for itr in iterated: body(itr)`, stopping early when `extra_test()` is false.
+
+    A tensor iterates over its first dimension, as a `tf.while_loop` in a graph. Other
+    iterables (Python lists, `range`) run as a Python loop.
+    """
+    if not _is_graph_tensor(iterated):
+        for item in iterated:
+            if extra_test is not None:
+                go = extra_test()
+                if _is_graph_tensor(go):
+                    raise NotImplementedError(_TENSOR_STOPS_PYTHON_LOOP)
+                if not go:
+                    break
+            body(item)
+        return
+    if iterated.shape.rank == 0:
+        raise TypeError("Cannot iterate over a scalar tensor.")
+    length = shape(iterated, out_type="int32")[0]
+
+    def loop_test(index):
+        more = index < length
+        return more if extra_test is None else logical_and(more, _as_bool(extra_test()))
+
+    def loop_body(index):
+        # The op itself: tf.gather checks the (maybe unknown) length of `iterated` up front.
+        body(execute(GatherV2, (iterated, index), {"axis": 0, "batch_dims": 0}))
+        return [index + 1]
+
+    _graph_loop(loop_test, loop_body, [convert_to_tensor(0)], get_state, set_state,
+                symbol_names, opts or {})
+
+
+def _as_bool(x):
+    return x if is_tensor(x) else convert_to_tensor(bool(x))
+
+
+def _graph_loop(test, body, counters: list, get_state, set_state, names: tuple,
+                opts: dict) -> None:
+    """The loop as a `tf.while_loop` over its own `counters` and the symbols defined before
+    it; `test(*counters)` and `body(*counters)` (returning the next counters) read and write
+    the symbols. A symbol first assigned in the loop starts as zeros of the dtype and shape
+    the body gives it (found by tracing the body once aside); one the body leaves undefined
+    stays local to the body."""
+    before = list(get_state())
+    if any(isinstance(v, Undefined) for v in before):
+        before = _initial_values(body, counters, before, get_state, set_state)
+    carried = [k for k, v in enumerate(before) if not isinstance(v, Undefined)]
+    initial = []
+    for k in carried:
+        try:
+            initial.append(nest.map_structure(convert_to_tensor, before[k]))
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{names[k]!r} is a variable of a tensor loop and must be a tensor "
+                            f"(or a structure of tensors); it is {before[k]!r}") from error
+    invariants = _shape_invariants(opts, carried, before)
+    n = len(counters)
+
+    def state_of(values):
+        state = [_undefined_in_loop(name) for name in names]
+        for k, v in zip(carried, values):
+            state[k] = v
+        return state
+
+    def loop_cond(*values):
+        set_state(state_of(values[n:]))
+        return _as_bool(test(*values[:n]))
+
+    def loop_body(*values):
+        set_state(state_of(values[n:]))
+        next_counters = body(*values[:n])
+        after = get_state()
+        return next_counters + [_checked(names[k], start, after[k], invariants[k])
+                                for k, start in zip(carried, values[n:])]
+
+    shapes = None
+    if any(s is not None for s in invariants.values()):
+        shapes = [x.shape for x in counters] + [
+            nest.map_structure(lambda t: t.shape, v) if invariants[k] is None else invariants[k]
+            for k, v in zip(carried, initial)]
+    results = while_loop(loop_cond, loop_body, counters + initial, shape_invariants=shapes,
+                         maximum_iterations=opts.get("maximum_iterations"))
+    final = state_of(list(results)[n:])
+    for k in range(len(names)):
+        if k not in carried:
+            final[k] = _undefined_after_loop(names[k])
+    set_state(final)
+
+
+def _initial_values(body, counters, before, get_state, set_state) -> list:
+    """`before` with the undefined symbols the body defines set to zeros of the dtype and
+    shape one traced iteration gives them (the trace is thrown away)."""
+    with FuncGraph("loop_probe", outer_graph=get_default_graph()).as_default():
+        set_state(before)
+        body(*counters)
+        after = get_state()
+    set_state(before)
+    start = list(before)
+    for k, value in enumerate(after):
+        if isinstance(before[k], Undefined) and not isinstance(value, Undefined) and \
+                all(is_tensor(x) for x in nest.flatten(value)):
+            start[k] = nest.map_structure(lambda t: zeros(
+                [0 if d is None else d for d in t.shape.as_list()], t.dtype), value)
+    return start
+
+
+def _undefined_in_loop(name: str) -> Undefined:
+    return Undefined(name, ValueError(f"{name!r} must be defined before the loop."))
+
+
+def _undefined_after_loop(name: str) -> Undefined:
+    if name == RETURN_VALUE:
+        return Undefined(name, NotImplementedError(
+            "a return statement cannot be placed inside this TensorFlow loop; this may happen "
+            "if a return statement depends on a static Python condition such as a "
+            "hyperparameter"))
+    return _undefined_in_loop(name)
+
+
+def _shape_invariants(opts: dict, carried: list, before: list) -> dict:
+    """{symbol index: TensorShape or None} from `set_loop_options(shape_invariants=...)`."""
+    given = opts.get("shape_invariants") or []
+    invariants = {k: None for k in carried}
+    for variable, shape_ in given:
+        for k in carried:
+            if before[k] is variable:
+                invariants[k] = TensorShape(shape_)
+    return invariants
+
+
+def _checked(name: str, start, value, invariant):
+    """The loop variable's value after one iteration, checked against its value before."""
+    if isinstance(value, Undefined):
+        raise ValueError(f"{name!r} must be defined before the loop.")
+    if _structure(value) != _structure(start):
+        raise ValueError(f"{name!r} does not have the same nested structure after one "
+                         f"iteration: {start!r} before the loop and {value!r} after")
+    value = nest.map_structure(convert_to_tensor, value)
+    for a, b in zip(nest.flatten(start), nest.flatten(value)):
+        if a.dtype != b.dtype:
+            raise TypeError(f"{name!r} has dtype {a.dtype.name} before the loop, but dtype "
+                            f"{b.dtype.name} after one iteration")
+        allowed = invariant if invariant is not None else a.shape
+        if not allowed.is_compatible_with(b.shape):
+            raise ValueError(
+                f"{name!r} has shape {_shape_text(a.shape)} before the loop, but shape "
+                f"{_shape_text(b.shape)} after one iteration. Use "
+                "tf.autograph.experimental.set_loop_options to set shape invariants.")
+    return value
+
+
+def _shape_text(s: TensorShape) -> str:
+    return str(tuple(s.as_list())) if s.rank is not None else "<unknown>"
