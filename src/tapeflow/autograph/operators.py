@@ -102,75 +102,72 @@ def _graph_if(test, body, orelse, get_state, set_state, names: tuple) -> None:
             set_state(before)
             fn()
             seen[label] = after = get_state()
-            return [_branch_output(names[k], after[k]) for k in outputs]
+            return [_branch_output(after[k]) for k in outputs]
         return traced
 
-    # A symbol defined on one branch only is no output: it is left undefined afterwards
-    # (an error if it is read), which takes a second trace of the branches.
+    # A symbol that is not a tensor on both branches (defined on one only, or a Python
+    # object) is no output: it is left undefined afterwards, an error only if it is read.
+    # Finding such symbols when the branches differ takes a second trace.
     outputs = list(range(len(names)))
     while True:
         seen.clear()
         try:
             results = cond(test, branch(body, "main"), branch(orelse, "else"))
+            break
         except (TypeError, ValueError) as error:
             if len(seen) < 2:
                 raise
-            one_sided = _one_sided(seen, outputs)
-            if not one_sided:
+            dropped = [k for k in outputs if not _tensors_on_both(seen, k)]
+            if not dropped:
                 _explain_branch_mismatch(error, names, seen, outputs)
                 raise
-            outputs = [k for k in outputs if k not in one_sided]
-            continue
-        break
+            outputs = [k for k in outputs if k not in dropped]
     main, other = seen["main"], seen["else"]
-    merged = list(main)
-    for k, value in zip(outputs, results):
-        # The same object on both branches (a flag both set to True) stays a Python value.
-        merged[k] = main[k] if main[k] is other[k] else value
-    for k in range(len(names)):
-        if isinstance(main[k], Undefined) != isinstance(other[k], Undefined):
-            merged[k] = _undefined_after_if(
-                names[k], "else" if isinstance(main[k], Undefined) else "main")
+    result_of = dict(zip(outputs, results))
+    merged = []
+    for k, name in enumerate(names):
+        if main[k] is other[k]:  # a flag both branches set to True stays a Python value
+            merged.append(main[k])
+        elif k in result_of and _tensors_on_both(seen, k):
+            merged.append(result_of[k])
+        else:
+            merged.append(_undefined_after_if(name, main[k], other[k]))
     set_state(merged)
 
 
-def _one_sided(seen: dict, outputs: list) -> list:
-    main, other = seen["main"], seen["else"]
-    return [k for k in outputs
-            if isinstance(main[k], Undefined) != isinstance(other[k], Undefined)]
-
-
-def _branch_output(name: str, value):
-    """A branch's value of a symbol as the cond's output; an undefined one is an empty
-    structure (it makes the branches differ, which the retry reports)."""
+def _as_tensors(value):
+    """`value` (a structure) with tensors for leaves, or None if it has no tensor form."""
     if isinstance(value, Undefined):
-        return ()
+        return None
     try:
         return nest.map_structure(convert_to_tensor, value)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"{name!r} must be a tensor (or a structure of tensors) after a tensor "
-                        f"if statement; it is {value!r}: {error}") from None
+    except (TypeError, ValueError):
+        return None
+
+
+def _tensors_on_both(seen: dict, k: int) -> bool:
+    return _as_tensors(seen["main"][k]) is not None and _as_tensors(seen["else"][k]) is not None
+
+
+def _branch_output(value):
+    """A branch's value of a symbol as the cond's output; one without a tensor form is an
+    empty structure (the branches then differ, and the retry leaves it out)."""
+    tensors = _as_tensors(value)
+    return () if tensors is None else tensors
 
 
 def _explain_branch_mismatch(error, names, seen, outputs) -> None:
-    """Raises TF's error naming the symbol the two branches disagree on, if it finds one;
-    a symbol defined on one branch only is left undefined (an error if it is read)."""
-    if "main" not in seen or "else" not in seen:
-        return
+    """Raises TF's error naming the symbol the two branches disagree on, if it finds one."""
     main, other = seen["main"], seen["else"]
     for k in outputs:
-        a, b = main[k], other[k]
-        a_undefined, b_undefined = isinstance(a, Undefined), isinstance(b, Undefined)
-        if a_undefined or b_undefined:
-            continue
+        a, b = _as_tensors(main[k]), _as_tensors(other[k])
         if _structure(a) != _structure(b):
             raise TypeError(f"{names[k]!r} must have the same nested structure in the main and "
-                            f"else branches: {a!r} and {b!r}") from error
+                            f"else branches: {main[k]!r} and {other[k]!r}") from error
         for x, y in zip(nest.flatten(a), nest.flatten(b)):
-            dx, dy = convert_to_tensor(x).dtype, convert_to_tensor(y).dtype
-            if dx != dy:
-                raise TypeError(f"{names[k]!r} has dtype {dx.name} in the main branch, but "
-                                f"dtype {dy.name} in the else branch") from error
+            if x.dtype != y.dtype:
+                raise TypeError(f"{names[k]!r} has dtype {x.dtype.name} in the main branch, but "
+                                f"dtype {y.dtype.name} in the else branch") from error
 
 
 def _structure(x):
@@ -179,13 +176,21 @@ def _structure(x):
     return None
 
 
-def _undefined_after_if(name: str, defined_in: str) -> Undefined:
-    missing = "else" if defined_in == "main" else "main"
-    if name == RETURN_VALUE:
-        return Undefined(name, ValueError(f"the {missing} branch must also have a return "
-                                          "statement."))
-    return Undefined(name, ValueError(f"{name!r} must also be initialized in the {missing} "
-                                      "branch"))
+def _undefined_after_if(name: str, main, other) -> Undefined:
+    """The value after a tensor `if` of a symbol that is not a tensor on both branches."""
+    for value in (main, other):
+        if isinstance(value, Undefined) and value.error is not None:
+            return value  # already undefined for a reason of its own (a loop's return)
+    if isinstance(main, Undefined) or isinstance(other, Undefined):
+        missing = "main" if isinstance(main, Undefined) else "else"
+        if name == RETURN_VALUE:
+            return Undefined(name, ValueError(f"the {missing} branch must also have a return "
+                                              "statement."))
+        return Undefined(name, ValueError(f"{name!r} must also be initialized in the "
+                                          f"{missing} branch"))
+    return Undefined(name, TypeError(
+        f"{name!r} must be a tensor (or a structure of tensors) to be used after a tensor if "
+        f"statement; it is {main!r} in the main branch and {other!r} in the else branch"))
 
 
 def if_exp(test, if_true, if_false, description: str = "expression"):
@@ -307,18 +312,22 @@ def _graph_loop(test, body, counters: list, get_state, set_state, names: tuple,
     the symbols. A symbol first assigned in the loop starts as zeros of the dtype and shape
     the body gives it (found by tracing the body once aside); one the body leaves undefined
     stays local to the body."""
-    before = list(get_state())
+    given = get_state()
+    before = list(given)
+    for k, value in enumerate(before):
+        if isinstance(value, Undefined):
+            before[k] = _undefined_in_loop(names[k])
+        else:
+            tensors = _as_tensors(value)
+            if tensors is None:
+                raise TypeError(f"{names[k]!r} is a variable of a tensor loop and must be a "
+                                f"tensor (or a structure of tensors); it is {value!r}")
+            before[k] = tensors
     if any(isinstance(v, Undefined) for v in before):
         before = _initial_values(body, counters, before, get_state, set_state)
     carried = [k for k, v in enumerate(before) if not isinstance(v, Undefined)]
-    initial = []
-    for k in carried:
-        try:
-            initial.append(nest.map_structure(convert_to_tensor, before[k]))
-        except (TypeError, ValueError) as error:
-            raise TypeError(f"{names[k]!r} is a variable of a tensor loop and must be a tensor "
-                            f"(or a structure of tensors); it is {before[k]!r}") from error
-    invariants = _shape_invariants(opts, carried, before)
+    initial = [before[k] for k in carried]
+    invariants = _shape_invariants(opts, carried, given)
     n = len(counters)
 
     def state_of(values):
@@ -362,10 +371,10 @@ def _initial_values(body, counters, before, get_state, set_state) -> list:
     set_state(before)
     start = list(before)
     for k, value in enumerate(after):
-        if isinstance(before[k], Undefined) and not isinstance(value, Undefined) and \
-                all(is_tensor(x) for x in nest.flatten(value)):
+        tensors = _as_tensors(value)
+        if isinstance(before[k], Undefined) and tensors is not None:
             start[k] = nest.map_structure(lambda t: zeros(
-                [0 if d is None else d for d in t.shape.as_list()], t.dtype), value)
+                [0 if d is None else d for d in t.shape.as_list()], t.dtype), tensors)
     return start
 
 
@@ -382,13 +391,13 @@ def _undefined_after_loop(name: str) -> Undefined:
     return _undefined_in_loop(name)
 
 
-def _shape_invariants(opts: dict, carried: list, before: list) -> dict:
+def _shape_invariants(opts: dict, carried: list, state: tuple) -> dict:
     """{symbol index: TensorShape or None} from `set_loop_options(shape_invariants=...)`."""
     given = opts.get("shape_invariants") or []
     invariants = {k: None for k in carried}
     for variable, shape_ in given:
         for k in carried:
-            if before[k] is variable:
+            if state[k] is variable:
                 invariants[k] = TensorShape(shape_)
     return invariants
 

@@ -1,0 +1,248 @@
+"""tf.function with AutoGraph: the tutorial patterns give the values eager Python gives and
+the known ones; errors raise TF's classes; conversion is cached, recursive over user code,
+and can be turned off; gradients flow through converted control flow to second order."""
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.autograph import api
+
+_spec = importlib.util.spec_from_file_location(
+    "autograph_patterns", pathlib.Path(__file__).with_name("patterns.py"))
+patterns = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(patterns)
+
+
+def _inputs(inputs):
+    return [tf.constant(v[0], dtype=v[1]) if isinstance(v, tuple) else v for v in inputs]
+
+
+def _values(result):
+    if isinstance(result, (list, tuple)):
+        return [np.asarray(r).tolist() for r in result]
+    return np.asarray(result).tolist()
+
+
+@pytest.mark.parametrize("fn, inputs, expected", patterns.PATTERNS,
+                         ids=[f"{p[0].__name__}-{i}" for i, p in enumerate(patterns.PATTERNS)])
+def test_pattern_matches_eager_python_and_the_known_value(fn, inputs, expected):
+    eager = fn(*_inputs(inputs))
+    traced = tf.function(fn)(*_inputs(inputs))
+    np.testing.assert_allclose(_values(traced), expected, rtol=1e-6)
+    np.testing.assert_allclose(_values(eager), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn, inputs, raises", patterns.ERRORS,
+                         ids=[p[0].__name__ for p in patterns.ERRORS])
+def test_error_cases_raise_tf_classes(fn, inputs, raises):
+    with pytest.raises(raises):
+        tf.function(fn)(*_inputs(inputs))
+
+
+@pytest.mark.parametrize("fn, message", [
+    (patterns.defined_on_one_branch, "'y' must also be initialized in the else branch"),
+    (patterns.loop_changes_dtype,
+     "'x' has dtype float32 before the loop, but dtype int32 after one iteration"),
+    (patterns.loop_changes_shape,
+     r"'x' has shape \(1,\) before the loop, but shape \(2,\) after one iteration"),
+    (patterns.branches_differ_in_dtype,
+     "'y' has dtype int32 in the main branch, but dtype float32 in the else branch"),
+    (patterns.float_condition, "condition of if statement expected to be `tf.bool` scalar"),
+    (patterns.return_in_tensor_loop, "a return statement cannot be placed inside this"),
+    (patterns.return_on_one_branch, "the else branch must also have a return statement"),
+])
+def test_error_messages_name_the_variable(fn, message):
+    inputs = next(i for f, i, _ in patterns.ERRORS if f is fn)
+    with pytest.raises(Exception, match=message):
+        tf.function(fn)(*_inputs(inputs))
+
+
+def test_autograph_false_traces_the_function_as_written():
+    def f(x):
+        if x > 0:
+            x = -x
+        return x
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        tf.function(f, autograph=False)(tf.constant(1.0))
+    assert float(tf.function(f)(tf.constant(1.0))) == -1.0
+
+
+def test_conversion_is_cached_per_function():
+    def f(x):
+        while x < 10.0:
+            x = x * 2.0
+        return x
+
+    first = tf.function(f)
+    assert float(first(tf.constant(1.0))) == 16.0
+    code = api._compiled[(f.__code__, True)]
+    assert float(tf.function(f)(tf.constant(3.0))) == 12.0
+    assert api._compiled[(f.__code__, True)] is code
+    assert float(first(tf.constant(2.0))) == 16.0 and first.experimental_get_tracing_count() == 1
+
+
+def test_python_condition_builds_no_graph_control_flow():
+    concrete = tf.function(patterns.python_condition).get_concrete_function(
+        tf.TensorSpec([], tf.float32), True)
+    assert "If" not in {op.type for op in concrete.graph.get_operations()}
+    concrete = tf.function(patterns.if_on_reduce_sum).get_concrete_function(
+        tf.TensorSpec([2], tf.float32))
+    assert "If" in {op.type for op in concrete.graph.get_operations()}
+
+
+def test_python_loop_over_a_list_stays_python():
+    @tf.function
+    def f(x):
+        for scale in [1.0, 2.0, 3.0]:
+            x = x * scale
+        return x
+
+    concrete = f.get_concrete_function(tf.TensorSpec([], tf.float32))
+    assert "While" not in {op.type for op in concrete.graph.get_operations()}
+    assert float(f(tf.constant(1.0))) == 6.0
+
+
+class Scaler(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = tf.Variable(2.0)
+
+    def positive(self, x):
+        if x < 0:
+            x = -x
+        return x
+
+    @tf.function
+    def __call__(self, x):
+        return self.positive(x) * self.scale
+
+
+def test_methods_and_the_methods_they_call_are_converted():
+    model = Scaler()
+    assert float(model(tf.constant(-3.0))) == 6.0
+    assert float(model(tf.constant(3.0))) == 6.0
+
+
+def test_library_functions_are_not_converted(monkeypatch):
+    converted = []
+    convert = api._convert
+    monkeypatch.setattr(api, "_convert",
+                        lambda f, recursive=True: converted.append(f) or convert(f, recursive))
+
+    @tf.function
+    def f(x):
+        return patterns.clip(tf.reduce_sum(tf.nn.relu(x)), 1.0)
+
+    assert float(f(tf.constant([0.5, 2.0]))) == 1.0
+    assert [g.__name__ for g in converted] == ["f", "clip"]
+
+
+def test_do_not_convert():
+    @tf.autograph.experimental.do_not_convert
+    def raw(x):
+        if x > 0:
+            x = -x
+        return x
+
+    @tf.function
+    def f(x):
+        return raw(x)
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        f(tf.constant(1.0))
+
+
+def test_to_graph_runs_eagerly_and_in_graphs():
+    converted = tf.autograph.to_graph(patterns.break_and_continue)
+    assert int(converted(tf.constant(20))) == 16
+    assert int(tf.function(converted)(tf.constant(20))) == 16
+    with pytest.raises(ValueError):
+        tf.autograph.to_graph(len)
+
+
+def test_to_code_shows_the_operators():
+    code = tf.autograph.to_code(patterns.break_and_continue)
+    for operator in ("ag__.for_stmt", "ag__.if_stmt", "ag__.not_", "ag__.converted_call"):
+        assert operator in code
+    assert "break" not in code.replace("break_", "")
+    compile(code, "<to_code>", "exec")
+
+
+def test_set_loop_options_shape_invariants():
+    @tf.function
+    def f(n):
+        x = tf.constant([1.0])
+        for _ in tf.range(n):
+            tf.autograph.experimental.set_loop_options(
+                shape_invariants=[(x, tf.TensorShape([None]))])
+            x = tf.concat([x, x], 0)
+        return x
+
+    assert f(tf.constant(3)).numpy().tolist() == [1.0] * 8
+
+
+def test_set_loop_options_maximum_iterations():
+    @tf.function
+    def f(x):
+        while x < 100.0:
+            tf.autograph.experimental.set_loop_options(maximum_iterations=2)
+            x = x + 1.0
+        return x
+
+    assert float(f(tf.constant(0.0))) == 2.0
+
+
+def test_print_of_python_values_prints_at_trace(capsys):
+    @tf.function
+    def f(x):
+        print("tracing", 3)
+        return x + 1.0
+
+    f(tf.constant(1.0))
+    f(tf.constant(2.0))
+    assert capsys.readouterr().out == "tracing 3\n"
+
+
+def _cubic_or_square(x):
+    if x > 0:
+        y = x ** 3
+    else:
+        y = -x * x
+    return y
+
+
+@pytest.mark.parametrize("x, expected", [(2.0, [8.0, 12.0, 12.0]), (-1.0, [-1.0, 2.0, -2.0])])
+def test_gradient_through_a_converted_if_to_second_order(derivatives, x, expected):
+    f = tf.function(_cubic_or_square)
+    assert derivatives(f, tf.constant(x, tf.float64), 2) == pytest.approx(expected)
+
+
+def test_gradient_through_a_converted_while_to_second_order(derivatives):
+    f = tf.function(patterns.power_by_loop)
+    n = tf.constant(3)
+    assert derivatives(lambda x: f(x, n), tf.constant(2.0, tf.float64), 2) == \
+        pytest.approx([8.0, 12.0, 12.0])
+
+
+def test_tapes_inside_the_converted_function():
+    @tf.function
+    def second_derivative(x, n):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.ones_like(x)
+                for _ in tf.range(n):
+                    if x > 0:
+                        y = y * x
+                    else:
+                        y = y * -x
+            dy = inner.gradient(y, x)
+        return y, dy, outer.gradient(dy, x)
+
+    values = second_derivative(tf.constant(2.0, tf.float64), tf.constant(4))
+    assert [float(v) for v in values] == pytest.approx([16.0, 32.0, 48.0])
