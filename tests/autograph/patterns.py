@@ -271,3 +271,12 @@ def return_in_tensor_loop(x):
 def return_on_one_branch(x):
     if x > 0:
         return x * 2
+
+
+@error((20.0, "float32"), raises=ValueError)
+def return_in_a_nested_tensor_if(x):
+    if x > 0:
+        if x > 10:
+            return x * 3.0
+        x = x + 1.0
+    return x

@@ -8,4 +8,4 @@ holds `tf.function`, `to_graph`, `to_code` and the conversion of called function
 from . import experimental
 from .api import to_code, to_graph
 
-__all__ = ["experimental", "to_code", "to_graph"]
+__all__ = ["to_code", "to_graph"]  # and the experimental namespace

@@ -18,7 +18,6 @@ import sysconfig
 import textwrap
 import types
 import warnings
-import weakref
 
 from ..eager.function import Function
 from . import operators, transformer
@@ -28,7 +27,6 @@ __all__ = ["function", "to_graph", "to_code", "do_not_convert", "set_loop_option
 
 _FACTORY = "autograph_factory"
 _compiled: dict = {}  # (code object, recursive) -> (factory code, converted source)
-_converted = weakref.WeakSet()
 _NOT_USER_CODE = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
     sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
     sysconfig.get_paths()["platlib"],
@@ -65,8 +63,8 @@ def _compile(f, recursive: bool):
         lines, first_line = inspect.getsourcelines(f)
         tree = ast.parse(textwrap.dedent("".join(lines)))
         node = tree.body[0]
-        if not isinstance(node, ast.FunctionDef):
-            raise ValueError(f"{f.__qualname__} is not defined by a def statement")
+        if not isinstance(node, ast.FunctionDef) or node.name != f.__code__.co_name:
+            raise ValueError(f"the source found for {f.__qualname__} is not its def statement")
         converted = transformer.convert_function(node)
         factory = ast.FunctionDef(
             name=_FACTORY, args=ast.arguments(
@@ -96,12 +94,16 @@ def _convert(f, recursive: bool = True):
     converted.__qualname__ = f.__qualname__
     converted.__module__ = f.__module__
     converted.__doc__ = f.__doc__
-    _converted.add(converted)
     return converted
 
 
+def _is_converted(f) -> bool:
+    """Whether `f` is converted code (it reads the operators from its closure)."""
+    return transformer.OPERATORS in f.__code__.co_freevars
+
+
 def _convertible(f) -> bool:
-    return isinstance(f, types.FunctionType) and f not in _converted and \
+    return isinstance(f, types.FunctionType) and not _is_converted(f) and \
         not getattr(f, "autograph_do_not_convert", False) and f.__name__ != "<lambda>" and \
         not f.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
                                    inspect.CO_ASYNC_GENERATOR) and _is_user_code(f)
@@ -137,17 +139,13 @@ _OPERATORS = {True: _operators(True), False: _operators(False)}
 
 
 def _for_function(entity):
-    """A converter for tf.function: methods (functools.partial of the instance) convert
-    their function."""
+    """tf.function's converter: user functions, and methods (functools.partial of the
+    instance) of user classes, are converted."""
     if isinstance(entity, functools.partial):
         return functools.partial(_for_function(entity.func), *entity.args, **entity.keywords)
     if isinstance(entity, types.MethodType):
         return types.MethodType(_for_function(entity.__func__), entity.__self__)
-    if isinstance(entity, types.FunctionType) and entity not in _converted and \
-            not getattr(entity, "autograph_do_not_convert", False) and \
-            entity.__name__ != "<lambda>":
-        return _try_convert(entity)
-    return entity
+    return _try_convert(entity) if _convertible(entity) else entity
 
 
 def to_graph(entity, recursive=True, experimental_optional_features=None):

@@ -244,9 +244,10 @@ def print_(*objects, **kwargs) -> None:
 # ------------------------------------------------------------------------------------- loops
 
 _TENSOR_STOPS_PYTHON_LOOP = (
-    "break and return statements which depend on a tensor condition are not supported in "
-    "Python loops: the loop runs while the function is traced. Did you intend to make it a "
-    "tensor loop? Iterate over a tensor (for i in tf.range(n)) or test one (while i < n).")
+    "a Python loop (over a Python iterable, or whose condition was a Python value when it "
+    "started) cannot go on or stop on a tensor: its condition, a break or a return became a "
+    "tensor in its body. Make it a tensor loop: iterate over tf.range(n), or make the "
+    "condition a tensor before the loop.")
 
 
 def while_stmt(test, body, get_state, set_state, symbol_names: tuple, opts=None) -> None:

@@ -172,12 +172,15 @@ class _Scope(ast.NodeTransformer):
         self.counter = counter
         self.symbols: dict = {}
         self.declared_global: set = set()
+        self.first_parameter = None
 
     def _fresh(self, prefix: str) -> str:
         return f"{prefix}_{next(self.counter)}"
 
     # ---------------------------------------------------------------------- the function
     def convert(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        positional = node.args.posonlyargs + node.args.args
+        self.first_parameter = positional[0].arg if positional else None
         for inner in _walk_scope(node.body):
             if isinstance(inner, ast.Global):
                 self.declared_global.update(inner.names)
@@ -352,9 +355,14 @@ class _Scope(ast.NodeTransformer):
     def visit_Call(self, node):
         node = self.generic_visit(node)
         func = node.func
+        if isinstance(func, ast.Name) and func.id == "super":
+            if not node.args and self.first_parameter:
+                # The converted method has no class cell of its own: name the class (a free
+                # variable of the factory) and the instance.
+                node.args = [_name("__class__"), _name(self.first_parameter)]
+            return node
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
-                func.value.id == OPERATORS or isinstance(func, ast.Name) and \
-                func.id == "super":
+                func.value.id == OPERATORS:
             return node
         args = ast.Tuple(elts=node.args, ctx=ast.Load())
         if node.keywords:

@@ -1,0 +1,130 @@
+"""The source conversion: Python semantics kept where values are Python, scopes (nested
+functions, globals, closures), and what is left as written."""
+import pytest
+
+import tapeflow as tf
+
+COUNTER = 0
+
+
+def test_reading_a_variable_no_branch_assigned_is_an_unbound_local_error():
+    def f(flag):
+        if flag:
+            y = 1
+        return y
+
+    converted = tf.autograph.to_graph(f)
+    assert converted(True) == 1
+    with pytest.raises(UnboundLocalError, match="'y'"):
+        converted(False)
+
+
+def test_nested_functions_are_converted_in_their_own_scope():
+    @tf.function
+    def f(x):
+        def magnitude(v):
+            if v < 0:
+                v = -v
+            return v
+        total = 0.0
+        for value in x:
+            total += magnitude(value)
+        return total
+
+    assert float(f(tf.constant([1.0, -2.0, 3.0]))) == 6.0
+
+
+def test_global_assigned_under_a_python_condition():
+    def bump(x, count):
+        global COUNTER
+        if count:
+            COUNTER += 1
+        return x
+
+    tf.autograph.to_graph(bump)(1.0, True)
+    assert COUNTER == 1
+
+
+def test_closures_defaults_and_docstrings_are_kept():
+    offset = tf.constant(10.0)
+
+    def shifted(x, scale=2.0):
+        """Doc."""
+        if x > 0:
+            x = x * scale
+        return x + offset
+
+    converted = tf.autograph.to_graph(shifted)
+    assert converted.__doc__ == "Doc." and converted.__defaults__ == (2.0,)
+    assert float(tf.function(shifted)(tf.constant(1.0))) == 12.0
+    assert float(tf.function(shifted)(tf.constant(-1.0))) == 9.0
+
+
+def test_lambdas_and_generators_run_as_written():
+    def squares(n):
+        for i in range(n):
+            yield i * i
+
+    @tf.function
+    def f(x):
+        return x + sum(squares(3))
+
+    assert float(f(tf.constant(1.0))) == 6.0
+    assert float(tf.function(lambda x: x * 2.0)(tf.constant(1.0))) == 2.0
+
+
+def test_while_else_and_break_in_python_loops_keep_python_semantics():
+    def f(items):
+        seen = []
+        i = 0
+        while i < len(items):
+            if items[i] < 0:
+                break
+            seen.append(items[i])
+            i += 1
+        else:
+            seen.append("done")
+        return seen
+
+    converted = tf.autograph.to_graph(f)
+    assert converted([1, 2]) == [1, 2, "done"]
+    assert converted([1, -1, 2]) == [1]
+
+
+def test_return_under_a_tensor_if_and_statements_after_it():
+    @tf.function
+    def f(x):
+        if x > 10:
+            return x * 3.0
+        x = x + 1.0
+        return x
+
+    assert [float(f(tf.constant(v))) for v in (20.0, 2.0)] == [60.0, 3.0]
+
+
+def test_to_code_is_python_that_names_the_statements():
+    def f(x):
+        while x > 1:
+            x = x / 2
+        return x and not x
+
+    code = tf.autograph.to_code(f)
+    assert "ag__.while_stmt" in code and "ag__.and_" in code and "ag__.not_" in code
+    assert code.startswith("def f(x):")
+
+
+class Base(tf.Module):
+    def scale(self, x):
+        return x * 2.0
+
+
+class Child(Base):
+    @tf.function
+    def scale(self, x):
+        if x < 0:
+            x = -x
+        return super().scale(x) + 1.0
+
+
+def test_zero_argument_super_in_a_converted_method():
+    assert float(Child().scale(tf.constant(-3.0))) == 7.0
