@@ -200,6 +200,22 @@ def calls_a_converted_helper(x):
     return total
 
 
+@pattern((4, "int32"), expected=6)
+def range_of_a_tensor(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+@pattern(([1.0, 2.0, 3.0], "float32"), expected=8.0)
+def len_and_index(x):
+    total = 0.0
+    for i in range(len(x)):
+        total += x[i] * i
+    return total
+
+
 @pattern((2.0, "float32"), True, expected=4.0)
 @pattern((2.0, "float32"), False, expected=2.0)
 def python_condition(x, training):

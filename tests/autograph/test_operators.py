@@ -111,3 +111,18 @@ def test_print_of_graph_tensors_goes_to_tf_print_when_there_is_one(monkeypatch, 
     f(tf.constant(1.0))
     assert len(printed) == 1 and printed[0][0] == "x is" and tf.is_tensor(printed[0][1])
     assert capsys.readouterr().out == ""
+
+
+def test_len_and_range_of_graph_tensors():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        assert len(x.shape) == 1 and ag.len_([1, 2]) == 2
+        total = 0.0
+        for i in range(len(x)):
+            total += tf.cast(i, tf.float32)
+        return total
+
+    assert float(f(tf.constant([5.0, 5.0, 5.0, 5.0]))) == 6.0
+    assert list(ag.range_(3)) == [0, 1, 2]
+    with pytest.raises(ValueError, match="non-scalar"):
+        tf.function(lambda x: ag.len_(x))(tf.constant(1.0))

@@ -10,7 +10,6 @@ function's globals and the current values of its closure.
 from __future__ import annotations
 
 import ast
-import builtins
 import functools
 import inspect
 import os
@@ -35,15 +34,22 @@ _NOT_USER_CODE = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
 
 def _operators(recursive: bool) -> types.SimpleNamespace:
     """The `ag__` namespace converted code calls."""
-    names = {name: getattr(operators, name) for name in operators.__all__}
+    names = {name: getattr(operators, name) for name in operators.__all__
+             if name != "BUILTINS"}
     call = converted_call if recursive else _plain_call
     return types.SimpleNamespace(**names, converted_call=call)
 
 
 def _plain_call(f, args, kwargs):
-    if f is builtins.print:
-        return operators.print_(*args, **(kwargs or {}))
-    return f(*args, **(kwargs or {}))
+    return _builtin(f)(*args, **(kwargs or {}))
+
+
+def _builtin(f):
+    """The tensor-aware form of a builtin (print, range, len), else `f`."""
+    try:
+        return operators.BUILTINS.get(f, f)
+    except TypeError:  # unhashable callables
+        return f
 
 
 def _is_user_code(f) -> bool:
@@ -122,10 +128,9 @@ def _try_convert(f, recursive: bool = True):
 
 def converted_call(f, args: tuple, kwargs):
     """`f(*args, **kwargs)` from converted code: user functions (and methods) are converted
-    first; `print` goes through `operators.print_`."""
+    first; `print`, `range` and `len` take their tensor-aware forms."""
     kwargs = kwargs or {}
-    if f is builtins.print:
-        return operators.print_(*args, **kwargs)
+    f = _builtin(f)
     if isinstance(f, types.MethodType) and _convertible(f.__func__):
         return _try_convert(f.__func__)(f.__self__, *args, **kwargs)
     if isinstance(f, functools.partial):
@@ -179,12 +184,7 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
     """
     if isinstance(entity, types.MethodType):
         return types.MethodType(to_graph(entity.__func__, recursive), entity.__self__)
-    if not isinstance(entity, types.FunctionType):
-        raise ValueError(f"to_graph: expected a Python function, got {entity!r}")
-    try:
-        return _convert(entity, bool(recursive))
-    except (OSError, TypeError) as error:
-        raise ValueError(f"to_graph: cannot convert {entity.__qualname__}: {error}") from None
+    return _converting("to_graph", entity, lambda: _convert(entity, bool(recursive)))
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
@@ -212,12 +212,17 @@ def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
         True
     """
     entity = getattr(entity, "__func__", entity)
+    return _converting("to_code", entity, lambda: _compile(entity, bool(recursive))[1] + "\n")
+
+
+def _converting(caller: str, entity, convert):
+    """`convert()` for a plain function `entity`, with its failures as ValueErrors."""
     if not isinstance(entity, types.FunctionType):
-        raise ValueError(f"to_code: expected a Python function, got {entity!r}")
+        raise ValueError(f"{caller}: expected a Python function, got {entity!r}")
     try:
-        return _compile(entity, bool(recursive))[1] + "\n"
+        return convert()
     except (OSError, TypeError) as error:
-        raise ValueError(f"to_code: cannot convert {entity.__qualname__}: {error}") from None
+        raise ValueError(f"{caller}: cannot convert {entity.__qualname__}: {error}") from None
 
 
 def do_not_convert(func=None):

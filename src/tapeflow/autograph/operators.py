@@ -24,11 +24,13 @@ from ..framework.tensor import convert_to_tensor, is_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.array_ops import shape
 from ..ops.comparison_ops import logical_and, logical_not
+from ..ops.creation_ops import range as tensor_range
 from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
 
 __all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "if_stmt", "if_exp",
-           "while_stmt", "for_stmt", "and_", "or_", "not_", "print_", "RETURN_VALUE"]
+           "while_stmt", "for_stmt", "and_", "or_", "not_", "print_", "range_", "len_",
+           "BUILTINS", "RETURN_VALUE"]
 
 # The name the converter gives the function's return value (see transformer.py).
 RETURN_VALUE = "retval_"
@@ -241,6 +243,28 @@ def print_(*objects, **kwargs) -> None:
     builtins.print(*objects, **kwargs)
 
 
+def range_(*args):
+    """Python's range; `tf.range` when an argument is a graph tensor (so a `for` over it
+    becomes a tensor loop)."""
+    if any(_is_graph_tensor(a) for a in args):
+        return tensor_range(*args)
+    return builtins.range(*args)
+
+
+def len_(x):
+    """Python's len; a graph tensor's first dimension (a tensor when it is not known)."""
+    if not _is_graph_tensor(x):
+        return builtins.len(x)
+    if x.shape.rank == 0:
+        raise ValueError(f"len requires a non-scalar tensor, got one of shape {x.shape}")
+    known = x.shape.as_list()[0] if x.shape.rank is not None else None
+    return known if known is not None else shape(x, out_type="int32")[0]
+
+
+# The builtins converted code calls in their tensor-aware forms.
+BUILTINS = {builtins.print: print_, builtins.range: range_, builtins.len: len_}
+
+
 # ------------------------------------------------------------------------------------- loops
 
 _TENSOR_STOPS_PYTHON_LOOP = (
@@ -273,7 +297,8 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
     """`for itr in iterated: body(itr)`, stopping early when `extra_test()` is false.
 
     A tensor iterates over its first dimension, as a `tf.while_loop` in a graph. Other
-    iterables (Python lists, `range`) run as a Python loop.
+    iterables (Python lists, `range`) run as a Python loop. (A `tf.data.Dataset`, which
+    tapeflow does not have yet, dispatches here too, before the Python loop.)
     """
     if not _is_graph_tensor(iterated):
         for item in iterated:
