@@ -8,6 +8,10 @@ import tapeflow as tf
 
 PATTERNS: list = []
 ERRORS: list = []
+# Patterns whose first argument is floating: their gradients are compared to second order.
+DIFFERENTIABLE = ("if_on_reduce_sum", "continue_in_while", "early_return", "and_or_not",
+                  "conditional_expression", "power_by_loop", "rows_through_an_if",
+                  "calls_a_converted_helper", "python_condition")
 
 
 def pattern(*inputs, expected):
@@ -84,6 +88,17 @@ def break_and_continue(n):
             break
         total += i
     return total
+
+
+@pattern(([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], "float32"), expected=83.0)
+def rows_through_an_if(x):
+    total = tf.zeros([3])
+    for row in x:
+        if tf.reduce_sum(row) > 6.0:
+            total += row * row
+        else:
+            total += row
+    return tf.reduce_sum(total)
 
 
 @pattern((50, "int32"), expected=8)

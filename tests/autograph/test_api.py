@@ -246,3 +246,17 @@ def test_tapes_inside_the_converted_function():
 
     values = second_derivative(tf.constant(2.0, tf.float64), tf.constant(4))
     assert [float(v) for v in values] == pytest.approx([16.0, 32.0, 48.0])
+
+
+def test_gradients_through_rows_and_an_if_to_second_order():
+    f = tf.function(patterns.rows_through_an_if)
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * g)
+    assert g.numpy().tolist() == [[1.0, 1.0, 1.0], [8.0, 10.0, 12.0]]
+    assert outer.gradient(s, x).numpy().tolist() == [[0.0, 0.0, 0.0], [32.0, 40.0, 48.0]]

@@ -67,3 +67,33 @@ def test_error_classes_match_tensorflow(theirs, tensorflow, index):
         _run(tensorflow, theirs.ERRORS[index][0], inputs)
     with pytest.raises(raises):
         _run(tapeflow, fn, inputs)
+
+
+def _derivatives(tf, fn, inputs):
+    """The value, the gradient and the gradient of the summed squared gradient with respect
+    to the first (floating) input, through tf.function (zeros where the gradient is
+    constant: TF and tapeflow differ in whether such an If or While output is connected)."""
+    args = [tf.constant(v[0], dtype=v[1]) if isinstance(v, tuple) else v for v in inputs]
+    f = tf.function(fn)
+    with tf.GradientTape() as outer:
+        outer.watch(args[0])
+        with tf.GradientTape() as inner:
+            inner.watch(args[0])
+            y = f(*args)
+        g = inner.gradient(y, args[0])
+        s = tf.reduce_sum(g * g)
+    second = outer.gradient(s, args[0], unconnected_gradients="zero")
+    return [np.asarray(t).tolist() for t in (y, g, second)]
+
+
+GRADIENT_CASES = [i for i, p in enumerate(OURS.PATTERNS) if p[0].__name__ in OURS.DIFFERENTIABLE]
+
+
+@pytest.mark.parametrize("index", GRADIENT_CASES,
+                         ids=[f"{OURS.PATTERNS[i][0].__name__}-{i}" for i in GRADIENT_CASES])
+def test_gradients_to_second_order_match_tensorflow(theirs, tensorflow, index):
+    fn, inputs, _ = OURS.PATTERNS[index]
+    ours = _derivatives(tapeflow, fn, inputs)
+    expected = _derivatives(tensorflow, theirs.PATTERNS[index][0], inputs)
+    for a, b in zip(ours, expected):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
