@@ -79,9 +79,9 @@ def test_conversion_is_cached_per_function():
 
     first = tf.function(f)
     assert float(first(tf.constant(1.0))) == 16.0
-    code = api._compiled[(f.__code__, True)]
+    code = api._compiled[f.__code__]
     assert float(tf.function(f)(tf.constant(3.0))) == 12.0
-    assert api._compiled[(f.__code__, True)] is code
+    assert api._compiled[f.__code__] is code
     assert float(first(tf.constant(2.0))) == 16.0 and first.experimental_get_tracing_count() == 1
 
 

@@ -128,3 +128,18 @@ class Child(Base):
 
 def test_zero_argument_super_in_a_converted_method():
     assert float(Child().scale(tf.constant(-3.0))) == 7.0
+
+
+def test_closures_stay_live_and_nonlocal_writes_reach_the_enclosing_function():
+    calls = 0
+    scale = 2.0
+
+    def counted(x):
+        nonlocal calls
+        if x > 0:
+            calls += 1
+        return x * scale
+
+    converted = tf.autograph.to_graph(counted)
+    scale = 3.0
+    assert converted(1.0) == 3.0 and converted(2.0) == 6.0 and calls == 2

@@ -4,8 +4,9 @@ other functions (user functions are converted in turn; tapeflow's, the standard 
 and installed packages' are called as they are).
 
 A function's source is parsed and converted once per code object (transformer.py); each
-conversion of a function object makes a fresh function from the cached code, with the
-function's globals and the current values of its closure.
+conversion of a function object makes a fresh function from the cached code that shares
+the function's globals and closure cells (reads and `nonlocal` writes stay live), with one
+more cell for the operators, `ag__`.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ __all__ = ["function", "to_graph", "to_code", "do_not_convert", "set_loop_option
            "converted_call"]
 
 _FACTORY = "autograph_factory"
-_compiled: dict = {}  # (code object, recursive) -> (factory code, converted source)
+_compiled: dict = {}  # code object -> (converted code object, converted source)
 _NOT_USER_CODE = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
     sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
     sysconfig.get_paths()["platlib"],
@@ -62,10 +63,13 @@ def _is_user_code(f) -> bool:
     return not os.path.normcase(os.path.realpath(path)).startswith(_NOT_USER_CODE)
 
 
-def _compile(f, recursive: bool):
-    """(factory code, converted source) for `f`'s code object, converted once."""
-    key = (f.__code__, recursive)
-    if key not in _compiled:
+def _compile(f):
+    """(converted code, converted source) for `f`'s code object, converted once.
+
+    The converted def is compiled inside a factory function whose parameters are `ag__`
+    and `f`'s free variables, so that they are free variables of the converted code too.
+    """
+    if f.__code__ not in _compiled:
         lines, first_line = inspect.getsourcelines(f)
         tree = ast.parse(textwrap.dedent("".join(lines)))
         node = tree.body[0]
@@ -77,8 +81,7 @@ def _compile(f, recursive: bool):
                 posonlyargs=[], args=[ast.arg(arg=a) for a in
                                       (transformer.OPERATORS,) + f.__code__.co_freevars],
                 kwonlyargs=[], kw_defaults=[], defaults=[]),
-            body=[converted, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
-            decorator_list=[], returns=None)
+            body=[converted], decorator_list=[], returns=None)
         if "type_params" in ast.FunctionDef._fields:
             factory.type_params = []
         module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
@@ -86,16 +89,20 @@ def _compile(f, recursive: bool):
         ast.increment_lineno(module, first_line - 1)
         namespace: dict = {}
         exec(compile(module, inspect.getsourcefile(f) or "<autograph>", "exec"), namespace)
-        _compiled[key] = (namespace[_FACTORY].__code__, source)
-    return _compiled[key]
+        code = next(c for c in namespace[_FACTORY].__code__.co_consts
+                    if isinstance(c, types.CodeType) and c.co_name == node.name)
+        _compiled[f.__code__] = (code, source)
+    return _compiled[f.__code__]
 
 
 def _convert(f, recursive: bool = True):
     """The converted form of the plain function `f` (a new function object)."""
-    code, _ = _compile(f, recursive)
-    cells = [cell.cell_contents for cell in f.__closure__ or ()]
-    converted = types.FunctionType(code, f.__globals__)(_OPERATORS[recursive], *cells)
-    converted.__defaults__ = f.__defaults__
+    code, _ = _compile(f)
+    cells = dict(zip(f.__code__.co_freevars, f.__closure__ or ()))
+    cells[transformer.OPERATORS] = types.CellType(_OPERATORS[recursive])
+    converted = types.FunctionType(code, f.__globals__, f.__name__, f.__defaults__,
+                                   tuple(cells.get(name, types.CellType())
+                                         for name in code.co_freevars))
     converted.__kwdefaults__ = f.__kwdefaults__
     converted.__qualname__ = f.__qualname__
     converted.__module__ = f.__module__
@@ -212,7 +219,7 @@ def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
         True
     """
     entity = getattr(entity, "__func__", entity)
-    return _converting("to_code", entity, lambda: _compile(entity, bool(recursive))[1] + "\n")
+    return _converting("to_code", entity, lambda: _compile(entity)[1] + "\n")
 
 
 def _converting(caller: str, entity, convert):

@@ -172,6 +172,7 @@ class _Scope(ast.NodeTransformer):
         self.counter = counter
         self.symbols: dict = {}
         self.declared_global: set = set()
+        self.declared_nonlocal: set = set()
         self.first_parameter = None
 
     def _fresh(self, prefix: str) -> str:
@@ -184,13 +185,16 @@ class _Scope(ast.NodeTransformer):
         for inner in _walk_scope(node.body):
             if isinstance(inner, ast.Global):
                 self.declared_global.update(inner.names)
+            elif isinstance(inner, ast.Nonlocal):
+                self.declared_nonlocal.update(inner.names)
         node.body = self._lower_returns(node.body)
         node.body = [self.visit(s) for s in node.body]
         node.body = _flatten(node.body)
         parameters = {a.arg for a in node.args.posonlyargs + node.args.args +
                       node.args.kwonlyargs}
         parameters.update(a.arg for a in (node.args.vararg, node.args.kwarg) if a)
-        undefined = [s for s in self.symbols if s not in parameters]
+        undefined = [s for s in self.symbols if s not in parameters and
+                     s not in self.declared_global and s not in self.declared_nonlocal]
         start = [_assign(s, _call(_operator("Undefined"), ast.Constant(s))) for s in undefined
                  if s != RETURN_VALUE]
         docstring = node.body[:1] if node.body and isinstance(node.body[0], ast.Expr) and \
@@ -249,19 +253,25 @@ class _Scope(ast.NodeTransformer):
 
     # -------------------------------------------------------------------------- statements
     def _symbols_of(self, statements: list) -> list:
-        names = [n for n in _assigned(statements) if n not in self.declared_global]
+        names = _assigned(statements)
         self.symbols.update(dict.fromkeys(names))
         return names
+
+    def _declarations(self, symbols: list) -> list:
+        """`nonlocal` (and `global`, for the function's globals) statements for symbols."""
+        declarations: list = []
+        enclosing = [s for s in symbols if s not in self.declared_global]
+        if enclosing:
+            declarations.append(ast.Nonlocal(names=enclosing))
+        globals_ = [s for s in symbols if s in self.declared_global]
+        if globals_:
+            declarations.append(ast.Global(names=globals_))
+        return declarations
 
     def _body_function(self, prefix: str, statements: list, symbols: list,
                        args=()) -> ast.FunctionDef:
         """A function running the (converted) statements on the enclosing variables."""
-        declarations: list = []
-        if symbols:
-            declarations.append(ast.Nonlocal(names=list(symbols)))
-        assigned_globals = sorted(self.declared_global.intersection(_assigned(statements)))
-        if assigned_globals:
-            declarations.append(ast.Global(names=assigned_globals))
+        declarations = self._declarations(symbols)
         body = _flatten([self.visit(s) for s in statements])
         return _def(self._fresh(prefix), declarations + (body or [ast.Pass()]), list(args))
 
@@ -270,8 +280,8 @@ class _Scope(ast.NodeTransformer):
         get_state = _def(self._fresh("get_state"), [ast.Return(value=values)], [])
         if symbols:
             target = ast.Tuple(elts=[_name(s, ast.Store()) for s in symbols], ctx=ast.Store())
-            setter = [ast.Nonlocal(names=list(symbols)),
-                      ast.Assign(targets=[target], value=_name("vars_"))]
+            setter = self._declarations(symbols) + [
+                ast.Assign(targets=[target], value=_name("vars_"))]
         else:
             setter = [ast.Pass()]
         set_state = _def(self._fresh("set_state"), setter, ["vars_"])
