@@ -35,8 +35,7 @@ _NOT_USER_CODE = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
 
 def _operators(recursive: bool) -> types.SimpleNamespace:
     """The `ag__` namespace converted code calls."""
-    names = {name: getattr(operators, name) for name in operators.__all__
-             if name != "BUILTINS"}
+    names = {name: getattr(operators, name) for name in operators.__all__}
     call = converted_call if recursive else _plain_call
     return types.SimpleNamespace(**names, converted_call=call)
 

@@ -14,6 +14,9 @@ is used afterwards, as in TF.
 from __future__ import annotations
 
 import builtins
+import numbers
+
+import numpy as np
 
 from ..eager.control_flow import cond, while_loop
 from ..framework import nest
@@ -28,12 +31,11 @@ from ..ops.creation_ops import range as tensor_range
 from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
 
-__all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "if_stmt", "if_exp",
-           "while_stmt", "for_stmt", "and_", "or_", "not_", "print_", "range_", "len_",
-           "BUILTINS", "RETURN_VALUE"]
+from .transformer import RETURN_VALUE
 
-# The name the converter gives the function's return value (see transformer.py).
-RETURN_VALUE = "retval_"
+# What converted code calls (as `ag__.<name>`).
+__all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "if_stmt", "if_exp",
+           "while_stmt", "for_stmt", "and_", "or_", "not_", "print_", "range_", "len_"]
 
 
 class Undefined:
@@ -147,8 +149,15 @@ def _as_tensors(value):
         return None
 
 
+def _has_tensor_form(value) -> bool:
+    """Whether `value` is a (structure of) tensors or numbers (checked without making ops)."""
+    return not isinstance(value, Undefined) and all(
+        is_tensor(x) or isinstance(x, (numbers.Number, np.ndarray, np.generic))
+        for x in nest.flatten(value))
+
+
 def _tensors_on_both(seen: dict, k: int) -> bool:
-    return _as_tensors(seen["main"][k]) is not None and _as_tensors(seen["else"][k]) is not None
+    return _has_tensor_form(seen["main"][k]) and _has_tensor_form(seen["else"][k])
 
 
 def _branch_output(value):
@@ -195,7 +204,7 @@ def _undefined_after_if(name: str, main, other) -> Undefined:
         f"statement; it is {main!r} in the main branch and {other!r} in the else branch"))
 
 
-def if_exp(test, if_true, if_false, description: str = "expression"):
+def if_exp(test, if_true, if_false):
     """`if_true() if test else if_false()`; a tensor test in a graph becomes `tf.cond`."""
     if not _is_graph_tensor(test):
         return if_true() if test else if_false()

@@ -187,9 +187,10 @@ class _Scope(ast.NodeTransformer):
                 self.declared_global.update(inner.names)
             elif isinstance(inner, ast.Nonlocal):
                 self.declared_nonlocal.update(inner.names)
-        node.body = self._lower_returns(node.body)
-        node.body = [self.visit(s) for s in node.body]
-        node.body = _flatten(node.body)
+        docstring = node.body[:1] if isinstance(node.body[0], ast.Expr) and \
+            isinstance(node.body[0].value, ast.Constant) else []
+        body = self._lower_returns(node.body[len(docstring):])
+        body = _flatten([self.visit(s) for s in body])
         parameters = {a.arg for a in node.args.posonlyargs + node.args.args +
                       node.args.kwonlyargs}
         parameters.update(a.arg for a in (node.args.vararg, node.args.kwarg) if a)
@@ -197,13 +198,12 @@ class _Scope(ast.NodeTransformer):
                      s not in self.declared_global and s not in self.declared_nonlocal]
         start = [_assign(s, _call(_operator("Undefined"), ast.Constant(s))) for s in undefined
                  if s != RETURN_VALUE]
-        docstring = node.body[:1] if node.body and isinstance(node.body[0], ast.Expr) and \
-            isinstance(node.body[0].value, ast.Constant) else []
-        node.body = docstring + start + node.body[len(docstring):]
+        node.body = docstring + start + (body or [ast.Pass()])
         _LoadsThroughLd(set(undefined)).visit(node)
         return node
 
     def _lower_returns(self, body: list) -> list:
+        """The function's body with the `return`s inside statements lowered to flags."""
         if not any(_contains(s, ast.Return, True) for s in body if not
                    isinstance(s, ast.Return)):
             return body
@@ -359,8 +359,7 @@ class _Scope(ast.NodeTransformer):
 
     def visit_IfExp(self, node):
         node = self.generic_visit(node)
-        return _call(_operator("if_exp"), node.test, _lambda(node.body), _lambda(node.orelse),
-                     ast.Constant(ast.unparse(node.test)))
+        return _call(_operator("if_exp"), node.test, _lambda(node.body), _lambda(node.orelse))
 
     def visit_Call(self, node):
         node = self.generic_visit(node)
@@ -439,5 +438,5 @@ class _LoadsThroughLd(ast.NodeTransformer):
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load) and node.id in self.names and \
                 not getattr(node, "ag_raw", False):
-            return _call(_operator("ld"), node)
+            return _call(_operator("ld"), _raw(node))
         return node
