@@ -14,8 +14,6 @@ import ast
 import functools
 import inspect
 import os
-import sysconfig
-import textwrap
 import types
 import warnings
 
@@ -27,10 +25,17 @@ __all__ = ["function", "to_graph", "to_code", "do_not_convert", "set_loop_option
 
 _FACTORY = "autograph_factory"
 _compiled: dict = {}  # code object -> (converted code object, converted source)
-_NOT_USER_CODE = tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
-    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
-    sysconfig.get_paths()["platlib"],
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})
+
+
+@functools.lru_cache(maxsize=None)
+def _library_paths() -> tuple:
+    """Where code that is not the user's lives: the standard library, installed packages,
+    tapeflow (found on first use: `import tapeflow` does not load sysconfig)."""
+    import sysconfig
+    paths = sysconfig.get_paths()
+    return tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
+        paths["stdlib"], paths["purelib"], paths["platlib"],
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})
 
 
 def _operators(recursive: bool) -> types.SimpleNamespace:
@@ -59,7 +64,7 @@ def _is_user_code(f) -> bool:
         return False
     if path is None:
         return False
-    return not os.path.normcase(os.path.realpath(path)).startswith(_NOT_USER_CODE)
+    return not os.path.normcase(os.path.realpath(path)).startswith(_library_paths())
 
 
 def _compile(f):
@@ -69,6 +74,7 @@ def _compile(f):
     and `f`'s free variables, so that they are free variables of the converted code too.
     """
     if f.__code__ not in _compiled:
+        import textwrap  # on first use, like sysconfig
         lines, first_line = inspect.getsourcelines(f)
         tree = ast.parse(textwrap.dedent("".join(lines)))
         node = tree.body[0]
