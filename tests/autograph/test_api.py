@@ -260,3 +260,31 @@ def test_gradients_through_rows_and_an_if_to_second_order():
         s = tf.reduce_sum(g * g)
     assert g.numpy().tolist() == [[1.0, 1.0, 1.0], [8.0, 10.0, 12.0]]
     assert outer.gradient(s, x).numpy().tolist() == [[0.0, 0.0, 0.0], [32.0, 40.0, 48.0]]
+
+
+def test_variables_in_loop_conditions_and_as_iterables():
+    counter = tf.Variable(0)
+    weights = tf.Variable([1.0, 2.0, 3.0])
+
+    @tf.function
+    def count_up():
+        while counter < 10:
+            counter.assign_add(3)
+        return counter.read_value()
+
+    @tf.function
+    def total():
+        result = 0.0
+        for w in weights:
+            result += w
+        return result
+
+    assert int(count_up()) == 12 and int(counter) == 12
+    assert float(total()) == 6.0
+
+
+def test_loop_over_rows_of_unknown_count():
+    f = tf.function(patterns.rows_through_an_if,
+                    input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    assert float(f(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))) == 83.0
+    assert float(f(tf.constant([[1.0, 1.0, 1.0]]))) == 3.0
