@@ -197,7 +197,7 @@ class _Scope(ast.NodeTransformer):
         undefined = [s for s in self.symbols if s not in parameters and
                      s not in self.declared_global and s not in self.declared_nonlocal]
         start = [_assign(s, _call(_operator("Undefined"), ast.Constant(s))) for s in undefined
-                 if s != RETURN_VALUE]
+                 if s not in (RETURN_FLAG, RETURN_VALUE)]  # those two start at the top
         node.body = docstring + start + (body or [ast.Pass()])
         _LoadsThroughLd(set(undefined)).visit(node)
         return node
