@@ -122,7 +122,7 @@ def _is_converted(f) -> bool:
 
 def _convertible(f) -> bool:
     return isinstance(f, types.FunctionType) and not _is_converted(f) and \
-        not getattr(f, "autograph_do_not_convert", False) and f.__name__ != "<lambda>" and \
+        f.__name__ != "<lambda>" and \
         not f.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
                                    inspect.CO_ASYNC_GENERATOR) and _is_user_code(f)
 
@@ -259,9 +259,8 @@ def do_not_convert(func=None):
         return do_not_convert
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args, **kwargs):  # tapeflow's code, which AutoGraph calls as it is
         return func(*args, **kwargs)
-    wrapper.autograph_do_not_convert = True
     return wrapper
 
 
