@@ -121,6 +121,9 @@ def _is_converted(f) -> bool:
 
 
 def _convertible(f) -> bool:
+    """Whether `f` is user code AutoGraph converts: a `def` function (not a lambda, a
+    generator or a coroutine), not converted already, and not tapeflow's, the standard
+    library's or an installed package's."""
     return isinstance(f, types.FunctionType) and not _is_converted(f) and \
         f.__name__ != "<lambda>" and \
         not f.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
