@@ -14,6 +14,28 @@ DIFFERENTIABLE = ("if_on_reduce_sum", "continue_in_while", "early_return", "and_
                   "calls_a_converted_helper", "python_condition")
 
 
+def constants(inputs) -> list:
+    """The arguments: (value, dtype) pairs as constants, other values as they are."""
+    return [tf.constant(v[0], dtype=v[1]) if isinstance(v, tuple) else v for v in inputs]
+
+
+def derivatives(fn, inputs) -> list:
+    """fn's value, its gradient with respect to the first (floating) input, and the gradient
+    of the summed squared gradient, through tf.function (zeros where the gradient is
+    constant: TF and tapeflow differ in whether such an If or While output is connected)."""
+    args = constants(inputs)
+    f = tf.function(fn)
+    with tf.GradientTape() as outer:
+        outer.watch(args[0])
+        with tf.GradientTape() as inner:
+            inner.watch(args[0])
+            y = f(*args)
+        g = inner.gradient(y, args[0])
+        s = tf.reduce_sum(g * g)
+    second = outer.gradient(s, args[0], unconnected_gradients="zero")
+    return [t.numpy().tolist() for t in (y, g, second)]
+
+
 def pattern(*inputs, expected):
     def register(fn):
         PATTERNS.append((fn, inputs, expected))

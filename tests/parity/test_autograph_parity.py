@@ -7,8 +7,6 @@ import pathlib
 import numpy as np
 import pytest
 
-import tapeflow
-
 pytestmark = pytest.mark.parity
 
 PATTERNS_FILE = pathlib.Path(__file__).parent.parent / "autograph" / "patterns.py"
@@ -39,9 +37,8 @@ def theirs(tensorflow, tmp_path_factory):
     return _load(path, "autograph_patterns_tensorflow")
 
 
-def _run(tf, fn, inputs):
-    args = [tf.constant(v[0], dtype=v[1]) if isinstance(v, tuple) else v for v in inputs]
-    result = tf.function(fn)(*args)
+def _run(module, fn, inputs):
+    result = module.tf.function(fn)(*module.constants(inputs))
     if isinstance(result, (list, tuple)):
         return [np.asarray(r).tolist() for r in result]
     return np.asarray(result).tolist()
@@ -49,41 +46,24 @@ def _run(tf, fn, inputs):
 
 @pytest.mark.parametrize("index", range(len(OURS.PATTERNS)),
                          ids=[f"{p[0].__name__}-{i}" for i, p in enumerate(OURS.PATTERNS)])
-def test_pattern_values_match_tensorflow(theirs, tensorflow, index, request):
+def test_pattern_values_match_tensorflow(theirs, index, request):
     fn, inputs, _ = OURS.PATTERNS[index]
     if fn.__name__ in KNOWN_DIFFERENCES:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_DIFFERENCES[fn.__name__],
                                               strict=True))
     their_fn = theirs.PATTERNS[index][0]
-    np.testing.assert_allclose(_run(tapeflow, fn, inputs), _run(tensorflow, their_fn, inputs),
+    np.testing.assert_allclose(_run(OURS, fn, inputs), _run(theirs, their_fn, inputs),
                                rtol=1e-6)
 
 
 @pytest.mark.parametrize("index", range(len(OURS.ERRORS)),
                          ids=[p[0].__name__ for p in OURS.ERRORS])
-def test_error_classes_match_tensorflow(theirs, tensorflow, index):
+def test_error_classes_match_tensorflow(theirs, index):
     fn, inputs, raises = OURS.ERRORS[index]
     with pytest.raises(raises):
-        _run(tensorflow, theirs.ERRORS[index][0], inputs)
+        _run(theirs, theirs.ERRORS[index][0], inputs)
     with pytest.raises(raises):
-        _run(tapeflow, fn, inputs)
-
-
-def _derivatives(tf, fn, inputs):
-    """The value, the gradient and the gradient of the summed squared gradient with respect
-    to the first (floating) input, through tf.function (zeros where the gradient is
-    constant: TF and tapeflow differ in whether such an If or While output is connected)."""
-    args = [tf.constant(v[0], dtype=v[1]) if isinstance(v, tuple) else v for v in inputs]
-    f = tf.function(fn)
-    with tf.GradientTape() as outer:
-        outer.watch(args[0])
-        with tf.GradientTape() as inner:
-            inner.watch(args[0])
-            y = f(*args)
-        g = inner.gradient(y, args[0])
-        s = tf.reduce_sum(g * g)
-    second = outer.gradient(s, args[0], unconnected_gradients="zero")
-    return [np.asarray(t).tolist() for t in (y, g, second)]
+        _run(OURS, fn, inputs)
 
 
 GRADIENT_CASES = [i for i, p in enumerate(OURS.PATTERNS) if p[0].__name__ in OURS.DIFFERENTIABLE]
@@ -91,9 +71,9 @@ GRADIENT_CASES = [i for i, p in enumerate(OURS.PATTERNS) if p[0].__name__ in OUR
 
 @pytest.mark.parametrize("index", GRADIENT_CASES,
                          ids=[f"{OURS.PATTERNS[i][0].__name__}-{i}" for i in GRADIENT_CASES])
-def test_gradients_to_second_order_match_tensorflow(theirs, tensorflow, index):
+def test_gradients_to_second_order_match_tensorflow(theirs, index):
     fn, inputs, _ = OURS.PATTERNS[index]
-    ours = _derivatives(tapeflow, fn, inputs)
-    expected = _derivatives(tensorflow, theirs.PATTERNS[index][0], inputs)
+    ours = OURS.derivatives(fn, inputs)
+    expected = theirs.derivatives(theirs.PATTERNS[index][0], inputs)
     for a, b in zip(ours, expected):
         np.testing.assert_allclose(a, b, rtol=1e-6)
