@@ -123,6 +123,24 @@ def test_methods_and_the_methods_they_call_are_converted():
     assert float(model(tf.constant(3.0))) == 6.0
 
 
+class Absolute(tf.Module):
+    def __call__(self, x):
+        if x < 0:
+            x = -x
+        return x
+
+
+def test_callable_objects_are_converted():
+    assert float(tf.function(Absolute())(tf.constant(-2.0))) == 2.0
+    absolute = Absolute()
+
+    @tf.function
+    def f(x):
+        return absolute(x) * 2.0
+
+    assert float(f(tf.constant(-2.0))) == 4.0
+
+
 def test_library_functions_are_not_converted(monkeypatch):
     converted = []
     convert = api._convert

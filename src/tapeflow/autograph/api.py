@@ -141,31 +141,36 @@ def _try_convert(f, recursive: bool = True):
         return f
 
 
-def converted_call(f, args: tuple, kwargs):
-    """`f(*args, **kwargs)` from converted code: user functions (and methods) are converted
-    first; `print`, `range` and `len` take their tensor-aware forms."""
-    kwargs = kwargs or {}
-    f = _builtin(f)
-    if isinstance(f, types.MethodType) and _convertible(f.__func__):
-        return _try_convert(f.__func__)(f.__self__, *args, **kwargs)
+def _converted_form(f):
+    """`f` converted when it is user code: a function, a method or functools.partial of one,
+    or a callable object whose class defines `__call__`; None otherwise."""
+    if isinstance(f, types.FunctionType):
+        return _try_convert(f) if _convertible(f) else None
+    if isinstance(f, types.MethodType):
+        inner = _converted_form(f.__func__)
+        return None if inner is None else types.MethodType(inner, f.__self__)
     if isinstance(f, functools.partial):
-        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
-    if _convertible(f):
-        return _try_convert(f)(*args, **kwargs)
-    return f(*args, **kwargs)
+        inner = _converted_form(f.func)
+        return None if inner is None else functools.partial(inner, *f.args, **f.keywords)
+    call = getattr(type(f), "__call__", None)
+    if not isinstance(f, type) and isinstance(call, types.FunctionType) and _convertible(call):
+        return types.MethodType(_try_convert(call), f)
+    return None
 
 
-_OPERATORS = {True: _operators(True), False: _operators(False)}
+def converted_call(f, args: tuple, kwargs):
+    """`f(*args, **kwargs)` from converted code: user functions, methods and callable
+    objects are converted first; `print`, `range` and `len` take their tensor-aware forms."""
+    f = _builtin(f)
+    return (_converted_form(f) or f)(*args, **(kwargs or {}))
 
 
 def _for_function(entity):
-    """tf.function's converter: user functions, and methods (functools.partial of the
-    instance) of user classes, are converted."""
-    if isinstance(entity, functools.partial):
-        return functools.partial(_for_function(entity.func), *entity.args, **entity.keywords)
-    if isinstance(entity, types.MethodType):
-        return types.MethodType(_for_function(entity.__func__), entity.__self__)
-    return _try_convert(entity) if _convertible(entity) else entity
+    """tf.function's converter: `entity` converted when it is user code."""
+    return _converted_form(entity) or entity
+
+
+_OPERATORS = {True: _operators(True), False: _operators(False)}
 
 
 def to_graph(entity, recursive=True, experimental_optional_features=None):
