@@ -9,7 +9,7 @@ import tapeflow as tf
 PATTERNS: list = []
 ERRORS: list = []
 # Patterns whose first argument is floating: their gradients are compared to second order.
-DIFFERENTIABLE = ("if_on_reduce_sum", "continue_in_while", "early_return", "and_or_not",
+DIFFERENTIABLE = ("if_on_reduce_sum", "squash", "continue_in_while", "early_return", "and_or_not",
                   "conditional_expression", "power_by_loop", "rows_through_an_if",
                   "calls_a_converted_helper", "python_condition")
 
@@ -121,6 +121,24 @@ def rows_through_an_if(x):
         else:
             total += row
     return tf.reduce_sum(total)
+
+
+@pattern(([10, 12, 15, 20], "int32"), expected=42)
+def sum_even(items):
+    total = 0
+    for c in items:
+        if c % 2 > 0:
+            continue
+        total += c
+    return total
+
+
+@pattern(([0.5, 0.9, 0.3, 0.8, 0.7], "float64"),
+         expected=[0.19795105, 0.20912744, 0.17527041, 0.20774867, 0.20574944])
+def squash(x):
+    while tf.reduce_sum(x) > 1:
+        x = tf.tanh(x)
+    return x
 
 
 @pattern((50, "int32"), expected=8)
