@@ -143,3 +143,19 @@ def test_closures_stay_live_and_nonlocal_writes_reach_the_enclosing_function():
     converted = tf.autograph.to_graph(counted)
     scale = 3.0
     assert converted(1.0) == 3.0 and converted(2.0) == 6.0 and calls == 2
+
+
+def test_annotations_and_exception_names_inside_tensor_control_flow():
+    @tf.function
+    def f(x):
+        total: float = 0.0
+        count: int
+        for value in x:
+            try:
+                step: float = value * 2.0
+            except ValueError as error:
+                raise RuntimeError("unreachable") from error
+            total += step
+        return total
+
+    assert float(f(tf.constant([1.0, 2.0]))) == 6.0

@@ -73,7 +73,8 @@ def _walk_scope(roots: list):
 
 
 def _assigned(statements: list) -> list:
-    """The names the statements assign in their scope, in order of first assignment."""
+    """The names the statements assign in their scope, in order of first assignment (not an
+    `except ... as e` name: Python deletes it when the handler ends)."""
     names: dict = {}
     for node in _walk_scope(statements):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -83,8 +84,6 @@ def _assigned(statements: list) -> list:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 names[(alias.asname or alias.name).split(".")[0]] = None
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names[node.name] = None
     return list(names)
 
 
@@ -342,6 +341,13 @@ class _Scope(ast.NodeTransformer):
              _name(set_state.name), _names_tuple(symbols), self.visit(options)])
         return before + converted + _flatten([self.visit(s) for s in after])
 
+    def visit_AnnAssign(self, node):
+        """An annotated name cannot be nonlocal: keep the assignment, drop the annotation."""
+        node = self.generic_visit(node)
+        if node.value is None:
+            return None
+        return ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node)
+
     # ------------------------------------------------------------------------- expressions
     def visit_BoolOp(self, node):
         values = [self.visit(v) for v in node.values]
@@ -402,9 +408,10 @@ def _names_tuple(names: list) -> ast.Tuple:
 
 
 def _flatten(statements: list) -> list:
+    """The visited statements as one list (a visit may give a list, or None to drop one)."""
     out = []
     for s in statements:
-        out.extend(s if isinstance(s, list) else [s])
+        out.extend(s if isinstance(s, list) else [] if s is None else [s])
     return out
 
 
