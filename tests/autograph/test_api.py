@@ -295,3 +295,28 @@ def test_loop_over_rows_of_unknown_count():
                     input_signature=[tf.TensorSpec([None, 3], tf.float32)])
     assert float(f(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))) == 83.0
     assert float(f(tf.constant([[1.0, 1.0, 1.0]]))) == 3.0
+
+
+def test_a_training_loop_inside_the_function_stops_on_a_tensor_break():
+    w = tf.Variable(tf.zeros([2, 1]))
+    b = tf.Variable(0.0)
+    x = tf.constant([[1.0, 2.0], [2.0, 1.0], [3.0, 0.0], [0.0, 3.0]])
+    y = x @ tf.constant([[2.0], [-1.0]]) + 0.5
+
+    @tf.function
+    def fit(steps):
+        loss = tf.constant(0.0)
+        for step in tf.range(steps):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((x @ w + b - y) ** 2)
+            dw, db = tape.gradient(loss, [w, b])
+            w.assign_sub(0.05 * dw)
+            b.assign_sub(0.05 * db)
+            if loss < 1e-4:
+                break
+        return loss, step
+
+    loss, step = fit(tf.constant(2000))
+    # TensorFlow 2.21 gives the same numbers.
+    assert int(step) == 21 and float(loss) == pytest.approx(6.363896682159975e-05, rel=1e-5)
+    assert w.numpy().ravel() == pytest.approx([2.042779, -0.9518697], rel=1e-5)
