@@ -57,14 +57,11 @@ def _builtin(f):
         return f
 
 
-def _is_user_code(f) -> bool:
-    try:
-        path = inspect.getsourcefile(f)
-    except TypeError:
-        return False
-    if path is None:
-        return False
-    return not os.path.normcase(os.path.realpath(path)).startswith(_library_paths())
+@functools.lru_cache(maxsize=None)
+def _is_user_file(filename: str) -> bool:
+    """Whether code compiled from `filename` is the user's (cached: every call a traced
+    function makes asks)."""
+    return not os.path.normcase(os.path.realpath(filename)).startswith(_library_paths())
 
 
 def _compile(f):
@@ -125,9 +122,9 @@ def _convertible(f) -> bool:
     generator or a coroutine), not converted already, and not tapeflow's, the standard
     library's or an installed package's."""
     return isinstance(f, types.FunctionType) and not _is_converted(f) and \
-        f.__name__ != "<lambda>" and \
+        f.__name__ != "<lambda>" and _is_user_file(f.__code__.co_filename) and \
         not f.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
-                                   inspect.CO_ASYNC_GENERATOR) and _is_user_code(f)
+                                   inspect.CO_ASYNC_GENERATOR)
 
 
 def _try_convert(f, recursive: bool = True):
