@@ -320,3 +320,15 @@ def test_a_training_loop_inside_the_function_stops_on_a_tensor_break():
     # TensorFlow 2.21 gives the same numbers.
     assert int(step) == 21 and float(loss) == pytest.approx(6.363896682159975e-05, rel=1e-5)
     assert w.numpy().ravel() == pytest.approx([2.042779, -0.9518697], rel=1e-5)
+
+
+def test_code_without_tensor_control_flow_builds_the_same_graph():
+    def chain(x):
+        for _ in range(5):
+            x = tf.tanh(x) * 1.01 + 0.1
+        return x
+
+    graphs = [tf.function(chain, autograph=autograph).get_concrete_function(
+        tf.TensorSpec([3], tf.float32)).graph for autograph in (False, True)]
+    assert [[op.type for op in g.get_operations()] for g in graphs] == \
+        [[op.type for op in graphs[0].get_operations()]] * 2
