@@ -159,3 +159,17 @@ def test_annotations_and_exception_names_inside_tensor_control_flow():
         return total
 
     assert float(f(tf.constant([1.0, 2.0]))) == 6.0
+
+
+def test_return_from_a_loop_skips_its_else_clause():
+    def first_above(limit):
+        for k in [1.0, 2.0, 3.0]:
+            if k > limit:
+                return k
+        else:
+            return -1.0
+        return 0.0
+
+    converted = tf.autograph.to_graph(first_above)
+    assert [converted(v) for v in (1.5, 5.0)] == [first_above(v) for v in (1.5, 5.0)] == \
+        [2.0, -1.0]

@@ -139,6 +139,9 @@ class _Jumps:
                     rest = []
             if isinstance(statement, _LOOPS):
                 self.on_loop(statement)
+                if statement.orelse:  # a loop left by `return` skips its else clause
+                    statement.orelse = [ast.If(test=_not_flag(self.flag),
+                                               body=statement.orelse, orelse=[])]
             for field in ("body", "orelse", "finalbody"):
                 if isinstance(getattr(statement, field, None), list):
                     setattr(statement, field, self.lower(getattr(statement, field)))
@@ -146,8 +149,7 @@ class _Jumps:
                 handler.body = self.lower(handler.body)
             out.append(statement)
             if rest:
-                out.append(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_name(self.flag)),
-                                  body=self.lower(rest), orelse=[]))
+                out.append(ast.If(test=_not_flag(self.flag), body=self.lower(rest), orelse=[]))
             return out
         return out
 
