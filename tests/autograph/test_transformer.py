@@ -1,10 +1,24 @@
 """The source conversion: Python semantics kept where values are Python, scopes (nested
 functions, globals, closures), and what is left as written."""
+import importlib.util
+import pathlib
+
 import pytest
 
 import tapeflow as tf
 
+_spec = importlib.util.spec_from_file_location(
+    "autograph_python_semantics", pathlib.Path(__file__).with_name("python_semantics.py"))
+python_semantics = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(python_semantics)
+
 COUNTER = 0
+
+
+@pytest.mark.parametrize("fn, value", python_semantics.FUNCTIONS,
+                         ids=[f"{f.__name__}({v})" for f, v in python_semantics.FUNCTIONS])
+def test_converted_python_code_returns_what_it_returns_unconverted(fn, value):
+    assert tf.autograph.to_graph(fn)(value) == fn(value)
 
 
 def test_reading_a_variable_no_branch_assigned_is_an_unbound_local_error():

@@ -89,8 +89,12 @@ def _assigned(statements: list) -> list:
 
 def _contains(statement, kinds, into_loops: bool) -> bool:
     """Whether `statement` holds a statement of `kinds` reached from it (not inside nested
-    functions; not inside nested loops unless `into_loops`)."""
-    stack = [] if isinstance(statement, _FUNCTIONS) else [statement]
+    functions; not inside nested loops unless `into_loops`: a loop's `break` is its own,
+    but one in its `else:` belongs to the enclosing loop)."""
+    if isinstance(statement, _FUNCTIONS):
+        return False
+    stack = list(statement.orelse) if isinstance(statement, _LOOPS) and not into_loops \
+        else [statement]
     while stack:
         node = stack.pop()
         if isinstance(node, kinds):
@@ -137,12 +141,15 @@ class _Jumps:
                     statement.body, rest = statement.body + rest, []
                 elif body_jumps and else_jumps:
                     rest = []
-            if isinstance(statement, _LOOPS):
+            fields = ("body", "orelse", "finalbody")
+            if isinstance(statement, _LOOPS) and self.into_loops:  # a `return` in a loop
                 self.on_loop(statement)
                 if statement.orelse:  # a loop left by `return` skips its else clause
                     statement.orelse = [ast.If(test=_not_flag(self.flag),
                                                body=statement.orelse, orelse=[])]
-            for field in ("body", "orelse", "finalbody"):
+            elif isinstance(statement, _LOOPS):  # only a jump in its else is this loop's
+                fields = ("orelse",)
+            for field in fields:
                 if isinstance(getattr(statement, field, None), list):
                     setattr(statement, field, self.lower(getattr(statement, field)))
             for handler in getattr(statement, "handlers", []):
@@ -224,12 +231,12 @@ class _Scope(ast.NodeTransformer):
         """`break`/`continue` of this loop as flags; returns the statements that replace the
         loop (the break flag's start, the loop, its `else:`)."""
         before, after = [], []
-        if _contains(ast.Module(body=loop.body, type_ignores=[]), ast.Continue, False):
+        if any(_contains(s, ast.Continue, False) for s in loop.body):
             flag = self._fresh("continue")
             jumps = _Jumps(ast.Continue, flag,
                            lambda s: [_assign(flag, ast.Constant(True))], into_loops=False)
             loop.body = [_assign(flag, ast.Constant(False))] + jumps.lower(loop.body)
-        if _contains(ast.Module(body=loop.body, type_ignores=[]), ast.Break, False):
+        if any(_contains(s, ast.Break, False) for s in loop.body):
             flag = self._fresh("break")
             jumps = _Jumps(ast.Break, flag, lambda s: [_assign(flag, ast.Constant(True))],
                            into_loops=False)
@@ -307,10 +314,11 @@ class _Scope(ast.NodeTransformer):
     def visit_While(self, node):
         before, after = self._lower_loop_jumps(node)
         options = _take_loop_options(node)
-        symbols = self._symbols_of(node.body)
+        test_assigns = _assigned([ast.Expr(value=node.test)])  # `while (x := f()) > 0:`
+        symbols = self._symbols_of(node.body + [ast.Expr(value=node.test)])
         body = self._body_function("loop_body", node.body, symbols)
-        test = _def(self._fresh("loop_test"), [ast.Return(value=self.visit(node.test))],
-                         [])
+        test = _def(self._fresh("loop_test"), self._declarations(test_assigns) +
+                    [ast.Return(value=self.visit(node.test))], [])
         get_state, set_state = self._state_functions(symbols)
         converted = self._statement(
             node, [test, body, get_state, set_state], "while_stmt",
@@ -352,6 +360,8 @@ class _Scope(ast.NodeTransformer):
 
     # ------------------------------------------------------------------------- expressions
     def visit_BoolOp(self, node):
+        if any(isinstance(n, ast.NamedExpr) for n in _walk_scope(node.values)):
+            return self.generic_visit(node)  # `x := ...` in a lambda would bind there
         values = [self.visit(v) for v in node.values]
         operator = "and_" if isinstance(node.op, ast.And) else "or_"
         result = values[-1]
