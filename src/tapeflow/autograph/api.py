@@ -205,19 +205,18 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
-    """The source of `entity` as AutoGraph converts it (for reading; see `to_graph`).
+    """The source of `entity` as AutoGraph converts it, to read (`to_graph` runs it).
 
     Args:
         entity: a Python function or method.
-        recursive: accepted for compatibility (calls are always routed through
-            `ag__.converted_call`).
-        experimental_optional_features: accepted for compatibility.
+        recursive, experimental_optional_features: accepted for compatibility (calls in
+            the converted code always go through `ag__.converted_call`).
 
     Returns:
         Python source text.
 
     Raises:
-        ValueError: `entity` is not a function defined with `def`, or has no source.
+        ValueError: where `to_graph` raises it.
 
     Example:
         >>> import tapeflow as tf
