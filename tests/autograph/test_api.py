@@ -332,3 +332,24 @@ def test_code_without_tensor_control_flow_builds_the_same_graph():
         tf.TensorSpec([3], tf.float32)).graph for autograph in (False, True)]
     assert [[op.type for op in g.get_operations()] for g in graphs] == \
         [[op.type for op in graphs[0].get_operations()]] * 2
+
+
+def test_functions_calling_functions():
+    @tf.function
+    def inner(x):
+        if x > 0:
+            x = x * 10.0
+        return x
+
+    @tf.function
+    def outer(x):
+        total = 0.0
+        for v in x:
+            total += inner(v)
+        return total
+
+    x = tf.constant([1.0, -2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = outer(x)
+    assert float(y) == 38.0 and tape.gradient(y, x).numpy().tolist() == [10.0, 1.0, 10.0]
