@@ -353,3 +353,22 @@ def test_functions_calling_functions():
         tape.watch(x)
         y = outer(x)
     assert float(y) == 38.0 and tape.gradient(y, x).numpy().tolist() == [10.0, 1.0, 10.0]
+
+
+def test_an_optimizer_makes_its_slots_inside_a_tensor_loop():
+    optimizer = tf.keras.optimizers.Adam(0.1)
+    v = tf.Variable(5.0)
+
+    @tf.function
+    def train(n):
+        for _ in tf.range(n):
+            with tf.GradientTape() as tape:
+                loss = (v - 2.0) ** 2
+            grads = tape.gradient(loss, [v])
+            optimizer.apply_gradients(zip(grads, [v]))
+        return v.read_value()
+
+    # TensorFlow 2.21 gives the same number.
+    assert float(train(tf.constant(100))) == pytest.approx(2.0193448, rel=1e-6)
+    assert float(train(tf.constant(1))) == pytest.approx(float(v)) and \
+        train.experimental_get_tracing_count() == 1
