@@ -372,3 +372,21 @@ def test_an_optimizer_makes_its_slots_inside_a_tensor_loop():
     assert float(train(tf.constant(100))) == pytest.approx(2.0193448, rel=1e-6)
     assert float(train(tf.constant(1))) == pytest.approx(float(v)) and \
         train.experimental_get_tracing_count() == 1
+
+
+def test_a_layer_built_inside_a_loop_over_rows_with_a_list_state():
+    cell = tf.keras.layers.Dense(3, activation="tanh", kernel_initializer="ones")
+
+    @tf.function
+    def rnn(xs):
+        h = tf.zeros([1, 3])
+        state = [h, tf.constant(0.0)]
+        for x in xs:
+            h = cell(tf.concat([x[None, :], h], 1))
+            state = [h, state[1] + tf.reduce_sum(h)]
+        return state
+
+    h, total = rnn(tf.constant([[0.1, 0.2], [0.3, -0.1], [0.0, 0.5]]))
+    # TensorFlow 2.21 gives the same numbers.
+    assert h.numpy().tolist() == pytest.approx([[0.993627] * 3], rel=1e-6)
+    assert float(total) == pytest.approx(6.227639198303223, rel=1e-6)
