@@ -74,7 +74,7 @@ def test_closures_defaults_and_docstrings_are_kept():
     assert float(tf.function(shifted)(tf.constant(-1.0))) == 9.0
 
 
-def test_lambdas_and_generators_run_as_written():
+def test_lambdas_are_converted_and_generators_run_as_written():
     def squares(n):
         for i in range(n):
             yield i * i
@@ -84,7 +84,10 @@ def test_lambdas_and_generators_run_as_written():
         return x + sum(squares(3))
 
     assert float(f(tf.constant(1.0))) == 6.0
-    assert float(tf.function(lambda x: x * 2.0)(tf.constant(1.0))) == 2.0
+    sides = (lambda x: x if x > 0 else 0.0, lambda x: -x if x < 0 else 0.0)  # one line
+    g = tf.function(lambda x: sides[0](x) + sides[1](x))
+    assert [float(g(tf.constant(v))) for v in (-2.0, 5.0)] == [2.0, 5.0]
+    assert "ag__.if_exp(x < 0" in tf.autograph.to_code(sides[1])
 
 
 def test_while_else_and_break_in_python_loops_keep_python_semantics():

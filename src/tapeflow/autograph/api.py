@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import linecache
 import os
 import types
 import warnings
@@ -24,6 +25,7 @@ __all__ = ["function", "to_graph", "to_code", "do_not_convert", "set_loop_option
            "converted_call"]
 
 _FACTORY = "autograph_factory"
+_LAMBDA = "autograph_lambda"
 _compiled: dict = {}  # code object -> (converted code object, converted source)
 
 
@@ -64,6 +66,54 @@ def _is_user_file(filename: str) -> bool:
     return not os.path.normcase(os.path.realpath(filename)).startswith(_library_paths())
 
 
+def _definition(f) -> ast.FunctionDef:
+    """`f`'s def statement, parsed from its source (line numbers as in its file)."""
+    import textwrap  # on first use, like sysconfig
+    if f.__name__ == "<lambda>":
+        return _lambda_definition(f)
+    lines, first_line = inspect.getsourcelines(f)
+    node = ast.parse(textwrap.dedent("".join(lines))).body[0]
+    if not isinstance(node, ast.FunctionDef) or node.name != f.__code__.co_name:
+        raise ValueError(f"the source found for {f.__qualname__} is not its def statement")
+    return ast.increment_lineno(node, first_line - 1)
+
+
+def _lambda_definition(f) -> ast.FunctionDef:
+    """A lambda as `def autograph_lambda(args): return body`, found in its file's source by
+    its line, its arguments and (when several match) the column its code starts at."""
+    code = f.__code__
+    source = "".join(linecache.getlines(code.co_filename))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        raise ValueError(f"the source of {code.co_filename} does not parse") from None
+    names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount +
+                                  bool(code.co_flags & inspect.CO_VARARGS) +
+                                  bool(code.co_flags & inspect.CO_VARKEYWORDS)])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and
+             n.lineno == code.co_firstlineno and _argument_names(n.args) == names]
+    if len(found) > 1:
+        columns = {(line, column) for line, _, column, _ in code.co_positions()
+                   if column is not None}
+        found = [n for n in found if any((getattr(e, "lineno", None),
+                                          getattr(e, "col_offset", None)) in columns
+                                         for e in ast.walk(n.body))]
+    if len(found) != 1:
+        raise ValueError(f"cannot tell which lambda of line {code.co_firstlineno} of "
+                         f"{code.co_filename} this is")
+    node = ast.FunctionDef(name=_LAMBDA, args=found[0].args,
+                           body=[ast.Return(value=found[0].body)], decorator_list=[],
+                           returns=None)
+    if "type_params" in ast.FunctionDef._fields:
+        node.type_params = []
+    return ast.copy_location(node, found[0])
+
+
+def _argument_names(args: ast.arguments) -> list:
+    return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs] + \
+        [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+
+
 def _compile(f):
     """(converted code, converted source) for `f`'s code object, converted once.
 
@@ -71,13 +121,7 @@ def _compile(f):
     and `f`'s free variables, so that they are free variables of the converted code too.
     """
     if f.__code__ not in _compiled:
-        import textwrap  # on first use, like sysconfig
-        lines, first_line = inspect.getsourcelines(f)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        node = tree.body[0]
-        if not isinstance(node, ast.FunctionDef) or node.name != f.__code__.co_name:
-            raise ValueError(f"the source found for {f.__qualname__} is not its def statement")
-        converted = transformer.convert_function(node)
+        converted = transformer.convert_function(_definition(f))
         factory = ast.FunctionDef(
             name=_FACTORY, args=ast.arguments(
                 posonlyargs=[], args=[ast.arg(arg=a) for a in
@@ -87,13 +131,11 @@ def _compile(f):
         if "type_params" in ast.FunctionDef._fields:
             factory.type_params = []
         module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
-        source = ast.unparse(converted)
-        ast.increment_lineno(module, first_line - 1)
         namespace: dict = {}
-        exec(compile(module, inspect.getsourcefile(f) or "<autograph>", "exec"), namespace)
+        exec(compile(module, f.__code__.co_filename, "exec"), namespace)
         code = next(c for c in namespace[_FACTORY].__code__.co_consts
-                    if isinstance(c, types.CodeType) and c.co_name == node.name)
-        _compiled[f.__code__] = (code, source)
+                    if isinstance(c, types.CodeType) and c.co_name == converted.name)
+        _compiled[f.__code__] = (code, ast.unparse(converted))
     return _compiled[f.__code__]
 
 
@@ -118,11 +160,11 @@ def _is_converted(f) -> bool:
 
 
 def _convertible(f) -> bool:
-    """Whether `f` is user code AutoGraph converts: a `def` function (not a lambda, a
-    generator or a coroutine), not converted already, and not tapeflow's, the standard
-    library's or an installed package's."""
+    """Whether `f` is user code AutoGraph converts: a function or lambda (not a generator
+    or a coroutine), not converted already, and not tapeflow's, the standard library's or
+    an installed package's."""
     return isinstance(f, types.FunctionType) and not _is_converted(f) and \
-        f.__name__ != "<lambda>" and _is_user_file(f.__code__.co_filename) and \
+        _is_user_file(f.__code__.co_filename) and \
         not f.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
                                    inspect.CO_ASYNC_GENERATOR)
 
