@@ -390,3 +390,12 @@ def test_a_layer_built_inside_a_loop_over_rows_with_a_list_state():
     # TensorFlow 2.21 gives the same numbers.
     assert h.numpy().ravel().tolist() == pytest.approx([0.993627] * 3, rel=1e-6)
     assert float(total) == pytest.approx(6.227639198303223, rel=1e-6)
+
+
+def test_to_graph_without_recursion_leaves_called_functions_as_written():
+    def f(x):
+        return patterns.clip(x, 1.0)
+
+    assert float(tf.function(tf.autograph.to_graph(f))(tf.constant(3.0))) == 1.0
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        tf.function(tf.autograph.to_graph(f, recursive=False))(tf.constant(3.0))
