@@ -1,5 +1,7 @@
 """The run-time operators: Python values keep Python semantics (short circuits, one branch
 run), tensors in graphs build graph control flow, and undefined values raise when read."""
+import sys
+
 import pytest
 
 import tapeflow
@@ -100,16 +102,18 @@ def test_loop_variable_that_is_not_a_tensor():
 
 def test_print_of_graph_tensors_goes_to_tf_print_when_there_is_one(monkeypatch, capsys):
     printed = []
-    monkeypatch.setattr(tapeflow, "print", lambda *args, **kwargs: printed.append(args),
-                        raising=False)
+    monkeypatch.setattr(tapeflow, "print",
+                        lambda *args, **kwargs: printed.append((args, kwargs)), raising=False)
 
     @tf.function
     def f(x):
-        print("x is", x)
+        print("x is", x, sep=": ")
         return x
 
     f(tf.constant(1.0))
-    assert len(printed) == 1 and printed[0][0] == "x is" and tf.is_tensor(printed[0][1])
+    (args, kwargs), = printed
+    assert args[0] == "x is" and tf.is_tensor(args[1])
+    assert kwargs == {"sep": ": ", "end": "\n", "output_stream": sys.stdout}
     assert capsys.readouterr().out == ""
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import sys
 
 import numpy as np
 
@@ -247,7 +248,9 @@ def print_(*objects, **kwargs) -> None:
     import tapeflow
     tf_print = getattr(tapeflow, "print", None)
     if tf_print is not None and any(_is_graph_tensor(x) for x in objects):
-        tf_print(*objects, **{k: v for k, v in kwargs.items() if k in ("sep", "end")})
+        sep, end, file = kwargs.get("sep"), kwargs.get("end"), kwargs.get("file")
+        tf_print(*objects, sep=" " if sep is None else sep, end="\n" if end is None else end,
+                 output_stream=sys.stdout if file is None else file)
         return
     builtins.print(*objects, **kwargs)
 
