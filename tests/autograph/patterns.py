@@ -141,6 +141,28 @@ def squash(x):
     return x
 
 
+class Box:
+    """A plain object whose attribute a loop updates."""
+
+
+@pattern((4, "int32"), expected=6)
+def attribute_in_a_loop(n):
+    box = Box()
+    box.total = tf.constant(0)
+    for i in tf.range(n):
+        box.total += i
+    return box.total
+
+
+@pattern((4.0, "float32"), expected=4.0)
+@pattern((-4.0, "float32"), expected=0.0)
+def item_in_an_if(x):
+    values = {"v": tf.constant(0.0)}
+    if x > 0:
+        values["v"] = x
+    return values["v"]
+
+
 @pattern((50, "int32"), expected=8)
 def while_with_break(n):
     i = tf.constant(0)

@@ -35,8 +35,9 @@ from ..ops.gather_ops import GatherV2
 from .transformer import RETURN_VALUE
 
 # What converted code calls (as `ag__.<name>`).
-__all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "if_stmt", "if_exp",
-           "while_stmt", "for_stmt", "and_", "or_", "not_", "print_", "range_", "len_"]
+__all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "composite_value",
+           "is_defined", "if_stmt", "if_exp", "while_stmt", "for_stmt", "and_", "or_", "not_",
+           "print_", "range_", "len_"]
 
 
 class Undefined:
@@ -72,6 +73,19 @@ def retval(value):
     if type(value) is UndefinedReturnValue:
         return None
     return ld(value)
+
+
+def composite_value(read, name: str):
+    """The value of an attribute or item a statement assigns (`a.total`), or an Undefined
+    while it has none."""
+    try:
+        return read()
+    except (AttributeError, KeyError, IndexError, TypeError, NameError):
+        return Undefined(name)
+
+
+def is_defined(value) -> bool:
+    return not isinstance(value, Undefined)
 
 
 def _is_graph_tensor(x) -> bool:

@@ -87,6 +87,32 @@ def _assigned(statements: list) -> list:
     return list(names)
 
 
+def _composites(statements: list) -> list:
+    """The attributes and constant-key items of names the statements assign (`a.total =`,
+    `d["key"] +=`), as source text: they are statement symbols like names."""
+    found: dict = {}
+    for node in _walk_scope(statements):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and \
+                isinstance(node.ctx, ast.Store) and _is_composite(node):
+            found[ast.unparse(node)] = None
+    return list(found)
+
+
+def _is_composite(node) -> bool:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+            return False
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _expression(text: str, ctx):
+    """A fresh AST of a composite symbol's expression, read (ast.Load) or assigned."""
+    node = ast.parse(text, mode="eval").body
+    node.ctx = ctx
+    return node
+
+
 def _contains(statement, kinds, into_loops: bool) -> bool:
     """Whether `statement` holds a statement of `kinds` reached from it (not inside nested
     functions; not inside nested loops unless `into_loops`: a loop's `break` is its own,
@@ -261,12 +287,15 @@ class _Scope(ast.NodeTransformer):
 
     # -------------------------------------------------------------------------- statements
     def _symbols_of(self, statements: list) -> list:
+        """The names, then the composite symbols (`a.total`), the statements assign."""
         names = _assigned(statements)
         self.symbols.update(dict.fromkeys(names))
-        return names
+        return names + _composites(statements)
 
     def _declarations(self, symbols: list) -> list:
-        """`nonlocal` (and `global`, for the function's globals) statements for symbols."""
+        """`nonlocal` (and `global`, for the function's globals) statements for the names
+        among the symbols."""
+        symbols = [s for s in symbols if s.isidentifier()]
         declarations: list = []
         enclosing = [s for s in symbols if s not in self.declared_global]
         if enclosing:
@@ -284,15 +313,26 @@ class _Scope(ast.NodeTransformer):
         return _def(self._fresh(prefix), declarations + (body or [ast.Pass()]), list(args))
 
     def _state_functions(self, symbols: list) -> tuple:
-        values = ast.Tuple(elts=[_raw(_name(s)) for s in symbols], ctx=ast.Load())
-        get_state = _def(self._fresh("get_state"), [ast.Return(value=values)], [])
-        if symbols:
-            target = ast.Tuple(elts=[_name(s, ast.Store()) for s in symbols], ctx=ast.Store())
-            setter = self._declarations(symbols) + [
-                ast.Assign(targets=[target], value=_name("vars_"))]
-        else:
-            setter = [ast.Pass()]
-        set_state = _def(self._fresh("set_state"), setter, ["vars_"])
+        """get_state and set_state over the symbols; a composite one (`a.total`) reads as
+        Undefined while it does not exist and is assigned only when defined."""
+        names = [s for s in symbols if s.isidentifier()]
+        composites = symbols[len(names):]
+        values = [_raw(_name(s)) for s in names] + [
+            _call(_operator("composite_value"), _lambda(_expression(c, ast.Load())),
+                  ast.Constant(c)) for c in composites]
+        get_state = _def(self._fresh("get_state"),
+                         [ast.Return(value=ast.Tuple(elts=values, ctx=ast.Load()))], [])
+        setter = self._declarations(names)
+        if names:
+            target = ast.Tuple(elts=[_name(s, ast.Store()) for s in names], ctx=ast.Store())
+            part = ast.Subscript(value=_name("vars_"), slice=ast.Slice(
+                upper=ast.Constant(len(names))), ctx=ast.Load())
+            setter.append(ast.Assign(targets=[target], value=part))
+        for k, c in enumerate(composites, len(names)):
+            item = ast.Subscript(value=_name("vars_"), slice=ast.Constant(k), ctx=ast.Load())
+            setter.append(ast.If(test=_call(_operator("is_defined"), item), orelse=[], body=[
+                ast.Assign(targets=[_expression(c, ast.Store())], value=item)]))
+        set_state = _def(self._fresh("set_state"), setter or [ast.Pass()], ["vars_"])
         return get_state, set_state
 
     @staticmethod
