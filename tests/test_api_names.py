@@ -13,7 +13,8 @@ import tapeflow as tf
 from tapeflow import autodiff
 from tapeflow.custom_gradient import (custom_gradient, grad_pass_through, recompute_grad,
                                       stop_gradient)
-from tapeflow.eager import backprop, control_flow, function
+from tapeflow.autograph import api as autograph_api
+from tapeflow.eager import backprop, control_flow
 from tapeflow.eager.graph_gradients import AggregationMethod, gradients, hessians
 from tapeflow.framework import dtypes, graph, indexed_slices, registry, tensor, tensor_shape
 from tapeflow.framework import tensor_spec, variables
@@ -179,7 +180,11 @@ TF_NAMES = [
     (gradients, "gradients"), (hessians, "hessians"), (AggregationMethod, "AggregationMethod"),
     (registry.RegisterGradient, "RegisterGradient"), (registry.no_gradient, "no_gradient"),
     (gradient_checker.compute_gradient, "test.compute_gradient"),
-    (function.function, "function"), (graph.Graph, "Graph"), (graph.init_scope, "init_scope"),
+    (autograph_api.function, "function"), (autograph_api.to_graph, "autograph.to_graph"),
+    (autograph_api.to_code, "autograph.to_code"),
+    (autograph_api.do_not_convert, "autograph.experimental.do_not_convert"),
+    (autograph_api.set_loop_options, "autograph.experimental.set_loop_options"),
+    (graph.Graph, "Graph"), (graph.init_scope, "init_scope"),
     (tensor.Tensor, "Tensor"), (tensor.constant, "constant"),
     (tensor.convert_to_tensor, "convert_to_tensor"), (tensor.is_tensor, "is_tensor"),
     (distribute_losses.compute_average_loss, "nn.compute_average_loss"),
@@ -196,8 +201,8 @@ for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "fl
                      " ".join(f"{n} dtypes.{n}" for n in _names.split())))
 
 # Other names TF has that tapeflow exports: namespaces, and non-function members.
-TF_MODULES = {"autodiff", "bitwise", "compat", "config", "data", "distribute", "dtypes", "errors",
-              "keras", "linalg", "math", "nn", "random", "test", "train"}
+TF_MODULES = {"autodiff", "autograph", "bitwise", "compat", "config", "data", "distribute",
+              "dtypes", "errors", "keras", "linalg", "math", "nn", "random", "test", "train"}
 TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
 # Documented extras (README): the functional helpers of tf.autodiff, and tf.utils.plot_tape.
 EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",
@@ -221,10 +226,10 @@ def test_the_table_names_each_function_once():
 
 
 @pytest.mark.parametrize("space", ["bitwise", "math", "nn", "linalg", "random", "test", "autodiff",
-                                   "dtypes"])
+                                   "dtypes", "autograph", "autograph.experimental"])
 def test_a_namespace_exports_only_tf_names(space):
     known = {path for _, path in PATHS} | EXTRAS
-    exported = {f"{space}.{name}" for name in getattr(tf, space).__all__}
+    exported = {f"{space}.{name}" for name in resolve(space).__all__}
     assert exported - known == set()
 
 

@@ -43,7 +43,8 @@ from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa:
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
-from .eager.function import function
+from .autograph.api import function
+from . import autograph  # noqa: E402
 from .eager.control_flow import cond, while_loop
 from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function

@@ -193,7 +193,7 @@ def test_get_concrete_function():
 
 
 def test_python_control_flow_on_tensors_points_to_cond():
-    @tf.function
+    @tf.function(autograph=False)
     def f(x):
         if tf.reduce_sum(x):
             return x

@@ -58,12 +58,15 @@ While.shape_fn = lambda inputs, attrs: attrs["specs"]
 
 def _trace(fn, name: str, args: list, arg_shapes: list) -> tuple:
     """Traces `fn(*placeholders)` into a FuncGraph under the current graph; every output
-    becomes a tensor. Returns the graph, the placeholders and the output structure."""
+    becomes a tensor of the graph (an outer tensor returned as it is is captured now, so
+    the captures are complete when the trace ends). Returns the graph, the placeholders
+    and the output structure."""
     graph = FuncGraph(name, outer_graph=state.graph)
     with graph.as_default():
         placeholders = [graph.placeholder(a._value.dtype, shape) for a, shape in
                         zip(args, arg_shapes)]
-        structure = nest.map_structure(convert_to_tensor, fn(*placeholders))
+        structure = nest.map_structure(lambda x: graph._graph_input(convert_to_tensor(x)),
+                                       fn(*placeholders))
     return graph, placeholders, structure
 
 

@@ -34,7 +34,7 @@ from ..framework.variables import Variable
 from .backward import backward
 from .domains import GraphDomain
 
-__all__ = ["function", "Function", "ConcreteFunction"]
+__all__ = ["Function", "ConcreteFunction"]
 
 _TENSOR = "tensor"
 RETRACING_WARNING_THRESHOLD = 5
@@ -305,9 +305,13 @@ class Function:
     """
 
     def __init__(self, python_function, input_signature=None, reduce_retracing=False,
-                 name=None) -> None:
+                 name=None, converter=None) -> None:
         functools.update_wrapper(self, python_function)
         self._python_function = python_function
+        # `converter(python_function)` gives the function to trace (AutoGraph's conversion,
+        # which lives a layer above); it runs once, at the first trace.
+        self._converter = converter
+        self._traced_function = None
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._signature_key = None if input_signature is None else \
@@ -341,7 +345,8 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(functools.partial(self._python_function, instance),
-                             self._input_signature, self._reduce_retracing, self._name)
+                             self._input_signature, self._reduce_retracing, self._name,
+                             self._converter)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -399,7 +404,7 @@ class Function:
             replaced = iter(placeholders)
             call_args, call_kwargs = nest.map_structure(
                 lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))
-            outputs = self._python_function(*call_args, **call_kwargs)
+            outputs = self._function_to_trace()(*call_args, **call_kwargs)
             for leaf in nest.flatten(outputs):  # an eager tensor returned as is is a capture
                 if isinstance(leaf, Tensor) and not hasattr(leaf, "_op"):
                     graph._graph_input(leaf)
@@ -419,6 +424,12 @@ class Function:
                 "or an input_signature), or (3) passing Python numbers instead of tensors.",
                 len(self._recent), len(self._recent), self._python_function)
         return concrete
+
+    def _function_to_trace(self):
+        if self._traced_function is None:
+            self._traced_function = self._python_function if self._converter is None else \
+                self._converter(self._python_function)
+        return self._traced_function
 
     def _bind_signature(self, args, kwargs) -> tuple:
         try:
@@ -467,45 +478,3 @@ def _flatten_up_to(structure, value):
         return _flatten_up_to([structure[k] for k in sorted(structure)],
                               [value[k] for k in sorted(structure)])
     return [value]
-
-
-def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_implements=None,
-             experimental_autograph_options=None, experimental_attributes=None,
-             experimental_relax_shapes=None, experimental_compile=None,
-             experimental_follow_type_hints=None):
-    """Compiles a Python function into graphs, traced once per input signature.
-
-    Args:
-        func: the function (or use `@tf.function(...)` with keyword arguments).
-        input_signature: TensorSpecs fixing the inputs: one trace, with unknown
-            dimensions where the specs have None.
-        autograph: accepted; Python `if`/`while` on a tensor raise an error pointing to
-            `tf.cond` and `tf.while_loop` (there is no AutoGraph conversion).
-        jit_compile: accepted for compatibility.
-        reduce_retracing: a retrace for new shapes makes the differing dimensions unknown,
-            so later calls of other sizes reuse it.
-
-    Returns:
-        A `Function`.
-
-    Raises:
-        TypeError: arguments that do not match `input_signature`.
-        ValueError: a Variable created on a call other than the first trace.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> v = tf.Variable(1.0)
-        >>> @tf.function
-        ... def step(x):
-        ...     v.assign_add(x)
-        ...     return v * 2.0
-        >>> float(step(tf.constant(2.0))), float(v)
-        (6.0, 3.0)
-        >>> step.experimental_get_tracing_count()
-        1
-    """
-    reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
-    if func is None:
-        return lambda f: Function(f, input_signature, reduce_retracing)
-    return Function(func, input_signature, reduce_retracing)

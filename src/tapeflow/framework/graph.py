@@ -473,6 +473,10 @@ class FuncGraph(Graph):
                                  and self.outer_graph._owns_graph(graph))
 
     def _make_variable(self, args: tuple, kwargs: dict):
+        if not self.allow_variable_creation and isinstance(self.outer_graph, FuncGraph):
+            # A branch or loop body creates its variables as its function does (an
+            # optimizer's slots made inside a loop, on the first trace).
+            return self.outer_graph._make_variable(args, kwargs)
         if not self.allow_variable_creation:
             raise ValueError("tf.function only supports variables created on the first call "
                              f"of {self.name!r}: create the tf.Variable once, outside the "
