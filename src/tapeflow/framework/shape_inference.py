@@ -6,8 +6,8 @@ real value). Inputs with unknown dimensions are probed twice, with those dimensi
 then 3, and with different values; a dimension of the output that differs between the two
 runs is unknown (None). An op whose inputs are all constants is folded into constants when
 two runs agree; so is `Shape` (and `Size`, `Rank`) of a tensor whose shape is fully known.
-A probe that fails with fully known input shapes is a graph construction error
-(ValueError), as TF's shape functions raise.
+A probe that fails with fully known input shapes (and constant integer inputs) is a graph
+construction error (ValueError), as TF's shape functions raise.
 """
 from __future__ import annotations
 
@@ -87,7 +87,10 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         return [(o.dtype, o.shape) for o in outs], _folded(op, consts, attrs, outs)
     first = _try(op, inputs, attrs, 2, 0)
     second = _try(op, inputs, attrs, 3, 1) or _try(op, inputs, attrs, 3, 0)
-    known = all(x._shape.is_fully_defined() for x in inputs)
+    # Probes stand in for integer inputs (indices, sizes) with made-up values: a failure
+    # tells something only when those are constants.
+    known = all(x._shape.is_fully_defined() and (
+        x._const is not None or x._value.dtype.kind not in "iu") for x in inputs)
     if first is None and known:
         try:
             _run(op, [_probe_array(x, 2, 0) for x in inputs], attrs)

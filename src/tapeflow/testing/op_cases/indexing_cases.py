@@ -19,6 +19,17 @@ case("StridedSliceGrad",
      lambda g: indexing_ops.StridedSliceGrad(g, shape=(4, 3), index=(slice(1, None),
                                                                       slice(None, None, -1))),
      normal(3, 3))
+case("DynamicStridedSlice",
+     lambda x, t: indexing_ops.DynamicStridedSlice(x, t, spec=(indexing_ops.Bound(0),)),
+     normal(4, 3), 2, label="x[t]")
+case("DynamicStridedSlice",
+     lambda x, t: indexing_ops.DynamicStridedSlice(
+         x, t, spec=(slice(None, None, -1), indexing_ops.Bound(0), None)),
+     normal(2, 5), 3, label="x[::-1, t, newaxis]")
+case("DynamicStridedSliceGrad",
+     lambda g, t: indexing_ops.DynamicStridedSliceGrad(g, [4, 3], t,
+                                                       spec=(indexing_ops.Bound(0),)),
+     normal(3), 1)
 case("GatherNd", lambda p: tf.gather_nd(p, [[1, 0], [0, 1], [1, 0]]), normal(2, 2),
      label="elements, repeated")
 case("GatherNd", lambda p: tf.gather_nd(p, [[2], [0]]), normal(3, 2), label="rows")
