@@ -6,7 +6,9 @@ real value). Inputs with unknown dimensions are probed twice, with those dimensi
 then 3, and with different values; a dimension of the output that differs between the two
 runs is unknown (None). An op whose inputs are all constants is folded into constants when
 two runs agree; so is `Shape` (and `Size`, `Rank`) of a tensor whose shape is fully known.
-A probe that fails with fully known input shapes (and constant integer inputs) is a graph
+Incompatible known dimensions of an elementwise op's operands, and what an op's `shape_fn`
+rejects (it returns None when it has no shape to give), are a ValueError as in TF. A probe
+that fails with fully known input shapes (and constant integer inputs) is a graph
 construction error (ValueError), as TF's shape functions raise.
 """
 from __future__ import annotations
@@ -15,9 +17,43 @@ import warnings
 
 import numpy as np
 
-from .registry import SHAPE_ONLY
+from .registry import ELEMENTWISE, SHAPE_ONLY
 
-__all__ = ["infer_outputs"]
+__all__ = ["infer_outputs", "broadcast_dims", "shape_text"]
+
+
+def shape_text(dims) -> str:
+    """TF's way of printing a static shape: [?,3], or <unknown>."""
+    if dims is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def broadcast_dims(op_name: str, shapes: list):
+    """The static shape the static `shapes` broadcast to (None entries unknown; None for
+    an unknown rank).
+
+    Raises:
+        ValueError: two known dimensions differ and neither is 1.
+    """
+    if any(d is None for d in shapes):
+        return None
+    out: list = []
+    for dims in shapes:
+        lead = len(dims) - len(out)
+        out = list(dims[:lead]) + out if lead > 0 else out
+        offset = len(out) - len(dims)
+        for i, d in enumerate(dims):
+            e = out[offset + i]
+            if d is None or d == 1:
+                out[offset + i] = e if d == 1 or e not in (None, 1) else None
+            elif e is None or e == 1:
+                out[offset + i] = d
+            elif d != e:
+                raise ValueError(
+                    f"Dimensions must be equal, but are {e} and {d} for '{op_name}' with input "
+                    f"shapes: {', '.join(shape_text(x) for x in shapes)}.")
+    return tuple(out)
 
 
 def _probe_array(x, size: int, variant: int):
@@ -75,7 +111,11 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         ValueError: the op cannot run on inputs of these (fully known) shapes.
     """
     if op.shape_fn is not None:
-        return op.shape_fn(inputs, attrs), None
+        specs = op.shape_fn(inputs, attrs)
+        if specs is not None:
+            return specs, None
+    if op.family is ELEMENTWISE and len(inputs) > 1:
+        broadcast_dims(op.name, [x._dims for x in inputs])
     consts = [getattr(x, "_const", None) for x in inputs]
     if op.family is SHAPE_ONLY and all(x._shape.is_fully_defined() for x in inputs):
         consts = [_probe_array(x, 0, 0) for x in inputs]

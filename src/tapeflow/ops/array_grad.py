@@ -50,7 +50,8 @@ def _broadcast_to_grad(op, g):
 
 @RegisterGradient("Transpose")
 def _transpose_grad(op, g):
-    return Transpose(g, perm=tuple(np.argsort(op.attrs["perm"]).tolist()))
+    perm = op.attrs["perm"]
+    return Transpose(g, perm=None if perm is None else tuple(np.argsort(perm).tolist()))
 
 
 @RegisterGradient("ConcatV2")

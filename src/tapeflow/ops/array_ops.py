@@ -13,6 +13,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
                                   define_op)
+from ..framework.shape_inference import shape_text
 from ..framework.tensor import Tensor
 from .complex_ops import conj
 from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
@@ -105,10 +106,55 @@ IdentityN = define_op("IdentityN", _identity_n, num_outputs=None, family=LINEAR,
                       batching=TRANSPARENT)
 ReadVariableOp = define_op("ReadVariableOp", _identity, batching=TRANSPARENT)
 Reshape = define_op("Reshape", _reshape, family=LINEAR, view=True)
+
+
+def _reshape_check(inputs, attrs) -> None:
+    """TF's build-time check of a reshape's element count against a constant shape (the
+    shape is probed)."""
+    x, shape = inputs
+    dims, target = x._dims, getattr(shape, "_const", None)
+    if dims is None or target is None or -1 in np.ravel(target):
+        return None
+    target = [int(d) for d in np.ravel(target)]
+    known, wanted = math.prod(d for d in dims if d is not None), math.prod(target)
+    where = f"for 'Reshape' with input shapes: {shape_text(dims)}, [{len(target)}]."
+    if None not in dims and known != wanted:
+        raise ValueError(f"Cannot reshape a tensor with {known} elements to shape {shape_text(target)} "
+                         f"({wanted} elements) {where}")
+    if None in dims and known and wanted % known:
+        raise ValueError(f"Dimension size must be evenly divisible by {known} but is {wanted} "
+                         f"{where}")
+    return None
+
+
+Reshape.shape_fn = _reshape_check
 BroadcastTo = define_op("BroadcastTo", _broadcast_to, family=LINEAR, batching=TRANSPARENT)
 Transpose = define_op("Transpose", _transpose, family=LINEAR,
                       batching=Stacking(perms=("perm",)))
 ConcatV2 = define_op("ConcatV2", _concat, family=LINEAR, batching=STACKED)
+
+
+def _concat_check(inputs, attrs) -> None:
+    """TF's build-time check of a concat's known ranks and dimensions (the shape is
+    probed)."""
+    shapes = [x._dims for x in inputs]
+    known = [s for s in shapes if s is not None]
+    axis = attrs["axis"]
+    for dims in known[1:]:
+        first = known[0]
+        if len(dims) != len(first):
+            raise ValueError(f"Shape must be rank {len(first)} but is rank {len(dims)} for "
+                             f"'ConcatV2' with input shapes: "
+                             f"{', '.join(shape_text(s) for s in shapes)}.")
+        for i, (d, e) in enumerate(zip(first, dims)):
+            if i != axis % len(first) and d is not None and e is not None and d != e:
+                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {d} and "
+                                 f"{e} for 'ConcatV2' with input shapes: "
+                                 f"{', '.join(shape_text(s) for s in shapes)}.")
+    return None
+
+
+ConcatV2.shape_fn = _concat_check
 SplitV = define_op("SplitV", _split, num_outputs=None, family=LINEAR, batching=STACKED)
 ExpandDims = define_op("ExpandDims", np.expand_dims, family=LINEAR, batching=STACKED)
 Squeeze = define_op("Squeeze", np.squeeze, family=LINEAR, batching=STACKED)
@@ -195,7 +241,10 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
         TensorShape([4, 2, 3])
     """
     a = as_input(a)
-    perm = tuple(range(a.ndim))[::-1] if perm is None else tuple(int(p) for p in np.asarray(perm))
+    if perm is not None:
+        perm = tuple(int(p) for p in np.asarray(perm))
+    elif a.ndim is not None:
+        perm = tuple(range(a.ndim))[::-1]  # (None, for unknown rank, reverses as well)
     out = execute(Transpose, (a,), {"perm": perm})
     if conjugate and a.dtype.is_complex:
         out = conj(out)

@@ -330,11 +330,18 @@ def _sigmoid_grad(op, g):
 
 
 # -- sum, mean, cast ---------------------------------------------------------------------------
+def reduced_axes(attrs: dict, rank: int) -> tuple:
+    """A reduction's axes, non-negative (its `axis` attribute is None or holds negative
+    axes when the input's rank was unknown as the graph was built)."""
+    axes = attrs["axis"]
+    return tuple(range(rank)) if axes is None else tuple(a % rank for a in axes)
+
+
 def keep_reduced_dims(t, shape: tuple, attrs: dict):
     """A reduction's output (or its gradient) with the reduced axes kept as length 1."""
     if attrs["keepdims"]:
         return t
-    axes = attrs["axis"]
+    axes = reduced_axes(attrs, len(shape))
     return Reshape(t, tuple(1 if i in axes else d for i, d in enumerate(shape)))
 
 
@@ -347,7 +354,7 @@ def _sum_grad(op, g):
 @RegisterGradient("Mean")
 def _mean_grad(op, g):
     shape = shape_of(op.inputs[0])
-    count = math.prod([shape[a] for a in op.attrs["axis"]])
+    count = math.prod([shape[a] for a in reduced_axes(op.attrs, len(shape))])
     return _sum_grad(op, g / count)
 
 

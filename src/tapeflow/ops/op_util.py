@@ -106,11 +106,14 @@ def shape_of(x) -> tuple:
 
 
 def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
-    """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes.
+    """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes;
+    for an input of unknown rank (`ndim` None), the axes as given, None for all.
 
     Raises:
         InvalidArgumentError: an axis outside [-ndim, ndim).
     """
+    if ndim is None:  # unknown rank: the axes as given (None: all), checked when it runs
+        return None if axis is None else tuple(int_values(op_name, axis, "axis"))
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int:  # the common case, without a round trip through NumPy
@@ -163,7 +166,8 @@ def dims_values(op_name: str, shape) -> tuple:
 
 
 def normalize_axis(op_name: str, axis, ndim: int) -> int:
-    """One axis in [-ndim, ndim) as a non-negative int.
+    """One axis in [-ndim, ndim) as a non-negative int (as given when `ndim` is None: a
+    tensor of unknown rank).
 
     Raises:
         InvalidArgumentError: the axis is out of range or not an integer.
@@ -176,6 +180,8 @@ def normalize_axis(op_name: str, axis, ndim: int) -> int:
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
         (a,) = values
+    if ndim is None:  # unknown rank: checked when it runs
+        return a
     if not -ndim <= a < ndim:
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: Expected axis in the range [{-ndim}, {ndim}), but got "
