@@ -44,6 +44,7 @@ from .framework.tensor_spec import TensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .eager.function import function
 from .eager.control_flow import cond, while_loop
+from .ops.tensor_array_ops import TensorArray
 from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402

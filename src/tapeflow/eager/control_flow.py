@@ -25,6 +25,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.array_ops import stack
 from ..ops.creation_ops import zeros, zeros_like
+from ..ops.tensor_array_ops import TensorArray
 from ..ops.op_util import value_of
 from .backward import dense
 from .function import ConcreteFunction
@@ -283,7 +284,65 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             i += 1
         packed = nest.pack_sequence_as(structure, values)
         return packed[0] if single else packed
-    return _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations)
+    arrays = _with_buffers(body, structure)
+    if not arrays:
+        return _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations)
+    # TensorArrays travel as their buffers; the functions see them rebuilt.
+    flat = nest.flatten(structure)
+    carried = nest.pack_sequence_as(structure, [arrays[i].flow if i in arrays else v
+                                                for i, v in enumerate(flat)])
+
+    def rebuilt(args):
+        return [arrays[i]._with(a) if i in arrays else a for i, a in enumerate(args)]
+
+    def flows(values):
+        return [v.flow if isinstance(v, TensorArray) else v for v in nest.flatten(values)]
+
+    def carried_cond(*args):
+        return cond(*nest.pack_sequence_as(structure, rebuilt(nest.flatten(list(args)))))
+
+    def carried_body(*args):
+        result = body(*nest.pack_sequence_as(structure, rebuilt(nest.flatten(list(args)))))
+        result = [result] if single else result
+        return nest.pack_sequence_as(result, flows(result))
+
+    if shape_invariants is None:
+        shape_invariants = nest.pack_sequence_as(structure, [
+            TensorShape([None] + arrays[i].element_shape.as_list()) if i in arrays and
+            arrays[i].dynamic_size else (arrays[i].flow.shape if i in arrays else
+                                         convert_to_tensor(v).shape)
+            for i, v in enumerate(flat)])
+    out = _graph_while(carried_cond, carried_body, [carried] if single else carried, single,
+                       [shape_invariants] if single else shape_invariants, maximum_iterations)
+    packed = nest.pack_sequence_as(structure, rebuilt(nest.flatten([out] if single else out)))
+    return packed[0] if single else packed
+
+
+def _with_buffers(body, structure) -> dict:
+    """{flat position: TensorArray with a buffer} for the TensorArrays among the loop
+    variables. One whose element shape is not known yet gets it from a trace of `body` in
+    a scratch graph (its first write inside the loop tells)."""
+    flat = nest.flatten(structure)
+    arrays = {i: v for i, v in enumerate(flat) if isinstance(v, TensorArray)}
+    if any(a.flow is None for a in arrays.values()):
+        probe = FuncGraph("while_probe", outer_graph=state.graph)
+        with probe.as_default():
+            args = [v if isinstance(v, TensorArray) else
+                    probe.placeholder(v.dtype._np, v.shape)
+                    for v in (a if isinstance(a, TensorArray) else convert_to_tensor(a)
+                              for a in flat)]
+            result = body(*nest.pack_sequence_as(structure, args))
+        found = nest.flatten(result)
+        for i, a in arrays.items():
+            if a.flow is None:
+                shape = found[i].element_shape if i < len(found) and isinstance(
+                    found[i], TensorArray) else TensorShape(None)
+                if not shape.is_fully_defined():
+                    raise ValueError("while_loop: the body must write a TensorArray loop "
+                                     "variable of unknown element shape with values of a "
+                                     f"fully known shape, not {shape}; give element_shape")
+                arrays[i] = a._with(a._zeros(a._size, shape.as_list()))
+    return arrays
 
 
 def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations):

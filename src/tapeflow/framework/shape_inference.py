@@ -19,7 +19,21 @@ import numpy as np
 
 from .registry import ELEMENTWISE, SHAPE_ONLY
 
-__all__ = ["infer_outputs", "broadcast_dims", "shape_text"]
+__all__ = ["infer_outputs", "broadcast_dims", "constant_shape", "shape_text"]
+
+
+def constant_shape(t):
+    """What a graph's 1-D integer tensor `t`, used as a shape, is known to hold while the
+    graph is built: a tuple with None for the entries known only when it runs (a `stack`
+    of sizes, some computed), or None when not even its length is known."""
+    const = getattr(t, "_const", None)
+    if const is not None:
+        return tuple(int(d) for d in np.ravel(const))
+    op = getattr(t, "_op", None)
+    if op is not None and op.type == "Pack" and all(x._dims == () for x in op._inputs):
+        return tuple(None if x._const is None else int(x._const) for x in op._inputs)
+    dims = getattr(t, "_dims", None)
+    return None if dims is None or len(dims) != 1 or dims[0] is None else (None,) * dims[0]
 
 
 def shape_text(dims) -> str:

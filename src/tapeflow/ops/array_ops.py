@@ -13,7 +13,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
                                   define_op)
-from ..framework.shape_inference import shape_text
+from ..framework.shape_inference import constant_shape, shape_text
 from ..framework.tensor import Tensor
 from .complex_ops import conj
 from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
@@ -113,14 +113,17 @@ def _reshape_check(inputs, attrs) -> None:
     shape is probed)."""
     x, shape = inputs
     dims, target = x._dims, getattr(shape, "_const", None)
-    if dims is None or target is None or -1 in np.ravel(target):
+    if target is None:  # a shape computed in the graph: what is known of it
+        partial = constant_shape(shape)
+        return None if partial is None or -1 in partial else [(x._value.dtype, partial)]
+    if dims is None or -1 in np.ravel(target):
         return None
     target = [int(d) for d in np.ravel(target)]
     known, wanted = math.prod(d for d in dims if d is not None), math.prod(target)
     where = f"for 'Reshape' with input shapes: {shape_text(dims)}, [{len(target)}]."
     if None not in dims and known != wanted:
-        raise ValueError(f"Cannot reshape a tensor with {known} elements to shape {shape_text(target)} "
-                         f"({wanted} elements) {where}")
+        raise ValueError(f"Cannot reshape a tensor with {known} elements to shape "
+                         f"{shape_text(target)} ({wanted} elements) {where}")
     if None in dims and known and wanted % known:
         raise ValueError(f"Dimension size must be evenly divisible by {known} but is {wanted} "
                          f"{where}")
@@ -129,6 +132,19 @@ def _reshape_check(inputs, attrs) -> None:
 
 Reshape.shape_fn = _reshape_check
 BroadcastTo = define_op("BroadcastTo", _broadcast_to, family=LINEAR, batching=TRANSPARENT)
+
+
+def _broadcast_to_dims(inputs, attrs):
+    """The static shape of a broadcast_to to a shape computed in the graph (probed when
+    the shape is a constant)."""
+    x, shape = inputs
+    partial = None if getattr(shape, "_const", None) is not None else constant_shape(shape)
+    return None if partial is None else [(x._value.dtype, partial)]
+
+
+BroadcastTo.shape_fn = _broadcast_to_dims
+
+
 Transpose = define_op("Transpose", _transpose, family=LINEAR,
                       batching=Stacking(perms=("perm",)))
 ConcatV2 = define_op("ConcatV2", _concat, family=LINEAR, batching=STACKED)
