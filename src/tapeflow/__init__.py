@@ -45,6 +45,8 @@ from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .eager.function import function
 from .eager.control_flow import cond, while_loop
 from .ops.tensor_array_ops import TensorArray
+from .eager.functional_ops import (case, foldl, foldr, map_fn, scan, switch_case,
+                                   vectorized_map)
 from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402
