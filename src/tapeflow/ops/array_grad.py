@@ -12,6 +12,11 @@ from .math_ops import Sum
 from .op_util import dtype_of, shape_of
 
 
+@RegisterGradient("EnsureShape")
+def _ensure_shape_grad(op, g):
+    return g
+
+
 @RegisterGradient("Identity", takes_indexed_slices=True)
 def _identity_grad(op, g):
     return g

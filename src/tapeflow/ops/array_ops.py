@@ -15,6 +15,7 @@ from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPA
                                   define_op)
 from ..framework.shape_inference import constant_shape, shape_text
 from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
 from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
                       same_dtype_inputs)
@@ -101,7 +102,21 @@ def _rank(x):
     return np.array(x.ndim, dtype=np.int32)
 
 
+def _ensure_shape(x, shape):
+    if len(x.shape) != len(shape) or any(d is not None and d != e
+                                         for d, e in zip(shape, x.shape)):
+        raise errors.InvalidArgumentError(
+            None, "EnsureShape", f"Shape of tensor {list(x.shape)} is not compatible with "
+            f"expected shape {shape_text(shape)}.")
+    return x
+
+
 Identity = define_op("Identity", _identity, family=IDENTITY)
+# An identity that checks the shape when it runs (a compiled plan must run it).
+EnsureShape = define_op("EnsureShape", _ensure_shape, family=LINEAR, batching=TRANSPARENT)
+EnsureShape.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, tuple(
+    d if d is not None else e for d, e in zip(attrs["shape"], inputs[0]._dims))
+    if inputs[0]._dims is not None else attrs["shape"])]
 IdentityN = define_op("IdentityN", _identity_n, num_outputs=None, family=LINEAR,
                       batching=TRANSPARENT)
 ReadVariableOp = define_op("ReadVariableOp", _identity, batching=TRANSPARENT)
@@ -592,3 +607,47 @@ def rank(input, name=None) -> Tensor:  # noqa: A002
         2
     """
     return execute(Rank, (as_input(input),), NO_ATTRS)
+
+
+def ensure_shape(x, shape, name=None) -> Tensor:
+    """`x`, checked to have a shape compatible with `shape` (None dimensions match any);
+    in a graph its static shape becomes the merge of both.
+
+    Raises:
+        ValueError: in a graph, the static shapes are incompatible.
+        InvalidArgumentError: when it runs, the shape is incompatible.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.ensure_shape(tf.constant([1.0, 2.0]), [None]).numpy()
+        array([1., 2.], dtype=float32)
+    """
+    x = as_input(x)
+    wanted = TensorShape(shape)
+    if wanted.rank is None:
+        return x
+    dims = tuple(wanted.as_list())
+    static = x.shape
+    if static.rank is not None and (static.rank != wanted.rank or any(
+            d is not None and e is not None and d != e for d, e in zip(static.as_list(), dims))):
+        if isinstance(x._value, np.ndarray):
+            _ensure_shape(x._value, dims)
+        raise ValueError(f"Shapes {shape_text(static.as_list())} and {shape_text(dims)} are "
+                         f"incompatible for 'EnsureShape' (input shape {static}).")
+    return execute(EnsureShape, (x,), {"shape": dims})
+
+
+def get_static_value(tensor, partial=False):
+    """The value of `tensor` as a NumPy array if it is known without running a graph (an
+    eager tensor, a graph constant, or anything that is not a tensor), else None.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.get_static_value(tf.constant([1, 2]))
+        array([1, 2], dtype=int32)
+    """
+    if not isinstance(tensor, Tensor):
+        return tensor
+    value = tensor._value
+    return value if isinstance(value, np.ndarray) else (
+        np.asarray(value) if isinstance(value, np.generic) else None)
