@@ -154,8 +154,10 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         return _merge(first, second), None
     found = first if first is not None else second
     if found is not None:
+        # One probe rank says nothing of the output's rank when an input's is unknown.
+        ranked = all(x._dims is not None for x in inputs)
         return [(o.dtype, o.shape if known and first is not None else
-                 (None,) * o.ndim) for o in found], None
+                 (None,) * o.ndim if ranked else None) for o in found], None
     if op.num_outputs is None:
         raise ValueError(f"{op.name}: cannot tell how many outputs it has on inputs "
                          f"{_describe(inputs)}; give the op a shape_fn")

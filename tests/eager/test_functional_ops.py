@@ -1,0 +1,101 @@
+"""map_fn, scan, foldl, foldr, vectorized_map, switch_case and case: values against NumPy,
+and first and second derivatives traced against eager and central differences."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+X = np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+
+
+def _scan_reference(x):
+    acc, out = x[0], [x[0]]
+    for row in x[1:]:
+        acc = np.tanh(acc * row + row)
+        out.append(acc)
+    return np.stack(out)
+
+
+# (label, model of a float64 [4, 3] tensor returning a scalar, NumPy reference)
+MODELS = [
+    ("map_fn", lambda x: tf.reduce_sum(tf.map_fn(lambda r: tf.sin(r) * r, x) ** 2),
+     lambda x: np.sum((np.sin(x) * x) ** 2)),
+    ("map_fn signature", lambda x: tf.reduce_sum(tf.map_fn(
+        lambda r: tf.reduce_sum(r * r), x, fn_output_signature=tf.float64) ** 2),
+     lambda x: np.sum(np.sum(x * x, axis=1) ** 2)),
+    ("map_fn structure", lambda x: tf.reduce_sum(tf.map_fn(
+        lambda p: (p[0] * p[1], p[0]), (x, x * 2.0))[0]),
+     lambda x: np.sum(2 * x * x)),
+    ("scan", lambda x: tf.reduce_sum(tf.scan(lambda a, r: tf.tanh(a * r + r), x) ** 2),
+     lambda x: np.sum(_scan_reference(x) ** 2)),
+    ("scan reverse", lambda x: tf.reduce_sum(tf.scan(
+        lambda a, r: a * r + 1.0, x, initializer=tf.ones([3], tf.float64), reverse=True)),
+     lambda x: np.sum([np.prod(x[t:], axis=0) + sum(np.prod(x[t:s], axis=0)
+                                                    for s in range(t, 4)) for t in range(4)])),
+    ("foldl", lambda x: tf.reduce_sum(tf.foldl(lambda a, r: tf.sin(a) + r, x) ** 2),
+     lambda x: np.sum((np.sin(np.sin(np.sin(x[0]) + x[1]) + x[2]) + x[3]) ** 2)),
+    ("foldr", lambda x: tf.reduce_sum(tf.foldr(lambda a, r: a * r + 1.0, x,
+                                               initializer=tf.zeros([3], tf.float64))),
+     lambda x: np.sum(((x[2] + 1) * x[1] + 1) * x[0] + 1)),
+    ("vectorized_map", lambda x: tf.reduce_sum(tf.vectorized_map(
+        lambda r: tf.reduce_sum(tf.exp(r)), x) ** 2),
+     lambda x: np.sum(np.sum(np.exp(x), axis=1) ** 2)),
+    ("switch_case", lambda x: tf.switch_case(
+        tf.constant(1), [lambda: tf.reduce_sum(x), lambda: tf.reduce_sum(x ** 3)]),
+     lambda x: np.sum(x ** 3)),
+    ("switch_case default", lambda x: tf.switch_case(
+        tf.constant(7), {0: lambda: tf.reduce_sum(x), 3: lambda: tf.reduce_sum(x * x)},
+        default=lambda: tf.reduce_sum(tf.sin(x) ** 2)),
+     lambda x: np.sum(np.sin(x) ** 2)),
+    ("case", lambda x: tf.case(
+        [(tf.reduce_sum(x) > 1.0, lambda: tf.reduce_sum(x)),
+         (tf.reduce_sum(x) > -1.0, lambda: tf.reduce_sum(x ** 4))],
+        default=lambda: tf.reduce_sum(x)),
+     lambda x: np.sum(x ** 4)),
+]
+
+
+def _derivatives(model, x):
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = model(x)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * g)
+    return y, g, outer.gradient(s, x)
+
+
+@pytest.mark.parametrize("label,model,reference", MODELS, ids=[m[0] for m in MODELS])
+def test_values_and_derivatives(label, model, reference):
+    x = tf.constant(X)
+    eager = _derivatives(model, x)
+    traced = tf.function(lambda x: _derivatives(model, x))(x)
+    for e, t in zip(eager, traced):
+        np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
+    assert float(eager[0]) == pytest.approx(reference(X), rel=1e-12)
+    eps, basis = 1e-6, np.eye(12).reshape(12, 4, 3)
+    numeric = [(reference(X + eps * e) - reference(X - eps * e)) / (2 * eps) for e in basis]
+    np.testing.assert_allclose(eager[1].numpy().ravel(), numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_examples_with_ints_and_structures():
+    assert tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3])).numpy().tolist() == [1, 3, 6]
+    assert int(tf.foldl(lambda a, x: a * 10 + x, tf.constant([1, 2, 3]))) == 123
+    assert int(tf.foldr(lambda a, x: a * 10 + x, tf.constant([1, 2, 3]))) == 321
+    out = tf.function(lambda x: tf.map_fn(lambda r: (r, tf.reduce_sum(r)), x,
+                                           fn_output_signature=(tf.float32, tf.float32)))(
+        tf.ones([2, 3]))
+    assert out[0].shape == [2, 3] and out[1].numpy().tolist() == [3.0, 3.0]
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="first dimension"):
+        tf.map_fn(lambda p: p[0], (tf.ones([2]), tf.ones([3])))
+    with pytest.raises(ValueError, match="rank"):
+        tf.map_fn(lambda p: p, tf.constant(1.0))
+    with pytest.raises(TypeError, match="callable"):
+        tf.switch_case(0, [1, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="exclusive"):
+        tf.case([(tf.constant(True), lambda: 1), (tf.constant(True), lambda: 2)],
+                exclusive=True)
