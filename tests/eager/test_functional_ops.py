@@ -55,22 +55,11 @@ MODELS = [
 ]
 
 
-def _derivatives(model, x):
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = model(x)
-        g = inner.gradient(y, x)
-        s = tf.reduce_sum(g * g)
-    return y, g, outer.gradient(s, x)
-
-
 @pytest.mark.parametrize("label,model,reference", MODELS, ids=[m[0] for m in MODELS])
-def test_values_and_derivatives(label, model, reference):
+def test_values_and_derivatives(label, model, reference, second_order):
     x = tf.constant(X)
-    eager = _derivatives(model, x)
-    traced = tf.function(lambda x: _derivatives(model, x))(x)
+    eager = second_order(model, x)
+    traced = tf.function(lambda x: second_order(model, x))(x)
     for e, t in zip(eager, traced):
         np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
     assert float(eager[0]) == pytest.approx(reference(X), rel=1e-12)

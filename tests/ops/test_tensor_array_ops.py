@@ -50,25 +50,14 @@ def _collect(x, dynamic: bool):
     return tf.reduce_sum(outputs.stack() * tf.constant(X)) + tf.reduce_sum(h)
 
 
-def _second_order(model, x):
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = model(x)
-        g = inner.gradient(y, x)
-        s = tf.reduce_sum(g * g)
-    return y, g, outer.gradient(s, x)
-
-
 @pytest.mark.parametrize("dynamic", [False, True], ids=["fixed", "dynamic_size"])
-def test_tensor_array_in_while_loop_second_order_traced_matches_eager(dynamic):
+def test_tensor_array_in_while_loop_second_order_traced_matches_eager(dynamic, second_order):
     x = tf.constant(X)
 
     def model(x):
         return _collect(x, dynamic)
-    eager = _second_order(model, x)
-    traced = tf.function(lambda x: _second_order(model, x))(x)
+    eager = second_order(model, x)
+    traced = tf.function(lambda x: second_order(model, x))(x)
     for e, t in zip(eager, traced):
         np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
     # Against a NumPy reference of the value and central differences of the gradient.

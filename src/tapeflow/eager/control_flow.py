@@ -4,11 +4,13 @@ Eagerly they are plain Python (a tape records the ops that ran). While a graph i
 each branch, loop condition and loop body is traced into its own FuncGraph; the node (`If`,
 `While`) runs the chosen compiled plans when the graph runs. The gradient of an `If` is
 another `If` whose branches are the traced backward graphs of the forward branches
-(differentiable again the same way). The gradient of a `While` is two loops of graph ops:
-one runs the forward loop's compiled plans again, keeping each iteration's loop variables,
-the other runs the body's traced backward graph over them in reverse. Loop variables of
-shapes not fully known fall back to re-running the loop under a GradientTape at run time
-(`runtime_vjp`). Tracing makes this part of the eager layer; `group`, `no_op` and
+(differentiable again the same way). The gradient of a `While` is two loops: a `While`
+that runs the forward loop's compiled plans again and keeps, stacked once at the end, the
+loop variables each iteration started from (only those the body's backward reads), and a
+loop of graph ops running the body's traced backward graph over them in reverse, one slice
+per iteration, so memory grows linearly with the steps. Loop variables of shapes not fully
+known fall back to re-running the loop under a GradientTape at run time (`runtime_vjp`).
+A TensorArray among the loop variables travels as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
 `control_dependencies` are graph ops (ops/control_flow_ops.py).
 """
 from __future__ import annotations
