@@ -344,3 +344,26 @@ def test_while_gradient_keeps_each_iteration_once():
     bodies = [op.get_attr("body_fn").graph for op in loops]
     assert not any(op.type == "ConcatV2" for g in bodies for op in g.get_operations())
     assert not any(op.type == "EagerPyFunc" for op in graph.get_operations())
+
+
+def test_while_gradient_with_an_unknown_batch_dimension_is_traced(second_order):
+    rng = np.random.default_rng(1)
+    xs, w = rng.standard_normal((5, 2, 3)), tf.constant(rng.standard_normal((3, 3)))
+
+    @tf.function(input_signature=[tf.TensorSpec([5, None, 3], tf.float64)])
+    def derivatives(xs):
+        return second_order(lambda w: _rnn_loss_like(xs, w), w)
+
+    def _rnn_loss_like(xs, w):
+        _, h = tf.while_loop(lambda t, h: t < 5,
+                             lambda t, h: (t + 1, tf.tanh(tf.matmul(xs[t], w) + h)),
+                             (tf.constant(0), tf.zeros_like(xs[0])))
+        return tf.reduce_sum(h ** 2)
+
+    traced = derivatives(tf.constant(xs))
+    eager = second_order(lambda w: _rnn_loss_like(tf.constant(xs), w), w)
+    for e, t in zip(eager, traced):
+        np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
+    graph = derivatives.get_concrete_function().graph
+    kept = [op for op in graph.get_operations() if op.type == "While" and op.attrs.get("keep")]
+    assert kept  # the traced gradient, not the run-time fallback

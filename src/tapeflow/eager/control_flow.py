@@ -8,8 +8,9 @@ another `If` whose branches are the traced backward graphs of the forward branch
 that runs the forward loop's compiled plans again and keeps, stacked once at the end, the
 loop variables each iteration started from (only those the body's backward reads), and a
 loop of graph ops running the body's traced backward graph over them in reverse, one slice
-per iteration, so memory grows linearly with the steps. Loop variables of shapes not fully
-known fall back to re-running the loop under a GradientTape at run time (`runtime_vjp`).
+per iteration, so memory grows linearly with the steps. Loop variables whose shapes may change between
+iterations (relaxed shape invariants) fall back to re-running the loop under a GradientTape
+at run time (`runtime_vjp`).
 A TensorArray among the loop variables travels as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
 `control_dependencies` are graph ops (ops/control_flow_ops.py).
 """
@@ -427,8 +428,8 @@ def _traced_while_grad(op, grads):
     """The gradient of a While node as graph ops: a While that runs the forward loop again
     keeping, stacked, the loop variables each iteration started from (those the body's
     backward reads), then a loop running the body's traced backward graph over them in
-    reverse, one slice per iteration. None when a loop variable's shape is not fully known
-    (the run-time gradient handles those).
+    reverse, one slice per iteration. None when a loop variable's shape may change from one
+    iteration to the next (the run-time gradient handles those).
 
     A While that keeps its history has its gradient the same way: the upstream gradient of
     history row j joins the gradient of the loop variables iteration j started from."""
@@ -439,7 +440,9 @@ def _traced_while_grad(op, grads):
     captured = list(op.inputs[count:count + n_cap])
     variables = list(attrs["variables"])
     dims = [dims for _, dims in attrs["specs"][:count]]
-    if any(d is None or None in d for d in dims):
+    # Unknown dimensions are fine where the loop variable keeps the shape it entered with
+    # (the iterations then stack); a relaxed shape invariant may change it.
+    if any(d is None or None in d and d != x._dims for d, x in zip(dims, loop_in)):
         return None
     loop_t = [k for k in range(count) if is_trainable(loop_in[k])]
     cap_t = [c for c in range(n_cap) if is_trainable(captured[c])
