@@ -83,3 +83,20 @@ def test_tensor_array_errors():
         tf.TensorArray(tf.float32, size=2).read(0)
     assert ta.element_shape == [3] and ta.dtype == tf.float32 and not ta.dynamic_size
     np.testing.assert_array_equal(ta.stack().numpy(), np.zeros((2, 3)))
+
+
+def test_tensor_array_through_cond_in_a_loop(second_order):
+    def model(x):
+        def body(t, ta):
+            ta = tf.cond(t % 2 == 0, lambda: ta.write(t, tf.sin(x[t])),
+                         lambda: ta.write(t, x[t] ** 2))
+            return t + 1, ta
+        _, ta = tf.while_loop(lambda t, ta: t < 4, body,
+                              (tf.constant(0), tf.TensorArray(tf.float64, size=4)))
+        return tf.reduce_sum(ta.stack() ** 2)
+    x = tf.constant(X)
+    eager, traced = second_order(model, x), tf.function(lambda x: second_order(model, x))(x)
+    for e, t in zip(eager, traced):
+        np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
+    rows = np.where(np.arange(4)[:, None] % 2 == 0, np.sin(X), X ** 2)
+    assert float(eager[0]) == pytest.approx(np.sum(rows ** 2), rel=1e-12)

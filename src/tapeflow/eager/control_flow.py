@@ -138,7 +138,20 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     pred = graph._graph_input(convert_to_tensor(pred))
     if pred.dtype.name != "bool" or pred.shape.rank not in (0, None):
         raise TypeError(f"cond: pred must be a scalar bool tensor, got {pred!r}")
-    traces = [_trace(branch, label, [], []) for branch, label in
+    arrays: dict = {}  # flat output position: a TensorArray a branch returns there
+
+    def as_flows(branch):
+        def run():
+            out = branch()
+            flat = nest.flatten(out)
+            for i, v in enumerate(flat):
+                if isinstance(v, TensorArray):
+                    arrays.setdefault(i, v)
+            return nest.pack_sequence_as(out, [v.flow if isinstance(v, TensorArray) else v
+                                               for v in flat])
+        return run
+
+    traces = [_trace(as_flows(branch), label, [], []) for branch, label in
               ((true_fn, "cond_true"), (false_fn, "cond_false"))]
     _check_structure(traces[0][2], traces[1][2], "cond: true_fn and false_fn")
     captured = _captured_union(*traces)
@@ -149,7 +162,12 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     outs = execute(If, (pred, *captured, *variables),
                    {"then_branch": then_fn, "else_branch": else_fn, "count": len(captured),
                     "specs": specs, "variables": tuple(variables)})
-    return then_fn._pack(list(outs))
+    result = then_fn._pack(list(outs))
+    if not arrays:
+        return result
+    flat = nest.flatten(result)
+    return nest.pack_sequence_as(result, [arrays[i]._with(v) if i in arrays else v
+                                          for i, v in enumerate(flat)])
 
 
 def _check_structure(a, b, what: str) -> None:
