@@ -96,3 +96,20 @@ def test_sizes_computed_in_a_loop():
         return tf.while_loop(lambda t, total: t < 3, body, (0, 0.0))[1]
     # n = 1, 2, 3: rows 6n*n... summed by hand: 26 + 52 + 80.
     assert float(f(tf.constant([1.0, 2.0, 3.0]))) == 158.0
+
+
+def test_reduction_gradients_of_an_unknown_batch_use_shape_ops():
+    w = tf.Variable(np.linspace(-1.0, 1.0, 12).reshape(3, 4))
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            y = tf.tanh(tf.matmul(x, w))
+            loss = tf.reduce_sum(tf.reduce_mean(y, axis=0)) + tf.reduce_sum(y, axis=1)[0]
+        return loss, tape.gradient(loss, w)
+
+    traced = tf.function(step, input_signature=[tf.TensorSpec([None, 3], tf.float64)])
+    x = tf.constant(np.arange(15.0).reshape(5, 3) / 15)
+    for got, want in zip(traced(x), step(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+    types = [op.type for op in traced.get_concrete_function().graph.get_operations()]
+    assert "EagerPyFunc" not in types and "Shape" in types

@@ -30,6 +30,8 @@ def constant_shape(t):
     if const is not None:
         return tuple(int(d) for d in np.ravel(const))
     op = getattr(t, "_op", None)
+    if op is not None and op.type == "Shape":
+        return op._inputs[0]._dims
     if op is not None and op.type == "Pack" and all(x._dims == () for x in op._inputs):
         return tuple(None if x._const is None else int(x._const) for x in op._inputs)
     dims = getattr(t, "_dims", None)

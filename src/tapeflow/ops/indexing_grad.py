@@ -12,7 +12,7 @@ from .gather_grad import flat_row_ids
 from .gather_ops import UnsortedSegmentSum
 from .indexing_ops import (DynamicStridedSlice, DynamicStridedSliceGrad, GatherNd, ScatterNd,
                            SelectV2, StridedSlice, StridedSliceGrad, TensorScatterUpdate)
-from .op_util import dtype_of, shape_of
+from .op_util import dtype_of, partly_known_dims, shape_of
 
 
 @RegisterGradient("Slice")
@@ -24,7 +24,10 @@ def _slice_grad(op, g):
 
 @RegisterGradient("StridedSlice")
 def _strided_slice_grad(op, g):
-    return StridedSliceGrad(g, shape=shape_of(op.inputs[0]), index=op.attrs["index"])
+    x = op.inputs[0]
+    if partly_known_dims(x) is not None:
+        return DynamicStridedSliceGrad(g, Shape(x, out_type=np.int64), spec=op.attrs["index"])
+    return StridedSliceGrad(g, shape=shape_of(x), index=op.attrs["index"])
 
 
 @RegisterGradient("StridedSliceGrad")

@@ -12,6 +12,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.graph_tensor import SymbolicValue
+from ..framework.shape_inference import constant_shape
 from ..framework.registry import BATCH, LINEAR, TRANSPARENT, Stacking, define_op
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
@@ -162,6 +163,9 @@ def _dynamic_strided_slice_dims(inputs, attrs) -> list:
 
 
 DynamicStridedSlice.shape_fn = _dynamic_strided_slice_dims
+# The shape of the sliced input, as far as the graph knows it.
+DynamicStridedSliceGrad.shape_fn = lambda inputs, attrs: [
+    (inputs[0]._value.dtype, constant_shape(inputs[1]))]
 GatherNd = define_op("GatherNd", _gather_nd, family=LINEAR)
 ScatterNd = define_op("ScatterNd", _scatter_nd, family=LINEAR)
 TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update, family=LINEAR)

@@ -105,6 +105,13 @@ def shape_of(x) -> tuple:
         return np.shape(value)
 
 
+def partly_known_dims(x):
+    """The dimensions of graph tensor `x` when some are unknown while the graph is built
+    (its rank known), else None: rules then read its shape with a Shape op."""
+    dims = getattr(x, "_dims", None) if hasattr(x, "_op") else None
+    return dims if dims is not None and None in dims else None
+
+
 def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
     """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes;
     for an input of unknown rank (`ndim` None), the axes as given, None for all.
