@@ -100,3 +100,9 @@ def test_tensor_array_through_cond_in_a_loop(second_order):
         np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-12, atol=1e-14)
     rows = np.where(np.arange(4)[:, None] % 2 == 0, np.sin(X), X ** 2)
     assert float(eager[0]) == pytest.approx(np.sum(rows ** 2), rel=1e-12)
+
+
+def test_eager_writes_change_the_array_as_in_tf():
+    ta = tf.TensorArray(tf.float32, size=2)
+    written = ta.write(0, 1.0)
+    assert ta.stack().numpy().tolist() == [1.0, 0.0] == written.stack().numpy().tolist()

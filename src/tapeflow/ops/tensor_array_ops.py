@@ -4,7 +4,8 @@ A TensorArray holds one tensor, its buffer, of shape `[size] + element_shape`; e
 operation is ordinary ops on it (a write is a `tensor_scatter_nd_update`, a read a slice,
 `stack` the buffer itself), so gradients, second order, tracing and `while_loop` need
 nothing of their own: a TensorArray passed through `while_loop` is its buffer as a loop
-variable. Each write returns a new TensorArray, as in TF2 (`ta = ta.write(i, x)`).
+variable. Each write returns a new TensorArray, as in TF2 (`ta = ta.write(i, x)`); eagerly
+the array written to changes as well, as TF's eager arrays do.
 Until the element shape is known (an `element_shape` argument or the first write) there
 is no buffer; `while_loop` finds the element shape by tracing its body once.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.context import state
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .array_ops import concat, expand_dims, reshape, shape, stack
@@ -90,11 +92,15 @@ class TensorArray:
         return shape(self._buffer, out_type=dtypes.int32)[0]
 
     def _with(self, buffer) -> "TensorArray":
+        """A TensorArray of `buffer`; eagerly this one changes too, as TF's eager arrays
+        do (a write not assigned back is still seen)."""
         out = TensorArray.__new__(TensorArray)
         out._dtype, out._dynamic_size, out._size = self._dtype, self._dynamic_size, self._size
         out._element_shape = TensorShape(buffer.shape[1:]) if buffer.shape.rank is not None \
             else self._element_shape
         out._buffer = buffer
+        if state.graph is None:
+            self._buffer, self._element_shape = buffer, out._element_shape
         return out
 
     def _zeros(self, rows, element: list):
