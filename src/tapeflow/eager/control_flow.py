@@ -4,11 +4,11 @@ Eagerly they are plain Python (a tape records the ops that ran). While a graph i
 each branch, loop condition and loop body is traced into its own FuncGraph; the node (`If`,
 `While`) runs the chosen compiled plans when the graph runs. The gradient of an `If` is
 another `If` whose branches are the traced backward graphs of the forward branches
-(differentiable again the same way). The gradient of a `While` is two loops: a `While`
-that runs the forward loop's compiled plans again and keeps, stacked once at the end, the
-loop variables each iteration started from (only those the body's backward reads), and a
-loop of graph ops running the body's traced backward graph over them in reverse, one slice
-per iteration, so memory grows linearly with the steps. Loop variables whose shapes may change between
+(differentiable again the same way). The gradient of a `While` makes the forward loop
+keep, stacked once at the end, the loop variables each iteration started from (only those
+the body's backward reads; a second loop does it when the forward node cannot be changed),
+and adds a loop of graph ops running the body's traced backward graph over them in
+reverse, one slice per iteration, so memory grows linearly with the steps. Loop variables whose shapes may change between
 iterations (relaxed shape invariants) fall back to re-running the loop under a GradientTape
 at run time (`runtime_vjp`).
 A TensorArray among the loop variables travels as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
@@ -22,6 +22,7 @@ from ..framework import nest
 from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.graph import FuncGraph
+from ..framework.graph_tensor import SymbolicTensor
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
@@ -443,9 +444,9 @@ def _while_grad(op, *grads):
 
 
 def _traced_while_grad(op, grads):
-    """The gradient of a While node as graph ops: a While that runs the forward loop again
-    keeping, stacked, the loop variables each iteration started from (those the body's
-    backward reads), then a loop running the body's traced backward graph over them in
+    """The gradient of a While node as graph ops: the forward loop (or a second run of it)
+    keeps, stacked, the loop variables each iteration started from (those the body's
+    backward reads), then a loop runs the body's traced backward graph over them in
     reverse, one slice per iteration. None when a loop variable's shape may change from one
     iteration to the next (the run-time gradient handles those).
 
@@ -467,11 +468,13 @@ def _traced_while_grad(op, grads):
              and op.needs_gradient(count + c)]
     backward, reads = _body_backward(body_fn, count, loop_t, [count + c for c in cap_t])
     keep = tuple(k for k in range(count) if k in reads)
-    rerun = execute(While, (*loop_in, *captured, *variables),
-                    {**attrs, "keep": keep,
-                     "specs": list(attrs["specs"][:count]) + [(np.dtype(np.int32), ())] +
-                     [(attrs["specs"][k][0], (None,) + tuple(dims[k])) for k in keep]})
-    steps, history = rerun[count], dict(zip(keep, rerun[count + 1:]))
+    specs = list(attrs["specs"][:count]) + [(np.dtype(np.int32), ())] + \
+        [(attrs["specs"][k][0], (None,) + tuple(dims[k])) for k in keep]
+    kept = _keeping(op.outputs[0]._op, keep, specs)
+    if kept is None:  # the loop runs again, keeping what the backward reads
+        kept = execute(While, (*loop_in, *captured, *variables),
+                       {**attrs, "keep": keep, "specs": specs})
+    steps, history = kept[count], dict(zip(keep, kept[count + 1:]))
     upstream_history = dict(zip(attrs.get("keep", ()), grads[count + 1:]))
     own = {v._id: i for i, v in enumerate(body_fn.variables)}
 
@@ -504,6 +507,26 @@ def _traced_while_grad(op, grads):
     for c, g in zip(cap_t, done[len(loop_t):len(loop_t) + len(cap_t)]):
         in_grads[count + c] = g
     return in_grads + list(done[len(loop_t) + len(cap_t):])
+
+
+def _keeping(forward, keep: tuple, specs: list):
+    """The outputs of the forward While node `forward` made to keep the history `keep`
+    too (its count of steps, then the stacked loop variables), or None when it cannot.
+
+    A node of the graph being built that keeps nothing yet is changed in place when
+    nothing records the backward pass: plans compiled before bound its attributes and
+    outputs as they were and are unaffected; those compiled after run the loop once,
+    keeping the history, instead of twice."""
+    # A recorder (an outer tape) saw the node with its first outputs only: gradients it
+    # sends through the history would not reach the node, so it is left as it is.
+    if forward._graph is not state.graph or forward._attrs.get("keep") or state.recorders:
+        return None
+    count = forward._attrs["count"]
+    forward._attrs = {**forward._attrs, "keep": keep, "specs": specs}
+    forward._outputs = forward._outputs + tuple(
+        SymbolicTensor(forward, count + i, dtype, dims)
+        for i, (dtype, dims) in enumerate(specs[count:]))
+    return forward._outputs
 
 
 def _body_backward(body_fn, count: int, loop_t: list, cap_t: list) -> tuple:
