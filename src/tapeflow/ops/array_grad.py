@@ -6,7 +6,7 @@ import numpy as np
 from ..framework.registry import RegisterGradient, no_gradient
 from . import creation_ops  # noqa: F401  (defines the ops whose rules are below)
 from .array_ops import (ConcatV2, MirrorPad, MirrorPadGrad, Pack, Reshape, ReverseV2, Roll,
-                        SplitV, Transpose, Unpack)
+                        Shape, SplitV, Transpose, Unpack)
 from .indexing_ops import Slice
 from .math_ops import Sum
 from .op_util import dtype_of, shape_of
@@ -32,19 +32,26 @@ def _read_variable_grad(op, g):
     return g
 
 
+def _reshaped_like(g, x):
+    """`g` reshaped to `x`'s shape: read with a Shape op when a graph does not know it."""
+    if hasattr(x, "_op") and not x.shape.is_fully_defined():
+        return Reshape(g, Shape(x, out_type=np.int64))
+    return Reshape(g, shape_of(x))
+
+
 @RegisterGradient("Reshape")
 def _reshape_grad(op, g):
-    return Reshape(g, shape_of(op.inputs[0])), None
+    return _reshaped_like(g, op.inputs[0]), None
 
 
 @RegisterGradient("ExpandDims")
 def _expand_dims_grad(op, g):
-    return Reshape(g, shape_of(op.inputs[0]))
+    return _reshaped_like(g, op.inputs[0])
 
 
 @RegisterGradient("Squeeze")
 def _squeeze_grad(op, g):
-    return Reshape(g, shape_of(op.inputs[0]))
+    return _reshaped_like(g, op.inputs[0])
 
 
 @RegisterGradient("BroadcastTo")
@@ -73,7 +80,7 @@ def _split_grad(op, *grads):
 
 @RegisterGradient("Pack")
 def _pack_grad(op, g):
-    return tuple(Unpack(g, axis=op.attrs["axis"]))
+    return tuple(Unpack(g, axis=op.attrs["axis"], num=len(op.inputs)))
 
 
 @RegisterGradient("Unpack")

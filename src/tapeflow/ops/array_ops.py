@@ -17,8 +17,8 @@ from ..framework.shape_inference import constant_shape, shape_text
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
-from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
-                      same_dtype_inputs)
+from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, known_dims,
+                      normalize_axis, same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
 def _identity(x):
@@ -61,8 +61,18 @@ def _pack(*values, axis):
     return np.stack(values, axis=axis)
 
 
-def _unpack(x, axis):
+def _unpack(x, axis, num=None):
     return tuple(np.moveaxis(x, axis, 0))
+
+
+def _unpack_outputs(inputs, attrs):
+    """`num` outputs when the op is given their count (a graph may not know the size of
+    the axis); probed otherwise."""
+    num, dims, axis = attrs.get("num"), inputs[0]._dims, attrs["axis"]
+    if num is None:
+        return None
+    rest = None if dims is None else dims[:axis % len(dims)] + dims[axis % len(dims) + 1:]
+    return [(inputs[0]._value.dtype, rest)] * num
 
 
 def _pad(x, paddings, constant_values):
@@ -191,6 +201,7 @@ ExpandDims = define_op("ExpandDims", np.expand_dims, family=LINEAR, batching=STA
 Squeeze = define_op("Squeeze", np.squeeze, family=LINEAR, batching=STACKED)
 Pack = define_op("Pack", _pack, family=LINEAR, batching=STACKED)
 Unpack = define_op("Unpack", _unpack, num_outputs=None, family=LINEAR, batching=STACKED)
+Unpack.shape_fn = _unpack_outputs
 Tile = define_op("Tile", np.tile, family=LINEAR, batching=Stacking(leading={"reps": 1}))
 _PADDED = Stacking(leading={"paddings": (0, 0)})  # the stacking axis is not padded
 # Affine, not linear: its JVP is written by hand.
@@ -301,7 +312,8 @@ def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002
         TensorShape([2, 1])
     """
     x = as_input(input)
-    return execute(ExpandDims, (x,), {"axis": normalize_axis("ExpandDims", axis, x.ndim + 1)})
+    rank = None if x.ndim is None else x.ndim + 1
+    return execute(ExpandDims, (x,), {"axis": normalize_axis("ExpandDims", axis, rank)})
 
 
 def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
@@ -316,14 +328,16 @@ def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
         TensorShape([1, 2])
     """
     x = as_input(input)
-    shape = x.shape.as_list()
+    shape = known_dims(x)
     if axis is None:
-        axes = tuple(i for i, d in enumerate(shape) if d == 1)
+        # All the dimensions of 1; those a graph does not know yet are found when it runs.
+        axes = None if shape is None or None in shape else \
+            tuple(i for i, d in enumerate(shape) if d == 1)
     else:
         axes = tuple(normalize_axis("Squeeze", a, x.ndim)
                      for a in int_values("Squeeze", axis, "axis"))
-        for a in axes:
-            if shape[a] != 1:
+        for a in axes if shape is not None else ():
+            if shape[a] not in (1, None):
                 raise errors.InvalidArgumentError(
                     None, "Squeeze", f"Squeeze: Can not squeeze dim[{a}], expected a dimension "
                     f"of 1, got {shape[a]} (input shape {shape})")
@@ -373,8 +387,8 @@ def stack(values, axis=0, name="stack") -> Tensor:
             raise errors.InvalidArgumentError(
                 None, "Pack", f"Pack: Shapes of all inputs must match: values[0].shape = "
                 f"{first.as_list()} != values[{i}].shape = {v.shape.as_list()}")
-    axis = normalize_axis("Pack", axis, values[0].ndim + 1)
-    return execute(Pack, tuple(values), {"axis": axis})
+    rank = None if values[0].ndim is None else values[0].ndim + 1
+    return execute(Pack, tuple(values), {"axis": normalize_axis("Pack", axis, rank)})
 
 
 def unstack(value, num=None, axis=0, name="unstack") -> list:

@@ -105,6 +105,15 @@ def shape_of(x) -> tuple:
         return np.shape(value)
 
 
+def known_dims(x):
+    """The static dimensions of a tensor, variable or array as a tuple (None entries where
+    a graph does not know them), or None when even the rank is unknown."""
+    shape = getattr(x, "shape", None)
+    if shape is None or not hasattr(shape, "rank"):
+        return np.shape(getattr(x, "_value", x))
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
 def partly_known_dims(x):
     """The dimensions of graph tensor `x` when some are unknown while the graph is built
     (its rank known), else None: rules then read its shape with a Shape op."""
