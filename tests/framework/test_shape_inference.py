@@ -19,24 +19,38 @@ UNKNOWN_RANK = [
     ("softmax", lambda p: tf.nn.softmax(p), None),
     ("log_softmax axis", lambda p: tf.nn.log_softmax(p, axis=0), None),
     ("matmul", lambda p: tf.matmul(p, p), None),
+    ("expand_dims", lambda p: tf.expand_dims(p, -1), None),
+    ("squeeze", lambda p: tf.squeeze(p[None]), None),
+    ("stack", lambda p: tf.stack([p, p * 2.0], axis=-1), None),
+    ("split", lambda p: tf.split(p, 3, axis=1)[1], None),
+    ("gather", lambda p: tf.gather(p, [2, 0]), None),
+    ("sort", lambda p: tf.sort(p), None),
+    ("top_k", lambda p: tf.math.top_k(p, 2).values, None),
+    ("moments", lambda p: tf.nn.moments(p, [0])[1], None),
+    ("tile", lambda p: tf.tile(p, [1, 2]), 2),
+    ("pad", lambda p: tf.pad(p, [[1, 0], [0, 1]]), 2),
+    ("softmax_cross_entropy", lambda p: tf.nn.softmax_cross_entropy_with_logits(p, p), None),
 ]
 
 
+@pytest.mark.parametrize("shape", [None, [None, None]], ids=["rank", "dims"])
 @pytest.mark.parametrize("label,op,rank", UNKNOWN_RANK, ids=[u[0] for u in UNKNOWN_RANK])
-def test_ops_take_inputs_of_unknown_rank(label, op, rank):
+def test_ops_take_inputs_of_unknown_rank(label, op, rank, shape):
     with tf.Graph().as_default():
-        p = tf.compat.v1.placeholder(tf.float32)
+        p = tf.compat.v1.placeholder(tf.float32, shape)
         y = op(p)
         g = tf.gradients(tf.reduce_sum(y * y), p)[0]
         got = tf.compat.v1.Session().run([y, g], {p: VALUE})
-    assert y.shape.rank == rank
+    if shape is None:
+        assert y.shape.rank == rank
     x = tf.constant(VALUE)
     with tf.GradientTape() as tape:
         tape.watch(x)
         expected = op(x)
         loss = tf.reduce_sum(expected * expected)
     np.testing.assert_allclose(got[0], expected.numpy(), rtol=1e-6)
-    np.testing.assert_allclose(got[1], tape.gradient(loss, x).numpy(), rtol=1e-5)
+    np.testing.assert_allclose(got[1], tf.convert_to_tensor(tape.gradient(loss, x)).numpy(),
+                               rtol=1e-5)
 
 
 @pytest.mark.parametrize("build,message", [

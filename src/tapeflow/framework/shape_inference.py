@@ -78,7 +78,8 @@ def _probe_array(x, size: int, variant: int):
         return const
     ghost = x._value
     dtype = ghost.dtype
-    dims = ghost.dims if ghost.dims is not None else ((None,) * variant)  # unknown rank
+    # Unknown rank: ranks 1 and 2 (an output whose rank follows the input's then differs).
+    dims = ghost.dims if ghost.dims is not None else (None,) * (variant + 1)
     shape = tuple(size if d is None else d for d in dims)
     if dtype.kind in "fc":
         if variant == 0:
@@ -141,8 +142,11 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         except Exception as e:  # noqa: BLE001
             raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
         return [(o.dtype, o.shape) for o in outs], _folded(op, consts, attrs, outs)
+    ranked = all(x._dims is not None for x in inputs)
     first = _try(op, inputs, attrs, 2, 0)
-    second = _try(op, inputs, attrs, 3, 1) or _try(op, inputs, attrs, 3, 0)
+    second = _try(op, inputs, attrs, 3, 1)
+    if second is None and ranked:  # (for an unknown rank, a probe of the same rank tells nothing)
+        second = _try(op, inputs, attrs, 3, 0)
     # Probes stand in for integer inputs (indices, sizes) with made-up values: a failure
     # tells something only when those are constants.
     known = all(x._shape.is_fully_defined() and (
@@ -157,7 +161,6 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
     found = first if first is not None else second
     if found is not None:
         # One probe rank says nothing of the output's rank when an input's is unknown.
-        ranked = all(x._dims is not None for x in inputs)
         return [(o.dtype, o.shape if known and first is not None else
                  (None,) * o.ndim if ranked else None) for o in found], None
     if op.num_outputs is None:

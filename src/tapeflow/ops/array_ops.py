@@ -197,6 +197,23 @@ def _concat_check(inputs, attrs) -> None:
 
 ConcatV2.shape_fn = _concat_check
 SplitV = define_op("SplitV", _split, num_outputs=None, family=LINEAR, batching=STACKED)
+
+
+def _split_outputs(inputs, attrs):
+    """The parts of a split whose axis a graph does not know the size of (probed
+    otherwise): a count of equal parts, or the bounds of all parts before the last."""
+    x, indices, axis = inputs[0], attrs["indices"], attrs["axis"]
+    dims = x._dims
+    if dims is not None and dims[axis] is not None:
+        return None
+    count = indices if isinstance(indices, int) else len(indices) + 1
+    sizes = [None] * count if isinstance(indices, int) or dims is None else \
+        [b - a for a, b in zip((0,) + indices, indices)] + [None]
+    return [(x._value.dtype, None if dims is None else dims[:axis] + (size,) + dims[axis + 1:])
+            for size in sizes]
+
+
+SplitV.shape_fn = _split_outputs
 ExpandDims = define_op("ExpandDims", np.expand_dims, family=LINEAR, batching=STACKED)
 Squeeze = define_op("Squeeze", np.squeeze, family=LINEAR, batching=STACKED)
 Pack = define_op("Pack", _pack, family=LINEAR, batching=STACKED)
@@ -208,6 +225,15 @@ _PADDED = Stacking(leading={"paddings": (0, 0)})  # the stacking axis is not pad
 PadV2 = define_op("PadV2", _pad, batching=_PADDED)
 MirrorPad = define_op("MirrorPad", _mirror_pad, family=LINEAR, batching=_PADDED)
 MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad, family=LINEAR, batching=_PADDED)
+
+
+def _padded_rank(inputs, attrs):
+    """A pad of an input of unknown rank has one dimension per row of paddings."""
+    x = inputs[0]
+    return [(x._value.dtype, (None,) * len(attrs["paddings"]))] if x._dims is None else None
+
+
+PadV2.shape_fn = MirrorPad.shape_fn = _padded_rank
 ReverseV2 = define_op("ReverseV2", np.flip, family=LINEAR, batching=STACKED)
 Roll = define_op("Roll", np.roll, family=LINEAR, batching=STACKED)
 Shape = define_op("Shape", _shape, family=SHAPE_ONLY)
@@ -434,9 +460,17 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     """
     x = as_input(value)
     axis = normalize_axis("SplitV", axis, x.ndim)
-    dim = x.shape[axis]
-    if isinstance(num_or_size_splits, numbers.Integral) or np.ndim(
-            getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0:
+    dim = None if x.ndim is None else x.shape[axis]
+    equal = isinstance(num_or_size_splits, numbers.Integral) or np.ndim(
+        getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0
+    if dim is None:  # a size known when the graph runs: equal parts, or the last one -1
+        parts = int_values("SplitV", num_or_size_splits, "num_or_size_splits")
+        if equal or parts[-1] == -1 and -1 not in parts[:-1]:
+            bounds = parts[0] if equal else tuple(np.cumsum(parts[:-1]).tolist())
+            return list(execute(SplitV, (x,), {"indices": bounds, "axis": axis}))
+        raise ValueError(f"split: the size of dimension {axis} is unknown while the graph is "
+                         f"built, so only equal parts or sizes ending in -1 fit, not {parts}")
+    if equal:
         count = int_values("Split", num_or_size_splits, "num_or_size_splits")[0]
         if count <= 0 or dim % count:
             raise errors.InvalidArgumentError(
@@ -469,7 +503,7 @@ def tile(input, multiples, name=None) -> Tensor:  # noqa: A002
     """
     x = as_input(input)
     reps = int_values("Tile", multiples, "multiples")
-    if len(reps) != x.ndim or any(r < 0 for r in reps):
+    if x.ndim is not None and len(reps) != x.ndim or any(r < 0 for r in reps):
         raise errors.InvalidArgumentError(
             None, "Tile", f"Tile: Expected multiples argument to be a vector of length "
             f"{x.ndim} with non-negative entries but got {reps} (input shape "
@@ -510,8 +544,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
     x = as_input(tensor)
     op_name = "PadV2" if upper == "CONSTANT" else "MirrorPad"
     flat = int_values(op_name, paddings, "paddings")
-    shape = x.shape.as_list()
-    if np.shape(getattr(paddings, "_value", paddings)) != (x.ndim, 2):
+    shape = known_dims(x)
+    rows, columns = (np.shape(getattr(paddings, "_value", paddings)) + (None, None))[:2]
+    if columns != 2 or x.ndim is not None and rows != x.ndim:
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: paddings must be a matrix with 2 columns and one row "
             f"per input dimension: input shape {shape}, paddings {paddings!r}")
@@ -527,8 +562,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
                 f"{fill.shape.as_list()}")
         return execute(PadV2, (x,), {"paddings": pairs, "constant_values": fill._value[()]})
     most = 1 if upper == "REFLECT" else 0
-    for d, (before, after) in zip(shape, pairs):
-        if max(before, after) > d - most:
+    for d, (before, after) in zip(shape or (), pairs):
+        if d is not None and max(before, after) > d - most:
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: in {upper} mode each padding must be at most the "
                 f"dimension size{' - 1' if most else ''}; got paddings {list(pairs)} for input "
