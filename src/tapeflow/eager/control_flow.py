@@ -8,10 +8,11 @@ another `If` whose branches are the traced backward graphs of the forward branch
 keep, stacked once at the end, the loop variables each iteration started from (only those
 the body's backward reads; a second loop does it when the forward node cannot be changed),
 and adds a loop of graph ops running the body's traced backward graph over them in
-reverse, one slice per iteration, so memory grows linearly with the steps. Loop variables whose shapes may change between
-iterations (relaxed shape invariants) fall back to re-running the loop under a GradientTape
-at run time (`runtime_vjp`).
-A TensorArray among the loop variables travels as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
+reverse, one slice per iteration, so memory grows linearly with the steps. Loop variables
+whose shapes may change between iterations (relaxed shape invariants, TensorArrays of
+dynamic size) fall back to re-running the loop under a GradientTape at run time
+(`runtime_vjp`). A TensorArray among the loop variables, or returned by a branch, travels
+as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
 `control_dependencies` are graph ops (ops/control_flow_ops.py).
 """
 from __future__ import annotations

@@ -4,12 +4,13 @@ An op may define `shape_fn(inputs, attrs) -> [(numpy dtype, dims)]`; most do not
 the kernel itself answers: it runs on small stand-in arrays (constant inputs keep their
 real value). Inputs with unknown dimensions are probed twice, with those dimensions 2 and
 then 3, and with different values; a dimension of the output that differs between the two
-runs is unknown (None); an input of unknown rank is probed as ranks 1 and 2. An op whose inputs are all constants is folded into constants when
-two runs agree; so is `Shape` (and `Size`, `Rank`) of a tensor whose shape is fully known.
-Incompatible known dimensions of an elementwise op's operands, and what an op's `shape_fn`
-rejects (it returns None when it has no shape to give), are a ValueError as in TF. A probe
-that fails with fully known input shapes (and constant integer inputs) is a graph
-construction error (ValueError), as TF's shape functions raise.
+runs is unknown (None); an input of unknown rank is probed as ranks 1 and 2. An op whose
+inputs are all constants is folded into constants when two runs agree; so is `Shape` (and
+`Size`, `Rank`) of a tensor whose shape is fully known. Incompatible known dimensions of an
+elementwise op's operands, and what an op's `shape_fn` rejects (it returns None when it has
+no shape to give), are a ValueError as in TF. A probe that fails with fully known input
+shapes (and constant integer inputs) is a graph construction error (ValueError), as TF's
+shape functions raise.
 """
 from __future__ import annotations
 
