@@ -88,3 +88,49 @@ def test_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match="exclusive"):
         tf.case([(tf.constant(True), lambda: 1), (tf.constant(True), lambda: 2)],
                 exclusive=True)
+
+
+def test_vectorized_map_runs_each_op_once_on_the_batch(second_order):
+    rng = np.random.default_rng(0)
+    w = tf.Variable(rng.standard_normal((3, 2)))
+
+    def f(r):  # elementwise ops, reductions and a stack batch; the matmul runs per element
+        h = tf.tanh(tf.matmul(r[None], w)[0] + 1.0) * 2.0
+        return {"s": tf.reduce_sum(h ** 2), "h": tf.nn.softmax(h), "one": tf.constant(1.0),
+                "t": tf.transpose(tf.stack([r, r * r]))}
+
+    x = tf.constant(rng.standard_normal((4, 3)))
+    got = tf.vectorized_map(f, x)
+    want = tf.map_fn(f, x, fn_output_signature={
+        "s": tf.float64, "h": tf.TensorSpec([2], tf.float64), "one": tf.float32,
+        "t": tf.TensorSpec([3, 2], tf.float64)})
+    for key in want:
+        np.testing.assert_allclose(got[key].numpy(), want[key].numpy(), rtol=1e-12)
+
+    def loss(x):
+        out = tf.vectorized_map(f, x)
+        return tf.reduce_sum(out["s"]) + tf.reduce_sum(out["h"] ** 2) + \
+            tf.reduce_sum(out["t"] ** 3)
+
+    def looped(x):
+        return sum(tf.reduce_sum(f(x[i])["s"]) + tf.reduce_sum(f(x[i])["h"] ** 2) +
+                   tf.reduce_sum(f(x[i])["t"] ** 3) for i in range(4))
+
+    reference = second_order(looped, x)
+    for got in (second_order(loss, x), tf.function(lambda x: second_order(loss, x))(x)):
+        for g, r in zip(got, reference):
+            np.testing.assert_allclose(g.numpy(), r.numpy(), rtol=1e-10)
+    elementwise = tf.function(lambda x: tf.vectorized_map(lambda r: tf.sin(r) * r + 1.0, x))
+    types = [op.type for op in elementwise.get_concrete_function(x).graph.get_operations()]
+    assert "While" not in types and types.count("Sin") == 1
+
+
+def test_vectorized_map_of_a_function_writing_a_variable_is_a_loop():
+    v = tf.Variable(0.0, dtype=tf.float64)
+
+    def f(r):
+        v.assign_add(tf.reduce_sum(r))
+        return r * 2.0
+
+    np.testing.assert_array_equal(tf.vectorized_map(f, tf.constant(X)).numpy(), X * 2)
+    assert float(v) == pytest.approx(X.sum())

@@ -4,7 +4,8 @@
 Eagerly each is a Python loop or branch (a tape records the ops that ran). While a graph is
 built, the loops are one `while_loop` reading element t as `elems[t]` and writing results
 into TensorArrays, and the branches are nested `cond`s, so tracing, gradients and second
-order come from those two.
+order come from those two. `vectorized_map` traces its function once and runs each op of
+the trace once on the whole batch, as the op's declared family and batching facts allow.
 """
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from ..framework.graph import FuncGraph
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
-from ..ops.array_ops import concat, expand_dims, shape, stack
+from ..framework.execute import execute
+from ..framework.registry import ELEMENTWISE, Stacking
+from ..ops.array_ops import broadcast_to, concat, expand_dims, shape, stack
 from ..ops.tensor_array_ops import TensorArray
 from .control_flow import cond, while_loop
 
@@ -201,23 +204,101 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
-    """`fn` applied to each element of `elems`, stacked: `map_fn` whose output signature
-    is found by tracing `fn` on the first element (a loop; not vectorized).
+    """`fn` applied to each element of `elems`, stacked, computed on the whole batch at once.
+
+    `fn` is traced once on one element; each op of the trace then runs once on the batch,
+    as the op's declared facts allow: elementwise ops as they are (ranks aligned), ops that
+    batch by stacking with their attributes shifted, and any other op once per element.
+    Functions that write variables run as `map_fn`.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.vectorized_map(lambda x: tf.reduce_sum(x * x), tf.ones([3, 2])).numpy()
         array([2., 2., 2.], dtype=float32)
     """
-    flat, _ = _elements(elems, "vectorized_map")
-    probe = FuncGraph("vectorized_map_probe", outer_graph=state.graph)
+    flat, n = _elements(elems, "vectorized_map")
+    probe = FuncGraph("vectorized_map", outer_graph=state.graph)
     with probe.as_default():
-        sample = fn(nest.pack_sequence_as(elems, [
-            probe.placeholder(x.dtype._np, TensorShape(x.shape.as_list()[1:]))
-            for x in flat]))
-    signature = nest.map_structure(
-        lambda t: TensorSpec(convert_to_tensor(t).shape, convert_to_tensor(t).dtype), sample)
-    return map_fn(fn, elems, fn_output_signature=signature)
+        placeholders = [probe.placeholder(x.dtype._np, TensorShape(x.shape.as_list()[1:]))
+                        for x in flat]
+        sample = fn(nest.pack_sequence_as(elems, placeholders))
+        outputs = [probe._graph_input(convert_to_tensor(t)) for t in nest.flatten(sample)]
+    try:
+        return nest.pack_sequence_as(sample, _batched_run(probe, placeholders, outputs, flat, n))
+    except _Unbatchable:
+        signature = nest.map_structure(
+            lambda t: TensorSpec(convert_to_tensor(t).shape, convert_to_tensor(t).dtype), sample)
+        return map_fn(fn, elems, fn_output_signature=signature)
+
+
+class _Unbatchable(Exception):
+    """A traced op that vectorized_map cannot run on the batch (it runs map_fn instead)."""
+
+
+def _batched_run(graph, placeholders: list, outputs: list, flat: list, n) -> list:
+    """The traced `graph`'s `outputs` for every element at once: each value is (tensor,
+    batched), a batched one with the elements along a new first axis."""
+    values = {p._id: (x, True) for p, x in zip(placeholders, flat)}
+    values.update({inner._id: (outer, False) for outer, inner in graph.captures.values()})
+    for op in graph._ops:
+        if op._stateful:
+            raise _Unbatchable(op.type)
+        if op.type == "Const":
+            values[op._outputs[0]._id] = (convert_to_tensor(op._outputs[0]._const), False)
+            continue
+        if op.type == "ReadVariableOp":  # the variable itself: ops read it where they run
+            values[op._outputs[0]._id] = (op._inputs[0], False)
+            continue
+        if op.type == "Placeholder":
+            if op._outputs[0]._id not in values:
+                raise _Unbatchable("an input it was not given")
+            continue
+        inputs = [x if not hasattr(x, "_op") else values[x._id] for x in op._inputs]
+        inputs = [x if isinstance(x, tuple) else (x, False) for x in inputs]
+        outs = _batched_op(op, inputs, n)
+        for o, v in zip(op._outputs, outs):
+            values[o._id] = v
+    return [_broadcast_rows(*values[o._id], n) for o in outputs]
+
+
+def _batched_op(op, inputs: list, n) -> list:
+    op_def, attrs = op._op_def, op._attrs
+    if not any(batched for _, batched in inputs):
+        return [(o, False) for o in _as_list(execute(op_def, tuple(v for v, _ in inputs),
+                                                    attrs))]
+    if op_def.family is ELEMENTWISE and op._outputs[0].shape.rank is not None:
+        rank = op._outputs[0].shape.rank
+        aligned = []
+        for (v, batched), x in zip(inputs, op._inputs):
+            if batched:
+                if x.shape.rank is None:
+                    raise _Unbatchable(op.type)
+                for _ in range(rank - x.shape.rank):  # the element's rank broadcast to the output's
+                    v = expand_dims(v, 1)
+            aligned.append(v)
+        return [(o, True) for o in _as_list(execute(op_def, tuple(aligned), attrs))]
+    stacking = op_def.batching if isinstance(op_def.batching, Stacking) else None
+    shifted = None if stacking is None or not all(b for _, b in inputs) else \
+        stacking.attrs(attrs, n)
+    if shifted is not None:
+        return [(o, True) for o in _as_list(execute(op_def, tuple(v for v, _ in inputs),
+                                                    shifted))]
+    if not isinstance(n, int):
+        raise _Unbatchable(op.type)
+    rows = [_as_list(execute(op_def, tuple(v[i] if b else v for v, b in inputs), attrs))
+            for i in range(n)]
+    return [(stack([row[k] for row in rows]), True) for k in range(len(op._outputs))]
+
+
+def _as_list(outs) -> list:
+    return list(outs) if isinstance(outs, (list, tuple)) else [outs]
+
+
+def _broadcast_rows(value, batched: bool, n):
+    value = convert_to_tensor(value)
+    if batched:
+        return value
+    return broadcast_to(expand_dims(value, 0), concat([[n], shape(value)], 0))
 
 
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
