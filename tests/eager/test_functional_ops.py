@@ -134,3 +134,17 @@ def test_vectorized_map_of_a_function_writing_a_variable_is_a_loop():
 
     np.testing.assert_array_equal(tf.vectorized_map(f, tf.constant(X)).numpy(), X * 2)
     assert float(v) == pytest.approx(X.sum())
+
+
+def test_map_fn_over_elements_of_unknown_shape(second_order):
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float64)])
+    def traced(x):
+        return second_order(lambda x: tf.reduce_sum(tf.map_fn(lambda r: tf.sin(r) * r, x) ** 2),
+                            x)
+
+    def reference(x):
+        return second_order(lambda x: tf.reduce_sum((tf.sin(x) * x) ** 2), x)
+
+    x = tf.constant(X)
+    for got, want in zip(traced(x), reference(x)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)

@@ -331,10 +331,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
     if shape_invariants is None:
         shape_invariants = nest.pack_sequence_as(structure, [
-            TensorShape([None] + arrays[i].element_shape.as_list()) if i in arrays and
-            arrays[i].dynamic_size else (arrays[i].flow.shape if i in arrays else
-                                         convert_to_tensor(v).shape)
-            for i, v in enumerate(flat)])
+            TensorShape([None if arrays[i].dynamic_size else arrays[i].flow.shape[0]] +
+                        arrays[i].element_shape.as_list()) if i in arrays else
+            convert_to_tensor(v).shape for i, v in enumerate(flat)])
     out = _graph_while(carried_cond, carried_body, [carried] if single else carried, single,
                        [shape_invariants] if single else shape_invariants, maximum_iterations)
     packed = nest.pack_sequence_as(structure, rebuilt(nest.flatten([out] if single else out)))
@@ -360,11 +359,13 @@ def _with_buffers(body, structure) -> dict:
             if a.flow is None:
                 shape = found[i].element_shape if i < len(found) and isinstance(
                     found[i], TensorArray) else TensorShape(None)
-                if not shape.is_fully_defined():
+                if shape.rank is None:
                     raise ValueError("while_loop: the body must write a TensorArray loop "
-                                     "variable of unknown element shape with values of a "
-                                     f"fully known shape, not {shape}; give element_shape")
-                arrays[i] = a._with(a._zeros(a._size, shape.as_list()))
+                                     "variable of unknown element shape; give element_shape")
+                # Dimensions known only when the loop runs start empty: the first write
+                # sets them.
+                arrays[i] = a._with(a._zeros(a._size, [d or 0 for d in shape.as_list()]))
+                arrays[i]._element_shape = shape
     return arrays
 
 

@@ -1,13 +1,13 @@
 """tf.TensorArray: a list of same-shaped tensors written and read by (tensor) position.
 
 A TensorArray holds one tensor, its buffer, of shape `[size] + element_shape`; every
-operation is ordinary ops on it (a write is a `tensor_scatter_nd_update`, a read a slice,
-`stack` the buffer itself), so gradients, second order, tracing and `while_loop` need
-nothing of their own: a TensorArray passed through `while_loop` is its buffer as a loop
-variable. Each write returns a new TensorArray, as in TF2 (`ta = ta.write(i, x)`); eagerly
+operation is an op on it (a write is a TensorArrayWrite, a read a slice, `stack` the buffer
+itself), so gradients, second order, tracing and `while_loop` need nothing of their own: a
+TensorArray passed through `while_loop` is its buffer as a loop variable. Each write returns a new TensorArray, as in TF2 (`ta = ta.write(i, x)`); eagerly
 the array written to changes as well, as TF's eager arrays do.
 Until the element shape is known (an `element_shape` argument or the first write) there
-is no buffer; `while_loop` finds the element shape by tracing its body once.
+is no buffer; `while_loop` finds the element shape by tracing its body once, and where
+that leaves dimensions unknown the buffer starts empty and the first write sizes it.
 """
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.context import state
+from ..framework.execute import execute
+from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .array_ops import concat, expand_dims, reshape, shape, stack
@@ -25,6 +27,33 @@ from .math_ops import maximum
 from .reduction_ops import reduce_max
 
 __all__ = ["TensorArray"]
+
+
+def _write(buffer, index, value):
+    if buffer.shape[1:] != value.shape:
+        if buffer.size:
+            raise ValueError(f"TensorArray: could not write a value of shape {list(value.shape)}"
+                             f" into elements of shape {list(buffer.shape[1:])}")
+        # Elements of a shape the graph did not know: the first write sets it.
+        buffer = np.zeros(buffer.shape[:1] + value.shape, value.dtype)
+    else:
+        buffer = buffer.copy()
+    buffer[index] = value
+    return buffer
+
+
+def _write_grad(g, buffer, index):
+    if g.shape != buffer.shape:  # the write made the buffer: nothing flows to the empty one
+        return np.zeros_like(buffer)
+    out = g.copy()
+    out[index] = 0
+    return out
+
+
+# A write into the buffer; the gradient of the buffer is the upstream one with the written
+# row cleared (TensorArrayWriteGrad, which is its own adjoint; rules in tensor_array_grad.py).
+TensorArrayWrite = define_op("TensorArrayWrite", _write, family=LINEAR)
+TensorArrayWriteGrad = define_op("TensorArrayWriteGrad", _write_grad, family=LINEAR)
 
 
 class TensorArray:
@@ -173,8 +202,7 @@ class TensorArray:
         value = self._value(value)
         index = convert_to_tensor(index, dtype=dtypes.int32)
         buffer = self._ready(value, index + 1)
-        return self._with(tensor_scatter_nd_update(buffer, reshape(index, [1, 1]),
-                                                   expand_dims(value, 0)))
+        return self._with(execute(TensorArrayWrite, (buffer, index, value), {}))
 
     def scatter(self, indices, value, name=None) -> "TensorArray":
         """A TensorArray with row k of `value` at `indices[k]`."""
@@ -224,4 +252,5 @@ class TensorArray:
 
     def __repr__(self) -> str:
         return f"<tf.TensorArray dtype={self._dtype.name} element_shape={self._element_shape}>"
+
 
