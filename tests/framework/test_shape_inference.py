@@ -127,3 +127,18 @@ def test_reduction_gradients_of_an_unknown_batch_use_shape_ops():
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
     types = [op.type for op in traced.get_concrete_function().graph.get_operations()]
     assert "EagerPyFunc" not in types and "Shape" in types
+
+
+def test_random_draws_and_dropout_of_a_shape_computed_in_the_graph():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        draws = (tf.random.normal(tf.shape(x), seed=1), tf.random.uniform([tf.shape(x)[0], 2]),
+                 tf.random.truncated_normal(tf.shape(x)), tf.nn.dropout(x, 0.5, seed=2))
+        assert [d.shape.as_list() for d in draws] == [[None, 3], [None, 2], [None, 3], [None, 3]]
+        return draws
+
+    normal, uniform, truncated, dropped = f(tf.ones([4, 3]))
+    assert normal.shape == [4, 3] and uniform.shape == [4, 2] and truncated.shape == [4, 3]
+    assert np.all((uniform.numpy() >= 0) & (uniform.numpy() < 1))
+    assert np.all(np.abs(truncated.numpy()) <= 2)
+    assert set(np.unique(dropped.numpy())) <= {0.0, 2.0}

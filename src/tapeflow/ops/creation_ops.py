@@ -10,13 +10,11 @@ from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, define_op
-from ..framework.graph_tensor import SymbolicValue
 from ..framework.tensor import Tensor, constant, convert_to_tensor
-from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
-from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input,
-                      int_values, normalize_axis)
+from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_values,
+                      known_only_when_run, normalize_axis)
 
 
 def _fill(value, dims):
@@ -102,7 +100,7 @@ def _filled(shape, value, dtype, name) -> Tensor:
     """A constant of `shape` full of `value`, or a fill op when the graph computes the
     shape."""
     np_dtype = dtypes.as_dtype(dtype)._np
-    if _known_only_when_run(shape):
+    if known_only_when_run(shape):
         return fill(shape, np.asarray(value, np_dtype))
     return _constant(np.full(dims_values("Fill", shape), value, np_dtype), name)
 
@@ -157,18 +155,10 @@ def fill(dims, value, name=None, layout=None) -> Tensor:
     if v.ndim:
         raise errors.InvalidArgumentError(
             None, "Fill", f"Fill: value must be a scalar, got shape {v.shape.as_list()}")
-    if _known_only_when_run(dims):
+    if known_only_when_run(dims):
         return broadcast_to(v, dims)
     return execute(Fill, (v,), {"dims": dims_values("Fill", dims)})
 
-
-def _known_only_when_run(dims) -> bool:
-    """Whether a shape argument holds graph tensors whose values the graph does not know
-    while it is built (sizes computed in a loop)."""
-    if isinstance(dims, TensorShape):
-        return False
-    parts = dims if isinstance(dims, (list, tuple)) else [dims]
-    return any(isinstance(getattr(d, "_value", None), SymbolicValue) for d in parts)
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None) -> Tensor:

@@ -6,7 +6,9 @@ import numpy as np
 
 from ..framework import errors
 from ..framework import dtypes
+from ..framework.graph_tensor import SymbolicValue
 from ..framework.tensor import Tensor, array_from_python, constant
+from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 
 NO_ATTRS: dict = {}
@@ -103,6 +105,15 @@ def shape_of(x) -> tuple:
         return value.shape
     except AttributeError:
         return np.shape(value)
+
+
+def known_only_when_run(dims) -> bool:
+    """Whether a shape argument holds graph tensors whose values the graph does not know
+    while it is built (sizes computed in a loop, `tf.shape` of a partly known tensor)."""
+    if isinstance(dims, TensorShape):
+        return False
+    parts = dims if isinstance(dims, (list, tuple)) else [dims]
+    return any(isinstance(getattr(d, "_value", None), SymbolicValue) for d in parts)
 
 
 def known_dims(x):
