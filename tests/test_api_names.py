@@ -14,14 +14,14 @@ from tapeflow import autodiff
 from tapeflow.custom_gradient import (custom_gradient, grad_pass_through, recompute_grad,
                                       stop_gradient)
 from tapeflow.autograph import api as autograph_api
-from tapeflow.eager import backprop, control_flow
+from tapeflow.eager import backprop, control_flow, functional_ops
 from tapeflow.eager.graph_gradients import AggregationMethod, gradients, hessians
 from tapeflow.framework import dtypes, graph, indexed_slices, registry, tensor, tensor_shape
 from tapeflow.framework import tensor_spec, variables
 from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, complex_ops,
                           control_flow_ops, conv_ops, creation_ops, diag_ops, embedding_ops,
                           gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
-                          norm_ops, pool_ops, random_ops,
+                          norm_ops, pool_ops, random_ops, tensor_array_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
 from tapeflow.distribute import losses as distribute_losses
 from tapeflow.testing import gradient_checker
@@ -168,6 +168,12 @@ TF_NAMES = [
     (random_ops.shuffle, "random.shuffle"),
     # control flow
     (control_flow.cond, "cond"), (control_flow.while_loop, "while_loop"),
+    (tensor_array_ops.TensorArray, "TensorArray"), (functional_ops.map_fn, "map_fn"),
+    (functional_ops.scan, "scan"), (functional_ops.foldl, "foldl"),
+    (functional_ops.foldr, "foldr"), (functional_ops.vectorized_map, "vectorized_map"),
+    (functional_ops.switch_case, "switch_case"), (functional_ops.case, "case"),
+    (array_ops.ensure_shape, "ensure_shape"),
+    (array_ops.get_static_value, "get_static_value"), (graph.name_scope, "name_scope"),
     (control_flow_ops.group, "group"), (control_flow_ops.no_op, "no_op"),
     (control_flow_ops.control_dependencies, "control_dependencies"),
     (script_ops.py_function, "py_function"), (logging_ops.print_v2, "print"),

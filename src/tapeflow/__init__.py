@@ -13,9 +13,9 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable, variable_creator_scope
 from . import ops  # noqa: F401  (registers every gradient and forward rule)
-from .ops.array_ops import (broadcast_to, concat, expand_dims, identity, identity_n, pad, rank,
-                            reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
-                            transpose, unstack)
+from .ops.array_ops import (broadcast_to, concat, ensure_shape, expand_dims, get_static_value,
+                            identity, identity_n, pad, rank, reshape, reverse, roll, shape, size,
+                            split, squeeze, stack, tile, transpose, unstack)
 from .ops.creation_ops import (eye, fill, linspace, meshgrid, one_hot, ones, ones_like, range,
                                zeros, zeros_like)
 from .ops.gather_ops import gather
@@ -40,12 +40,15 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
-from .framework.graph import Graph, init_scope
+from .framework.graph import Graph, init_scope, name_scope
 from .framework.tensor_spec import TensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .autograph.api import function
 from . import autograph  # noqa: E402
 from .eager.control_flow import cond, while_loop
+from .ops.tensor_array_ops import TensorArray
+from .eager.functional_ops import (case, foldl, foldr, map_fn, scan, switch_case,
+                                   vectorized_map)
 from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402

@@ -132,6 +132,23 @@ def test_methods_trace_per_instance():
     assert a.apply.get_concrete_function(tf.constant(1.0)).outputs[0].shape == []
 
 
+def test_python_numbers_trace_by_value_as_tf():
+    traces = []
+
+    @tf.function
+    def f(x, n):
+        traces.append(n)
+        return x * n
+
+    x = tf.constant(1.0)
+    for n in (2, 2, 2.0, 3, 1, True, 1.0):
+        f(x, n)
+    # 2 and 2.0 are one signature, as are 1, True and 1.0 (TF compares numbers by value).
+    assert traces == [2, 3, 1] and f.experimental_get_tracing_count() == 3
+    f(tf.constant([1.0, 2.0]), 2)  # a new input signature
+    assert f.experimental_get_tracing_count() == 4
+
+
 def test_retracing_warns(caplog):
     @tf.function
     def f(x):

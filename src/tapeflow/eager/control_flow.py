@@ -4,28 +4,35 @@ Eagerly they are plain Python (a tape records the ops that ran). While a graph i
 each branch, loop condition and loop body is traced into its own FuncGraph; the node (`If`,
 `While`) runs the chosen compiled plans when the graph runs. The gradient of an `If` is
 another `If` whose branches are the traced backward graphs of the forward branches
-(differentiable again the same way). The gradient of a `While` is two loops of graph ops:
-one runs the forward loop's compiled plans again, keeping each iteration's loop variables,
-the other runs the body's traced backward graph over them in reverse. Loop variables of
-shapes not fully known fall back to re-running the loop under a GradientTape at run time
-(`runtime_vjp`). Tracing makes this part of the eager layer; `group`, `no_op` and
+(differentiable again the same way). The gradient of a `While` makes the forward loop
+keep, stacked once at the end, the loop variables each iteration started from (only those
+the body's backward reads; a second loop does it when the forward node cannot be changed),
+and adds a loop of graph ops running the body's traced backward graph over them in
+reverse, one slice per iteration, so memory grows linearly with the steps. Loop variables
+whose shapes may change between iterations (relaxed shape invariants, TensorArrays of
+dynamic size) fall back to re-running the loop under a GradientTape at run time
+(`runtime_vjp`). A TensorArray among the loop variables, or returned by a branch, travels
+as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
 `control_dependencies` are graph ops (ops/control_flow_ops.py).
 """
 from __future__ import annotations
+
+import numpy as np
 
 from ..framework import nest
 from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.graph import FuncGraph
+from ..framework.graph_tensor import SymbolicTensor
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.array_ops import concat, expand_dims
-from ..ops.comparison_ops import logical_and
+from ..ops.array_ops import stack
 from ..ops.creation_ops import zeros, zeros_like
-from ..ops.gather_ops import GatherV2
+from ..ops.tensor_array_ops import TensorArray
 from ..ops.op_util import value_of
+from .backward import dense
 from .function import ConcreteFunction
 from .script_grad import runtime_vjp
 from .tape import is_trainable
@@ -39,15 +46,23 @@ def _if_kernel(pred, *values, then_branch, else_branch, count, specs, variables)
 
 
 def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations, specs,
-                  variables):
+                  variables, keep=()):
     loop = list(values[:count])
     extra = list(values[count:count + captured])
+    kept = [[] for _ in keep]
     i = 0
     while (maximum_iterations is None or i < maximum_iterations) and cond_fn._plan(
             *loop, *extra)[0]:
+        for history, k in zip(kept, keep):
+            history.append(loop[k])
         loop = list(body_fn._plan(*loop, *extra))
         i += 1
-    return tuple(loop)
+    if not keep:
+        return tuple(loop)
+    # The loop variables each iteration started from, stacked once at the end.
+    return (*loop, np.asarray(i, np.int32),
+            *[np.stack(h) if h else np.zeros((0,) + np.shape(values[k]), values[k].dtype)
+              for h, k in zip(kept, keep)])
 
 
 If = define_op("If", _if_kernel, num_outputs=None)
@@ -128,7 +143,20 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     pred = graph._graph_input(convert_to_tensor(pred))
     if pred.dtype.name != "bool" or pred.shape.rank not in (0, None):
         raise TypeError(f"cond: pred must be a scalar bool tensor, got {pred!r}")
-    traces = [_trace(branch, label, [], []) for branch, label in
+    arrays: dict = {}  # flat output position: a TensorArray a branch returns there
+
+    def as_flows(branch):
+        def run():
+            out = branch()
+            flat = nest.flatten(out)
+            for i, v in enumerate(flat):
+                if isinstance(v, TensorArray):
+                    arrays.setdefault(i, v)
+            return nest.pack_sequence_as(out, [v.flow if isinstance(v, TensorArray) else v
+                                               for v in flat])
+        return run
+
+    traces = [_trace(as_flows(branch), label, [], []) for branch, label in
               ((true_fn, "cond_true"), (false_fn, "cond_false"))]
     _check_structure(traces[0][2], traces[1][2], "cond: true_fn and false_fn")
     captured = _captured_union(*traces)
@@ -139,7 +167,12 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     outs = execute(If, (pred, *captured, *variables),
                    {"then_branch": then_fn, "else_branch": else_fn, "count": len(captured),
                     "specs": specs, "variables": tuple(variables)})
-    return then_fn._pack(list(outs))
+    result = then_fn._pack(list(outs))
+    if not arrays:
+        return result
+    flat = nest.flatten(result)
+    return nest.pack_sequence_as(result, [arrays[i]._with(v) if i in arrays else v
+                                          for i, v in enumerate(flat)])
 
 
 def _check_structure(a, b, what: str) -> None:
@@ -277,7 +310,66 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             i += 1
         packed = nest.pack_sequence_as(structure, values)
         return packed[0] if single else packed
-    return _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations)
+    arrays = _with_buffers(body, structure)
+    if not arrays:
+        return _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations)
+    # TensorArrays travel as their buffers; the functions see them rebuilt.
+    flat = nest.flatten(structure)
+    carried = nest.pack_sequence_as(structure, [arrays[i].flow if i in arrays else v
+                                                for i, v in enumerate(flat)])
+
+    def rebuilt(args):
+        return [arrays[i]._with(a) if i in arrays else a for i, a in enumerate(args)]
+
+    def flows(values):
+        return [v.flow if isinstance(v, TensorArray) else v for v in nest.flatten(values)]
+
+    def carried_cond(*args):
+        return cond(*nest.pack_sequence_as(structure, rebuilt(nest.flatten(list(args)))))
+
+    def carried_body(*args):
+        result = body(*nest.pack_sequence_as(structure, rebuilt(nest.flatten(list(args)))))
+        result = [result] if single else result
+        return nest.pack_sequence_as(result, flows(result))
+
+    if shape_invariants is None:
+        shape_invariants = nest.pack_sequence_as(structure, [
+            TensorShape([None if arrays[i].dynamic_size else arrays[i].flow.shape[0]] +
+                        arrays[i].element_shape.as_list()) if i in arrays else
+            convert_to_tensor(v).shape for i, v in enumerate(flat)])
+    out = _graph_while(carried_cond, carried_body, [carried] if single else carried, single,
+                       [shape_invariants] if single else shape_invariants, maximum_iterations)
+    packed = nest.pack_sequence_as(structure, rebuilt(nest.flatten([out] if single else out)))
+    return packed[0] if single else packed
+
+
+def _with_buffers(body, structure) -> dict:
+    """{flat position: TensorArray with a buffer} for the TensorArrays among the loop
+    variables. One whose element shape is not known yet gets it from a trace of `body` in
+    a scratch graph (its first write inside the loop tells)."""
+    flat = nest.flatten(structure)
+    arrays = {i: v for i, v in enumerate(flat) if isinstance(v, TensorArray)}
+    if any(a.flow is None for a in arrays.values()):
+        probe = FuncGraph("while_probe", outer_graph=state.graph)
+        with probe.as_default():
+            args = [v if isinstance(v, TensorArray) else
+                    probe.placeholder(v.dtype._np, v.shape)
+                    for v in (a if isinstance(a, TensorArray) else convert_to_tensor(a)
+                              for a in flat)]
+            result = body(*nest.pack_sequence_as(structure, args))
+        found = nest.flatten(result)
+        for i, a in arrays.items():
+            if a.flow is None:
+                shape = found[i].element_shape if i < len(found) and isinstance(
+                    found[i], TensorArray) else TensorShape(None)
+                if shape.rank is None:
+                    raise ValueError("while_loop: the body must write a TensorArray loop "
+                                     "variable of unknown element shape; give element_shape")
+                # Dimensions known only when the loop runs start empty: the first write
+                # sets them.
+                arrays[i] = a._with(a._zeros(a._size, [d or 0 for d in shape.as_list()]))
+                arrays[i]._element_shape = shape
+    return arrays
 
 
 def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations):
@@ -336,77 +428,84 @@ def _while_grad(op, *grads):
     count, captured = attrs["count"], attrs["captured"]
     cond_fn, body_fn, limit = attrs["cond_fn"], attrs["body_fn"], attrs["maximum_iterations"]
 
+    keep = attrs.get("keep", ())
+
     def forward(*values):
         loop, extra = list(values[:count]), list(values[count:count + captured])
+        kept = [[] for _ in keep]
         i = 0
         while (limit is None or i < limit) and bool(value_of(
                 nest.flatten(cond_fn._call_flat(loop + extra))[0])):
+            for history, k in zip(kept, keep):
+                history.append(loop[k])
             loop = nest.flatten(body_fn._call_flat(loop + extra))
             i += 1
-        return loop
+        if not keep:
+            return loop
+        return [*loop, convert_to_tensor(i), *[
+            stack(h) if h else zeros((0,) + tuple(values[k].shape), values[k].dtype)
+            for h, k in zip(kept, keep)]]
     return runtime_vjp(forward, op.inputs[:count + captured], grads, attrs["variables"])
 
 
 def _traced_while_grad(op, grads):
-    """The gradient of a While node as graph ops: a loop that keeps the loop variables of
-    every iteration (the forward loop's compiled plans run again, without a tape), then a
-    loop running the body's traced backward graph over them in reverse. None when a loop
-    variable's shape is not fully known (the run-time gradient handles those)."""
+    """The gradient of a While node as graph ops: the forward loop (or a second run of it)
+    keeps, stacked, the loop variables each iteration started from (those the body's
+    backward reads), then a loop runs the body's traced backward graph over them in
+    reverse, one slice per iteration. None when a loop variable's shape may change from one
+    iteration to the next (the run-time gradient handles those).
+
+    A While that keeps its history has its gradient the same way: the upstream gradient of
+    history row j joins the gradient of the loop variables iteration j started from."""
     attrs = op.attrs
     count, n_cap = attrs["count"], attrs["captured"]
-    cond_fn, body_fn, limit = attrs["cond_fn"], attrs["body_fn"], attrs["maximum_iterations"]
+    cond_fn, body_fn = attrs["cond_fn"], attrs["body_fn"]
     loop_in = list(op.inputs[:count])
     captured = list(op.inputs[count:count + n_cap])
     variables = list(attrs["variables"])
-    dims = [dims for _, dims in attrs["specs"]]
-    if any(d is None or None in d for d in dims):
+    dims = [dims for _, dims in attrs["specs"][:count]]
+    # Unknown dimensions are fine where the loop variable keeps the shape it entered with
+    # (the iterations then stack); a relaxed shape invariant may change it.
+    if any(d is None or None in d and d != x._dims for d, x in zip(dims, loop_in)):
         return None
-
-    def history_cond(i, *rest):
-        go = nest.flatten(cond_fn._call_flat(list(rest[:count]) + captured))[0]
-        return go if limit is None else logical_and(go, i < limit)
-
-    def history_body(i, *rest):
-        loop, kept = list(rest[:count]), rest[count:]
-        kept = [concat([h, expand_dims(x, 0)], 0) for h, x in zip(kept, loop)]
-        return [i + 1, *nest.flatten(body_fn._call_flat(loop + captured)), *kept]
-
-    start = [convert_to_tensor(0), *loop_in,
-             *[zeros((0,) + d, x.dtype) for x, d in zip(loop_in, dims)]]
-    shapes = [TensorShape([]), *[TensorShape(d) for d in dims],
-              *[TensorShape((None,) + d) for d in dims]]
-    ran = while_loop(history_cond, history_body, start, shape_invariants=shapes)
-    steps, history = ran[0], ran[1 + count:]
-
-    backward = body_fn._gradient_info().function
-    own = {v._id: i for i, v in enumerate(body_fn.variables)}
     loop_t = [k for k in range(count) if is_trainable(loop_in[k])]
-    cap_t = [c for c in range(n_cap) if is_trainable(captured[c])]
+    cap_t = [c for c in range(n_cap) if is_trainable(captured[c])
+             and op.needs_gradient(count + c)]
+    backward, reads = _body_backward(body_fn, count, loop_t, [count + c for c in cap_t])
+    keep = tuple(k for k in range(count) if k in reads)
+    specs = list(attrs["specs"][:count]) + [(np.dtype(np.int32), ())] + \
+        [(attrs["specs"][k][0], (None,) + tuple(dims[k])) for k in keep]
+    kept = _keeping(op.outputs[0]._op, keep, specs)
+    if kept is None:  # the loop runs again, keeping what the backward reads
+        kept = execute(While, (*loop_in, *captured, *variables),
+                       {**attrs, "keep": keep, "specs": specs})
+    steps, history = kept[count], dict(zip(keep, kept[count + 1:]))
+    upstream_history = dict(zip(attrs.get("keep", ()), grads[count + 1:]))
+    own = {v._id: i for i, v in enumerate(body_fn.variables)}
 
     def reverse_body(j, *rest):
         g_loop = dict(zip(loop_t, rest[:len(loop_t)]))
         g_cap = rest[len(loop_t):len(loop_t) + len(cap_t)]
         g_var = rest[len(loop_t) + len(cap_t):]
         j = j - 1
-        # The op itself: tf.gather checks the (unknown) length of the history up front.
-        inputs = [execute(GatherV2, (h, j), {"axis": 0, "batch_dims": 0}) for h in history]
-        upstream = [g_loop[k] if k in g_loop else zeros_like(inputs[k]) for k in range(count)]
-        result = backward._call_flat(inputs + captured + upstream)
+        inputs = [history[k][j] if k in history else loop_in[k] for k in range(count)]
+        result = backward._call_flat(inputs + captured + [g_loop[k] for k in loop_t])
         result = list(result) if isinstance(result, (list, tuple)) else [result]
-        new_loop = [zeros_like(inputs[k]) if result[k] is None else convert_to_tensor(result[k])
-                    for k in loop_t]
-        new_cap = [a if result[count + c] is None else a + result[count + c]
-                   for a, c in zip(g_cap, cap_t)]
-        new_var = [a if v._id not in own or result[count + n_cap + own[v._id]] is None
-                   else a + result[count + n_cap + own[v._id]] for a, v in zip(g_var, variables)]
+        new_loop = result[:len(loop_t)]
+        for n, k in enumerate(loop_t):
+            if upstream_history.get(k) is not None:
+                new_loop[n] = new_loop[n] + dense(upstream_history[k])[j]
+        new_cap = [a + g for a, g in zip(g_cap, result[len(loop_t):len(loop_t) + len(cap_t)])]
+        var_grads = result[len(loop_t) + len(cap_t):]
+        new_var = [a + var_grads[own[v._id]] if v._id in own else a
+                   for a, v in zip(g_var, variables)]
         return [j, *new_loop, *new_cap, *new_var]
 
-    start = [steps, *[convert_to_tensor(grads[k]) if grads[k] is not None else
-                      zeros_like(loop_in[k]) for k in loop_t],
+    start = [steps, *[dense(grads[k]) if grads[k] is not None else zeros_like(loop_in[k])
+                      for k in loop_t],
              *[zeros_like(captured[c]) for c in cap_t],
              *[zeros(v.shape, v.dtype) for v in variables]]
-    done = while_loop(lambda j, *rest: j > 0, reverse_body, start)
-    done = done[1:]
+    done = while_loop(lambda j, *rest: j > 0, reverse_body, start)[1:]
     in_grads: list = [None] * (count + n_cap)
     for k, g in zip(loop_t, done[:len(loop_t)]):
         in_grads[k] = g
@@ -414,3 +513,48 @@ def _traced_while_grad(op, grads):
         in_grads[count + c] = g
     return in_grads + list(done[len(loop_t) + len(cap_t):])
 
+
+def _keeping(forward, keep: tuple, specs: list):
+    """The outputs of the forward While node `forward` made to keep the history `keep`
+    too (its count of steps, then the stacked loop variables), or None when it cannot.
+
+    A node of the graph being built that keeps nothing yet is changed in place when
+    nothing records the backward pass: plans compiled before bound its attributes and
+    outputs as they were and are unaffected; those compiled after run the loop once,
+    keeping the history, instead of twice."""
+    # A recorder (an outer tape) saw the node with its first outputs only: gradients it
+    # sends through the history would not reach the node, so it is left as it is.
+    if forward._graph is not state.graph or forward._attrs.get("keep") or state.recorders:
+        return None
+    count = forward._attrs["count"]
+    forward._attrs = {**forward._attrs, "keep": keep, "specs": specs}
+    forward._outputs = forward._outputs + tuple(
+        SymbolicTensor(forward, count + i, dtype, dims)
+        for i, (dtype, dims) in enumerate(specs[count:]))
+    return forward._outputs
+
+
+def _body_backward(body_fn, count: int, loop_t: list, cap_t: list) -> tuple:
+    """The backward graph of a loop body reduced to what the loop's gradient uses: a
+    function of (the body's inputs, the upstream gradients of the trainable loop
+    variables) returning the gradients of those loop variables, of the captured inputs
+    `cap_t` (positions among the body's inputs) and of the body's variables (zeros where
+    the body does not reach them); and the positions of the loop variables it reads."""
+    info = body_fn._gradient_info()
+    graph = body_fn.graph
+    n_in = len(body_fn.inputs)
+    with graph.as_default():
+        wanted = [info.grads[i] if info.grads[i] is not None else zeros_like(body_fn.inputs[i])
+                  for i in loop_t + cap_t]
+        wanted += [g if g is not None else zeros(v.shape, v.dtype)
+                   for g, v in zip(info.grads[n_in:], body_fn.variables)]
+        wanted = [convert_to_tensor(dense(g)) for g in wanted]
+    upstream = [info.grad_inputs[k] for k in loop_t]
+    backward = ConcreteFunction(graph, list(body_fn.inputs) + upstream, wanted,
+                                name=f"{body_fn.name}_backward")
+    fed = {x._id for x in backward.inputs}
+    used = {x._id for o in backward._plan.ops for x in o._inputs} | \
+        {x._id for x in backward.outputs}
+    reads = {k for k in range(count) if body_fn.inputs[k]._id in used and
+             body_fn.inputs[k]._id in fed}
+    return backward, reads

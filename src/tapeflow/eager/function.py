@@ -3,7 +3,8 @@ as a compiled plan (framework/plan.py): one call of generated Python over arrays
 per-op dispatch.
 
 A signature is the dtypes and shapes of the tensor arguments plus the values of the other
-arguments; each new one traces again (with a warning when that happens on every call).
+arguments (Python numbers by value: 2 and 2.0 are one signature); each new one traces
+again (with a warning when that happens on every call).
 Variables are captured by reference: reads see the current value and assignments persist.
 
 Differentiation: a GradientTape inside the function, or `tf.gradients`, differentiates
@@ -79,6 +80,8 @@ def _walk(x, leaves: list):
         return (kind, tuple([_walk(item, leaves) for item in x]))
     if isinstance(x, dict):
         return (kind, tuple([(k, _walk(x[k], leaves)) for k in sorted(x)]))
+    if isinstance(x, (int, float, complex)):
+        return ("number", x)  # equal numbers share a trace, as in TF: 2 and 2.0, 1 and True
     try:
         hash(x)
         return (kind, x)

@@ -9,6 +9,7 @@ implemented here. Graphs run through compiled plans (framework/plan.py).
 from __future__ import annotations
 
 import contextlib
+import threading
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from .tensor_shape import TensorShape
 from .variables import Variable
 
 __all__ = ["Graph", "FuncGraph", "Operation", "get_default_graph",
-           "reset_default_graph", "init_scope", "GraphKeys"]
+           "reset_default_graph", "init_scope", "name_scope", "GraphKeys"]
 
 
 def _const_kernel(value, dtype):
@@ -600,3 +601,58 @@ def init_scope():
         graph = graph.outer_graph
     with switched(graph=graph, recorders=[]):
         yield
+
+
+class _EagerScopes(threading.local):
+    def __init__(self) -> None:
+        self.current = ""
+
+
+_eager_scopes = _EagerScopes()
+
+
+class name_scope:
+    """TF2's name scope: ops created inside a graph (a tf.function, a Graph) are named
+    `name/...`; eagerly it only keeps the scope's name. Entering gives the scope string.
+
+    Raises:
+        ValueError: `name` is not a string.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.name_scope("layer") as scope:
+        ...     with tf.name_scope("dense") as inner:
+        ...         pass
+        >>> scope, inner
+        ('layer/', 'layer/dense/')
+        >>> g = tf.Graph()
+        >>> with g.as_default(), tf.name_scope("block"):
+        ...     tf.constant(1.0, name="c").name
+        'block/c:0'
+    """
+
+    def __init__(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise ValueError(f"name_scope: name must be a string, got {name!r}")
+        self._name = name
+        self._exit = None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def __enter__(self) -> str:
+        graph = state.graph
+        if graph is not None:
+            scope = graph.name_scope(self._name)
+            self._exit = scope.__exit__
+            return scope.__enter__()
+        saved = _eager_scopes.current
+        name = self._name
+        _eager_scopes.current = name if name.endswith("/") or not name else \
+            saved + name + "/"
+        self._exit = lambda *exc: setattr(_eager_scopes, "current", saved)
+        return _eager_scopes.current
+
+    def __exit__(self, *exc) -> None:
+        self._exit(*exc)

@@ -13,8 +13,8 @@ from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
-from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input,
-                      int_values, normalize_axis)
+from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_values,
+                      known_only_when_run, normalize_axis)
 
 
 def _fill(value, dims):
@@ -82,7 +82,7 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         array([[0, 0, 0],
                [0, 0, 0]], dtype=int32)
     """
-    return _constant(np.zeros(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
+    return _filled(shape, 0, dtype, name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
@@ -93,7 +93,16 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         >>> tf.ones([2]).numpy()
         array([1., 1.], dtype=float32)
     """
-    return _constant(np.ones(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
+    return _filled(shape, 1, dtype, name)
+
+
+def _filled(shape, value, dtype, name) -> Tensor:
+    """A constant of `shape` full of `value`, or a fill op when the graph computes the
+    shape."""
+    np_dtype = dtypes.as_dtype(dtype)._np
+    if known_only_when_run(shape):
+        return fill(shape, np.asarray(value, np_dtype))
+    return _constant(np.full(dims_values("Fill", shape), value, np_dtype), name)
 
 
 def _like(op, input, dtype):  # noqa: A002
@@ -146,7 +155,10 @@ def fill(dims, value, name=None, layout=None) -> Tensor:
     if v.ndim:
         raise errors.InvalidArgumentError(
             None, "Fill", f"Fill: value must be a scalar, got shape {v.shape.as_list()}")
+    if known_only_when_run(dims):
+        return broadcast_to(v, dims)
     return execute(Fill, (v,), {"dims": dims_values("Fill", dims)})
+
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None) -> Tensor:

@@ -11,7 +11,7 @@ from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
-from .op_util import as_input, index_input, int_values, normalize_axis
+from .op_util import as_input, index_input, int_values, known_dims, normalize_axis
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -97,20 +97,24 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     params = as_input(params)
     indices = index_input("GatherV2", indices)
-    pshape, ishape = params._value.shape, indices._value.shape
+    pshape, ishape = known_dims(params), known_dims(indices)
     b = int(batch_dims)
-    if b < 0:
-        b += len(ishape)
-    if not 0 <= b <= len(ishape):
-        raise errors.InvalidArgumentError(
-            None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in [{-len(ishape)}, "
-            f"{len(ishape)}] for indices of shape {list(ishape)}")
-    a = normalize_axis("GatherV2", b if axis is None else axis, len(pshape))
+    if ishape is not None:
+        if b < 0:
+            b += len(ishape)
+        if not 0 <= b <= len(ishape):
+            raise errors.InvalidArgumentError(
+                None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in "
+                f"[{-len(ishape)}, {len(ishape)}] for indices of shape {list(ishape)}")
+    a = normalize_axis("GatherV2", b if axis is None else axis,
+                       None if pshape is None else len(pshape))
+    if pshape is None or ishape is None:  # unknown rank: checked when it runs
+        return execute(GatherV2, (params, indices), {"axis": a, "batch_dims": b})
     if b > a:
         raise errors.InvalidArgumentError(
             None, "GatherV2", f"GatherV2: batch_dims ({b}) must be less than or equal to axis "
             f"({a})")
-    if pshape[:b] != ishape[:b]:
+    if any(p != i and p is not None and i is not None for p, i in zip(pshape[:b], ishape[:b])):
         raise errors.InvalidArgumentError(
             None, "GatherV2", f"GatherV2: the first {b} dimensions of params {list(pshape)} and "
             f"indices {list(ishape)} must be equal")

@@ -6,13 +6,13 @@ import numpy as np
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import RegisterGradient, no_gradient
 from . import sort_ops  # noqa: F401  (defines TopKV2, whose rule is below)
-from .array_ops import PadV2, Reshape
+from .array_ops import PadV2, Reshape, Shape
 from .creation_ops import zero_gradient
 from .gather_grad import flat_row_ids
 from .gather_ops import UnsortedSegmentSum
-from .indexing_ops import (GatherNd, ScatterNd, SelectV2, StridedSlice, StridedSliceGrad,
-                           TensorScatterUpdate)
-from .op_util import dtype_of, shape_of
+from .indexing_ops import (DynamicStridedSlice, DynamicStridedSliceGrad, GatherNd, ScatterNd,
+                           SelectV2, StridedSlice, StridedSliceGrad, TensorScatterUpdate)
+from .op_util import dtype_of, partly_known_dims, shape_of
 
 
 @RegisterGradient("Slice")
@@ -24,12 +24,28 @@ def _slice_grad(op, g):
 
 @RegisterGradient("StridedSlice")
 def _strided_slice_grad(op, g):
-    return StridedSliceGrad(g, shape=shape_of(op.inputs[0]), index=op.attrs["index"])
+    x = op.inputs[0]
+    if partly_known_dims(x) is not None:
+        return DynamicStridedSliceGrad(g, Shape(x, out_type=np.int64), spec=op.attrs["index"])
+    return StridedSliceGrad(g, shape=shape_of(x), index=op.attrs["index"])
 
 
 @RegisterGradient("StridedSliceGrad")
 def _strided_slice_grad_grad(op, g):
     return StridedSlice(g, index=op.attrs["index"])
+
+
+@RegisterGradient("DynamicStridedSlice")
+def _dynamic_strided_slice_grad(op, g):
+    x, *bounds = op.inputs
+    grad = DynamicStridedSliceGrad(g, Shape(x, out_type=np.int64), *bounds, spec=op.attrs["spec"])
+    return (grad,) + (None,) * len(bounds)
+
+
+@RegisterGradient("DynamicStridedSliceGrad")
+def _dynamic_strided_slice_grad_grad(op, g):
+    _, _, *bounds = op.inputs
+    return (DynamicStridedSlice(g, *bounds, spec=op.attrs["spec"]), None) + (None,) * len(bounds)
 
 
 @RegisterGradient("GatherNd")

@@ -9,16 +9,19 @@ import math
 
 import numpy as np
 
+from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, no_gradient
-from .array_ops import BroadcastTo, Reshape
+from .array_ops import BroadcastTo, Reshape, Shape
 from .comparison_ops import Greater, GreaterEqual, LessEqual, NotEqual
 from .complex_ops import Complex, Conj
 from .creation_ops import zero_gradient
 from .indexing_ops import SelectV2
 from .math_ops import (Cast, Cos, Cosh, DivNoNan, Exp, FloorDiv, Log, MatMul, Pow, Reciprocal,
                        ReciprocalGrad, RsqrtGrad, Sign, Sin, Sinh, Sqrt, SqrtGrad, Square)
-from .op_util import dtype_of, shape_of
+from .gather_ops import GatherV2
+from .op_util import dtype_of, partly_known_dims, shape_of
+from .reduction_ops import Prod
 
 
 def is_complex(x) -> bool:
@@ -333,24 +336,54 @@ def _sigmoid_grad(op, g):
 
 
 # -- sum, mean, cast ---------------------------------------------------------------------------
+def reduced_axes(attrs: dict, rank: int) -> tuple:
+    """A reduction's axes, non-negative (its `axis` attribute is None or holds negative
+    axes when the input's rank was unknown as the graph was built)."""
+    axes = attrs["axis"]
+    return tuple(range(rank)) if axes is None else tuple(a % rank for a in axes)
+
+
 def keep_reduced_dims(t, shape: tuple, attrs: dict):
     """A reduction's output (or its gradient) with the reduced axes kept as length 1."""
     if attrs["keepdims"]:
         return t
-    axes = attrs["axis"]
+    axes = reduced_axes(attrs, len(shape))
     return Reshape(t, tuple(1 if i in axes else d for i, d in enumerate(shape)))
 
 
 @RegisterGradient("Sum")
 def _sum_grad(op, g):
-    shape = shape_of(op.inputs[0])
-    return BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
+    x = op.inputs[0]
+    dims = partly_known_dims(x)
+    if dims is None:
+        shape = shape_of(x)
+        return BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
+    # Unknown dimensions: the reduced axes kept as 1 (-1 for the one unknown axis kept),
+    # then a broadcast to the input's shape when the graph runs.
+    axes = reduced_axes(op.attrs, len(dims))
+    kept = tuple(1 if i in axes else -1 if d is None else d for i, d in enumerate(dims))
+    if kept.count(-1) > 1:
+        raise SymbolicValueError(f"Sum's gradient needs the shape of {x.name} when it runs")
+    if not op.attrs["keepdims"]:
+        g = Reshape(g, kept)
+    return BroadcastTo(g, Shape(x, out_type=np.int64))
 
 
 @RegisterGradient("Mean")
 def _mean_grad(op, g):
-    shape = shape_of(op.inputs[0])
-    count = math.prod([shape[a] for a in op.attrs["axis"]])
+    x = op.inputs[0]
+    dims = partly_known_dims(x)
+    if dims is None:
+        shape = shape_of(x)
+        count = math.prod([shape[a] for a in reduced_axes(op.attrs, len(shape))])
+    else:
+        axes = reduced_axes(op.attrs, len(dims))
+        count = math.prod([dims[a] for a in axes if dims[a] is not None])
+        unknown = [a for a in axes if dims[a] is None]
+        if unknown:
+            sizes = GatherV2(Shape(x, out_type=np.int64), np.asarray(unknown, np.int64),
+                             axis=0, batch_dims=0)
+            count = Cast(Prod(sizes, axis=(0,), keepdims=False), dtype=dtype_of(g)) * count
     return _sum_grad(op, g / count)
 
 

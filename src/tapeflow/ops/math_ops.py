@@ -17,6 +17,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
+from ..framework.shape_inference import shape_text
 from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
                                   define_op)
 from ..framework.tensor import Tensor, convert_to_tensor
@@ -205,6 +206,22 @@ Round = define_op("Round", np.round, family=ELEMENTWISE)
 Floor = define_op("Floor", np.floor, family=ELEMENTWISE)
 Ceil = define_op("Ceil", np.ceil, family=ELEMENTWISE)
 MatMul = define_op("BatchMatMulV2", _matmul, family=MULTILINEAR)
+
+
+def _matmul_check(inputs, attrs) -> None:
+    """TF's build-time check of a matmul's known inner dimensions (the shape is probed)."""
+    a, b = (x._dims for x in inputs)
+    if a is None or b is None or len(a) < 2 or len(b) < 2:
+        return None
+    inner_a = a[-2] if attrs.get("transpose_a") or attrs.get("adjoint_a") else a[-1]
+    inner_b = b[-1] if attrs.get("transpose_b") or attrs.get("adjoint_b") else b[-2]
+    if inner_a is not None and inner_b is not None and inner_a != inner_b:
+        raise ValueError(f"Dimensions must be equal, but are {inner_a} and {inner_b} for "
+                         f"'MatMul' with input shapes: {shape_text(a)}, {shape_text(b)}.")
+    return None
+
+
+MatMul.shape_fn = _matmul_check
 Sum = define_op("Sum", _sum, family=LINEAR, batching=STACKED)
 Mean = define_op("Mean", _mean, family=LINEAR, batching=STACKED)
 Cast = define_op("Cast", _cast, family=LINEAR, batching=TRANSPARENT)

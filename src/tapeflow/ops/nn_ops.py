@@ -10,7 +10,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import ELEMENTWISE, LINEAR, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
-from .array_ops import Reshape, broadcast_to, transpose
+from .array_ops import broadcast_to, squeeze, transpose
 from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
 from .special_ops import erfc
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
@@ -403,7 +403,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
                 f"and labels must be broadcastable: logits {list(logits.shape)}, labels "
                 f"{list(labels.shape)}.") from None
         logits, labels = broadcast_to(logits, shape), broadcast_to(labels, shape)
-    if axis != logits.ndim - 1:
+    if logits.ndim is not None and axis != logits.ndim - 1:
         perm = tuple(a for a in range(logits.ndim) if a != axis) + (axis,)
         logits, labels = transpose(logits, perm), transpose(labels, perm)
     return execute(SoftmaxXent, (logits, labels), NO_ATTRS)[0]
@@ -497,6 +497,5 @@ def moments(x, axes, shift=None, keepdims=False, name=None) -> tuple:
     mean = reduce_mean(x, axis=axes, keepdims=True)
     variance = reduce_mean(square(x - mean), axis=axes, keepdims=True)
     if not keepdims:
-        kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
-        mean, variance = Reshape(mean, kept), Reshape(variance, kept)
+        mean, variance = squeeze(mean, axis=list(axes)), squeeze(variance, axis=list(axes))
     return mean, variance

@@ -6,7 +6,9 @@ import numpy as np
 
 from ..framework import errors
 from ..framework import dtypes
+from ..framework.graph_tensor import SymbolicValue
 from ..framework.tensor import Tensor, array_from_python, constant
+from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 
 NO_ATTRS: dict = {}
@@ -109,12 +111,40 @@ def shape_of(x) -> tuple:
         return np.shape(value)
 
 
+def known_only_when_run(dims) -> bool:
+    """Whether a shape argument holds graph tensors whose values the graph does not know
+    while it is built (sizes computed in a loop, `tf.shape` of a partly known tensor)."""
+    if isinstance(dims, TensorShape):
+        return False
+    parts = dims if isinstance(dims, (list, tuple)) else [dims]
+    return any(isinstance(getattr(d, "_value", None), SymbolicValue) for d in parts)
+
+
+def known_dims(x):
+    """The static dimensions of a tensor, variable or array as a tuple (None entries where
+    a graph does not know them), or None when even the rank is unknown."""
+    shape = getattr(x, "shape", None)
+    if shape is None or not hasattr(shape, "rank"):
+        return np.shape(getattr(x, "_value", x))
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
+def partly_known_dims(x):
+    """The dimensions of graph tensor `x` when some are unknown while the graph is built
+    (its rank known), else None: rules then read its shape with a Shape op."""
+    dims = getattr(x, "_dims", None) if hasattr(x, "_op") else None
+    return dims if dims is not None and None in dims else None
+
+
 def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
-    """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes.
+    """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes;
+    for an input of unknown rank (`ndim` None), the axes as given, None for all.
 
     Raises:
         InvalidArgumentError: an axis outside [-ndim, ndim).
     """
+    if ndim is None:  # unknown rank: the axes as given (None: all), checked when it runs
+        return None if axis is None else tuple(int_values(op_name, axis, "axis"))
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int:  # the common case, without a round trip through NumPy
@@ -167,7 +197,8 @@ def dims_values(op_name: str, shape) -> tuple:
 
 
 def normalize_axis(op_name: str, axis, ndim: int) -> int:
-    """One axis in [-ndim, ndim) as a non-negative int.
+    """One axis in [-ndim, ndim) as a non-negative int (as given when `ndim` is None: a
+    tensor of unknown rank).
 
     Raises:
         InvalidArgumentError: the axis is out of range or not an integer.
@@ -180,6 +211,8 @@ def normalize_axis(op_name: str, axis, ndim: int) -> int:
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
         (a,) = values
+    if ndim is None:  # unknown rank: checked when it runs
+        return a
     if not -ndim <= a < ndim:
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: Expected axis in the range [{-ndim}, {ndim}), but got "

@@ -7,7 +7,7 @@ from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape, Transpose
 from .comparison_ops import Equal, LogicalAnd
 from .indexing_ops import SelectV2
-from .math_grad import conj, keep_reduced_dims
+from .math_grad import conj, keep_reduced_dims, reduced_axes
 from .math_ops import Cast, Exp, Sum
 from .op_util import dtype_of, shape_of
 from .reduction_ops import Cumprod, Cumsum
@@ -17,7 +17,7 @@ from .reduction_ops import Cumprod, Cumsum
 def _prod_grad(op, g):
     x = op.inputs[0]
     shape = shape_of(x)
-    axes = op.attrs["axis"]
+    axes = reduced_axes(op.attrs, len(shape))
     g = BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
     # The product of all the other entries is (product before) * (product after): two
     # exclusive cumprods over the reduced axes gathered in front, so zeros need no division.
