@@ -32,7 +32,7 @@ from ..ops.array_ops import stack
 from ..ops.creation_ops import zeros, zeros_like
 from ..ops.tensor_array_ops import TensorArray
 from ..ops.op_util import value_of
-from .backward import dense
+from .domains import dense
 from .function import ConcreteFunction
 from .script_grad import runtime_vjp
 from .tape import is_trainable
