@@ -24,7 +24,9 @@ from ..framework.graph_tensor import SymbolicValue
 from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from ..framework.registry import TRANSPARENT, Stacking, get_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
-from ..ops.array_ops import BroadcastTo, ConcatV2, Reshape, SplitV
+from ..ops.array_ops import (BroadcastTo, ConcatV2, Reshape, SplitV, SumToShape,
+                             broadcast_axes, shape)
+from ..ops.creation_ops import fill
 from ..ops.math_ops import Sum
 from ..ops.op_util import dtype_of, shape_of
 from ..ops.script_ops import EagerPyFunc, spec_of
@@ -58,16 +60,12 @@ def unbroadcast(grad, shape: tuple):
 
     The one place broadcast gradients are reduced; works on raw arrays and on Tensors.
     """
+    if type(grad) is np.ndarray:  # nothing records: straight to the kernel
+        return SumToShape.kernel(grad, shape)
     gshape = shape_of(grad)
     if gshape == shape:
         return grad
-    lead = len(gshape) - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
-    if type(grad) is np.ndarray:  # nothing records: straight to NumPy
-        if axes:
-            grad = np.add.reduce(grad, axis=axes, dtype=grad.dtype)
-        return grad.reshape(shape)
+    axes = broadcast_axes(gshape, shape)
     if axes:
         grad = Sum(grad, axis=axes, keepdims=False)
     return Reshape(grad, shape)
@@ -247,12 +245,17 @@ class GraphDomain(_TensorDomain):
         if isinstance(g, IndexedSlices):
             return g
         xd, gd = static_dims(x), static_dims(g)
-        if _fully_known(xd) and _fully_known(gd):
-            return g if gd == xd else unbroadcast(g, tuple(xd))
+        if _fully_known(xd) and gd is not None:
+            if gd == xd:
+                return g
+            # The input's shape is known: the axes it was broadcast along are too (a
+            # dimension of 1 may be summed whatever the gradient's turns out to be).
+            axes = broadcast_axes(gd, xd)
+            return Reshape(Sum(g, axis=axes, keepdims=False) if axes else g, tuple(xd))
         if single_input and xd == gd:
             return g
-        return EagerPyFunc(g, x, fn=lambda gv, xv: [unbroadcast(gv, shape_of(xv))],
-                           Tout=[(spec_of(g)[0], xd)])[0]
+        # Unknown dimensions on both sides: which were broadcast is known when it runs.
+        return SumToShape(g, shape(x))
 
     def add(self, old, new):
         return old + [new] if type(old) is list else [old, new]
@@ -292,8 +295,7 @@ def filled_like(t, value):
     dtype, dims = spec_of(t)
     if _fully_known(dims):
         return constant(np.full(dims, value, dtype))
-    return EagerPyFunc(t, fn=lambda a: [np.full(np.shape(getattr(a, "_value", a)), value, dtype)],
-                       Tout=[(dtype, dims)])[0]
+    return fill(shape(t), np.asarray(value, dtype))
 
 
 class BatchedDomain:

@@ -5,8 +5,8 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
 from . import creation_ops  # noqa: F401  (defines the ops whose rules are below)
-from .array_ops import (ConcatV2, MirrorPad, MirrorPadGrad, Pack, Reshape, ReverseV2, Roll,
-                        Shape, SplitV, Transpose, Unpack)
+from .array_ops import (BroadcastTo, ConcatV2, MirrorPad, MirrorPadGrad, Pack, Reshape,
+                        ReverseV2, Roll, Shape, SplitV, Transpose, Unpack)
 from .indexing_ops import Slice
 from .math_ops import Sum
 from .op_util import dtype_of, shape_of
@@ -58,6 +58,11 @@ def _squeeze_grad(op, g):
 def _broadcast_to_grad(op, g):
     # The engine sums the gradient back to the input's shape.
     return g, None
+
+
+@RegisterGradient("SumToShape")
+def _sum_to_shape_grad(op, g):
+    return BroadcastTo(g, Shape(op.inputs[0], out_type=np.int64)), None
 
 
 @RegisterGradient("Transpose")

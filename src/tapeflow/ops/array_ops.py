@@ -170,6 +170,30 @@ def _broadcast_to_dims(inputs, attrs):
 BroadcastTo.shape_fn = _broadcast_to_dims
 
 
+def broadcast_axes(gshape: tuple, shape: tuple) -> tuple:
+    """The axes of a broadcast result of shape `gshape` (None for unknown dimensions) along
+    which an operand of `shape` was broadcast: its gradient is summed over them."""
+    lead = len(gshape) - len(shape)
+    return tuple(range(lead)) + tuple(
+        i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+
+
+def _sum_to_shape(g, shape):
+    shape = shape if type(shape) is tuple else tuple(shape.tolist())
+    if g.shape == shape:
+        return g
+    axes = broadcast_axes(g.shape, shape)
+    if axes:
+        g = np.add.reduce(g, axis=axes, dtype=g.dtype)
+    return g.reshape(shape)
+
+
+# A broadcast's gradient summed back to the operand's shape, as one op: inside a graph the
+# shapes may be known only when it runs (TF computes the axes with BroadcastGradientArgs).
+SumToShape = define_op("SumToShape", _sum_to_shape, family=LINEAR)
+SumToShape.shape_fn = _broadcast_to_dims
+
+
 Transpose = define_op("Transpose", _transpose, family=LINEAR,
                       batching=Stacking(perms=("perm",)))
 ConcatV2 = define_op("ConcatV2", _concat, family=LINEAR, batching=STACKED)
