@@ -41,6 +41,8 @@ from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
 from . import sparse  # noqa: E402
+from .ops.indexing_ops import (tensor_scatter_nd_max, tensor_scatter_nd_min,  # noqa: E402
+                               tensor_scatter_nd_sub)
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
