@@ -38,3 +38,6 @@ def __getattr__(name: str):
         from .distribute import losses
         return getattr(losses, name)
     raise AttributeError(f"module 'tapeflow.nn' has no attribute {name!r}")
+from .ops.space_ops import depth_to_space, space_to_depth  # noqa: E402
+
+__all__ += ["depth_to_space", "space_to_depth"]
