@@ -28,6 +28,9 @@ KNOWN_DIFFERENCES = {
     "UnsortedSegmentProd[zeros]": "second order: TF's UnsortedSegmentProd gradient gives nan at "
                                   "the zero entries; tapeflow's is finite (checked by finite "
                                   "differences)",
+    "DynamicStitch[repeated index]": "TF's DynamicStitch gradient gathers the output gradient "
+                                     "for a slice a later piece overwrote too; tapeflow's gives "
+                                     "it 0 (checked by finite differences)",
     "Softsign": "second order: TF registers no gradient for SoftsignGrad (LookupError)",
     "EagerPyFunc": "second order: TF's py_function gradient is not recorded by an outer tape "
                    "(None); tapeflow's is",
