@@ -41,3 +41,6 @@ def __getattr__(name: str):
 from .ops.space_ops import depth_to_space, space_to_depth  # noqa: E402
 
 __all__ += ["depth_to_space", "space_to_depth"]
+from .ops.counting_ops import in_top_k  # noqa: E402
+
+__all__ += ["in_top_k"]

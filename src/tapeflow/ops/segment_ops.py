@@ -255,7 +255,7 @@ for _fn, _what, _empty, _example in (
          "array([2.0000000e+00, 1.0000000e+00, 3.4028235e+38], dtype=float32)"),
         (unsorted_segment_mean, "mean", "0", "array([2. , 2.5, 0. ], dtype=float32)"),
         (unsorted_segment_sqrt_n, "sum divided by the square root of the count", "0",
-         "array([2.       , 3.5355339, 0.       ], dtype=float32)")):
+         "array([2.  , 3.54, 0.  ], dtype=float32)")):
     _fn.__doc__ = _UNSORTED_DOC.format(what=_what, empty=_empty, fn=_fn.__name__,
                                        example=_example)
 
@@ -314,6 +314,6 @@ for _fn, _what, _example in (
         (sparse_segment_mean, "mean",
          "array([[2., 3.],\n               [3., 4.]], dtype=float32)"),
         (sparse_segment_sqrt_n, "sum divided by the square root of the count",
-         "array([[2.828427, 4.242641],\n               [3.      , 4.      ]], dtype=float32)")):
+         "array([[2.83, 4.24],\n               [3.  , 4.  ]], dtype=float32)")):
     _fn.__doc__ = _SPARSE_DOC.format(what=_what, fn=_fn.__name__[len("sparse_"):],
                                      example=_example)
