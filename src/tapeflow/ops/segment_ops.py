@@ -287,7 +287,8 @@ _SPARSE_DOC = """The {what} of the rows `data[indices[j]]` in each segment `segm
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.sparse.{fn}(tf.constant([[1.0, 2.0], [3.0, 4.0]]), [0, 1, 1], [0, 0, 1]).numpy()
+        >>> data = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> tf.sparse.{fn}(data, [0, 1, 1], [0, 0, 1]).numpy()
         {example}
 """
 
@@ -314,6 +315,6 @@ for _fn, _what, _example in (
         (sparse_segment_mean, "mean",
          "array([[2., 3.],\n               [3., 4.]], dtype=float32)"),
         (sparse_segment_sqrt_n, "sum divided by the square root of the count",
-         "array([[2.83, 4.24],\n               [3.  , 4.  ]], dtype=float32)")):
+         "array([[2.83 , 4.24],\n               [3. , 4. ]], dtype=float32)")):
     _fn.__doc__ = _SPARSE_DOC.format(what=_what, fn=_fn.__name__[len("sparse_"):],
                                      example=_example)
