@@ -60,7 +60,8 @@ def _extreme_grad(op, g):
     chosen = Cast(Equal(data, s.gather(op.outputs[0])), dtype=s.dtype)
     if s.num is not None:
         chosen = chosen * Cast(s.rows_mask(GreaterEqual(s.ids, s.zero)), dtype=s.dtype)
-    return DivNoNan(s.gather(g), s.gather(s.sum(chosen))) * chosen, None, *([None] * (len(op.inputs) - 2))
+    share = DivNoNan(s.gather(g), s.gather(s.sum(chosen)))
+    return share * chosen, None, *([None] * (len(op.inputs) - 2))
 
 
 def _prod_grad(op, g):
