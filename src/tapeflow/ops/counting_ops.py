@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.context import executing_eagerly
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
@@ -36,11 +37,16 @@ def _unique(x, out_idx):
     return values[order], rank[idx.ravel()].astype(out_idx), counts[order].astype(out_idx)
 
 
-def _bincount(arr, weights, size, binary_output, dtype):
+def _bincount(arr, weights, minlength, maxlength, binary_output, dtype):
     if arr.size and arr.min() < 0:
         raise errors.InvalidArgumentError(
             None, "DenseBincount", f"DenseBincount: Input arr must be non-negative, got "
             f"{int(arr.min())}")
+    size = int(arr.max()) + 1 if arr.size else 0
+    if minlength is not None:
+        size = max(size, minlength)
+    if maxlength is not None:
+        size = min(size, maxlength)
     rows = arr.reshape(-1, arr.shape[-1]) if arr.ndim == 2 else arr.reshape(1, -1)
     w = None if weights.size == 0 else weights.reshape(rows.shape)
     out = np.zeros((rows.shape[0], size), dtype=dtype)
@@ -173,20 +179,15 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
         raise errors.InvalidArgumentError(
             None, "DenseBincount", f"DenseBincount: axis=-1 needs a 2-D arr, got shape "
             f"{values.shape.as_list()}")
-    data = values.numpy()
-    size = int(data.max()) + 1 if data.size else 0
-    if minlength is not None:
-        size = max(size, int(minlength))
-    if maxlength is not None:
-        size = min(size, int(maxlength))
     if weights is None:
         w, out = as_input(np.zeros((0,), np.float32)), dtypes.as_dtype(dtype)
     else:
         w = reshape(as_input(weights), values.shape)
         out = w.dtype
-    return execute(DenseBincount, (values, w), {"size": size, "binary_output":
-                                                bool(binary_output),
-                                                "dtype": out.as_numpy_dtype})
+    return execute(DenseBincount, (values, w), {
+        "minlength": None if minlength is None else int(minlength),
+        "maxlength": None if maxlength is None else int(maxlength),
+        "binary_output": bool(binary_output), "dtype": out.as_numpy_dtype})
 
 
 def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32,
@@ -285,7 +286,9 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
         A [num_classes, num_classes] tensor.
 
     Raises:
-        InvalidArgumentError: a negative label or prediction, or one >= num_classes.
+        InvalidArgumentError: a negative label or prediction, or one >= num_classes (checked
+            eagerly only: inside tf.function the values are not known while it is traced).
+        ValueError: num_classes is None inside tf.function.
 
     Example:
         >>> import tapeflow as tf
@@ -297,6 +300,12 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     dtype = dtypes.as_dtype(dtype)
     labels = cast(index_input("confusion_matrix", labels), dtypes.int64)
     predictions = cast(index_input("confusion_matrix", predictions), dtypes.int64)
+    if not executing_eagerly():  # the values are not known while a graph is built
+        if num_classes is None:
+            raise ValueError("confusion_matrix: inside tf.function, pass num_classes (the "
+                             "matrix size must be known while the graph is built)")
+        n = int(num_classes)
+        return _confusion(labels, predictions, n, weights, dtype)
     both = stack([labels, predictions]).numpy()
     if both.size and both.min() < 0:
         raise errors.InvalidArgumentError(
@@ -307,5 +316,9 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
         raise errors.InvalidArgumentError(
             None, "confusion_matrix", f"confusion_matrix: labels and predictions must be < "
             f"num_classes ({n}), got {int(both.max())}")
+    return _confusion(labels, predictions, n, weights, dtype)
+
+
+def _confusion(labels, predictions, n: int, weights, dtype) -> Tensor:
     counts = ones_like(labels, dtype=dtype) if weights is None else cast(weights, dtype)
     return reshape(unsorted_segment_sum(counts, labels * n + predictions, n * n), [n, n])
