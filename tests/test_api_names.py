@@ -261,3 +261,46 @@ def test_errors_are_tf_classes_and_codes():
     assert tf.errors.OK == 0 and tf.errors.UNAUTHENTICATED == 16
     assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)
     assert "SymbolicValueError" not in tf.errors.__all__
+
+
+# Segment reductions, partitioning, counting and space rearrangements.
+from tapeflow.ops import counting_ops, partition_ops, segment_ops, space_ops  # noqa: E402
+
+SEGMENT_NAMES = [
+    *[(getattr(segment_ops, n), f"math.{n}") for n in (
+        "segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
+        "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
+        "unsorted_segment_mean", "unsorted_segment_sqrt_n")],
+    *[(getattr(segment_ops, f"sparse_{n}"), f"sparse.{n}")
+      for n in ("segment_sum", "segment_mean", "segment_sqrt_n")],
+    (partition_ops.dynamic_partition, "dynamic_partition"),
+    (partition_ops.dynamic_stitch, "dynamic_stitch"),
+    (counting_ops.bincount, "math.bincount"), (counting_ops.unique, "unique"),
+    (counting_ops.unique_with_counts, "unique_with_counts"),
+    (counting_ops.searchsorted, "searchsorted"), (counting_ops.sequence_mask, "sequence_mask"),
+    (counting_ops.confusion_matrix, "math.confusion_matrix"),
+    (counting_ops.in_top_k, "math.in_top_k nn.in_top_k"),
+    *[(getattr(indexing_ops, f"tensor_scatter_nd_{n}"), f"tensor_scatter_nd_{n}")
+      for n in ("sub", "min", "max")],
+    (space_ops.space_to_batch_nd, "space_to_batch_nd"),
+    (space_ops.space_to_batch, "space_to_batch nn.space_to_batch"),
+    (space_ops.batch_to_space, "batch_to_space"),
+    (space_ops.depth_to_space, "nn.depth_to_space"),
+    (space_ops.space_to_depth, "nn.space_to_depth"),
+    (space_ops.reverse_sequence, "reverse_sequence"),
+    (space_ops.extract_patches, "image.extract_patches"),
+]
+SEGMENT_PATHS = [(fn, path) for fn, paths in SEGMENT_NAMES for path in paths.split()]
+PATHS = PATHS + SEGMENT_PATHS  # a new list: the parametrized tables above stay as they are
+TF_MODULES |= {"image", "sparse"}
+
+
+@pytest.mark.parametrize("fn,path", SEGMENT_PATHS, ids=[path for _, path in SEGMENT_PATHS])
+def test_segment_and_space_names_resolve(fn, path):
+    assert resolve(path) is fn
+
+
+@pytest.mark.parametrize("space", ["image", "sparse"])
+def test_new_namespaces_export_only_tf_names(space):
+    exported = {f"{space}.{name}" for name in getattr(tf, space).__all__}
+    assert exported - {path for _, path in PATHS} == set()

@@ -40,6 +40,14 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
+from . import image, sparse  # noqa: E402
+from .ops.partition_ops import dynamic_partition, dynamic_stitch  # noqa: E402
+from .ops.counting_ops import (searchsorted, sequence_mask, unique,  # noqa: E402
+                               unique_with_counts)
+from .ops.space_ops import (batch_to_space, reverse_sequence, space_to_batch,  # noqa: E402
+                            space_to_batch_nd)
+from .ops.indexing_ops import (tensor_scatter_nd_max, tensor_scatter_nd_min,  # noqa: E402
+                               tensor_scatter_nd_sub)
 from .framework.graph import Graph, init_scope, name_scope
 from .framework.tensor_spec import TensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians

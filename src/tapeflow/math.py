@@ -36,3 +36,14 @@ from .ops.math_ops import scalar_mul  # noqa: E402
 from .ops.reduction_ops import reduce_euclidean_norm  # noqa: E402
 
 __all__ += ["reduce_euclidean_norm", "scalar_mul"]
+from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_prod,  # noqa: E402
+                              segment_sum, unsorted_segment_max, unsorted_segment_mean,
+                              unsorted_segment_min, unsorted_segment_prod,
+                              unsorted_segment_sqrt_n)
+
+__all__ += ["segment_max", "segment_mean", "segment_min", "segment_prod", "segment_sum",
+            "unsorted_segment_max", "unsorted_segment_mean", "unsorted_segment_min",
+            "unsorted_segment_prod", "unsorted_segment_sqrt_n"]
+from .ops.counting_ops import bincount, confusion_matrix, in_top_k  # noqa: E402
+
+__all__ += ["bincount", "confusion_matrix", "in_top_k"]

@@ -38,3 +38,9 @@ def __getattr__(name: str):
         from .distribute import losses
         return getattr(losses, name)
     raise AttributeError(f"module 'tapeflow.nn' has no attribute {name!r}")
+from .ops.space_ops import depth_to_space, space_to_batch, space_to_depth  # noqa: E402
+
+__all__ += ["depth_to_space", "space_to_batch", "space_to_depth"]
+from .ops.counting_ops import in_top_k  # noqa: E402
+
+__all__ += ["in_top_k"]

@@ -25,6 +25,12 @@ KNOWN_DIFFERENCES = {
     "Cumprod[two zeros]": _CUMPROD_AT_ZERO,
     **{f"Cumprod[with zeros,exclusive={e},reverse={r}]": _CUMPROD_AT_ZERO
        for e in (False, True) for r in (False, True)},
+    "UnsortedSegmentProd[zeros]": "second order: TF's UnsortedSegmentProd gradient gives nan at "
+                                  "the zero entries; tapeflow's is finite (checked by finite "
+                                  "differences)",
+    "DynamicStitch[repeated index]": "TF's DynamicStitch gradient gathers the output gradient "
+                                     "for a slice a later piece overwrote too; tapeflow's gives "
+                                     "it 0 (checked by finite differences)",
     "Softsign": "second order: TF registers no gradient for SoftsignGrad (LookupError)",
     "EagerPyFunc": "second order: TF's py_function gradient is not recorded by an outer tape "
                    "(None); tapeflow's is",

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import RegisterGradient
 from .array_ops import Reshape, Transpose
+from .creation_ops import ZerosLike
 from .comparison_ops import GreaterEqual
 from .gather_ops import GatherV2, UnsortedSegmentSum
-from .indexing_ops import SelectV2
+from .indexing_ops import SelectV2, TensorScatterAdd
 from .math_ops import Maximum
 from .op_util import dtype_of, shape_of
 
@@ -28,11 +30,18 @@ def flat_row_ids(indices, rows: int, n: int):
 def _gather_grad(op, g):
     params, indices = op.inputs
     axis, b = op.attrs["axis"], op.attrs["batch_dims"]
-    pshape, ishape = shape_of(params), shape_of(indices)
+    ishape = shape_of(indices)
     if axis == 0:
         n = int(np.prod(ishape, dtype=np.int64))
-        return IndexedSlices(Reshape(g, (n,) + pshape[1:]), Reshape(indices, (n,)),
-                             np.asarray(pshape, np.int32)), None
+        inner = shape_of(op.outputs[0])[len(ishape):]
+        rows = Reshape(g, (n,) + inner)
+        try:
+            dense_shape = np.asarray(shape_of(params), np.int32)
+        except SymbolicValueError:  # a graph tensor whose rows are known only when it runs
+            zeros = ZerosLike(params, dtype=dtype_of(g))
+            return TensorScatterAdd(zeros, Reshape(indices, (n, 1)), rows), None
+        return IndexedSlices(rows, Reshape(indices, (n,)), dense_shape), None
+    pshape = shape_of(params)
     # Dense: move the gathered axes next to the batch axes, segment-sum them into
     # (batch * n) rows, and move the gathered axis back into place.
     batch, outer, n, inner = pshape[:b], pshape[b:axis], pshape[axis], pshape[axis + 1:]

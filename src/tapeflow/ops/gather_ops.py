@@ -15,7 +15,7 @@ from .op_util import as_input, index_input, int_values, known_dims, normalize_ax
 
 
 # -- kernels ---------------------------------------------------------------------------------
-def _check_range(op_name: str, indices, limit: int) -> None:
+def check_range(op_name: str, indices, limit: int) -> None:
     if indices.size and (indices.min() < 0 or indices.max() >= limit):
         where = np.argwhere((indices < 0) | (indices >= limit))[0]
         position = ",".join(map(str, where.tolist()))
@@ -25,7 +25,7 @@ def _check_range(op_name: str, indices, limit: int) -> None:
 
 
 def _gather(params, indices, axis, batch_dims):
-    _check_range("GatherV2", indices, params.shape[axis])
+    check_range("GatherV2", indices, params.shape[axis])
     if not batch_dims:
         return np.take(params, indices, axis=axis)
     # params: batch + outer + [n] + inner; indices: batch + rest -> batch + outer + rest + inner.

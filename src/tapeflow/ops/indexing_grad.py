@@ -10,8 +10,11 @@ from .array_ops import PadV2, Reshape, Shape
 from .creation_ops import zero_gradient
 from .gather_grad import flat_row_ids
 from .gather_ops import UnsortedSegmentSum
+from .comparison_ops import Equal
 from .indexing_ops import (DynamicStridedSlice, DynamicStridedSliceGrad, GatherNd, ScatterNd,
-                           SelectV2, StridedSlice, StridedSliceGrad, TensorScatterUpdate)
+                           SelectV2, StridedSlice, StridedSliceGrad, TensorScatterAdd,
+                           TensorScatterUpdate)
+from .math_ops import Cast, DivNoNan
 from .op_util import dtype_of, partly_known_dims, shape_of
 
 
@@ -74,6 +77,26 @@ def _tensor_scatter_update_grad(op, g):
 @RegisterGradient("TensorScatterAdd")
 def _tensor_scatter_add_grad(op, g):
     return g, None, GatherNd(g, op.inputs[1])
+
+
+@RegisterGradient("TensorScatterSub")
+def _tensor_scatter_sub_grad(op, g):
+    return g, None, -GatherNd(g, op.inputs[1])
+
+
+def _tensor_scatter_extreme_grad(op, g):
+    # Every value equal to the result shares its gradient: the tensor's own and the updates'.
+    tensor, indices, updates = op.inputs
+    out = op.outputs[0]
+    dtype = dtype_of(tensor)
+    kept = Cast(Equal(tensor, out), dtype=dtype)
+    won = Cast(Equal(updates, GatherNd(out, indices)), dtype=dtype)
+    share = DivNoNan(g, TensorScatterAdd(kept, indices, won))
+    return share * kept, None, GatherNd(share, indices) * won
+
+
+RegisterGradient("TensorScatterMax")(_tensor_scatter_extreme_grad)
+RegisterGradient("TensorScatterMin")(_tensor_scatter_extreme_grad)
 
 
 @RegisterGradient("SelectV2")

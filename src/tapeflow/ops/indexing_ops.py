@@ -112,11 +112,13 @@ def _tensor_scatter_update(tensor, indices, updates):
     return out
 
 
-def _tensor_scatter_add(tensor, indices, updates):
-    _check_updates("TensorScatterAdd", indices, updates, tensor.shape)
-    out = tensor.copy()
-    np.add.at(out, _nd_positions("TensorScatterAdd", indices, tensor.shape), updates)
-    return out
+def _tensor_scatter_combine(op_name: str, ufunc):
+    def kernel(tensor, indices, updates):
+        _check_updates(op_name, indices, updates, tensor.shape)
+        out = tensor.copy()
+        ufunc.at(out, _nd_positions(op_name, indices, tensor.shape), updates)
+        return out
+    return kernel
 
 
 def _where(condition):
@@ -169,7 +171,15 @@ DynamicStridedSliceGrad.shape_fn = lambda inputs, attrs: [
 GatherNd = define_op("GatherNd", _gather_nd, family=LINEAR)
 ScatterNd = define_op("ScatterNd", _scatter_nd, family=LINEAR)
 TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update, family=LINEAR)
-TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add, family=LINEAR)
+TensorScatterAdd = define_op("TensorScatterAdd",
+                             _tensor_scatter_combine("TensorScatterAdd", np.add), family=LINEAR)
+TensorScatterSub = define_op("TensorScatterSub",
+                             _tensor_scatter_combine("TensorScatterSub", np.subtract),
+                             family=LINEAR)
+TensorScatterMax = define_op("TensorScatterMax",
+                             _tensor_scatter_combine("TensorScatterMax", np.maximum))
+TensorScatterMin = define_op("TensorScatterMin",
+                             _tensor_scatter_combine("TensorScatterMin", np.minimum))
 Where = define_op("Where", _where)
 SelectV2 = define_op("SelectV2", np.where, family=LINEAR, batching=TRANSPARENT)
 
@@ -420,6 +430,50 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None) -> Tensor:
         array([4., 1., 1.], dtype=float32)
     """
     return _tensor_scatter(TensorScatterAdd, tensor, indices, updates)
+
+
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None) -> Tensor:
+    """A copy of `tensor` with `updates` subtracted at `indices` (repeated indices add up).
+
+    Raises:
+        InvalidArgumentError: as `tensor_scatter_nd_update`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_sub(tf.ones([3]), [[0], [0]], [1.0, 2.0]).numpy()
+        array([-2.,  1.,  1.], dtype=float32)
+    """
+    return _tensor_scatter(TensorScatterSub, tensor, indices, updates)
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None) -> Tensor:
+    """A copy of `tensor` where each slice at `indices` is the largest of itself and its
+    updates. At ties the gradient is shared equally among the tied values.
+
+    Raises:
+        InvalidArgumentError: as `tensor_scatter_nd_update`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_max(tf.ones([3]), [[0], [2]], [4.0, -1.0]).numpy()
+        array([4., 1., 1.], dtype=float32)
+    """
+    return _tensor_scatter(TensorScatterMax, tensor, indices, updates)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None) -> Tensor:
+    """A copy of `tensor` where each slice at `indices` is the smallest of itself and its
+    updates. At ties the gradient is shared equally among the tied values.
+
+    Raises:
+        InvalidArgumentError: as `tensor_scatter_nd_update`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.tensor_scatter_nd_min(tf.ones([3]), [[0], [2]], [4.0, -1.0]).numpy()
+        array([ 1.,  1., -1.], dtype=float32)
+    """
+    return _tensor_scatter(TensorScatterMin, tensor, indices, updates)
 
 
 # -- masks and where -------------------------------------------------------------------------

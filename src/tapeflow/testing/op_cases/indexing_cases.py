@@ -127,3 +127,9 @@ case("Multinomial", lambda logits: tf.random.categorical(logits, 3, seed=1), nor
 for _op in ("RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal"):
     EXEMPT[_op] = "tests/ops/test_random_ops.py (no tensor inputs: never recorded)"
 EXEMPT["RandomShuffle"] = "tests/ops/test_random_ops.py (no gradient rule, as TF: LookupError)"
+case("TensorScatterSub", lambda t, u: tf.tensor_scatter_nd_sub(t, [[1], [1]], u), normal(3, 2),
+     normal(2, 2), label="repeated index")
+case("TensorScatterMax", lambda t, u: tf.tensor_scatter_nd_max(t, [[1], [1], [3]], u),
+     normal(4, 2), normal(3, 2), label="repeated index")
+case("TensorScatterMin", lambda t, u: tf.tensor_scatter_nd_min(t, [[0, 1], [2, 0]], u),
+     normal(3, 2), normal(2), label="element indices")
