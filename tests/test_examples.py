@@ -113,3 +113,16 @@ def test_cli_demo_runs():
     assert result.returncode == 0, result.stderr
     assert "dz/dx: 108.0 dy/dx: 6.0" in result.stdout
     assert re.search(r"^test accuracy: \d+\.\d%$", result.stdout, re.M)
+
+
+def test_lstm_digits_reads_rows_to_95_percent(capsys):
+    pytest.importorskip("sklearn")
+    from importlib import import_module
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        result = import_module("lstm_digits").main(["--epochs", "9", "--seed", "0"])
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    reported = float(re.search(r"^test accuracy: (\d+\.\d)%$", capsys.readouterr().out,
+                               re.M).group(1))
+    assert reported == round(100 * result["test_accuracy"], 1) and reported >= 95.0

@@ -1,0 +1,79 @@
+"""Recurrent layers against Keras: Keras's weights copied in give Keras's outputs and
+gradients with respect to the inputs and the weights."""
+import numpy as np
+import pytest
+
+import tapeflow
+
+pytestmark = pytest.mark.parity
+tf = pytest.importorskip("tensorflow")
+keras = tf.keras
+
+MASK = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [1, 0, 1, 1, 0]], bool)
+
+CASES = {
+    "simple_rnn": lambda L: L.SimpleRNN(4, return_sequences=True),
+    "lstm": lambda L: L.LSTM(4),
+    "lstm_state": lambda L: L.LSTM(3, return_sequences=True, return_state=True),
+    "lstm_backwards": lambda L: L.LSTM(3, go_backwards=True, return_sequences=True),
+    "gru": lambda L: L.GRU(4, return_sequences=True),
+    "gru_v1": lambda L: L.GRU(3, reset_after=False),
+    "stacked": lambda L: L.RNN([L.LSTMCell(3), L.GRUCell(2)], return_sequences=True),
+    "bidirectional_concat": lambda L: L.Bidirectional(L.LSTM(3, return_sequences=True)),
+    "bidirectional_sum": lambda L: L.Bidirectional(L.GRU(3), merge_mode="sum"),
+    "bidirectional_mul": lambda L: L.Bidirectional(L.SimpleRNN(2, return_sequences=True),
+                                                    merge_mode="mul"),
+    "bidirectional_ave": lambda L: L.Bidirectional(L.LSTM(2), merge_mode="ave"),
+    "time_distributed": lambda L: L.TimeDistributed(L.Dense(3, activation="tanh")),
+}
+
+
+def _outputs(out):
+    return out if isinstance(out, (list, tuple)) else [out]
+
+
+def _run_keras(layer, x, mask):
+    x = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = _outputs(layer(x) if mask is None else layer(x, mask=tf.constant(mask)))
+        loss = sum(tf.reduce_sum(o * np.float32(i + 1.5)) for i, o in enumerate(out))
+    grads = tape.gradient(loss, [x] + layer.trainable_weights)
+    return [o.numpy() for o in out], [g.numpy() for g in grads]
+
+
+def _run_tapeflow(layer, x, mask):
+    x = tapeflow.constant(x)
+    with tapeflow.GradientTape() as tape:
+        tape.watch(x)
+        out = _outputs(layer(x) if mask is None else layer(x, mask=tapeflow.constant(mask)))
+        loss = sum(tapeflow.reduce_sum(o * np.float32(i + 1.5)) for i, o in enumerate(out))
+    grads = tape.gradient(loss, [x] + layer.trainable_weights)
+    return [o.numpy() for o in out], [tapeflow.convert_to_tensor(g).numpy() for g in grads]
+
+
+@pytest.mark.parametrize("masked", [False, True], ids=["plain", "masked"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_keras(name, masked):
+    if masked and name == "time_distributed":
+        pytest.skip("TimeDistributed passes masks through")
+    x = np.random.default_rng(0).standard_normal((3, 5, 4)).astype(np.float32)
+    mask = MASK if masked else None
+    theirs = CASES[name](keras.layers)
+    theirs(x)
+    ours = CASES[name](tapeflow.keras.layers)
+    ours(x)
+    ours.set_weights(theirs.get_weights())
+    want_out, want_grads = _run_keras(theirs, x, mask)
+    got_out, got_grads = _run_tapeflow(ours, x, mask)
+    assert len(got_out) == len(want_out)
+    for got, want in zip(got_out + got_grads, want_out + want_grads):
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def test_lstm_bias_initializer_matches_keras():
+    theirs, ours = keras.layers.LSTM(3), tapeflow.keras.layers.LSTM(3)
+    x = np.zeros((1, 2, 2), np.float32)
+    theirs(x)
+    ours(x)
+    np.testing.assert_array_equal(ours.get_weights()[2], theirs.get_weights()[2])
