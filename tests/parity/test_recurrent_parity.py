@@ -77,3 +77,23 @@ def test_lstm_bias_initializer_matches_keras():
     theirs(x)
     ours(x)
     np.testing.assert_array_equal(ours.get_weights()[2], theirs.get_weights()[2])
+
+
+def _masked_model(K):
+    return K.Sequential([K.Input(shape=(4,), dtype="int32"),
+                         K.layers.Embedding(6, 4, mask_zero=True),
+                         K.layers.LSTM(3, return_sequences=True), K.layers.Dense(2)])
+
+
+def test_masked_loss_and_metric_in_evaluate_match_keras():
+    x = np.array([[1, 2, 0, 0], [3, 0, 0, 0], [4, 5, 1, 0]])
+    y = np.array([[1, 0, 1, 1], [0, 1, 1, 1], [1, 1, 0, 1]])
+    weights = np.linspace(0.5, 2.0, 12).reshape(3, 4).astype(np.float32)
+    theirs, ours = _masked_model(keras), _masked_model(tapeflow.keras)
+    ours.set_weights(theirs.get_weights())
+    results = []
+    for model, K in ((theirs, keras), (ours, tapeflow.keras)):
+        model.compile("sgd", K.losses.SparseCategoricalCrossentropy(from_logits=True),
+                      weighted_metrics=["accuracy"])
+        results.append(model.evaluate(x, y, sample_weight=weights, verbose=0))
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-5)

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow.keras.masks import get_keras_mask
 
 L = tf.keras.layers
 
@@ -165,7 +166,7 @@ def test_time_distributed_applies_per_step():
 def test_masks_flow_from_embedding_and_masking():
     ids = tf.constant([[3, 4, 0, 0], [5, 0, 0, 0]])
     embedded = L.Embedding(8, 2, mask_zero=True)(ids)
-    np.testing.assert_array_equal(L.get_keras_mask(embedded).numpy(), ids.numpy() != 0)
+    np.testing.assert_array_equal(get_keras_mask(embedded).numpy(), ids.numpy() != 0)
     pooled = L.GlobalAveragePooling1D()(embedded)
     want = embedded.numpy()[0, :2].mean(0)
     np.testing.assert_allclose(pooled.numpy()[0], want, rtol=1e-6)
@@ -174,7 +175,7 @@ def test_masks_flow_from_embedding_and_masking():
     np.testing.assert_allclose(padded, model(tf.constant([[3, 4]])).numpy(), rtol=1e-6)
     x = np.array([[[1.0], [0.0], [2.0]]], np.float32)
     masked = L.Masking()(x)
-    np.testing.assert_array_equal(L.get_keras_mask(masked).numpy(), [[True, False, True]])
+    np.testing.assert_array_equal(get_keras_mask(masked).numpy(), [[True, False, True]])
 
 
 def test_functional_model_carries_masks():

@@ -59,11 +59,9 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling2D", "AvgPool2D",
            "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
            "ZeroPadding3D", "dot"]
 
-from .base import get_keras_mask, set_keras_mask  # noqa: E402
 from .masking import Masking  # noqa: E402
 from .recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell,  # noqa: E402
                         SimpleRNN, SimpleRNNCell, StackedRNNCells, TimeDistributed)
 
 __all__ += ["Bidirectional", "GRU", "GRUCell", "LSTM", "LSTMCell", "Masking", "RNN",
-            "SimpleRNN", "SimpleRNNCell", "StackedRNNCells", "TimeDistributed",
-            "get_keras_mask", "set_keras_mask"]
+            "SimpleRNN", "SimpleRNNCell", "StackedRNNCells", "TimeDistributed"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 import inspect
 import itertools
 import threading
-import weakref
 
 import numpy as np
 
@@ -17,9 +16,10 @@ from ...ops import array_ops
 from ...ops.math_ops import cast
 from .. import backend, initializers, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
+from ..masks import get_keras_mask, set_keras_mask
 from ..naming import snake_case
 
-__all__ = ["Layer", "InputSpec", "serialize_constraint", "get_keras_mask", "set_keras_mask"]
+__all__ = ["Layer", "InputSpec", "serialize_constraint"]
 
 
 class InputSpec:
@@ -86,30 +86,6 @@ def _accepts(layer_type: type, argument: str) -> bool:
             p.kind is p.VAR_KEYWORD for p in parameters.values())
         _CALL_ARGS[(layer_type, argument)] = found
     return found
-
-
-# The Keras masks of tensors (tensors have fixed slots): id -> (weak reference, mask).
-_MASKS: dict = {}
-
-
-def get_keras_mask(x):
-    """The mask a layer attached to its output `x` (e.g. Embedding(mask_zero=True)), or
-    None. Masks travel with tensors from layer to layer."""
-    entry = _MASKS.get(id(x))
-    return entry[1] if entry is not None and entry[0]() is x else None
-
-
-def set_keras_mask(x, mask) -> None:
-    """Attaches `mask` to the tensor `x` (None removes it)."""
-    key = id(x)
-    if mask is None:
-        _MASKS.pop(key, None)
-        return
-    try:
-        ref = weakref.ref(x, lambda _, key=key: _MASKS.pop(key, None))
-    except TypeError:
-        return
-    _MASKS[key] = (ref, mask)
 
 
 def _masks_of(inputs):

@@ -17,7 +17,7 @@ class Masking(Layer):
 
     Example:
         >>> import tapeflow as tf
-        >>> from tapeflow.keras.layers import get_keras_mask
+        >>> from tapeflow.keras.masks import get_keras_mask
         >>> x = tf.constant([[[1.0], [0.0], [2.0]]])
         >>> get_keras_mask(tf.keras.layers.Masking()(x)).numpy()
         array([[ True, False,  True]])
