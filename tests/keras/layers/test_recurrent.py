@@ -210,3 +210,23 @@ def test_config_round_trip():
     clone = L.LSTM.from_config(layer.get_config())
     assert (clone.units, clone.return_sequences, clone.go_backwards, clone.dropout) == (
         3, True, True, 0.1)
+
+
+@pytest.mark.parametrize("backwards", [False, True], ids=["forward", "backward"])
+@pytest.mark.parametrize("name", sorted(CELLS))
+def test_function_while_loop_matches_eager_with_masks_and_gradients(name, backwards):
+    layer = getattr(L, name)(3, return_sequences=True, return_state=True,
+                             go_backwards=backwards)
+    x, mask = tf.constant(X), tf.constant(MASK)
+    layer(x)
+
+    def run():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            seq, *states = layer(x, mask=mask)
+            loss = tf.reduce_sum(seq ** 2) + sum(tf.reduce_sum(s * 1.5) for s in states)
+        return [seq, *states, *tape.gradient(loss, [x] + layer.trainable_weights)]
+
+    for got, want in zip(tf.function(run)(), run()):
+        np.testing.assert_allclose(tf.convert_to_tensor(got).numpy(), want.numpy(),
+                                   rtol=1e-5, atol=1e-6)

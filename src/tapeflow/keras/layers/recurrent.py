@@ -13,7 +13,10 @@ loop. The time loop is a Python loop over the time steps, eagerly and while a
 from __future__ import annotations
 
 from ... import nn as tf_nn
-from ...ops import array_ops, creation_ops, math_ops
+from ...eager.control_flow import while_loop
+from ...framework.context import executing_eagerly
+from ...framework.tensor import constant
+from ...ops import array_ops, creation_ops, gather_ops, indexing_ops, math_ops
 from .. import activations, initializers, regularizers
 from .base import InputSpec, Layer, serialize_constraint
 
@@ -96,15 +99,24 @@ class _GatedCell(Layer):
         """Forgets the dropout masks: the next sequence draws new ones."""
         self._masks = {}
 
-    def _dropped(self, kind: str, x, rate: float, training: bool):
-        """`x` times this sequence's dropout mask of `kind` (drawn on first use)."""
-        if not training or rate == 0:
-            return x
+    def _mask(self, kind: str, like, rate: float):
+        """This sequence's dropout mask of `kind` shaped like `like` (drawn on first use)."""
         mask = self._masks.get(kind)
         if mask is None:
-            mask = tf_nn.dropout(creation_ops.ones_like(x), rate, seed=self.seed)
+            mask = tf_nn.dropout(creation_ops.ones_like(like), rate, seed=self.seed)
             self._masks[kind] = mask
-        return x * mask
+        return mask
+
+    def get_recurrent_dropout_mask(self, state):
+        """This sequence's dropout mask for the previous state (drawn on first use, so
+        an RNN draws it before its loop and every step reuses it)."""
+        return self._mask("recurrent", state, self.recurrent_dropout)
+
+    def _dropped(self, kind: str, x, rate: float, training: bool):
+        """`x` times this sequence's dropout mask of `kind` in training."""
+        if not training or rate == 0:
+            return x
+        return x * self._mask(kind, x, rate)
 
     def _input_bias(self):
         return self.bias
@@ -478,49 +490,90 @@ class RNN(Layer):
                             else [states]):
             s.assign(value)
 
+    def _step_fn(self, training):
+        """step(x_t, states, mask_t or None, previous) -> (output, new states); masked
+        rows keep the states and output `previous` (zeros when None)."""
+        fused = hasattr(self.cell, "project") and hasattr(self.cell, "step")
+
+        def step(x, states, keep, previous):
+            if fused:
+                out, new = self.cell.step(x, states, training)
+            else:
+                out, new = self.cell(x, states, training=training)
+            new = list(new) if isinstance(new, (list, tuple)) else [new]
+            if keep is not None:
+                new = [_blend(keep, n, s) for n, s in zip(new, states)]
+                out = _blend(keep, out, creation_ops.zeros_like(out) if previous is None
+                             else previous)
+            return out, new
+        return step, fused
+
     def _run(self, inputs, states, mask, training):
-        """The time loop: (last output, outputs of every step, final states)."""
-        steps = inputs.shape.as_list()[1]
-        if steps is None:
-            raise ValueError(f"Layer {self.name}: the number of time steps must be known "
-                             "(a Python loop runs over them).")
+        """The time loop: (last output, outputs of every step [batch, time, units] or
+        None, final states). Eagerly a Python loop; in a graph one while_loop."""
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
-        fused = hasattr(self.cell, "project") and hasattr(self.cell, "step")
+        step, fused = self._step_fn(training)
         if fused:
             inputs = self.cell.project(inputs, training)
-        xs = array_ops.unstack(inputs, axis=1)
-        masks = None
+            if training and getattr(self.cell, "recurrent_dropout", 0):
+                self.cell.get_recurrent_dropout_mask(states[0])
+        keep = None
         if mask is not None:
-            masks = array_ops.unstack(
-                math_ops.cast(array_ops.expand_dims(mask, -1), inputs.dtype), axis=1)
-        order = list(range(steps))[::-1] if self.go_backwards else list(range(steps))
+            keep = math_ops.cast(array_ops.expand_dims(mask, -1), inputs.dtype)
+        if executing_eagerly():
+            return self._python_loop(step, inputs, states, keep)
+        return self._while_loop(step, inputs, states, keep)
+
+    def _python_loop(self, step, inputs, states, keep):
+        xs = array_ops.unstack(inputs, axis=1)
+        keeps = [None] * len(xs) if keep is None else array_ops.unstack(keep, axis=1)
+        order = range(len(xs))[::-1] if self.go_backwards else range(len(xs))
         outputs, output = [], None
         for t in order:
-            if fused:
-                out, new = self.cell.step(xs[t], states, training)
-            else:
-                out, new = self.cell(xs[t], states, training=training)
-            new = list(new) if isinstance(new, (list, tuple)) else [new]
-            if masks is not None:
-                m = masks[t]
-                new = [_blend(m, n, s) for n, s in zip(new, states)]
-                previous = creation_ops.zeros_like(out) if output is None \
-                    or self.zero_output_for_mask else output
-                out = _blend(m, out, previous)
-            states, output = new, out
-            outputs.append(out)
-        return output, outputs, states
+            previous = None if self.zero_output_for_mask else output
+            output, states = step(xs[t], states, keeps[t], previous)
+            outputs.append(output)
+        sequence = array_ops.stack(outputs, axis=1) if self.return_sequences else None
+        return output, sequence, states
+
+    def _while_loop(self, step, inputs, states, keep):
+        time_major = array_ops.transpose(inputs, [1, 0, *range(2, inputs.ndim)])
+        keep = None if keep is None else array_ops.transpose(keep, [1, 0, 2])
+        steps = array_ops.shape(time_major)[0]
+        sample, _ = step(time_major[0], states, None, None)
+        size = sample.shape.as_list()[-1]
+        batch = array_ops.shape(inputs)[0]
+        output = creation_ops.zeros(array_ops.stack([batch, size]), dtype=sample.dtype)
+        outputs = creation_ops.zeros(array_ops.stack([steps if self.return_sequences else 1,
+                                                      batch, size]), dtype=sample.dtype)
+
+        def body(t, output, outputs, *states):
+            index = steps - 1 - t if self.go_backwards else t
+            previous = None if self.zero_output_for_mask else output
+            new_output, new_states = step(
+                gather_ops.gather(time_major, index), list(states),
+                None if keep is None else gather_ops.gather(keep, index), previous)
+            if self.return_sequences:
+                outputs = indexing_ops.tensor_scatter_nd_update(
+                    outputs, array_ops.reshape(t, [1, 1]),
+                    array_ops.expand_dims(new_output, 0))
+            return (t + 1, new_output, outputs, *new_states)
+
+        _, output, outputs, *states = while_loop(
+            lambda t, *_: t < steps, body, (constant(0), output, outputs, *states))
+        sequence = array_ops.transpose(outputs, [1, 0, 2]) if self.return_sequences else None
+        return output, sequence, list(states)
 
     def call(self, inputs, initial_state=None, mask=None, training=False):
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
         states = self._initial_states(inputs, initial_state)
-        last, outputs, states = self._run(inputs, states, mask, training)
+        last, sequence, states = self._run(inputs, states, mask, training)
         if self.stateful:
             for variable, value in zip(self._states, states):
                 variable.assign(value)
-        output = array_ops.stack(outputs, axis=1) if self.return_sequences else last
+        output = sequence if self.return_sequences else last
         if self.return_state:
             return [output, *states]
         return output
