@@ -13,10 +13,7 @@ loop. The time loop is a Python loop over the time steps, eagerly and while a
 from __future__ import annotations
 
 from ... import nn as tf_nn
-from ...eager.control_flow import while_loop
-from ...framework.context import executing_eagerly
-from ...framework.tensor import constant
-from ...ops import array_ops, creation_ops, gather_ops, indexing_ops, math_ops
+from ...ops import array_ops, creation_ops, math_ops
 from .. import activations, initializers, regularizers
 from .base import InputSpec, Layer, serialize_constraint
 
@@ -365,6 +362,11 @@ class StackedRNNCells(Layer):
         return super().__call__(inputs, states, **kwargs)
 
 
+def _zeros_like_rows(x, size: int):
+    """Zeros shaped like `x` with its last axis `size` (works for unknown dimensions)."""
+    return creation_ops.zeros_like(x[..., :1]) + creation_ops.zeros([size], dtype=x.dtype)
+
+
 def _blend(mask, new, old):
     """`new` where the float mask [batch, 1] is 1, `old` where it is 0."""
     return mask * new + (1 - mask) * old
@@ -385,7 +387,8 @@ class RNN(Layer):
             in the reversed order).
         stateful: keep the final states of a batch as the next batch's initial states
             (until `reset_states`); needs a fixed batch size.
-        unroll: accepted; the loop is always a Python loop over the steps.
+        unroll: accepted for Keras compatibility; a known number of steps is always
+            unrolled (see the module's docstring).
         zero_output_for_mask: masked steps output zeros instead of the previous output.
 
     Call arguments: `inputs`, `initial_state` (a list of tensors), `mask` ([batch, time]
@@ -442,13 +445,13 @@ class RNN(Layer):
         return mask if not self.return_state else [mask] + [None] * len(
             _state_sizes(self.cell))
 
-    def _zero_states(self, batch) -> list:
+    def _zero_states(self, inputs) -> list:
         getter = getattr(self.cell, "get_initial_state", None)
         if getter is not None:
-            states = getter(batch_size=batch)
+            batch = inputs.shape.as_list()[0]
+            states = getter(batch_size=array_ops.shape(inputs)[0] if batch is None else batch)
             return list(states) if isinstance(states, (list, tuple)) else [states]
-        return [creation_ops.zeros(array_ops.stack([batch, size]), dtype=self._dtype)
-                for size in _state_sizes(self.cell)]
+        return [_zeros_like_rows(inputs[:, 0], size) for size in _state_sizes(self.cell)]
 
     def _initial_states(self, inputs, initial_state) -> list:
         if initial_state is not None:
@@ -463,8 +466,7 @@ class RNN(Layer):
             if self._states is None:
                 self._create_states(static)
             return [math_ops.cast(s, self._dtype) + 0 for s in self._states]
-        batch = static if static is not None else array_ops.shape(inputs)[0]
-        return self._zero_states(batch)
+        return self._zero_states(inputs)
 
     def _create_states(self, batch: int) -> None:
         from ...framework.variables import Variable
@@ -509,8 +511,8 @@ class RNN(Layer):
         return step, fused
 
     def _run(self, inputs, states, mask, training):
-        """The time loop: (last output, outputs of every step [batch, time, units] or
-        None, final states). Eagerly a Python loop; in a graph one while_loop."""
+        """The time loop, a Python loop over the steps: (last output, outputs of every
+        step [batch, time, units] or None, final states)."""
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
         step, fused = self._step_fn(training)
@@ -521,9 +523,7 @@ class RNN(Layer):
         keep = None
         if mask is not None:
             keep = math_ops.cast(array_ops.expand_dims(mask, -1), inputs.dtype)
-        if executing_eagerly():
-            return self._python_loop(step, inputs, states, keep)
-        return self._while_loop(step, inputs, states, keep)
+        return self._python_loop(step, inputs, states, keep)
 
     def _python_loop(self, step, inputs, states, keep):
         xs = array_ops.unstack(inputs, axis=1)
@@ -537,37 +537,13 @@ class RNN(Layer):
         sequence = array_ops.stack(outputs, axis=1) if self.return_sequences else None
         return output, sequence, states
 
-    def _while_loop(self, step, inputs, states, keep):
-        time_major = array_ops.transpose(inputs, [1, 0, *range(2, inputs.ndim)])
-        keep = None if keep is None else array_ops.transpose(keep, [1, 0, 2])
-        steps = array_ops.shape(time_major)[0]
-        sample, _ = step(time_major[0], states, None, None)
-        size = sample.shape.as_list()[-1]
-        batch = array_ops.shape(inputs)[0]
-        output = creation_ops.zeros(array_ops.stack([batch, size]), dtype=sample.dtype)
-        outputs = creation_ops.zeros(array_ops.stack([steps if self.return_sequences else 1,
-                                                      batch, size]), dtype=sample.dtype)
-
-        def body(t, output, outputs, *states):
-            index = steps - 1 - t if self.go_backwards else t
-            previous = None if self.zero_output_for_mask else output
-            new_output, new_states = step(
-                gather_ops.gather(time_major, index), list(states),
-                None if keep is None else gather_ops.gather(keep, index), previous)
-            if self.return_sequences:
-                outputs = indexing_ops.tensor_scatter_nd_update(
-                    outputs, array_ops.reshape(t, [1, 1]),
-                    array_ops.expand_dims(new_output, 0))
-            return (t + 1, new_output, outputs, *new_states)
-
-        _, output, outputs, *states = while_loop(
-            lambda t, *_: t < steps, body, (constant(0), output, outputs, *states))
-        sequence = array_ops.transpose(outputs, [1, 0, 2]) if self.return_sequences else None
-        return output, sequence, list(states)
-
     def call(self, inputs, initial_state=None, mask=None, training=False):
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
+        if inputs.shape[1] is None:
+            raise ValueError(f"Layer {self.name}: the number of time steps must be known "
+                             f"(inputs of shape {inputs.shape}); the steps run as a Python "
+                             "loop.")
         states = self._initial_states(inputs, initial_state)
         last, sequence, states = self._run(inputs, states, mask, training)
         if self.stateful:
