@@ -33,6 +33,7 @@ def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=9)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch-size", type=int, default=32)
     args = parser.parse_args(argv)
     tf.keras.utils.set_random_seed(args.seed)
     (x_train, y_train), (x_test, y_test) = load_rows()
@@ -42,7 +43,7 @@ def main(argv=None) -> dict:
                   loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                   metrics=["accuracy"])
     start = time.perf_counter()
-    history = model.fit(x_train, y_train, batch_size=32, epochs=args.epochs, verbose=0)
+    history = model.fit(x_train, y_train, batch_size=args.batch_size, epochs=args.epochs, verbose=0)
     seconds = time.perf_counter() - start
     _, accuracy = model.evaluate(x_test, y_test, verbose=0)
     print(f"trained {args.epochs} epochs in {seconds:.1f} s; final loss "

@@ -115,14 +115,12 @@ def test_cli_demo_runs():
     assert re.search(r"^test accuracy: \d+\.\d%$", result.stdout, re.M)
 
 
-def test_lstm_digits_reads_rows_to_95_percent(capsys):
+def test_lstm_digits_reads_rows_to_95_percent():
     pytest.importorskip("sklearn")
-    from importlib import import_module
-    sys.path.insert(0, str(ROOT / "examples"))
-    try:
-        result = import_module("lstm_digits").main(["--epochs", "9", "--seed", "0"])
-    finally:
-        sys.path.remove(str(ROOT / "examples"))
-    reported = float(re.search(r"^test accuracy: (\d+\.\d)%$", capsys.readouterr().out,
-                               re.M).group(1))
-    assert reported == round(100 * result["test_accuracy"], 1) and reported >= 95.0
+    import os
+    # One BLAS thread: small matmuls on a loaded machine run many times faster.
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "lstm_digits.py")],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    assert float(re.search(r"^test accuracy: (\d+\.\d)%$", out, re.M).group(1)) >= 95.0
