@@ -97,3 +97,18 @@ def test_masked_loss_and_metric_in_evaluate_match_keras():
                       weighted_metrics=["accuracy"])
         results.append(model.evaluate(x, y, sample_weight=weights, verbose=0))
     np.testing.assert_allclose(results[1], results[0], rtol=1e-5)
+
+
+def test_keras_files_with_recurrent_layers_load_both_ways(tmp_path):
+    K = keras.layers
+    model = keras.Sequential([keras.Input(shape=(5, 3)), K.Masking(),
+                              K.Bidirectional(K.LSTM(4, return_sequences=True)),
+                              K.TimeDistributed(K.Dense(2)), K.GRU(3), K.Dense(1)])
+    x = np.random.default_rng(0).random((2, 5, 3)).astype(np.float32)
+    x[0, 3:] = 0.0
+    model.save(tmp_path / "keras.keras")
+    ours = tapeflow.keras.models.load_model(tmp_path / "keras.keras")
+    np.testing.assert_allclose(ours(x).numpy(), model(x).numpy(), rtol=1e-5, atol=1e-6)
+    ours.save(tmp_path / "tapeflow.keras")
+    back = keras.models.load_model(tmp_path / "tapeflow.keras")
+    np.testing.assert_allclose(back(x).numpy(), model(x).numpy(), rtol=1e-5, atol=1e-6)
