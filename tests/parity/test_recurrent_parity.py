@@ -32,24 +32,17 @@ def _outputs(out):
     return out if isinstance(out, (list, tuple)) else [out]
 
 
-def _run_keras(layer, x, mask):
-    x = tf.constant(x)
-    with tf.GradientTape() as tape:
+def _run(framework, layer, x, mask):
+    """The layer's outputs and the gradients of a weighted sum of them with respect to the
+    inputs and the weights, in `framework` (TF or tapeflow)."""
+    x = framework.constant(x)
+    with framework.GradientTape() as tape:
         tape.watch(x)
-        out = _outputs(layer(x) if mask is None else layer(x, mask=tf.constant(mask)))
-        loss = sum(tf.reduce_sum(o * np.float32(i + 1.5)) for i, o in enumerate(out))
+        out = _outputs(layer(x) if mask is None else layer(x, mask=framework.constant(mask)))
+        loss = sum(framework.reduce_sum(o * np.float32(i + 1.5)) for i, o in enumerate(out))
     grads = tape.gradient(loss, [x] + layer.trainable_weights)
-    return [o.numpy() for o in out], [g.numpy() for g in grads]
-
-
-def _run_tapeflow(layer, x, mask):
-    x = tapeflow.constant(x)
-    with tapeflow.GradientTape() as tape:
-        tape.watch(x)
-        out = _outputs(layer(x) if mask is None else layer(x, mask=tapeflow.constant(mask)))
-        loss = sum(tapeflow.reduce_sum(o * np.float32(i + 1.5)) for i, o in enumerate(out))
-    grads = tape.gradient(loss, [x] + layer.trainable_weights)
-    return [o.numpy() for o in out], [tapeflow.convert_to_tensor(g).numpy() for g in grads]
+    return ([o.numpy() for o in out],
+            [framework.convert_to_tensor(g).numpy() for g in grads])
 
 
 @pytest.mark.parametrize("masked", [False, True], ids=["plain", "masked"])
@@ -64,8 +57,8 @@ def test_matches_keras(name, masked):
     ours = CASES[name](tapeflow.keras.layers)
     ours(x)
     ours.set_weights(theirs.get_weights())
-    want_out, want_grads = _run_keras(theirs, x, mask)
-    got_out, got_grads = _run_tapeflow(ours, x, mask)
+    want_out, want_grads = _run(tf, theirs, x, mask)
+    got_out, got_grads = _run(tapeflow, ours, x, mask)
     assert len(got_out) == len(want_out)
     for got, want in zip(got_out + got_grads, want_out + want_grads):
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)

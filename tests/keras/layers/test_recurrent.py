@@ -112,7 +112,7 @@ def test_stateful_carries_states_until_reset():
     whole(X)
     whole.set_weights(layer.get_weights())
     np.testing.assert_allclose(second, whole(X).numpy(), rtol=1e-5, atol=1e-5)
-    layer.reset_states()
+    layer.reset_state()
     np.testing.assert_allclose(layer(X[:, :2]).numpy(), first, rtol=1e-6)
     with pytest.raises(AttributeError):
         L.GRU(3).reset_states()
@@ -235,3 +235,21 @@ def test_function_matches_eager_with_masks_and_gradients(name, backwards):
         tf.TensorSpec([None, None, 4], tf.float32)])
     with pytest.raises(ValueError, match="number of time steps must be known"):
         unknown_length(x)
+
+
+def test_fit_and_evaluate_weigh_masked_steps_zero():
+    model = tf.keras.Sequential([tf.keras.Input(shape=(4,), dtype="int32"),
+                                 L.Embedding(6, 4, mask_zero=True),
+                                 L.LSTM(3, return_sequences=True), L.Dense(2)])
+    model.compile("sgd", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    x = np.array([[1, 2, 0, 0], [3, 0, 0, 0]])
+    y = np.array([[1, 0, 1, 1], [0, 1, 1, 1]])
+    logits = model(x).numpy()
+    shifted = logits - logits.max(-1, keepdims=True)
+    losses = np.log(np.exp(shifted).sum(-1)) - np.take_along_axis(shifted, y[..., None], -1)[..., 0]
+    real = x != 0
+    loss, accuracy = model.evaluate(x, y, verbose=0)
+    assert loss == pytest.approx(losses[real].mean(), rel=1e-5)
+    assert accuracy == pytest.approx((logits.argmax(-1) == y)[real].mean())
+    model.fit(x, y, epochs=1, verbose=0)

@@ -492,6 +492,10 @@ class RNN(Layer):
                             else [states]):
             s.assign(value)
 
+    def reset_state(self) -> None:
+        """Sets a stateful layer's states to zeros (Keras 3's name for reset_states())."""
+        self.reset_states()
+
     def _step_fn(self, training):
         """step(x_t, states, mask_t or None, previous) -> (output, new states); masked
         rows keep the states and output `previous` (zeros when None)."""
