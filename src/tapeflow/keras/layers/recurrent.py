@@ -63,6 +63,9 @@ class _GatedCell(Layer):
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(("_masks",))
 
+    def __call__(self, inputs, states=None, **kwargs):
+        return super().__call__(inputs, states, **kwargs)
+
     @property
     def state_size(self):
         return self.units
@@ -167,9 +170,6 @@ class SimpleRNNCell(_GatedCell):
         (TensorShape([2, 3]), 1)
     """
 
-    def __call__(self, inputs, states=None, **kwargs):
-        return super().__call__(inputs, states, **kwargs)
-
     def step(self, projected, states, training=False):
         """The cell's step from the projected inputs (`project`) and the states."""
         prev = states[0] if isinstance(states, (list, tuple)) else states
@@ -178,7 +178,24 @@ class SimpleRNNCell(_GatedCell):
         return output, [output]
 
 
-class LSTMCell(_GatedCell):
+class _SigmoidGatedCell(_GatedCell):
+    """A cell with gates (LSTM, GRU): their `recurrent_activation` (default sigmoid)."""
+
+    def __init__(self, units: int, activation="tanh", recurrent_activation="sigmoid",
+                 use_bias: bool = True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 **kwargs) -> None:
+        kwargs.pop("implementation", None)
+        super().__init__(units, activation, use_bias, kernel_initializer,
+                         recurrent_initializer, bias_initializer, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+
+    def get_config(self) -> dict:
+        return {**super().get_config(),
+                "recurrent_activation": activations.serialize(self.recurrent_activation)}
+
+
+class LSTMCell(_SigmoidGatedCell):
     """One step of a long short-term memory: gates i, f, c, o from one matmul of the inputs
     and one of the previous output; `c = f * c_prev + i * activation(c~)`,
     `h = o * activation(c)`. The states are [h, c].
@@ -203,14 +220,9 @@ class LSTMCell(_GatedCell):
                  use_bias: bool = True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros",
                  unit_forget_bias: bool = True, **kwargs) -> None:
-        kwargs.pop("implementation", None)
-        super().__init__(units, activation, use_bias, kernel_initializer,
-                         recurrent_initializer, bias_initializer, **kwargs)
-        self.recurrent_activation = activations.get(recurrent_activation)
+        super().__init__(units, activation, recurrent_activation, use_bias,
+                         kernel_initializer, recurrent_initializer, bias_initializer, **kwargs)
         self.unit_forget_bias = bool(unit_forget_bias)
-
-    def __call__(self, inputs, states=None, **kwargs):
-        return super().__call__(inputs, states, **kwargs)
 
     @property
     def state_size(self):
@@ -238,12 +250,10 @@ class LSTMCell(_GatedCell):
         return h, [h, c]
 
     def get_config(self) -> dict:
-        return {**super().get_config(),
-                "recurrent_activation": activations.serialize(self.recurrent_activation),
-                "unit_forget_bias": self.unit_forget_bias}
+        return {**super().get_config(), "unit_forget_bias": self.unit_forget_bias}
 
 
-class GRUCell(_GatedCell):
+class GRUCell(_SigmoidGatedCell):
     """One step of a gated recurrent unit: update z, reset r and candidate h~ gates;
     `h = z * h_prev + (1 - z) * h~`. With `reset_after` (Keras's default) the reset gate
     multiplies the recurrent projection, and the bias is [2, 3 * units] (input, recurrent).
@@ -267,14 +277,9 @@ class GRUCell(_GatedCell):
                  use_bias: bool = True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros",
                  reset_after: bool = True, **kwargs) -> None:
-        kwargs.pop("implementation", None)
-        super().__init__(units, activation, use_bias, kernel_initializer,
-                         recurrent_initializer, bias_initializer, **kwargs)
-        self.recurrent_activation = activations.get(recurrent_activation)
+        super().__init__(units, activation, recurrent_activation, use_bias,
+                         kernel_initializer, recurrent_initializer, bias_initializer, **kwargs)
         self.reset_after = bool(reset_after)
-
-    def __call__(self, inputs, states=None, **kwargs):
-        return super().__call__(inputs, states, **kwargs)
 
     def _bias_shape(self) -> list:
         return [2, 3 * self.units] if self.reset_after else [3 * self.units]
@@ -306,9 +311,7 @@ class GRUCell(_GatedCell):
         return h, [h]
 
     def get_config(self) -> dict:
-        return {**super().get_config(),
-                "recurrent_activation": activations.serialize(self.recurrent_activation),
-                "reset_after": self.reset_after}
+        return {**super().get_config(), "reset_after": self.reset_after}
 
 
 class StackedRNNCells(Layer):
