@@ -105,3 +105,21 @@ def test_keras_files_with_recurrent_layers_load_both_ways(tmp_path):
     ours.save(tmp_path / "tapeflow.keras")
     back = keras.models.load_model(tmp_path / "tapeflow.keras")
     np.testing.assert_allclose(back(x).numpy(), model(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("merge", ["Add", "Concatenate"])
+@pytest.mark.parametrize("second_masked", [False, True], ids=["one_mask", "two_masks"])
+def test_merged_masks_match_keras(merge, second_masked):
+    from tapeflow.keras.masks import get_keras_mask
+    ids = np.array([[1, 2, 0, 0], [3, 0, 0, 0]])
+    other = np.array([[1, 0, 0, 2], [0, 0, 4, 0]])
+    found = []
+    for K, mask_of in ((keras, lambda t: getattr(t, "_keras_mask", None)),
+                       (tapeflow.keras, get_keras_mask)):
+        first = K.layers.Embedding(6, 3, mask_zero=True)(ids)
+        second = K.layers.Embedding(6, 3, mask_zero=second_masked)(other)
+        mask = mask_of(getattr(K.layers, merge)()([first, second]))
+        found.append(None if mask is None else np.asarray(mask))
+    assert (found[0] is None) == (found[1] is None)
+    if found[0] is not None:
+        np.testing.assert_array_equal(found[1], found[0])

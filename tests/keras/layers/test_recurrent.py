@@ -253,3 +253,15 @@ def test_fit_and_evaluate_weigh_masked_steps_zero():
     assert loss == pytest.approx(losses[real].mean(), rel=1e-5)
     assert accuracy == pytest.approx((logits.argmax(-1) == y)[real].mean())
     model.fit(x, y, epochs=1, verbose=0)
+
+
+def test_merge_layers_combine_masks():
+    ids, other = tf.constant([[1, 2, 0, 0]]), tf.constant([[0, 0, 3, 0]])
+    first = L.Embedding(6, 3, mask_zero=True)(ids)
+    second = L.Embedding(6, 3, mask_zero=True)(other)
+    np.testing.assert_array_equal(get_keras_mask(L.Add()([first, second])).numpy(),
+                                  [[True, True, True, False]])
+    plain = L.Embedding(6, 3)(other)
+    assert get_keras_mask(L.Add()([first, plain])) is None
+    np.testing.assert_array_equal(get_keras_mask(L.Concatenate()([first, plain])).numpy(),
+                                  [[True, True, True, True]])
