@@ -123,3 +123,13 @@ def test_merged_masks_match_keras(merge, second_masked):
     assert (found[0] is None) == (found[1] is None)
     if found[0] is not None:
         np.testing.assert_array_equal(found[1], found[0])
+
+
+@pytest.mark.parametrize("build", [
+    lambda L: L.LSTM(3), lambda L: L.GRU(3), lambda L: L.SimpleRNN(3),
+    lambda L: L.RNN(L.LSTMCell(3)), lambda L: L.Bidirectional(L.LSTM(3)),
+    lambda L: L.TimeDistributed(L.Dense(3))], ids=["lstm", "gru", "simple", "rnn", "bi", "td"])
+def test_config_keys_match_keras(build):
+    ours, theirs = set(build(tapeflow.keras.layers).get_config()), set(
+        build(keras.layers).get_config())
+    assert theirs <= ours and ours - theirs <= {"seed"}     # Keras's SimpleRNN drops seed

@@ -588,6 +588,7 @@ class _CellLayer(RNN):
     cell_class: type = Layer
 
     def __init__(self, units: int, **kwargs) -> None:
+        kwargs.pop("use_cudnn", None)   # Keras's switch for a GPU kernel: nothing to switch
         layer_options = {k: kwargs.pop(k) for k in list(kwargs) if k in _RNN_OPTIONS}
         activity = layer_options.pop("activity_regularizer", None)
         cell_name = _snake(self.cell_class.__name__)
@@ -604,6 +605,7 @@ class _CellLayer(RNN):
         config = {**super().get_config(), **self.cell.get_config()}
         config.pop("cell")
         config["name"] = self.name
+        config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         return config
 
     @classmethod
