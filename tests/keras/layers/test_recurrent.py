@@ -265,3 +265,19 @@ def test_merge_layers_combine_masks():
     assert get_keras_mask(L.Add()([first, plain])) is None
     np.testing.assert_array_equal(get_keras_mask(L.Concatenate()([first, plain])).numpy(),
                                   [[True, True, True, True]])
+
+
+@pytest.mark.parametrize("build", [
+    lambda: L.SimpleRNN(3, return_sequences=True, dtype="float64"),
+    lambda: L.LSTM(3, return_sequences=True, dtype="float64"),
+    lambda: L.GRU(3, return_sequences=True, dtype="float64"),
+    lambda: L.GRU(3, reset_after=False, dtype="float64"),
+    lambda: L.Bidirectional(L.LSTM(2, dtype="float64"), dtype="float64")],
+    ids=["simple", "lstm", "gru", "gru_v1", "bidirectional"])
+def test_input_gradients_match_finite_differences(build):
+    layer = build()
+    x = tf.constant(X[:2, :4].astype(np.float64))
+    layer(x)
+    theoretical, numerical = tf.test.compute_gradient(lambda x: layer(x, mask=tf.constant(
+        MASK[:2, :4])), [x])
+    np.testing.assert_allclose(theoretical[0], numerical[0], atol=1e-6)
