@@ -360,3 +360,4 @@ random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, T
 variance_scaling = VarianceScaling
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
 lecun_normal, lecun_uniform = LecunNormal, LecunUniform
+orthogonal = OrthogonalInitializer = Orthogonal
