@@ -296,6 +296,26 @@ class Recurrent:
         return [p.copy() for p in self.params]
 
 
+# -- recurrent training step ---------------------------------------------------------------
+
+class Sequences:
+    """An LSTM(units) regression step: inputs [batch, steps, features], loss
+    0.5 * mean((h_last - target)^2), then SGD. Weights in Keras's layout (kernel,
+    recurrent_kernel, bias; gates i, f, c, o)."""
+
+    def __init__(self, batch: int, steps: int, features: int, units: int, seed: int = 0):
+        rng = np.random.default_rng(seed)
+        self.x = rng.standard_normal((batch, steps, features)).astype(np.float32)
+        self.y = rng.standard_normal((batch, units)).astype(np.float32)
+        self.learning_rate = LEARNING_RATE
+        scale = 1 / np.sqrt(units)
+        self.params = [(scale * rng.standard_normal(shape)).astype(np.float32)
+                       for shape in ((features, 4 * units), (units, 4 * units), (4 * units,))]
+
+    def fresh_params(self) -> list:
+        return [p.copy() for p in self.params]
+
+
 def numpy_recurrent(net: Recurrent):
     params = net.fresh_params()
     xs = net.xs
@@ -321,6 +341,43 @@ def numpy_recurrent(net: Recurrent):
     return step
 
 
+def numpy_lstm(data: Sequences):
+    """Forward through time, then backpropagation through time by hand."""
+    kernel, recurrent, bias = data.fresh_params()
+    batch, units = data.y.shape
+
+    def sigmoid(z):
+        return 1 / (1 + np.exp(-z))
+
+    def step():
+        h = c = np.zeros((batch, units), np.float32)
+        saved = []
+        for t in range(data.x.shape[1]):
+            z = data.x[:, t] @ kernel + h @ recurrent + bias
+            i, f, o = (sigmoid(z[:, k * units:(k + 1) * units]) for k in (0, 1, 3))
+            g = np.tanh(z[:, 2 * units:3 * units])
+            saved.append((h, c, i, f, g, o))
+            c = f * c + i * g
+            h = o * np.tanh(c)
+        dh, dc = (h - data.y) / data.y.size, np.zeros_like(c)
+        grads = [np.zeros_like(kernel), np.zeros_like(recurrent), np.zeros_like(bias)]
+        for t in reversed(range(data.x.shape[1])):
+            h_prev, c_prev, i, f, g, o = saved[t]
+            c_t = f * c_prev + i * g
+            tanh_c = np.tanh(c_t)
+            dc = dc + dh * o * (1 - tanh_c ** 2)
+            dz = np.concatenate([dc * g * i * (1 - i), dc * c_prev * f * (1 - f),
+                                 dc * i * (1 - g ** 2), dh * tanh_c * o * (1 - o)], 1)
+            grads[0] += data.x[:, t].T @ dz
+            grads[1] += h_prev.T @ dz
+            grads[2] += dz.sum(0)
+            dh, dc = dz @ recurrent.T, dc * f
+        for p, grad in zip((kernel, recurrent, bias), grads):
+            p -= data.learning_rate * grad
+        return grads
+    return step
+
+
 def rnn(peers: dict) -> Case:
     """One SGD step of a 100-step RNN (batch 32, 32 inputs, hidden 64), BPTT: eagerly a
     Python loop over `xs[t]`; under tf.function a tf.while_loop."""
@@ -331,6 +388,16 @@ def rnn(peers: dict) -> Case:
     return case
 
 
+def lstm(peers: dict) -> Case:
+    """One SGD step of an LSTM(64) on (batch 32, 50 steps, 32 features): forward through
+    the Keras layer, mean squared error of the last output, gradients, update."""
+    data = Sequences(32, 50, 32, 64)
+    case = Case("lstm")
+    case.add("numpy", lambda: numpy_lstm(data))
+    c.add_all(case, peers, data, c.LSTMLayer())
+    return case
+
+
 ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
        "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
-       "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn}
+       "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn, "lstm": lstm}

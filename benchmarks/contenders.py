@@ -372,3 +372,58 @@ class TanhLoss:
             return lambda: [grad(x)]
         hvp = autograd.hessian_vector_product(loss)
         return lambda: [hvp(x, v)]
+
+
+class LSTMLayer:
+    """One SGD step of a cases.Sequences LSTM through each framework's LSTM layer (Keras's
+    LSTM; PyTorch's nn.LSTM, whose gate order matches Keras's, with the bias in
+    bias_ih and bias_hh zero)."""
+
+    def tf_api(self, tf, data, function: bool):
+        layer = tf.keras.layers.LSTM(data.y.shape[1])
+        x, y, lr = tf.constant(data.x), tf.constant(data.y), float(data.learning_rate)
+        layer(x)
+        layer.set_weights(data.fresh_params())
+        variables = layer.trainable_weights
+
+        def step():
+            with tf.GradientTape() as tape:
+                loss = 0.5 * tf.reduce_mean(tf.square(layer(x) - y))
+            grads = tape.gradient(loss, variables)
+            for v, g in zip(variables, grads):
+                v.assign_sub(lr * g)
+            return grads
+        return tf.function(step) if function else step
+
+    def torch(self, torch, data):
+        kernel, recurrent, bias = data.fresh_params()
+        lstm = torch.nn.LSTM(kernel.shape[0], recurrent.shape[0], batch_first=True)
+        with torch.no_grad():
+            lstm.weight_ih_l0.copy_(torch.from_numpy(kernel.T.copy()))
+            lstm.weight_hh_l0.copy_(torch.from_numpy(recurrent.T.copy()))
+            lstm.bias_ih_l0.copy_(torch.from_numpy(bias))
+            lstm.bias_hh_l0.zero_()
+        params = [lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0]
+        x, y, lr = torch.from_numpy(data.x), torch.from_numpy(data.y), float(data.learning_rate)
+
+        def step():
+            lstm.zero_grad()
+            out, _ = lstm(x)
+            loss = 0.5 * torch.mean((out[:, -1] - y) ** 2)
+            loss.backward()
+            with torch.no_grad():
+                for p in lstm.parameters():
+                    p.sub_(p.grad, alpha=lr)
+            return [p.grad for p in params]
+        return step
+
+    def torch_to_numpy(self, data):
+        def to_numpy(grads):
+            return [grads[0].numpy().T, grads[1].numpy().T, grads[2].numpy()]
+        return to_numpy
+
+    def jax(self, jax, data, jit: bool):
+        raise NotImplementedError("no LSTM contender written for JAX")
+
+    def autograd(self, autograd, data):
+        raise NotImplementedError("no LSTM contender written for autograd")

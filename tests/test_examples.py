@@ -114,3 +114,14 @@ def test_cli_demo_runs():
     assert result.returncode == 0, result.stderr
     assert "dz/dx: 108.0 dy/dx: 6.0" in result.stdout
     assert re.search(r"^test accuracy: \d+\.\d%$", result.stdout, re.M)
+
+
+def test_lstm_digits_reads_rows_to_95_percent():
+    pytest.importorskip("sklearn")
+    import os
+    # One BLAS thread: small matmuls on a loaded machine run many times faster.
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "lstm_digits.py")],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    assert float(re.search(r"^test accuracy: (\d+\.\d)%$", out, re.M).group(1)) >= 95.0

@@ -13,6 +13,8 @@ from ..framework import nest
 from ..ops import math_ops
 from . import losses as losses_module
 from . import metrics as metrics_module
+from .losses.base import apply_mask
+from .masks import get_keras_mask
 
 __all__ = ["CompiledLoss", "CompiledMetrics", "flat_per_output"]
 
@@ -194,5 +196,8 @@ class CompiledMetrics:
             self._build(names, targets, predictions)
         weights = flat_per_output("sample_weight", sample_weight, names)
         for i, weighted, metric in self._entries:
-            metric.update_state(targets[i], predictions[i],
-                                sample_weight=weights[i] if weighted else None)
+            weight = weights[i] if weighted else None
+            mask = get_keras_mask(predictions[i])
+            if mask is not None:
+                weight = apply_mask(weight, mask, predictions[i].dtype, "sum")
+            metric.update_state(targets[i], predictions[i], sample_weight=weight)

@@ -17,7 +17,7 @@ from .naming import by_name
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal",
-           "HeUniform", "LecunNormal", "LecunUniform", "get", "serialize"]
+           "HeUniform", "LecunNormal", "LecunUniform", "Orthogonal", "get", "serialize"]
 
 # The standard deviation of a unit normal truncated to [-2, 2].
 _TRUNCATED_STDDEV = 0.87962566103423978
@@ -281,7 +281,40 @@ LecunNormal = _variance_scaling(
 LecunUniform = _variance_scaling(
     "LecunUniform", 1.0, "fan_in", "uniform", "Uniform within +-sqrt(3 / fan_in).")
 
+class Orthogonal(_Random):
+    """A (semi-)orthogonal matrix times `gain`, from the QR decomposition of normal
+    samples; shapes of rank above 2 are flattened to [prod(shape[:-1]), shape[-1]].
+
+    Example:
+        >>> import numpy as np
+        >>> import tapeflow as tf
+        >>> q = tf.keras.initializers.Orthogonal(seed=0)((3, 3)).numpy()
+        >>> bool(np.allclose(q @ q.T, np.eye(3), atol=1e-6))
+        True
+    """
+
+    def __init__(self, gain: float = 1.0, seed=None) -> None:
+        super().__init__(seed)
+        self.gain = gain
+
+    def _sample(self, rng, shape):
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional. "
+                             f"Received: shape={shape} of rank {len(shape)}.")
+        rows, cols = int(np.prod(shape[:-1])), shape[-1]
+        flat = rng.standard_normal((max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(flat)
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return self.gain * q.reshape(shape)
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain, "seed": self.seed}
+
+
 _BY_NAME = {
+    "orthogonal": Orthogonal,
     "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal,
     "normal": RandomNormal, "random_uniform": RandomUniform, "uniform": RandomUniform,
     "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
@@ -327,3 +360,4 @@ random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, T
 variance_scaling = VarianceScaling
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
 lecun_normal, lecun_uniform = LecunNormal, LecunUniform
+orthogonal = OrthogonalInitializer = Orthogonal

@@ -58,3 +58,10 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling2D", "AvgPool2D",
            "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "UnitNormalization",
            "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
            "ZeroPadding3D", "dot"]
+
+from .masking import Masking  # noqa: E402
+from .recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell,  # noqa: E402
+                        SimpleRNN, SimpleRNNCell, StackedRNNCells, TimeDistributed)
+
+__all__ += ["Bidirectional", "GRU", "GRUCell", "LSTM", "LSTMCell", "Masking", "RNN",
+            "SimpleRNN", "SimpleRNNCell", "StackedRNNCells", "TimeDistributed"]

@@ -16,6 +16,7 @@ from ...ops import array_ops
 from ...ops.math_ops import cast
 from .. import backend, initializers, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
+from ..masks import get_keras_mask, set_keras_mask
 from ..naming import snake_case
 
 __all__ = ["Layer", "InputSpec", "serialize_constraint"]
@@ -76,15 +77,23 @@ _calls = threading.local()
 _call_counter = itertools.count(1)
 
 
-def _accepts_training(layer_type: type) -> bool:
-    """Whether a layer class's `call` takes `training`, cached per class."""
-    found = _CALL_ARGS.get(layer_type)
+def _accepts(layer_type: type, argument: str) -> bool:
+    """Whether a layer class's `call` takes `argument` ('training', 'mask'), cached."""
+    found = _CALL_ARGS.get((layer_type, argument))
     if found is None:
         parameters = inspect.signature(layer_type.call).parameters
-        found = "training" in parameters or any(p.kind is p.VAR_KEYWORD
-                                                for p in parameters.values())
-        _CALL_ARGS[layer_type] = found
+        found = argument in parameters or argument == "training" and any(
+            p.kind is p.VAR_KEYWORD for p in parameters.values())
+        _CALL_ARGS[(layer_type, argument)] = found
     return found
+
+
+def _masks_of(inputs):
+    """The inputs' masks: one, a list (for a list of inputs) or None when none has one."""
+    if isinstance(inputs, (list, tuple)):
+        masks = [get_keras_mask(x) for x in inputs]
+        return masks if any(m is not None for m in masks) else None
+    return get_keras_mask(inputs)
 
 
 def _shape_tuple(x) -> tuple:
@@ -404,6 +413,10 @@ class Layer(Module):
     def __call__(self, inputs, *args, **kwargs):
         if is_symbolic(inputs) or kwargs and any(map(is_symbolic, kwargs.values())):
             return symbolic_call(self, (inputs, *args), kwargs)
+        input_mask = _masks_of(inputs)
+        if input_mask is not None and kwargs.get("mask") is None \
+                and _accepts(type(self), "mask"):
+            kwargs["mask"] = input_mask
         if isinstance(inputs, dict):
             inputs = {key: self._convert_input(x) for key, x in inputs.items()}
         elif isinstance(inputs, (list, tuple)) and inputs \
@@ -417,7 +430,7 @@ class Layer(Module):
         training = kwargs.pop("training", None)
         if training is None:
             training = backend.learning_phase()
-        if _accepts_training(type(self)):
+        if _accepts(type(self), "training"):
             kwargs["training"] = bool(training)
         outer = getattr(_calls, "current", 0)
         if not outer:
@@ -427,10 +440,29 @@ class Layer(Module):
                 outputs = self.call(inputs, *args, **kwargs)
             if self.activity_regularizer is not None:
                 self._regularize_activity(outputs)
+            mask = kwargs.get("mask", input_mask)
+            if mask is not None or type(self).compute_mask is not Layer.compute_mask:
+                self._attach_masks(outputs, self.compute_mask(inputs, mask))
         finally:
             if not outer:
                 _calls.current = 0
         return outputs
+
+    supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs given the inputs' `mask`: the same mask for layers that
+        support masking, else None."""
+        return mask if self.supports_masking else None
+
+    @staticmethod
+    def _attach_masks(outputs, masks) -> None:
+        if isinstance(outputs, (list, tuple)):
+            masks = masks if isinstance(masks, (list, tuple)) else [masks] * len(outputs)
+            for output, mask in zip(outputs, masks):
+                set_keras_mask(output, mask)
+        else:
+            set_keras_mask(outputs, masks)
 
     def _regularize_activity(self, outputs) -> None:
         for output in nest.flatten(outputs):

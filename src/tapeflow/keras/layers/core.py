@@ -86,6 +86,8 @@ class Dense(KernelLayer):
         [TensorShape([3, 2]), TensorShape([2])]
     """
 
+    supports_masking = True
+
     def __init__(self, units: int, activation=None, use_bias: bool = True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
@@ -125,6 +127,8 @@ class Activation(Layer):
         >>> tf.keras.layers.Activation("relu")(tf.constant([-1.0, 1.0])).numpy()
         array([0., 1.], dtype=float32)
     """
+
+    supports_masking = True
 
     def __init__(self, activation, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -227,6 +231,8 @@ class Dropout(Layer):
         [0.0, 2.0]
     """
 
+    supports_masking = True
+
     def __init__(self, rate: float, noise_shape=None, seed=None, **kwargs) -> None:
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
@@ -293,3 +299,5 @@ class Identity(Layer):
         >>> tf.keras.layers.Identity()(tf.constant([1.0, 2.0])).numpy()
         array([1., 2.], dtype=float32)
     """
+
+    supports_masking = True

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...framework import errors
 from ...framework.context import executing_eagerly
-from ...ops import gather_ops, math_ops
+from ...ops import comparison_ops, gather_ops, math_ops
 from .. import initializers, regularizers
 from .base import Layer, serialize_constraint
 
@@ -24,9 +24,11 @@ class Embedding(Layer):
         embeddings_initializer: default uniform in [-0.05, 0.05].
         embeddings_regularizer: a penalty on the table (`losses`).
         embeddings_constraint: a projection optimizers apply after updates.
+        mask_zero: id 0 is padding: the output carries a mask (ids != 0) that layers
+            supporting masks (RNNs, GlobalAveragePooling1D, losses in `fit`) use.
 
     Raises:
-        ValueError: non-positive dimensions, or mask_zero (not supported).
+        ValueError: non-positive dimensions.
         InvalidArgumentError: an id outside [0, input_dim), naming the layer.
 
     Example:
@@ -44,8 +46,7 @@ class Embedding(Layer):
         if int(input_dim) <= 0 or int(output_dim) <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
                              f"input_dim = {input_dim} and output_dim = {output_dim}")
-        if mask_zero:
-            raise ValueError("Embedding: mask_zero=True is not supported (no masking).")
+        self.mask_zero = bool(mask_zero)
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
@@ -82,4 +83,10 @@ class Embedding(Layer):
                 "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
                 "activity_regularizer": regularizers.serialize(self.activity_regularizer),
                 "embeddings_constraint": serialize_constraint(self.embeddings_constraint),
-                "mask_zero": False}
+                "mask_zero": self.mask_zero}
+
+    def compute_mask(self, inputs, mask=None):
+        """With mask_zero, which ids are not 0 (padding); else None."""
+        if not self.mask_zero:
+            return None
+        return comparison_ops.not_equal(inputs, 0)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 
-from ...ops import array_ops, math_ops, norm_ops, special_math_ops
+from ...ops import (array_ops, comparison_ops, creation_ops, math_ops, norm_ops,
+                    reduction_ops, special_math_ops)
 from .base import Layer
 
 __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate", "Dot",
@@ -56,6 +57,12 @@ class _Merge(Layer):
 
     def _merge(self, inputs: list):
         raise NotImplementedError
+
+    def compute_mask(self, inputs, mask=None):
+        """The inputs' masks OR-ed together; None unless every input has one (as Keras)."""
+        if mask is None or any(m is None for m in mask):
+            return None
+        return functools.reduce(comparison_ops.logical_or, mask)
 
 
 class Add(_Merge):
@@ -193,6 +200,21 @@ class Concatenate(Layer):
     def call(self, inputs):
         self._check(_shapes(self, inputs))
         return array_ops.concat(list(inputs), axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        """The masks (all True for an input without one) joined along `axis`, then any
+        over the last axis (as Keras); None when no input has a mask."""
+        if mask is None or all(m is None for m in mask):
+            return None
+        masks = []
+        for x, m in zip(inputs, mask):
+            if m is None:
+                m = creation_ops.ones_like(x, dtype="bool")
+            elif m.ndim < x.ndim:
+                m = comparison_ops.logical_or(array_ops.expand_dims(m, -1),
+                                        creation_ops.zeros_like(x, dtype="bool"))
+            masks.append(m)
+        return reduction_ops.reduce_any(array_ops.concat(masks, axis=self.axis), axis=-1)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "axis": self.axis}

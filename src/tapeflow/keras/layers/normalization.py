@@ -42,6 +42,8 @@ class BatchNormalization(Layer):
         [0.02]
     """
 
+    supports_masking = True
+
     def __init__(self, axis=-1, momentum: float = 0.99, epsilon: float = 1e-3,
                  center: bool = True, scale: bool = True, beta_initializer="zeros",
                  gamma_initializer="ones", moving_mean_initializer="zeros",
@@ -209,6 +211,8 @@ class LayerNormalization(_ScaleShift):
         array([[-1.,  1.],
                [-1.,  1.]], dtype=float32)
     """
+
+    supports_masking = True
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "_axes", "_broadcast"))

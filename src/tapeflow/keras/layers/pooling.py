@@ -3,7 +3,7 @@ every spatial position, per channel."""
 from __future__ import annotations
 
 from ... import nn as tf_nn
-from ...ops import math_ops, reduction_ops
+from ...ops import array_ops, math_ops, reduction_ops
 from ..backend import normalize_data_format
 from .base import InputSpec, Layer
 from .convolutional import normalize_padding, normalize_tuple, tf_data_format
@@ -218,6 +218,19 @@ class GlobalAveragePooling1D(_GlobalPooling):
 
     _rank = 3
     _reduce = staticmethod(math_ops.reduce_mean)
+    supports_masking = True
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        step_axis = 1 if self.data_format == "channels_last" else 2
+        weights = math_ops.cast(mask, inputs.dtype)
+        weights = array_ops.expand_dims(weights, 2 if step_axis == 1 else 1)
+        total = math_ops.reduce_sum(inputs * weights, axis=step_axis, keepdims=self.keepdims)
+        return total / math_ops.reduce_sum(weights, axis=step_axis, keepdims=self.keepdims)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
 
 class GlobalMaxPooling1D(_GlobalPooling):

@@ -11,8 +11,10 @@ from __future__ import annotations
 from ... import math as tf_math
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...ops import array_ops, math_ops
+from ..masks import get_keras_mask
 
-__all__ = ["Reduction", "Loss", "LossFunctionWrapper", "compute_weighted_loss", "EPSILON"]
+__all__ = ["Reduction", "Loss", "LossFunctionWrapper", "compute_weighted_loss", "apply_mask",
+           "EPSILON"]
 
 # Keras's fuzz factor: probabilities are clipped to [EPSILON, 1 - EPSILON] before a log.
 EPSILON = 1e-7
@@ -135,6 +137,21 @@ def compute_weighted_loss(losses: Tensor, sample_weight=None,
     return tf_math.divide_no_nan(total, float(losses.shape.num_elements()))
 
 
+def apply_mask(sample_weight, mask, dtype, reduction):
+    """The sample weights with a Keras mask folded in: masked steps weigh 0, and for the
+    mean reductions the others are scaled so the mean runs over the unmasked steps."""
+    mask = math_ops.cast(mask, dtype)
+    if reduction in ("mean", "sum_over_batch_size"):
+        valid = math_ops.reduce_sum(mask)
+        mask = mask * (float(mask.shape.num_elements()) / (valid + EPSILON))
+    if sample_weight is None:
+        return mask
+    weight = math_ops.cast(convert_to_tensor(sample_weight), dtype)
+    while weight.ndim < mask.ndim:
+        weight = array_ops.expand_dims(weight, -1)
+    return weight * mask
+
+
 class Loss:
     """Base class: `loss(y_true, y_pred, sample_weight=None)` is `call` reduced.
 
@@ -157,12 +174,16 @@ class Loss:
         self.dtype = dtype
 
     def __call__(self, y_true, y_pred, sample_weight=None) -> Tensor:
+        mask = get_keras_mask(y_pred)
         if self.dtype is not None:
             y_pred = math_ops.cast(convert_to_tensor(y_pred), self.dtype)
             y_true = convert_to_tensor(y_true)
             if y_true.dtype.is_floating:
                 y_true = math_ops.cast(y_true, self.dtype)
-        return compute_weighted_loss(self.call(y_true, y_pred), sample_weight, self.reduction)
+        losses = self.call(y_true, y_pred)
+        if mask is not None:
+            sample_weight = apply_mask(sample_weight, mask, losses.dtype, self.reduction)
+        return compute_weighted_loss(losses, sample_weight, self.reduction)
 
     def call(self, y_true, y_pred) -> Tensor:
         """The per-example losses."""
