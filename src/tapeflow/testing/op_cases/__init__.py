@@ -9,6 +9,7 @@ from __future__ import annotations
 from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
 from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # noqa: F401
                diag_cases, gather_cases, graph_cases, indexing_cases, linalg_cases,
-               math_cases, nn_cases, reduction_cases, special_cases)  # (each adds its rows)
+               math_cases, nn_cases, reduction_cases, signal_cases,
+               special_cases)  # (each adds its rows)
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]
