@@ -77,7 +77,7 @@ def _checked(op_name: str, input_tensor, rank: int, kinds: str, what: str) -> Te
     return x
 
 
-def _fit(x: Tensor, lengths: tuple) -> Tensor:
+def fit_innermost(x: Tensor, lengths: tuple) -> Tensor:
     """`x` cropped or zero-padded at the end of its innermost axes to `lengths`."""
     shape = x.shape.as_list()
     inner = shape[len(shape) - len(lengths):]
@@ -145,7 +145,7 @@ def _real_transform(rank: int, inverse: bool):
         x = _checked(op.name, x, rank, "f", "float32 or float64")
         lengths = tuple(x.shape.as_list()[-rank:]) if fft_length is None else \
             _lengths(op.name, fft_length, rank)
-        return execute(op, (_fit(x, lengths),), {"fft_length": lengths})
+        return execute(op, (fit_innermost(x, lengths),), {"fft_length": lengths})
 
     def inverse_(input_tensor, fft_length=None, name=None) -> Tensor:
         x = as_input(input_tensor)
@@ -157,7 +157,7 @@ def _real_transform(rank: int, inverse: bool):
         lengths = tuple(inner[:-1]) + (2 * (inner[-1] - 1),) if fft_length is None else \
             _lengths(op.name, fft_length, rank)
         bins = lengths[:-1] + (lengths[-1] // 2 + 1,)
-        return execute(op, (_fit(x, bins),), {"fft_length": lengths})
+        return execute(op, (fit_innermost(x, bins),), {"fft_length": lengths})
 
     transform = inverse_ if inverse else forward
     name = f"{'ir' if inverse else 'r'}fft{'' if rank == 1 else f'{rank}d'}"
