@@ -10,6 +10,7 @@ gradient from Slice and Pad.
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 
@@ -17,7 +18,8 @@ from ..framework import dtypes
 from ..framework.errors import invalid_argument
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, TRANSPARENT, define_op
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, constant
+from ..framework.variables import Variable
 from .array_ops import pad, roll
 from .indexing_ops import slice as slice_
 from .op_util import NO_ATTRS, as_input, int_values, normalize_axes
@@ -66,14 +68,28 @@ REAL_OPS = {1: (RFFT, IRFFT), 2: (RFFT2D, IRFFT2D), 3: (RFFT3D, IRFFT3D)}
 
 
 # -- public functions ------------------------------------------------------------------------
+def _converted(value, default) -> Tensor:
+    """A tensor as it is; other data cast to `default`, as TF's transforms convert it
+    (imaginary parts dropped for a real default)."""
+    if isinstance(value, (Tensor, Variable)):
+        return value
+    array = np.asarray(value)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return constant(array.astype(default))
+
+
 def _checked(op_name: str, input_tensor, rank: int, kinds: str, what: str) -> Tensor:
     x = as_input(input_tensor)
     if x.dtype.is_bool or x.dtype._np.kind not in kinds:
         raise invalid_argument(op_name, f"expected a {what} tensor, got dtype {x.dtype.name} "
                                         f"(shape {x.shape.as_list()})")
     if x.ndim < rank:
-        raise invalid_argument(op_name, f"Input must have rank of at least {rank} but got: "
-                                        f"{x.shape.as_list()}")
+        message = f"Input must have rank of at least {rank} but got: {x.shape.as_list()}"
+        # TF's real transforms check the rank while converting: a ValueError.
+        if "R" in op_name:
+            raise ValueError(f"{op_name}: {message}")
+        raise invalid_argument(op_name, message)
     return x
 
 
@@ -93,7 +109,8 @@ def _complex_transform(rank: int, inverse: bool):
     what = f"{'inverse ' if inverse else ''}{rank}-D discrete Fourier transform"
 
     def transform(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
-        x = _checked(op.name, input, rank, "c", "complex64 or complex128")
+        x = _checked(op.name, _converted(input, np.complex64), rank, "c",
+                     "complex64 or complex128")
         return execute(op, (x,), NO_ATTRS)
 
     name = f"{'i' if inverse else ''}fft{'' if rank == 1 else f'{rank}d'}"
@@ -105,7 +122,8 @@ def _complex_transform(rank: int, inverse: bool):
         ' (normalized by their size)' if inverse else ''}.
 
     Args:
-        input: a complex64 or complex128 tensor of rank >= {rank}.
+        input: a complex64 or complex128 tensor of rank >= {rank}; other data (NumPy arrays,
+            lists) becomes complex64, as in TF.
 
     Returns:
         A tensor of the input's shape and dtype.
@@ -138,7 +156,7 @@ def _real_transform(rank: int, inverse: bool):
     op = REAL_OPS[rank][inverse]
 
     def forward(input_tensor, fft_length=None, name=None) -> Tensor:
-        x = as_input(input_tensor)
+        x = _converted(input_tensor, np.float32)
         if x.dtype not in (dtypes.float32, dtypes.float64):
             raise ValueError(f"{op.name} requires tf.float32 or tf.float64 inputs, got: "
                              f"{x.dtype.name} tensor of shape {x.shape.as_list()}")
@@ -148,7 +166,7 @@ def _real_transform(rank: int, inverse: bool):
         return execute(op, (fit_innermost(x, lengths),), {"fft_length": lengths})
 
     def inverse_(input_tensor, fft_length=None, name=None) -> Tensor:
-        x = as_input(input_tensor)
+        x = _converted(input_tensor, np.complex64)
         if x.dtype not in (dtypes.complex64, dtypes.complex128):
             raise ValueError(f"{op.name} requires tf.complex64 or tf.complex128 inputs, got: "
                              f"{x.dtype.name} tensor of shape {x.shape.as_list()}")
@@ -171,7 +189,8 @@ def _real_transform(rank: int, inverse: bool):
     be real are ignored.
 
     Args:
-        input_tensor: a complex64 or complex128 tensor of rank >= {rank}.
+        input_tensor: a complex64 or complex128 tensor of rank >= {rank}; other data (NumPy
+            arrays, lists) becomes complex64, as in TF.
         fft_length: {rank} ints (default: the input's sizes, the last as 2 * (bins - 1)).
 
     Returns:
@@ -194,7 +213,8 @@ def _real_transform(rank: int, inverse: bool):
     The input is cropped or zero-padded at the end to `fft_length` first.
 
     Args:
-        input_tensor: a float32 or float64 tensor of rank >= {rank}.
+        input_tensor: a float32 or float64 tensor of rank >= {rank}; other data (NumPy
+            arrays, lists) becomes float32 (imaginary parts dropped), as in TF.
         fft_length: {rank} ints (default: the input's innermost sizes).
 
     Returns:
