@@ -10,7 +10,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import invalid_argument
 from ..framework.tensor import Tensor, constant
-from .array_ops import pad, reshape, transpose
+from .array_ops import expand_dims, pad, reshape, squeeze, transpose
 from .gather_ops import gather, unsorted_segment_sum
 from .math_ops import matmul, reduce_sum
 from .op_util import as_input, int_values, normalize_axis
@@ -81,7 +81,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     else:
         frames = max(0, 1 + (samples - length) // step)
     starts = np.arange(frames, dtype=np.int32)[:, None] * step
-    return gather(x, starts + np.arange(length, dtype=np.int32), axis=a)
+    # Gathered off axis 0, so that the signal's gradient is dense, as TF's.
+    framed = gather(expand_dims(x, 0), starts + np.arange(length, dtype=np.int32), axis=a + 1)
+    return squeeze(framed, [0])
 
 
 def overlap_and_add(signal, frame_step, name=None) -> Tensor:

@@ -39,3 +39,19 @@ case("RFFT", _real_out(lambda x: tf.signal.rfft(x, fft_length=[3])), normal(2, 5
 case("RFFT", _real_out(lambda x: tf.signal.rfft(x, fft_length=[8])), normal(5), label="padded")
 case("IRFFT", complex_row(lambda z: tf.signal.irfft(z, fft_length=[4])), *pair(5),
      label="cropped bins")
+
+# The composite functions, each under the op that carries its gradient.
+case("GatherV2", lambda x: tf.signal.frame(x, 4, 3, pad_end=True), normal(2, 11), label="frame")
+case("GatherV2", lambda x: tf.signal.frame(x, 3, 2, axis=0), normal(7, 2), label="frame axis 0")
+case("UnsortedSegmentSum", lambda x: tf.signal.overlap_and_add(x, 3), normal(2, 4, 5),
+     label="overlap_and_add")
+case("RFFT", _real_out(lambda x: tf.signal.stft(x, 8, 3, pad_end=True)), normal(2, 20),
+     label="stft")
+case("IRFFT", complex_row(lambda z: tf.signal.inverse_stft(z, 6, 2, fft_length=8)), *pair(3, 5),
+     label="inverse_stft")
+for _type in (1, 2, 3, 4):
+    case("BatchMatMulV2", lambda x, t=_type: tf.signal.dct(x, type=t), normal(2, 6),
+         label=f"dct type {_type}")
+case("BatchMatMulV2", lambda x: tf.signal.idct(x, norm="ortho", n=8), normal(3, 5),
+     label="idct ortho n=8")
+case("BatchMatMulV2", tf.signal.mfccs_from_log_mel_spectrograms, normal(2, 3, 6), label="mfccs")
