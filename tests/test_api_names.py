@@ -22,6 +22,7 @@ from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, comp
                           gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                           norm_ops, pool_ops, random_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
+from tapeflow.ops import signal_ops, spectral_ops
 from tapeflow.distribute import losses as distribute_losses
 from tapeflow.testing import gradient_checker
 
@@ -190,6 +191,12 @@ TF_NAMES = [
     (tensor_spec.TensorSpec, "TensorSpec"), (indexed_slices.IndexedSlices, "IndexedSlices"),
     (dtypes.DType, "DType dtypes.DType"), (dtypes.as_dtype, "as_dtype dtypes.as_dtype"),
 ]
+TF_NAMES += [(getattr(module, name), f"signal.{name}") for module, names in [
+    (signal_ops, "fft ifft fft2d ifft2d fft3d ifft3d rfft irfft rfft2d irfft2d rfft3d irfft3d "
+                 "fftshift ifftshift"),
+    (spectral_ops, "frame overlap_and_add hann_window hamming_window stft inverse_stft "
+                   "inverse_stft_window_fn dct idct linear_to_mel_weight_matrix "
+                   "mfccs_from_log_mel_spectrograms")] for name in names.split()]
 for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "float64 double",
                "int8", "int16", "int32", "int64", "uint8"):
     TF_NAMES.append((getattr(dtypes, _names.split()[0]),
@@ -197,7 +204,7 @@ for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "fl
 
 # Other names TF has that tapeflow exports: namespaces, and non-function members.
 TF_MODULES = {"autodiff", "bitwise", "compat", "config", "data", "distribute", "dtypes", "errors",
-              "keras", "linalg", "math", "nn", "random", "test", "train"}
+              "keras", "linalg", "math", "nn", "random", "test", "train"} | {"signal"}
 TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
 # Documented extras (README): the functional helpers of tf.autodiff, and tf.utils.plot_tape.
 EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",
@@ -221,7 +228,7 @@ def test_the_table_names_each_function_once():
 
 
 @pytest.mark.parametrize("space", ["bitwise", "math", "nn", "linalg", "random", "test", "autodiff",
-                                   "dtypes"])
+                                   "dtypes"] + ["signal"])
 def test_a_namespace_exports_only_tf_names(space):
     known = {path for _, path in PATHS} | EXTRAS
     exported = {f"{space}.{name}" for name in getattr(tf, space).__all__}
