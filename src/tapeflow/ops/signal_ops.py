@@ -79,11 +79,7 @@ def _converted(value, default) -> Tensor:
         return constant(array.astype(default))
 
 
-def _checked(op_name: str, input_tensor, rank: int, kinds: str, what: str) -> Tensor:
-    x = as_input(input_tensor)
-    if x.dtype.is_bool or x.dtype._np.kind not in kinds:
-        raise invalid_argument(op_name, f"expected a {what} tensor, got dtype {x.dtype.name} "
-                                        f"(shape {x.shape.as_list()})")
+def _of_rank(op_name: str, x: Tensor, rank: int) -> Tensor:
     if x.ndim < rank:
         message = f"Input must have rank of at least {rank} but got: {x.shape.as_list()}"
         # TF's real transforms check the rank while converting: a ValueError.
@@ -109,8 +105,11 @@ def _complex_transform(rank: int, inverse: bool):
     what = f"{'inverse ' if inverse else ''}{rank}-D discrete Fourier transform"
 
     def transform(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
-        x = _checked(op.name, _converted(input, np.complex64), rank, "c",
-                     "complex64 or complex128")
+        x = _converted(input, np.complex64)
+        if not x.dtype.is_complex:
+            raise invalid_argument(op.name, f"expected a complex64 or complex128 tensor, got "
+                                            f"dtype {x.dtype.name} (shape {x.shape.as_list()})")
+        x = _of_rank(op.name, x, rank)
         return execute(op, (x,), NO_ATTRS)
 
     name = f"{'i' if inverse else ''}fft{'' if rank == 1 else f'{rank}d'}"
@@ -155,22 +154,21 @@ def _lengths(op_name: str, fft_length, rank: int) -> tuple:
 def _real_transform(rank: int, inverse: bool):
     op = REAL_OPS[rank][inverse]
 
+    def converted(value, default, allowed: tuple) -> Tensor:
+        x = _converted(value, default)
+        if x.dtype not in allowed:
+            raise ValueError(f"{op.name} requires tf.{allowed[0].name} or tf.{allowed[1].name} "
+                             f"inputs, got: {x.dtype.name} tensor of shape {x.shape.as_list()}")
+        return _of_rank(op.name, x, rank)
+
     def forward(input_tensor, fft_length=None, name=None) -> Tensor:
-        x = _converted(input_tensor, np.float32)
-        if x.dtype not in (dtypes.float32, dtypes.float64):
-            raise ValueError(f"{op.name} requires tf.float32 or tf.float64 inputs, got: "
-                             f"{x.dtype.name} tensor of shape {x.shape.as_list()}")
-        x = _checked(op.name, x, rank, "f", "float32 or float64")
+        x = converted(input_tensor, np.float32, (dtypes.float32, dtypes.float64))
         lengths = tuple(x.shape.as_list()[-rank:]) if fft_length is None else \
             _lengths(op.name, fft_length, rank)
         return execute(op, (fit_innermost(x, lengths),), {"fft_length": lengths})
 
     def inverse_(input_tensor, fft_length=None, name=None) -> Tensor:
-        x = _converted(input_tensor, np.complex64)
-        if x.dtype not in (dtypes.complex64, dtypes.complex128):
-            raise ValueError(f"{op.name} requires tf.complex64 or tf.complex128 inputs, got: "
-                             f"{x.dtype.name} tensor of shape {x.shape.as_list()}")
-        x = _checked(op.name, x, rank, "c", "complex64 or complex128")
+        x = converted(input_tensor, np.complex64, (dtypes.complex64, dtypes.complex128))
         inner = x.shape.as_list()[-rank:]
         lengths = tuple(inner[:-1]) + (2 * (inner[-1] - 1),) if fft_length is None else \
             _lengths(op.name, fft_length, rank)
