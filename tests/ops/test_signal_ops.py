@@ -107,3 +107,24 @@ def test_mel_weights_are_triangles_over_the_spectrum():
     assert weights.shape == (65, 10) and weights.dtype == np.float32
     assert (weights >= 0).all() and not weights[0].any()
     assert (weights.argmax(axis=0)[1:] > weights.argmax(axis=0)[:-1]).all()
+
+
+def test_graph_with_an_unknown_batch():
+    @tf.function(input_signature=[tf.TensorSpec([None, 8], tf.complex64)])
+    def spectrum_gradient(z):
+        with tf.GradientTape() as tape:
+            tape.watch(z)
+            loss = tf.reduce_sum(tf.abs(tf.signal.fft(z)))
+        return tape.gradient(loss, z)
+
+    z = Z[0, 0, :, :4].astype(np.complex64)
+    z = np.concatenate([z, z], axis=1)
+    with tf.GradientTape() as tape:
+        constant = tf.constant(z)
+        tape.watch(constant)
+        loss = tf.reduce_sum(tf.abs(tf.signal.fft(constant)))
+    np.testing.assert_allclose(spectrum_gradient(z).numpy(),
+                               tape.gradient(loss, constant).numpy(), rtol=1e-5)
+    with pytest.raises(ValueError, match="must be known"):
+        tf.function(lambda x: tf.signal.stft(x, 4, 2),
+                    input_signature=[tf.TensorSpec([None], tf.float32)])(tf.zeros([8]))

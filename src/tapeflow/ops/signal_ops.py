@@ -201,7 +201,8 @@ def _real_transform(rank: int, inverse: bool):
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.signal.{name}(tf.signal.r{name[2:]}(tf.ones([{', '.join(['4'] * rank)}]))).numpy().ravel()[:2]
+        >>> x = tf.ones([{', '.join(['4'] * rank)}])
+        >>> tf.signal.{name}(tf.signal.r{name[2:]}(x)).numpy().ravel()[:2]
         array([1., 1.], dtype=float32)
     """
     else:

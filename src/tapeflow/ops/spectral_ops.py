@@ -72,6 +72,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
                          f"positive")
     a = normalize_axis("frame", axis, x.ndim)
     samples = x.shape.as_list()[a]
+    if samples is None:
+        raise ValueError(f"frame: the length of axis {a} must be known while a graph is built, "
+                         f"got signal shape {x.shape}")
     if pad_end:
         frames = -(-samples // step)
         extra = max(0, (frames - 1) * step + length - samples)
@@ -112,6 +115,9 @@ def overlap_and_add(signal, frame_step, name=None) -> Tensor:
     if step <= 0:
         raise ValueError(f"overlap_and_add: frame_step must be positive, got {step}")
     *lead, frames, length = x.shape.as_list()
+    if None in lead or frames is None or length is None:
+        raise ValueError(f"overlap_and_add: the signal's shape must be known while a graph is "
+                         f"built, got {x.shape}")
     samples = max(0, (frames - 1) * step + length)
     # Samples first, then one segment sum puts each at its place in the output.
     flat = transpose(reshape(x, [math.prod(lead), frames * length]))
