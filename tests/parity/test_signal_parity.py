@@ -43,6 +43,9 @@ CASES = {
                                                 tf.signal.rfft, tf.signal.irfft)
                               for data in (X64, X32, [[1.0, 2.0]])]
     + [f(Z64) for f in (tf.signal.ifft, tf.signal.fft3d, tf.signal.irfft2d)],
+    "variables": lambda tf: [tf.signal.fft(tf.Variable(Z64)), tf.signal.rfft(tf.Variable(X32)),
+                             tf.signal.dct(tf.Variable(X32)),
+                             tf.signal.frame(tf.Variable(X32), 5, 5)],
     "fft of a float": lambda tf: raised(tf.signal.fft, tf.constant(X32)),
     "rfft of a complex": lambda tf: raised(tf.signal.rfft, tf.constant(Z64)),
     "irfft of a float": lambda tf: raised(tf.signal.irfft, tf.constant(X32)),
@@ -76,6 +79,8 @@ CASES = {
         tf.signal.inverse_stft(tf.signal.stft(X32, 16, 4), 16, 4,
                                window_fn=tf.signal.inverse_stft_window_fn(4)),
         tf.signal.inverse_stft(Z64, 12, 3), tf.signal.inverse_stft(Z64, 6, 2, fft_length=10),
+        tf.signal.inverse_stft(Z64, 12, 3, fft_length=8),
+        tf.signal.stft(X64, 12, 3, fft_length=8),
         tf.signal.inverse_stft_window_fn(3)(10, tf.float64),
         tf.signal.inverse_stft_window_fn(4, tf.signal.hamming_window)(16, tf.float32)],
     # Discrete cosine transforms.
