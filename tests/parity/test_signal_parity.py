@@ -69,6 +69,12 @@ CASES = {
                            for n in (0, 1, 2, 7, 8) for p in (True, False)
                            for d in (tf.float32, tf.float64)],
     "window of an int dtype": lambda tf: raised(tf.signal.hann_window, 4, dtype=tf.int32),
+    "framing errors": lambda tf: [raised(tf.signal.hann_window, -1),
+                                  raised(tf.signal.frame, tf.constant(1.0), 2, 1),
+                                  raised(tf.signal.frame, tf.zeros([4]), 2, 0),
+                                  raised(tf.signal.overlap_and_add, tf.zeros([4]), 1),
+                                  raised(tf.signal.overlap_and_add, tf.zeros([2, 4]), 0),
+                                  tf.signal.frame(tf.zeros([4]), 0, 1)],
     # Short-time Fourier transforms.
     "stft": lambda tf: [tf.signal.stft(X32, 16, 4), tf.signal.stft(X32, 10, 3, pad_end=True),
                         tf.signal.stft(X64, 4, 1, fft_length=7, window_fn=None),
@@ -93,7 +99,11 @@ CASES = {
                               raised(tf.signal.dct, X32, axis=0),
                               raised(tf.signal.dct, X32, norm="forward"),
                               raised(tf.signal.dct, X32, type=1, norm="ortho"),
-                              raised(tf.signal.dct, X32, n=0)],
+                              raised(tf.signal.dct, X32, n=0),
+                              raised(tf.signal.dct, tf.ones([4], tf.float16)),
+                              raised(tf.signal.dct, tf.ones([4], tf.int32)),
+                              raised(tf.signal.dct, tf.ones([1]), type=1),
+                              tf.signal.dct(X32, n=np.int64(3))],
     # Mel features.
     "mel weight matrix": lambda tf: [
         tf.signal.linear_to_mel_weight_matrix(),

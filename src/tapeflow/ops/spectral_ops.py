@@ -50,9 +50,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         `signal.shape[:axis] + [frames, frame_length] + signal.shape[axis + 1:]`.
 
     Raises:
-        ValueError: a rank-0 signal, or a frame_length / frame_step that is not a positive
-            integer.
-        InvalidArgumentError: `axis` is out of range.
+        ValueError: a rank-0 signal, or a framed axis of unknown length in a graph.
+        InvalidArgumentError: `axis` is out of range, frame_length is negative or frame_step
+            not positive.
 
     Example:
         >>> import tapeflow as tf
@@ -67,9 +67,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
                          f"{x.shape.as_list()}")
     length = _one_int("frame", frame_length, "frame_length")
     step = _one_int("frame", frame_step, "frame_step")
-    if length <= 0 or step <= 0:
-        raise ValueError(f"frame: frame_length ({length}) and frame_step ({step}) must be "
-                         f"positive")
+    if length < 0 or step <= 0:
+        raise invalid_argument("frame", f"frame_length ({length}) must be non-negative and "
+                                        f"frame_step ({step}) positive")
     a = normalize_axis("frame", axis, x.ndim)
     samples = x.shape.as_list()[a]
     if samples is None:
@@ -100,7 +100,8 @@ def overlap_and_add(signal, frame_step, name=None) -> Tensor:
         A [..., (frames - 1) * frame_step + frame_length] tensor of the signal's dtype.
 
     Raises:
-        ValueError: the signal's rank is below 2, or frame_step is not a positive integer.
+        ValueError: the signal's rank is below 2, or its shape is unknown in a graph.
+        InvalidArgumentError: frame_step is not positive.
 
     Example:
         >>> import tapeflow as tf
@@ -113,7 +114,7 @@ def overlap_and_add(signal, frame_step, name=None) -> Tensor:
                          f"{x.shape.as_list()}")
     step = _one_int("overlap_and_add", frame_step, "frame_step")
     if step <= 0:
-        raise ValueError(f"overlap_and_add: frame_step must be positive, got {step}")
+        raise invalid_argument("overlap_and_add", f"frame_step must be positive, got {step}")
     *lead, frames, length = x.shape.as_list()
     if None in lead or frames is None or length is None:
         raise ValueError(f"overlap_and_add: the signal's shape must be known while a graph is "
@@ -132,7 +133,7 @@ def _raised_cosine(op_name: str, window_length, periodic, dtype, a: float, b: fl
     dtype = _float_dtype(op_name, dtype)
     length = _one_int(op_name, window_length, "window_length")
     if length < 0:
-        raise ValueError(f"{op_name}: window_length must be non-negative, got {length}")
+        raise invalid_argument(op_name, f"window_length must be non-negative, got {length}")
     np_dtype = dtype._np
     if length == 1:
         return constant(np.ones(1, np_dtype))
@@ -150,7 +151,8 @@ def hann_window(window_length, periodic=True, dtype=dtypes.float32, name=None) -
     """The Hann window 0.5 - 0.5 cos(2 pi n / N); N = window_length, less 1 unless periodic.
 
     Raises:
-        ValueError: dtype is not floating, or window_length is negative.
+        ValueError: dtype is not floating.
+        InvalidArgumentError: window_length is negative.
 
     Example:
         >>> import tapeflow as tf
@@ -165,7 +167,8 @@ def hamming_window(window_length, periodic=True, dtype=dtypes.float32, name=None
     periodic.
 
     Raises:
-        ValueError: dtype is not floating, or window_length is negative.
+        ValueError: dtype is not floating.
+        InvalidArgumentError: window_length is negative.
 
     Example:
         >>> import tapeflow as tf
@@ -325,7 +328,8 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None) -> Tensor:  # noqa
 
     Raises:
         ValueError: a bad type, norm, or n; type 1 on fewer than 2 samples or with "ortho";
-            an input that is not float32 or float64.
+            a scalar input.
+        TypeError: an input that is not float32 or float64.
         NotImplementedError: axis is not -1.
 
     Example:
@@ -338,15 +342,19 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None) -> Tensor:  # noqa
         raise ValueError(f"dct: Types I, II, III and IV (I)DCT are supported, got type {type}")
     if axis != -1:
         raise NotImplementedError(f"dct: axis must be -1. Got: {axis}")
-    if n is not None and (not isinstance(n, int) or n < 1):
-        raise ValueError(f"dct: n should be a positive integer or None, got {n!r}")
+    if n is not None:
+        n = _one_int("dct", n, "n")
+        if n < 1:
+            raise ValueError(f"dct: n should be a positive integer or None, got {n}")
     if norm not in (None, "ortho"):
         raise ValueError(f"dct: Unknown normalization. Expected None or 'ortho', got: {norm}")
     if type == 1 and norm == "ortho":
         raise ValueError("dct: Normalization is not supported for the Type-I DCT.")
-    if x.dtype not in (dtypes.float32, dtypes.float64) or x.ndim == 0:
-        raise ValueError(f"dct: input must be a float32 or float64 tensor of rank >= 1, got "
-                         f"{x.dtype.name} of shape {x.shape.as_list()}")
+    if x.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"dct: input must be a float32 or float64 tensor, got "
+                        f"{x.dtype.name} of shape {x.shape.as_list()}")
+    if x.ndim == 0:
+        raise ValueError("dct: input must have rank at least 1, got a scalar")
     if n is not None:
         x = fit_innermost(x, (n,))
     *lead, size = x.shape.as_list()
@@ -362,7 +370,7 @@ def idct(input, type=2, n=None, axis=-1, norm=None, name=None) -> Tensor:  # noq
     the inverse up to a factor 1 / (2 n) (1 / (2 (n - 1)) for type 1).
 
     Raises:
-        ValueError, NotImplementedError: as `dct`.
+        ValueError, TypeError, NotImplementedError: as `dct`.
 
     Example:
         >>> import tapeflow as tf
@@ -428,7 +436,8 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None) -> Tensor:
     spectrograms along their last axis (keep the first few for features).
 
     Raises:
-        ValueError: the last axis is empty, or the input is not float32 or float64.
+        ValueError: the last axis is empty.
+        TypeError: the input is not float32 or float64.
 
     Example:
         >>> import tapeflow as tf
