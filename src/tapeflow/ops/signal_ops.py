@@ -52,8 +52,9 @@ def _irfft(x, fft_length):
 
 
 # -- ops -------------------------------------------------------------------------------------
-# All are linear over the reals (IRFFT reads conjugates, so not over the complex numbers) and
-# act on the innermost axes, which leaves their gradient rules blind to leading batch axes.
+# Primitives because no composition of existing ops computes a DFT in O(n log n). All are
+# linear over the reals (IRFFT reads conjugates, so not over the complex numbers) and act on
+# the innermost axes, which leaves their gradient rules blind to leading batch axes.
 FFT, FFT2D, FFT3D = (define_op(f"FFT{s}", functools.partial(_fft, rank=r), family=LINEAR,
                                batching=TRANSPARENT) for r, s in ((1, ""), (2, "2D"), (3, "3D")))
 IFFT, IFFT2D, IFFT3D = (define_op(f"IFFT{s}", functools.partial(_ifft, rank=r), family=LINEAR,
