@@ -22,7 +22,6 @@ from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, comp
                           gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                           norm_ops, pool_ops, random_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
-from tapeflow.ops import signal_ops, spectral_ops
 from tapeflow.distribute import losses as distribute_losses
 from tapeflow.testing import gradient_checker
 
@@ -191,12 +190,6 @@ TF_NAMES = [
     (tensor_spec.TensorSpec, "TensorSpec"), (indexed_slices.IndexedSlices, "IndexedSlices"),
     (dtypes.DType, "DType dtypes.DType"), (dtypes.as_dtype, "as_dtype dtypes.as_dtype"),
 ]
-TF_NAMES += [(getattr(module, name), f"signal.{name}") for module, names in [
-    (signal_ops, "fft ifft fft2d ifft2d fft3d ifft3d rfft irfft rfft2d irfft2d rfft3d irfft3d "
-                 "fftshift ifftshift"),
-    (spectral_ops, "frame overlap_and_add hann_window hamming_window stft inverse_stft "
-                   "inverse_stft_window_fn dct idct linear_to_mel_weight_matrix "
-                   "mfccs_from_log_mel_spectrograms")] for name in names.split()]
 for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "float64 double",
                "int8", "int16", "int32", "int64", "uint8"):
     TF_NAMES.append((getattr(dtypes, _names.split()[0]),
@@ -204,7 +197,7 @@ for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "fl
 
 # Other names TF has that tapeflow exports: namespaces, and non-function members.
 TF_MODULES = {"autodiff", "bitwise", "compat", "config", "data", "distribute", "dtypes", "errors",
-              "keras", "linalg", "math", "nn", "random", "test", "train"} | {"signal"}
+              "keras", "linalg", "math", "nn", "random", "test", "train"}
 TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
 # Documented extras (README): the functional helpers of tf.autodiff, and tf.utils.plot_tape.
 EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",
@@ -228,7 +221,7 @@ def test_the_table_names_each_function_once():
 
 
 @pytest.mark.parametrize("space", ["bitwise", "math", "nn", "linalg", "random", "test", "autodiff",
-                                   "dtypes"] + ["signal"])
+                                   "dtypes"])
 def test_a_namespace_exports_only_tf_names(space):
     known = {path for _, path in PATHS} | EXTRAS
     exported = {f"{space}.{name}" for name in getattr(tf, space).__all__}
@@ -257,3 +250,26 @@ def test_errors_are_tf_classes_and_codes():
     assert tf.errors.OK == 0 and tf.errors.UNAUTHENTICATED == 16
     assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)
     assert "SymbolicValueError" not in tf.errors.__all__
+
+
+# tf.signal, in a block of its own.
+from tapeflow.ops import signal_ops, spectral_ops  # noqa: E402
+
+SIGNAL_PATHS = [(getattr(module, name), f"signal.{name}") for module, names in [
+    (signal_ops, "fft ifft fft2d ifft2d fft3d ifft3d rfft irfft rfft2d irfft2d rfft3d irfft3d "
+                 "fftshift ifftshift"),
+    (spectral_ops, "frame overlap_and_add hann_window hamming_window stft inverse_stft "
+                   "inverse_stft_window_fn dct idct linear_to_mel_weight_matrix "
+                   "mfccs_from_log_mel_spectrograms")] for name in names.split()]
+TF_NAMES += SIGNAL_PATHS
+PATHS += SIGNAL_PATHS
+TF_MODULES.add("signal")
+
+
+@pytest.mark.parametrize("fn,path", SIGNAL_PATHS, ids=[path for _, path in SIGNAL_PATHS])
+def test_signal_name_resolves_to_the_function(fn, path):
+    test_tf_name_resolves_to_the_function(fn, path)
+
+
+def test_signal_exports_only_tf_names():
+    test_a_namespace_exports_only_tf_names("signal")

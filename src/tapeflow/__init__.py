@@ -40,7 +40,6 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
-from . import signal  # noqa: E402
 from .framework.graph import Graph, init_scope
 from .framework.tensor_spec import TensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
@@ -66,3 +65,4 @@ def __getattr__(name: str):
 
 def __dir__() -> list:
     return sorted(set(globals()) | _LAZY_SUBMODULES)
+from . import signal  # noqa: E402,F401  (tf.signal)
