@@ -262,7 +262,7 @@ SIGNAL_PATHS = [(getattr(module, name), f"signal.{name}") for module, names in [
                    "inverse_stft_window_fn dct idct linear_to_mel_weight_matrix "
                    "mfccs_from_log_mel_spectrograms")] for name in names.split()]
 TF_NAMES += SIGNAL_PATHS
-PATHS += SIGNAL_PATHS
+PATHS = PATHS + SIGNAL_PATHS  # a new list: the parametrized one stays as it is
 TF_MODULES.add("signal")
 
 
