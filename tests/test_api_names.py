@@ -304,3 +304,26 @@ def test_segment_and_space_names_resolve(fn, path):
 def test_new_namespaces_export_only_tf_names(space):
     exported = {f"{space}.{name}" for name in getattr(tf, space).__all__}
     assert exported - {path for _, path in PATHS} == set()
+
+
+# tf.signal, in a block of its own.
+from tapeflow.ops import signal_ops, spectral_ops  # noqa: E402
+
+SIGNAL_PATHS = [(getattr(module, name), f"signal.{name}") for module, names in [
+    (signal_ops, "fft ifft fft2d ifft2d fft3d ifft3d rfft irfft rfft2d irfft2d rfft3d irfft3d "
+                 "fftshift ifftshift"),
+    (spectral_ops, "frame overlap_and_add hann_window hamming_window stft inverse_stft "
+                   "inverse_stft_window_fn dct idct linear_to_mel_weight_matrix "
+                   "mfccs_from_log_mel_spectrograms")] for name in names.split()]
+TF_NAMES += SIGNAL_PATHS
+PATHS = PATHS + SIGNAL_PATHS  # a new list: the parametrized one stays as it is
+TF_MODULES.add("signal")
+
+
+@pytest.mark.parametrize("fn,path", SIGNAL_PATHS, ids=[path for _, path in SIGNAL_PATHS])
+def test_signal_name_resolves_to_the_function(fn, path):
+    test_tf_name_resolves_to_the_function(fn, path)
+
+
+def test_signal_exports_only_tf_names():
+    test_a_namespace_exports_only_tf_names("signal")

@@ -77,3 +77,4 @@ def __getattr__(name: str):
 
 def __dir__() -> list:
     return sorted(set(globals()) | _LAZY_SUBMODULES)
+from . import signal  # noqa: E402,F401  (tf.signal)

@@ -16,7 +16,7 @@ import tapeflow
 from tapeflow.eager.function import Function
 from tapeflow.framework.registry import OpDef
 
-_NAMESPACES = ("", "math", "nn", "linalg", "random")
+_NAMESPACES = ("", "math", "nn", "linalg", "random", "signal")
 # Gradient ops the table calls directly, and the names TF's raw ops give their inputs.
 _RAW_OPS = {"ReluGrad": ("gradients", "features"), "Relu6Grad": ("gradients", "features"),
             "LeakyReluGrad": ("gradients", "features"), "EluGrad": ("gradients", "outputs"),

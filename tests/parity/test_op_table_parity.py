@@ -53,6 +53,15 @@ KNOWN_DIFFERENCES = {
     **{f"{op}[{label}]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in test_conv_parity.py)"
        for op in ("MaxPool3D", "AvgPool3D")
        for label in ("k=2,s=2,VALID", "k=[1, 3, 2, 2, 1],s=1,SAME")},
+    **{row: "TF's RFFT/IRFFT gradients assume the input already has fft_length's size (bins): "
+            "cropping raises InvalidArgumentError (incompatible shapes); tapeflow crops with a "
+            "Slice, which has a gradient"
+       for row in ("RFFT[cropped]", "IRFFT[cropped bins]")},
+    **{row: "TF registers no gradient for RFFT3D and IRFFT3D (LookupError); tapeflow's are "
+            "checked by finite differences"
+       for row in ("RFFT3D[(2, 3, 2)]", "RFFT3D[(2, 2, 3)]", "IRFFT3D[(2, 3, 2) to [2, 3, 2]]",
+                   "IRFFT3D[(2, 3, 2) to [2, 3, 3]]", "IRFFT3D[(2, 2, 2) to [2, 2, 3]]",
+                   "IRFFT3D[(2, 2, 2) to [2, 2, 4]]")},
     "MaxPool3D[pool MAX 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
                                f"test_conv_parity.py)",
     "AvgPool3D[avg_pool 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
