@@ -14,6 +14,7 @@ from ..framework.registry import NO_GRADIENT, gradient_rule
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from . import diagnostics, tape_dot
+from .output_gradients import checked_output_gradients
 from .tape import OpRecord, Tape
 
 __all__ = ["GradientTape", "UnconnectedGradients", "imperative_grad", "unbroadcast"]
@@ -152,6 +153,8 @@ class GradientTape:
             RuntimeError: a non-persistent tape is used a second time.
             ValueError: an unknown `unconnected_gradients`, or `output_gradients` of
                 another length than the targets.
+            InvalidArgumentError: an output gradient of another dtype or shape than its
+                target.
         """
         if self._tape is None:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
@@ -176,6 +179,7 @@ class GradientTape:
             if len(upstream) != len(flat_targets):
                 raise ValueError(f"output_gradients has {len(upstream)} entries but target "
                                  f"has {len(flat_targets)}; give one per target.")
+            upstream = checked_output_gradients(flat_targets, upstream)
         tape = self._tape
         if not self._persistent:
             self._tape = None

@@ -26,6 +26,7 @@ import numpy as np
 
 from . import errors
 from .context import state
+from .execute import keep_numpy_quiet, kernel_error
 
 __all__ = ["Plan", "prune", "current_value"]
 
@@ -301,6 +302,7 @@ class Plan:
 
     def run(self, values, store) -> tuple:
         """`__call__` with the Session's variable store (graph variables live there)."""
+        keep_numpy_quiet()
         st = state
         saved = st.graph, st.recorders
         run = run_state
@@ -321,9 +323,11 @@ class Plan:
                 e.op = op
                 e.message = _with_node(e.message, op)
             raise
-        except (ValueError, TypeError, IndexError, ArithmeticError) as e:
+        except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as e:
             op = self._failing_op(e.__traceback__)
-            raise errors.InvalidArgumentError(None, op, _with_node(str(e), op)) from None
+            error = kernel_error("plan" if op is None else op.type, e,
+                                 () if op is None else op._inputs)
+            raise type(error)(None, op, _with_node(error.message, op)) from None
         finally:
             if outer is None:
                 run.writes, run.store = None, saved_store

@@ -15,6 +15,8 @@ import warnings
 
 import numpy as np
 
+from .execute import tf_wording
+
 __all__ = ["infer_outputs"]
 
 
@@ -81,7 +83,8 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         try:
             outs = _run(op, consts, attrs)
         except Exception as e:  # noqa: BLE001
-            raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
+            raise ValueError(f"{op.name}: {tf_wording(e, inputs)} "
+                             f"(inputs {_describe(inputs)})") from None
         return [(o.dtype, o.shape) for o in outs], _folded(op, consts, attrs, outs)
     first = _try(op, inputs, attrs, 2, 0)
     second = _try(op, inputs, attrs, 3, 1) or _try(op, inputs, attrs, 3, 0)
@@ -90,7 +93,8 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         try:
             _run(op, [_probe_array(x, 2, 0) for x in inputs], attrs)
         except Exception as e:  # noqa: BLE001
-            raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
+            raise ValueError(f"{op.name}: {tf_wording(e, inputs)} "
+                             f"(inputs {_describe(inputs)})") from None
     if first is not None and second is not None and len(first) == len(second):
         return _merge(first, second), None
     found = first if first is not None else second

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -18,6 +19,12 @@ from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_a
                       same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
+try:
+    _PHYSICAL_MEMORY = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+except (AttributeError, ValueError, OSError):  # no sysconf (Windows): views are never refused
+    _PHYSICAL_MEMORY = math.inf
+
+
 def _identity(x):
     return x
 
@@ -43,7 +50,17 @@ def _broadcast_to(x, shape):
         out = np.empty(shape, x.dtype)
         out[...] = x
         return out
+    if math.prod(shape) * x.itemsize > _PHYSICAL_MEMORY:  # TF allocates the result
+        raise _TooLarge(shape, x.dtype)
     return np.broadcast_to(x, shape)
+
+
+class _TooLarge(MemoryError):
+    """A result larger than this machine's memory, which a broadcast view would hide."""
+
+    def __init__(self, shape: tuple, dtype) -> None:
+        super().__init__(f"{shape} of {dtype}")
+        self.shape, self.dtype = shape, dtype
 
 
 def _concat(*values, axis):

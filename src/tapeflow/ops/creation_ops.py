@@ -70,11 +70,21 @@ def _constant(value: np.ndarray, name) -> Tensor:
     return Tensor(value) if graph is None else graph.constant(value, name=name)
 
 
+def _filled(shape, dtype, fill) -> np.ndarray:
+    """`fill` (np.zeros or np.ones) of `shape`; an allocation too large is TF's error."""
+    dims = dims_values("Fill", shape)
+    try:
+        return fill(dims, dtypes.as_dtype(dtype)._np)
+    except MemoryError as e:
+        raise errors.out_of_memory("Fill", e) from None
+
+
 def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
     """A tensor of `shape` filled with zeros.
 
     Raises:
         InvalidArgumentError: a negative or non-integer dimension.
+        ResourceExhaustedError: the tensor does not fit in memory.
 
     Example:
         >>> import tapeflow as tf
@@ -82,18 +92,22 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         array([[0, 0, 0],
                [0, 0, 0]], dtype=int32)
     """
-    return _constant(np.zeros(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
+    return _constant(_filled(shape, dtype, np.zeros), name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
     """A tensor of `shape` filled with ones.
+
+    Raises:
+        InvalidArgumentError: a negative or non-integer dimension.
+        ResourceExhaustedError: the tensor does not fit in memory.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.ones([2]).numpy()
         array([1., 1.], dtype=float32)
     """
-    return _constant(np.ones(dims_values("Fill", shape), dtypes.as_dtype(dtype)._np), name)
+    return _constant(_filled(shape, dtype, np.ones), name)
 
 
 def _like(op, input, dtype):  # noqa: A002
@@ -242,7 +256,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
     Raises:
         TypeError: `on_value` and `off_value` (or `dtype`) disagree in dtype.
-        InvalidArgumentError: non-integer indices, or `axis` out of range.
+        InvalidArgumentError: non-integer indices, a negative `depth`, or `axis` out of range.
 
     Example:
         >>> import tapeflow as tf
@@ -264,6 +278,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     on = Tensor(np.ones((), target._np)) if given[0] is None else given[0]
     off = Tensor(np.zeros((), target._np)) if given[1] is None else given[1]
     (count,) = int_values("OneHot", depth, "depth")
+    if count < 0:
+        raise errors.invalid_argument("OneHot", f"depth must be non-negative, got: {count}")
     a = -1 if axis is None else int(axis)
     if not -1 <= a <= idx.ndim:
         raise errors.InvalidArgumentError(

@@ -46,7 +46,7 @@ def _like(value, like, op_name: str) -> Tensor:
 def _scalar_array(value, dtype, op_name: str) -> np.ndarray:
     try:
         return _array_from_python(value, dtypes.as_dtype(dtype))
-    except (TypeError, ValueError, OverflowError):
+    except (TypeError, OverflowError):
         raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype "
                         f"{dtypes.as_dtype(dtype).name}") from None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from ...framework.tensor_shape import TensorShape
 from ...ops import array_ops, math_ops
 from .base import Layer
 
@@ -12,7 +13,7 @@ __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Conc
 
 
 def _shapes(layer: Layer, inputs) -> list:
-    """The inputs' shapes as tuples (from tensors or TensorShapes).
+    """The inputs' shapes as tuples (from tensors, TensorShapes or tuples).
 
     Raises:
         ValueError: `inputs` is not a list.
@@ -22,7 +23,8 @@ def _shapes(layer: Layer, inputs) -> list:
         raise ValueError(f'Layer "{layer.name}" ({type(layer).__name__}) must be called on a '
                          f"list of tensors; received one tensor of shape "
                          f"{tuple(shape.as_list())}.")
-    return [tuple((x.shape if hasattr(x, "shape") else x).as_list()) for x in inputs]
+    return [tuple(TensorShape(x.shape if hasattr(x, "shape") else x).as_list())
+            for x in inputs]
 
 
 class _Merge(Layer):
