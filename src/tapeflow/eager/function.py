@@ -17,6 +17,7 @@ import collections
 import functools
 import inspect
 import logging
+import threading
 import weakref
 
 import numpy as np
@@ -318,6 +319,8 @@ class Function:
         self._tracing_count = 0
         self._recent = collections.deque(maxlen=RETRACING_WARNING_THRESHOLD)
         self._bound = weakref.WeakKeyDictionary()
+        # Threads making a first call together trace once: the others wait for that trace.
+        self._tracing = threading.RLock()
 
     @property
     def python_function(self):
@@ -335,18 +338,19 @@ class Function:
         """A method: each instance gets its own Function (own traces, own variables)."""
         if instance is None:
             return self
-        try:
-            bound = self._bound.get(instance)
-        except TypeError:  # not weakly referable or not hashable: a fresh one each access
-            bound = None
-        if bound is None:
-            bound = Function(functools.partial(self._python_function, instance),
-                             self._input_signature, self._reduce_retracing, self._name)
+        with self._tracing:
             try:
-                self._bound[instance] = bound
-            except TypeError:
-                pass
-        return bound
+                bound = self._bound.get(instance)
+            except TypeError:  # not weakly referable or not hashable: a fresh one each access
+                bound = None
+            if bound is None:
+                bound = Function(functools.partial(self._python_function, instance),
+                                 self._input_signature, self._reduce_retracing, self._name)
+                try:
+                    self._bound[instance] = bound
+                except TypeError:
+                    pass
+            return bound
 
     def __call__(self, *args, **kwargs):
         leaves: list = []
@@ -372,6 +376,13 @@ class Function:
         return self._cache.get(key) or self._concrete_for(key, args, kwargs, leaves)
 
     def _concrete_for(self, key, args, kwargs, leaves) -> ConcreteFunction:
+        with self._tracing:
+            concrete = self._cache.get(key)
+            if concrete is None:
+                concrete = self._matching_or_new(key, args, kwargs, leaves)
+            return concrete
+
+    def _matching_or_new(self, key, args, kwargs, leaves) -> ConcreteFunction:
         for template, concrete in self._concretes:
             if _compatible(template, key):
                 self._cache[key] = concrete

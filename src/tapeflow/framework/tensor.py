@@ -275,6 +275,9 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
     arr = _array_from_python(value, dtype)
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())
+        for d in shape:
+            if d is None or d < 0:
+                raise ValueError(f"Dimension {d} must be >= 0")
         if arr.size == 1:
             arr = np.broadcast_to(arr.reshape(()), shape).copy()
         elif int(np.prod(shape)) == arr.size:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 
 import numpy as np
 
@@ -10,6 +11,9 @@ from .context import state
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
 __all__ = ["Variable"]
+
+# assign_add and assign_sub read, then write: one at a time, so no thread's update is lost.
+_READ_MODIFY_WRITE = threading.Lock()
 
 
 class _VariableMeta(type):
@@ -144,17 +148,21 @@ class Variable(metaclass=_VariableMeta):
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        """Adds `delta` (same shape) to the value."""
+        """Adds `delta` (same shape) to the value, atomically among threads."""
         if state.graph is not None:
             return self._assign_in_graph(state.graph, "AssignAddVariableOp", delta, read_value)
-        self._value = self._value + self._checked_value(delta, "assign_add to")
+        delta = self._checked_value(delta, "assign_add to")
+        with _READ_MODIFY_WRITE:
+            self._value = self._value + delta
         return self if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        """Subtracts `delta` (same shape) from the value."""
+        """Subtracts `delta` (same shape) from the value, atomically among threads."""
         if state.graph is not None:
             return self._assign_in_graph(state.graph, "AssignSubVariableOp", delta, read_value)
-        self._value = self._value - self._checked_value(delta, "assign_sub to")
+        delta = self._checked_value(delta, "assign_sub to")
+        with _READ_MODIFY_WRITE:
+            self._value = self._value - delta
         return self if read_value else None
 
     def _assign_in_graph(self, graph, op_name: str, value, read_value: bool):

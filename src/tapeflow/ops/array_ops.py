@@ -15,7 +15,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .complex_ops import conj
-from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
+from .op_util import (NO_ATTRS, as_input, binary_inputs, int_value, int_values, normalize_axis,
                       same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -140,12 +140,22 @@ Rank = define_op("Rank", _rank)
 
 
 # -- argument helpers ------------------------------------------------------------------------
-def _shape_input(shape) -> Tensor:
+def _shape_input(op_name: str, shape) -> Tensor:
+    """`shape` as a 1-D integer tensor (int64 where a dimension does not fit int32).
+
+    Raises:
+        InvalidArgumentError: dimensions that are not integers, or not a list of them.
+    """
     if isinstance(shape, Tensor):
         return shape
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
         return stack([d if isinstance(d, Tensor) else int(d) for d in shape])  # [n, -1]
-    return Tensor(np.asarray(getattr(shape, "as_list", lambda: shape)(), dtype=np.int32))
+    dims = getattr(shape, "as_list", lambda: shape)()
+    values = int_values(op_name, dims, "shape")
+    if np.ndim(dims) > 1:
+        raise errors.invalid_argument(op_name, f"shape must be a list of integers, got {dims!r}")
+    fits = all(-2 ** 31 <= d < 2 ** 31 for d in values)
+    return Tensor(np.array(values, dtype=np.int32 if fits else np.int64))
 
 
 # -- public functions ------------------------------------------------------------------------
@@ -183,7 +193,7 @@ def reshape(tensor, shape, name=None) -> Tensor:
         >>> tf.reshape(tf.constant([1, 2, 3, 4, 5, 6]), [2, -1]).shape
         TensorShape([2, 3])
     """
-    return execute(Reshape, (as_input(tensor), _shape_input(shape)), NO_ATTRS)
+    return execute(Reshape, (as_input(tensor), _shape_input("Reshape", shape)), NO_ATTRS)
 
 
 def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002
@@ -195,7 +205,7 @@ def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002
         array([[1, 2],
                [1, 2]], dtype=int32)
     """
-    return execute(BroadcastTo, (as_input(input), _shape_input(shape)), NO_ATTRS)
+    return execute(BroadcastTo, (as_input(input), _shape_input("BroadcastTo", shape)), NO_ATTRS)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
@@ -276,6 +286,8 @@ def concat(values, axis, name="concat") -> Tensor:
                [0., 1., 1.]], dtype=float32)
     """
     values = same_dtype_inputs("ConcatV2", values)
+    if not values:
+        raise errors.invalid_argument("ConcatV2", "concat needs at least one tensor, got none")
     if len(values) == 1:
         return identity(values[0])
     ndim = values[0].ndim
@@ -298,7 +310,11 @@ def stack(values, axis=0, name="stack") -> Tensor:
         array([[1, 3],
                [2, 4]], dtype=int32)
     """
+    if isinstance(values, Tensor) or hasattr(values, "_as_tensor"):
+        values = unstack(values)
     values = same_dtype_inputs("Pack", values)
+    if not values:
+        raise errors.invalid_argument("Pack", "stack needs at least one tensor, got none")
     first = values[0].shape
     for i, v in enumerate(values[1:], 1):
         if v.shape != first:
@@ -355,7 +371,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     dim = x.shape[axis]
     if isinstance(num_or_size_splits, numbers.Integral) or np.ndim(
             getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0:
-        count = int_values("Split", num_or_size_splits, "num_or_size_splits")[0]
+        count = int_value("Split", num_or_size_splits, "num_or_size_splits")
         if count <= 0 or dim % count:
             raise errors.InvalidArgumentError(
                 None, "Split", f"Split: Number of ways to split should evenly divide the split "

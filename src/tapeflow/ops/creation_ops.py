@@ -14,7 +14,7 @@ from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
 from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input,
-                      int_values, normalize_axis)
+                      int_value, normalize_axis)
 
 
 def _fill(value, dims):
@@ -172,8 +172,9 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
         array([[1, 0, 0],
                [0, 1, 0]], dtype=int32)
     """
-    rows = int_values("Eye", num_rows, "num_rows")[0]
-    cols = rows if num_columns is None else int_values("Eye", num_columns, "num_columns")[0]
+    rows = int_value("Eye", num_rows, "num_rows")
+    cols = rows if num_columns is None else int_value("Eye", num_columns, "num_columns")
+    dims_values("Eye", [rows, cols])  # InvalidArgumentError for a negative size
     batch = () if batch_shape is None else dims_values("Eye", batch_shape)
     matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
     return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
@@ -231,7 +232,7 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     start, stop = binary_inputs("LinSpace", start, stop)
     if not start.dtype.is_floating:
         start, stop = (Tensor(x._value.astype(np.float64)) for x in (start, stop))
-    (count,) = int_values("LinSpace", num, "num")
+    count = int_value("LinSpace", num, "num")
     if count < 0:
         raise errors.InvalidArgumentError(
             None, "LinSpace", f"LinSpace: Requires num >= 0, got {count}")
@@ -277,7 +278,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                         f"{target.name}")
     on = Tensor(np.ones((), target._np)) if given[0] is None else given[0]
     off = Tensor(np.zeros((), target._np)) if given[1] is None else given[1]
-    (count,) = int_values("OneHot", depth, "depth")
+    count = int_value("OneHot", depth, "depth")
     if count < 0:
         raise errors.invalid_argument("OneHot", f"depth must be non-negative, got: {count}")
     a = -1 if axis is None else int(axis)

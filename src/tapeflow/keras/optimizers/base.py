@@ -9,6 +9,7 @@ tapeflow ops and the results are assigned.
 """
 from __future__ import annotations
 
+import threading
 import warnings
 
 import numpy as np
@@ -19,6 +20,10 @@ from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.variables import Variable
 from ...ops import clip_ops, math_ops
 from .schedules import LearningRateSchedule
+
+# One eager apply_gradients at a time in a process: threads sharing variables (or one
+# optimizer) see each update whole, slots are created once, and no step is lost.
+_UPDATES = threading.RLock()
 
 __all__ = ["Optimizer"]
 
@@ -229,7 +234,8 @@ class Optimizer:
 
         Pairs whose gradient is None are skipped with a warning. Every gradient is checked
         before anything changes, so a failed call leaves variables, slots and `iterations`
-        as they were. Inside a `tf.function` the updates become graph operations.
+        as they were. Eager calls from several threads run one at a time, each whole.
+        Inside a `tf.function` the updates become graph operations.
 
         Args:
             grads_and_vars: (gradient, variable) pairs, e.g. `zip(grads, vars)`. Gradients
@@ -252,6 +258,12 @@ class Optimizer:
             >>> w.numpy()
             array([0.9, 1.9], dtype=float32)
         """
+        if state.graph is not None:
+            return self._apply_gradients(grads_and_vars)
+        with _UPDATES:
+            return self._apply_gradients(grads_and_vars)
+
+    def _apply_gradients(self, grads_and_vars):
         checked = self._checked_pairs(grads_and_vars)
         building = state.graph is not None
         xp = _TensorFunctions if building else np
