@@ -167,6 +167,10 @@ REGRESSIONS = {
     "reshape to a nested shape": ("reshape", ["float32 [2,3]", "nested shape"], {}),
     "reshape to a float shape": ("reshape", ["float32 [2,3]", "shape with a float"], {}),
     "constant of shape -1": ("constant", ["float 0.5 as a count"], {"shape": "int -1"}),
+    "eye of 10**12 rows": ("eye", ["int 10**12"], {}),
+    "embedding_lookup of a tensor max_norm": (
+        "nn.embedding_lookup", ["float32 [1,1,1,1,2]", "int 0"], {"max_norm": "float32 [0,3]"}),
+    "split into 10**12 parts": ("split", ["float32 [0,3]", "int 10**12"], {}),
     "tensordot of scalars on tensor axes": (
         "tensordot", ["float 0.5 as a count", "float 0.5 as a count", "int32 [2,3]"], {}),
 }

@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, errors
 from .context import state
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
@@ -129,15 +129,26 @@ class Variable(metaclass=_VariableMeta):
 
     # -- writing -------------------------------------------------------------------------
     def _checked_value(self, value, what: str) -> np.ndarray:
+        """`value` as an array of this variable's dtype and a compatible shape.
+
+        Raises:
+            ValueError: another dtype or a value that does not convert; for `assign`, a
+                shape that does not fit.
+            InvalidArgumentError: for `assign_add` and `assign_sub`, a shape that differs
+                (as TF's update ops raise).
+        """
         if type(value) is Tensor:
             new = value._value
             if new.dtype == self._value.dtype and new.shape == self._value.shape:
                 return new
         new = convert_to_tensor(value, dtype=self.dtype)._value
         if not self._shape.is_compatible_with(new.shape):
-            raise ValueError(f"Cannot {what} variable '{self.name}': the variable shape "
-                             f"{self._shape} and the value shape {TensorShape(new.shape)} are "
-                             "incompatible.")
+            message = (f"Cannot {what} variable '{self.name}': the variable shape "
+                       f"{self._shape} and the value shape {TensorShape(new.shape)} are "
+                       "incompatible.")
+            if what == "assign to":
+                raise ValueError(message)
+            raise errors.InvalidArgumentError(None, None, message)
         return new
 
     def assign(self, value, use_locking=None, name=None, read_value=True):

@@ -360,6 +360,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     Raises:
         InvalidArgumentError: the count does not divide the dimension, or the sizes do not
             add up to it.
+        ValueError: a count of 2**31 or more.
 
     Example:
         >>> import tapeflow as tf
@@ -372,6 +373,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     if isinstance(num_or_size_splits, numbers.Integral) or np.ndim(
             getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0:
         count = int_value("Split", num_or_size_splits, "num_or_size_splits")
+        if count >= 2 ** 31:
+            raise ValueError(f"split: Number of outputs is too big: {count}")
         if count <= 0 or dim % count:
             raise errors.InvalidArgumentError(
                 None, "Split", f"Split: Number of ways to split should evenly divide the split "

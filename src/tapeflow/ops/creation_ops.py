@@ -166,6 +166,10 @@ def fill(dims, value, name=None, layout=None) -> Tensor:
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None) -> Tensor:
     """An identity matrix (ones on the diagonal), optionally repeated over `batch_shape`.
 
+    Raises:
+        InvalidArgumentError: a size that is negative or not an integer.
+        ResourceExhaustedError: the matrix does not fit in memory.
+
     Example:
         >>> import tapeflow as tf
         >>> tf.eye(2, 3, dtype=tf.int32).numpy()
@@ -176,8 +180,11 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     cols = rows if num_columns is None else int_value("Eye", num_columns, "num_columns")
     dims_values("Eye", [rows, cols])  # InvalidArgumentError for a negative size
     batch = () if batch_shape is None else dims_values("Eye", batch_shape)
-    matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
-    return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
+    try:
+        matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
+        return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
+    except (MemoryError, ValueError) as e:  # NumPy's ValueError: "array is too big"
+        raise errors.out_of_memory("Eye", e) from None
 
 
 _RANGE_ORDER = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)

@@ -26,7 +26,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
 
     Raises:
         InvalidArgumentError: an id is out of range or not an integer; a scalar shard;
-            `max_norm` with a table that is not floating point.
+            `max_norm` that is not a scalar, or with a table that is not floating point.
         ValueError: an empty list of shards.
 
     Example:
@@ -54,6 +54,11 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
     if not rows.dtype.is_floating:
         raise errors.invalid_argument(
             "Sqrt", f"max_norm clips float embeddings; these are {rows.dtype.name}")
+    if np.ndim(getattr(max_norm, "_value", max_norm)):
+        raise errors.invalid_argument(
+            "Sqrt", f"max_norm must be a scalar, got shape "
+            f"{list(np.shape(getattr(max_norm, '_value', max_norm)))}")
+    max_norm = float(max_norm)
     axes = list(range(ids.ndim, rows.ndim))
     squared = reduce_sum(rows * rows, axis=axes, keepdims=True)
     too_long = Tensor(np.sqrt(squared._value) > max_norm)
