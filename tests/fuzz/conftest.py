@@ -10,7 +10,7 @@ import os
 from hypothesis import HealthCheck, settings
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-settings.register_profile("fuzz-ci", max_examples=40, derandomize=True, deadline=None,
+settings.register_profile("fuzz-ci", max_examples=100, derandomize=True, deadline=None,
                           database=None, suppress_health_check=_QUIET, print_blob=True)
 settings.register_profile("fuzz-long", max_examples=1500, deadline=None,
                           suppress_health_check=_QUIET, print_blob=True)

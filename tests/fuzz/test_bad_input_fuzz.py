@@ -129,8 +129,8 @@ def draw_call(draw, fn):
     return args, kwargs, variables, ", ".join(described)
 
 
-# Each op gets a tenth of the profile's examples (8 in CI), every op every run.
-PER_OP = settings(FUZZ, max_examples=max(8, FUZZ.max_examples // 10))
+# Each op gets a tenth of the profile's examples (10 in CI), every op every run.
+PER_OP = settings(FUZZ, max_examples=FUZZ.max_examples // 10)
 
 
 @pytest.mark.parametrize("name", sorted(OPS))

@@ -10,42 +10,17 @@ from __future__ import annotations
 import math
 import re
 import sys
-import warnings
 
 import numpy as np
 
 from . import errors
 from . import registry
 from .context import state
+from .numpy_warnings import keep_numpy_quiet
 from .tensor import Tensor
 from .variables import Variable
 
-__all__ = ["execute", "execute_mixed", "describe_inputs", "kernel_error", "keep_numpy_quiet",
-           "tf_wording"]
-
-
-
-def quiet_numpy_warnings() -> None:
-    """Silences NumPy's floating-point warnings raised inside tapeflow's own modules.
-
-    TF computes inf and nan silently (sqrt'(0) = inf, the nan gradient of a norm at zero);
-    NumPy warns instead. One module-scoped filter, first in `warnings.filters`; the user's
-    own NumPy code still warns. `keep_numpy_quiet` puts it back where `catch_warnings` (as
-    pytest enters around each test) or a filter added later took its place.
-    """
-    global _quiet_filter
-    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow(\.|$)")
-    _quiet_filter = warnings.filters[0]
-
-
-def keep_numpy_quiet() -> None:
-    """`quiet_numpy_warnings` unless its filter is still first: one identity check."""
-    filters = warnings.filters
-    if not filters or filters[0] is not _quiet_filter:
-        quiet_numpy_warnings()
-
-
-quiet_numpy_warnings()
+__all__ = ["execute", "execute_mixed", "describe_inputs", "kernel_error", "tf_wording"]
 
 
 def execute(op, inputs: tuple, attrs: dict):

@@ -26,7 +26,8 @@ import numpy as np
 
 from . import errors
 from .context import state
-from .execute import keep_numpy_quiet, kernel_error
+from .execute import kernel_error
+from .numpy_warnings import keep_numpy_quiet
 
 __all__ = ["Plan", "prune", "current_value"]
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import dtypes
 from .context import state
+from .numpy_warnings import keep_numpy_quiet
 from .tensor_shape import TensorShape
 
 _next_id = itertools.count(1).__next__
@@ -272,6 +273,7 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         value = np.asarray(value._as_tensor()._value)
+    keep_numpy_quiet()  # a cast overflows to inf silently, as in TF
     arr = _array_from_python(value, dtype)
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())
