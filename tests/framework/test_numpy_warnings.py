@@ -35,6 +35,16 @@ def test_inf_and_nan_gradients_do_not_warn(action):
     assert runtime_warnings(compute, action) == []
 
 
+def test_kernels_calling_numpy_python_functions_do_not_warn():
+    def compute():
+        inf = tf.constant([[np.inf, 1.0], [1.0, np.inf]])
+        tf.einsum("ij,jk->ik", inf, -inf)
+        tf.linalg.det(inf)
+        tf.linalg.slogdet(inf)
+        tf.math.polygamma(tf.constant([1.0]), tf.constant([-1.0]))
+    assert runtime_warnings(compute) == []
+
+
 def test_inf_in_a_function_plan_does_not_warn():
     f = tf.function(lambda x: tf.math.log(x))
     f(tf.constant(1.0))

@@ -4,7 +4,7 @@ random shapes (empty and size-1 dimensions included), checked four ways:
 (a) eager against tf.function, bit for bit (values and gradients);
 (b) first and second derivatives against central differences, in float64;
 (c) forward against reverse mode: <J v, u> = <v, J^T u>;
-(d) the vectorized Jacobian against the loop.
+(d) the vectorized Jacobian (and batch Jacobian) against the loop.
 
 A program is literal data: input shapes and a list of steps `(op, args)`, each applied to the
 running value (binary steps take input `args[0]` as the other operand), so that a failure
@@ -29,20 +29,33 @@ UNARY = {"sin": tf.sin, "cos": tf.cos, "tanh": tf.tanh, "sigmoid": tf.sigmoid,
 BINARY = {"add": tf.add, "subtract": tf.subtract, "multiply": tf.multiply,
           "maximum": tf.maximum, "squared_difference": tf.math.squared_difference,
           "divide": lambda x, y: x / (2.0 + tf.tanh(y))}
+CONTRACT = {"tensordot": lambda x, y: tf.tensordot(x, y, 1), "matmul": tf.matmul}
 REDUCE = {"reduce_sum": tf.reduce_sum, "reduce_mean": tf.reduce_mean,
           "reduce_max": tf.reduce_max, "reduce_min": tf.reduce_min,
-          "reduce_prod": tf.reduce_prod, "reduce_logsumexp": tf.reduce_logsumexp}
+          "reduce_prod": tf.reduce_prod, "reduce_logsumexp": tf.reduce_logsumexp,
+          "reduce_variance": tf.math.reduce_variance}
+ALONG_AXIS = {
+    "softmax": lambda x, axis: tf.nn.softmax(x, axis=axis),
+    "log_softmax": lambda x, axis: tf.nn.log_softmax(x, axis=axis),
+    "l2_normalize": lambda x, axis: tf.math.l2_normalize(x, axis=axis),
+    "cumprod": lambda x, axis: tf.math.cumprod(x, axis=axis),
+    "roll": lambda x, axis: tf.roll(x, shift=1, axis=axis),
+}
 SHAPE = {
     "reshape": lambda x, shape: tf.reshape(x, shape),
     "transpose": lambda x, perm: tf.transpose(x, perm),
     "expand_dims": lambda x, axis: tf.expand_dims(x, axis),
     "squeeze": lambda x, axis: tf.squeeze(x, [axis]),
     "tile": lambda x, multiples: tf.tile(x, multiples),
-    "concat": lambda x, axis: tf.concat([x, x * 0.5], axis),
+    "concat": lambda x, axis: tf.concat([x, x * 2], axis),
     "stack": lambda x, axis: tf.stack([x, -x], axis),
     "reverse": lambda x, axis: tf.reverse(x, [axis]),
     "broadcast_to": lambda x, shape: tf.broadcast_to(x, shape),
     "cumsum": lambda x, axis, exclusive, reverse: tf.cumsum(x, axis, exclusive, reverse),
+    "pad": lambda x, paddings, mode: tf.pad(x, paddings, mode),
+    "repeat": lambda x, repeats, axis: tf.repeat(x, repeats, axis=axis),
+    "where_positive": lambda x: tf.where(x > 0, x, x * x),
+    "clip": lambda x: tf.clip_by_value(x, -1, 1),
 }
 INDEX = {
     "getitem": lambda x, start, stop, step: x[start:stop:step],
@@ -50,8 +63,11 @@ INDEX = {
     "slice": lambda x, begin, size: tf.slice(x, begin, size),
     "last_axis_reversed": lambda x: x[..., ::-1],
 }
-OPS = {**UNARY, **REDUCE, **SHAPE, **INDEX}
-NOT_SMOOTH = {"abs", "relu", "maximum", "reduce_max", "reduce_min"}
+OPS = {**UNARY, **REDUCE, **ALONG_AXIS, **SHAPE, **INDEX}
+NOT_SMOOTH = {"abs", "relu", "maximum", "reduce_max", "reduce_min", "where_positive", "clip",
+              "l2_normalize"}
+FLOAT_ONLY = {"sin", "cos", "tanh", "sigmoid", "softplus", "exp", "divide", "reduce_logsumexp",
+              "reduce_variance", "softmax", "log_softmax", "l2_normalize", "reduce_mean"}
 
 
 def run(program, inputs, seen=None):
@@ -64,6 +80,8 @@ def run(program, inputs, seen=None):
             seen.append(value)
         if name in BINARY:
             value = BINARY[name](value, inputs[args[0]])
+        elif name in CONTRACT:
+            value = CONTRACT[name](value, inputs[args[0]])
         elif name in REDUCE:
             axis, keepdims = args
             value = REDUCE[name](value, axis=axis, keepdims=keepdims)
@@ -77,9 +95,17 @@ def _step(draw, shape: tuple, n_inputs: int):
     """One step applicable to a value of `shape`: ((name, args), new shape, new input shape
     or None)."""
     rank = len(shape)
-    kind = draw(st.sampled_from(["unary", "binary", "reduce", "shape", "index"]))
+    kind = draw(st.sampled_from(["unary", "binary", "contract", "reduce", "axis", "shape",
+                                 "index"]))
     if kind == "unary":
         return (draw(st.sampled_from(sorted(UNARY))), ()), shape, None
+    if kind == "contract" and rank:
+        name = "matmul" if rank >= 2 and draw(st.booleans()) else "tensordot"
+        other = (shape[-1], draw(st.integers(1, 3)))
+        return (name, (n_inputs,)), shape[:-1] + other[1:], other
+    if kind == "axis" and rank:
+        name = draw(st.sampled_from(sorted(ALONG_AXIS)))
+        return (name, (draw(st.integers(-rank, rank - 1)),)), shape, None
     if kind == "binary":
         name = draw(st.sampled_from(sorted(BINARY)))
         other = tuple(draw(st.sampled_from([d, 1])) for d in shape)
@@ -128,6 +154,20 @@ def _step(draw, shape: tuple, n_inputs: int):
             axis = draw(st.integers(-rank - 1, rank))
             a = axis % (rank + 1)
             return (name, (axis,)), shape[:a] + (2,) + shape[a:], None
+        if name == "pad" and rank:
+            paddings = [[draw(st.integers(0, min(1, d))), draw(st.integers(0, min(1, d)))]
+                        for d in shape]
+            mode = draw(st.sampled_from(["CONSTANT", "SYMMETRIC"]))
+            return (name, (paddings, mode)), tuple(d + a + b for d, (a, b) in
+                                                   zip(shape, paddings)), None
+        if name == "repeat" and rank:
+            axis = draw(st.integers(-rank, rank - 1))
+            repeats = draw(st.integers(0, 2))
+            a = axis % rank
+            return (name, (repeats, axis)), shape[:a] + (shape[a] * repeats,) + shape[a + 1:], \
+                None
+        if name in ("where_positive", "clip"):
+            return (name, ()), shape, None
         if name == "broadcast_to" and rank < MAX_RANK:
             target = (draw(st.integers(0, 2)),) + shape
             return (name, (list(target),)), target, None
@@ -156,17 +196,16 @@ def _step(draw, shape: tuple, n_inputs: int):
 
 
 @st.composite
-def programs(draw, smooth: bool = False, min_size: int = 0):
-    """(input shapes, steps) with every intermediate of at most MAX_SIZE elements."""
+def programs(draw, smooth: bool = False, integer: bool = False):
+    """(input shapes, steps) with every intermediate of at most MAX_SIZE elements; `smooth`
+    leaves out ops with kinks, `integer` those without integer kernels."""
     shape = tuple(draw(st.lists(st.sampled_from([0, 1, 2, 3]), max_size=3)))
-    if min_size:
-        shape = tuple(max(d, 1) for d in shape)
     shapes, steps = [shape], []
-    for _ in range(draw(st.integers(1, 6))):
+    for _ in range(draw(st.integers(1, 8))):
         step, out, other = _step(draw, shape, len(shapes))
-        if smooth and step[0] in NOT_SMOOTH:
+        if smooth and step[0] in NOT_SMOOTH or integer and step[0] in FLOAT_ONLY:
             continue
-        if math.prod(out) > MAX_SIZE or len(out) > MAX_RANK or min_size and 0 in out:
+        if math.prod(out) > MAX_SIZE or len(out) > MAX_RANK:
             continue
         if other is not None:
             shapes.append(other)
@@ -177,6 +216,8 @@ def programs(draw, smooth: bool = False, min_size: int = 0):
 
 def inputs_for(program, dtype=np.float64, seed: int = 0) -> list:
     rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "i":
+        return [tf.constant(rng.integers(-3, 4, s).astype(dtype)) for s in program[0]]
     return [tf.constant(rng.uniform(-1.5, 1.5, s).astype(dtype)) for s in program[0]]
 
 
@@ -318,6 +359,13 @@ def check_jacobian_against_loop(program):
     for v, lp, x in zip(vectorized, looped, xs):
         assert v.shape == y.shape + x.shape
         np.testing.assert_allclose(v.numpy(), lp.numpy(), rtol=1e-12, atol=1e-12)
+    x = xs[0]
+    if y.ndim >= 2 and x.ndim >= 2 and y.shape[0] == x.shape[0]:  # rows of y and of x
+        batched = tape.batch_jacobian(y, x, unconnected_gradients="zero")
+        looped = tape.batch_jacobian(y, x, unconnected_gradients="zero",
+                                     experimental_use_pfor=False)
+        assert batched.shape == y.shape[:1] + y.shape[1:] + x.shape[1:]
+        np.testing.assert_allclose(batched.numpy(), looped.numpy(), rtol=1e-12, atol=1e-12)
 
 
 # -- properties and the failures found so far -----------------------------------------------
@@ -336,6 +384,10 @@ REGRESSIONS = {
         check_eager_matches_function, ([(1,)], [("gather", ([], 0))]), None),
     "gather of no indices, second order": (check_derivatives,
                                            ([(0,)], [("gather", ([], 0))]), None),
+    "softmax of an empty tensor": (check_eager_matches_function,
+                                   ([(0,)], [("softmax", (0,))]), None),
+    "log_softmax of an empty tensor, second order": (
+        check_derivatives, ([()], [("broadcast_to", ([0],)), ("log_softmax", (0,))]), None),
 }
 
 
@@ -343,6 +395,12 @@ REGRESSIONS = {
 @given(programs(), st.sampled_from([np.float32, np.float64]))
 def test_eager_matches_function_bit_for_bit(program, dtype):
     check_eager_matches_function(program, dtype)
+
+
+@FUZZ
+@given(programs(integer=True))
+def test_integer_programs_eager_match_function(program):
+    check_eager_matches_function(program, np.int32)
 
 
 @FUZZ

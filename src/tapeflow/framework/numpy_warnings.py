@@ -1,9 +1,12 @@
 """NumPy's floating-point warnings, silenced inside tapeflow's own modules."""
 from __future__ import annotations
 
+import functools
 import warnings
 
-__all__ = ["quiet_numpy_warnings", "keep_numpy_quiet"]
+import numpy as np
+
+__all__ = ["quiet_numpy_warnings", "keep_numpy_quiet", "silenced"]
 
 _quiet_filter = None
 
@@ -26,6 +29,20 @@ def keep_numpy_quiet() -> None:
     filters = warnings.filters
     if not filters or filters[0] is not _quiet_filter:
         quiet_numpy_warnings()
+
+
+def silenced(kernel):
+    """`kernel` run under `np.errstate(all="ignore")`.
+
+    For kernels that call NumPy or SciPy functions written in Python (einsum, linalg,
+    polygamma): their warnings name those libraries' modules, which the module filter does not
+    cover. The errstate costs a few microseconds, small beside such kernels.
+    """
+    @functools.wraps(kernel)
+    def quiet_kernel(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return kernel(*args, **kwargs)
+    return quiet_kernel
 
 
 quiet_numpy_warnings()
