@@ -186,3 +186,44 @@ def test_regressions(case):
 
 def test_every_public_op_is_fuzzed():
     assert len(OPS) > 180
+
+
+LAYERS = {
+    "Activation": lambda: tf.keras.layers.Activation("relu"),
+    "Add": tf.keras.layers.Add, "Average": tf.keras.layers.Average,
+    "AveragePooling2D": tf.keras.layers.AveragePooling2D,
+    "BatchNormalization": tf.keras.layers.BatchNormalization,
+    "Concatenate": tf.keras.layers.Concatenate,
+    "Conv2D": lambda: tf.keras.layers.Conv2D(2, 1),
+    "Dense": lambda: tf.keras.layers.Dense(2),
+    "Dropout": lambda: tf.keras.layers.Dropout(0.5),
+    "Embedding": lambda: tf.keras.layers.Embedding(4, 2),
+    "Flatten": tf.keras.layers.Flatten,
+    "GlobalAveragePooling1D": tf.keras.layers.GlobalAveragePooling1D,
+    "GlobalAveragePooling2D": tf.keras.layers.GlobalAveragePooling2D,
+    "GlobalMaxPooling1D": tf.keras.layers.GlobalMaxPooling1D,
+    "GlobalMaxPooling2D": tf.keras.layers.GlobalMaxPooling2D,
+    "LayerNormalization": tf.keras.layers.LayerNormalization,
+    "MaxPooling2D": tf.keras.layers.MaxPooling2D,
+    "Maximum": tf.keras.layers.Maximum, "Minimum": tf.keras.layers.Minimum,
+    "Multiply": tf.keras.layers.Multiply,
+    "Reshape": lambda: tf.keras.layers.Reshape((4,)),
+    "Subtract": tf.keras.layers.Subtract,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+@PER_OP
+@given(st.data())
+def test_layers_called_on_malformed_inputs_get_tf_errors(name, data):
+    """A built layer called on anything keeps its weights unless the call succeeds (a
+    training-mode BatchNormalization call updates its moving statistics)."""
+    layer = LAYERS[name]()
+    good = tf.ones([2, 2, 2, 2]) if name.endswith("2D") else tf.ones([2, 2, 2])
+    layer([good, good] if name in ("Add", "Average", "Concatenate", "Maximum", "Minimum",
+                                   "Multiply", "Subtract") else good)
+    variables = {w.name: w for w in layer.weights}
+    label, value = argument(data.draw, _variables())
+    if data.draw(st.booleans()):
+        value = [value, VALUES[data.draw(st.sampled_from(sorted(VALUES)))]()]
+    call_and_check(layer, f"{name}({label})", [value], {}, variables, assigns=True)

@@ -384,6 +384,9 @@ REGRESSIONS = {
         check_eager_matches_function, ([(1,)], [("gather", ([], 0))]), None),
     "gather of no indices, second order": (check_derivatives,
                                            ([(0,)], [("gather", ([], 0))]), None),
+    "batched matmul gradient with no columns": (
+        check_jacobian_against_loop,
+        ([(0, 0), (0, 1)], [("matmul", (1,)), ("reduce_prod", (0, False))]), None),
     "softmax of an empty tensor": (check_eager_matches_function,
                                    ([(0,)], [("softmax", (0,))]), None),
     "log_softmax of an empty tensor, second order": (

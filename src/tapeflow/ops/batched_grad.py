@@ -3,6 +3,7 @@ Jacobians; see framework/batched_registry.py), and hand-written batched rules fo
 """
 from __future__ import annotations
 
+import math
 import string
 
 from ..framework.batched_registry import (BATCH, RegisterBatchedGradient, batch_by_stacking,
@@ -69,7 +70,8 @@ def _matmul_2d(lhs, rhs, transpose_rhs: bool):
     if len(shape_of(rhs)) != 2:
         return MatMul(lhs, rhs, transpose_b=transpose_rhs)
     shape = shape_of(lhs)
-    out = MatMul(Reshape(lhs, (-1, shape[-1])), rhs, transpose_b=transpose_rhs)
+    rows = math.prod(shape[:-1])  # not -1: with no columns, -1 would be ambiguous
+    out = MatMul(Reshape(lhs, (rows, shape[-1])), rhs, transpose_b=transpose_rhs)
     return Reshape(out, shape[:-1] + shape_of(out)[-1:])
 
 

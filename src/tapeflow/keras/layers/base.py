@@ -149,6 +149,10 @@ class Layer(Module):
         "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
         "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
 
+    # Built-in layers of one tensor say so: a list or dict of inputs is then a ValueError
+    # before `call` (user layers and merges take any structure).
+    _single_input = False
+
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
@@ -426,6 +430,10 @@ class Layer(Module):
     def __call__(self, inputs, *args, **kwargs):
         if is_symbolic(inputs) or kwargs and any(map(is_symbolic, kwargs.values())):
             return symbolic_call(self, (inputs, *args), kwargs)
+        if self._single_input and isinstance(inputs, (list, tuple, dict)):
+            raise ValueError(f'Layer "{self.name}" ({type(self).__name__}) expects 1 input, but '
+                             f"it received {len(inputs)} input tensors (a "
+                             f"{type(inputs).__name__}).")
         if isinstance(inputs, dict):
             inputs = {key: self._convert_input(x) for key, x in inputs.items()}
         elif isinstance(inputs, (list, tuple)) and inputs \

@@ -118,6 +118,8 @@ class Conv2D(KernelLayer):
 class _Pooling2D(Layer):
     """A window reduction over [batch, height, width, channels] images."""
 
+    _single_input = True
+
     _pool_op = ""  # the tf.nn function's name
 
     def __init__(self, pool_size=(2, 2), strides=None, padding: str = "valid",

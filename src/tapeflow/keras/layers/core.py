@@ -14,6 +14,8 @@ __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout"]
 class KernelLayer(Layer):
     """A layer computing `activation(f(inputs, kernel) + bias)`: Dense and Conv2D."""
 
+    _single_input = True
+
     def __init__(self, activation=None, use_bias: bool = True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
@@ -122,6 +124,8 @@ class Activation(Layer):
         array([0., 1.], dtype=float32)
     """
 
+    _single_input = True
+
     def __init__(self, activation, **kwargs) -> None:
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -144,6 +148,8 @@ class Flatten(Layer):
         >>> tf.keras.layers.Flatten()(tf.constant(0.0, shape=[2, 3, 4])).shape
         TensorShape([2, 12])
     """
+
+    _single_input = True
 
     def __init__(self, data_format=None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -175,6 +181,8 @@ class Reshape(Layer):
         >>> tf.keras.layers.Reshape((3, -1))(tf.constant(0.0, shape=[2, 12])).shape
         TensorShape([2, 3, 4])
     """
+
+    _single_input = True
 
     def __init__(self, target_shape, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -222,6 +230,8 @@ class Dropout(Layer):
         >>> sorted(set(layer(x, training=True).numpy().ravel().tolist()))
         [0.0, 2.0]
     """
+
+    _single_input = True
 
     def __init__(self, rate: float, noise_shape=None, seed=None, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -19,10 +19,10 @@ def _shapes(layer: Layer, inputs) -> list:
         ValueError: `inputs` is not a list.
     """
     if not isinstance(inputs, (list, tuple)):
-        shape = inputs if not hasattr(inputs, "shape") else inputs.shape
+        received = f"one tensor of shape {tuple(inputs.shape.as_list())}" \
+            if hasattr(inputs, "shape") else f"a {type(inputs).__name__}"
         raise ValueError(f'Layer "{layer.name}" ({type(layer).__name__}) must be called on a '
-                         f"list of tensors; received one tensor of shape "
-                         f"{tuple(shape.as_list())}.")
+                         f"list of tensors; received {received}.")
     return [tuple(TensorShape(x.shape if hasattr(x, "shape") else x).as_list())
             for x in inputs]
 

@@ -37,6 +37,8 @@ class BatchNormalization(Layer):
         [0.02]
     """
 
+    _single_input = True
+
     def __init__(self, axis=-1, momentum: float = 0.99, epsilon: float = 1e-3,
                  center: bool = True, scale: bool = True, beta_initializer="zeros",
                  gamma_initializer="ones", moving_mean_initializer="zeros",
@@ -136,6 +138,8 @@ class LayerNormalization(Layer):
         array([[-1.,  1.],
                [-1.,  1.]], dtype=float32)
     """
+
+    _single_input = True
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "_axes", "_broadcast"))

@@ -13,6 +13,8 @@ class _GlobalPooling(Layer):
     """Reduces the spatial axes of [batch, *spatial, channels] inputs (or [batch, channels,
     *spatial] with data_format='channels_first') to [batch, channels]."""
 
+    _single_input = True
+
     _rank = 4
     _reduce = None
 
