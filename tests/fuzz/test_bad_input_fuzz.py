@@ -227,3 +227,29 @@ def test_layers_called_on_malformed_inputs_get_tf_errors(name, data):
     if data.draw(st.booleans()):
         value = [value, VALUES[data.draw(st.sampled_from(sorted(VALUES)))]()]
     call_and_check(layer, f"{name}({label})", [value], {}, variables, assigns=True)
+
+
+@FUZZ
+@given(st.sampled_from(sorted(VALUES)), st.sampled_from(["SGD", "Adam", "RMSprop"]))
+def test_apply_gradients_of_malformed_gradients_changes_nothing(value, optimizer):
+    variables = _variables()
+    opt = getattr(tf.keras.optimizers, optimizer)()
+    target = variables["float variable"]
+
+    def apply(gradient):
+        opt.apply_gradients([(gradient, target)])
+    call_and_check(apply, f"{optimizer}.apply_gradients({value})", [VALUES[value]()], {},
+                   variables, assigns=True)
+
+
+@FUZZ
+@given(st.sampled_from(sorted(VALUES)))
+def test_session_feeds_and_input_signatures_get_tf_errors(value):
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+        y = tf.reduce_sum(x * 2.0)
+        with tf.compat.v1.Session() as session:
+            call_and_check(lambda v: session.run(y, {x: v}), f"Session.run(feed {value})",
+                           [VALUES[value]()], {}, {})
+    f = tf.function(lambda a: a * 2.0, input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    call_and_check(f, f"input_signature call({value})", [VALUES[value]()], {}, {})
