@@ -1,14 +1,10 @@
 """The command line: help per command, --version, bad options refused before any work."""
 import os
-import subprocess
-import sys
 
 import pytest
 
 import tapeflow as tf
 from tapeflow import cli
-
-ROOT = os.path.join(os.path.dirname(__file__), "..")
 
 
 def run_cli(capsys, *argv):
@@ -53,16 +49,3 @@ def test_bad_options_are_one_line_before_any_work(capsys, argv, words):
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and words in err and "--help" in err
 
-
-def test_the_demo_writes_one_line_per_epoch_to_a_file(tmp_path):
-    pytest.importorskip("sklearn")
-    pytest.importorskip("matplotlib")
-    with open(tmp_path / "log", "w") as log:
-        subprocess.run([sys.executable, "-m", "tapeflow", "demo", "--epochs", "2",
-                        "--plot", str(tmp_path / "curves.png")],
-                       stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, timeout=300, check=True,
-                       env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src")))
-    text = (tmp_path / "log").read_text()
-    assert "\r" not in text and "0%|" not in text
-    epochs = [line for line in text.splitlines() if line.startswith("Epoch ")]
-    assert [line.split(":")[0] for line in epochs] == ["Epoch 1/2", "Epoch 2/2"]
