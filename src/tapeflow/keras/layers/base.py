@@ -104,10 +104,10 @@ def _marking_built(build):
     """`build` that leaves the layer built, so that a layer built by hand (`layer.build(
     shape)`) keeps its weights on the first call instead of making a second set."""
     @functools.wraps(build)
-    def build_and_mark(self, input_shape, *args, **kwargs):
-        result = build(self, input_shape, *args, **kwargs)
+    def build_and_mark(self, *args, **kwargs):
+        result = build(self, *args, **kwargs)
         if not self.built:
-            self._build_input_shape = input_shape
+            self._build_input_shape = args[0] if args else kwargs.get("input_shape")
             self.built = True
         return result
     build_and_mark._marks_built = True

@@ -19,8 +19,9 @@ def _shapes(layer: Layer, inputs) -> list:
         ValueError: `inputs` is not a list.
     """
     if not isinstance(inputs, (list, tuple)):
-        received = f"one tensor of shape {tuple(inputs.shape.as_list())}" \
-            if hasattr(inputs, "shape") else f"a {type(inputs).__name__}"
+        shape = getattr(inputs, "shape", inputs)  # a tensor, or the TensorShape of one
+        received = f"one tensor of shape {tuple(shape.as_list())}" \
+            if hasattr(shape, "as_list") else f"a {type(inputs).__name__}"
         raise ValueError(f'Layer "{layer.name}" ({type(layer).__name__}) must be called on a '
                          f"list of tensors; received {received}.")
     return [tuple(TensorShape(x.shape if hasattr(x, "shape") else x).as_list())
