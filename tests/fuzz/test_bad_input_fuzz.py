@@ -5,6 +5,7 @@ raw from inside NumPy, and never a changed Variable.
 Failures found are kept in REGRESSIONS as (function name, arguments).
 """
 import inspect
+import operator
 import os
 import traceback
 
@@ -81,6 +82,7 @@ BAD = {
     "nested shape": lambda: [[2], [3]],
 }
 VALUES = {**GOOD, **BAD}
+TENSORS = [label for label in sorted(GOOD) if "[" in label and not label.startswith("list")]
 
 
 def argument(draw, variables):
@@ -171,6 +173,8 @@ REGRESSIONS = {
     "embedding_lookup of a tensor max_norm": (
         "nn.embedding_lookup", ["float32 [1,1,1,1,2]", "int 0"], {"max_norm": "float32 [0,3]"}),
     "split into 10**12 parts": ("split", ["float32 [0,3]", "int 10**12"], {}),
+    "tensordot on ragged axes": ("tensordot", ["complex64 [2]", "complex64 [2]", "ragged list"],
+                                 {}),
     "tensordot of scalars on tensor axes": (
         "tensordot", ["float 0.5 as a count", "float 0.5 as a count", "int32 [2,3]"], {}),
 }
@@ -253,3 +257,25 @@ def test_session_feeds_and_input_signatures_get_tf_errors(value):
                            [VALUES[value]()], {}, {})
     f = tf.function(lambda a: a * 2.0, input_signature=[tf.TensorSpec([None, 3], tf.float32)])
     call_and_check(f, f"input_signature call({value})", [VALUES[value]()], {}, {})
+
+
+OPERATORS = ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "lt", "ge",
+             "and_", "or_", "xor", "getitem", "neg", "abs", "invert"]
+
+
+@pytest.mark.parametrize("name", OPERATORS)
+@PER_OP
+@given(st.data())
+def test_operators_on_malformed_operands_get_tf_errors(name, data):
+    """Python's operators on a tensor or Variable with any other operand (a getitem key)."""
+    variables = _variables()
+    left = data.draw(st.sampled_from([*sorted(variables), *TENSORS]))
+    left = variables[left] if left in variables else GOOD[left]()  # never two Python numbers
+    fn = getattr(operator, name)
+    if name in ("neg", "abs", "invert"):
+        call_and_check(fn, f"{name}({left!r})", [left], {}, variables)
+        return
+    label, right = argument(data.draw, variables)
+    if name != "getitem" and data.draw(st.booleans()):  # the reflected operator
+        left, right = right, left
+    call_and_check(fn, f"{name}(..., {label})", [left, right], {}, variables)

@@ -124,7 +124,7 @@ def tensordot(a, b, axes, name=None) -> Tensor:
         raise errors.InvalidArgumentError(
             None, "MatMul", f"MatMul: got bool tensors of shapes {a.shape.as_list()} and "
             f"{b.shape.as_list()}; MatMul takes numbers only.")
-    if isinstance(axes, (int, np.integer)) or np.ndim(getattr(axes, "_value", axes)) == 0:
+    if not isinstance(axes, (list, tuple)) and np.ndim(getattr(axes, "_value", axes)) == 0:
         n = int_value("Tensordot", axes, "axes")
         if n < 0 or n > a.ndim or n > b.ndim:
             raise ValueError(f"tensordot: 'axes' must be in [0, min(rank(a), rank(b))] = "
