@@ -237,7 +237,7 @@ def pass_over_unless(condition) -> None:
     if currently_in_test_context():
         assume(condition)
     elif not condition:
-        pytest.skip("a value is not finite or too large to check")
+        pytest.skip("a value is not finite, or too large or too steep to check")
 
 
 # -- the checks ------------------------------------------------------------------------------
@@ -310,6 +310,8 @@ def check_derivatives(program):
             value = _loss(program, ts, weights)
         return [dense(g, a) for g, a in zip(tape.gradient(value, ts), arrays)]
     first = gradient(arrays)
+    # Past 1e5, a program is too steep for differences to judge (exp of exp of a square).
+    pass_over_unless(all(np.all(np.abs(g) < 1e5) for g in first))
     for g, n in zip(first, _central(loss, arrays, 1e-6)):
         np.testing.assert_allclose(g, n, rtol=1e-5, atol=1e-6)
     # second order: a Hessian-vector product by nested tapes against differenced gradients

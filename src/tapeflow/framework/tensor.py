@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, errors
 from .context import state
 from .numpy_warnings import keep_numpy_quiet
 from .tensor_shape import TensorShape
@@ -186,8 +186,8 @@ def _unsupported(value) -> ValueError:
 
 
 def _python_array(value) -> np.ndarray:
-    """`np.asarray(value)` for data TF converts: numbers, bools, strings and rectangular
-    sequences of them.
+    """`np.array(value)` (a copy) for data TF converts: numbers, bools, strings and
+    rectangular sequences of them.
 
     Raises:
         ValueError: None, an object or a mapping (TF's unsupported type); a ragged sequence;
@@ -196,7 +196,7 @@ def _python_array(value) -> np.ndarray:
     if value is None or isinstance(value, (dict, set, frozenset)):
         raise _unsupported(value)
     try:
-        arr = np.asarray(value)
+        arr = np.array(value)
     except ValueError:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     if arr.dtype.kind == "O":
@@ -229,7 +229,7 @@ def _array_from_python(value, dtype: dtypes.DType | None):
             and value.dtype.kind != "O":
         dtypes.from_numpy(value.dtype)  # TypeError for strings and other unsupported data
         return np.array(value)
-    arr = np.array(_python_array(value))
+    arr = _python_array(value)
     kind = arr.dtype.kind
     if kind == "i" and arr.size and (arr.max() > np.iinfo(np.int32).max or arr.min() < np.iinfo(np.int32).min):
         return arr.astype(np.int64)
@@ -261,6 +261,7 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
         TypeError: the value cannot be represented in `dtype` (e.g. 1.5 as int32).
         TypeError: the shape cannot hold the value.
         ValueError: None or another object, or a ragged or mixed sequence.
+        ResourceExhaustedError: a `shape` too large for memory.
 
     Example:
         >>> import tapeflow as tf
@@ -281,7 +282,10 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
             if d is None or d < 0:
                 raise ValueError(f"Dimension {d} must be >= 0")
         if arr.size == 1:
-            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+            try:
+                arr = np.broadcast_to(arr.reshape(()), shape).copy()
+            except MemoryError as e:
+                raise errors.out_of_memory("Const", e) from None
         elif int(np.prod(shape)) == arr.size:
             arr = arr.reshape(shape)
         else:

@@ -5,7 +5,6 @@ Each op is one `define_op` row; its gradient rule lives in `array_grad.py`.
 from __future__ import annotations
 
 import math
-import numbers
 import os
 
 import numpy as np
@@ -370,7 +369,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     x = as_input(value)
     axis = normalize_axis("SplitV", axis, x.ndim)
     dim = x.shape[axis]
-    if isinstance(num_or_size_splits, numbers.Integral) or np.ndim(
+    if not isinstance(num_or_size_splits, (list, tuple)) and np.ndim(
             getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0:
         count = int_value("Split", num_or_size_splits, "num_or_size_splits")
         if count >= 2 ** 31:
