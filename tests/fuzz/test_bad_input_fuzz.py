@@ -173,6 +173,8 @@ REGRESSIONS = {
     "embedding_lookup of a tensor max_norm": (
         "nn.embedding_lookup", ["float32 [1,1,1,1,2]", "int 0"], {"max_norm": "float32 [0,3]"}),
     "split into 10**12 parts": ("split", ["float32 [0,3]", "int 10**12"], {}),
+    "linspace between shapes that do not broadcast": (
+        "linspace", ["float32 [0,3]", "float32 [1,1,1,1,2]", "int 0"], {}),
     "split by ragged sizes": ("split", ["bool [2]", "ragged list"], {}),
     "constant of shape 10**12": ("constant", ["float 0.5 as a count"], {"shape": "int 10**12"}),
     "tensordot on ragged axes": ("tensordot", ["complex64 [2]", "complex64 [2]", "ragged list"],

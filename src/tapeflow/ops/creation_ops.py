@@ -229,7 +229,8 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     Integer inputs give float64, as in TF. Differentiable in `start` and `stop`.
 
     Raises:
-        InvalidArgumentError: `num` is negative, or `axis` is out of range.
+        InvalidArgumentError: `num` is negative, `axis` is out of range, or the shapes of
+            `start` and `stop` do not broadcast.
 
     Example:
         >>> import tapeflow as tf
@@ -243,7 +244,12 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     if count < 0:
         raise errors.InvalidArgumentError(
             None, "LinSpace", f"LinSpace: Requires num >= 0, got {count}")
-    ndim = len(np.broadcast_shapes(start._value.shape, stop._value.shape)) + 1
+    try:
+        ndim = len(np.broadcast_shapes(start._value.shape, stop._value.shape)) + 1
+    except ValueError:
+        raise errors.invalid_argument(
+            "LinSpace", f"Incompatible shapes: start {start.shape.as_list()} vs. stop "
+            f"{stop.shape.as_list()}") from None
     a = normalize_axis("LinSpace", axis, ndim)
     return execute(LinSpace, (start, stop), {"num": count, "axis": a})
 
