@@ -395,9 +395,8 @@ REGRESSIONS = {
     "batched matmul gradient with no columns": (
         check_jacobian_against_loop,
         ([(0, 0), (0, 1)], [("matmul", (1,)), ("reduce_prod", (0, False))]), None),
-    "a steep program (cos of exp(16 x))": (check_derivatives, (
-        [()], [("exp", ()), ("square", ()), ("square", ()), ("square", ()), ("square", ()),
-               ("cos", ())]), None),
+    "a steep program (cos of exp(8 x))": (check_derivatives, (
+        [()], [("exp", ()), ("square", ()), ("square", ()), ("square", ()), ("cos", ())]), None),
     "softmax of an empty tensor": (check_eager_matches_function,
                                    ([(0,)], [("softmax", (0,))]), None),
     "log_softmax of an empty tensor, second order": (
