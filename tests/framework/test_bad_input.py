@@ -72,6 +72,14 @@ def test_allocations_too_large_are_resource_exhausted(case):
         make()
 
 
+@pytest.mark.parametrize("initializer", ["glorot_uniform", "zeros", "ones", "random_normal"])
+def test_a_layer_whose_weights_do_not_fit_stays_unbuilt(initializer):
+    layer = tf.keras.layers.Dense(10 ** 7, kernel_initializer=initializer)
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=r"OOM.*shape\[1000000,10000000\]"):
+        layer(tf.ones([1, 10 ** 6]))
+    assert not layer.built and not layer.weights
+
+
 def test_a_failed_allocation_leaves_the_variable():
     v = tf.Variable([1.0])
     with pytest.raises(tf.errors.ResourceExhaustedError):
