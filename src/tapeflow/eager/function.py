@@ -338,19 +338,19 @@ class Function:
         """A method: each instance gets its own Function (own traces, own variables)."""
         if instance is None:
             return self
-        with self._tracing:
-            try:
-                bound = self._bound.get(instance)
-            except TypeError:  # not weakly referable or not hashable: a fresh one each access
-                bound = None
-            if bound is None:
-                bound = Function(functools.partial(self._python_function, instance),
-                                 self._input_signature, self._reduce_retracing, self._name)
-                try:
-                    self._bound[instance] = bound
-                except TypeError:
-                    pass
-            return bound
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # not weakly referable or not hashable: a fresh one each access
+            return self._bind(instance)
+        if bound is None:
+            with self._tracing:  # threads binding at once share one Function
+                bound = self._bound.get(instance) or self._bind(instance)
+                self._bound[instance] = bound
+        return bound
+
+    def _bind(self, instance) -> "Function":
+        return Function(functools.partial(self._python_function, instance),
+                        self._input_signature, self._reduce_retracing, self._name)
 
     def __call__(self, *args, **kwargs):
         leaves: list = []
