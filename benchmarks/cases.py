@@ -277,6 +277,60 @@ def conv2d(peers: dict) -> Case:
     return case
 
 
+# -- a recurrent network -------------------------------------------------------------------
+
+class Recurrent:
+    """Data and initial parameters of an RNN h = tanh(x_t @ W + h @ U + b) over `steps`
+    steps, trained by one SGD step on mean(h_T ** 2); parameters are ordered W, U, b."""
+
+    def __init__(self, steps: int = 100, batch: int = 32, inputs: int = 32, hidden: int = 64,
+                 seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        self.xs = rng.standard_normal((steps, batch, inputs)).astype(np.float32)
+        self.params = [(rng.standard_normal((inputs, hidden)) / np.sqrt(inputs)).astype(
+            np.float32), (rng.standard_normal((hidden, hidden)) / np.sqrt(hidden)).astype(
+            np.float32), np.zeros(hidden, np.float32)]
+        self.learning_rate = LEARNING_RATE
+
+    def fresh_params(self) -> list:
+        return [p.copy() for p in self.params]
+
+
+def numpy_recurrent(net: Recurrent):
+    params = net.fresh_params()
+    xs = net.xs
+
+    def step():
+        w, u, b = params
+        h = np.zeros((xs.shape[1], u.shape[0]), np.float32)
+        hs = [h]
+        for x in xs:
+            h = np.tanh(x @ w + h @ u + b)
+            hs.append(h)
+        dh = 2 * h / np.float32(h.size)
+        grads = [np.zeros_like(p) for p in params]
+        for t in range(len(xs) - 1, -1, -1):
+            da = dh * (1 - hs[t + 1] * hs[t + 1])
+            grads[0] += xs[t].T @ da
+            grads[1] += hs[t].T @ da
+            grads[2] += da.sum(axis=0)
+            dh = da @ u.T
+        for p, g in zip(params, grads):
+            p -= net.learning_rate * g
+        return grads
+    return step
+
+
+def rnn(peers: dict) -> Case:
+    """One SGD step of a 100-step RNN (batch 32, 32 inputs, hidden 64), BPTT: eagerly a
+    Python loop over `xs[t]`; under tf.function a tf.while_loop."""
+    net = Recurrent()
+    case = Case("rnn")
+    case.add("numpy", lambda: numpy_recurrent(net))
+    c.add_all(case, peers, net, c.Recurrent())
+    return case
+
+
 ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
        "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
-       "hvp_gradient": hvp_gradient, "conv2d": conv2d}
+       "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn}

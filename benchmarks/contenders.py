@@ -89,6 +89,40 @@ class Chain:
         return lambda: [grad(x0)]
 
 
+class Recurrent:
+    """One SGD step of a cases.Recurrent: eagerly a Python loop over the steps, under
+    tf.function a tf.while_loop indexing `xs[t]` with its loop counter."""
+
+    def tf_api(self, tf, net, function: bool):
+        variables = [tf.Variable(p) for p in net.fresh_params()]
+        xs, lr = tf.constant(net.xs), float(net.learning_rate)
+        steps = net.xs.shape[0]
+        h0 = tf.zeros([net.xs.shape[1], net.params[1].shape[0]])
+
+        def cell(x, h):
+            w, u, b = variables
+            return tf.tanh(tf.matmul(x, w) + tf.matmul(h, u) + b)
+
+        def forward():
+            if function:
+                return tf.while_loop(lambda t, h: t < steps,
+                                     lambda t, h: (t + 1, cell(xs[t], h)),
+                                     (tf.constant(0), h0))[1]
+            h = h0
+            for t in range(steps):
+                h = cell(xs[t], h)
+            return h
+
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(forward() ** 2)
+            grads = tape.gradient(loss, variables)
+            for v, g in zip(variables, grads):
+                v.assign_sub(lr * g)
+            return grads
+        return tf.function(step) if function else step
+
+
 class Classifier:
     """One SGD step of a cases.Network: forward, mean sparse softmax cross entropy,
     gradients, then every parameter -= learning_rate * gradient."""

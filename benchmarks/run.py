@@ -3,8 +3,9 @@ to hand-written NumPy; then the peak memory of one mlp_large step and the import
 
 Usage: python benchmarks/run.py [--quick] [--peers torch,jax,...] [name ...]
 Names: the cases (chain, mlp_small, mlp_large, convnet, jacobian, batch_jacobian, hvp,
-hvp_gradient), `memory` and `import`; all by default. Every contender's gradients are
-checked against NumPy's before it is timed.
+hvp_gradient, conv2d, rnn), `memory`, `import` and `distributed` (all-reduce throughput and
+the data-parallel speed-up on 2 MPI ranks, when mpi4py is installed); all by default. Every
+contender's gradients are checked against NumPy's before it is timed.
 """
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ import peers  # noqa: E402  (standard library only: must come before NumPy)
 peers.single_thread_env()
 
 import cases  # noqa: E402
+import distributed  # noqa: E402
 import harness  # noqa: E402
 
-EXTRAS = ("memory", "import")
+EXTRAS = ("memory", "import", "distributed")
 
 
 def add_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -58,6 +60,8 @@ def main(argv: list) -> int:
         report_memory()
     if "import" in names:
         report_import(runs=3 if args.quick else 15)
+    if "distributed" in names:
+        report_distributed(args.quick)
     print(f"\nat the end: {harness.load_average()}")
     return 0
 
@@ -80,6 +84,17 @@ def report_import(runs: int) -> None:
     for name, (whole, alone) in times.items():
         print(f"  {labels[name]:<20}{whole * 1e3:>9.1f} ms{whole / times['numpy'][0]:>8.2f}"
               f"{alone * 1e3:>9.1f} ms{alone / times['numpy'][1]:>8.2f}")
+
+
+def report_distributed(quick: bool) -> None:
+    try:
+        import mpi4py  # noqa: F401
+        from tapeflow.distribute import launch
+        launch.mpiexec()
+    except (ImportError, FileNotFoundError) as missing:
+        print(f"\ndistributed: skipped ({missing})")
+        return
+    distributed.report(["allreduce", "mlp"], quick)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,24 @@ def derivatives():
     return lambda f, x, order: [float(d) for d in _derivatives(f, x, order)]
 
 
+def _second_order(model, x) -> tuple:
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = model(x)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * g)
+    return y, g, outer.gradient(s, x)
+
+
+@pytest.fixture
+def second_order():
+    """`second_order(model, x)`: model(x), its gradient g and the gradient of sum(g * g),
+    by nested GradientTapes (eagerly, or inside a tf.function)."""
+    return _second_order
+
+
 @pytest.fixture
 def temporary_op():
     """`temporary_op(name, kernel, **kwargs)`: `define_op` for one test; the op, with the rules

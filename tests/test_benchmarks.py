@@ -2,6 +2,7 @@
 
 Peers (PyTorch, JAX, TensorFlow, autograd) take part where installed. No timing is asserted.
 """
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,14 @@ def test_tapeflow_bench_command_passes_options_to_the_runner():
         env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
     assert result.returncode == 0, result.stderr
     assert "\nchain\n" in result.stdout and "mlp_small" not in result.stdout
+
+
+def test_distributed_benchmark_runs_on_two_ranks():
+    pytest.importorskip("mpi4py")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "distributed.py"), "--quick", "allreduce"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert result.returncode == 0, result.stderr
+    for expected in ("mpi4py Allreduce", "tapeflow arrays", "tapeflow tensors", "x mpi4py"):
+        assert expected in result.stdout

@@ -2,7 +2,7 @@
 import pytest
 
 import tapeflow as tf
-from tapeflow.eager import diagnostics, op_history
+from tapeflow.eager import op_history, tape
 from tapeflow.framework.context import state
 
 
@@ -16,7 +16,7 @@ def switches_left_off():
 def test_everything_is_off_by_default():
     assert not tf.config.diagnostics_enabled()
     assert not tf.config.explain_none_gradients_enabled()
-    assert diagnostics.warn_none_gradients is False
+    assert tape.warn_none_gradients() is False
     assert state.recorders == [] and type(state.recorders) is list
 
 

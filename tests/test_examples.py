@@ -38,12 +38,7 @@ def test_tf_gradients_session_prints_4(capsys):
 
 def test_digits_demo_beats_a_clear_threshold_in_three_epochs(capsys):
     pytest.importorskip("sklearn")
-    sys.path.insert(0, str(ROOT / "examples"))
-    try:
-        import digits_demo
-    finally:
-        sys.path.pop(0)
-    result = digits_demo.main(["--epochs", "3", "--seed", "0"])
+    result = main_of_digits_demo(["--epochs", "3", "--seed", "0"])
     out = capsys.readouterr().out
     assert len(re.findall(r"^Epoch \d/3: loss \d\.\d{4}, accuracy \d+\.\d%", out, re.M)) == 3
     reported = float(re.search(r"^test accuracy: (\d+\.\d)%$", out, re.M).group(1))
@@ -67,17 +62,49 @@ def test_digits_demo_plot(tmp_path, capsys):
     assert f"curves saved to {path}" in capsys.readouterr().out
 
 
+def test_digits_demo_saves_the_model_and_tensorboard_logs(tmp_path, capsys):
+    pytest.importorskip("sklearn")
+    pytest.importorskip("h5py")
+    event_accumulator = pytest.importorskip(
+        "tensorboard.backend.event_processing.event_accumulator")
+    path, logs = tmp_path / "digits.keras", tmp_path / "logs"
+    result = main_of_digits_demo(["--epochs", "2", "--save", str(path),
+                                  "--tensorboard", str(logs)])
+    out = capsys.readouterr().out
+    assert f"model saved to {path}" in out and f"TensorBoard logs in {logs}" in out
+    import tapeflow as tf
+    from sklearn.datasets import load_digits
+    images = (load_digits().images[:16] / 16.0).astype("float32")[..., None]
+    model = tf.keras.models.load_model(path)
+    assert model.predict(images, verbose=0).shape == (16, 10)
+    test = event_accumulator.EventAccumulator(str(logs / "test"), size_guidance={"tensors": 0})
+    test.Reload()
+    from tensorboard.util import tensor_util
+    accuracy = [float(tensor_util.make_ndarray(e.tensor_proto)) for e in test.Tensors("accuracy")]
+    assert accuracy == pytest.approx(result["history"]["test_accuracy"])
+
+
+def main_of_digits_demo(argv: list) -> dict:
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import digits_demo
+    finally:
+        sys.path.pop(0)
+    return digits_demo.main(argv)
+
+
 def readme_blocks() -> list:
     text = (ROOT / "README.md").read_text()
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)
 
 
-def test_readme_examples_run():
+def test_readme_examples_run(tmp_path):
     blocks = readme_blocks()
     assert blocks
-    for block in blocks:
-        namespace: dict = {}
-        exec(compile(block, "README.md", "exec"), namespace)
+    for i, block in enumerate(blocks):  # from files, so tf.function can read their source
+        path = tmp_path / f"readme_{i}.py"
+        path.write_text(block)
+        runpy.run_path(str(path))
 
 
 def test_cli_demo_runs(tmp_path):

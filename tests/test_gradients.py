@@ -197,16 +197,27 @@ def test_hessians():
             tf.hessians(tf.reduce_sum(p * p), p)
 
 
-def test_rules_needing_values_run_at_run_time():
-    # Pow's rule builds a mask from the base's value: its gradient node runs the rule on
-    # the arrays when the graph runs, and is differentiable itself.
+def test_rules_needing_unknown_dimensions_run_at_run_time():
+    # Mean's rule divides by the number of entries averaged, unknown while the graph is built
+    # for a [None] input: its gradient node runs the rule on the arrays when the graph runs,
+    # and is differentiable itself.
     with tf.Graph().as_default():
-        x = tf1.placeholder(tf.float32, [2])
-        e = tf1.placeholder(tf.float32, [2])
-        y = tf.reduce_sum(x ** e)
-        gx, ge = tf.gradients(y, [x, e])
+        x = tf1.placeholder(tf.float32, [None])
+        (gx,) = tf.gradients(tf.reduce_mean(x ** 3), x)
         (gxx,) = tf.gradients(gx, x)
         assert gx.op.type == "EagerPyFunc"
+        vals = run([gx, gxx], {x: [2.0, -1.0]})
+    np.testing.assert_allclose(vals[0], [6.0, 1.5])
+    np.testing.assert_allclose(vals[1], [6.0, -3.0])
+
+
+def test_pow_rule_masks_the_base_with_graph_ops():
+    with tf.Graph().as_default() as graph:
+        x = tf1.placeholder(tf.float32, [2])
+        e = tf1.placeholder(tf.float32, [2])
+        gx, ge = tf.gradients(tf.reduce_sum(x ** e), [x, e])
+        (gxx,) = tf.gradients(gx, x)
+        assert "EagerPyFunc" not in [op.type for op in graph.get_operations()]
         vals = run([gx, ge, gxx], {x: [2.0, -1.0], e: [3.0, 2.0]})
     np.testing.assert_allclose(vals[0], [12.0, -2.0])
     np.testing.assert_allclose(vals[1], [8.0 * np.log(2.0), 0.0])  # 0 where the base <= 0
@@ -237,7 +248,6 @@ def _graph_gradients(case, upstream):
 # Rows whose public function cannot be built into a graph yet, with why.
 _PYTHON_MASK = "builds its mask in Python from tensor values ({}), not with ops"
 GRAPH_MODE_EXCEPTIONS = {
-    "GatherV2[embedding_lookup max_norm]": _PYTHON_MASK.format("ops/embedding_ops.py"),
     "Mul[dropout]": _PYTHON_MASK.format("nn.dropout, ops/random_ops.py"),
     "Mul[dropout noise_shape]": _PYTHON_MASK.format("nn.dropout, ops/random_ops.py"),
 }

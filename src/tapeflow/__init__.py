@@ -11,11 +11,11 @@ from .framework.indexed_slices import IndexedSlices
 from .framework.registry import RegisterGradient, no_gradient
 from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
-from .framework.variables import Variable
+from .framework.variables import Variable, variable_creator_scope
 from . import ops  # noqa: F401  (registers every gradient and forward rule)
-from .ops.array_ops import (broadcast_to, concat, expand_dims, identity, identity_n, pad, rank,
-                            reshape, reverse, roll, shape, size, split, squeeze, stack, tile,
-                            transpose, unstack)
+from .ops.array_ops import (broadcast_to, concat, ensure_shape, expand_dims, get_static_value,
+                            identity, identity_n, pad, rank, reshape, reverse, roll, shape, size,
+                            split, squeeze, stack, tile, transpose, unstack)
 from .ops.creation_ops import (eye, fill, linspace, meshgrid, one_hot, ones, ones_like, range,
                                zeros, zeros_like)
 from .ops.gather_ops import gather
@@ -32,25 +32,32 @@ from .ops.math_ops import realdiv, scalar_mul
 from .ops.comparison_ops import (equal, greater, greater_equal, less, less_equal, logical_and,
                                  logical_not, logical_or, not_equal)
 from .ops.complex_ops import complex
-from .ops.clip_ops import clip_by_norm, clip_by_value
+from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
+from .ops.logging_ops import print_v2 as print  # noqa: A001  (TF's name)
 from .ops.norm_ops import norm
 from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
-from . import autodiff, bitwise, config, dtypes, linalg, math, nn, random, test  # noqa: E402
-from .framework.graph import Graph, init_scope
+from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
+from .framework.graph import Graph, init_scope, name_scope
 from .framework.tensor_spec import TensorSpec
-from .gradients import AggregationMethod, gradients, hessians
-from .eager.function import function
-from .ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
+from .eager.graph_gradients import AggregationMethod, gradients, hessians
+from .autograph.api import function
+from . import autograph  # noqa: E402
+from .eager.control_flow import cond, while_loop
+from .ops.tensor_array_ops import TensorArray
+from .eager.functional_ops import (case, foldl, foldr, map_fn, scan, switch_case,
+                                   vectorized_map)
+from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402
 
 __version__ = "0.1.0"
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "keras", "train", "utils"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "summary", "train",
+                               "utils"])
 
 
 def __getattr__(name: str):

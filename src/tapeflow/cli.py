@@ -1,4 +1,5 @@
-"""The `tapeflow` command line: `demo`, `check` (the gradient table) and `bench`.
+"""The `tapeflow` command line: `demo`, `check` (the gradient table), `bench`, and `run`
+(a script on several MPI workers).
 
 Each command's options are parsed and checked before any work starts; `tapeflow COMMAND
 --help` lists them. A bad option is one line on stderr and exit status 2.
@@ -45,17 +46,60 @@ def _run_as_main(path: Path, argv: list) -> None:
         sys.argv = saved
 
 
+def _demo_options(parser: argparse.ArgumentParser, demo: dict) -> None:
+    demo["add_options"](parser)
+    parser.add_argument("--workers", metavar="N", type=demo["positive_int"],
+                        help="train data-parallel on N local MPI workers")
+
+
 def _demo(args: argparse.Namespace, demo: dict) -> int:
-    """A gradient-tape prelude, then the digits CNN."""
+    """A gradient-tape prelude, then the digits CNN (on `--workers` MPI workers if given)."""
     if importlib.util.find_spec("sklearn") is None:
         print("tapeflow demo: the digits demo needs scikit-learn (and tqdm for progress bars): "
               "pip install 'tapeflow[demo]', or run `make demo`.", file=sys.stderr)
         return 2
     print("== examples/gradient_tape_basics.py")
     _run_as_main(ROOT / "examples" / "gradient_tape_basics.py", [])
+    rest = list(args.argv)
+    _workers_option(rest)
+    if args.workers is not None:
+        from .distribute import launch
+        print(f"== examples/digits_demo.py on {args.workers} workers")
+        return launch.run(args.workers, [str(DEMO), "--distributed", *rest])
     print("== examples/digits_demo.py")
-    demo["main"](args.argv)
+    demo["main"](rest)
     return 0
+
+
+def _workers_option(rest: list):
+    """Removes `--workers N` (or `--workers=N`) from `rest`; returns N, or None."""
+    for i, arg in enumerate(rest):
+        if arg == "--workers" and i + 1 < len(rest):
+            value = rest[i + 1]
+            del rest[i:i + 2]
+            return int(value)
+        if arg.startswith("--workers="):
+            del rest[i]
+            return int(arg.partition("=")[2])
+    return None
+
+
+def _run_options(parser: argparse.ArgumentParser, _) -> None:
+    parser.add_argument("-n", "--np", dest="n", type=int, default=1, help="number of workers")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, metavar="script.py [args]",
+                        help="the script and its arguments")
+
+
+def _run(args: argparse.Namespace, _) -> int:
+    """`tapeflow run -n N script.py [args]`: the script on N local MPI workers."""
+    if args.n < 1:
+        print(f"tapeflow run: -n must be a positive integer, got {args.n}", file=sys.stderr)
+        return 2
+    if not args.rest:
+        print("tapeflow run: usage: tapeflow run -n N script.py [args]", file=sys.stderr)
+        return 2
+    from .distribute import launch
+    return launch.run(args.n, args.rest)
 
 
 def _check(args: argparse.Namespace, _) -> int:
@@ -67,10 +111,19 @@ def _bench(args: argparse.Namespace, bench: dict) -> int:
     return bench["main"](args.argv)
 
 
-COMMANDS = {  # name: (what it does, the script whose options it takes, the command)
-    "demo": ("run the gradient-tape prelude, then train the digits CNN", DEMO, _demo),
-    "check": ("check every op's gradient numerically (the op table)", None, _check),
-    "bench": ("run the benchmarks against NumPy and the installed peers", BENCH, _bench),
+def _script_options(parser: argparse.ArgumentParser, found: dict) -> None:
+    if "add_options" in found:
+        found["add_options"](parser)
+
+
+COMMANDS = {  # name: (what it does, the script it runs, its options, the command)
+    "demo": ("run the gradient-tape prelude, then train the digits CNN", DEMO, _demo_options,
+             _demo),
+    "check": ("check every op's gradient numerically (the op table)", None, _script_options,
+              _check),
+    "bench": ("run the benchmarks against NumPy and the installed peers", BENCH,
+              _script_options, _bench),
+    "run": ("run a script on N local MPI workers (mpiexec -n N)", None, _run_options, _run),
 }
 
 
@@ -95,14 +148,13 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=_Parser)
-    for name, (help_text, _, _) in COMMANDS.items():
+    for name, (help_text, _, _, _) in COMMANDS.items():
         commands.add_parser(name, help=help_text, description=help_text, add_help=False)
     known = parser.parse_args(argv[:1] if argv and not argv[0].startswith("-") else argv)
-    help_text, script, run = COMMANDS[known.command]
+    help_text, script, options, run = COMMANDS[known.command]
     sub = _Parser(prog=f"tapeflow {known.command}", description=help_text)
     found = _script(script) if script is not None else {}
-    if "add_options" in found:
-        found["add_options"](sub)
+    options(sub, found)
     args = sub.parse_args(argv[1:])
     args.argv = argv[1:]
     return run(args, found)

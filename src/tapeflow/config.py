@@ -4,7 +4,7 @@ Both switches are off by default and then cost nothing: no op does any extra wor
 """
 from __future__ import annotations
 
-from .eager import diagnostics, op_history
+from .eager import op_history, tape
 from .eager.diagnostics import NoneGradientWarning
 
 __all__ = ["set_diagnostics", "diagnostics_enabled", "set_explain_none_gradients",
@@ -14,7 +14,7 @@ _diagnostics_requested = False
 
 
 def _apply() -> None:
-    if _diagnostics_requested or diagnostics.warn_none_gradients:
+    if _diagnostics_requested or tape.warn_none_gradients():
         op_history.enable()
     else:
         op_history.disable()
@@ -79,10 +79,10 @@ def set_explain_none_gradients(enabled: bool) -> None:
         (True, 'NoneGradientWarning')
         >>> tf.config.set_explain_none_gradients(False)
     """
-    diagnostics.warn_none_gradients = bool(enabled)
+    tape.set_warn_none_gradients(enabled)
     _apply()
 
 
 def explain_none_gradients_enabled() -> bool:
     """Whether `gradient()` warns about None results."""
-    return diagnostics.warn_none_gradients
+    return tape.warn_none_gradients()

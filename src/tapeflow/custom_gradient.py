@@ -5,9 +5,9 @@ import functools
 import inspect
 
 from .framework import nest
-from .framework.context import state
+from .framework.context import state, switched
 from .framework.execute import execute, record_operation
-from .framework.registry import RegisterGradient, define_op, no_gradient
+from .framework.registry import IDENTITY, RegisterGradient, define_op, no_gradient
 from .framework.tensor import Tensor, constant
 from .framework.variables import Variable
 from .ops.array_ops import _identity
@@ -15,7 +15,7 @@ from .ops.op_util import NO_ATTRS, as_input
 
 __all__ = ["stop_gradient", "custom_gradient", "grad_pass_through", "recompute_grad"]
 
-StopGradient = define_op("StopGradient", _identity)
+StopGradient = define_op("StopGradient", _identity, family=IDENTITY)
 no_gradient("StopGradient")
 
 
@@ -94,13 +94,9 @@ def custom_gradient(f=None):
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        saved = state.recorders
         watcher = _VariableWatcher()
-        state.recorders = [watcher]
-        try:
+        with switched(recorders=[watcher]):
             result, grad_fn = f(*args, **kwargs)
-        finally:
-            state.recorders = saved
         inputs = tuple(as_input(a) for a in nest.flatten(args))
         input_ids = {x._id for x in inputs}
         variables = [v for i, v in sorted(watcher.variables.items()) if i not in input_ids]

@@ -5,7 +5,8 @@ from .ops.sort_ops import top_k
 from .ops.math_ops import sigmoid, tanh
 from .ops.norm_ops import l2_normalize
 from .ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
-from .ops.conv_ops import avg_pool2d, conv1d, conv2d, conv2d_transpose, max_pool2d
+from .ops.conv_ops import conv1d, conv2d, conv2d_transpose
+from .ops.pool_ops import avg_pool2d, max_pool2d
 from .ops.nn_ops import (batch_normalization, bias_add, elu, gelu, l2_loss, leaky_relu,
                          log_softmax, moments, relu6, selu, sigmoid_cross_entropy_with_logits,
                          silu, softmax_cross_entropy_with_logits, softplus, softsign, swish)
@@ -18,6 +19,22 @@ __all__ += ["avg_pool2d", "batch_normalization", "bias_add", "conv1d", "conv2d",
             "max_pool2d", "moments", "relu6", "selu", "sigmoid_cross_entropy_with_logits", "silu",
             "softmax_cross_entropy_with_logits", "softplus", "softsign", "swish"]
 __all__ += ["top_k"]
-from .ops.conv_ops import avg_pool, avg_pool1d, max_pool, max_pool1d  # noqa: E402
+from .ops.pool_ops import avg_pool, avg_pool1d, max_pool, max_pool1d  # noqa: E402
 
 __all__ += ["avg_pool", "avg_pool1d", "max_pool", "max_pool1d"]
+from .ops.conv_ops import (conv1d_transpose, conv3d, conv3d_transpose, convolution,  # noqa: E402
+                           depthwise_conv2d, separable_conv2d)
+from .ops.pool_ops import avg_pool3d, max_pool3d, pool  # noqa: E402
+
+__all__ += ["avg_pool3d", "conv1d_transpose", "conv3d", "conv3d_transpose", "convolution",
+            "depthwise_conv2d", "max_pool3d", "pool", "separable_conv2d"]
+
+__all__ += ["compute_average_loss", "scale_regularization_loss"]
+
+
+def __getattr__(name: str):
+    # The loss scaling of data-parallel training lives with tf.distribute, loaded on first use.
+    if name in ("compute_average_loss", "scale_regularization_loss"):
+        from .distribute import losses
+        return getattr(losses, name)
+    raise AttributeError(f"module 'tapeflow.nn' has no attribute {name!r}")

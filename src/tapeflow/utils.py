@@ -1,11 +1,11 @@
-"""Helpers around the tape: drawing it."""
+"""Helpers around the tape: drawing it (and any DOT graph) with Graphviz."""
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
 
-__all__ = ["plot_tape"]
+__all__ = ["plot_tape", "render_dot"]
 
 _FORMATS = ("svg", "png")
 
@@ -42,16 +42,28 @@ def plot_tape(tape, target, path):
     fmt = os.path.splitext(os.fspath(path))[1].lstrip(".").lower()
     if fmt not in _FORMATS:
         raise ValueError(f"plot_tape writes .svg or .png files, not {os.fspath(path)!r}")
-    dot_source = tape.to_dot(target)
+    render_dot(tape.to_dot(target), path, fmt, "plot_tape",
+               "save tape.to_dot(target) to a .dot file and render it elsewhere")
+    return path
+
+
+def render_dot(source: str, path, fmt: str, caller: str, alternative: str) -> None:
+    """Renders DOT `source` into the file `path` in Graphviz format `fmt` ('svg', 'png',
+    'pdf'...) with the `dot` program.
+
+    Raises:
+        FileNotFoundError: `dot` is not on PATH; the message says how to install it, or
+            `alternative` (nothing is written).
+        RuntimeError: `dot` failed; the message carries its error output.
+    """
     program = shutil.which("dot")
     if program is None:
         raise FileNotFoundError(
-            "plot_tape needs Graphviz's `dot` program, which is not on PATH. Install Graphviz "
-            "(apt-get install graphviz, brew install graphviz or conda install graphviz), or "
-            "save tape.to_dot(target) to a .dot file and render it elsewhere.")
-    result = subprocess.run([program, f"-T{fmt}", "-o", os.fspath(path)], input=dot_source,
+            f"{caller} needs Graphviz's `dot` program, which is not on PATH. Install Graphviz "
+            f"(apt-get install graphviz, brew install graphviz or conda install graphviz), or "
+            f"{alternative}.")
+    result = subprocess.run([program, f"-T{fmt}", "-o", os.fspath(path)], input=source,
                             capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(f"Graphviz's dot failed (exit status {result.returncode}) drawing "
                            f"{os.fspath(path)!r}: {result.stderr.strip()}")
-    return path

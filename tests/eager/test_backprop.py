@@ -377,3 +377,15 @@ def test_indexed_slices_pass_only_through_rules_that_declare_it():
     expected = [1 - np.tanh(1.0) ** 2, 0.0, 1 - np.tanh(3.0) ** 2]
     np.testing.assert_allclose(tf.convert_to_tensor(g.gradient(dense, params)).numpy(),
                                expected, rtol=1e-5)
+
+
+def test_sparse_gradient_under_an_outer_tape_is_made_of_tensors():
+    params = tf.constant(np.arange(6.0).reshape(3, 2))
+    with tf.GradientTape() as outer:
+        outer.watch(params)
+        with tf.GradientTape() as inner:
+            inner.watch(params)
+            picked = tf.gather(params, 1)
+        g = inner.gradient(picked, params)
+    assert all(isinstance(part, tf.Tensor) for part in (g.values, g.indices, g.dense_shape))
+    assert g.dense_shape.numpy().tolist() == [3, 2] and g.indices.numpy().tolist() == [1]

@@ -336,3 +336,22 @@ def test_name_argument_in_function_graphs_and_eagerly():
     assert concrete.graph.get_operation_by_name("plus_one").type == "AddV2"
     assert float(f(tf.constant(1.0))) == 2.0
     assert float(tf.add(tf.constant(1.0), 1.0, name="ignored_eagerly")) == 2.0
+
+
+def test_tf2_name_scope():
+    with tf.name_scope("outer") as outer:
+        with tf.name_scope("inner") as inner:
+            pass
+    assert (outer, inner) == ("outer/", "outer/inner/")
+    names = []
+
+    @tf.function
+    def f(x):
+        with tf.name_scope("layer") as scope:
+            names.append((scope, tf.identity(x, name="y").name))
+        return x
+
+    f(tf.constant(1.0))
+    assert names == [("layer/", "layer/y:0")]
+    with pytest.raises(ValueError, match="string"):
+        tf.name_scope(3)

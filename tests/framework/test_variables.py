@@ -89,3 +89,45 @@ def test_gradient_sees_value_at_read_time():
         y = v * v
         v.assign(10.0)
     assert float(tape.gradient(y, v)) == 4.0
+
+
+@pytest.mark.parametrize("initial", [[1.0, 2.0], 3.0], ids=["vector", "scalar"])
+def test_mutable_array_updates_in_place_and_copies_on_write(initial):
+    v = tf.Variable(initial)
+    v.mutable_array()[...] += 1.0
+    np.testing.assert_array_equal(v.numpy(), np.add(initial, 1.0))
+    read = v.read_value()                 # a reader shares the array, so the variable
+    array = v.mutable_array()             # copies it before handing it out
+    array *= 2.0
+    np.testing.assert_array_equal(read.numpy(), np.add(initial, 1.0))
+    np.testing.assert_array_equal(v.numpy(), 2.0 * np.add(initial, 1.0))
+    assert array.dtype == np.float32 and array.shape == np.shape(initial)
+
+
+def test_variable_creator_scopes_nest_innermost_first():
+    calls = []
+
+    def outer(next_creator, **kwargs):
+        calls.append(("outer", kwargs["name"]))
+        return next_creator(**kwargs)
+
+    def inner(next_creator, **kwargs):
+        calls.append(("inner", kwargs["name"]))
+        kwargs["trainable"] = False
+        return next_creator(**kwargs)
+
+    with tf.variable_creator_scope(outer), tf.variable_creator_scope(inner):
+        v = tf.Variable([1.0, 2.0], name="v")
+    w = tf.Variable(1.0, name="w")
+    assert calls == [("inner", "v"), ("outer", "v")]
+    assert not v.trainable and v.numpy().tolist() == [1.0, 2.0] and w.trainable
+
+
+def test_a_failing_creator_leaves_no_scope_behind():
+    def broken(next_creator, **kwargs):
+        raise RuntimeError("no")
+
+    with pytest.raises(RuntimeError):
+        with tf.variable_creator_scope(broken):
+            tf.Variable(1.0)
+    assert tf.Variable(2.0).numpy() == 2.0

@@ -43,7 +43,7 @@ def test_input_is_a_symbolic_tensor_and_layers_record_calls():
 def test_forward_values_and_gradients_match_numpy():
     tf.keras.utils.set_random_seed(3)
     model = two_input_model()
-    hidden, head = model.get_layer(index=2), model.get_layer("head")
+    hidden, head = model.get_layer(index=1), model.get_layer("head")
     rng = np.random.default_rng(0)
     xa = rng.standard_normal((5, 3)).astype(np.float32)
     xb = rng.standard_normal((5, 2)).astype(np.float32)

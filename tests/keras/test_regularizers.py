@@ -38,8 +38,9 @@ def test_weight_regularizers_join_losses_with_gradients():
     kernel_grad, bias_grad = tape.gradient(total, [dense.kernel, dense.bias])
     np.testing.assert_allclose(kernel_grad.numpy(), 0.2 * W, rtol=1e-6)
     np.testing.assert_allclose(bias_grad.numpy(), [0.01, 0.01])
-    assert dense.get_config()["kernel_regularizer"] == {"class_name": "L2",
-                                                        "config": {"l2": 0.1}}
+    assert dense.get_config()["kernel_regularizer"] == {
+        "module": "keras.regularizers", "class_name": "L2", "config": {"l2": 0.1},
+        "registered_name": None}
 
 
 def test_activity_regularizer_is_divided_by_the_batch_size_and_reset_each_call():

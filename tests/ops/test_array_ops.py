@@ -209,3 +209,36 @@ ARRAY_CALLS = [
 @pytest.mark.parametrize("call", ARRAY_CALLS)
 def test_inputs_are_not_modified(call, assert_inputs_unchanged):
     assert_inputs_unchanged(call, X)
+
+
+def test_ensure_shape():
+    x = tf.constant([1.0, 2.0, 3.0])
+    assert tf.ensure_shape(x, [None]) is not None
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[3\] is not compatible"):
+        tf.ensure_shape(x, [2])
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.function(lambda x: tf.ensure_shape(x, [2]))(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        y = tf.ensure_shape(x, [3])
+        assert y.shape == [3]  # the static shape is the merge
+        return y * 2.0
+
+    np.testing.assert_array_equal(f(x).numpy(), [2.0, 4.0, 6.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="EnsureShape"):
+        f(tf.constant([1.0, 2.0]))
+
+
+def test_get_static_value():
+    np.testing.assert_array_equal(tf.get_static_value(tf.constant([1, 2])), [1, 2])
+    assert tf.get_static_value(3) == 3
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append((tf.get_static_value(x), tf.get_static_value(tf.constant(2.0) * 3.0)))
+        return x
+
+    f(tf.constant(1.0))
+    assert seen == [(None, 6.0)]

@@ -253,8 +253,8 @@ def test_shape_and_rank_errors_name_op_and_shapes():
         tf.nn.avg_pool2d(tf.constant(np.zeros((1, 4, 4, 3), np.int32)), 2, 1, "SAME")
     with pytest.raises(errors.InvalidArgumentError, match="Conv2DBackpropInput.*output_shape"):
         tf.nn.conv2d_transpose(np.zeros((1, 2, 2, 1)), np.zeros((3, 3, 1, 1)), [1, 9, 9, 1], 2)
-    with pytest.raises(errors.UnimplementedError, match="grouped"):
-        tf.nn.conv2d(np.zeros((1, 4, 4, 4)), np.zeros((2, 2, 2, 1)), 1, "SAME")
+    with pytest.raises(errors.InvalidArgumentError, match="groups.*4 vs 2"):
+        tf.nn.conv2d(np.zeros((1, 4, 4, 4)), np.zeros((2, 2, 2, 3)), 1, "SAME")
 
 
 def _np_pool1d(x, k, s, reduce):
@@ -294,7 +294,160 @@ def test_nd_pool_dispatches_on_rank():
     assert tf.nn.avg_pool(tf.ones([1, 4, 2]), 2, 2, "VALID").shape == (1, 2, 2)
     with pytest.raises(ValueError, match="rank"):
         tf.nn.max_pool(tf.ones([4, 1]), 2, 2, "VALID")
-    with pytest.raises(errors.UnimplementedError):
-        tf.nn.avg_pool(tf.ones([1, 4, 4, 4, 1]), 2, 2, "VALID")
+    assert tf.nn.avg_pool(tf.ones([1, 4, 4, 4, 1]), 2, 2, "VALID").shape == (1, 2, 2, 2, 1)
     with pytest.raises(errors.InvalidArgumentError, match="3-D"):
         tf.nn.max_pool1d(tf.ones([1, 4, 4, 1]), 2, 2, "VALID")
+
+
+def loop_conv_nd(x, w, strides, pads, dilations):
+    """Direct N-d grouped convolution: out[n, *o, f] = sum over taps and the channels of f's
+    group of x_padded[n, *(o * s + k * d), c] w[*k, c, f]."""
+    nd = x.ndim - 2
+    xp = np.pad(x, ((0, 0), *pads, (0, 0)))
+    kernel, per_group, filters = w.shape[:nd], w.shape[-2], w.shape[-1]
+    groups = x.shape[-1] // per_group
+    out_sizes = [(xp.shape[1 + i] - (kernel[i] - 1) * dilations[i] - 1) // strides[i] + 1
+                 for i in range(nd)]
+    out = np.zeros((x.shape[0], *out_sizes, filters))
+    per_out = filters // groups
+    for o in itertools.product(*map(range, out_sizes)):
+        for k in itertools.product(*map(range, kernel)):
+            at = tuple(o[i] * strides[i] + k[i] * dilations[i] for i in range(nd))
+            for g in range(groups):
+                patch = xp[(slice(None), *at, slice(g * per_group, (g + 1) * per_group))]
+                out[(slice(None), *o, slice(g * per_out, (g + 1) * per_out))] += \
+                    patch @ w[k][:, g * per_out:(g + 1) * per_out]
+    return out
+
+
+ND_CASES = [  # (input shape, filter shape, strides, padding, dilations)
+    ((2, 5, 4, 6, 2), (2, 3, 2, 2, 3), (1, 1, 1), "VALID", (1, 1, 1)),
+    ((1, 5, 5, 4, 1), (3, 3, 2, 1, 2), (2, 1, 2), "SAME", (1, 1, 1)),
+    ((1, 6, 5, 5, 2), (2, 2, 2, 2, 2), (1, 1, 1), "VALID", (2, 1, 2)),
+    ((1, 4, 4, 4, 4), (3, 3, 3, 2, 4), (1, 2, 1), "SAME", (1, 1, 1)),  # 2 groups
+]
+
+
+@pytest.mark.parametrize("x_shape,w_shape,strides,padding,dilations", ND_CASES)
+def test_conv3d_and_its_gradients_match_the_direct_loop(x_shape, w_shape, strides, padding,
+                                                        dilations):
+    x, w = rng.standard_normal(x_shape), rng.standard_normal(w_shape)
+    pads = [(0, 0)] * 3 if padding == "VALID" else [
+        same_pads(x_shape[i + 1], w_shape[i], strides[i], dilations[i]) for i in range(3)]
+    want = loop_conv_nd(x, w, strides, pads, dilations)
+    xt, wt = tf.constant(x), tf.constant(w)
+    with tf.GradientTape() as tape:
+        tape.watch([xt, wt])
+        y = tf.nn.conv3d(xt, wt, [1, *strides, 1], padding, dilations=[1, *dilations, 1])
+    np.testing.assert_allclose(y.numpy(), want, atol=1e-12)
+    g = rng.standard_normal(want.shape)
+    gx, gw = tape.gradient(y, [xt, wt], output_gradients=tf.constant(g))
+    # The adjoint identity <g, conv(x, w)> = <gx, x> = <gw, w> (conv is bilinear).
+    np.testing.assert_allclose(np.sum(gx.numpy() * x), np.sum(g * want), rtol=1e-10)
+    np.testing.assert_allclose(np.sum(gw.numpy() * w), np.sum(g * want), rtol=1e-10)
+
+
+@pytest.mark.parametrize("groups", [2, 3])
+def test_grouped_conv2d_is_one_convolution_per_group(groups):
+    x = rng.standard_normal((2, 5, 6, 2 * groups))
+    w = rng.standard_normal((3, 2, 2, 2 * groups))
+    got = tf.nn.conv2d(x, w, [1, 2], "SAME").numpy()
+    per_group = [tf.nn.conv2d(x[..., 2 * g:2 * g + 2], w[..., 2 * g:2 * g + 2], [1, 2],
+                              "SAME").numpy() for g in range(groups)]
+    np.testing.assert_allclose(got, np.concatenate(per_group, axis=-1), atol=1e-12)
+
+
+def test_depthwise_and_separable_conv2d_match_per_channel_convolutions():
+    x, w = rng.standard_normal((2, 6, 5, 3)), rng.standard_normal((3, 3, 3, 2))
+    got = tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME", dilations=[2, 1]).numpy()
+    for c in range(3):
+        want = tf.nn.conv2d(x[..., c:c + 1], w[:, :, c:c + 1, :], 1, "SAME",
+                            dilations=[2, 1]).numpy()
+        np.testing.assert_allclose(got[..., 2 * c:2 * c + 2], want, atol=1e-12)
+    pointwise = rng.standard_normal((1, 1, 6, 4))
+    separable = tf.nn.separable_conv2d(x, w, pointwise, [1, 1, 1, 1], "SAME", dilations=[2, 1])
+    np.testing.assert_allclose(separable.numpy(), got @ pointwise[0, 0], atol=1e-12)
+    nchw = tf.nn.depthwise_conv2d(x.transpose(0, 3, 1, 2), w, [1, 1, 1, 1], "SAME",
+                                  data_format="NCHW", dilations=[2, 1])
+    np.testing.assert_allclose(nchw.numpy().transpose(0, 2, 3, 1), got, atol=1e-12)
+    with pytest.raises(errors.InvalidArgumentError, match="DepthwiseConv2dNative.*same depth"):
+        tf.nn.depthwise_conv2d(x, w[:, :, :2], [1, 1, 1, 1], "SAME")
+    with pytest.raises(ValueError, match="pointwise"):
+        tf.nn.separable_conv2d(x, w, pointwise[0], [1, 1, 1, 1], "SAME")
+
+
+@pytest.mark.parametrize("rank", [3, 4, 5])
+def test_transposed_convolutions_are_the_adjoints_of_the_convolutions(rank):
+    nd = rank - 2
+    x = rng.standard_normal((2,) + (5,) * nd + (3,))
+    w = rng.standard_normal((3,) * nd + (3, 4))
+    conv = {1: tf.nn.conv1d, 2: tf.nn.conv2d, 3: tf.nn.conv3d}[nd]
+    transpose = {1: tf.nn.conv1d_transpose, 2: tf.nn.conv2d_transpose,
+                 3: tf.nn.conv3d_transpose}[nd]
+    y = conv(x, w, [1] + [2] * nd + [1], "SAME")
+    g = rng.standard_normal(y.shape.as_list())
+    back = transpose(g, w, list(x.shape), [2] * nd, "SAME")
+    np.testing.assert_allclose(np.sum(back.numpy() * x), np.sum(g * y.numpy()), rtol=1e-10)
+    with pytest.raises(errors.InvalidArgumentError, match="doesn't match"):
+        transpose(g, w, [2] + [9] * nd + [3], [2] * nd, "SAME")
+
+
+def loop_pool_nd(x, k, s, pads, reduce):
+    """Pooling over windows, ignoring padded positions, in any number of dimensions."""
+    nd = x.ndim - 2
+    out_sizes = [(x.shape[1 + i] + sum(pads[i]) - k[i]) // s[i] + 1 for i in range(nd)]
+    out = np.zeros((x.shape[0], *out_sizes, x.shape[-1]))
+    for o in itertools.product(*map(range, out_sizes)):
+        starts = [o[i] * s[i] - pads[i][0] for i in range(nd)]
+        window = x[(slice(None), *(slice(max(a, 0), a + k[i]) for i, a in enumerate(starts)))]
+        out[(slice(None), *o)] = reduce(window.reshape(x.shape[0], -1, x.shape[-1]), axis=1)
+    return out
+
+
+@pytest.mark.parametrize("k,s,padding", [((2, 2, 2), (2, 2, 2), "VALID"),
+                                         ((3, 2, 2), (1, 2, 1), "SAME"),
+                                         ((1, 3, 2), (2, 1, 1), "SAME")])
+def test_pool3d_matches_the_direct_loop(k, s, padding):
+    x = rng.standard_normal((2, 4, 5, 3, 2))
+    pads = [(0, 0)] * 3 if padding == "VALID" else [
+        same_pads(x.shape[i + 1], k[i], s[i], 1) for i in range(3)]
+    np.testing.assert_allclose(tf.nn.max_pool3d(x, k, s, padding).numpy(),
+                               loop_pool_nd(x, k, s, pads, np.max))
+    np.testing.assert_allclose(tf.nn.avg_pool3d(x, k, s, padding).numpy(),
+                               loop_pool_nd(x, k, s, pads, np.mean), atol=1e-12)
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        total = tf.reduce_sum(tf.nn.max_pool3d(xt, 2, 2, "VALID"))
+    blocks = x[:, :4, :4, :2].reshape(2, 2, 2, 2, 2, 1, 2, 2)
+    is_max = blocks == blocks.max(axis=(2, 4, 6), keepdims=True)
+    want = np.zeros(x.shape)
+    want[:, :4, :4, :2] = is_max.reshape(2, 4, 4, 2, 2)
+    np.testing.assert_array_equal(tape.gradient(total, xt).numpy(), want)
+
+
+def test_convolution_and_pool_dispatch_on_rank_and_reject_what_tf_rejects():
+    x3, x5 = rng.standard_normal((1, 6, 2)), rng.standard_normal((1, 4, 4, 4, 2))
+    np.testing.assert_allclose(tf.nn.convolution(x3, np.ones((2, 2, 3))).numpy(),
+                               tf.nn.conv1d(x3, np.ones((2, 2, 3)), 1, "VALID").numpy())
+    np.testing.assert_allclose(
+        tf.nn.convolution(x5, np.ones((2, 2, 2, 2, 1)), strides=2).numpy(),
+        tf.nn.conv3d(x5, np.ones((2, 2, 2, 2, 1)), [1, 2, 2, 2, 1], "VALID").numpy())
+    np.testing.assert_allclose(tf.nn.pool(x5, [2, 2, 2], "MAX", strides=[2, 2, 2]).numpy(),
+                               tf.nn.max_pool3d(x5, 2, 2, "VALID").numpy())
+    np.testing.assert_allclose(tf.nn.pool(x3, [3], "AVG", padding="SAME").numpy(),
+                               tf.nn.avg_pool1d(x3, 3, 1, "SAME").numpy())
+    with pytest.raises(ValueError, match="rank"):
+        tf.nn.convolution(np.ones((2, 2)), np.ones((1, 1)))
+    with pytest.raises(ValueError, match="pooling_type"):
+        tf.nn.pool(x3, [2], "MIN")
+    with pytest.raises(ValueError, match="SAME"):
+        tf.nn.pool(x3, [2], "MAX", padding="SAME", dilations=[2])
+    with pytest.raises(errors.UnimplementedError, match="dilated"):
+        tf.nn.pool(x3, [2], "MAX", dilations=[2])
+    with pytest.raises(TypeError, match="string"):
+        tf.nn.conv3d(x5, np.ones((2, 2, 2, 2, 1)), 1, [[0, 0]] * 5)
+    with pytest.raises(TypeError, match="string"):
+        tf.nn.max_pool3d(x5, 2, 2, [[0, 0]] * 5)
+    with pytest.raises(errors.InvalidArgumentError, match="NDHWC"):
+        tf.nn.conv3d(x5, np.ones((2, 2, 2, 2, 1)), 1, "SAME", data_format="NHWC")

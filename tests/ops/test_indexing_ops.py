@@ -268,3 +268,31 @@ INDEXING_CALLS = [
 @pytest.mark.parametrize("call", INDEXING_CALLS)
 def test_inputs_are_not_modified(call, assert_inputs_unchanged):
     assert_inputs_unchanged(call, X)
+
+
+def test_indices_known_only_when_the_graph_runs():
+    @tf.function(input_signature=[tf.TensorSpec([4, 5], tf.float64),
+                                  tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.int32)])
+    def f(x, t, u):
+        parts = x[t], x[:, t], x[t:u], x[-t, ::-1], x[1:, t, None], x[..., t:t + 2]
+        assert [p.shape.as_list() for p in parts] == [[5], [4], [None, 5], [5], [3, 1],
+                                                      [4, None]]
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            total = tf.reduce_sum(x[t] * x[t:u, 0:1])
+        return parts + (tape.gradient(total, x),)
+
+    xv = np.arange(20.0).reshape(4, 5)
+    got = f(tf.constant(xv), tf.constant(1), tf.constant(3))
+    want = xv[1], xv[:, 1], xv[1:3], xv[-1, ::-1], xv[1:, 1, None], xv[..., 1:3]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.numpy(), w)
+    x = tf.constant(xv)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        total = tf.reduce_sum(x[1] * x[1:3, 0:1])
+    np.testing.assert_array_equal(got[-1].numpy(), tape.gradient(total, x).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        f(tf.constant(xv), tf.constant(7), tf.constant(8))
+    with pytest.raises(TypeError, match="valid indices"):
+        tf.function(lambda x, t: x[t])(tf.constant(xv), tf.constant(1.0))

@@ -40,6 +40,17 @@ KNOWN_DIFFERENCES = {
     "MaxPool[explicit padding]": "second order: TF's MaxPoolGradGrad rejects explicit padding",
     "MaxPool[max_pool1d explicit padding]": "second order: TF's MaxPoolGradGrad rejects explicit padding",
     "AvgPool[avg_pool1d NCW]": f"NCW pooling: {_CPU_ONLY}",
+    "Conv2D[grouped, 2 groups]": f"grouped convolution gradients: {_CPU_ONLY} (forward values "
+                                 f"in test_conv_parity.py)",
+    "Conv2D[convolution 1-D grouped]": f"grouped convolution gradients: {_CPU_ONLY} (forward "
+                                       f"values in test_conv_parity.py)",
+    **{f"{op}[{label}]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in test_conv_parity.py)"
+       for op in ("MaxPool3D", "AvgPool3D")
+       for label in ("k=2,s=2,VALID", "k=[1, 3, 2, 2, 1],s=1,SAME")},
+    "MaxPool3D[pool MAX 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
+                               f"test_conv_parity.py)",
+    "AvgPool3D[avg_pool 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
+                               f"test_conv_parity.py)",
 }
 
 # float64 throughout; LAPACK against Eigen and SciPy's special functions against TF's agree to

@@ -2,39 +2,20 @@
 from __future__ import annotations
 
 import collections
-import threading
 
 import numpy as np
 
-from ..framework import dtypes, nest
+from ..framework import nest
+from ..framework.context import push_default_session, remove_default_session
 from ..framework.graph import Graph, Operation, get_default_graph
 from ..framework.graph_tensor import SymbolicTensor
+from ..framework.graph_variables import GraphVariable
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.plan import Plan
-from ..framework.tensor import Tensor, _array_from_python
+from ..framework.plan import Plan, VariableStore
+from ..framework.tensor import Tensor, array_from_python
 from ..framework.variables import Variable
 
-__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "default_session"]
-
-
-class _DefaultSessions(threading.local):
-    def __init__(self) -> None:
-        self.stack: list = []
-
-
-_defaults = _DefaultSessions()
-
-
-def default_session(what: str):
-    """The innermost default session, for `Tensor.eval()` and `Operation.run()`.
-
-    Raises:
-        ValueError: no session is the default.
-    """
-    if not _defaults.stack:
-        raise ValueError(f"Cannot {what}: no default session is registered. Use `with "
-                         "sess.as_default():` or pass an explicit session (session=sess).")
-    return _defaults.stack[-1]
+__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue"]
 
 
 class _ScalarTypes(dict):
@@ -72,7 +53,7 @@ def _parts(fetch) -> list:
         return [fetch]
     parts = [fetch.values, fetch.indices] + ([] if fetch.dense_shape is None
                                              else [fetch.dense_shape])
-    return [p if hasattr(p, "_op") else np.asarray(getattr(p, "_value", p)) for p in parts]
+    return [p if isinstance(p, SymbolicTensor) else np.asarray(p) for p in parts]
 
 
 class Session:
@@ -95,7 +76,7 @@ class Session:
 
     def __init__(self, target: str = "", graph: Graph | None = None, config=None) -> None:
         self._graph = graph if graph is not None else get_default_graph()
-        self._values: dict = {}
+        self._values = VariableStore()
         self._plans: dict = {}
         self._closed = False
         self._context = None
@@ -111,7 +92,7 @@ class Session:
     def close(self) -> None:
         """Releases the variables' values; the session can no longer run."""
         self._closed = True
-        self._values = {}
+        self._values = VariableStore()
         self._plans = {}
 
     def as_default(self):
@@ -157,11 +138,11 @@ class Session:
         constants = {i: f for i, f in enumerate(flat) if isinstance(f, np.ndarray)}
         elements = [self._element(f) for f in flat if not isinstance(f, np.ndarray)]
         feeds, values = self._feeds(feed_dict)
-        key = (tuple(id(e) for e in elements), tuple(t._id for t in feeds))
+        key = (tuple(id(e) for e in elements), tuple(id(t) for t in feeds))
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._plans[key] = Plan(self._graph._ops, feeds, [
-                self._graph._variable_fetch(e) if isinstance(e, Variable) else e
+            plan = self._plans[key] = Plan(self._graph.get_operations(), feeds, [
+                self._graph.variable_value(e) if isinstance(e, Variable) else e
                 for e in elements], name="session")
         computed = iter(plan.run(values, self._values))
         results = iter([_fetched(constants[i] if i in constants else next(computed))
@@ -185,8 +166,7 @@ class Session:
             raise TypeError("Fetch argument None has invalid type <class 'NoneType'>: fetches "
                             "must be graph tensors, operations or variables (a gradient that "
                             "is None means the fetch does not depend on that variable).")
-        if isinstance(fetch, (SymbolicTensor, Operation, str)) or isinstance(fetch, Variable) \
-                and hasattr(fetch, "_graph"):
+        if isinstance(fetch, (SymbolicTensor, Operation, str, GraphVariable)):
             try:
                 return self._graph.as_graph_element(fetch)
             except ValueError as e:
@@ -210,15 +190,15 @@ class Session:
         return feeds, values
 
     def _load(self, variable, value) -> None:
-        self._values[variable._id] = _feed_value(variable, value)
+        self._values.load(variable, _feed_value(variable, value))
 
 
 def _feed_value(tensor, value) -> np.ndarray:
-    dtype = dtypes.from_numpy(tensor._value.dtype)
+    dtype = tensor.dtype
     if isinstance(value, Tensor) and not isinstance(value, SymbolicTensor):
-        value = value._value
+        value = value.numpy()
     try:
-        array = _array_from_python(value, dtype)
+        array = array_from_python(value, dtype)
     except (TypeError, ValueError) as e:
         raise type(e)(f"Cannot feed value {value!r} to tensor {tensor.name!r} of dtype "
                       f"{dtype.name}: {e}") from None
@@ -233,11 +213,11 @@ class _AsDefault:
         self._session = session
 
     def __enter__(self) -> Session:
-        _defaults.stack.append(self._session)
+        push_default_session(self._session)
         return self._session
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        _defaults.stack.remove(self._session)
+        remove_default_session(self._session)
 
 
 class InteractiveSession(Session):
@@ -254,9 +234,8 @@ class InteractiveSession(Session):
 
     def __init__(self, target: str = "", graph: Graph | None = None, config=None) -> None:
         super().__init__(target, graph, config)
-        _defaults.stack.append(self)
+        push_default_session(self)
 
     def close(self) -> None:
-        if self in _defaults.stack:
-            _defaults.stack.remove(self)
+        remove_default_session(self)
         super().close()

@@ -22,9 +22,6 @@ from .op_history import OpEvent
 
 __all__ = ["Explanation", "NoneGradientWarning", "explain", "none_gradient_warner"]
 
-# Set by tapeflow.config.set_explain_none_gradients; GradientTape.gradient reads it once.
-warn_none_gradients = False
-
 _DIAGNOSTICS_HINT = ("turn on tapeflow.config.set_diagnostics(True) before running the "
                      "computation to see where")
 
@@ -116,12 +113,11 @@ class OpGraph:
         self.history = history
         self.recorded: set = set()
         self.from_tape: dict = {}
-        for index, rec in enumerate(entries):
-            ids = [o._id for o in rec.outputs]
+        for index, (op, inputs, outputs, _) in enumerate(entries):
+            ids = [o._id for o in outputs]
             self.recorded.update(ids)
             if history is None or ids[0] not in history.producers:
-                event = OpEvent.from_tensors(index - len(entries), rec.op, rec.inputs,
-                                             rec.outputs)
+                event = OpEvent.from_tensors(index - len(entries), op, inputs, outputs)
                 for i in ids:
                     self.from_tape[i] = event
 
@@ -189,10 +185,11 @@ def _flow_on_tape(entries: list, source_id: int) -> tuple:
     flowing = {source_id}
     dead_end = None
     for rec in entries:
-        if rec.op.grad is NO_GRADIENT:
+        op, inputs, outputs, _ = rec
+        if op.grad is NO_GRADIENT:
             continue
-        if any(x._id in flowing and x.dtype.is_trainable for x in rec.inputs):
-            outs = [o._id for o in rec.outputs if o.dtype.is_trainable]
+        if any(x._id in flowing and x.dtype.is_trainable for x in inputs):
+            outs = [o._id for o in outputs if o.dtype.is_trainable]
             flowing.update(outs)
             if not outs and dead_end is None:
                 dead_end = rec
@@ -359,9 +356,9 @@ def _unrelated(escapes: list, subject: tuple) -> Explanation:
 def _guess_from_tape(entries: list, source_id: int, subject: tuple) -> Explanation:
     _, dead_end = _flow_on_tape(entries, source_id)
     if dead_end is not None:
-        op = dead_end.op.name
+        op = dead_end[0].name
         return Explanation("integer_path", f"most likely: the tape recorded {op} turning a value "
-                           f"computed from the source into {dead_end.outputs[0].dtype.name}, and "
+                           f"computed from the source into {dead_end[2][0].dtype.name}, and "
                            "it does not follow integer or bool values further; the target was "
                            "not recorded from the source.", op, None, subject)
     return Explanation("not_recorded", "the tape recorded no operation leading from the source "

@@ -15,13 +15,12 @@ its gradient with respect to u is J v (computed with a private tape over u).
 """
 from __future__ import annotations
 
-import logging
 import weakref
 
 import numpy as np
 
 from ..framework import nest
-from ..framework.context import state
+from ..framework.context import state, switched
 from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, get_op, gradient_rule
@@ -30,13 +29,13 @@ from ..framework.variables import Variable
 from ..ops.array_ops import BroadcastTo
 from ..ops.math_ops import Mul, Sum
 from ..ops.op_util import shape_of
-from .backprop import UnconnectedGradients, as_unconnected, imperative_grad, unbroadcast
-from .batched_backprop import gradients_per_input
-from .tape import OpRecord, Tape, is_trainable
+from ..ops.script_ops import spec_of
+from .backward import UnconnectedGradients, as_unconnected, backward, one_per_input
+from .domains import GraphDomain, dense, eager_domain, filled_like, run_later, unbroadcast
+from .tape import OpRecord, Tape, is_trainable, log_warning
 
 __all__ = ["ForwardAccumulator", "output_tangents", "tangent_of"]
 
-_log = logging.getLogger("tapeflow")
 
 
 class ForwardAccumulator:
@@ -106,7 +105,7 @@ class ForwardAccumulator:
             raise ValueError(f"ForwardAccumulator primals must be Tensors or Variables, got "
                              f"{primal!r}")
         if not primal.dtype.is_floating:
-            _log.warning("The dtype of the watched primal must be floating (e.g. tf.float32), "
+            log_warning("The dtype of the watched primal must be floating (e.g. tf.float32), "
                          "got %r", primal.dtype)
         tangent = convert_to_tensor(tangent, dtype=primal.dtype)
         if not primal.shape.is_compatible_with(tangent.shape) or (
@@ -141,13 +140,11 @@ class ForwardAccumulator:
         in_tangents = [tangents.get(x._id) for x in inputs]
         recorders = state.recorders
         position = recorders.index(self)
-        state.recorders = recorders[:position]
-        try:
-            # Inside a graph the rules run on its symbolic tensors and add graph ops.
+        # Only the recorders entered before this one see the tangent computation; inside a
+        # graph the rules run on its symbolic tensors and add graph ops.
+        with switched(recorders=recorders[:position]):
             out_tangents = output_tangents(op, inputs, outputs, attrs, in_tangents,
                                            raw=not position and state.graph is None)
-        finally:
-            state.recorders = recorders
         for o, t in zip(outputs, out_tangents):
             if t is not None:
                 key = o._id
@@ -233,7 +230,7 @@ def output_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents:
     else:
         try:
             result = _apply_rule(op, view, inputs, outputs, attrs, in_tangents)
-        except SymbolicValueError:  # the rule needs values: it runs when the graph runs
+        except SymbolicValueError:  # the rule needs unknown dimensions: run it later
             result = _runtime_tangents(op, inputs, outputs, attrs, in_tangents)
     if len(outputs) == 1 and not isinstance(result, (tuple, list)):
         result = (result,)
@@ -270,27 +267,19 @@ def _apply_rule(op, view: OpRecord, inputs: tuple, outputs: tuple, attrs: dict,
 
 
 def _runtime_tangents(op, inputs: tuple, outputs: tuple, attrs: dict, in_tangents: list):
-    """The output tangents of graph op `op` as one EagerPyFunc node computing them from
-    the arrays when the graph runs (for a rule that needs values while the graph is built).
-    """
-    from ..ops.script_ops import EagerPyFunc, spec_of
-    n_in, n_out = len(inputs), len(outputs)
+    """The output tangents of graph op `op`, computed when the graph runs (`run_later`), for
+    a rule that needs what the graph does not know while it is built."""
     wanted = [i for i, o in enumerate(outputs) if is_trainable(o)]
 
-    def run(*values):
-        # Tensors when a run-time tape records this (the node differentiated again).
-        tensors = [v if isinstance(v, Tensor) else Tensor(v) for v in values]
-        given = iter(tensors[n_in + n_out:])
-        tangents = [None if t is None else next(given) for t in in_tangents]
-        result = output_tangents(op, tuple(tensors[:n_in]), tuple(tensors[n_in:n_in + n_out]),
-                                 attrs, tangents, raw=not state.recorders)
-        return [np.zeros_like(tensors[n_in + i]._value) if result[i] is None else result[i]
+    def compute(record, tangents):
+        _, ins, outs, _ = record
+        result = output_tangents(op, ins, outs, attrs, tangents, raw=not state.recorders)
+        return [np.zeros_like(outs[i]._value) if result[i] is None else result[i]
                 for i in wanted]
 
-    given = [t for t in in_tangents if t is not None]
-    outs = EagerPyFunc(*inputs, *outputs, *given, fn=run,
-                       Tout=[spec_of(outputs[i]) for i in wanted])
-    result: list = [None] * n_out
+    outs = run_later((op, inputs, outputs, attrs), in_tangents, compute,
+                     [spec_of(outputs[i]) for i in wanted])
+    result: list = [None] * len(outputs)
     for i, t in zip(wanted, outs):
         result[i] = t
     return result
@@ -303,7 +292,6 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     sum_i <vjp_i(u), conj(v_i)> with respect to u is J v. Runs on Tensors; the private tape
     sees only ops on u, and the recorders already active see the whole computation.
     """
-    from ..gradients import AggregationMethod, filled_like, symbolic_backward
     rule = gradient_rule(op)
     graph = state.graph is not None
     upstream = [filled_like(o, 0) if graph else Tensor(np.zeros_like(o._value))
@@ -315,7 +303,7 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     recorders.append(tape)
     try:
         grads = rule(OpRecord(op, inputs, outputs, attrs), *upstream)
-        grads = gradients_per_input(op, grads, len(inputs))
+        grads = one_per_input(op, grads, len(inputs))
         total = None
         for x, g, v in zip(inputs, grads, tangents):
             if g is None or v is None:
@@ -331,11 +319,9 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
         recorders.remove(tape)
     if total is None:
         return [None] * len(outputs)
-    if graph:
-        return [to_dense(t) if type(t) is IndexedSlices else t for t in symbolic_backward(
-            list(tape.entries), [total], [None], upstream, set(), AggregationMethod.DEFAULT)]
-    return [to_dense(t) if type(t) is IndexedSlices else t
-            for t in imperative_grad(tape, [total], upstream, [None], consume=True)]
+    domain = GraphDomain() if graph else eager_domain()
+    return [dense(t) for t in backward(tape.entries, [total], [None], upstream, domain,
+                                       tape=tape, consume=True)]
 
 
 def _as_tensor(t):

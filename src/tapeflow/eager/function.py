@@ -3,7 +3,8 @@ as a compiled plan (framework/plan.py): one call of generated Python over arrays
 per-op dispatch.
 
 A signature is the dtypes and shapes of the tensor arguments plus the values of the other
-arguments; each new one traces again (with a warning when that happens on every call).
+arguments (Python numbers by value: 2 and 2.0 are one signature); each new one traces
+again (with a warning when that happens on every call).
 Variables are captured by reference: reads see the current value and assignments persist.
 
 Differentiation: a GradientTape inside the function, or `tf.gradients`, differentiates
@@ -16,7 +17,6 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
-import logging
 import threading
 import weakref
 
@@ -26,17 +26,18 @@ from ..framework import nest
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph
+from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
-from .tape import OpRecord
+from .backward import backward
+from .domains import GraphDomain
 
-__all__ = ["function", "Function", "ConcreteFunction"]
+__all__ = ["Function", "ConcreteFunction"]
 
-_log = logging.getLogger("tapeflow")
 _TENSOR = "tensor"
 RETRACING_WARNING_THRESHOLD = 5
 
@@ -80,6 +81,8 @@ def _walk(x, leaves: list):
         return (kind, tuple([_walk(item, leaves) for item in x]))
     if isinstance(x, dict):
         return (kind, tuple([(k, _walk(x[k], leaves)) for k in sorted(x)]))
+    if isinstance(x, (int, float, complex)):
+        return ("number", x)  # equal numbers share a trace, as in TF: 2 and 2.0, 1 and True
     try:
         hash(x)
         return (kind, x)
@@ -245,16 +248,16 @@ class _Gradient:
     """
 
     def __init__(self, f: ConcreteFunction) -> None:
-        from ..gradients import AggregationMethod, symbolic_backward
         graph = f.graph
         start = len(graph._ops)
-        records = [OpRecord(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
+        records = [(op._op_def, op._inputs, op._outputs, op._attrs) for op in graph._ops]
         with graph.as_default(), graph.name_scope("gradients"):
             self.grad_inputs = [graph.placeholder(o._value.dtype, o.shape, name="grad")
                                 for o in f.outputs]
             self.sources = list(f.inputs) + list(f.variables)
-            self.grads = symbolic_backward(records, f.outputs, self.grad_inputs, self.sources,
-                                           set(), AggregationMethod.DEFAULT)
+            grads = backward(records, f.outputs, self.grad_inputs, self.sources, GraphDomain())
+            # The plans fetch tensors: sparse gradients (a gather's) are summed into dense.
+            self.grads = [to_dense(g) if isinstance(g, IndexedSlices) else g for g in grads]
         fed = {t._id for t in f.inputs}
         saved: dict = {}
         for op in graph._ops[start:]:
@@ -306,9 +309,13 @@ class Function:
     """
 
     def __init__(self, python_function, input_signature=None, reduce_retracing=False,
-                 name=None) -> None:
+                 name=None, converter=None) -> None:
         functools.update_wrapper(self, python_function)
         self._python_function = python_function
+        # `converter(python_function)` gives the function to trace (AutoGraph's conversion,
+        # which lives a layer above); it runs once, at the first trace.
+        self._converter = converter
+        self._traced_function = None
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._signature_key = None if input_signature is None else \
@@ -350,7 +357,8 @@ class Function:
 
     def _bind(self, instance) -> "Function":
         return Function(functools.partial(self._python_function, instance),
-                        self._input_signature, self._reduce_retracing, self._name)
+                        self._input_signature, self._reduce_retracing, self._name,
+                        self._converter)
 
     def __call__(self, *args, **kwargs):
         leaves: list = []
@@ -410,7 +418,7 @@ class Function:
             replaced = iter(placeholders)
             call_args, call_kwargs = nest.map_structure(
                 lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))
-            outputs = self._python_function(*call_args, **call_kwargs)
+            outputs = self._function_to_trace()(*call_args, **call_kwargs)
             for leaf in nest.flatten(outputs):  # an eager tensor returned as is is a capture
                 if isinstance(leaf, Tensor) and not hasattr(leaf, "_op"):
                     graph._graph_input(leaf)
@@ -422,13 +430,20 @@ class Function:
         self._recent.append(True)
         if self._tracing_count >= RETRACING_WARNING_THRESHOLD and all(self._recent) and \
                 len(self._recent) == RETRACING_WARNING_THRESHOLD:
-            _log.warning(
+            import logging  # only here: `import tapeflow` does not load logging
+            logging.getLogger("tapeflow").warning(
                 "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is "
                 "expensive; frequent retracing usually comes from (1) creating the tf.function "
                 "in a loop, (2) passing tensors of different shapes (try reduce_retracing=True "
                 "or an input_signature), or (3) passing Python numbers instead of tensors.",
                 len(self._recent), len(self._recent), self._python_function)
         return concrete
+
+    def _function_to_trace(self):
+        if self._traced_function is None:
+            self._traced_function = self._python_function if self._converter is None else \
+                self._converter(self._python_function)
+        return self._traced_function
 
     def _bind_signature(self, args, kwargs) -> tuple:
         try:
@@ -477,45 +492,3 @@ def _flatten_up_to(structure, value):
         return _flatten_up_to([structure[k] for k in sorted(structure)],
                               [value[k] for k in sorted(structure)])
     return [value]
-
-
-def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_implements=None,
-             experimental_autograph_options=None, experimental_attributes=None,
-             experimental_relax_shapes=None, experimental_compile=None,
-             experimental_follow_type_hints=None):
-    """Compiles a Python function into graphs, traced once per input signature.
-
-    Args:
-        func: the function (or use `@tf.function(...)` with keyword arguments).
-        input_signature: TensorSpecs fixing the inputs: one trace, with unknown
-            dimensions where the specs have None.
-        autograph: accepted; Python `if`/`while` on a tensor raise an error pointing to
-            `tf.cond` and `tf.while_loop` (there is no AutoGraph conversion).
-        jit_compile: accepted for compatibility.
-        reduce_retracing: a retrace for new shapes makes the differing dimensions unknown,
-            so later calls of other sizes reuse it.
-
-    Returns:
-        A `Function`.
-
-    Raises:
-        TypeError: arguments that do not match `input_signature`.
-        ValueError: a Variable created on a call other than the first trace.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> v = tf.Variable(1.0)
-        >>> @tf.function
-        ... def step(x):
-        ...     v.assign_add(x)
-        ...     return v * 2.0
-        >>> float(step(tf.constant(2.0))), float(v)
-        (6.0, 3.0)
-        >>> step.experimental_get_tracing_count()
-        1
-    """
-    reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
-    if func is None:
-        return lambda f: Function(f, input_signature, reduce_retracing)
-    return Function(func, input_signature, reduce_retracing)

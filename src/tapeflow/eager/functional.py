@@ -105,11 +105,11 @@ def linearize(f, *primals):
         known = {p._id: convert_to_tensor(t, dtype=p.dtype) for p, t in zip(primals, tangents)
                  if is_trainable(p)}
         raw = not state.recorders
-        for rec in records:
-            found = [known.get(x._id) for x in rec.inputs]
+        for op, inputs, outs, attrs in records:
+            found = [known.get(x._id) for x in inputs]
             if any(t is not None for t in found):
-                out = output_tangents(rec.op, rec.inputs, rec.outputs, rec.attrs, found, raw)
-                known.update((o._id, t) for o, t in zip(rec.outputs, out) if t is not None)
+                out = output_tangents(op, inputs, outs, attrs, found, raw)
+                known.update((o._id, t) for o, t in zip(outs, out) if t is not None)
         return nest.map_structure(
             lambda o: tangent_of(known, o, UnconnectedGradients.ZERO), outputs)
 

@@ -1,7 +1,7 @@
 """GradientTape.jacobian and GradientTape.batch_jacobian.
 
 By default both run the backward pass once for all output elements, with a batch of one-hot
-upstream gradients (eager/batched_backprop.py). `experimental_use_pfor=False` runs one
+upstream gradients (the batched domain of eager/backward.py). `experimental_use_pfor=False` runs one
 `gradient` call per output element instead, on a persistent tape, as TF's loop does.
 Inside a tf.function both build graph ops through the same rules; when a shape is not
 fully known while tracing (an input_signature with None), the Jacobian is computed when
@@ -18,9 +18,9 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.array_ops import ConcatV2, Reshape, Transpose
 from ..ops.op_util import dtype_of, shape_of
-from .backprop import UnconnectedGradients, _snapshot, as_unconnected
-from .batched_backprop import _dense, batched_gradients
-from .tape import is_trainable
+from .backward import UnconnectedGradients, as_unconnected, backward, reachable
+from .domains import BatchedDomain, GraphDomain, dense, eager_domain
+from .tape import Tape, is_trainable, snapshot
 
 __all__ = ["jacobian", "batch_jacobian"]
 
@@ -161,7 +161,7 @@ def _check_usable(tape) -> None:
 def _as_target(tape, target) -> Tensor:
     """The target as a Tensor; an IndexedSlices is made dense on the tape, as TF does."""
     if not isinstance(target, IndexedSlices):
-        return _snapshot(target)
+        return snapshot(target)
     if tape._recording:
         return convert_to_tensor(target)
     tape._push()
@@ -184,8 +184,6 @@ def _at_run_time(self, method: str, target, sources: list, unconnected, parallel
     (zeros for batch_jacobian, or with unconnected 'zero')."""
     from ..framework.plan import current_value
     from ..ops.script_ops import EagerPyFunc
-    from .backprop import GradientTape
-    from .tape import OpRecord, Tape
     if not use_pfor and not self._persistent:
         raise RuntimeError(f"GradientTape must be created with persistent=True to compute the "
                            f"{method} with experimental_use_pfor set to False.")
@@ -195,15 +193,12 @@ def _at_run_time(self, method: str, target, sources: list, unconnected, parallel
     if not self._persistent:
         self._tape = None
     entries = list(tape.entries)
-    reached = {s._id for s in sources}
-    for rec in entries:
-        if any(x._id in reached for x in rec.inputs):
-            reached.update(o._id for o in rec.outputs)
+    reached = reachable(entries, {s._id for s in sources})
     batch = method == "batch_jacobian"
     connected = [batch or unconnected is UnconnectedGradients.ZERO or target._id in reached
                  for s in sources]
     symbolic: dict = {}
-    for t in [target, *sources, *[x for r in entries for x in (*r.inputs, *r.outputs)]]:
+    for t in [target, *sources, *[x for _, ins, outs, _ in entries for x in (*ins, *outs)]]:
         if hasattr(t, "_op"):
             symbolic.setdefault(t._id, t)
     order = list(symbolic.values())
@@ -223,13 +218,13 @@ def _at_run_time(self, method: str, target, sources: list, unconnected, parallel
             return new[x._id]
 
         copy = Tape()
-        copy.entries = [OpRecord(r.op, tuple([value(x) for x in r.inputs]),
-                                 tuple([value(o) for o in r.outputs]), r.attrs) for r in entries]
+        copy.entries = [(op, tuple([value(x) for x in ins]), tuple([value(o) for o in outs]),
+                         attrs) for op, ins, outs, attrs in entries]
         for x in sources:
             value(x)
         copy.ids = {new[i]._id if i in new else i for i in tape.ids}
         copy.watched = {new[i]._id if i in new else i for i in tape.watched}
-        eager = GradientTape(persistent=True)
+        eager = type(self)(persistent=True)
         eager._tape = copy
         inputs = [value(s) for s in sources]
         result = getattr(eager, method)(value(target), inputs if not batch else inputs[0],
@@ -280,9 +275,17 @@ def _backward(self, target, sources: list, upstream: np.ndarray, parallel_iterat
     size = len(upstream)
     step = size if parallel_iterations is None else max(1, int(parallel_iterations))
     if step >= size:
-        return batched_gradients(tape, target, sources, upstream, consume=not self._persistent)
-    return _stack([batched_gradients(tape, target, sources, upstream[i:i + step], consume=False)
+        return _batched(tape, target, sources, upstream, consume=not self._persistent)
+    return _stack([_batched(tape, target, sources, upstream[i:i + step], consume=False)
                    for i in range(0, size, step)], concat=True)
+
+
+def _batched(tape, target, sources: list, upstream, consume: bool) -> list:
+    """For each source, the gradients of `target` seeded with each row of `upstream` (one
+    reverse pass in the batched domain), stacked along a new first axis."""
+    inner = GraphDomain() if state.graph is not None else eager_domain()
+    return backward(tape.entries, [target], [upstream], sources,
+                    BatchedDomain(inner, shape_of(upstream)[0]), tape=tape, consume=consume)
 
 
 def _stack(rows: list, concat: bool = False) -> list:
@@ -296,10 +299,10 @@ def _stack(rows: list, concat: bool = False) -> list:
         if present is None:
             stacked.append(None)
             continue
-        present = _dense(present)
+        present = dense(present)
         zeros = np.zeros(shape_of(present), dtype_of(present))
         tensors = bool(state.recorders) or state.graph is not None
-        pieces = [zeros if g is None else _dense(g) if tensors else _dense(g)._value
+        pieces = [zeros if g is None else dense(g) if tensors else dense(g)._value
                   for g in column]
         if not concat:
             pieces = [Reshape(p, (1,) + zeros.shape) for p in pieces]

@@ -1,7 +1,29 @@
 """The record a GradientTape keeps: which tensors it watches and the operations on them."""
 from __future__ import annotations
 
-__all__ = ["OpRecord", "Tape"]
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import Variable
+
+__all__ = ["OpRecord", "Tape", "is_trainable", "snapshot", "log_warning",
+           "set_warn_none_gradients", "warn_none_gradients"]
+
+_warn_none = [False]
+
+
+def set_warn_none_gradients(enabled: bool) -> None:
+    """Makes `GradientTape.gradient` warn for each None it returns (tf.config's switch)."""
+    _warn_none[0] = bool(enabled)
+
+
+def warn_none_gradients() -> bool:
+    return _warn_none[0]
+
+
+def log_warning(message: str, *args) -> None:
+    """Logs a warning on tapeflow's logger (logging loads on the first warning)."""
+    import logging
+    logging.getLogger("tapeflow").warning(message, *args)
 
 
 class OpRecord:
@@ -57,9 +79,11 @@ def is_trainable(t) -> bool:
 class Tape:
     """The recorder a GradientTape pushes while it records.
 
-    `ids` holds the watched tensors and the outputs of recorded operations, trainable
-    dtypes only: an operation is recorded when one of its inputs is in `ids`, so integer
-    paths are never recorded. `watched` holds what was watched directly (the leaves).
+    `entries` are the recorded operations as (op, inputs, outputs, attrs) tuples, in the
+    order they ran (the backward pass shows rules an OpRecord view of each). `ids` holds the
+    watched tensors and the outputs of recorded operations, trainable dtypes only: an
+    operation is recorded when one of its inputs is in `ids`, so integer paths are never
+    recorded. `watched` holds what was watched directly (the leaves).
     """
 
     # __weakref__: diagnostics note when each tape records without keeping it alive.
@@ -67,7 +91,7 @@ class Tape:
                  "__weakref__")
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
-        self.entries: list[OpRecord] = []
+        self.entries: list[tuple] = []
         self.ids: set[int] = set()
         self.watched: set[int] = set()
         self.variables: dict = {}
@@ -96,7 +120,16 @@ class Tape:
                 break
         else:
             return
-        self.entries.append(OpRecord(op, inputs, outputs, attrs))
+        self.entries.append((op, inputs, outputs, attrs))
         for o in outputs:
             if o._value.dtype.char in _TRAINABLE_CHARS:
                 ids.add(o._id)
+
+
+def snapshot(x):
+    """A target as a Tensor; a Variable keeps its identity so gradient(v, v) is ones."""
+    if isinstance(x, Variable):
+        return Tensor(x._value, x._id)
+    if isinstance(x, (Tensor, IndexedSlices)):
+        return x
+    return convert_to_tensor(x)

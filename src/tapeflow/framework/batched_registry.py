@@ -1,77 +1,31 @@
 """How each op's gradient rule handles a batch of upstream gradients (vectorized Jacobians).
 
-The batched reverse pass (eager/batched_backprop.py) gives every gradient a leading batch
-axis. An op's rule is reused in one of three ways, declared here:
-- `batch_transparent`: the rule only combines the gradient elementwise (broadcasting) or
-  by matmul, so it works on batched gradients unchanged;
-- `batch_by_stacking`: the rule uses axes or shapes; it is shown the op as if it had run on
-  a stack of copies of its inputs (inputs broadcast along a new first axis, axis attributes
-  moved one place right), which makes its gradients the batched ones;
-- `RegisterBatchedGradient`: a hand-written batched rule, where that is faster.
-Any other op's rule runs once per batch row.
+The batched reverse pass (the batched domain of eager/backward.py) gives every gradient a leading batch
+axis. An op's rule is reused in one of three ways, read from its OpDef: a hand-written
+batched rule registered with `RegisterBatchedGradient`, where that is faster; else its
+`batching`, declared at `define_op` or following from its family: TRANSPARENT (the rule
+is right on batched gradients as it is) or a `Stacking` (the rule is shown the op run on a
+stack of copies of its inputs). Any other op's rule runs once per batch row.
 """
 from __future__ import annotations
 
 from typing import Callable, Optional
 
-__all__ = ["BATCH", "batch_transparent", "batch_by_stacking", "RegisterBatchedGradient",
-           "batched_rule", "has_batched_gradient", "is_batch_transparent", "stacking_attrs"]
+from .registry import TRANSPARENT, Stacking, get_op
 
-_TRANSPARENT: set = set()
-_STACKING: dict = {}
-_BATCHED_RULES: dict = {}
-
-
-def batch_transparent(*op_types: str) -> None:
-    """Declares the gradient rules of `op_types` correct on batched gradients as they are."""
-    _TRANSPARENT.update(op_types)
+__all__ = ["RegisterBatchedGradient", "batched_rule", "has_batched_gradient",
+           "is_batch_transparent", "stacking_attrs"]
 
 
 def is_batch_transparent(op_type: str) -> bool:
-    return op_type in _TRANSPARENT
-
-
-# In `leading`, stands for the batch size.
-BATCH = object()
-
-
-def batch_by_stacking(*op_types: str, axes: tuple = ("axis",), perms: tuple = (),
-                      leading: Optional[dict] = None,
-                      transform: Optional[Callable] = None) -> None:
-    """Declares `op_types` batchable as a stack: the op applied to inputs stacked along a
-    new first axis stacks its outputs the same way, once its attributes say so: those in
-    `axes` (an axis or a tuple of them) move one place right, those in `perms` (a
-    permutation) gain the new axis first, and each per-axis tuple in `leading` gains the
-    given first entry (BATCH for the batch size). `transform(attrs)`, if given, makes any
-    other change, or returns None where stacking cannot express the op.
-    """
-    for op_type in op_types:
-        _STACKING[op_type] = (axes, perms, leading or {}, transform)
+    return get_op(op_type).batching is TRANSPARENT
 
 
 def stacking_attrs(op_type: str, attrs: dict, batch: int) -> Optional[dict]:
-    """`attrs` of a stacked `op_type` (see batch_by_stacking); None if not declared."""
-    spec = _STACKING.get(op_type)
-    if spec is None:
-        return None
-    axes, perms, leading, transform = spec
-    shifted = dict(attrs)
-    for name, first in leading.items():
-        if name in attrs:
-            shifted[name] = (batch if first is BATCH else first,) + tuple(attrs[name])
-    for name in axes:
-        if name in attrs:
-            value = attrs[name]
-            shifted[name] = tuple(_shift(a) for a in value) if isinstance(value, tuple) \
-                else _shift(value)
-    for name in perms:
-        if name in attrs:
-            shifted[name] = (0,) + tuple(p + 1 for p in attrs[name])
-    return shifted if transform is None else transform(shifted)
-
-
-def _shift(axis: int) -> int:
-    return axis + 1 if axis >= 0 else axis
+    """`attrs` of `op_type` run on a stack of `batch` copies of its inputs (see Stacking);
+    None if the op does not batch by stacking."""
+    batching = get_op(op_type).batching
+    return batching.attrs(attrs, batch) if isinstance(batching, Stacking) else None
 
 
 class RegisterBatchedGradient:
@@ -80,22 +34,27 @@ class RegisterBatchedGradient:
     `fn` returns one gradient per input with the batch axis first, at the input's shape or
     a broadcast of it (the engine sums it down); None for the inputs in
     `op.skip_input_indices`, whose gradients nobody needs.
+
+    Raises:
+        LookupError: no op named `op_type` is defined.
+        KeyError: a batched gradient for it is already registered.
     """
 
     def __init__(self, op_type: str) -> None:
-        self._op_type = op_type
+        self._op = get_op(op_type)
 
     def __call__(self, fn: Callable) -> Callable:
-        if self._op_type in _BATCHED_RULES:
-            raise KeyError(f"a batched gradient for op {self._op_type!r} is already registered")
-        _BATCHED_RULES[self._op_type] = fn
+        if self._op.batched_grad is not None:
+            raise KeyError(f"a batched gradient for op {self._op.name!r} is already registered")
+        self._op.batched_grad = fn
         return fn
 
 
 def batched_rule(op_type: str) -> Optional[Callable]:
-    return _BATCHED_RULES.get(op_type)
+    return get_op(op_type).batched_grad
 
 
 def has_batched_gradient(op_type: str) -> bool:
     """Whether the batched pass handles `op_type` without a loop over the batch."""
-    return op_type in _TRANSPARENT or op_type in _STACKING or op_type in _BATCHED_RULES
+    op = get_op(op_type)
+    return op.batched_grad is not None or op.batching is not None

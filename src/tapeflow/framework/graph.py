@@ -9,14 +9,15 @@ implemented here. Graphs run through compiled plans (framework/plan.py).
 from __future__ import annotations
 
 import contextlib
+import threading
 
 import numpy as np
 
 from . import errors
 from . import execute as _execute_module
 from . import registry as _registry_module
-from .context import state
-from .registry import define_op, no_gradient
+from .context import default_session, state, switched
+from .registry import define_op, get_op, no_gradient
 from .graph_tensor import SymbolicTensor
 from .shape_inference import infer_outputs
 from .tensor import Tensor, _next_id
@@ -24,7 +25,7 @@ from .tensor_shape import TensorShape
 from .variables import Variable
 
 __all__ = ["Graph", "FuncGraph", "Operation", "get_default_graph",
-           "reset_default_graph", "init_scope", "GraphKeys"]
+           "reset_default_graph", "init_scope", "name_scope", "GraphKeys"]
 
 
 def _const_kernel(value, dtype):
@@ -77,7 +78,7 @@ class Operation:
         self._control_inputs = control_inputs
         self._index = index
         self._outputs: tuple = ()
-        self._stateful = op_def.name in STATEFUL_OPS or any(
+        self._stateful = op_def.family.stateful or any(
             getattr(v, "_stateful", False) for v in attrs.values())
 
     @property
@@ -123,15 +124,10 @@ class Operation:
 
     def run(self, feed_dict=None, session=None) -> None:
         """Runs this operation in `session` (default: the default session)."""
-        from ..client.session import default_session
         (session or default_session("run()")).run(self, feed_dict=feed_dict)
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self._name}' type={self.type}>"
-
-
-# Ops that change state: a function runs them even when no output depends on them.
-STATEFUL_OPS = frozenset({"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
 
 
 class Graph:
@@ -166,13 +162,8 @@ class Graph:
     @contextlib.contextmanager
     def as_default(self):
         """Makes this the graph ops are added to, on this thread; tapes outside are paused."""
-        st = state
-        saved = st.graph, st.recorders
-        st.graph, st.recorders = self, []
-        try:
+        with switched(graph=self, recorders=[]):
             yield self
-        finally:
-            st.graph, st.recorders = saved
 
     # -- names, scopes, control dependencies, collections ----------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
@@ -255,7 +246,7 @@ class Graph:
             raise ValueError(f"The name {name!r} is not a tensor name: use 'op_name:index'.")
         variable = self._variables_by_name.get(op_name)
         if variable is not None and op_name not in self._by_name and index == "0":
-            return self._variable_fetch(variable)  # "w:0": the value of variable w
+            return self.variable_value(variable)  # "w:0": the value of variable w
         op = self.get_operation_by_name(op_name)
         if int(index) >= len(op._outputs):
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: "
@@ -348,9 +339,9 @@ class Graph:
             raise TypeError(f"{x!r} of type {type(x).__name__} cannot be an input of a graph op")
         recorders = state.recorders
         if recorders:
-            from ..ops.array_ops import Identity
+            identity = get_op("Identity")
             for recorder in tuple(recorders):
-                recorder._record_operation(Identity, (x,), (inner,), {})
+                recorder._record_operation(identity, (x,), (inner,), {})
         return inner
 
     def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
@@ -391,27 +382,30 @@ class Graph:
 
     def _read_variable(self, variable) -> SymbolicTensor:
         """A ReadVariableOp node: the variable's value when the node runs."""
-        from ..ops.array_ops import ReadVariableOp
+        read = get_op("ReadVariableOp")
         self._check_variable(variable)
         dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-        op = self._add_operation(ReadVariableOp, (variable,), {},
-                                 [(variable._value.dtype, dims)])
+        op = self._add_operation(read, (variable,), {}, [(variable._value.dtype, dims)])
         out = op._outputs[0]
         recorders = state.recorders
         if recorders:
             for recorder in tuple(recorders):
                 recorder._variable_accessed(variable)
-                recorder._record_operation(ReadVariableOp, (variable,), (out,), {})
+                recorder._record_operation(read, (variable,), (out,), {})
         return out
 
-    def _variable_fetch(self, variable) -> SymbolicTensor:
-        """The read a Session runs when a variable itself is fetched (made once)."""
+    def variable_value(self, variable) -> SymbolicTensor:
+        """The tensor a Session computes when `variable` itself is fetched: one read of
+        the variable, made the first time and reused after.
+
+        Raises:
+            ValueError: `variable` belongs to another graph.
+        """
         out = self._variable_reads.get(variable._id)
         if out is None:
             self._check_variable(variable)
             dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-            from ..ops.array_ops import ReadVariableOp
-            out = self._add_operation(ReadVariableOp, (variable,), {},
+            out = self._add_operation(get_op("ReadVariableOp"), (variable,), {},
                                       [(variable._value.dtype, dims)])._outputs[0]
             self._variable_reads[variable._id] = out
         return out
@@ -480,6 +474,10 @@ class FuncGraph(Graph):
                                  and self.outer_graph._owns_graph(graph))
 
     def _make_variable(self, args: tuple, kwargs: dict):
+        if not self.allow_variable_creation and isinstance(self.outer_graph, FuncGraph):
+            # A branch or loop body creates its variables as its function does (an
+            # optimizer's slots made inside a loop, on the first trace).
+            return self.outer_graph._make_variable(args, kwargs)
         if not self.allow_variable_creation:
             raise ValueError("tf.function only supports variables created on the first call "
                              f"of {self.name!r}: create the tf.Variable once, outside the "
@@ -598,13 +596,63 @@ def init_scope():
         >>> f()
         True
     """
-    st = state
-    saved = st.graph, st.recorders
-    graph = st.graph
+    graph = state.graph
     while isinstance(graph, FuncGraph):
         graph = graph.outer_graph
-    st.graph, st.recorders = graph, []
-    try:
+    with switched(graph=graph, recorders=[]):
         yield
-    finally:
-        st.graph, st.recorders = saved
+
+
+class _EagerScopes(threading.local):
+    def __init__(self) -> None:
+        self.current = ""
+
+
+_eager_scopes = _EagerScopes()
+
+
+class name_scope:
+    """TF2's name scope: ops created inside a graph (a tf.function, a Graph) are named
+    `name/...`; eagerly it only keeps the scope's name. Entering gives the scope string.
+
+    Raises:
+        ValueError: `name` is not a string.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.name_scope("layer") as scope:
+        ...     with tf.name_scope("dense") as inner:
+        ...         pass
+        >>> scope, inner
+        ('layer/', 'layer/dense/')
+        >>> g = tf.Graph()
+        >>> with g.as_default(), tf.name_scope("block"):
+        ...     tf.constant(1.0, name="c").name
+        'block/c:0'
+    """
+
+    def __init__(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise ValueError(f"name_scope: name must be a string, got {name!r}")
+        self._name = name
+        self._exit = None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def __enter__(self) -> str:
+        graph = state.graph
+        if graph is not None:
+            scope = graph.name_scope(self._name)
+            self._exit = scope.__exit__
+            return scope.__enter__()
+        saved = _eager_scopes.current
+        name = self._name
+        _eager_scopes.current = name if name.endswith("/") or not name else \
+            saved + name + "/"
+        self._exit = lambda *exc: setattr(_eager_scopes, "current", saved)
+        return _eager_scopes.current
+
+    def __exit__(self, *exc) -> None:
+        self._exit(*exc)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import errors
-from .context import state
+from .context import default_session, state
 from .tensor import Tensor
 from .tensor_shape import TensorShape
 
@@ -154,7 +154,6 @@ class SymbolicTensor(Tensor):
 
     def eval(self, feed_dict=None, session=None):
         """The value in `session` (default: the default session), as Session.run gives it."""
-        from ..client.session import default_session
         return (session or default_session("eval()")).run(self, feed_dict=feed_dict)
 
     @property

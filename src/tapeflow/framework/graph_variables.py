@@ -1,6 +1,7 @@
 """Graph variables: the `tf.Variable` of a TF1 graph, whose value lives in each Session."""
 from __future__ import annotations
 
+from .context import default_session
 from .graph import GraphKeys
 from .graph_tensor import SymbolicValue
 from .registry import get_op
@@ -107,12 +108,10 @@ class GraphVariable(Variable):
 
     def eval(self, session=None):
         """The value in `session` (default: the default session)."""
-        from ..client.session import default_session
         return (session or default_session("eval()")).run(self)
 
     def load(self, value, session=None) -> None:
         """Sets the value in `session` directly, without adding ops."""
-        from ..client.session import default_session
         (session or default_session("load()"))._load(self, value)
 
     def numpy(self):

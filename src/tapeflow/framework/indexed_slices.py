@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tensor import Tensor
+from .registry import get_op
+from .tensor import Tensor, constant
+from .tensor_shape import TensorShape
+from .variables import Variable
 
 __all__ = ["IndexedSlices", "aggregate", "to_dense"]
 
@@ -42,13 +45,11 @@ class IndexedSlices:
 
     @property
     def shape(self):
-        from .tensor_shape import TensorShape
         if self.dense_shape is None:
             return TensorShape(None)
         return TensorShape([int(d) for d in np.asarray(self.dense_shape)])
 
     def _as_tensor(self) -> Tensor:
-        from .tensor import constant
         dense = to_dense(self)
         return dense if isinstance(dense, Tensor) else constant(dense)
 
@@ -63,9 +64,21 @@ class IndexedSlices:
 
 
 def to_dense(s: IndexedSlices):
-    """The dense sum of `s` (a segment sum); raw arrays in, raw array out."""
-    from ..ops.gather_ops import indexed_slices_to_dense
-    return indexed_slices_to_dense(s)
+    """The dense tensor `s` stands for: a segment sum, so repeated indices add up.
+
+    Works on Tensors and, inside gradient rules, on raw arrays (raw arrays in, raw array
+    out). The op is looked up by name: it is defined in the op library above this layer.
+    """
+    values, indices = s.values, s.indices
+    if not isinstance(values, (Tensor, Variable, np.ndarray, np.generic)):
+        values = constant(values)
+    if not isinstance(indices, (Tensor, Variable, np.ndarray, np.generic)):
+        indices = constant(indices)
+    if s.dense_shape is None:
+        num = int(np.max(getattr(indices, "_value", indices), initial=-1)) + 1
+    else:
+        num = int(np.asarray(getattr(s.dense_shape, "_value", s.dense_shape))[0])
+    return get_op("UnsortedSegmentSum")(values, indices, num_segments=num)
 
 
 def aggregate(a, b):
@@ -73,10 +86,10 @@ def aggregate(a, b):
 
     Two IndexedSlices concatenate (as in TF); a dense operand makes the result dense.
     """
-    from ..ops.array_ops import ConcatV2
     if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):
-        return IndexedSlices(ConcatV2(a.values, b.values, axis=0),
-                             ConcatV2(a.indices, b.indices, axis=0),
+        concat = get_op("ConcatV2")
+        return IndexedSlices(concat(a.values, b.values, axis=0),
+                             concat(a.indices, b.indices, axis=0),
                              a.dense_shape if a.dense_shape is not None else b.dense_shape)
     dense, sparse = (b, a) if isinstance(a, IndexedSlices) else (a, b)
     return dense + to_dense(sparse)

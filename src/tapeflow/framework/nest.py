@@ -6,8 +6,16 @@ def _is_sequence(x) -> bool:
     return isinstance(x, (list, tuple, dict))
 
 
+def _is_flat(structure) -> bool:
+    """A plain list or tuple of leaves (the common case, handled without recursion)."""
+    return type(structure) in (list, tuple) and not any(
+        isinstance(item, (list, tuple, dict)) for item in structure)
+
+
 def flatten(structure) -> list:
     """The leaves of `structure` in order (dicts by sorted key); a leaf flattens to [leaf]."""
+    if _is_flat(structure):
+        return list(structure)
     if isinstance(structure, dict):
         return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
     if isinstance(structure, (list, tuple)):
@@ -17,6 +25,8 @@ def flatten(structure) -> list:
 
 def pack_sequence_as(structure, flat: list):
     """Rebuilds `structure` with the leaves taken in order from `flat`."""
+    if _is_flat(structure):
+        return type(structure)(flat)
     return _build(structure, iter(flat))
 
 

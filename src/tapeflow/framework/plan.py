@@ -25,11 +25,12 @@ import threading
 import numpy as np
 
 from . import errors
-from .context import state
+from .context import state, switched
 from .execute import kernel_error
 from .numpy_warnings import keep_numpy_quiet
+from .registry import ASSIGN, IDENTITY
 
-__all__ = ["Plan", "prune", "current_value"]
+__all__ = ["Plan", "VariableStore", "prune", "current_value"]
 
 
 class _RunState(threading.local):
@@ -41,6 +42,17 @@ class _RunState(threading.local):
 
 
 run_state = _RunState()
+
+
+class VariableStore(dict):
+    """The values graph variables have in one Session: a Session hands it to `Plan.run`,
+    which reads and writes the variables' values in it."""
+
+    __slots__ = ()
+
+    def load(self, variable, value) -> None:
+        """Sets `variable`'s value to the array `value`, running nothing."""
+        self[variable._id] = value
 
 
 def prune(ops: list, fetches: list, feed_ids: set, always: list = ()) -> list:
@@ -159,15 +171,6 @@ def _unfed(op):
     return missing
 
 
-_COMBINE = {"AssignVariableOp": None}
-
-
-def _combine_of(op):
-    if op.type in _COMBINE:
-        return _COMBINE[op.type]
-    return op._op_def.kernel
-
-
 # Arrays smaller than this are left to the end of the run: freeing them early saves no
 # memory worth a statement.
 _FREE_BYTES = 4096
@@ -182,7 +185,7 @@ def _byte_size(t):
 
 
 def _keeps_shape(op) -> bool:
-    """Whether Reshape `op` gives its input's own (fully known) shape: a no-op."""
+    """Whether `op` (a view) gives its input's own (fully known) shape: a no-op."""
     before, after = op._inputs[0]._dims, op._outputs[0]._dims
     return before is not None and None not in before and before == after
 
@@ -235,7 +238,8 @@ class Plan:
         sizes: dict = {}  # name: static byte size, None when not known
         for k, op in enumerate(self.ops):
             outs = op._outputs
-            kind = op._op_def.name
+            op_def = op._op_def
+            kind = op_def.name
             if outs and all(o._const is not None for o in outs):  # Const, or folded
                 for j, o in enumerate(outs):
                     if o._id not in names:
@@ -244,7 +248,7 @@ class Plan:
                 continue
             if kind == "NoOp" or all(o._id in names for o in outs) and outs:
                 continue
-            if kind == "Identity" or kind == "Reshape" and _keeps_shape(op):
+            if op_def.family is IDENTITY or op_def.view and _keeps_shape(op):
                 names[outs[0]._id] = names[op._inputs[0]._id]
                 continue
             attrs = []
@@ -256,11 +260,12 @@ class Plan:
                 reads = []
             elif op._inputs and not hasattr(op._inputs[0], "_op"):  # an assignment
                 variable = op._inputs[0]
-                bound[f"k{k}"] = _writer(variable, _combine_of(op), _reader(variable),
+                combine = None if op_def.family is ASSIGN else op_def.kernel
+                bound[f"k{k}"] = _writer(variable, combine, _reader(variable),
                                          result_used=outs[0]._id in consumed)
                 reads = [names[op._inputs[1]._id]]
             else:
-                bound[f"k{k}"] = op._op_def.kernel
+                bound[f"k{k}"] = op_def.kernel
                 reads = [names[x._id] for x in op._inputs]
                 for key, value in op._attrs.items():
                     bound[f"a{k}_{key}"] = value
@@ -302,19 +307,20 @@ class Plan:
         return self.run(values, None)
 
     def run(self, values, store) -> tuple:
-        """`__call__` with the Session's variable store (graph variables live there)."""
+        """`__call__` with a Session's VariableStore (graph variables live there), or None."""
         keep_numpy_quiet()
-        st = state
-        saved = st.graph, st.recorders
         run = run_state
         outer = run.writes
-        st.graph, st.recorders = None, []
         if outer is None:
             run.writes, saved_store = {}, run.store
             if store is not None:
                 run.store = store
         try:
-            result = self._fn(*values)
+            if state.graph is None and not state.recorders:  # already eager and unrecorded
+                result = self._fn(*values)
+            else:
+                with switched(graph=None, recorders=[]):
+                    result = self._fn(*values)
             if outer is None and run.writes:
                 _commit(run.writes, run.store)
             return result
@@ -332,7 +338,6 @@ class Plan:
         finally:
             if outer is None:
                 run.writes, run.store = None, saved_store
-            st.graph, st.recorders = saved
 
     def _failing_op(self, tb):
         op = None

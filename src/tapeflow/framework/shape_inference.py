@@ -4,10 +4,13 @@ An op may define `shape_fn(inputs, attrs) -> [(numpy dtype, dims)]`; most do not
 the kernel itself answers: it runs on small stand-in arrays (constant inputs keep their
 real value). Inputs with unknown dimensions are probed twice, with those dimensions 2 and
 then 3, and with different values; a dimension of the output that differs between the two
-runs is unknown (None). An op whose inputs are all constants is folded into constants when
-two runs agree; so is `Shape` (and `Size`, `Rank`) of a tensor whose shape is fully known.
-A probe that fails with fully known input shapes is a graph construction error
-(ValueError), as TF's shape functions raise.
+runs is unknown (None); an input of unknown rank is probed as ranks 1 and 2. An op whose
+inputs are all constants is folded into constants when two runs agree; so is `Shape` (and
+`Size`, `Rank`) of a tensor whose shape is fully known. Incompatible known dimensions of an
+elementwise op's operands, and what an op's `shape_fn` rejects (it returns None when it has
+no shape to give), are a ValueError as in TF. A probe that fails with fully known input
+shapes (and constant integer inputs) is a graph construction error (ValueError), as TF's
+shape functions raise.
 """
 from __future__ import annotations
 
@@ -16,8 +19,59 @@ import warnings
 import numpy as np
 
 from .execute import tf_wording
+from .registry import ELEMENTWISE, SHAPE_ONLY
 
-__all__ = ["infer_outputs"]
+__all__ = ["infer_outputs", "broadcast_dims", "constant_shape", "shape_text"]
+
+
+def constant_shape(t):
+    """What a graph's 1-D integer tensor `t`, used as a shape, is known to hold while the
+    graph is built: a tuple with None for the entries known only when it runs (a `stack`
+    of sizes, some computed), or None when not even its length is known."""
+    const = getattr(t, "_const", None)
+    if const is not None:
+        return tuple(int(d) for d in np.ravel(const))
+    op = getattr(t, "_op", None)
+    if op is not None and op.type == "Shape":
+        return op._inputs[0]._dims
+    if op is not None and op.type == "Pack" and all(x._dims == () for x in op._inputs):
+        return tuple(None if x._const is None else int(x._const) for x in op._inputs)
+    dims = getattr(t, "_dims", None)
+    return None if dims is None or len(dims) != 1 or dims[0] is None else (None,) * dims[0]
+
+
+def shape_text(dims) -> str:
+    """TF's way of printing a static shape: [?,3], or <unknown>."""
+    if dims is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def broadcast_dims(op_name: str, shapes: list):
+    """The static shape the static `shapes` broadcast to (None entries unknown; None for
+    an unknown rank).
+
+    Raises:
+        ValueError: two known dimensions differ and neither is 1.
+    """
+    if any(d is None for d in shapes):
+        return None
+    out: list = []
+    for dims in shapes:
+        lead = len(dims) - len(out)
+        out = list(dims[:lead]) + out if lead > 0 else out
+        offset = len(out) - len(dims)
+        for i, d in enumerate(dims):
+            e = out[offset + i]
+            if d is None or d == 1:
+                out[offset + i] = e if d == 1 or e not in (None, 1) else None
+            elif e is None or e == 1:
+                out[offset + i] = d
+            elif d != e:
+                raise ValueError(
+                    f"Dimensions must be equal, but are {e} and {d} for '{op_name}' with input "
+                    f"shapes: {', '.join(shape_text(x) for x in shapes)}.")
+    return tuple(out)
 
 
 def _probe_array(x, size: int, variant: int):
@@ -26,7 +80,8 @@ def _probe_array(x, size: int, variant: int):
         return const
     ghost = x._value
     dtype = ghost.dtype
-    dims = ghost.dims if ghost.dims is not None else ((None,) * variant)  # unknown rank
+    # Unknown rank: ranks 1 and 2 (an output whose rank follows the input's then differs).
+    dims = ghost.dims if ghost.dims is not None else (None,) * (variant + 1)
     shape = tuple(size if d is None else d for d in dims)
     if dtype.kind in "fc":
         if variant == 0:
@@ -75,9 +130,13 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         ValueError: the op cannot run on inputs of these (fully known) shapes.
     """
     if op.shape_fn is not None:
-        return op.shape_fn(inputs, attrs), None
+        specs = op.shape_fn(inputs, attrs)
+        if specs is not None:
+            return specs, None
+    if op.family is ELEMENTWISE and len(inputs) > 1:
+        broadcast_dims(op.name, [x._dims for x in inputs])
     consts = [getattr(x, "_const", None) for x in inputs]
-    if op.name in SHAPE_ONLY and all(x._shape.is_fully_defined() for x in inputs):
+    if op.family is SHAPE_ONLY and all(x._shape.is_fully_defined() for x in inputs):
         consts = [_probe_array(x, 0, 0) for x in inputs]
     if all(c is not None for c in consts):
         try:
@@ -86,9 +145,15 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
             raise ValueError(f"{op.name}: {tf_wording(e, inputs)} "
                              f"(inputs {_describe(inputs)})") from None
         return [(o.dtype, o.shape) for o in outs], _folded(op, consts, attrs, outs)
+    ranked = all(x._dims is not None for x in inputs)
     first = _try(op, inputs, attrs, 2, 0)
-    second = _try(op, inputs, attrs, 3, 1) or _try(op, inputs, attrs, 3, 0)
-    known = all(x._shape.is_fully_defined() for x in inputs)
+    second = _try(op, inputs, attrs, 3, 1)
+    if second is None and ranked:  # (for an unknown rank, a probe of the same rank tells nothing)
+        second = _try(op, inputs, attrs, 3, 0)
+    # Probes stand in for integer inputs (indices, sizes) with made-up values: a failure
+    # tells something only when those are constants.
+    known = all(x._shape.is_fully_defined() and (
+        x._const is not None or x._value.dtype.kind not in "iu") for x in inputs)
     if first is None and known:
         try:
             _run(op, [_probe_array(x, 2, 0) for x in inputs], attrs)
@@ -99,8 +164,9 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         return _merge(first, second), None
     found = first if first is not None else second
     if found is not None:
+        # One probe rank says nothing of the output's rank when an input's is unknown.
         return [(o.dtype, o.shape if known and first is not None else
-                 (None,) * o.ndim) for o in found], None
+                 (None,) * o.ndim if ranked else None) for o in found], None
     if op.num_outputs is None:
         raise ValueError(f"{op.name}: cannot tell how many outputs it has on inputs "
                          f"{_describe(inputs)}; give the op a shape_fn")
@@ -109,8 +175,6 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
 
 
 _FOLD_LIMIT = 1 << 16
-# Ops whose outputs depend only on their inputs' shapes: constants when the shapes are known.
-SHAPE_ONLY = frozenset({"Shape", "Size", "Rank"})
 
 
 def _folded(op, consts: list, attrs: dict, outs: list):

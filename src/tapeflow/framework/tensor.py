@@ -209,8 +209,16 @@ def _python_array(value) -> np.ndarray:
     return arr
 
 
-def _array_from_python(value, dtype: dtypes.DType | None):
-    """A NumPy array from Python or NumPy data, with TF's default dtypes."""
+def array_from_python(value, dtype: dtypes.DType | None):
+    """The NumPy array `constant(value, dtype)` holds: Python or NumPy data in `dtype`, or
+    with TF's default dtypes (float32, int32) when `dtype` is None.
+
+    Raises:
+        TypeError: the data cannot be represented in `dtype` (e.g. 1.5 as int32), or is
+            a string given a numeric `dtype`.
+        ValueError: None, an object or a mapping; a ragged sequence; a sequence mixing
+            numbers with other values.
+    """
     if dtype is not None:
         target = dtype._np
         if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind != "O":
@@ -275,7 +283,7 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         value = np.asarray(value._as_tensor()._value)
     keep_numpy_quiet()  # a cast overflows to inf silently, as in TF
-    arr = _array_from_python(value, dtype)
+    arr = array_from_python(value, dtype)
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())
         for d in shape:

@@ -1,6 +1,8 @@
 """Variable: mutable state that tapes watch automatically when it is read."""
 from __future__ import annotations
 
+import contextlib
+import inspect
 import sys
 import threading
 
@@ -10,7 +12,7 @@ from . import dtypes, errors
 from .context import state
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "variable_creator_scope"]
 
 # assign_add and assign_sub read, then write: one at a time, so no thread's update is lost.
 _READ_MODIFY_WRITE = threading.Lock()
@@ -24,7 +26,54 @@ class _VariableMeta(type):
         graph = state.graph
         if graph is not None and cls is Variable:
             return graph._make_variable(args, kwargs)
+        if state.variable_creators and cls is Variable:
+            return _create_through(state.variable_creators, args, kwargs)
         return super().__call__(*args, **kwargs)
+
+
+def _create_through(creators: list, args: tuple, kwargs: dict):
+    """Calls the innermost creator with TF's keyword arguments and, as its `next_creator`,
+    the next one out; the outermost's `next_creator` makes the Variable."""
+    bound = inspect.signature(Variable.__init__).bind(None, *args, **kwargs)
+    arguments = dict(bound.arguments)
+    del arguments["self"]
+    arguments.update(arguments.pop("kwargs", {}))
+
+    def creator_at(depth: int):
+        if depth < 0:
+            return lambda **kw: type.__call__(Variable, **kw)
+        return lambda **kw: creators[depth](creator_at(depth - 1), **kw)
+
+    return creator_at(len(creators) - 1)(**arguments)
+
+
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """Routes every eager `tf.Variable(...)` made inside through `variable_creator`.
+
+    Args:
+        variable_creator: `creator(next_creator, **kwargs)`, where kwargs are the Variable's
+            constructor arguments by name (`initial_value`, `trainable`, `name`, `dtype`,
+            ...); it returns a Variable, usually `next_creator(**kwargs)` after changing them.
+            Scopes nest: the innermost creator runs first.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> def frozen(next_creator, **kwargs):
+        ...     kwargs["trainable"] = False
+        ...     return next_creator(**kwargs)
+        >>> with tf.variable_creator_scope(frozen):
+        ...     v = tf.Variable(1.0)
+        >>> v.trainable
+        False
+    """
+    creators = state.variable_creators
+    depth = len(creators)
+    creators.append(variable_creator)
+    try:
+        yield
+    finally:
+        del creators[depth]
 
 
 class Variable(metaclass=_VariableMeta):
@@ -180,12 +229,26 @@ class Variable(metaclass=_VariableMeta):
         from .registry import get_op
         return graph._assign_variable(self, get_op(op_name), value, read_value)
 
-    def _mutable_value(self) -> np.ndarray:
-        """The variable's array, to be updated in place (optimizers do, to avoid allocating).
+    def mutable_array(self) -> np.ndarray:
+        """The variable's own NumPy array, to update in place (tapeflow's engine API, not TF's).
 
-        Copy-on-write, as TF's resource variables: while anything else (a tensor read
-        earlier) references the array, the variable first takes a private copy, so that
-        reader keeps its value.
+        Optimizers write their steps into it (`np.copyto`, `+=`) instead of allocating a new
+        array per `assign`. Copy-on-write, as TF's resource variables: while anything else
+        (a tensor read earlier) references the array, the variable first takes a private
+        copy, so that reader keeps its value. No tape sees an in-place write: use it for
+        updates, not for computations to differentiate, and only while executing eagerly.
+
+        Returns:
+            The array now holding the value (rank 0 included), with the variable's dtype
+            and shape; keep neither its shape nor its dtype from changing.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> v = tf.Variable([1.0, 2.0])
+            >>> before = v.read_value()
+            >>> v.mutable_array()[...] -= 0.5
+            >>> v.numpy(), before.numpy()
+            (array([0.5, 1.5], dtype=float32), array([1., 2.], dtype=float32))
         """
         # Two references: the slot and getrefcount's argument. Without refcounts, copy.
         # (A rank-0 result of NumPy arithmetic is a scalar, not an array: copy that too.)

@@ -1,10 +1,10 @@
 """tf.keras: layers, models (Sequential, functional, subclassed), losses, optimizers,
 metrics, initializers, regularizers and callbacks."""
 from . import (activations, backend, callbacks, functional, initializers, layers, losses,
-               metrics, optimizers, regularizers, utils)
+               metrics, models, optimizers, regularizers, saving, utils)
 from .layers.input_layer import Input
 from .models import Model, Sequential
 
 __all__ = ["Input", "Model", "Sequential", "activations", "backend", "callbacks",
-           "initializers", "layers", "losses", "metrics", "optimizers", "regularizers",
-           "utils"]
+           "initializers", "layers", "losses", "metrics", "models", "optimizers",
+           "regularizers", "saving", "utils"]

@@ -8,13 +8,22 @@ import threading
 
 import numpy as np
 
+from ..framework.context import executing_eagerly
+from ..framework.graph import get_default_graph
 from ..ops import random_ops
 
 __all__ = ["clear_session", "image_data_format", "normalize_data_format", "unique_object_name",
-           "rng", "set_random_seed", "floatx", "learning_phase", "training_scope"]
+           "rng", "set_random_seed", "floatx", "learning_phase", "training_scope",
+           "building_graph"]
 
 _name_counts: collections.Counter = collections.Counter()
 _phase = threading.local()
+
+
+def building_graph():
+    """The graph being built on this thread (a `tf.function` trace, a TF1 graph), or None
+    while executing eagerly: layers keep the losses of one call per graph."""
+    return None if executing_eagerly() else get_default_graph()
 
 
 def floatx() -> str:

@@ -130,14 +130,18 @@ def _metric_specs(spec, names: list) -> list:
     spec = list(spec) if isinstance(spec, (list, tuple)) else [spec]
     if len(names) > 1 and spec and all(isinstance(s, (list, tuple)) or s is None
                                        for s in spec):
-        return [[] if s is None else list(s) for s in flat_per_output("metrics", spec, names)]
+        if len(spec) != len(names):
+            raise ValueError(f"metrics: expected {len(names)} lists (one per output {names}), "
+                             f"got {len(spec)}.")
+        return [[] if s is None else list(s) for s in spec]
     return [spec for _ in names]
 
 
 class CompiledMetrics:
     """The metrics (updated without sample weights) and weighted metrics (with them) given
     to `compile`; 'accuracy' picks binary, categorical or sparse categorical accuracy from
-    the loss and the shapes of the first batch, as Keras does."""
+    the loss and the shapes of the first batch, as Keras does. A metric given by name logs
+    under that name ('mae' as 'mae', 'mean_absolute_error' as 'mean_absolute_error')."""
 
     def __init__(self, metrics, weighted_metrics, compiled_loss: CompiledLoss) -> None:
         self._specs = metrics
@@ -148,7 +152,9 @@ class CompiledMetrics:
     def _resolve(self, spec, loss, y_true, y_pred, used: set):
         if spec not in ("accuracy", "acc"):
             metric = metrics_module.get(spec)
-            if id(metric) in used:              # one metric object given for two outputs
+            if isinstance(spec, str):           # named as given: "mae" logs as "mae"
+                metric = type(metric).from_config({**metric.get_config(), "name": spec})
+            elif id(metric) in used:            # one metric object given for two outputs
                 metric = type(metric).from_config(metric.get_config())
             used.add(id(metric))
             return metric

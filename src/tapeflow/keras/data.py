@@ -6,10 +6,12 @@ import warnings
 
 import numpy as np
 
+from ..data.dataset_ops import Dataset
 from ..framework import nest
 from ..framework.tensor import convert_to_tensor
 
-__all__ = ["ArrayBatches", "EpochBatches", "class_weights", "unpack"]
+__all__ = ["ArrayBatches", "DatasetBatches", "EpochBatches", "batches", "class_weights",
+           "unpack", "weighted_by_class"]
 
 
 def _as_array(x):
@@ -69,14 +71,8 @@ class ArrayBatches:
             ValueError: no targets, or several outputs' targets.
         """
         x, y, sample_weight = self.data
-        targets = nest.flatten(y) if y is not None else []
-        if len(targets) != 1:
-            raise ValueError("`class_weight` is only supported for Models with a single "
-                             f"output (got {len(targets)} target arrays).")
-        weights = class_weights(targets[0], class_weight)
-        if sample_weight is not None:
-            weights = weights * np.asarray(nest.flatten(sample_weight)[0], weights.dtype)
-        return ArrayBatches(x, y, weights, self.batch_size)
+        return ArrayBatches(x, y, weighted_by_class(y, sample_weight, class_weight),
+                            self.batch_size)
 
     def __call__(self, shuffle_with: np.random.Generator | None = None):
         """Yields (x, y, sample_weight) batches as Tensors (None parts stay None)."""
@@ -87,6 +83,76 @@ class ArrayBatches:
             yield tuple(None if part is None
                         else nest.map_structure(lambda a: convert_to_tensor(a[rows]), part)
                         for part in self.data)
+
+
+def weighted_by_class(y, sample_weight, class_weight: dict) -> np.ndarray:
+    """Sample weights (one per example) times the `class_weights` of the labels `y`.
+
+    Raises:
+        ValueError: no targets, or several outputs' targets.
+    """
+    targets = nest.flatten(y) if y is not None else []
+    if len(targets) != 1:
+        raise ValueError("`class_weight` is only supported for Models with a single "
+                         f"output (got {len(targets)} target arrays).")
+    weights = class_weights(_as_array(targets[0]), class_weight)
+    if sample_weight is not None:
+        weights = weights * np.asarray(_as_array(nest.flatten(sample_weight)[0]),
+                                       weights.dtype).reshape(len(weights))
+    return weights
+
+
+class DatasetBatches:
+    """The batches of a `tf.data.Dataset` whose elements are `x`, `(x,)`, `(x, y)` or
+    `(x, y, sample_weight)`, as (x, y, sample_weight) with None parts; a new pass over the
+    dataset on each call (its own `shuffle` reshuffles).
+
+    Raises:
+        ValueError: `y` or `sample_weight` given beside the dataset.
+    """
+
+    def __init__(self, dataset, y=None, sample_weight=None, class_weight=None) -> None:
+        for name, value in (("y", y), ("sample_weights", sample_weight)):
+            if value is not None:
+                raise ValueError(f"When providing `x` as a tf.data.Dataset, `{name}` should not "
+                                 "be passed. Instead, it should be included as part of the "
+                                 "tf.data.Dataset.")
+        self.dataset = dataset
+        self.class_weight = class_weight
+        self.batch_size = None              # the dataset makes its own batches
+        count = int(dataset.cardinality())
+        self.steps = count if count >= 0 else None
+        self.infinite = count == -1
+
+    def weighted_by_class(self, class_weight: dict) -> "DatasetBatches":
+        """The same batches with each example's sample weight multiplied by the weight of
+        its class (`class_weights`)."""
+        return DatasetBatches(self.dataset, class_weight=class_weight)
+
+    def __call__(self, shuffle_with=None):
+        for batch in self.dataset:
+            x, y, sample_weight = unpack(batch)
+            if self.class_weight is not None:
+                sample_weight = convert_to_tensor(
+                    weighted_by_class(y, sample_weight, self.class_weight))
+            yield x, y, sample_weight
+
+
+def batches(x, y=None, sample_weight=None, batch_size=None, steps=None, what: str = "x"):
+    """ArrayBatches for in-memory data, DatasetBatches for a tf.data.Dataset.
+
+    Raises:
+        ValueError: `y` or `sample_weight` beside a dataset, or an infinite dataset without
+            `steps` (the loop would never end).
+    """
+    if not isinstance(x, Dataset):
+        return ArrayBatches(x, y, sample_weight, batch_size)
+    data = DatasetBatches(x, y, sample_weight)
+    if data.infinite and steps is None:
+        raise ValueError(f"The dataset passed as `{what}` is infinite (it repeats forever): "
+                         "pass the number of batches to use (`steps_per_epoch`, "
+                         "`validation_steps` or `steps`).")
+    return data
 
 
 def unpack(data) -> tuple:
@@ -123,8 +189,8 @@ def class_weights(y: np.ndarray, class_weight: dict) -> np.ndarray:
 
 
 class EpochBatches:
-    """The batches of each epoch of `fit`: a whole pass over the data, or with `steps`,
-    that many batches continuing where the previous epoch stopped. A pass that runs out
+    """The batches of each epoch of `fit` (or each validation): a whole pass over the data,
+    or with `steps`, that many batches continuing where the previous epoch stopped. A pass that runs out
     ends its epoch early (with a warning) and the next epoch starts a new pass, as Keras
     does with `steps_per_epoch` on arrays.
 
@@ -134,7 +200,8 @@ class EpochBatches:
 
     def __init__(self, data: ArrayBatches, steps: int | None, shuffler) -> None:
         if steps is not None and int(steps) <= 0:
-            raise ValueError(f"steps_per_epoch must be a positive integer, got {steps}.")
+            raise ValueError("The number of steps (steps_per_epoch, validation_steps or steps) "
+                             f"must be a positive integer, got {steps}.")
         self.data = data
         self.steps = None if steps is None else int(steps)
         self.shuffler = shuffler            # () -> a Generator for a new pass, or None
@@ -153,9 +220,11 @@ class EpochBatches:
                 self._pass = None
                 if not self._warned:
                     self._warned = True
+                    per_pass = f" (the data make {self.data.steps} per pass)" \
+                        if self.data.steps is not None else ""
                     warnings.warn("Your input ran out of data: this epoch ends before "
-                                  f"steps_per_epoch={self.steps} batches (the data make "
-                                  f"{self.data.steps} per pass); the next epoch starts a new "
-                                  "pass.", stacklevel=3)
+                                  f"{self.steps} batches{per_pass}; the next epoch starts a "
+                                  "new pass. A dataset can repeat: `dataset.repeat()`.",
+                                  stacklevel=3)
                 return
             yield batch

@@ -18,6 +18,7 @@ from .keras_tensor import KerasTensor
 from .layers.input_layer import InputLayer
 from .models import Model
 from .naming import snake_case
+from .saving.serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["Functional"]
 
@@ -61,6 +62,41 @@ def _sorted_nodes(inputs: list, outputs: list) -> list:
                 order.append(node)
                 stack.pop()
     return order
+
+
+def _layers_by_depth(inputs: list, outputs: list) -> list:
+    """The graph's layers in Keras's order: deepest first (a layer's depth is the longest
+    path from its calls to an output), layers of equal depth in the order a depth-first
+    walk from the outputs first meets them. Keras names a model's weights in files by
+    this order."""
+    first_seen: dict = {}
+    post_order: list = []
+    finished: set = set()
+    stack = [(x.node, False) for x in reversed(outputs)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in finished:
+            continue
+        if expanded:
+            finished.add(id(node))
+            post_order.append(node)
+            continue
+        first_seen.setdefault(id(node.layer), (len(first_seen), node.layer))
+        stack.append((node, True))
+        stack.extend((x.node, False) for x in reversed(node.inputs))
+    node_depth: dict = {}
+    layer_depth: dict = {}
+    for node in reversed(post_order):
+        depth = max(node_depth.get(id(node), 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)] = node_depth[id(node)] = depth
+        for x in node.inputs:
+            node_depth[id(x.node)] = max(depth + 1, node_depth.get(id(x.node), 0))
+    for x in inputs:                          # inputs no output depends on come first
+        if id(x.node.layer) not in layer_depth:
+            layer_depth[id(x.node.layer)] = 0
+            first_seen[id(x.node.layer)] = (-1, x.node.layer)
+    ordered = sorted(first_seen.items(), key=lambda item: (-layer_depth[item[0]], item[1][0]))
+    return [layer for _, (_, layer) in ordered]
 
 
 def _check_inputs(inputs: list) -> None:
@@ -132,9 +168,7 @@ class Functional(Model):
         _check_inputs(self.inputs)
         _check_outputs(self.outputs)
         self._nodes = _sorted_nodes(self.inputs, self.outputs)
-        found = [x.node.layer for x in self.inputs] + [node.layer for node in self._nodes]
-        seen: set = set()
-        self._graph_layers = [l for l in found if not (id(l) in seen or seen.add(id(l)))]
+        self._graph_layers = _layers_by_depth(self.inputs, self.outputs)
         self.input_names = [x.node.layer.name for x in self.inputs]
         if isinstance(self._nested_outputs, dict):
             self.output_names = sorted(self._nested_outputs)
@@ -251,6 +285,104 @@ class Functional(Model):
     def _checkpoint_dependencies(self) -> list:
         return [(f"layer-{i}", layer) for i, layer in enumerate(self._graph_layers)] \
             + super()._checkpoint_dependencies()
+
+    # -- configuration --------------------------------------------------------------------
+    def get_config(self) -> dict:
+        """Keras 3's functional config: each layer's config with the calls made of it
+        ('inbound_nodes', their tensors named [layer, call, output]), and the layer outputs
+        that are the model's inputs and outputs."""
+        node_index = {}
+        for layer in self._graph_layers:
+            own = [node for node in layer._inbound_nodes
+                   if node in self._nodes or isinstance(layer, InputLayer)]
+            node_index.update((id(node), i) for i, node in enumerate(own))
+
+        def history(x: KerasTensor) -> list:
+            return [x.node.layer.name, node_index[id(x.node)], x.index]
+
+        def tensor_config(x):
+            if not isinstance(x, KerasTensor):
+                return x
+            return {"class_name": "__keras_tensor__",
+                    "config": {"shape": x.shape.as_list(), "dtype": x.dtype.name,
+                               "keras_history": history(x)}}
+
+        layers = []
+        for layer in self._graph_layers:
+            entry = serialize_keras_object(layer)
+            entry["name"] = layer.name
+            entry["inbound_nodes"] = [
+                {"args": nest.map_structure(tensor_config, list(node.args)),
+                 "kwargs": nest.map_structure(tensor_config, dict(node.kwargs))}
+                for node in self._nodes_of(layer)]
+            layers.append(entry)
+
+        def endpoints(structure):
+            if isinstance(structure, dict):
+                return {key: history(x) for key, x in structure.items()}
+            if isinstance(structure, KerasTensor):
+                return history(structure)
+            return [history(x) for x in structure]
+
+        return {"name": self.name, "trainable": self.trainable, "layers": layers,
+                "input_layers": endpoints(self._nested_inputs),
+                "output_layers": endpoints(self._nested_outputs)}
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects=None) -> "Functional":
+        """Rebuilds the model: creates each layer, then replays its calls once the tensors
+        they read exist.
+
+        Raises:
+            ValueError: a call reads a tensor no layer call produces.
+        """
+        layers, outputs_of, pending = {}, {}, []
+        for entry in config["layers"]:
+            layer_config = {k: v for k, v in entry.items() if k not in ("name", "inbound_nodes")}
+            layer = deserialize_keras_object(layer_config, custom_objects)
+            name = entry.get("name", layer.name)
+            layers[name] = layer
+            if isinstance(layer, InputLayer):
+                outputs_of[(name, 0)] = [layer.output]
+            pending.extend((name, i, node) for i, node in enumerate(entry["inbound_nodes"]))
+
+        def resolve(value):
+            if isinstance(value, dict) and value.get("class_name") == "__keras_tensor__":
+                layer_name, node, index = value["config"]["keras_history"]
+                return outputs_of[(layer_name, node)][index]
+            if isinstance(value, dict):
+                return {key: resolve(item) for key, item in value.items()}
+            if isinstance(value, list):
+                return [resolve(item) for item in value]
+            return value
+
+        while pending:
+            progressed = False
+            for item in list(pending):
+                name, index, node = item
+                try:
+                    args, kwargs = resolve(node["args"]), resolve(node["kwargs"])
+                except KeyError:
+                    continue
+                kwargs = {k: v for k, v in kwargs.items() if not (k == "mask" and v is None)}
+                outputs_of[(name, index)] = nest.flatten(layers[name](*args, **kwargs))
+                pending.remove(item)
+                progressed = True
+            if not progressed:
+                raise ValueError(f"Functional model {config.get('name')}: cannot rebuild "
+                                 f"the calls of {sorted({name for name, _, _ in pending})}; "
+                                 "the tensors they read are never produced.")
+
+        def endpoints(spec):
+            if isinstance(spec, dict):
+                return {key: endpoints(item) for key, item in spec.items()}
+            if spec and isinstance(spec[0], str):
+                return outputs_of[(spec[0], spec[1])][spec[2]]
+            return [endpoints(item) for item in spec]
+
+        return cls(inputs=endpoints(config["input_layers"]),
+                   outputs=endpoints(config["output_layers"]), name=config.get("name"),
+                   trainable=config.get("trainable", True))
 
 
 def _param_count(layer) -> int:

@@ -23,11 +23,11 @@ __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUn
 _TRUNCATED_STDDEV = 0.87962566103423978
 
 
-def _float_dtype(dtype, who: str) -> np.dtype:
+def _float_dtype(dtype, who: str) -> type:
     dtype = dtypes.as_dtype(dtype or backend.floatx())
     if not dtype.is_floating:
         raise ValueError(f"{who}: expected a floating point dtype, got {dtype.name}.")
-    return dtype._np
+    return dtype.as_numpy_dtype
 
 
 def _shape(shape) -> tuple:
@@ -83,7 +83,7 @@ class Zeros(Initializer):
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
         return _allocated(self, np.zeros, _shape(shape),
-                          dtypes.as_dtype(dtype or backend.floatx())._np)
+                          dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype)
 
 
 class Ones(Initializer):
@@ -97,7 +97,7 @@ class Ones(Initializer):
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
         return _allocated(self, np.ones, _shape(shape),
-                          dtypes.as_dtype(dtype or backend.floatx())._np)
+                          dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype)
 
 
 class Constant(Initializer):
@@ -113,7 +113,7 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = dtypes.as_dtype(dtype or backend.floatx())._np
+        dtype = dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype
         return _allocated(self, np.full, _shape(shape), self.value, dtype)
 
     def get_config(self) -> dict:
@@ -325,8 +325,10 @@ def get(identifier):
 
 
 def serialize(initializer: Initializer) -> dict:
-    """{'class_name': ..., 'config': ...}, the form `get` accepts back."""
-    return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+    """Keras 3's {'module', 'class_name', 'config', 'registered_name'}, the form `get`
+    accepts back."""
+    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
+            "config": initializer.get_config(), "registered_name": None}
 
 # Keras's lower-case aliases.
 zeros, ones, constant = Zeros, Ones, Constant

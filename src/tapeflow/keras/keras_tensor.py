@@ -14,9 +14,10 @@ import contextlib
 import numpy as np
 
 from ..framework import dtypes, nest
-from ..framework.context import state
+from ..framework.context import switched
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
+from . import backend
 
 __all__ = ["KerasTensor", "Node", "is_symbolic", "symbolic_call"]
 
@@ -77,9 +78,8 @@ class KerasTensor:
 
     # Arithmetic records an anonymous Lambda layer, as TF users write `x + y` on inputs.
     def _operation(self, name: str, fn, other=_UNARY):
-        from .backend import unique_object_name
         from .layers.core import Lambda
-        layer = Lambda(fn, name=unique_object_name(f"tf.__operators__.{name}"))
+        layer = Lambda(fn, name=backend.unique_object_name(f"tf.__operators__.{name}"))
         if isinstance(other, KerasTensor):
             layer.function = lambda pair: fn(pair[0], pair[1])
             return layer([self, other])
@@ -162,19 +162,14 @@ def is_symbolic(structure) -> bool:
 @contextlib.contextmanager
 def _probe_scope():
     """Runs eagerly, unseen by any tape or accumulator, silent about 0/0 in dummy data."""
-    graph, recorders = state.graph, state.recorders
-    state.graph, state.recorders = None, []
-    try:
-        with np.errstate(all="ignore"):
-            yield
-    finally:
-        state.graph, state.recorders = graph, recorders
+    with switched(graph=None, recorders=[]), np.errstate(all="ignore"):
+        yield
 
 
 def _zeros(x: KerasTensor, sizes: tuple) -> Tensor:
     shape = [d if d is not None else sizes[0] if axis == 0 else sizes[1]
              for axis, d in enumerate(x.shape.as_list())]
-    return Tensor(np.zeros(shape, x.dtype._np))
+    return Tensor(np.zeros(shape, x.dtype.as_numpy_dtype))
 
 
 def _probe(layer, args: tuple, kwargs: dict) -> tuple:
@@ -190,7 +185,7 @@ def _probe(layer, args: tuple, kwargs: dict) -> tuple:
         runs.append(outputs)
     for sublayer in layer._flatten_layers():       # losses of dummy data are no losses
         sublayer._call_losses = []
-        sublayer._loss_graph = state.graph
+        sublayer._loss_graph = backend.building_graph()
     first, second = (nest.flatten(run) for run in runs)
     shapes = []
     for a, b in zip(first, second):

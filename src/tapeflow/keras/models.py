@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import itertools
+import json
+import os
 
 import numpy as np
 
@@ -11,18 +13,24 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import backend
 from . import callbacks as callbacks_module
+from . import distribution
 from . import optimizers as optimizers_module
 from .compile_utils import CompiledLoss, CompiledMetrics
-from .data import ArrayBatches, EpochBatches, unpack
+from .data import ArrayBatches, EpochBatches, batches as make_batches, unpack
 from .keras_tensor import KerasTensor
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
+from .saving.keras_file import load_model, load_weights_h5, save_model, save_weights_h5
+from .saving.serialization import deserialize_keras_object, serialize_keras_object
 
-__all__ = ["Model", "Sequential"]
+__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
 
 
 def _to_python(logs: dict) -> dict:
-    return {key: float(value) for key, value in logs.items()}
+    """Scalar results as floats; others (F1Score per class, Precision at several
+    thresholds) as NumPy arrays, as Keras keeps them."""
+    return {key: float(value) if value.shape.rank == 0 else value.numpy()
+            for key, value in logs.items()}
 
 
 def _param_count(layer: Layer) -> int:
@@ -58,7 +66,8 @@ class Model(Layer):
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "compiled_loss", "compiled_metrics", "stop_training", "history", "_run_eagerly",
-        "_step_functions"))
+        "_step_functions", "_compile_config", "_distribute_strategy",
+        "_initial_epoch"))
 
     def __init__(self, *args, **kwargs) -> None:
         if args or "inputs" in kwargs or "outputs" in kwargs:
@@ -74,6 +83,15 @@ class Model(Layer):
         self.history = None
         self._run_eagerly = None
         self._step_functions: dict = {}
+        self._compile_config = None
+        self._distribute_strategy = distribution.current_strategy()
+        self._initial_epoch = None      # set by BackupAndRestore when it restores a backup
+
+    @property
+    def distribute_strategy(self):
+        """The `tf.distribute` strategy the model was made under (the default one if none)."""
+        import tapeflow as tf
+        return self._distribute_strategy or tf.distribute.get_strategy()
 
     def call(self, inputs, training=None):
         raise NotImplementedError(f"Model {self.name}: subclasses of keras.Model implement "
@@ -85,7 +103,7 @@ class Model(Layer):
         if self.built:
             return
         shape = [1 if d is None else d for d in TensorShape(input_shape).as_list()]
-        self(Tensor(np.zeros(shape, self._dtype._np)), training=False)
+        self(Tensor(np.zeros(shape, self._dtype.as_numpy_dtype)), training=False)
 
     def _maybe_build(self, inputs) -> None:
         # Layers build themselves when the model calls them; only a build() a subclass
@@ -207,11 +225,26 @@ class Model(Layer):
             loss_weights: scalars (list or dict) weighting each output's loss in the total.
             weighted_metrics: like metrics, updated with `sample_weight` / `class_weight`.
         """
-        self.optimizer = optimizers_module.get(optimizer)
+        with distribution.scope(self):
+            self.optimizer = optimizers_module.get(optimizer)
+        self._compile_config = {"optimizer": self.optimizer, "loss": loss,
+                                "loss_weights": loss_weights, "metrics": metrics,
+                                "weighted_metrics": weighted_metrics,
+                                "run_eagerly": bool(run_eagerly), "steps_per_execution": 1,
+                                "jit_compile": False}
         self.compiled_loss = CompiledLoss(loss, loss_weights) if loss is not None else None
         self.compiled_metrics = CompiledMetrics(metrics, weighted_metrics, self.compiled_loss)
         self._run_eagerly = run_eagerly
         self._step_functions = {}
+
+    def get_compile_config(self):
+        """The arguments `compile` was given (None before it is called), as `.keras`
+        files store them."""
+        return self._compile_config
+
+    def compile_from_config(self, config: dict) -> None:
+        """Compiles with arguments from `get_compile_config` (objects already built)."""
+        self.compile(**config)
 
     @property
     def run_eagerly(self) -> bool:
@@ -226,7 +259,7 @@ class Model(Layer):
 
     def _step(self, kind: str):
         """`self.<kind>_step`, traced by tf.function unless `run_eagerly`; kept per kind."""
-        step = getattr(self, f"{kind}_step")
+        step = distribution.replicated(self, getattr(self, f"{kind}_step"))
         compile_step = getattr(_tapeflow(), "function", None)   # absent without graph mode
         if self.run_eagerly or compile_step is None:
             return step
@@ -289,7 +322,9 @@ class Model(Layer):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
-        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+            # Loss scaling, as Keras 3 does; under a strategy, divided by the replicas.
+            scaled = self.optimizer.scale_loss(distribution.scaled_loss(self, loss))
+        self.optimizer.minimize(scaled, self.trainable_variables, tape=tape)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def test_step(self, data) -> dict:
@@ -310,26 +345,35 @@ class Model(Layer):
             shuffle: bool = True, class_weight=None, sample_weight=None,
             initial_epoch: int = 0, steps_per_epoch=None, validation_steps=None,
             validation_batch_size=None, validation_freq: int = 1):
-        """Trains for `epochs` passes over in-memory data, in batches of `batch_size` (32).
+        """Trains for `epochs` passes over the data, in batches of `batch_size` (32) for
+        in-memory data.
 
         Args:
-            x, y: arrays or Tensors (or lists / dicts of them for several inputs).
+            x, y: arrays or Tensors (or lists / dicts of them for several inputs); or x a
+                `tf.data.Dataset` of batches `(x, y)` or `(x, y, sample_weight)`, and no y.
             verbose: 'auto' or 1 for a progress bar per epoch, 2 for one line per epoch,
                 0 for silence.
             callbacks: Callback objects (EarlyStopping, LambdaCallback...).
             validation_split: the fraction of the data (taken from the end, before
                 shuffling) to evaluate on after each epoch instead of training on.
-            validation_data: (x, y) or (x, y, sample_weight) to evaluate after each epoch.
-            shuffle: reshuffle the training examples each epoch.
+            validation_data: (x, y) or (x, y, sample_weight) to evaluate after each epoch,
+                or a `tf.data.Dataset` of such batches.
+            shuffle: reshuffle the training examples each epoch (a dataset shuffles itself).
             class_weight: {class index: weight}; each training example's loss (and
                 weighted metrics) is weighted by its class's weight (1.0 for classes not
                 listed), times its sample weight. Single-output models only.
             sample_weight: one weight per example (or per output: a list or dict).
             initial_epoch: the epoch to start counting from (to resume training).
             steps_per_epoch: batches per epoch; each epoch continues where the last one
-                stopped, and one that reaches the end of the data stops early.
-            validation_steps: batches of the validation data evaluated each time.
+                stopped, and one that reaches the end of the data stops early (needed for
+                an infinite dataset).
+            validation_steps: batches of the validation data evaluated each time, each
+                validation continuing where the previous one stopped.
             validation_freq: evaluate every this many epochs.
+
+        Under a `tf.distribute` strategy with several workers (the model made in its
+        scope), each worker trains on its part of every batch and the logs hold the
+        metrics over all the workers' examples.
 
         Returns:
             The History callback: `history.history` maps each log key ('loss', metric
@@ -338,20 +382,41 @@ class Model(Layer):
         Raises:
             RuntimeError: the model is not compiled.
             ValueError: mismatched numbers of examples, missing targets, class_weight with
-                several outputs, or a non-positive steps_per_epoch.
+                several outputs, a non-positive steps_per_epoch, y or sample_weight beside a
+                dataset, validation_split with a dataset, or an infinite dataset without
+                steps.
         """
         self._assert_compiled("training/testing")
-        train = ArrayBatches(x, y, sample_weight, batch_size)
+        with distribution.scope(self):
+            return self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split,
+                             validation_data, shuffle, class_weight, sample_weight,
+                             initial_epoch, steps_per_epoch, validation_steps,
+                             validation_batch_size, validation_freq)
+
+    def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split,
+             validation_data, shuffle, class_weight, sample_weight, initial_epoch,
+             steps_per_epoch, validation_steps, validation_batch_size, validation_freq):
+        train = make_batches(x, y, sample_weight, batch_size, steps_per_epoch)
         validation = None
         if validation_data is not None:
-            validation = ArrayBatches(*unpack(tuple(validation_data)),
-                                      batch_size=validation_batch_size or train.batch_size)
+            if not isinstance(validation_data, (tuple, list)):
+                validation = make_batches(validation_data, steps=validation_steps,
+                                          what="validation_data")
+            else:
+                validation = ArrayBatches(*unpack(tuple(validation_data)),
+                                          batch_size=validation_batch_size or train.batch_size)
         elif validation_split:
+            if not isinstance(train, ArrayBatches):
+                raise ValueError("Argument `validation_split` is only supported for tensors or "
+                                 f"NumPy arrays, not for {type(x).__name__}.")
             train, validation = train.split(validation_split)
         if class_weight is not None:
             train = train.weighted_by_class(class_weight)
         batches = EpochBatches(train, steps_per_epoch,
-                               lambda: backend.rng() if shuffle else None)
+                               distribution.shared_rng(self, backend.rng) if shuffle
+                               else lambda: None)
+        if validation is not None:
+            validation = EpochBatches(validation, validation_steps, lambda: None)
         verbose = 1 if verbose == "auto" else verbose
         history = callbacks_module.History()
         extra = [callbacks_module.ProgbarLogger(verbose)] if verbose else []
@@ -359,37 +424,41 @@ class Model(Layer):
                                               verbose=verbose, epochs=epochs,
                                               steps=batches.steps or train.steps)
         self.stop_training = False
+        self._initial_epoch = None
         train_step = self._step("train")
         hooks.on_train_begin({})
+        initial_epoch = self._initial_epoch or initial_epoch   # set by BackupAndRestore
         logs: dict = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             hooks.on_epoch_begin(epoch, {})
-            for step, batch in enumerate(batches):
+            for step, batch in enumerate(distribution.shard(self, batches)):
                 hooks.on_train_batch_begin(step, {})
-                logs = _to_python(train_step(batch))
+                logs = distribution.global_logs(self, _to_python(train_step(batch)))
                 hooks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
             epoch_logs = dict(logs)
             if validation is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self._evaluate(validation, steps=validation_steps)
+                val_logs = self._evaluate(validation)
                 epoch_logs.update({f"val_{key}": value for key, value in val_logs.items()})
             hooks.on_epoch_end(epoch, epoch_logs)
             logs = epoch_logs
             if self.stop_training:
                 break
+        if epochs > initial_epoch:
+            self.optimizer.finalize_variable_values(self.trainable_variables)
         hooks.on_train_end(logs)
         return history
 
-    def _evaluate(self, data: ArrayBatches, hooks=None, steps=None) -> dict:
+    def _evaluate(self, data: EpochBatches, hooks=None) -> dict:
         self.reset_metrics()
         test_step = self._step("test")
         logs: dict = {}
-        for step, batch in enumerate(itertools.islice(data(), steps)):
+        for step, batch in enumerate(distribution.shard(self, data)):
             if hooks:
                 hooks.on_test_batch_begin(step, {})
-            logs = _to_python(test_step(batch))
+            logs = distribution.global_logs(self, _to_python(test_step(batch)))
             if hooks:
                 hooks.on_test_batch_end(step, logs)
         return logs
@@ -397,7 +466,7 @@ class Model(Layer):
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict: bool = False):
         """The loss and metrics over the data (its first `steps` batches if given), in
-        inference mode.
+        inference mode. `x` may be a `tf.data.Dataset` of `(x, y[, sample_weight])` batches.
 
         Returns:
             The loss alone when there are no metrics, else [loss, metric...] in
@@ -407,11 +476,12 @@ class Model(Layer):
             RuntimeError: the model is not compiled.
         """
         self._assert_compiled("training/testing")
-        data = ArrayBatches(x, y, sample_weight, batch_size)
+        data = make_batches(x, y, sample_weight, batch_size, steps)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=steps or data.steps)
         hooks.on_test_begin({})
-        logs = self._evaluate(data, hooks, steps)
+        with distribution.scope(self):
+            logs = self._evaluate(EpochBatches(data, steps, lambda: None), hooks)
         hooks.on_test_end(logs)
         if return_dict:
             return logs
@@ -420,16 +490,21 @@ class Model(Layer):
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for `x` (its first `steps` batches if given), batch by
-        batch, as one NumPy array (a list or dict of them for several outputs)."""
-        data = ArrayBatches(x, batch_size=batch_size)
+        batch, as one NumPy array (a list or dict of them for several outputs). `x` may be
+        a `tf.data.Dataset` of batches `x` (or `(x, ...)`, whose other parts are ignored).
+        """
+        data = make_batches(x, batch_size=batch_size, steps=steps)
         hooks = callbacks_module.CallbackList(callbacks, model=self, verbose=verbose,
                                               steps=steps or data.steps)
         hooks.on_predict_begin({})
         predict_step = self._step("predict")
         outputs = []
-        for step, batch in enumerate(itertools.islice(data(), steps)):
+        for step, batch in enumerate(distribution.shard(self, EpochBatches(data, steps,
+                                                                          lambda: None))):
             hooks.on_predict_batch_begin(step, {})
-            outputs.append(nest.map_structure(lambda t: t.numpy(), predict_step(batch)))
+            with distribution.scope(self):
+                output = distribution.gathered(self, predict_step(batch))
+            outputs.append(nest.map_structure(lambda t: t.numpy(), output))
             hooks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         hooks.on_predict_end({})
         flat = [np.concatenate(parts) for parts in zip(*map(nest.flatten, outputs))]
@@ -448,25 +523,77 @@ class Model(Layer):
         values = [logs[name] for name in self.metrics_names]
         return values[0] if len(values) == 1 else values
 
+    def save(self, filepath, overwrite: bool = True, **kwargs) -> None:
+        """Writes the model as a Keras 3 `.keras` file (architecture, compile arguments,
+        weights and optimizer state; atomically). `tf.keras.models.load_model` reads it
+        back, as does Keras 3.
+
+        Raises:
+            ValueError: a path not ending in '.keras'.
+            ImportError: h5py is missing (the `keras-io` extra).
+
+        Example:
+            >>> import os, tempfile
+            >>> import tapeflow as tf
+            >>> model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+            >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+            >>> model.save(path)
+            >>> restored = tf.keras.models.load_model(path)
+            >>> bool((restored(tf.ones([1, 3])).numpy() == model(tf.ones([1, 3])).numpy()).all())
+            True
+        """
+        save_model(self, filepath, overwrite=overwrite, **kwargs)
+
+    def to_json(self, **kwargs) -> str:
+        """The architecture as JSON (Keras's config; no weights): `model_from_json` reads it."""
+        return json.dumps(serialize_keras_object(self), **kwargs)
+
     def save_weights(self, filepath, overwrite: bool = True, save_format=None, options=None):
-        """Writes the model's variables (with its optimizer's) as a checkpoint at `filepath`
-        (TF's checkpoint format; atomically)."""
+        """Writes the model's variables (with its optimizer's), atomically: in Keras 3's
+        layout when `filepath` ends in '.weights.h5', else as a TF-format checkpoint at
+        that prefix. Under a multi-worker strategy only the chief writes.
+
+        Raises:
+            ValueError: a '.keras' or other '.h5' path (use `save`, or '.weights.h5').
+            FileExistsError: the file exists and `overwrite` is False.
+        """
+        filepath = os.fspath(filepath)
+        if not distribution.writes_files(self):
+            return
+        if filepath.endswith(".weights.h5"):
+            if not overwrite and os.path.exists(filepath):
+                raise FileExistsError(f"{filepath} exists and overwrite=False.")
+            save_weights_h5(self, filepath)
+            return
+        if filepath.endswith((".keras", ".h5", ".hdf5")):
+            raise ValueError("The filename must end in `.weights.h5` (or be a checkpoint "
+                             f"prefix); use `model.save()` for .keras files. Received: "
+                             f"filepath={filepath}")
         from ..train.checkpoint import Checkpoint
         Checkpoint(root=self).write(filepath)
 
     def load_weights(self, filepath, skip_mismatch: bool = False, by_name: bool = False,
                      options=None):
-        """Restores variables written by `save_weights`, building the model first if needed.
+        """Restores variables written by `save_weights` (a '.weights.h5' file, the weights of
+        a '.keras' file, or a checkpoint prefix), building the model first if needed.
 
         Raises:
             ValueError: names or shapes that do not match (nothing is changed).
         """
+        filepath = os.fspath(filepath)
+        if filepath.endswith((".weights.h5", ".keras")):
+            return load_weights_h5(self, filepath)
         from ..train.checkpoint import Checkpoint
         return Checkpoint(root=self).restore(filepath)
 
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as a NumPy array (or a structure of them)."""
         return nest.map_structure(lambda t: t.numpy(), self(x, training=False))
+
+
+def model_from_json(json_string: str, custom_objects=None):
+    """The (untrained) model a `Model.to_json()` string describes."""
+    return deserialize_keras_object(json.loads(json_string), custom_objects)
 
 
 def _tapeflow():
@@ -566,7 +693,8 @@ class Sequential(Model):
         shape = self._build_input_shape
         if not isinstance(shape, TensorShape):
             return {}
-        x = Tensor(np.zeros([1 if d is None else d for d in shape.as_list()], self._dtype._np))
+        x = Tensor(np.zeros([1 if d is None else d for d in shape.as_list()],
+                            self._dtype.as_numpy_dtype))
         shapes = {}
         for layer in self._layers:
             x = layer(x, training=False)
@@ -576,3 +704,31 @@ class Sequential(Model):
     def _checkpoint_dependencies(self) -> list:
         return [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)] \
             + super()._checkpoint_dependencies()
+
+    def get_config(self) -> dict:
+        """Name, dtype and the layers' configs, an InputLayer first when the input shape is
+        known (Keras 3's form)."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        layers = [serialize_keras_object(layer) for layer in self._layers]
+        shape = self._input_batch_shape
+        if shape is None and self._layers:
+            shape = self._layers[0]._batch_input_shape
+        if shape is not None:
+            entry = InputLayer(batch_shape=shape, dtype=self.dtype, name="input_layer")
+            layers.insert(0, serialize_keras_object(entry))
+        config["layers"] = layers
+        if isinstance(self._build_input_shape, TensorShape):
+            config["build_input_shape"] = self._build_input_shape.as_list()
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict, custom_objects=None) -> "Sequential":
+        config = dict(config)
+        layers = config.pop("layers", [])
+        build_input_shape = config.pop("build_input_shape", None)
+        model = cls(**config)
+        for layer in layers:
+            model.add(deserialize_keras_object(layer, custom_objects))
+        if not model.built and build_input_shape is not None:
+            model.build(build_input_shape)
+        return model

@@ -1,9 +1,10 @@
-"""Looking Keras objects up by name, with one error message for every kind."""
+"""Looking Keras objects up by name, with one error message for every kind, and the
+dict Keras writes to name an object and its config."""
 from __future__ import annotations
 
 import re
 
-__all__ = ["by_name", "snake_case"]
+__all__ = ["by_name", "serialized", "snake_case"]
 
 
 def snake_case(class_name: str) -> str:
@@ -24,3 +25,10 @@ def by_name(kind: str, name: str, *tables: dict):
             return table[name]
     known = sorted({key for table in tables for key in table})
     raise ValueError(f"Unknown {kind}: {name!r}. Known names: {', '.join(known)}.")
+
+
+def serialized(obj, module: str) -> dict:
+    """{'module', 'class_name', 'config', 'registered_name'}: how Keras writes `obj` (an
+    object with `get_config`) of the public module `module` ('keras.optimizers')."""
+    return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
+            "registered_name": None}

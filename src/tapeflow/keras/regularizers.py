@@ -159,7 +159,9 @@ def get(identifier):
 
 
 def serialize(regularizer):
-    """{'class_name', 'config'} of a regularizer (None stays None)."""
+    """Keras 3's {'module', 'class_name', 'config', 'registered_name'} of a regularizer
+    (None stays None)."""
     if regularizer is None:
         return None
-    return {"class_name": type(regularizer).__name__, "config": regularizer.get_config()}
+    return {"module": "keras.regularizers", "class_name": type(regularizer).__name__,
+            "config": regularizer.get_config(), "registered_name": None}

@@ -6,10 +6,15 @@ import numpy as np
 from ..framework.registry import RegisterGradient, no_gradient
 from . import creation_ops  # noqa: F401  (defines the ops whose rules are below)
 from .array_ops import (ConcatV2, MirrorPad, MirrorPadGrad, Pack, Reshape, ReverseV2, Roll,
-                        SplitV, Transpose, Unpack)
+                        Shape, SplitV, Transpose, Unpack)
 from .indexing_ops import Slice
 from .math_ops import Sum
 from .op_util import dtype_of, shape_of
+
+
+@RegisterGradient("EnsureShape")
+def _ensure_shape_grad(op, g):
+    return g
 
 
 @RegisterGradient("Identity", takes_indexed_slices=True)
@@ -27,19 +32,26 @@ def _read_variable_grad(op, g):
     return g
 
 
+def _reshaped_like(g, x):
+    """`g` reshaped to `x`'s shape: read with a Shape op when a graph does not know it."""
+    if hasattr(x, "_op") and not x.shape.is_fully_defined():
+        return Reshape(g, Shape(x, out_type=np.int64))
+    return Reshape(g, shape_of(x))
+
+
 @RegisterGradient("Reshape")
 def _reshape_grad(op, g):
-    return Reshape(g, shape_of(op.inputs[0])), None
+    return _reshaped_like(g, op.inputs[0]), None
 
 
 @RegisterGradient("ExpandDims")
 def _expand_dims_grad(op, g):
-    return Reshape(g, shape_of(op.inputs[0]))
+    return _reshaped_like(g, op.inputs[0])
 
 
 @RegisterGradient("Squeeze")
 def _squeeze_grad(op, g):
-    return Reshape(g, shape_of(op.inputs[0]))
+    return _reshaped_like(g, op.inputs[0])
 
 
 @RegisterGradient("BroadcastTo")
@@ -50,7 +62,8 @@ def _broadcast_to_grad(op, g):
 
 @RegisterGradient("Transpose")
 def _transpose_grad(op, g):
-    return Transpose(g, perm=tuple(np.argsort(op.attrs["perm"]).tolist()))
+    perm = op.attrs["perm"]
+    return Transpose(g, perm=None if perm is None else tuple(np.argsort(perm).tolist()))
 
 
 @RegisterGradient("ConcatV2")
@@ -67,7 +80,7 @@ def _split_grad(op, *grads):
 
 @RegisterGradient("Pack")
 def _pack_grad(op, g):
-    return tuple(Unpack(g, axis=op.attrs["axis"]))
+    return tuple(Unpack(g, axis=op.attrs["axis"], num=len(op.inputs)))
 
 
 @RegisterGradient("Unpack")

@@ -1,15 +1,9 @@
-"""Forward-mode (JVP) rules of array, creation and indexing ops: all linear but one."""
+"""Forward-mode (JVP) rules of array ops that are not linear (the linear ones take their
+family's rule)."""
 from __future__ import annotations
 
 from ..framework.registry import RegisterJVP
 from .array_ops import PadV2
-from .jvp_util import linear_jvp, register_jvps
-
-register_jvps(linear_jvp, "Identity", "IdentityN", "Reshape", "BroadcastTo",
-              "Transpose", "ConcatV2", "SplitV", "ExpandDims", "Squeeze", "Pack", "Unpack",
-              "Tile", "MirrorPad", "MirrorPadGrad", "ReverseV2", "Roll", "UnsortedSegmentSum",
-              "Fill", "Slice", "StridedSlice", "StridedSliceGrad", "GatherV2", "GatherNd",
-              "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "SelectV2")
 
 
 @RegisterJVP("ReadVariableOp")

@@ -5,17 +5,21 @@ Each op is one `define_op` row; its gradient rule lives in `array_grad.py`.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 
 import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
+                                  define_op)
+from ..framework.shape_inference import constant_shape, shape_text
 from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
-from .op_util import (NO_ATTRS, as_input, binary_inputs, int_value, int_values, normalize_axis,
-                      same_dtype_inputs)
+from .op_util import (NO_ATTRS, as_input, binary_inputs, int_value, int_values, known_dims,
+                      normalize_axis, same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
 try:
@@ -74,8 +78,18 @@ def _pack(*values, axis):
     return np.stack(values, axis=axis)
 
 
-def _unpack(x, axis):
+def _unpack(x, axis, num=None):
     return tuple(np.moveaxis(x, axis, 0))
+
+
+def _unpack_outputs(inputs, attrs):
+    """`num` outputs when the op is given their count (a graph may not know the size of
+    the axis); probed otherwise."""
+    num, dims, axis = attrs.get("num"), inputs[0]._dims, attrs["axis"]
+    if num is None:
+        return None
+    rest = None if dims is None else dims[:axis % len(dims)] + dims[axis % len(dims) + 1:]
+    return [(inputs[0]._value.dtype, rest)] * num
 
 
 def _pad(x, paddings, constant_values):
@@ -115,27 +129,133 @@ def _rank(x):
     return np.array(x.ndim, dtype=np.int32)
 
 
-Identity = define_op("Identity", _identity)
-IdentityN = define_op("IdentityN", _identity_n, num_outputs=None)
-ReadVariableOp = define_op("ReadVariableOp", _identity)
-Reshape = define_op("Reshape", _reshape)
-BroadcastTo = define_op("BroadcastTo", _broadcast_to)
-Transpose = define_op("Transpose", _transpose)
-ConcatV2 = define_op("ConcatV2", _concat)
-SplitV = define_op("SplitV", _split, num_outputs=None)
-ExpandDims = define_op("ExpandDims", np.expand_dims)
-Squeeze = define_op("Squeeze", np.squeeze)
-Pack = define_op("Pack", _pack)
-Unpack = define_op("Unpack", _unpack, num_outputs=None)
-Tile = define_op("Tile", np.tile)
-PadV2 = define_op("PadV2", _pad)
-MirrorPad = define_op("MirrorPad", _mirror_pad)
-MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad)
-ReverseV2 = define_op("ReverseV2", np.flip)
-Roll = define_op("Roll", np.roll)
-Shape = define_op("Shape", _shape)
-Size = define_op("Size", _size)
-Rank = define_op("Rank", _rank)
+def _ensure_shape(x, shape):
+    if len(x.shape) != len(shape) or any(d is not None and d != e
+                                         for d, e in zip(shape, x.shape)):
+        raise errors.InvalidArgumentError(
+            None, "EnsureShape", f"Shape of tensor {list(x.shape)} is not compatible with "
+            f"expected shape {shape_text(shape)}.")
+    return x
+
+
+Identity = define_op("Identity", _identity, family=IDENTITY)
+# An identity that checks the shape when it runs (a compiled plan must run it).
+EnsureShape = define_op("EnsureShape", _ensure_shape, family=LINEAR, batching=TRANSPARENT)
+EnsureShape.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, tuple(
+    d if d is not None else e for d, e in zip(attrs["shape"], inputs[0]._dims))
+    if inputs[0]._dims is not None else attrs["shape"])]
+IdentityN = define_op("IdentityN", _identity_n, num_outputs=None, family=LINEAR,
+                      batching=TRANSPARENT)
+ReadVariableOp = define_op("ReadVariableOp", _identity, batching=TRANSPARENT)
+Reshape = define_op("Reshape", _reshape, family=LINEAR, view=True)
+
+
+def _reshape_check(inputs, attrs) -> None:
+    """TF's build-time check of a reshape's element count against a constant shape (the
+    shape is probed)."""
+    x, shape = inputs
+    dims, target = x._dims, getattr(shape, "_const", None)
+    if target is None:  # a shape computed in the graph: what is known of it
+        partial = constant_shape(shape)
+        return None if partial is None or -1 in partial else [(x._value.dtype, partial)]
+    if dims is None or -1 in np.ravel(target):
+        return None
+    target = [int(d) for d in np.ravel(target)]
+    known, wanted = math.prod(d for d in dims if d is not None), math.prod(target)
+    where = f"for 'Reshape' with input shapes: {shape_text(dims)}, [{len(target)}]."
+    if None not in dims and known != wanted:
+        raise ValueError(f"Cannot reshape a tensor with {known} elements to shape "
+                         f"{shape_text(target)} ({wanted} elements) {where}")
+    if None in dims and known and wanted % known:
+        raise ValueError(f"Dimension size must be evenly divisible by {known} but is {wanted} "
+                         f"{where}")
+    return None
+
+
+Reshape.shape_fn = _reshape_check
+BroadcastTo = define_op("BroadcastTo", _broadcast_to, family=LINEAR, batching=TRANSPARENT)
+
+
+def _broadcast_to_dims(inputs, attrs):
+    """The static shape of a broadcast_to to a shape computed in the graph (probed when
+    the shape is a constant)."""
+    x, shape = inputs
+    partial = None if getattr(shape, "_const", None) is not None else constant_shape(shape)
+    return None if partial is None else [(x._value.dtype, partial)]
+
+
+BroadcastTo.shape_fn = _broadcast_to_dims
+
+
+Transpose = define_op("Transpose", _transpose, family=LINEAR,
+                      batching=Stacking(perms=("perm",)))
+ConcatV2 = define_op("ConcatV2", _concat, family=LINEAR, batching=STACKED)
+
+
+def _concat_check(inputs, attrs) -> None:
+    """TF's build-time check of a concat's known ranks and dimensions (the shape is
+    probed)."""
+    shapes = [x._dims for x in inputs]
+    known = [s for s in shapes if s is not None]
+    axis = attrs["axis"]
+    for dims in known[1:]:
+        first = known[0]
+        if len(dims) != len(first):
+            raise ValueError(f"Shape must be rank {len(first)} but is rank {len(dims)} for "
+                             f"'ConcatV2' with input shapes: "
+                             f"{', '.join(shape_text(s) for s in shapes)}.")
+        for i, (d, e) in enumerate(zip(first, dims)):
+            if i != axis % len(first) and d is not None and e is not None and d != e:
+                raise ValueError(f"Dimension {i} in both shapes must be equal, but are {d} and "
+                                 f"{e} for 'ConcatV2' with input shapes: "
+                                 f"{', '.join(shape_text(s) for s in shapes)}.")
+    return None
+
+
+ConcatV2.shape_fn = _concat_check
+SplitV = define_op("SplitV", _split, num_outputs=None, family=LINEAR, batching=STACKED)
+
+
+def _split_outputs(inputs, attrs):
+    """The parts of a split whose axis a graph does not know the size of (probed
+    otherwise): a count of equal parts, or the bounds of all parts before the last."""
+    x, indices, axis = inputs[0], attrs["indices"], attrs["axis"]
+    dims = x._dims
+    if dims is not None and dims[axis] is not None:
+        return None
+    count = indices if isinstance(indices, int) else len(indices) + 1
+    sizes = [None] * count if isinstance(indices, int) or dims is None else \
+        [b - a for a, b in zip((0,) + indices, indices)] + [None]
+    return [(x._value.dtype, None if dims is None else dims[:axis] + (size,) + dims[axis + 1:])
+            for size in sizes]
+
+
+SplitV.shape_fn = _split_outputs
+ExpandDims = define_op("ExpandDims", np.expand_dims, family=LINEAR, batching=STACKED)
+Squeeze = define_op("Squeeze", np.squeeze, family=LINEAR, batching=STACKED)
+Pack = define_op("Pack", _pack, family=LINEAR, batching=STACKED)
+Unpack = define_op("Unpack", _unpack, num_outputs=None, family=LINEAR, batching=STACKED)
+Unpack.shape_fn = _unpack_outputs
+Tile = define_op("Tile", np.tile, family=LINEAR, batching=Stacking(leading={"reps": 1}))
+_PADDED = Stacking(leading={"paddings": (0, 0)})  # the stacking axis is not padded
+# Affine, not linear: its JVP is written by hand.
+PadV2 = define_op("PadV2", _pad, batching=_PADDED)
+MirrorPad = define_op("MirrorPad", _mirror_pad, family=LINEAR, batching=_PADDED)
+MirrorPadGrad = define_op("MirrorPadGrad", _mirror_pad_grad, family=LINEAR, batching=_PADDED)
+
+
+def _padded_rank(inputs, attrs):
+    """A pad of an input of unknown rank has one dimension per row of paddings."""
+    x = inputs[0]
+    return [(x._value.dtype, (None,) * len(attrs["paddings"]))] if x._dims is None else None
+
+
+PadV2.shape_fn = MirrorPad.shape_fn = _padded_rank
+ReverseV2 = define_op("ReverseV2", np.flip, family=LINEAR, batching=STACKED)
+Roll = define_op("Roll", np.roll, family=LINEAR, batching=STACKED)
+Shape = define_op("Shape", _shape, family=SHAPE_ONLY)
+Size = define_op("Size", _size, family=SHAPE_ONLY)
+Rank = define_op("Rank", _rank, family=SHAPE_ONLY)
 
 
 # -- argument helpers ------------------------------------------------------------------------
@@ -216,7 +336,10 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
         TensorShape([4, 2, 3])
     """
     a = as_input(a)
-    perm = tuple(range(a.ndim))[::-1] if perm is None else tuple(int(p) for p in np.asarray(perm))
+    if perm is not None:
+        perm = tuple(int(p) for p in np.asarray(perm))
+    elif a.ndim is not None:
+        perm = tuple(range(a.ndim))[::-1]  # (None, for unknown rank, reverses as well)
     out = execute(Transpose, (a,), {"perm": perm})
     if conjugate and a.dtype.is_complex:
         out = conj(out)
@@ -242,7 +365,8 @@ def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002
         TensorShape([2, 1])
     """
     x = as_input(input)
-    return execute(ExpandDims, (x,), {"axis": normalize_axis("ExpandDims", axis, x.ndim + 1)})
+    rank = None if x.ndim is None else x.ndim + 1
+    return execute(ExpandDims, (x,), {"axis": normalize_axis("ExpandDims", axis, rank)})
 
 
 def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
@@ -257,14 +381,16 @@ def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
         TensorShape([1, 2])
     """
     x = as_input(input)
-    shape = x.shape.as_list()
+    shape = known_dims(x)
     if axis is None:
-        axes = tuple(i for i, d in enumerate(shape) if d == 1)
+        # All the dimensions of 1; those a graph does not know yet are found when it runs.
+        axes = None if shape is None or None in shape else \
+            tuple(i for i, d in enumerate(shape) if d == 1)
     else:
         axes = tuple(normalize_axis("Squeeze", a, x.ndim)
                      for a in int_values("Squeeze", axis, "axis"))
-        for a in axes:
-            if shape[a] != 1:
+        for a in axes if shape is not None else ():
+            if shape[a] not in (1, None):
                 raise errors.InvalidArgumentError(
                     None, "Squeeze", f"Squeeze: Can not squeeze dim[{a}], expected a dimension "
                     f"of 1, got {shape[a]} (input shape {shape})")
@@ -320,8 +446,8 @@ def stack(values, axis=0, name="stack") -> Tensor:
             raise errors.InvalidArgumentError(
                 None, "Pack", f"Pack: Shapes of all inputs must match: values[0].shape = "
                 f"{first.as_list()} != values[{i}].shape = {v.shape.as_list()}")
-    axis = normalize_axis("Pack", axis, values[0].ndim + 1)
-    return execute(Pack, tuple(values), {"axis": axis})
+    rank = None if values[0].ndim is None else values[0].ndim + 1
+    return execute(Pack, tuple(values), {"axis": normalize_axis("Pack", axis, rank)})
 
 
 def unstack(value, num=None, axis=0, name="unstack") -> list:
@@ -368,9 +494,18 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     """
     x = as_input(value)
     axis = normalize_axis("SplitV", axis, x.ndim)
-    dim = x.shape[axis]
-    if not isinstance(num_or_size_splits, (list, tuple)) and np.ndim(
-            getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0:
+    dim = None if x.ndim is None else x.shape[axis]
+    equal = isinstance(num_or_size_splits, numbers.Integral) or not isinstance(
+        num_or_size_splits, (list, tuple)) and np.ndim(
+            getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0
+    if dim is None:  # a size known when the graph runs: equal parts, or the last one -1
+        parts = int_values("SplitV", num_or_size_splits, "num_or_size_splits")
+        if equal or parts[-1] == -1 and -1 not in parts[:-1]:
+            bounds = parts[0] if equal else tuple(np.cumsum(parts[:-1]).tolist())
+            return list(execute(SplitV, (x,), {"indices": bounds, "axis": axis}))
+        raise ValueError(f"split: the size of dimension {axis} is unknown while the graph is "
+                         f"built, so only equal parts or sizes ending in -1 fit, not {parts}")
+    if equal:
         count = int_value("Split", num_or_size_splits, "num_or_size_splits")
         if count >= 2 ** 31:
             raise ValueError(f"split: Number of outputs is too big: {count}")
@@ -405,7 +540,7 @@ def tile(input, multiples, name=None) -> Tensor:  # noqa: A002
     """
     x = as_input(input)
     reps = int_values("Tile", multiples, "multiples")
-    if len(reps) != x.ndim or any(r < 0 for r in reps):
+    if x.ndim is not None and len(reps) != x.ndim or any(r < 0 for r in reps):
         raise errors.InvalidArgumentError(
             None, "Tile", f"Tile: Expected multiples argument to be a vector of length "
             f"{x.ndim} with non-negative entries but got {reps} (input shape "
@@ -446,8 +581,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
     x = as_input(tensor)
     op_name = "PadV2" if upper == "CONSTANT" else "MirrorPad"
     flat = int_values(op_name, paddings, "paddings")
-    shape = x.shape.as_list()
-    if np.shape(getattr(paddings, "_value", paddings)) != (x.ndim, 2):
+    shape = known_dims(x)
+    rows, columns = (np.shape(getattr(paddings, "_value", paddings)) + (None, None))[:2]
+    if columns != 2 or x.ndim is not None and rows != x.ndim:
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: paddings must be a matrix with 2 columns and one row "
             f"per input dimension: input shape {shape}, paddings {paddings!r}")
@@ -463,8 +599,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
                 f"{fill.shape.as_list()}")
         return execute(PadV2, (x,), {"paddings": pairs, "constant_values": fill._value[()]})
     most = 1 if upper == "REFLECT" else 0
-    for d, (before, after) in zip(shape, pairs):
-        if max(before, after) > d - most:
+    for d, (before, after) in zip(shape or (), pairs):
+        if d is not None and max(before, after) > d - most:
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: in {upper} mode each padding must be at most the "
                 f"dimension size{' - 1' if most else ''}; got paddings {list(pairs)} for input "
@@ -557,3 +693,47 @@ def rank(input, name=None) -> Tensor:  # noqa: A002
         2
     """
     return execute(Rank, (as_input(input),), NO_ATTRS)
+
+
+def ensure_shape(x, shape, name=None) -> Tensor:
+    """`x`, checked to have a shape compatible with `shape` (None dimensions match any);
+    in a graph its static shape becomes the merge of both.
+
+    Raises:
+        ValueError: in a graph, the static shapes are incompatible.
+        InvalidArgumentError: when it runs, the shape is incompatible.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.ensure_shape(tf.constant([1.0, 2.0]), [None]).numpy()
+        array([1., 2.], dtype=float32)
+    """
+    x = as_input(x)
+    wanted = TensorShape(shape)
+    if wanted.rank is None:
+        return x
+    dims = tuple(wanted.as_list())
+    static = x.shape
+    if static.rank is not None and (static.rank != wanted.rank or any(
+            d is not None and e is not None and d != e for d, e in zip(static.as_list(), dims))):
+        if isinstance(x._value, np.ndarray):
+            _ensure_shape(x._value, dims)
+        raise ValueError(f"Shapes {shape_text(static.as_list())} and {shape_text(dims)} are "
+                         f"incompatible for 'EnsureShape' (input shape {static}).")
+    return execute(EnsureShape, (x,), {"shape": dims})
+
+
+def get_static_value(tensor, partial=False):
+    """The value of `tensor` as a NumPy array if it is known without running a graph (an
+    eager tensor, a graph constant, or anything that is not a tensor), else None.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.get_static_value(tf.constant([1, 2]))
+        array([1, 2], dtype=int32)
+    """
+    if not isinstance(tensor, Tensor):
+        return tensor
+    value = tensor._value
+    return value if isinstance(value, np.ndarray) else (
+        np.asarray(value) if isinstance(value, np.generic) else None)

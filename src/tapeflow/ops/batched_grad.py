@@ -1,47 +1,14 @@
-"""How the gradient rules of these ops handle a batch of upstream gradients (vectorized
-Jacobians; see framework/batched_registry.py), and hand-written batched rules for speed.
+"""Hand-written batched gradient rules (vectorized Jacobians; see
+framework/batched_registry.py), where they are faster than the batching an op declares.
 """
 from __future__ import annotations
 
 import math
-import string
 
-from ..framework.batched_registry import (BATCH, RegisterBatchedGradient, batch_by_stacking,
-                                          batch_transparent)
+from ..framework.batched_registry import RegisterBatchedGradient
 from .array_ops import Reshape, Transpose
 from .math_ops import MatMul
 from .op_util import dtype_of, shape_of
-
-batch_transparent("AddV2", "Sub", "Mul", "RealDiv", "Pow", "Neg", "Square", "Sqrt", "Exp", "Log",
-                  "Tanh", "Sigmoid", "Cast", "Identity", "ReadVariableOp", "BroadcastTo", "Relu",
-                  "ReluGrad", "SparseSoftmaxCrossEntropyWithLogits", "IdentityN", "SelectV2",
-                  "AddN", "Abs", "Sign", "Reciprocal", "Rsqrt", "Expm1", "Log1p", "Sin", "Cos",
-                  "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
-                  "Atan2", "Maximum", "Minimum", "DivNoNan", "FloorMod", "SquaredDifference",
-                  "Erf", "Erfc", "Lgamma", "Digamma", "Polygamma", "Real", "Imag", "Conj",
-                  "Angle", "ComplexAbs", "Complex", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad")
-batch_by_stacking("Sum", "Mean", "ConcatV2", "SplitV", "Softmax", "ExpandDims", "Squeeze", "Pack",
-                  "Unpack", "ReverseV2", "Roll", "Max", "Min", "Prod", "ReduceLogSumExp",
-                  "Cumsum", "Cumprod")
-batch_by_stacking("Transpose", perms=("perm",))
-batch_by_stacking("Tile", leading={"reps": 1})
-batch_by_stacking("PadV2", "MirrorPad", "MirrorPadGrad", leading={"paddings": (0, 0)})
-batch_by_stacking("Slice", leading={"begin": 0, "size": BATCH})
-batch_by_stacking("StridedSlice", leading={"index": slice(None)})
-batch_by_stacking("StridedSliceGrad", leading={"index": slice(None), "shape": BATCH})
-batch_by_stacking("GatherV2", transform=lambda attrs: attrs if attrs["batch_dims"] == 0 else None)
-
-
-def _einsum_stacked(attrs: dict) -> dict:
-    """A fresh letter in front of every operand and of the output: the stacking axis."""
-    equation = attrs["equation"]
-    letter = next(c for c in string.ascii_letters if c not in equation)
-    lhs, out = equation.split("->")
-    return {**attrs, "equation": ",".join(letter + term for term in lhs.split(","))
-            + "->" + letter + out}
-
-
-batch_by_stacking("Einsum", axes=(), transform=_einsum_stacked)
 
 
 @RegisterBatchedGradient("Reshape")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.registry import define_op
+from ..framework.registry import ELEMENTWISE, define_op
 from .comparison_ops import logical_and, logical_not, logical_or, logical_xor
 from .math_ops import binary_function, install_operators, unary_function
 from .op_util import binary_inputs
@@ -21,12 +21,12 @@ def _shift(ufunc):
     return kernel
 
 
-BitwiseAnd = define_op("BitwiseAnd", np.bitwise_and)
-BitwiseOr = define_op("BitwiseOr", np.bitwise_or)
-BitwiseXor = define_op("BitwiseXor", np.bitwise_xor)
-Invert = define_op("Invert", np.invert)
-LeftShift = define_op("LeftShift", _shift(np.left_shift))
-RightShift = define_op("RightShift", _shift(np.right_shift))
+BitwiseAnd = define_op("BitwiseAnd", np.bitwise_and, family=ELEMENTWISE)
+BitwiseOr = define_op("BitwiseOr", np.bitwise_or, family=ELEMENTWISE)
+BitwiseXor = define_op("BitwiseXor", np.bitwise_xor, family=ELEMENTWISE)
+Invert = define_op("Invert", np.invert, family=ELEMENTWISE)
+LeftShift = define_op("LeftShift", _shift(np.left_shift), family=ELEMENTWISE)
+RightShift = define_op("RightShift", _shift(np.right_shift), family=ELEMENTWISE)
 
 
 _V = "tf.constant([12, -7]), tf.constant([10, 2])"

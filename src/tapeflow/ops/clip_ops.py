@@ -1,10 +1,16 @@
-"""Clipping: clip_by_value and clip_by_norm, composed of math ops as in TF."""
+"""Clipping: clip_by_value, clip_by_norm, clip_by_global_norm and global_norm, composed
+of math ops as in TF."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
+from .array_ops import stack
 from .indexing_ops import where
 from .comparison_ops import greater
-from .math_ops import FLOAT, maximum, minimum, reduce_sum, require_dtype, sqrt
+from .math_ops import FLOAT, cast, maximum, minimum, reduce_sum, require_dtype, sqrt
+from .nn_ops import l2_loss
 from .op_util import as_input
 
 
@@ -59,3 +65,75 @@ def clip_by_norm(t, clip_norm, axes=None, name=None) -> Tensor:
         raise ValueError(f"clip_by_norm: clip_norm broadcasts t of shape {values.shape} to "
                          f"shape {scaled.shape}.")
     return scaled / maximum(l2norm, clip_norm)
+
+
+def _values(what: str, t_list) -> list:
+    """The dense values of each entry of `t_list` (an IndexedSlices' values; None kept)."""
+    if not isinstance(t_list, Sequence) or isinstance(t_list, str):
+        raise TypeError(f"{what}: `t_list` should be a sequence of tensors. Received "
+                        f"{type(t_list)}.")
+    return [None if t is None else convert_to_tensor(t.values if isinstance(t, IndexedSlices)
+                                                     else t) for t in t_list]
+
+
+def _global_norm(values: list) -> Tensor:
+    squares = [l2_loss(v) for v in values if v is not None]
+    if not squares:
+        raise ValueError("global_norm: `t_list` holds no tensors (only None entries).")
+    return sqrt(reduce_sum(stack(squares)) * 2.0)
+
+
+def global_norm(t_list, name=None) -> Tensor:
+    """sqrt(sum of the squared L2 norms of the tensors in `t_list`); None entries are
+    skipped, an IndexedSlices counts its values.
+
+    Raises:
+        TypeError: `t_list` is not a sequence.
+        InvalidArgumentError: tensors of different dtypes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> float(tf.linalg.global_norm([tf.constant([3.0]), None, tf.constant([[4.0]])]))
+        5.0
+    """
+    return _global_norm(_values("global_norm", t_list))
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None) -> tuple:
+    """The tensors of `t_list` scaled together so that their global norm is at most
+    `clip_norm`: each becomes t * clip_norm / max(global_norm, clip_norm).
+
+    Args:
+        t_list: tensors, IndexedSlices (their values are scaled) or None (kept).
+        clip_norm: a positive scalar.
+        use_norm: the global norm to use instead of computing it.
+
+    Returns:
+        (the clipped list, the global norm before clipping). A global norm of inf or nan
+        makes every value nan, as in TF.
+
+    Raises:
+        TypeError: `t_list` is not a sequence.
+        InvalidArgumentError: tensors of different dtypes.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> clipped, norm = tf.clip_by_global_norm([tf.constant([6.0]), tf.constant([8.0])],
+        ...                                        5.0)
+        >>> [c.numpy().tolist() for c in clipped], float(norm)
+        ([[3.0], [4.0]], 10.0)
+    """
+    values = _values("clip_by_global_norm", t_list)
+    norm = _global_norm(values) if use_norm is None else convert_to_tensor(use_norm)
+    clip_norm = cast(clip_norm, norm.dtype)
+    # norm - norm is 0, or nan where the norm is not finite, which then spreads to all.
+    scale = clip_norm * minimum(1.0 / norm, 1.0 / clip_norm) + (norm - norm)
+    clipped = []
+    for t, v in zip(t_list, values):
+        if v is None:
+            clipped.append(None)
+        elif isinstance(t, IndexedSlices):
+            clipped.append(IndexedSlices(v * cast(scale, v.dtype), t.indices, t.dense_shape))
+        else:
+            clipped.append(v * cast(scale, v.dtype))
+    return clipped, norm

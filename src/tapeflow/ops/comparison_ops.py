@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import ELEMENTWISE, define_op
 from ..framework.tensor import Tensor
 from .math_ops import (ANY, BOOL, FLOAT, REAL, binary_function, install_operators,
                        require_dtype, unary_function)
@@ -30,18 +30,18 @@ def _shape_tolerant(compare, mismatch: bool):
 
 
 # -- ops -------------------------------------------------------------------------------------
-IsNan = define_op("IsNan", np.isnan)
-IsFinite = define_op("IsFinite", np.isfinite)
-IsInf = define_op("IsInf", np.isinf)
-Equal = define_op("Equal", _shape_tolerant(np.equal, False))
-NotEqual = define_op("NotEqual", _shape_tolerant(np.not_equal, True))
-Less = define_op("Less", np.less)
-LessEqual = define_op("LessEqual", np.less_equal)
-Greater = define_op("Greater", np.greater)
-GreaterEqual = define_op("GreaterEqual", np.greater_equal)
-LogicalAnd = define_op("LogicalAnd", np.logical_and)
-LogicalOr = define_op("LogicalOr", np.logical_or)
-LogicalNot = define_op("LogicalNot", np.logical_not)
+IsNan = define_op("IsNan", np.isnan, family=ELEMENTWISE)
+IsFinite = define_op("IsFinite", np.isfinite, family=ELEMENTWISE)
+IsInf = define_op("IsInf", np.isinf, family=ELEMENTWISE)
+Equal = define_op("Equal", _shape_tolerant(np.equal, False), family=ELEMENTWISE)
+NotEqual = define_op("NotEqual", _shape_tolerant(np.not_equal, True), family=ELEMENTWISE)
+Less = define_op("Less", np.less, family=ELEMENTWISE)
+LessEqual = define_op("LessEqual", np.less_equal, family=ELEMENTWISE)
+Greater = define_op("Greater", np.greater, family=ELEMENTWISE)
+GreaterEqual = define_op("GreaterEqual", np.greater_equal, family=ELEMENTWISE)
+LogicalAnd = define_op("LogicalAnd", np.logical_and, family=ELEMENTWISE)
+LogicalOr = define_op("LogicalOr", np.logical_or, family=ELEMENTWISE)
+LogicalNot = define_op("LogicalNot", np.logical_not, family=ELEMENTWISE)
 
 
 # -- public functions ------------------------------------------------------------------------

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..framework.registry import RegisterGradient
 from .complex_ops import Complex, Conj, Imag, Real
+from .creation_ops import zero_gradient
 from .math_ops import Reciprocal
-from .op_util import zeros_like_value
 
 
 @RegisterGradient("Complex")
@@ -15,12 +15,12 @@ def _complex_grad(op, g):
 
 @RegisterGradient("Real")
 def _real_grad(op, g):
-    return Complex(g, zeros_like_value(g))
+    return Complex(g, zero_gradient(g))
 
 
 @RegisterGradient("Imag")
 def _imag_grad(op, g):
-    return Complex(zeros_like_value(g), g)
+    return Complex(zero_gradient(g), g)
 
 
 @RegisterGradient("Conj")
@@ -31,4 +31,4 @@ def _conj_grad(op, g):
 @RegisterGradient("Angle")
 def _angle_grad(op, g):
     x = op.inputs[0]
-    return -Complex(g, zeros_like_value(g)) * Reciprocal(Complex(Imag(x), Real(x)))
+    return -Complex(g, zero_gradient(g)) * Reciprocal(Complex(Imag(x), Real(x)))

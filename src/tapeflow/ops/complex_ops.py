@@ -9,7 +9,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, TRANSPARENT, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from .comparison_ops import less
 from .math_ops import cast
@@ -30,11 +30,12 @@ def _complex(real, imag):
 
 
 # -- ops -------------------------------------------------------------------------------------
-Complex = define_op("Complex", _complex)
-Real = define_op("Real", np.real)
-Imag = define_op("Imag", np.imag)
-Conj = define_op("Conj", np.conj)
-Angle = define_op("Angle", np.angle)
+Complex = define_op("Complex", _complex, family=LINEAR, batching=TRANSPARENT)
+Real = define_op("Real", np.real, family=LINEAR, batching=TRANSPARENT)
+Imag = define_op("Imag", np.imag, family=LINEAR, batching=TRANSPARENT)
+Conj = define_op("Conj", np.conj, family=LINEAR, batching=TRANSPARENT)
+# Elementwise but not holomorphic: its JVP comes from the gradient rule, transposed.
+Angle = define_op("Angle", np.angle, batching=TRANSPARENT)
 
 
 # -- public functions ------------------------------------------------------------------------

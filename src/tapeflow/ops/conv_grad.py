@@ -1,11 +1,11 @@
-"""Gradient rules of conv_ops. Each gradient op has its own rule, written with the other
-ops of its family, so derivatives of any order stay within them. Rules skip the inputs whose
-gradient nobody needs (a first layer's images, say): each is a full convolution."""
+"""Gradient rules of the convolution and pooling ops. Each gradient op has its own rule,
+written with the other ops of its family, so derivatives of any order stay within them.
+Rules skip the inputs whose gradient nobody needs (a first layer's images, say): each is a
+full convolution. The 2-D and 3-D ops share rules; the rank picks the ops."""
 from __future__ import annotations
 
 from ..framework.registry import RegisterGradient
-from .conv_ops import (AvgPool, AvgPoolGrad, Conv2D, Conv2DBackpropFilter, Conv2DBackpropInput,
-                       MaxPoolGrad, MaxPoolGradGrad)
+from .conv_ops import AVG_POOL_OPS, CONV_OPS, MAX_POOL_OPS
 from .creation_ops import zero_gradient
 from .op_util import shape_of
 
@@ -18,63 +18,68 @@ def _pool_attrs(op) -> dict:
     return {k: op.attrs[k] for k in ("ksize", "strides", "pads")}
 
 
-# Conv2D and its two gradient ops are the three faces of one bilinear form <output, conv(
-# image, filter)>: each computes one slot from the other two, so the gradient of any of them
-# with respect to one input slot is the op that computes that slot from the other input and
-# the upstream gradient (standing in the produced slot).
-_SLOTS = {"Conv2D": ("image", "filter", "output"),
-          "Conv2DBackpropInput": ("filter", "output", "image"),
-          "Conv2DBackpropFilter": ("image", "output", "filter")}
+# A convolution and its two gradient ops are the three faces of one bilinear form <output,
+# conv(image, filter)>: each computes one slot from the other two, so the gradient of any of
+# them with respect to one input slot is the op that computes that slot from the other input
+# and the upstream gradient (standing in the produced slot).
+_SLOTS = (("image", "filter", "output"), ("filter", "output", "image"),
+          ("image", "output", "filter"))
 
 
-def _compute_slot(slot: str, values: dict, shapes: dict, attrs: dict):
+def _compute_slot(ops: tuple, slot: str, values: dict, shapes: dict, attrs: dict):
+    conv, backprop_input, backprop_filter = ops
     if slot == "output":
-        return Conv2D(values["image"], values["filter"], **attrs)
+        return conv(values["image"], values["filter"], **attrs)
     if slot == "image":
-        return Conv2DBackpropInput(values["filter"], values["output"],
-                                   input_sizes=shapes["image"], **attrs)
-    return Conv2DBackpropFilter(values["image"], values["output"],
-                                filter_sizes=shapes["filter"], **attrs)
+        return backprop_input(values["filter"], values["output"], input_sizes=shapes["image"],
+                              **attrs)
+    return backprop_filter(values["image"], values["output"], filter_sizes=shapes["filter"],
+                           **attrs)
 
 
-def _conv_grad(op, upstream):
-    first, second, produced = _SLOTS[op.type]
-    attrs = _conv_attrs(op)
-    shapes = {first: shape_of(op.inputs[0]), second: shape_of(op.inputs[1])}
-    return tuple(
-        _compute_slot(slot, {other: op.inputs[1 - i], produced: upstream}, shapes, attrs)
-        if op.needs_gradient(i) else None
-        for i, (slot, other) in enumerate(((first, second), (second, first))))
+def _conv_grad_rule(ops: tuple, slots: tuple):
+    first, second, produced = slots
+
+    def rule(op, upstream):
+        attrs = _conv_attrs(op)
+        shapes = {first: shape_of(op.inputs[0]), second: shape_of(op.inputs[1])}
+        return tuple(
+            _compute_slot(ops, slot, {other: op.inputs[1 - i], produced: upstream}, shapes,
+                          attrs) if op.needs_gradient(i) else None
+            for i, (slot, other) in enumerate(((first, second), (second, first))))
+    return rule
 
 
-for _name in _SLOTS:
-    RegisterGradient(_name)(_conv_grad)
+def _max_pool_rules(pool, grad, grad_grad) -> None:
+    @RegisterGradient(pool.name)
+    def _pool_grad(op, g):
+        return grad(op.inputs[0], op.outputs[0], g, **_pool_attrs(op))
+
+    @RegisterGradient(grad.name)
+    def _grad_grad(op, gg):
+        # Linear in the upstream gradient; the routing is piecewise constant in the input: a
+        # connected zero there, as in TF.
+        x, y, _ = op.inputs
+        return zero_gradient(x), zero_gradient(y), grad_grad(x, y, gg, **_pool_attrs(op))
+
+    @RegisterGradient(grad_grad.name)
+    def _grad_grad_grad(op, ggg):
+        x, y, _ = op.inputs
+        return zero_gradient(x), zero_gradient(y), grad(x, y, ggg, **_pool_attrs(op))
 
 
-@RegisterGradient("MaxPool")
-def _max_pool_grad(op, g):
-    return MaxPoolGrad(op.inputs[0], op.outputs[0], g, **_pool_attrs(op))
+def _avg_pool_rules(pool, grad) -> None:
+    @RegisterGradient(pool.name)
+    def _pool_grad(op, g):
+        return grad(g, input_sizes=shape_of(op.inputs[0]), **_pool_attrs(op))
+
+    @RegisterGradient(grad.name)
+    def _grad_grad(op, gg):
+        return pool(gg, **_pool_attrs(op))
 
 
-@RegisterGradient("MaxPoolGrad")
-def _max_pool_grad_grad(op, gg):
-    # Linear in the upstream gradient; the routing is piecewise constant in the input: a
-    # connected zero there, as in TF.
-    x, y, _ = op.inputs
-    return zero_gradient(x), zero_gradient(y), MaxPoolGradGrad(x, y, gg, **_pool_attrs(op))
-
-
-@RegisterGradient("MaxPoolGradGrad")
-def _max_pool_grad_grad_grad(op, ggg):
-    x, y, _ = op.inputs
-    return zero_gradient(x), zero_gradient(y), MaxPoolGrad(x, y, ggg, **_pool_attrs(op))
-
-
-@RegisterGradient("AvgPool")
-def _avg_pool_grad(op, g):
-    return AvgPoolGrad(g, input_sizes=shape_of(op.inputs[0]), **_pool_attrs(op))
-
-
-@RegisterGradient("AvgPoolGrad")
-def _avg_pool_grad_grad(op, gg):
-    return AvgPool(gg, **_pool_attrs(op))
+for _nd in (2, 3):
+    for _op, _slots in zip(CONV_OPS[_nd], _SLOTS):
+        RegisterGradient(_op.name)(_conv_grad_rule(CONV_OPS[_nd], _slots))
+    _max_pool_rules(*MAX_POOL_OPS[_nd])
+    _avg_pool_rules(*AVG_POOL_OPS[_nd])

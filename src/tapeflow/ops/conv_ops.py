@@ -1,270 +1,216 @@
-"""Convolution and pooling (tf.nn): strided window views plus one matmul or reduction.
+"""Convolution ops (tf.nn) and the op definitions of convolution and pooling.
 
-Kernels work in NHWC with the padding already resolved to explicit (before, after) pairs,
-so forward ops and their gradient ops share one set of attrs: `strides`, `dilations` and
-`pads` (conv) or `ksize`, `strides` and `pads` (pooling). Gradient rules are in
-`conv_grad.py`; each gradient op has its own rule, so every order of derivative works.
+The 2-D and 3-D ops share the N-d kernels of `conv_kernels.py`: they work channels-last
+with the padding already resolved to explicit (before, after) pairs, so forward ops and
+their gradient ops share one set of attrs: `strides`, `dilations` and `pads` (conv) or
+`ksize`, `strides` and `pads` (pooling). 1-D ops are 2-D ones over a height of 1, as in TF;
+depthwise and separable convolutions are grouped ones. Gradient rules are in `conv_grad.py`;
+each gradient op has its own rule, so every order of derivative works. The public pooling
+functions are in `pool_ops.py`.
 """
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from ..framework import errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, MULTILINEAR, define_op
 from ..framework.tensor import Tensor
+from . import conv_kernels as kernels
 from .array_ops import Reshape, Transpose
 from .op_util import as_input, binary_inputs
 
-__all__ = ["avg_pool", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv2d_transpose",
-           "max_pool", "max_pool1d", "max_pool2d"]
+__all__ = ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d",
+           "conv3d_transpose", "convolution", "depthwise_conv2d", "separable_conv2d"]
 
-_TO_NHWC = (0, 2, 3, 1)
-_TO_NCHW = (0, 3, 1, 2)
+Conv2D = define_op("Conv2D", kernels.conv, family=MULTILINEAR)
+Conv2DBackpropInput = define_op("Conv2DBackpropInput", kernels.conv_backprop_input,
+                                family=MULTILINEAR)
+Conv2DBackpropFilter = define_op("Conv2DBackpropFilter", kernels.conv_backprop_filter,
+                                 family=MULTILINEAR)
+Conv3D = define_op("Conv3D", kernels.conv, family=MULTILINEAR)
+Conv3DBackpropInputV2 = define_op("Conv3DBackpropInputV2", kernels.conv_backprop_input,
+                                  family=MULTILINEAR)
+Conv3DBackpropFilterV2 = define_op("Conv3DBackpropFilterV2", kernels.conv_backprop_filter,
+                                   family=MULTILINEAR)
+MaxPool = define_op("MaxPool", kernels.max_pool)
+MaxPoolGrad = define_op("MaxPoolGrad", kernels.max_pool_grad)
+MaxPoolGradGrad = define_op("MaxPoolGradGrad", kernels.max_pool_grad_grad)
+MaxPool3D = define_op("MaxPool3D", kernels.max_pool)
+MaxPool3DGrad = define_op("MaxPool3DGrad", kernels.max_pool_grad)
+MaxPool3DGradGrad = define_op("MaxPool3DGradGrad", kernels.max_pool_grad_grad)
+AvgPool = define_op("AvgPool", kernels.avg_pool, family=LINEAR)
+AvgPoolGrad = define_op("AvgPoolGrad", kernels.avg_pool_grad, family=LINEAR)
+AvgPool3D = define_op("AvgPool3D", kernels.avg_pool, family=LINEAR)
+AvgPool3DGrad = define_op("AvgPool3DGrad", kernels.avg_pool_grad, family=LINEAR)
 
-
-def _windows(x, kernel, strides, dilations):
-    """A read-only view (N, OH, OW, KH, KW, C) of the sliding windows of NHWC `x`."""
-    n, h, w, c = x.shape
-    (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
-    oh = max((h - (kh - 1) * dh - 1) // sh + 1, 0)
-    ow = max((w - (kw - 1) * dw - 1) // sw + 1, 0)
-    s0, s1, s2, s3 = x.strides
-    return as_strided(x, (n, oh, ow, kh, kw, c), (s0, s1 * sh, s2 * sw, s1 * dh, s2 * dw, s3),
-                      writeable=False)
-
-
-def _pad(x, pads, value=0):
-    (top, bottom), (left, right) = pads
-    if not (top or bottom or left or right):
-        return x
-    return np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)), constant_values=value)
-
-
-def _pad_or_crop(x, pads):
-    """Pads (positive amounts) or crops (negative amounts) the two spatial axes."""
-    (top, bottom), (left, right) = pads
-    x = x[:, max(-top, 0):x.shape[1] - max(-bottom, 0), max(-left, 0):x.shape[2] - max(-right, 0)]
-    return _pad(x, ((max(top, 0), max(bottom, 0)), (max(left, 0), max(right, 0))))
-
-
-def _spread(g, input_hw, kernel, strides, dilations, pads):
-    """The output gradient `g` dilated by the strides and padded so that its stride-1 windows,
-    read against the flipped kernel, sum to the input gradient (the adjoint of windowing)."""
-    n, oh, ow, c = g.shape
-    sh, sw = strides
-    if sh > 1 or sw > 1:
-        dilated = np.zeros((n, (oh - 1) * sh + 1, (ow - 1) * sw + 1, c), g.dtype)
-        dilated[:, ::sh, ::sw] = g
-        g = dilated
-    spread_pads = tuple(((k - 1) * d - before, size + before - length)
-                        for size, k, d, (before, _), length
-                        in zip(input_hw, kernel, dilations, pads, g.shape[1:3]))
-    return _pad_or_crop(g, spread_pads)
+# By number of spatial dimensions: TF names the 2-D and 3-D ops apart; one kernel runs both.
+CONV_OPS = {2: (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter),
+            3: (Conv3D, Conv3DBackpropInputV2, Conv3DBackpropFilterV2)}
+MAX_POOL_OPS = {2: (MaxPool, MaxPoolGrad, MaxPoolGradGrad),
+                3: (MaxPool3D, MaxPool3DGrad, MaxPool3DGradGrad)}
+AVG_POOL_OPS = {2: (AvgPool, AvgPoolGrad), 3: (AvgPool3D, AvgPool3DGrad)}
 
 
-def _correlate(windows, filters):
-    """Windows (N, OH, OW, KH, KW, C) times filters (KH, KW, C, O): one im2col copy, one matmul."""
-    n, oh, ow, kh, kw, c = windows.shape
-    columns = windows.reshape(n * oh * ow, kh * kw * c)
-    return (columns @ filters.reshape(kh * kw * c, -1)).reshape(n, oh, ow, filters.shape[-1])
-
-
-def _conv2d(x, filters, strides, dilations, pads):
-    return _correlate(_windows(_pad(x, pads), filters.shape[:2], strides, dilations), filters)
-
-
-def _conv2d_backprop_input(filters, out_backprop, input_sizes, strides, dilations, pads):
-    kernel = filters.shape[:2]
-    spread = _spread(out_backprop, input_sizes[1:3], kernel, strides, dilations, pads)
-    flipped = filters[::-1, ::-1].swapaxes(2, 3)
-    return _correlate(_windows(spread, kernel, (1, 1), dilations), flipped)
-
-
-def _conv2d_backprop_filter(x, out_backprop, filter_sizes, strides, dilations, pads):
-    windows = _windows(_pad(x, pads), filter_sizes[:2], strides, dilations)
-    n, oh, ow = windows.shape[:3]
-    columns = windows.reshape(n * oh * ow, int(np.prod(filter_sizes[:3])))
-    return (columns.T @ out_backprop.reshape(n * oh * ow, filter_sizes[3])).reshape(filter_sizes)
-
-
-def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
-
-
-def _max_pool(x, ksize, strides, pads):
-    return _windows(_pad(x, pads, _lowest(x.dtype)), ksize, strides, (1, 1)).max(axis=(3, 4))
-
-
-def _pool_argmax(x, ksize, strides, pads):
-    """The flat index into `x` of each output's window maximum; ties go to the first in
-    row-major window order, as TF's CPU kernel does."""
-    n, h, w, c = x.shape
-    windows = _windows(_pad(x, pads, _lowest(x.dtype)), ksize, strides, (1, 1))
-    oh, ow, kh, kw = windows.shape[1:5]
-    di, dj = np.divmod(windows.reshape(n, oh, ow, kh * kw, c).argmax(axis=3), kw)
-    rows = np.clip(np.arange(oh)[:, None, None] * strides[0] + di - pads[0][0], 0, h - 1)
-    cols = np.clip(np.arange(ow)[:, None] * strides[1] + dj - pads[1][0], 0, w - 1)
-    return ((np.arange(n)[:, None, None, None] * h + rows) * w + cols) * c + np.arange(c)
-
-
-def _max_pool_grad(x, y, out_backprop, ksize, strides, pads):
-    index = _pool_argmax(x, ksize, strides, pads)
-    total = np.bincount(index.ravel(), weights=out_backprop.ravel(), minlength=x.size)
-    return total.reshape(x.shape).astype(x.dtype, copy=False)
-
-
-def _max_pool_grad_grad(x, y, grad, ksize, strides, pads):
-    return grad.ravel()[_pool_argmax(x, ksize, strides, pads)]
-
-
-def _pool_counts(input_hw, ksize, strides, pads, dtype):
-    """How many input (not padding) elements each window holds, shape (1, OH, OW, 1)."""
-    ones = np.ones((1,) + tuple(input_hw) + (1,), dtype)
-    return _windows(_pad(ones, pads), ksize, strides, (1, 1)).sum(axis=(3, 4))
-
-
-def _avg_pool(x, ksize, strides, pads):
-    sums = _windows(_pad(x, pads), ksize, strides, (1, 1)).sum(axis=(3, 4))
-    return sums / _pool_counts(x.shape[1:3], ksize, strides, pads, x.dtype)
-
-
-def _avg_pool_grad(out_backprop, input_sizes, ksize, strides, pads):
-    shares = out_backprop / _pool_counts(input_sizes[1:3], ksize, strides, pads,
-                                         out_backprop.dtype)
-    spread = _spread(shares, input_sizes[1:3], ksize, strides, (1, 1), pads)
-    return _windows(spread, ksize, (1, 1), (1, 1)).sum(axis=(3, 4))
-
-
-Conv2D = define_op("Conv2D", _conv2d)
-Conv2DBackpropInput = define_op("Conv2DBackpropInput", _conv2d_backprop_input)
-Conv2DBackpropFilter = define_op("Conv2DBackpropFilter", _conv2d_backprop_filter)
-MaxPool = define_op("MaxPool", _max_pool)
-MaxPoolGrad = define_op("MaxPoolGrad", _max_pool_grad)
-MaxPoolGradGrad = define_op("MaxPoolGradGrad", _max_pool_grad_grad)
-AvgPool = define_op("AvgPool", _avg_pool)
-AvgPoolGrad = define_op("AvgPoolGrad", _avg_pool_grad)
-
-
-def _fail(op_name: str, message: str):
+def fail(op_name: str, message: str):
     return errors.InvalidArgumentError(None, op_name, f"{op_name}: {message}")
 
 
-def _channel_first(op_name: str, data_format) -> bool:
-    if data_format in ("NHWC", "NWC", None):
+_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+
+
+def channel_first(op_name: str, data_format, nd: int) -> bool:
+    """Whether `data_format` (TF's spelling for `nd` spatial dimensions) is channels first."""
+    last, first = _FORMATS[nd]
+    if data_format in (last, None):
         return False
-    if data_format in ("NCHW", "NCW"):
+    if data_format == first:
         return True
-    raise _fail(op_name, f"Value for attr 'data_format' of {data_format!r} is not in the list "
-                f"of allowed values: 'NHWC', 'NCHW'.")
+    raise fail(op_name, f"Value for attr 'data_format' of {data_format!r} is not in the list "
+               f"of allowed values: {last!r}, {first!r}.")
 
 
-def _spatial(op_name: str, value, what: str, channel_first: bool) -> tuple:
-    """strides, dilations or ksize (an int or a list of 1, 2 or 4 ints) as (height, width)."""
+def spatial(op_name: str, value, what: str, first: bool, nd: int) -> tuple:
+    """strides, dilations or ksize (an int or a list of 1, nd or nd + 2 ints), per spatial
+    dimension."""
     values = [int(v) for v in np.ravel(np.asarray(1 if value is None else value))]
     if len(values) == 1:
-        values = values * 2
-    elif len(values) == 4:
-        outer = (values[0], values[1]) if channel_first else (values[0], values[3])
+        values = values * nd
+    elif len(values) == nd + 2:
+        outer = (values[0], values[1]) if first else (values[0], values[-1])
         if outer != (1, 1):
             raise errors.UnimplementedError(
                 None, op_name, f"{op_name}: {what} in the batch and depth dimensions are not "
                 f"supported, got {values}.")
-        values = values[2:] if channel_first else values[1:3]
-    elif len(values) != 2:
-        raise ValueError(f"{op_name}: {what} should be an int or a list of length 1, 2 or 4, "
-                         f"got {value!r}")
+        values = values[2:] if first else values[1:-1]
+    elif len(values) != nd:
+        raise ValueError(f"{op_name}: {what} should be an int or a list of length 1, {nd} or "
+                         f"{nd + 2}, got {value!r}")
     if min(values) < 1:
-        raise _fail(op_name, f"{what} must be positive, got {value!r}.")
+        raise fail(op_name, f"{what} must be positive, got {value!r}.")
     return tuple(values)
 
 
-def _explicit_pads(op_name: str, padding, channel_first: bool) -> tuple:
+def _explicit_pads(op_name: str, padding, first: bool, nd: int) -> tuple:
     pairs = [list(p) if isinstance(p, (list, tuple)) else p for p in padding]
-    if len(pairs) != 4 or any(not isinstance(p, list) or len(p) != 2 for p in pairs):
-        raise ValueError(f"{op_name}: when padding is a list it must hold 4 [before, after] "
-                         f"pairs, got {padding!r}")
+    if len(pairs) != nd + 2 or any(not isinstance(p, list) or len(p) != 2 for p in pairs):
+        raise ValueError(f"{op_name}: when padding is a list it must hold {nd + 2} [before, "
+                         f"after] pairs, got {padding!r}")
     pairs = [[int(a), int(b)] for a, b in pairs]
-    outer = pairs[:2] if channel_first else [pairs[0], pairs[3]]
-    spatial = pairs[2:] if channel_first else pairs[1:3]
-    if outer != [[0, 0], [0, 0]] or min(min(p) for p in spatial) < 0:
-        raise _fail(op_name, f"explicit padding must be non-negative and zero in the batch and "
-                    f"depth dimensions, got {padding!r}.")
-    return tuple(tuple(p) for p in spatial)
+    outer = pairs[:2] if first else [pairs[0], pairs[-1]]
+    inner = pairs[2:] if first else pairs[1:-1]
+    if outer != [[0, 0], [0, 0]] or min(min(p) for p in inner) < 0:
+        raise fail(op_name, f"explicit padding must be non-negative and zero in the batch and "
+                   f"depth dimensions, got {padding!r}.")
+    return tuple(tuple(p) for p in inner)
 
 
-def _resolve_padding(op_name: str, padding, input_hw, kernel, strides, dilations,
-                     channel_first: bool, explicit: bool = True) -> tuple:
-    """`padding` as ((top, bottom), (left, right)), checking the output is not empty."""
+def resolve_padding(op_name: str, padding, input_sizes, kernel, strides, dilations,
+                    first: bool, explicit: bool = True) -> tuple:
+    """`padding` as one (before, after) pair per spatial axis, checking the output is not
+    empty."""
+    nd = len(input_sizes)
     if isinstance(padding, (list, tuple)):
         if not explicit:
             raise TypeError(f"{op_name}: expected a string for padding ('SAME' or 'VALID'), "
                             f"not {padding!r}")
-        pads = _explicit_pads(op_name, padding, channel_first)
+        pads = _explicit_pads(op_name, padding, first, nd)
     elif padding == "VALID":
-        pads = ((0, 0), (0, 0))
+        pads = ((0, 0),) * nd
     elif padding == "SAME":
         totals = [max((-(-size // s) - 1) * s + (k - 1) * d + 1 - size, 0)
-                  for size, k, s, d in zip(input_hw, kernel, strides, dilations)]
+                  for size, k, s, d in zip(input_sizes, kernel, strides, dilations)]
         pads = tuple((t // 2, t - t // 2) for t in totals)
     elif padding == "EXPLICIT":
         raise ValueError(f"{op_name}: 'EXPLICIT' is not a valid value for padding; to pad "
                          f"explicitly, pass a list of [before, after] pairs.")
     else:
         allowed = "'SAME', 'VALID', 'EXPLICIT'" if explicit else "'SAME', 'VALID'"
-        raise _fail(op_name, f"Value for attr 'padding' of {padding!r} is not in the list of "
-                    f"allowed values: {allowed}.")
-    for size, k, s, d, (before, after) in zip(input_hw, kernel, strides, dilations, pads):
+        raise fail(op_name, f"Value for attr 'padding' of {padding!r} is not in the list of "
+                   f"allowed values: {allowed}.")
+    for size, k, s, d, (before, after) in zip(input_sizes, kernel, strides, dilations, pads):
         effective = (k - 1) * d + 1
         if int((size + before + after - effective + s) / s) < 0:  # TF truncates toward 0
-            raise _fail(op_name, f"Computed output size would be negative: input size {size}, "
-                        f"padding {before}+{after}, effective filter size {effective}, stride "
-                        f"{s}.")
+            raise fail(op_name, f"Computed output size would be negative: input size {size}, "
+                       f"padding {before}+{after}, effective filter size {effective}, stride "
+                       f"{s}.")
     return pads
 
 
-def _output_hw(input_hw, kernel, strides, dilations, pads) -> tuple:
-    return tuple(max((size + before + after - (k - 1) * d - 1) // s + 1, 0)
-                 for size, k, s, d, (before, after)
-                 in zip(input_hw, kernel, strides, dilations, pads))
-
-
-def _typed_inputs(op_name: str, allowed: tuple, *values) -> tuple:
+def typed_inputs(op_name: str, allowed: tuple, *values) -> tuple:
     """The inputs as tensors of one dtype among `allowed` (dtype names), as TF's op defs."""
     tensors = binary_inputs(op_name, *values) if len(values) == 2 else (as_input(values[0]),)
     if tensors[0].dtype.name not in allowed:
-        raise _fail(op_name, f"dtype {tensors[0].dtype.name} is not in the list of allowed "
-                    f"values: {', '.join(allowed)} (shape {list(tensors[0].shape)}).")
+        raise fail(op_name, f"dtype {tensors[0].dtype.name} is not in the list of allowed "
+                   f"values: {', '.join(allowed)} (shape {list(tensors[0].shape)}).")
     return tensors
 
 
-_FLOATS = ("float16", "float32", "float64")
-_CONV_TYPES = _FLOATS + ("int32",)
-_MAX_POOL_TYPES = _FLOATS + ("int8", "int16", "int32", "int64", "uint8")
+FLOATS = ("float16", "float32", "float64")
+_CONV_TYPES = FLOATS + ("int32",)
 
 
-def _rank4(op_name: str, what: str, x) -> None:
-    if x.ndim != 4:
-        raise _fail(op_name, f"{what} must be 4-dimensional, got shape {list(x.shape)}.")
+def check_rank(op_name: str, what: str, x, rank: int) -> None:
+    if x.ndim != rank:
+        raise fail(op_name, f"{what} must be {rank}-dimensional, got shape {list(x.shape)}.")
 
 
-def _nhwc(x, channel_first: bool):
-    return execute(Transpose, (x,), {"perm": _TO_NHWC}) if channel_first else x
+def to_channels_last(x, first: bool):
+    if not first:
+        return x
+    return execute(Transpose, (x,), {"perm": (0,) + tuple(range(2, x.ndim)) + (1,)})
 
 
-def _from_nhwc(y, channel_first: bool):
-    return execute(Transpose, (y,), {"perm": _TO_NCHW}) if channel_first else y
+def from_channels_last(y, first: bool):
+    if not first:
+        return y
+    return execute(Transpose, (y,), {"perm": (0, y.ndim - 1) + tuple(range(1, y.ndim - 1))})
+
+
+def spatial_sizes(shape, first: bool) -> tuple:
+    return tuple(shape[2:] if first else shape[1:-1])
+
+
+def _conv_attrs(op_name: str, input_sizes, kernel, strides, padding, dilations, first: bool,
+                explicit: bool = True) -> dict:
+    nd = len(input_sizes)
+    strides = spatial(op_name, strides, "strides", first, nd)
+    dilations = spatial(op_name, dilations, "dilations", first, nd)
+    pads = resolve_padding(op_name, padding, input_sizes, kernel, strides, dilations, first,
+                           explicit)
+    return {"strides": strides, "dilations": dilations, "pads": pads}
+
+
+def _conv(nd: int, input, filters, strides, padding, data_format, dilations,  # noqa: A002
+          explicit: bool = True) -> Tensor:
+    """The N-d (grouped) convolution, after TF's checks."""
+    op = CONV_OPS[nd][0]
+    x, w = typed_inputs(op.name, _CONV_TYPES, input, filters)
+    check_rank(op.name, "input", x, nd + 2)
+    check_rank(op.name, "filter", w, nd + 2)
+    first = channel_first(op.name, data_format, nd)
+    channels = x.shape[1] if first else x.shape[-1]
+    if w.shape[-2] == 0 or channels % w.shape[-2] or w.shape[-1] % (channels // w.shape[-2]):
+        raise fail(op.name, f"input depth must be evenly divisible by filter depth, and the "
+                   f"filter count by the number of groups: {channels} vs {w.shape[-2]} (input "
+                   f"shape {list(x.shape)}, filter shape {list(w.shape)}).")
+    attrs = _conv_attrs(op.name, spatial_sizes(x.shape, first), w.shape[:-2], strides, padding,
+                        dilations, first, explicit)
+    return from_channels_last(execute(op, (to_channels_last(x, first), w), attrs), first)
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
            name=None) -> Tensor:
     """The 2-D convolution (cross-correlation, as TF) of a batch of images with filters.
 
+    A filter depth that divides the input depth makes a grouped convolution: input channels
+    are split into `in_channels / filter_depth` groups, each convolved with its own block of
+    `out_channels / groups` filters.
+
     Args:
         input: [batch, height, width, in_channels] ("NHWC") or [batch, in_channels, height,
             width] ("NCHW").
-        filters: [filter_height, filter_width, in_channels, out_channels].
+        filters: [filter_height, filter_width, in_channels / groups, out_channels].
         strides: an int or a list of 1, 2 or 4 ints.
         padding: "SAME", "VALID", or a list of 4 [before, after] pairs in data_format order.
         dilations: an int or a list of 1, 2 or 4 ints (default 1).
@@ -273,11 +219,10 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
         The convolution, [batch, out_height, out_width, out_channels] for "NHWC".
 
     Raises:
-        InvalidArgumentError: wrong ranks, channel counts that differ, a padding value not in
-            TF's list, a dtype other than float16/32/64 or int32, or a negative output size
-            (an output size of 0 is an empty result, as in TF).
-        UnimplementedError: strides or dilations in the batch/depth dimensions, or a grouped
-            convolution.
+        InvalidArgumentError: wrong ranks, channel counts that do not divide, a padding value
+            not in TF's list, a dtype other than float16/32/64 or int32, or a negative output
+            size (an output size of 0 is an empty result, as in TF).
+        UnimplementedError: strides or dilations in the batch/depth dimensions.
         ValueError: a malformed explicit padding list or strides of the wrong length.
 
     Example:
@@ -287,35 +232,125 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
         >>> y.shape, float(y.numpy()[0, 0, 0, 0])
         (TensorShape([1, 2, 2, 2]), 9.0)
     """
-    x, w = _typed_inputs("Conv2D", _CONV_TYPES, input, filters)
-    _rank4("Conv2D", "input", x)
-    _rank4("Conv2D", "filter", w)
-    first = _channel_first("Conv2D", data_format)
-    channels = x.shape[1] if first else x.shape[3]
-    if channels != w.shape[2]:
-        if channels % w.shape[2] == 0:
-            raise errors.UnimplementedError(
-                None, "Conv2D", f"Conv2D: grouped convolution is not supported: input shape "
-                f"{list(x.shape)}, filter shape {list(w.shape)}.")
-        raise _fail("Conv2D", f"input depth must be evenly divisible by filter depth: "
-                    f"{channels} vs {w.shape[2]} (input shape {list(x.shape)}, filter shape "
-                    f"{list(w.shape)}).")
-    attrs = _conv_attrs("Conv2D", _hw(x.shape, first), w.shape[:2], strides, padding,
-                        dilations, first)
-    return _from_nhwc(execute(Conv2D, (_nhwc(x, first), w), attrs), first)
+    return _conv(2, input, filters, strides, padding, data_format, dilations)
 
 
-def _hw(shape, channel_first: bool) -> tuple:
-    return tuple(shape[2:] if channel_first else shape[1:3])
+def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None,  # noqa: A002
+           name=None) -> Tensor:
+    """The 3-D convolution of a batch of volumes with filters (grouped as conv2d's).
+
+    Args:
+        input: [batch, depth, height, width, in_channels] ("NDHWC") or channels first
+            ("NCDHW").
+        filters: [filter_depth, filter_height, filter_width, in_channels / groups,
+            out_channels].
+        strides: a list of 5 (or 3) ints; dilations likewise (default 1).
+        padding: "SAME" or "VALID".
+
+    Returns:
+        The convolution, [batch, out_depth, out_height, out_width, out_channels] for "NDHWC".
+
+    Raises:
+        InvalidArgumentError: wrong ranks, channel counts that do not divide, a bad padding
+            or dtype, or a negative output size.
+        TypeError: a padding list (conv3d takes only "SAME" or "VALID").
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x, w = tf.ones([1, 4, 4, 4, 1]), tf.ones([2, 2, 2, 1, 3])
+        >>> y = tf.nn.conv3d(x, w, [1, 1, 1, 1, 1], "VALID")
+        >>> y.shape, float(y.numpy()[0, 0, 0, 0, 0])
+        (TensorShape([1, 3, 3, 3, 3]), 8.0)
+    """
+    return _conv(3, input, filters, strides, padding, data_format, dilations, explicit=False)
 
 
-def _conv_attrs(op_name: str, input_hw, kernel, strides, padding, dilations,
-                channel_first) -> dict:
-    strides = _spatial(op_name, strides, "strides", channel_first)
-    dilations = _spatial(op_name, dilations, "dilations", channel_first)
-    pads = _resolve_padding(op_name, padding, input_hw, kernel, strides, dilations,
-                            channel_first)
-    return {"strides": strides, "dilations": dilations, "pads": pads}
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  # noqa: A002
+           name=None) -> Tensor:
+    """The 1-D convolution of [batch, width, in_channels] with [width, in_channels / groups,
+    out_channels], computed as a conv2d over a height of 1.
+
+    Raises:
+        InvalidArgumentError: wrong ranks or channel counts that do not divide.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x, filters = tf.constant(1.0, shape=[2, 5, 3]), tf.constant(1.0, shape=[2, 3, 4])
+        >>> tf.nn.conv1d(x, filters, stride=1, padding="SAME").shape
+        TensorShape([2, 5, 4])
+    """
+    x, w, first = _inputs_1d("Conv2D", "conv1d", input, filters, data_format)
+    y = conv2d(_with_height(x, first), Reshape(w, (1,) + tuple(w.shape)),
+               strides=[1, spatial("Conv2D", stride, "stride", False, 1)[0]],
+               padding=_padding_with_height(padding, first),
+               data_format=_FORMATS[2][first],
+               dilations=[1, spatial("Conv2D", dilations, "dilations", False, 1)[0]])
+    return _without_height(y, first)
+
+
+def _inputs_1d(op_name: str, function: str, input, filters, data_format) -> tuple:  # noqa: A002
+    """The input and filter of a 1-D convolution (both rank 3), and whether the input is
+    channels first."""
+    x, w = typed_inputs(op_name, _CONV_TYPES, input, filters)
+    if x.ndim != 3 or w.ndim != 3:
+        raise fail(op_name, f"{function} needs a 3-D input and a 3-D filter, got shapes "
+                   f"{list(x.shape)} and {list(w.shape)}.")
+    return x, w, channel_first(op_name, data_format, 1)
+
+
+def _with_height(x, first: bool):
+    """A [batch, width, channels] tensor (or channels first) as an image of height 1 (the
+    batch size may be unknown while a graph is built)."""
+    axis = 2 if first else 1
+    return Reshape(x, (-1,) + tuple(x.shape[1:axis]) + (1,) + tuple(x.shape[axis:]))
+
+
+def _without_height(y, first: bool):
+    axis = 2 if first else 1
+    return Reshape(y, (-1,) + tuple(y.shape[1:axis]) + tuple(y.shape[axis + 1:]))
+
+
+def _padding_with_height(padding, first: bool):
+    if not isinstance(padding, (list, tuple)):
+        return padding
+    padding = list(padding)
+    padding.insert(2 if first else 1, [0, 0])
+    return padding
+
+
+def _output_shape(output_shape, x) -> list:
+    """A transposed convolution's output_shape as ints; a batch size of None or -1 (beyond
+    TF) stands for the input's, which may be unknown while a graph is built."""
+    shape = list(np.ravel(np.asarray(getattr(output_shape, "_value", output_shape), object)))
+    if shape and shape[0] in (None, -1):
+        shape[0] = x.shape[0] if x.shape[0] is not None else -1
+    return [int(d) for d in shape]
+
+
+def _conv_transpose(nd: int, input, filters, output_shape, strides, padding,  # noqa: A002
+                    data_format, dilations, explicit: bool = True) -> Tensor:
+    op = CONV_OPS[nd][1]
+    x, w = typed_inputs(op.name, _CONV_TYPES, input, filters)
+    check_rank(op.name, "input", x, nd + 2)
+    check_rank(op.name, "filter", w, nd + 2)
+    first = channel_first(op.name, data_format, nd)
+    shape = _output_shape(output_shape, x)
+    if len(shape) != nd + 2:
+        raise fail(op.name, f"output_shape must have {nd + 2} elements, got {shape}.")
+    out_last = (shape[0], *shape[2:], shape[1]) if first else tuple(shape)
+    attrs = _conv_attrs(op.name, out_last[1:-1], w.shape[:-2], strides, padding, dilations,
+                        first, explicit)
+    x_last = to_channels_last(x, first)
+    expected = (out_last[0],) + kernels.output_sizes(
+        out_last[1:-1], w.shape[:-2], attrs["strides"], attrs["dilations"], attrs["pads"]) \
+        + (w.shape[-1],)
+    if tuple(x_last.shape)[1:] != expected[1:] or x_last.shape[0] not in (expected[0], None) \
+            or w.shape[-2] != out_last[-1]:
+        raise fail(op.name, f"Size of out_backprop doesn't match computed: input shape "
+                   f"{list(x.shape)}, filter shape {list(w.shape)}, output_shape {shape}; the "
+                   f"convolution of output_shape would give {list(expected)} (channels last).")
+    attrs["input_sizes"] = out_last
+    return from_channels_last(execute(op, (w, x_last), attrs), first)
 
 
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
@@ -338,219 +373,163 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
         >>> tf.nn.conv2d_transpose(x, filters, output_shape=[1, 4, 4, 1], strides=2).shape
         TensorShape([1, 4, 4, 1])
     """
-    x, w = _typed_inputs("Conv2DBackpropInput", _CONV_TYPES, input, filters)
-    _rank4("Conv2DBackpropInput", "input", x)
-    _rank4("Conv2DBackpropInput", "filter", w)
-    first = _channel_first("Conv2DBackpropInput", data_format)
-    shape = [int(d) for d in np.ravel(np.asarray(getattr(output_shape, "_value", output_shape)))]
-    if len(shape) != 4:
-        raise _fail("Conv2DBackpropInput", f"output_shape must have 4 elements, got {shape}.")
-    out_nhwc = tuple(shape[i] for i in _TO_NHWC) if first else tuple(shape)
-    attrs = _conv_attrs("Conv2DBackpropInput", out_nhwc[1:3], w.shape[:2], strides, padding,
-                        dilations, first)
-    x_nhwc = _nhwc(x, first)
-    expected = (out_nhwc[0],) + _output_hw(out_nhwc[1:3], w.shape[:2], attrs["strides"],
-                                           attrs["dilations"], attrs["pads"]) + (w.shape[3],)
-    if tuple(x_nhwc.shape) != expected or w.shape[2] != out_nhwc[3]:
-        raise _fail("Conv2DBackpropInput", f"Size of out_backprop doesn't match computed: input "
-                    f"shape {list(x.shape)}, filter shape {list(w.shape)}, output_shape "
-                    f"{shape}; conv2d of output_shape would give {list(expected)} (NHWC).")
-    attrs["input_sizes"] = out_nhwc
-    return _from_nhwc(execute(Conv2DBackpropInput, (w, x_nhwc), attrs), first)
+    return _conv_transpose(2, input, filters, output_shape, strides, padding, data_format,
+                           dilations)
 
 
-def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  # noqa: A002
-           name=None) -> Tensor:
-    """The 1-D convolution of [batch, width, in_channels] with [width, in_channels, out_channels].
+def conv3d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NDHWC", dilations=None, name=None) -> Tensor:
+    """The transpose (gradient) of conv3d: maps conv3d outputs back to inputs of `output_shape`.
 
-    Computed as a conv2d over a height of 1.
+    Args:
+        input: [batch, depth, height, width, in_channels] ("NDHWC").
+        filters: [filter_depth, filter_height, filter_width, out_channels, in_channels].
+        output_shape: the 5 output dimensions, in data_format order.
+        strides, padding ("SAME" or "VALID"), dilations: as for the conv3d this is the
+            transpose of.
 
     Raises:
-        InvalidArgumentError: wrong ranks or channel counts that differ.
+        InvalidArgumentError: wrong ranks, or shapes for which conv3d of `output_shape` would
+            not give the shape of `input`.
 
     Example:
         >>> import tapeflow as tf
-        >>> x, filters = tf.constant(1.0, shape=[2, 5, 3]), tf.constant(1.0, shape=[2, 3, 4])
-        >>> tf.nn.conv1d(x, filters, stride=1, padding="SAME").shape
-        TensorShape([2, 5, 4])
+        >>> x, filters = tf.ones([1, 2, 2, 2, 1]), tf.ones([3, 3, 3, 4, 1])
+        >>> tf.nn.conv3d_transpose(x, filters, [1, 4, 4, 4, 4], strides=2).shape
+        TensorShape([1, 4, 4, 4, 4])
     """
-    x, w = _typed_inputs("Conv2D", _CONV_TYPES, input, filters)
-    if x.ndim != 3 or w.ndim != 3:
-        raise _fail("Conv2D", f"conv1d needs a 3-D input and a 3-D filter, got shapes "
-                    f"{list(x.shape)} and {list(w.shape)}.")
-    first = _channel_first("Conv2D", data_format)
-    stride = _spatial("Conv2D", stride, "stride", False)[0]
-    dilation = _spatial("Conv2D", dilations, "dilations", False)[0]
-    x4 = Reshape(x, (x.shape[0], x.shape[1], 1, x.shape[2]) if first else
-                 (x.shape[0], 1, x.shape[1], x.shape[2]))
-    y = conv2d(x4, Reshape(w, (1,) + tuple(w.shape)), strides=[1, stride], padding=padding,
-               data_format="NCHW" if first else "NHWC", dilations=[1, dilation])
-    return Reshape(y, (y.shape[0], y.shape[1], y.shape[3]) if first else
-                   (y.shape[0], y.shape[2], y.shape[3]))
+    return _conv_transpose(3, input, filters, output_shape, strides, padding, data_format,
+                           dilations, explicit=False)
 
 
-def _pool(op, allowed: tuple, input, ksize, strides, padding, data_format,  # noqa: A002
-          explicit: bool):
-    (x,) = _typed_inputs(op.name, allowed, input)
-    _rank4(op.name, "input", x)
-    first = _channel_first(op.name, data_format)
-    ksize = _spatial(op.name, ksize, "ksize", first)
-    strides = _spatial(op.name, strides, "strides", first)
-    pads = _resolve_padding(op.name, padding, _hw(x.shape, first), ksize, strides, (1, 1), first,
-                            explicit=explicit)
-    attrs = {"ksize": ksize, "strides": strides, "pads": pads}
-    return _from_nhwc(execute(op, (_nhwc(x, first),), attrs), first)
-
-
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
-               name=None) -> Tensor:
-    """The maximum over each window; padding never wins. Its gradient goes to the first maximum
-    of each window (row-major), as TF's CPU kernel does.
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NWC", dilations=None, name=None) -> Tensor:
+    """The transpose (gradient) of conv1d, computed as conv2d_transpose over a height of 1.
 
     Args:
-        input: [batch, height, width, channels] ("NHWC") or channels first ("NCHW").
-        ksize, strides: an int or a list of 1, 2 or 4 ints.
+        input: [batch, width, in_channels] ("NWC") or channels first ("NCW").
+        filters: [filter_width, out_channels, in_channels].
+        output_shape: the 3 output dimensions, in data_format order.
+        strides, padding, dilations: as for the conv1d this is the transpose of.
+
+    Raises:
+        InvalidArgumentError: wrong ranks, or shapes that conv1d of `output_shape` would not
+            give.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.nn.conv1d_transpose(tf.ones([1, 3, 2]), tf.ones([3, 4, 2]), [1, 6, 4], 2).shape
+        TensorShape([1, 6, 4])
+    """
+    x, w, first = _inputs_1d("Conv2DBackpropInput", "conv1d_transpose", input, filters,
+                             data_format)
+    shape = _output_shape(output_shape, x)
+    if len(shape) != 3:
+        raise fail("Conv2DBackpropInput", f"output_shape must have 3 elements, got {shape}.")
+    y = conv2d_transpose(
+        _with_height(x, first), Reshape(w, (1,) + tuple(w.shape)),
+        shape[:2 if first else 1] + [1] + shape[2 if first else 1:],
+        [1, spatial("Conv2DBackpropInput", strides, "strides", first, 1)[0]],
+        _padding_with_height(padding, first), _FORMATS[2][first],
+        [1, spatial("Conv2DBackpropInput", dilations, "dilations", first, 1)[0]])
+    return _without_height(y, first)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa: A002
+                     dilations=None, name=None) -> Tensor:
+    """Each input channel convolved with its own `channel_multiplier` filters: a conv2d with
+    one group per input channel; output channel `c * channel_multiplier + m`.
+
+    Args:
+        input: [batch, height, width, in_channels] ("NHWC") or channels first ("NCHW").
+        filter: [filter_height, filter_width, in_channels, channel_multiplier].
+        strides: a list of 4 (or 1 or 2) ints.
         padding: "SAME", "VALID", or a list of 4 [before, after] pairs.
+        dilations: a list of 2 ints (default 1).
+
+    Returns:
+        [batch, out_height, out_width, in_channels * channel_multiplier] for "NHWC".
 
     Raises:
-        InvalidArgumentError: a rank other than 4, an unknown padding, or a negative output size.
-        UnimplementedError: windows or strides in the batch or depth dimensions.
+        InvalidArgumentError: wrong ranks, or filter channels that differ from the input's.
 
     Example:
         >>> import tapeflow as tf
-        >>> x = tf.reshape(tf.constant([float(i) for i in range(16)]), [1, 4, 4, 1])
-        >>> tf.reshape(tf.nn.max_pool2d(x, 2, 2, "VALID"), [-1]).numpy()
-        array([ 5.,  7., 13., 15.], dtype=float32)
+        >>> y = tf.nn.depthwise_conv2d(tf.ones([1, 3, 3, 2]), tf.ones([3, 3, 2, 2]),
+        ...                            [1, 1, 1, 1], "VALID")
+        >>> y.shape, y.numpy().ravel().tolist()
+        (TensorShape([1, 1, 1, 4]), [9.0, 9.0, 9.0, 9.0])
     """
-    return _pool(MaxPool, _MAX_POOL_TYPES, input, ksize, strides, padding, data_format, True)
+    x, w = typed_inputs("DepthwiseConv2dNative", _CONV_TYPES, input, filter)
+    check_rank("DepthwiseConv2dNative", "input", x, 4)
+    check_rank("DepthwiseConv2dNative", "filter", w, 4)
+    first = channel_first("DepthwiseConv2dNative", data_format, 2)
+    channels = x.shape[1] if first else x.shape[3]
+    if w.shape[2] != channels:
+        raise fail("DepthwiseConv2dNative", f"input and filter must have the same depth: "
+                   f"{channels} vs {w.shape[2]} (input shape {list(x.shape)}, filter shape "
+                   f"{list(w.shape)}).")
+    grouped = Reshape(w, (w.shape[0], w.shape[1], 1, w.shape[2] * w.shape[3]))
+    return conv2d(x, grouped, strides, padding, data_format or "NHWC", dilations)
 
 
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
-               name=None) -> Tensor:
-    """The mean over each window; with "SAME" padding it counts only the input elements.
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,  # noqa: A002
+                     data_format=None, dilations=None, name=None) -> Tensor:
+    """A depthwise convolution followed by a 1x1 convolution mixing the channels.
 
     Args:
-        input: [batch, height, width, channels] ("NHWC") or channels first ("NCHW").
-        ksize, strides: an int or a list of 1, 2 or 4 ints.
-        padding: "SAME" or "VALID".
+        input: [batch, height, width, in_channels] ("NHWC") or channels first ("NCHW").
+        depthwise_filter: [filter_height, filter_width, in_channels, channel_multiplier].
+        pointwise_filter: [1, 1, in_channels * channel_multiplier, out_channels].
+        strides, padding, dilations: those of the depthwise convolution.
+
+    Returns:
+        [batch, out_height, out_width, out_channels] for "NHWC".
 
     Raises:
-        InvalidArgumentError: a rank other than 4, an unknown padding, or a non-float dtype.
-        TypeError: a padding list (average pooling takes only "SAME" or "VALID").
+        InvalidArgumentError: what depthwise_conv2d and conv2d reject.
+        ValueError: a pointwise filter not of shape [1, 1, ...].
 
     Example:
         >>> import tapeflow as tf
-        >>> x = tf.reshape(tf.constant([1.0, 2.0, 3.0, 4.0]), [1, 2, 2, 1])
-        >>> tf.reshape(tf.nn.avg_pool2d(x, 2, 1, "SAME"), [-1]).numpy()
-        array([2.5, 3. , 3.5, 4. ], dtype=float32)
+        >>> y = tf.nn.separable_conv2d(tf.ones([1, 3, 3, 2]), tf.ones([3, 3, 2, 2]),
+        ...                            tf.ones([1, 1, 4, 5]), [1, 1, 1, 1], "VALID")
+        >>> y.shape, float(y.numpy()[0, 0, 0, 0])
+        (TensorShape([1, 1, 1, 5]), 36.0)
     """
-    return _pool(AvgPool, _FLOATS, input, ksize, strides, padding, data_format, False)
+    pointwise = as_input(pointwise_filter)
+    if pointwise.ndim != 4 or tuple(pointwise.shape[:2]) != (1, 1):
+        raise ValueError(f"separable_conv2d: the pointwise filter must have shape [1, 1, "
+                         f"in_channels * channel_multiplier, out_channels], got "
+                         f"{list(pointwise.shape)}")
+    depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format,
+                                 dilations)
+    return conv2d(depthwise, pointwise, 1, "VALID", data_format or "NHWC")
 
 
-def _widths(value, first: bool):
-    """A 1-D ksize or strides (an int or a list of 1 or 3 ints) in 2-D form, height 1."""
-    values = [int(v) for v in np.ravel(np.asarray(value))]
-    if len(values) == 3:
-        return values[:2] + [1] + values[2:] if first else values[:1] + [1] + values[1:]
-    return [1] + values
-
-
-def _pool1d(pool2d, input, ksize, strides, padding, data_format):  # noqa: A002
-    """A 2-D pool over a height of 1: [batch, width, channels] ("NWC") or channels first."""
-    x = as_input(input)
-    op_name = "MaxPool" if pool2d is max_pool2d else "AvgPool"
-    if x.ndim != 3:
-        raise _fail(op_name, f"a 1-D pool needs a 3-D input, got shape {list(x.shape)}.")
-    first = _channel_first(op_name, data_format)
-    if isinstance(padding, (list, tuple)):
-        padding = list(padding)
-        padding.insert(2 if first else 1, [0, 0])
-    height = 2 if first else 1
-    y = pool2d(Reshape(x, x.shape[:height] + (1,) + x.shape[height:]), _widths(ksize, first),
-               _widths(strides, first), padding, "NCHW" if first else "NHWC")
-    return Reshape(y, y.shape[:height] + y.shape[height + 1:])
-
-
-def max_pool1d(input, ksize, strides, padding, data_format="NWC",  # noqa: A002
-               name=None) -> Tensor:
-    """The maximum over each window of [batch, width, channels] (a max_pool2d of height 1).
+def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
+                dilations=None, name=None) -> Tensor:
+    """conv1d, conv2d or conv3d, by the input's rank (3, 4 or 5).
 
     Args:
-        input: [batch, width, channels] ("NWC") or channels first ("NCW").
-        ksize, strides: an int or a list of 1 or 3 ints.
-        padding: "SAME", "VALID", or a list of 3 [before, after] pairs.
+        strides, dilations: an int or one int per spatial dimension (default 1).
+        padding: "SAME" or "VALID" (or explicit pairs where the N-d op takes them).
+        data_format: None (channels last) or TF's name for the rank ("NCW", "NCHW", ...).
 
     Raises:
-        InvalidArgumentError: a rank other than 3, or what max_pool2d rejects.
+        ValueError: an input rank other than 3, 4 or 5.
 
     Example:
         >>> import tapeflow as tf
-        >>> x = tf.reshape(tf.constant([1.0, 3.0, 2.0, 0.0]), [1, 4, 1])
-        >>> tf.reshape(tf.nn.max_pool1d(x, 2, 2, "VALID"), [-1]).numpy()
-        array([3., 2.], dtype=float32)
+        >>> tf.nn.convolution(tf.ones([1, 5, 5, 5, 2]), tf.ones([3, 3, 3, 2, 4])).shape
+        TensorShape([1, 3, 3, 3, 4])
     """
-    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format)
-
-
-def avg_pool1d(input, ksize, strides, padding, data_format="NWC",  # noqa: A002
-               name=None) -> Tensor:
-    """The mean over each window of [batch, width, channels] (an avg_pool2d of height 1).
-
-    Args:
-        input: [batch, width, channels] ("NWC") or channels first ("NCW").
-        ksize, strides: an int or a list of 1 or 3 ints.
-        padding: "SAME" or "VALID".
-
-    Raises:
-        InvalidArgumentError: a rank other than 3, or what avg_pool2d rejects.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> x = tf.reshape(tf.constant([1.0, 2.0, 3.0, 5.0]), [1, 4, 1])
-        >>> tf.reshape(tf.nn.avg_pool1d(x, 2, 1, "SAME"), [-1]).numpy()
-        array([1.5, 2.5, 4. , 5. ], dtype=float32)
-    """
-    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format)
-
-
-def _pool_nd(pool1d, pool2d, input, ksize, strides, padding, data_format):  # noqa: A002
     x = as_input(input)
     if x.ndim == 3:
-        return pool1d(x, ksize, strides, padding, data_format or "NWC")
-    if x.ndim == 4:
-        return pool2d(x, ksize, strides, padding, data_format or "NHWC")
-    if x.ndim == 5:
-        raise errors.UnimplementedError(None, pool2d.__name__, "3-D pooling (a rank 5 input) "
-                                        "is not available.")
-    raise ValueError(f"The input's rank must be 3, 4 or 5, got shape {list(x.shape)} of rank "
-                     f"{x.ndim}.")
-
-
-def max_pool(input, ksize, strides, padding, data_format=None, name=None) -> Tensor:  # noqa: A002
-    """max_pool1d for a rank 3 input, max_pool2d for rank 4.
-
-    Raises:
-        ValueError: a rank other than 3, 4 or 5.
-        UnimplementedError: rank 5 (3-D pooling).
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.nn.max_pool(tf.ones([1, 4, 4, 2]), 2, 2, "VALID").shape
-        TensorShape([1, 2, 2, 2])
-    """
-    return _pool_nd(max_pool1d, max_pool2d, input, ksize, strides, padding, data_format)
-
-
-def avg_pool(input, ksize, strides, padding, data_format=None, name=None) -> Tensor:  # noqa: A002
-    """avg_pool1d for a rank 3 input, avg_pool2d for rank 4.
-
-    Raises:
-        ValueError: a rank other than 3, 4 or 5.
-        UnimplementedError: rank 5 (3-D pooling).
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.nn.avg_pool(tf.ones([1, 4, 2]), 2, 2, "VALID").shape
-        TensorShape([1, 2, 2])
-    """
-    return _pool_nd(avg_pool1d, avg_pool2d, input, ksize, strides, padding, data_format)
+        return conv1d(x, filters, 1 if strides is None else strides, padding,
+                      data_format or "NWC", dilations)
+    if x.ndim in (4, 5):
+        return _conv(x.ndim - 2, x, filters, 1 if strides is None else strides, padding,
+                     data_format, dilations, explicit=x.ndim == 4)
+    raise ValueError(f"convolution: the input's rank must be 3, 4 or 5, got shape "
+                     f"{list(x.shape)}.")

@@ -9,12 +9,12 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
-from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input,
-                      int_value, normalize_axis)
+from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_value,
+                      known_only_when_run, normalize_axis)
 
 
 def _fill(value, dims):
@@ -49,7 +49,7 @@ def _linspace(start, stop, num, axis):
     return np.linspace(start, stop, num, axis=axis, dtype=start.dtype)
 
 
-Fill = define_op("Fill", _fill)
+Fill = define_op("Fill", _fill, family=LINEAR)
 ZerosLike = define_op("ZerosLike", _zeros_like)
 OnesLike = define_op("OnesLike", _ones_like)
 OneHot = define_op("OneHot", _one_hot)
@@ -58,9 +58,9 @@ LinSpace = define_op("LinSpace", _linspace)
 
 
 def zero_gradient(x):
-    """Zeros like x (raw array or Tensor) from a gradient rule: where TF's rule returns
-    zeros_like rather than None, the gradient is connected and zero (relu's second order).
-    An op, unlike op_util.zeros_like_value, so it needs no value while a graph is built."""
+    """Zeros like x (raw array or Tensor) from a gradient rule, as an op, so it needs no value
+    while a graph is built: where TF's rule returns zeros_like rather than None, the
+    gradient is connected and zero (relu's second order); also the zero half of a complex."""
     return ZerosLike(x, dtype=dtype_of(x))
 
 
@@ -68,15 +68,6 @@ def _constant(value: np.ndarray, name) -> Tensor:
     """`value` as a Tensor, or as a Const node named `name` while a graph is built."""
     graph = state.graph
     return Tensor(value) if graph is None else graph.constant(value, name=name)
-
-
-def _filled(shape, dtype, fill) -> np.ndarray:
-    """`fill` (np.zeros or np.ones) of `shape`; an allocation too large is TF's error."""
-    dims = dims_values("Fill", shape)
-    try:
-        return fill(dims, dtypes.as_dtype(dtype)._np)
-    except MemoryError as e:
-        raise errors.out_of_memory("Fill", e) from None
 
 
 def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
@@ -92,7 +83,7 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         array([[0, 0, 0],
                [0, 0, 0]], dtype=int32)
     """
-    return _constant(_filled(shape, dtype, np.zeros), name)
+    return _filled(shape, 0, dtype, name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
@@ -107,7 +98,21 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
         >>> tf.ones([2]).numpy()
         array([1., 1.], dtype=float32)
     """
-    return _constant(_filled(shape, dtype, np.ones), name)
+    return _filled(shape, 1, dtype, name)
+
+
+def _filled(shape, value, dtype, name) -> Tensor:
+    """A constant of `shape` full of `value`, or a fill op when the graph computes the
+    shape; an allocation too large is TF's ResourceExhaustedError."""
+    np_dtype = dtypes.as_dtype(dtype)._np
+    if known_only_when_run(shape):
+        return fill(shape, np.asarray(value, np_dtype))
+    dims = dims_values("Fill", shape)
+    try:
+        array = np.full(dims, value, np_dtype)
+    except MemoryError as e:
+        raise errors.out_of_memory("Fill", e) from None
+    return _constant(array, name)
 
 
 def _like(op, input, dtype):  # noqa: A002
@@ -160,7 +165,10 @@ def fill(dims, value, name=None, layout=None) -> Tensor:
     if v.ndim:
         raise errors.InvalidArgumentError(
             None, "Fill", f"Fill: value must be a scalar, got shape {v.shape.as_list()}")
+    if known_only_when_run(dims):
+        return broadcast_to(v, dims)
     return execute(Fill, (v,), {"dims": dims_values("Fill", dims)})
+
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None) -> Tensor:

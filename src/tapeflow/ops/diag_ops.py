@@ -10,7 +10,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.errors import invalid_argument
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor
 from .math_ops import reduce_sum
 from .op_util import NO_ATTRS, as_input
@@ -68,11 +68,11 @@ def _tensor_diag_part(x):
     return np.diagonal(x.reshape(n, n)).reshape(half)
 
 
-MatrixDiag = define_op("MatrixDiagV3", _matrix_diag)
-MatrixDiagPart = define_op("MatrixDiagPartV3", _matrix_diag_part)
-MatrixBandPart = define_op("MatrixBandPart", _band_part)
-Diag = define_op("Diag", _tensor_diag)
-DiagPart = define_op("DiagPart", _tensor_diag_part)
+MatrixDiag = define_op("MatrixDiagV3", _matrix_diag, family=LINEAR)
+MatrixDiagPart = define_op("MatrixDiagPartV3", _matrix_diag_part, family=LINEAR)
+MatrixBandPart = define_op("MatrixBandPart", _band_part, family=LINEAR)
+Diag = define_op("Diag", _tensor_diag, family=LINEAR)
+DiagPart = define_op("DiagPart", _tensor_diag_part, family=LINEAR)
 
 
 # -- public functions ------------------------------------------------------------------------

@@ -6,6 +6,8 @@ import numpy as np
 from ..framework import errors
 from ..framework.tensor import Tensor
 from .array_ops import concat, reshape
+from .comparison_ops import greater
+from .creation_ops import ones_like
 from .gather_ops import gather
 from .indexing_ops import where
 from .math_ops import reduce_sum, sqrt
@@ -61,9 +63,10 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
     max_norm = float(max_norm)
     axes = list(range(ids.ndim, rows.ndim))
     squared = reduce_sum(rows * rows, axis=axes, keepdims=True)
-    too_long = Tensor(np.sqrt(squared._value) > max_norm)
-    norm = sqrt(where(too_long, squared, np.ones_like(squared._value)))
-    return rows * where(too_long, max_norm / norm, np.ones_like(squared._value))
+    too_long = greater(sqrt(squared), max_norm)
+    ones = ones_like(squared)
+    # Rows within the limit take the norm 1 in the division, so a zero row's gradient is 0.
+    return rows * where(too_long, max_norm / sqrt(where(too_long, squared, ones)), ones)
 
 
 def _sharded_lookup(shards: list, ids) -> Tensor:

@@ -9,9 +9,9 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
-from .op_util import as_input, index_input, int_value, normalize_axis
+from .op_util import as_input, index_input, int_value, known_dims, normalize_axis
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -57,8 +57,14 @@ def _unsorted_segment_sum(data, segment_ids, num_segments):
     return out
 
 
-GatherV2 = define_op("GatherV2", _gather)
-UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum)
+def _unless_batch_dims(attrs: dict):
+    """Stacking expresses a gather without batch dimensions only."""
+    return attrs if attrs["batch_dims"] == 0 else None
+
+
+GatherV2 = define_op("GatherV2", _gather, family=LINEAR,
+                     batching=Stacking(transform=_unless_batch_dims))
+UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum, family=LINEAR)
 
 
 # -- public functions ------------------------------------------------------------------------
@@ -91,20 +97,24 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     params = as_input(params)
     indices = index_input("GatherV2", indices)
-    pshape, ishape = params._value.shape, indices._value.shape
+    pshape, ishape = known_dims(params), known_dims(indices)
     b = int(batch_dims)
-    if b < 0:
-        b += len(ishape)
-    if not 0 <= b <= len(ishape):
-        raise errors.InvalidArgumentError(
-            None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in [{-len(ishape)}, "
-            f"{len(ishape)}] for indices of shape {list(ishape)}")
-    a = normalize_axis("GatherV2", b if axis is None else axis, len(pshape))
+    if ishape is not None:
+        if b < 0:
+            b += len(ishape)
+        if not 0 <= b <= len(ishape):
+            raise errors.InvalidArgumentError(
+                None, "GatherV2", f"GatherV2: batch_dims ({batch_dims}) must be in "
+                f"[{-len(ishape)}, {len(ishape)}] for indices of shape {list(ishape)}")
+    a = normalize_axis("GatherV2", b if axis is None else axis,
+                       None if pshape is None else len(pshape))
+    if pshape is None or ishape is None:  # unknown rank: checked when it runs
+        return execute(GatherV2, (params, indices), {"axis": a, "batch_dims": b})
     if b > a:
         raise errors.InvalidArgumentError(
             None, "GatherV2", f"GatherV2: batch_dims ({b}) must be less than or equal to axis "
             f"({a})")
-    if pshape[:b] != ishape[:b]:
+    if any(p != i and p is not None and i is not None for p, i in zip(pshape[:b], ishape[:b])):
         raise errors.InvalidArgumentError(
             None, "GatherV2", f"GatherV2: the first {b} dimensions of params {list(pshape)} and "
             f"indices {list(ishape)} must be equal")
@@ -129,19 +139,3 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
     num = int_value("UnsortedSegmentSum", num_segments, "num_segments")
     return execute(UnsortedSegmentSum, (as_input(data), ids), {"num_segments": num})
 
-
-def indexed_slices_to_dense(s):
-    """The dense tensor an IndexedSlices stands for (repeated indices are summed).
-
-    Works on Tensors and, inside gradient rules, on raw arrays.
-    """
-    values, indices = s.values, s.indices
-    if not isinstance(values, (Tensor, np.ndarray, np.generic)):
-        values = as_input(values)
-    if not isinstance(indices, (Tensor, np.ndarray, np.generic)):
-        indices = as_input(indices)
-    if s.dense_shape is None:
-        num = int(np.max(getattr(indices, "_value", indices), initial=-1)) + 1
-    else:
-        num = int(np.asarray(getattr(s.dense_shape, "_value", s.dense_shape))[0])
-    return UnsortedSegmentSum(values, indices, num_segments=num)

@@ -6,11 +6,13 @@ import numpy as np
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import RegisterGradient, no_gradient
 from . import sort_ops  # noqa: F401  (defines TopKV2, whose rule is below)
-from .array_ops import PadV2, Reshape
+from .array_ops import PadV2, Reshape, Shape
+from .creation_ops import zero_gradient
+from .gather_grad import flat_row_ids
 from .gather_ops import UnsortedSegmentSum
-from .indexing_ops import (GatherNd, ScatterNd, SelectV2, StridedSlice, StridedSliceGrad,
-                           TensorScatterUpdate)
-from .op_util import dtype_of, shape_of, value_of
+from .indexing_ops import (DynamicStridedSlice, DynamicStridedSliceGrad, GatherNd, ScatterNd,
+                           SelectV2, StridedSlice, StridedSliceGrad, TensorScatterUpdate)
+from .op_util import dtype_of, partly_known_dims, shape_of
 
 
 @RegisterGradient("Slice")
@@ -22,7 +24,10 @@ def _slice_grad(op, g):
 
 @RegisterGradient("StridedSlice")
 def _strided_slice_grad(op, g):
-    return StridedSliceGrad(g, shape=shape_of(op.inputs[0]), index=op.attrs["index"])
+    x = op.inputs[0]
+    if partly_known_dims(x) is not None:
+        return DynamicStridedSliceGrad(g, Shape(x, out_type=np.int64), spec=op.attrs["index"])
+    return StridedSliceGrad(g, shape=shape_of(x), index=op.attrs["index"])
 
 
 @RegisterGradient("StridedSliceGrad")
@@ -30,32 +35,45 @@ def _strided_slice_grad_grad(op, g):
     return StridedSlice(g, index=op.attrs["index"])
 
 
+@RegisterGradient("DynamicStridedSlice")
+def _dynamic_strided_slice_grad(op, g):
+    x, *bounds = op.inputs
+    grad = DynamicStridedSliceGrad(g, Shape(x, out_type=np.int64), *bounds, spec=op.attrs["spec"])
+    return (grad,) + (None,) * len(bounds)
+
+
+@RegisterGradient("DynamicStridedSliceGrad")
+def _dynamic_strided_slice_grad_grad(op, g):
+    _, _, *bounds = op.inputs
+    return (DynamicStridedSlice(g, *bounds, spec=op.attrs["spec"]), None) + (None,) * len(bounds)
+
+
 @RegisterGradient("GatherNd")
 def _gather_nd_grad(op, g):
     params, indices = op.inputs
-    index_values = value_of(indices)
-    if index_values.ndim == 2 and index_values.shape[1] == 1:
+    ishape = shape_of(indices)
+    if len(ishape) == 2 and ishape[1] == 1:
         # Whole rows, as TF: an IndexedSlices.
-        return IndexedSlices(g, index_values[:, 0], np.asarray(shape_of(params),
-                                                               index_values.dtype)), None
-    return ScatterNd(index_values, g, shape=shape_of(params)), None
+        return IndexedSlices(g, Reshape(indices, ishape[:1]),
+                             np.asarray(shape_of(params), dtype_of(indices))), None
+    return ScatterNd(indices, g, shape=shape_of(params)), None
 
 
 @RegisterGradient("ScatterNd")
 def _scatter_nd_grad(op, g):
-    return None, GatherNd(g, value_of(op.inputs[0]))
+    return None, GatherNd(g, op.inputs[0])
 
 
 @RegisterGradient("TensorScatterUpdate")
 def _tensor_scatter_update_grad(op, g):
-    indices = value_of(op.inputs[1])
-    cleared = TensorScatterUpdate(g, indices, np.zeros(shape_of(op.inputs[2]), dtype_of(g)))
+    indices = op.inputs[1]
+    cleared = TensorScatterUpdate(g, indices, zero_gradient(op.inputs[2]))
     return cleared, None, GatherNd(g, indices)
 
 
 @RegisterGradient("TensorScatterAdd")
 def _tensor_scatter_add_grad(op, g):
-    return g, None, GatherNd(g, value_of(op.inputs[1]))
+    return g, None, GatherNd(g, op.inputs[1])
 
 
 @RegisterGradient("SelectV2")
@@ -70,12 +88,11 @@ def _select_grad(op, g):
 @RegisterGradient("TopKV2")
 def _top_k_grad(op, g, _indices_grad):
     shape = shape_of(op.inputs[0])
-    indices = value_of(op.outputs[1])
     n = shape[-1] if shape else 1
     rows = int(np.prod(shape[:-1], dtype=np.int64))
     # Scatter each row's k gradients back to the positions the values came from.
-    flat_ids = (np.arange(rows)[:, None] * n + indices.reshape(rows, -1)).reshape(-1)
-    scattered = UnsortedSegmentSum(Reshape(g, (-1,)), flat_ids, num_segments=rows * n)
+    scattered = UnsortedSegmentSum(Reshape(g, (-1,)), flat_row_ids(op.outputs[1], rows, n),
+                                   num_segments=rows * n)
     return Reshape(scattered, shape)
 
 

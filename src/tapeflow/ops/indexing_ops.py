@@ -11,7 +11,9 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.graph_tensor import SymbolicValue
+from ..framework.shape_inference import constant_shape
+from ..framework.registry import BATCH, LINEAR, TRANSPARENT, Stacking, define_op
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from .array_ops import expand_dims, reshape, squeeze, tile
@@ -35,6 +37,35 @@ def _strided_slice(x, index):
 def _strided_slice_grad(g, shape, index):
     out = np.zeros(shape, dtype=g.dtype)
     out[index] = g
+    return out
+
+
+class Bound:
+    """In the index of a dynamic strided slice: the value of its bound input `position`."""
+
+    __slots__ = ("position",)
+
+    def __init__(self, position: int) -> None:
+        self.position = position
+
+    def __repr__(self) -> str:
+        return f"Bound({self.position})"
+
+
+def _resolved(spec: tuple, bounds) -> tuple:
+    def value(part):
+        return int(bounds[part.position]) if type(part) is Bound else part
+    return tuple([_py_slice(value(s.start), value(s.stop), value(s.step))
+                  if type(s) is _py_slice else value(s) for s in spec])
+
+
+def _dynamic_strided_slice(x, *bounds, spec):
+    return x[_resolved(spec, bounds)]
+
+
+def _dynamic_strided_slice_grad(g, shape, *bounds, spec):
+    out = np.zeros(tuple(int(d) for d in shape), dtype=g.dtype)
+    out[_resolved(spec, bounds)] = g
     return out
 
 
@@ -92,15 +123,55 @@ def _where(condition):
     return np.argwhere(condition).astype(np.int64)
 
 
-Slice = define_op("Slice", _slice)
-StridedSlice = define_op("StridedSlice", _strided_slice)
-StridedSliceGrad = define_op("StridedSliceGrad", _strided_slice_grad)
-GatherNd = define_op("GatherNd", _gather_nd)
-ScatterNd = define_op("ScatterNd", _scatter_nd)
-TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update)
-TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add)
+Slice = define_op("Slice", _slice, family=LINEAR,
+                  batching=Stacking(leading={"begin": 0, "size": BATCH}))
+StridedSlice = define_op("StridedSlice", _strided_slice, family=LINEAR,
+                         batching=Stacking(leading={"index": slice(None)}))
+StridedSliceGrad = define_op("StridedSliceGrad", _strided_slice_grad, family=LINEAR,
+                             batching=Stacking(leading={"index": slice(None), "shape": BATCH}))
+# Slices whose bounds are scalar integer tensors known only when the graph runs (`xs[t]` in
+# a while_loop); the index is rebuilt from them on each run.
+DynamicStridedSlice = define_op("DynamicStridedSlice", _dynamic_strided_slice, family=LINEAR)
+DynamicStridedSliceGrad = define_op("DynamicStridedSliceGrad", _dynamic_strided_slice_grad,
+                                    family=LINEAR)
+
+
+def _dynamic_strided_slice_dims(inputs, attrs) -> list:
+    """The static shape of a DynamicStridedSlice: a slice with a run-time bound has an
+    unknown length; the others are as NumPy's."""
+    x = inputs[0]
+    dims = x._dims
+    spec = attrs["spec"]
+    if dims is None:
+        return [(x._value.dtype, None)]
+    used = sum(1 for s in spec if s is not None and s is not Ellipsis)
+    out, dim = [], 0
+    for s in spec:
+        if s is Ellipsis:
+            out.extend(dims[dim:dim + len(dims) - used])
+            dim += len(dims) - used
+        elif s is None:
+            out.append(1)
+        elif type(s) is _py_slice:
+            d = dims[dim]
+            static = d is not None and not any(type(p) is Bound for p in (s.start, s.stop, s.step))
+            out.append(len(range(*s.indices(d))) if static else None)
+            dim += 1
+        else:
+            dim += 1
+    return [(x._value.dtype, tuple(out) + tuple(dims[dim:]))]
+
+
+DynamicStridedSlice.shape_fn = _dynamic_strided_slice_dims
+# The shape of the sliced input, as far as the graph knows it.
+DynamicStridedSliceGrad.shape_fn = lambda inputs, attrs: [
+    (inputs[0]._value.dtype, constant_shape(inputs[1]))]
+GatherNd = define_op("GatherNd", _gather_nd, family=LINEAR)
+ScatterNd = define_op("ScatterNd", _scatter_nd, family=LINEAR)
+TensorScatterUpdate = define_op("TensorScatterUpdate", _tensor_scatter_update, family=LINEAR)
+TensorScatterAdd = define_op("TensorScatterAdd", _tensor_scatter_add, family=LINEAR)
 Where = define_op("Where", _where)
-SelectV2 = define_op("SelectV2", np.where)
+SelectV2 = define_op("SelectV2", np.where, family=LINEAR, batching=TRANSPARENT)
 
 
 # -- slicing ---------------------------------------------------------------------------------
@@ -136,6 +207,8 @@ def slice(input_, begin, size, name=None) -> Tensor:  # noqa: A001  (TF's public
 
 def _checked_index(shape: list, spec: list) -> tuple:
     """A NumPy basic index from `spec` (slices, ints, Ellipsis, None), validated as TF does."""
+    if shape is None:  # unknown rank: checked when the graph runs
+        return tuple(spec)
     ellipses = sum(1 for s in spec if s is Ellipsis)
     if ellipses > 1:
         raise errors.InvalidArgumentError(
@@ -151,8 +224,8 @@ def _checked_index(shape: list, spec: list) -> tuple:
             dim += len(shape) - used
         elif s is None:
             continue
-        elif type(s) is int:
-            if not -shape[dim] <= s < shape[dim]:
+        elif type(s) is int or type(s) is Bound:
+            if type(s) is int and shape[dim] is not None and not -shape[dim] <= s < shape[dim]:
                 raise errors.InvalidArgumentError(
                     None, "StridedSlice", f"StridedSlice: slice index {s} of dimension {dim} out "
                     f"of bounds (shape {shape})")
@@ -209,8 +282,13 @@ _SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis 
                      "scalar tf.int32/tf.int64 tensors are valid indices")
 
 
-def _index_value(idx) -> int:
-    """A Python int from an int, a NumPy integer or a scalar integer tensor; else TypeError."""
+def _index_value(idx, bounds: list):
+    """A Python int from an int, a NumPy integer or a scalar integer tensor; a scalar integer
+    tensor known only when the graph runs is appended to `bounds` and stands as a Bound.
+
+    Raises:
+        TypeError: anything else.
+    """
     if isinstance(idx, numbers.Integral):
         return int(idx)
     dtype = getattr(idx, "dtype", None)
@@ -220,11 +298,15 @@ def _index_value(idx) -> int:
         ok = dtype is not None and np.dtype(dtype).kind in "iu" and np.ndim(idx) == 0
     if not ok:
         raise TypeError(f"{_SLICE_TYPE_ERROR}, got {idx!r}")
-    return int(getattr(idx, "_value", idx))
+    value = getattr(idx, "_value", idx)
+    if isinstance(value, SymbolicValue):
+        bounds.append(idx)
+        return Bound(len(bounds) - 1)
+    return int(value)
 
 
-def _bound(value):
-    return value if value is None or type(value) is int else _index_value(value)
+def _bound(value, bounds: list):
+    return value if value is None or type(value) is int else _index_value(value, bounds)
 
 
 def _getitem(tensor, slice_spec):
@@ -236,15 +318,19 @@ def _getitem(tensor, slice_spec):
         return boolean_mask(tensor, slice_spec)
     if not isinstance(slice_spec, (list, tuple)):
         slice_spec = (slice_spec,)
-    spec = []
+    spec, bounds = [], []
     for s in slice_spec:
         if type(s) is int or s is None or s is Ellipsis:
             spec.append(s)
         elif type(s) is _py_slice:
-            spec.append(_py_slice(_bound(s.start), _bound(s.stop), _bound(s.step)))
+            spec.append(_py_slice(_bound(s.start, bounds), _bound(s.stop, bounds),
+                                  _bound(s.step, bounds)))
         else:
-            spec.append(_index_value(s))
-    index = _checked_index(list(tensor._value.shape), spec)
+            spec.append(_index_value(s, bounds))
+    dims = tensor._value.dims if isinstance(tensor._value, SymbolicValue) else tensor._value.shape
+    index = _checked_index(None if dims is None else list(dims), spec)
+    if bounds:
+        return execute(DynamicStridedSlice, (tensor, *bounds), {"spec": index})
     return execute(StridedSlice, (tensor,), {"index": index})
 
 

@@ -1,6 +1,8 @@
-"""Forward-mode (JVP) rules shared by whole families of ops, each following from what the
-family is, so that one line registers an op:
-- linear ops (reshapes, slices, gathers, concatenations, sums): the op maps tangents itself;
+"""Forward-mode (JVP) rules shared by whole families of ops (see Family in
+framework/registry.py), each following from what the family is, so that an op gets its rule
+from the family it declares at `define_op`:
+- linear ops (reshapes, slices, gathers, concatenations, sums) and identities: the op maps
+  tangents itself;
 - multilinear ops (products: mul, matmul, einsum): one term per input with a tangent;
 - elementwise ops: the Jacobian is diagonal, so the gradient rule gives the slopes.
 
@@ -12,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.registry import RegisterJVP, get_op
-from .op_util import dtype_of, shape_of, value_of
+from ..framework.registry import (ELEMENTWISE, IDENTITY, LINEAR, MULTILINEAR, get_op,
+                                  register_family_jvp)
+from .op_util import dtype_of, shape_of
 
-__all__ = ["elementwise_jvp", "linear_jvp", "multilinear_jvp", "plus", "register_jvps"]
+__all__ = ["elementwise_jvp", "linear_jvp", "multilinear_jvp", "plus"]
 
 
 def plus(a, b):
@@ -58,24 +61,25 @@ def elementwise_jvp(op, *tangents):
     rule = op.op.grad
     if len(tangents) == 1:
         t = tangents[0]
-        if value_of(t).dtype.kind == "c":
+        if dtype_of(t).kind == "c":
             conj = get_op("Conj")
             return conj(rule(op, conj(t)))
         return rule(op, t)
     op._needed = {x._id for x, t in zip(op._tensors, tangents) if t is not None}
-    out = value_of(op.outputs[0])
-    slopes = rule(op, np.ones(out.shape, out.dtype))
+    out = op.outputs[0]
+    dtype = dtype_of(out)
+    slopes = rule(op, np.ones(shape_of(out), dtype))
     total = None
     for slope, t in zip(slopes, tangents):
         if t is None or slope is None:
             continue
-        if out.dtype.kind == "c":
+        if dtype.kind == "c":
             slope = get_op("Conj")(slope)
         total = plus(total, slope * t)
     return total
 
 
-def register_jvps(rule, *op_types: str) -> None:
-    """Registers `rule` (one of the above) as the JVP rule of each of `op_types`."""
-    for op_type in op_types:
-        RegisterJVP(op_type)(rule)
+register_family_jvp(ELEMENTWISE, elementwise_jvp)
+register_family_jvp(LINEAR, linear_jvp)
+register_family_jvp(IDENTITY, linear_jvp)
+register_family_jvp(MULTILINEAR, multilinear_jvp)

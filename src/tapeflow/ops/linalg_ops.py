@@ -179,11 +179,13 @@ def _matrices(op_name: str, x, square: bool = True, half: bool = False):
         raise invalid_argument(
             op_name, f"dtype {x.dtype.name} is not in the list of allowed values "
             f"({', '.join(_LINALG_DTYPES)}); shape {list(x.shape)}.")
+    if x.ndim is None:  # unknown rank: checked when the graph runs
+        return x
     if x.ndim < 2:
         raise invalid_argument(
             op_name, f"Input must have rank >= 2, got rank {x.ndim} (shape "
             f"{list(x.shape)}).")
-    if square and x.shape[-1] != x.shape[-2]:
+    if square and None not in x.shape[-2:] and x.shape[-1] != x.shape[-2]:
         raise invalid_argument(
             op_name, f"Input matrices must be square, got shape {list(x.shape)}.")
     return x

@@ -9,26 +9,29 @@ import math
 
 import numpy as np
 
+from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, no_gradient
-from .array_ops import BroadcastTo, Reshape
-from .indexing_ops import SelectV2
+from .array_ops import BroadcastTo, Reshape, Shape
+from .comparison_ops import Greater, GreaterEqual, LessEqual, NotEqual
 from .complex_ops import Complex, Conj
+from .creation_ops import zero_gradient
+from .indexing_ops import SelectV2
 from .math_ops import (Cast, Cos, Cosh, DivNoNan, Exp, FloorDiv, Log, MatMul, Pow, Reciprocal,
                        ReciprocalGrad, RsqrtGrad, Sign, Sin, Sinh, Sqrt, SqrtGrad, Square)
-from .op_util import dtype_of, shape_of, value_of, zeros_like_value
+from .gather_ops import GatherV2
+from .op_util import dtype_of, partly_known_dims, shape_of
+from .reduction_ops import Prod
 
 
 def is_complex(x) -> bool:
     """Whether a raw array or a Tensor holds complex numbers."""
-    return (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c"
+    return (x if type(x) is np.ndarray else getattr(x, "_value", x)).dtype.kind == "c"
 
 
 def conj(x):
     """conj(x) for complex x; real x as it is (TF's conj is the identity on reals)."""
-    if (x if type(x) is np.ndarray else value_of(x)).dtype.kind == "c":
-        return Conj(x)
-    return x
+    return Conj(x) if is_complex(x) else x
 
 
 # -- arithmetic --------------------------------------------------------------------------------
@@ -96,16 +99,16 @@ def _pow_grad(op, g):
         return gx, None
     # TF's convention: no gradient w.r.t. the exponent where the (real) base is <= 0
     # (log(1) = 0 there).
-    value = value_of(x)
-    valid = np.not_equal(value, 0) if value.dtype.kind == "c" else np.greater(value, 0)
-    gy = g * conj(op.outputs[0]) * Log(SelectV2(valid, x, np.ones((), value.dtype)))
+    dtype = dtype_of(x)
+    valid = (NotEqual if dtype.kind == "c" else Greater)(x, np.zeros((), dtype))
+    gy = g * conj(op.outputs[0]) * Log(SelectV2(valid, x, np.ones((), dtype)))
     return gx, gy
 
 
 def _selected_grads(op, g, x_wins):
-    """g split between x and y by `x_wins(x, y)`; ties go to x, as in TF."""
+    """g split between x and y by the comparison op `x_wins(x, y)`; ties go to x, as in TF."""
     x, y = op.inputs
-    mask = x_wins(value_of(x), value_of(y))
+    mask = x_wins(x, y)
     zero = np.zeros((), dtype_of(g))
     return (SelectV2(mask, g, zero) if op.needs_gradient(0) else None,
             SelectV2(mask, zero, g) if op.needs_gradient(1) else None)
@@ -113,12 +116,12 @@ def _selected_grads(op, g, x_wins):
 
 @RegisterGradient("Maximum")
 def _maximum_grad(op, g):
-    return _selected_grads(op, g, np.greater_equal)
+    return _selected_grads(op, g, GreaterEqual)
 
 
 @RegisterGradient("Minimum")
 def _minimum_grad(op, g):
-    return _selected_grads(op, g, np.less_equal)
+    return _selected_grads(op, g, LessEqual)
 
 
 @RegisterGradient("SquaredDifference")
@@ -156,6 +159,9 @@ _MATMUL_GRADS = {
 def _matmul_grad(op, g):
     a, b = op.inputs
     attrs = op.attrs
+    if not any(attrs.values()):  # the common a @ b
+        return (MatMul(g, b, adjoint_b=True) if op.needs_gradient(0) else None,
+                MatMul(a, g, adjoint_a=True) if op.needs_gradient(1) else None)
     transpose_a, transpose_b = attrs.get("transpose_a", False), attrs.get("transpose_b", False)
     adjoint_a, adjoint_b = attrs.get("adjoint_a", False), attrs.get("adjoint_b", False)
     # A plain transpose of a complex matrix is the adjoint of its conjugate: differentiate
@@ -188,13 +194,12 @@ def _abs_grad(op, g):
 @RegisterGradient("ComplexAbs")
 def _complex_abs_grad(op, g):
     y = op.outputs[0]
-    return DivNoNan(Complex(g, zeros_like_value(g)) * op.inputs[0],
-                    Complex(y, zeros_like_value(y)))
+    return DivNoNan(Complex(g, zero_gradient(g)) * op.inputs[0], Complex(y, zero_gradient(y)))
 
 
 @RegisterGradient("Sign")
 def _sign_grad(op, g):
-    return zeros_like_value(op.inputs[0])
+    return zero_gradient(op.inputs[0])
 
 
 @RegisterGradient("Square")
@@ -331,24 +336,54 @@ def _sigmoid_grad(op, g):
 
 
 # -- sum, mean, cast ---------------------------------------------------------------------------
+def reduced_axes(attrs: dict, rank: int) -> tuple:
+    """A reduction's axes, non-negative (its `axis` attribute is None or holds negative
+    axes when the input's rank was unknown as the graph was built)."""
+    axes = attrs["axis"]
+    return tuple(range(rank)) if axes is None else tuple(a % rank for a in axes)
+
+
 def keep_reduced_dims(t, shape: tuple, attrs: dict):
     """A reduction's output (or its gradient) with the reduced axes kept as length 1."""
     if attrs["keepdims"]:
         return t
-    axes = attrs["axis"]
+    axes = reduced_axes(attrs, len(shape))
     return Reshape(t, tuple(1 if i in axes else d for i, d in enumerate(shape)))
 
 
 @RegisterGradient("Sum")
 def _sum_grad(op, g):
-    shape = shape_of(op.inputs[0])
-    return BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
+    x = op.inputs[0]
+    dims = partly_known_dims(x)
+    if dims is None:
+        shape = shape_of(x)
+        return BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
+    # Unknown dimensions: the reduced axes kept as 1 (-1 for the one unknown axis kept),
+    # then a broadcast to the input's shape when the graph runs.
+    axes = reduced_axes(op.attrs, len(dims))
+    kept = tuple(1 if i in axes else -1 if d is None else d for i, d in enumerate(dims))
+    if kept.count(-1) > 1:
+        raise SymbolicValueError(f"Sum's gradient needs the shape of {x.name} when it runs")
+    if not op.attrs["keepdims"]:
+        g = Reshape(g, kept)
+    return BroadcastTo(g, Shape(x, out_type=np.int64))
 
 
 @RegisterGradient("Mean")
 def _mean_grad(op, g):
-    shape = shape_of(op.inputs[0])
-    count = math.prod([shape[a] for a in op.attrs["axis"]])
+    x = op.inputs[0]
+    dims = partly_known_dims(x)
+    if dims is None:
+        shape = shape_of(x)
+        count = math.prod([shape[a] for a in reduced_axes(op.attrs, len(shape))])
+    else:
+        axes = reduced_axes(op.attrs, len(dims))
+        count = math.prod([dims[a] for a in axes if dims[a] is not None])
+        unknown = [a for a in axes if dims[a] is None]
+        if unknown:
+            sizes = GatherV2(Shape(x, out_type=np.int64), np.asarray(unknown, np.int64),
+                             axis=0, batch_dims=0)
+            count = Cast(Prod(sizes, axis=(0,), keepdims=False), dtype=dtype_of(g)) * count
     return _sum_grad(op, g / count)
 
 

@@ -17,7 +17,9 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.registry import define_op
+from ..framework.shape_inference import shape_text
+from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
+                                  define_op)
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import NO_ATTRS, as_input, binary_inputs, hinted_inputs, normalize_axes
@@ -156,54 +158,73 @@ def _cast(x, dtype):
 
 
 # -- ops -------------------------------------------------------------------------------------
-Add = define_op("AddV2", np.add)
-Sub = define_op("Sub", np.subtract)
-Mul = define_op("Mul", np.multiply)
-RealDiv = define_op("RealDiv", np.true_divide)
-FloorDiv = define_op("FloorDiv", _floor_div)
-FloorMod = define_op("FloorMod", _floor_mod)
-Pow = define_op("Pow", np.power)
-Maximum = define_op("Maximum", np.maximum)
-Minimum = define_op("Minimum", np.minimum)
-SquaredDifference = define_op("SquaredDifference", _squared_difference)
-DivNoNan = define_op("DivNoNan", _div_no_nan)
-Atan2 = define_op("Atan2", np.arctan2)
-AddN = define_op("AddN", _add_n)
-Neg = define_op("Neg", np.negative)
-Abs = define_op("Abs", np.abs)
-ComplexAbs = define_op("ComplexAbs", np.abs)
-Sign = define_op("Sign", np.sign)
-Square = define_op("Square", np.square)
-Sqrt = define_op("Sqrt", np.sqrt)
-Rsqrt = define_op("Rsqrt", _rsqrt)
-Reciprocal = define_op("Reciprocal", np.reciprocal)
-SqrtGrad = define_op("SqrtGrad", _sqrt_grad)
-RsqrtGrad = define_op("RsqrtGrad", _rsqrt_grad)
-ReciprocalGrad = define_op("ReciprocalGrad", _reciprocal_grad)
-Exp = define_op("Exp", np.exp)
-Expm1 = define_op("Expm1", np.expm1)
-Log = define_op("Log", np.log)
-Log1p = define_op("Log1p", np.log1p)
-Sin = define_op("Sin", np.sin)
-Cos = define_op("Cos", np.cos)
-Tan = define_op("Tan", np.tan)
-Asin = define_op("Asin", np.arcsin)
-Acos = define_op("Acos", np.arccos)
-Atan = define_op("Atan", np.arctan)
-Sinh = define_op("Sinh", np.sinh)
-Cosh = define_op("Cosh", np.cosh)
-Tanh = define_op("Tanh", np.tanh)
-Asinh = define_op("Asinh", np.arcsinh)
-Acosh = define_op("Acosh", np.arccosh)
-Atanh = define_op("Atanh", np.arctanh)
-Sigmoid = define_op("Sigmoid", _stable_sigmoid)
-Round = define_op("Round", np.round)
-Floor = define_op("Floor", np.floor)
-Ceil = define_op("Ceil", np.ceil)
-MatMul = define_op("BatchMatMulV2", _matmul)
-Sum = define_op("Sum", _sum)
-Mean = define_op("Mean", _mean)
-Cast = define_op("Cast", _cast)
+Add = define_op("AddV2", np.add, family=ELEMENTWISE)
+Sub = define_op("Sub", np.subtract, family=ELEMENTWISE)
+Mul = define_op("Mul", np.multiply, family=MULTILINEAR, batching=TRANSPARENT)
+RealDiv = define_op("RealDiv", np.true_divide, family=ELEMENTWISE)
+FloorDiv = define_op("FloorDiv", _floor_div, family=ELEMENTWISE)
+FloorMod = define_op("FloorMod", _floor_mod, family=ELEMENTWISE)
+Pow = define_op("Pow", np.power, family=ELEMENTWISE)
+Maximum = define_op("Maximum", np.maximum, family=ELEMENTWISE)
+Minimum = define_op("Minimum", np.minimum, family=ELEMENTWISE)
+# Elementwise but not holomorphic: its JVP comes from the gradient rule, transposed.
+SquaredDifference = define_op("SquaredDifference", _squared_difference, batching=TRANSPARENT)
+DivNoNan = define_op("DivNoNan", _div_no_nan, family=ELEMENTWISE)
+Atan2 = define_op("Atan2", np.arctan2, family=ELEMENTWISE)
+AddN = define_op("AddN", _add_n, family=LINEAR, batching=TRANSPARENT)
+Neg = define_op("Neg", np.negative, family=LINEAR, batching=TRANSPARENT)
+Abs = define_op("Abs", np.abs, family=ELEMENTWISE)
+# Elementwise but not holomorphic: its JVP comes from the gradient rule, transposed.
+ComplexAbs = define_op("ComplexAbs", np.abs, batching=TRANSPARENT)
+Sign = define_op("Sign", np.sign, family=ELEMENTWISE)
+Square = define_op("Square", np.square, family=ELEMENTWISE)
+Sqrt = define_op("Sqrt", np.sqrt, family=ELEMENTWISE)
+Rsqrt = define_op("Rsqrt", _rsqrt, family=ELEMENTWISE)
+Reciprocal = define_op("Reciprocal", np.reciprocal, family=ELEMENTWISE)
+# Elementwise but antiholomorphic in y: their JVPs come from the gradient rules, transposed.
+SqrtGrad = define_op("SqrtGrad", _sqrt_grad, batching=TRANSPARENT)
+RsqrtGrad = define_op("RsqrtGrad", _rsqrt_grad, batching=TRANSPARENT)
+ReciprocalGrad = define_op("ReciprocalGrad", _reciprocal_grad, batching=TRANSPARENT)
+Exp = define_op("Exp", np.exp, family=ELEMENTWISE)
+Expm1 = define_op("Expm1", np.expm1, family=ELEMENTWISE)
+Log = define_op("Log", np.log, family=ELEMENTWISE)
+Log1p = define_op("Log1p", np.log1p, family=ELEMENTWISE)
+Sin = define_op("Sin", np.sin, family=ELEMENTWISE)
+Cos = define_op("Cos", np.cos, family=ELEMENTWISE)
+Tan = define_op("Tan", np.tan, family=ELEMENTWISE)
+Asin = define_op("Asin", np.arcsin, family=ELEMENTWISE)
+Acos = define_op("Acos", np.arccos, family=ELEMENTWISE)
+Atan = define_op("Atan", np.arctan, family=ELEMENTWISE)
+Sinh = define_op("Sinh", np.sinh, family=ELEMENTWISE)
+Cosh = define_op("Cosh", np.cosh, family=ELEMENTWISE)
+Tanh = define_op("Tanh", np.tanh, family=ELEMENTWISE)
+Asinh = define_op("Asinh", np.arcsinh, family=ELEMENTWISE)
+Acosh = define_op("Acosh", np.arccosh, family=ELEMENTWISE)
+Atanh = define_op("Atanh", np.arctanh, family=ELEMENTWISE)
+Sigmoid = define_op("Sigmoid", _stable_sigmoid, family=ELEMENTWISE)
+Round = define_op("Round", np.round, family=ELEMENTWISE)
+Floor = define_op("Floor", np.floor, family=ELEMENTWISE)
+Ceil = define_op("Ceil", np.ceil, family=ELEMENTWISE)
+MatMul = define_op("BatchMatMulV2", _matmul, family=MULTILINEAR)
+
+
+def _matmul_check(inputs, attrs) -> None:
+    """TF's build-time check of a matmul's known inner dimensions (the shape is probed)."""
+    a, b = (x._dims for x in inputs)
+    if a is None or b is None or len(a) < 2 or len(b) < 2:
+        return None
+    inner_a = a[-2] if attrs.get("transpose_a") or attrs.get("adjoint_a") else a[-1]
+    inner_b = b[-1] if attrs.get("transpose_b") or attrs.get("adjoint_b") else b[-2]
+    if inner_a is not None and inner_b is not None and inner_a != inner_b:
+        raise ValueError(f"Dimensions must be equal, but are {inner_a} and {inner_b} for "
+                         f"'MatMul' with input shapes: {shape_text(a)}, {shape_text(b)}.")
+    return None
+
+
+MatMul.shape_fn = _matmul_check
+Sum = define_op("Sum", _sum, family=LINEAR, batching=STACKED)
+Mean = define_op("Mean", _mean, family=LINEAR, batching=STACKED)
+Cast = define_op("Cast", _cast, family=LINEAR, batching=TRANSPARENT)
 
 
 # -- public functions ------------------------------------------------------------------------
@@ -239,7 +260,8 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
     """The public function of unary op `op`; dtypes of NumPy `no_kernel` kinds are accepted by
     TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
-        x = as_input(x)
+        if type(x) is not Tensor:
+            x = as_input(x)
         kind = x._value.dtype.kind
         if kind not in kinds:
             raise no_kernel_error(op.name, x) if kind in no_kernel else dtype_error(op.name, x,

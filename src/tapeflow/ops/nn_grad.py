@@ -5,10 +5,11 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient
 from .array_ops import Reshape
+from .comparison_ops import Less
 from .creation_ops import zero_gradient
-from .math_ops import Exp, Sigmoid, Sum
+from .math_ops import Abs, Cast, Exp, Sigmoid, Sum
 from .nn_ops import EluGrad, LeakyReluGrad, LogSoftmax, Relu6Grad, ReluGrad, SeluGrad, Softmax
-from .op_util import dtype_of, shape_of, value_of
+from .op_util import dtype_of, shape_of
 
 
 @RegisterGradient("Relu")
@@ -48,7 +49,7 @@ def _constant_zero(g) -> bool:
     (the engine's filler for an output nobody differentiates). A recorded eager tensor may
     be a real gradient that happens to be zero, whose own derivative still counts."""
     value = g if not hasattr(g, "_id") else getattr(g, "_const", None)
-    return value is not None and not np.any(value)
+    return value is not None and not value.any()
 
 
 @RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
@@ -72,8 +73,9 @@ def _log_softmax_grad(op, g):
 
 
 def _negative_mask(y):
-    """1 where y < 0, else 0: a constant of y's dtype."""
-    return np.less(value_of(y), 0).astype(dtype_of(y))
+    """1 where y < 0, else 0, in y's dtype: a mask, through which no gradient flows."""
+    dtype = dtype_of(y)
+    return Cast(Less(y, np.zeros((), dtype)), dtype=dtype)
 
 
 @RegisterGradient("Relu6")
@@ -120,9 +122,7 @@ def _softplus_grad(op, g):
 
 @RegisterGradient("Softsign")
 def _softsign_grad(op, g):
-    x = op.inputs[0]
-    # 1 + |x| as 1 + x * sign(x), with the sign a constant: |x| needs no op of its own.
-    denominator = 1 + x * np.sign(value_of(x))
+    denominator = 1 + Abs(op.inputs[0])
     return g / (denominator * denominator)
 
 

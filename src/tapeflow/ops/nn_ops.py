@@ -8,9 +8,9 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import ELEMENTWISE, LINEAR, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
-from .array_ops import Reshape, broadcast_to, transpose
+from .array_ops import broadcast_to, squeeze, transpose
 from .math_ops import Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
 from .special_ops import erfc
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
@@ -97,7 +97,8 @@ def _softmax_xent(logits, labels):
 
 
 def _check_labels(labels, classes: int) -> None:
-    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+    # Seen as unsigned, a negative label is larger than any class: one pass finds both.
+    if labels.size and labels.view(labels.dtype.str.replace("i", "u")).max() >= classes:
         bad = labels[(labels < 0) | (labels >= classes)].ravel()[0]
         raise errors.InvalidArgumentError(
             None, "SparseSoftmaxCrossEntropyWithLogits",
@@ -120,24 +121,24 @@ def _sparse_xent(logits, labels):
     return loss, backprop
 
 
-Relu = define_op("Relu", _relu)
-ReluGrad = define_op("ReluGrad", _relu_grad)
-Softmax = define_op("Softmax", _softmax)
+Relu = define_op("Relu", _relu, family=ELEMENTWISE)
+ReluGrad = define_op("ReluGrad", _relu_grad, family=ELEMENTWISE)
+Softmax = define_op("Softmax", _softmax, batching=STACKED)
 LogSoftmax = define_op("LogSoftmax", _log_softmax)
-Relu6 = define_op("Relu6", _relu6)
-Relu6Grad = define_op("Relu6Grad", _relu6_grad)
-Elu = define_op("Elu", _elu)
-EluGrad = define_op("EluGrad", _elu_grad)
-Selu = define_op("Selu", _selu)
-SeluGrad = define_op("SeluGrad", _selu_grad)
-LeakyRelu = define_op("LeakyRelu", _leaky_relu)
-LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad)
-Softplus = define_op("Softplus", _softplus)
-Softsign = define_op("Softsign", _softsign)
-BiasAdd = define_op("BiasAdd", _bias_add)
+Relu6 = define_op("Relu6", _relu6, family=ELEMENTWISE)
+Relu6Grad = define_op("Relu6Grad", _relu6_grad, family=ELEMENTWISE)
+Elu = define_op("Elu", _elu, family=ELEMENTWISE)
+EluGrad = define_op("EluGrad", _elu_grad, family=ELEMENTWISE)
+Selu = define_op("Selu", _selu, family=ELEMENTWISE)
+SeluGrad = define_op("SeluGrad", _selu_grad, family=ELEMENTWISE)
+LeakyRelu = define_op("LeakyRelu", _leaky_relu, family=ELEMENTWISE)
+LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad, family=ELEMENTWISE)
+Softplus = define_op("Softplus", _softplus, family=ELEMENTWISE)
+Softsign = define_op("Softsign", _softsign, family=ELEMENTWISE)
+BiasAdd = define_op("BiasAdd", _bias_add, family=LINEAR)
 SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
-                              num_outputs=2)
+                              num_outputs=2, batching=TRANSPARENT)
 
 
 def relu(features, name=None) -> Tensor:
@@ -406,7 +407,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
                 f"and labels must be broadcastable: logits {list(logits.shape)}, labels "
                 f"{list(labels.shape)}.") from None
         logits, labels = broadcast_to(logits, shape), broadcast_to(labels, shape)
-    if axis != logits.ndim - 1:
+    if logits.ndim is not None and axis != logits.ndim - 1:
         perm = tuple(a for a in range(logits.ndim) if a != axis) + (axis,)
         logits, labels = transpose(logits, perm), transpose(labels, perm)
     return execute(SoftmaxXent, (logits, labels), NO_ATTRS)[0]
@@ -500,6 +501,5 @@ def moments(x, axes, shift=None, keepdims=False, name=None) -> tuple:
     mean = reduce_mean(x, axis=axes, keepdims=True)
     variance = reduce_mean(square(x - mean), axis=axes, keepdims=True)
     if not keepdims:
-        kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
-        mean, variance = Reshape(mean, kept), Reshape(variance, kept)
+        mean, variance = squeeze(mean, axis=list(axes)), squeeze(variance, axis=list(axes))
     return mean, variance

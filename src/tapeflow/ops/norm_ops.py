@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 from ..framework.tensor import Tensor, convert_to_tensor
-from .array_ops import reshape, transpose
+from .array_ops import reshape, squeeze, transpose
 from .complex_ops import complex, conj, imag, real
 from .math_ops import (INEXACT, abs, maximum, pow, reduce_sum, require_dtype, rsqrt, sqrt,
                        square)
@@ -84,8 +84,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
         raise TypeError(f"norm: expected a numeric tensor, got dtype bool (shape "
                         f"{x.shape.as_list()}).")
     x = require_dtype("norm", x, INEXACT)
-    shape = x.shape.as_list()
-    axes = None if axis is None else normalize_axes("norm", axis, len(shape))
+    axes = None if axis is None else normalize_axes("norm", axis, x.ndim)
     if matrix and axes[0] == axes[1]:
         raise ValueError(f"'axis' must be a tuple of 2 unique integers, got {axis}")
     if matrix and ord == 2:
@@ -107,8 +106,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor
             result = pow(reduce_sum(pow(result, ord), axes, keepdims=True), 1.0 / ord)
     if keepdims:
         return result
-    kept = [] if axes is None else [d for i, d in enumerate(shape) if i not in axes]
-    return reshape(result, kept)
+    return reshape(result, []) if axes is None else squeeze(result, axis=list(axes))
 
 
 def _spectral_norm(x, axes) -> Tensor:

@@ -6,7 +6,9 @@ import numpy as np
 
 from ..framework import errors
 from ..framework import dtypes
-from ..framework.tensor import Tensor, _array_from_python, constant
+from ..framework.graph_tensor import SymbolicValue
+from ..framework.tensor import Tensor, array_from_python, constant
+from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 
 NO_ATTRS: dict = {}
@@ -45,7 +47,7 @@ def _like(value, like, op_name: str) -> Tensor:
 
 def _scalar_array(value, dtype, op_name: str) -> np.ndarray:
     try:
-        return _array_from_python(value, dtypes.as_dtype(dtype))
+        return array_from_python(value, dtypes.as_dtype(dtype))
     except (TypeError, OverflowError):
         raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype "
                         f"{dtypes.as_dtype(dtype).name}") from None
@@ -60,6 +62,10 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         TypeError: Python data that does not fit the other operand's dtype.
     """
     tx = type(x) is Tensor or isinstance(x, (Tensor, Variable))
+    if tx and type(y) is float:  # `x * 1.01`: a cached constant, without another call
+        cached = _SCALARS.get((y, x._value.dtype.char))
+        if cached is not None:
+            return x, cached
     ty = type(y) is Tensor or isinstance(y, (Tensor, Variable))
     if tx and ty:
         if x._value.dtype != y._value.dtype:
@@ -105,12 +111,40 @@ def shape_of(x) -> tuple:
         return np.shape(value)
 
 
+def known_only_when_run(dims) -> bool:
+    """Whether a shape argument holds graph tensors whose values the graph does not know
+    while it is built (sizes computed in a loop, `tf.shape` of a partly known tensor)."""
+    if isinstance(dims, TensorShape):
+        return False
+    parts = dims if isinstance(dims, (list, tuple)) else [dims]
+    return any(isinstance(getattr(d, "_value", None), SymbolicValue) for d in parts)
+
+
+def known_dims(x):
+    """The static dimensions of a tensor, variable or array as a tuple (None entries where
+    a graph does not know them), or None when even the rank is unknown."""
+    shape = getattr(x, "shape", None)
+    if shape is None or not hasattr(shape, "rank"):
+        return np.shape(getattr(x, "_value", x))
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
+def partly_known_dims(x):
+    """The dimensions of graph tensor `x` when some are unknown while the graph is built
+    (its rank known), else None: rules then read its shape with a Shape op."""
+    dims = getattr(x, "_dims", None) if hasattr(x, "_op") else None
+    return dims if dims is not None and None in dims else None
+
+
 def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
-    """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes.
+    """`axis` (None, an int, a list or an integer tensor) as a tuple of non-negative axes;
+    for an input of unknown rank (`ndim` None), the axes as given, None for all.
 
     Raises:
         InvalidArgumentError: an axis outside [-ndim, ndim).
     """
+    if ndim is None:  # unknown rank: the axes as given (None: all), checked when it runs
+        return None if axis is None else tuple(int_values(op_name, axis, "axis"))
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int:  # the common case, without a round trip through NumPy
@@ -180,7 +214,8 @@ def dims_values(op_name: str, shape) -> tuple:
 
 
 def normalize_axis(op_name: str, axis, ndim: int) -> int:
-    """One axis in [-ndim, ndim) as a non-negative int.
+    """One axis in [-ndim, ndim) as a non-negative int (as given when `ndim` is None: a
+    tensor of unknown rank).
 
     Raises:
         InvalidArgumentError: the axis is out of range or not an integer.
@@ -193,6 +228,8 @@ def normalize_axis(op_name: str, axis, ndim: int) -> int:
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: axis must be a scalar, got {axis!r}")
         (a,) = values
+    if ndim is None:  # unknown rank: checked when it runs
+        return a
     if not -ndim <= a < ndim:
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: Expected axis in the range [{-ndim}, {ndim}), but got "
@@ -249,9 +286,3 @@ def dtype_of(x) -> np.dtype:
         return value.dtype
     except AttributeError:
         return np.asarray(value).dtype
-
-
-def zeros_like_value(x) -> np.ndarray:
-    """Zeros shaped and typed like a Tensor, Variable or raw array, as a NumPy array: a
-    constant, which carries no gradient."""
-    return np.zeros_like(value_of(x))

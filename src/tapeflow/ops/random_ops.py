@@ -8,7 +8,6 @@ bit-identical to TF's. No-gradient declarations live in `random_grad.py`.
 from __future__ import annotations
 
 import numbers
-import random as _py_random
 import threading
 
 import numpy as np
@@ -16,9 +15,11 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op
+from ..framework.shape_inference import constant_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import math_ops
-from .op_util import as_input, dims_values, int_value
+from .array_ops import shape as shape_of_tensor, stack
+from .op_util import as_input, dims_values, int_value, known_only_when_run
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
@@ -53,9 +54,10 @@ def set_seed(seed) -> None:
         >>> bool((a.numpy() == tf.random.uniform([2]).numpy()).all())
         True
     """
+    import random  # loaded when a seed is set, not by `import tapeflow`
     with _state.lock:
         _state.global_seed = None if seed is None else int(seed)
-        _state.op_seeds = None if seed is None else _py_random.Random(int(seed))
+        _state.op_seeds = None if seed is None else random.Random(int(seed))
         _state.counts.clear()
 
 
@@ -89,12 +91,19 @@ def _draw_float(draw, shape, dtype):
     return draw(shape, dtype=np.float32).astype(dtype)
 
 
-def _standard_normal(shape, dtype, seed, seed2):
+def _run_shape(given: tuple, shape):
+    """The shape attribute, or the shape tensor input a graph computes when it runs."""
+    return tuple(int(d) for d in given[0]) if given else shape
+
+
+def _standard_normal(*given, shape, dtype, seed, seed2):
+    shape = _run_shape(given, shape)
     rng = _generator("RandomStandardNormal", seed, seed2)
     return _draw_float(rng.standard_normal, shape, dtype)
 
 
-def _uniform(shape, dtype, seed, seed2):
+def _uniform(*given, shape, dtype, seed, seed2):
+    shape = _run_shape(given, shape)
     return _draw_float(_generator("RandomUniform", seed, seed2).random, shape, dtype)
 
 
@@ -102,7 +111,8 @@ def _uniform_int(shape, minval, maxval, dtype, seed, seed2):
     return _generator("RandomUniformInt", seed, seed2).integers(minval, maxval, shape, dtype)
 
 
-def _truncated_normal(shape, dtype, seed, seed2):
+def _truncated_normal(*given, shape, dtype, seed, seed2):
+    shape = _run_shape(given, shape)
     rng = _generator("TruncatedNormal", seed, seed2)
     out = _draw_float(rng.standard_normal, shape, dtype)
     outside = np.abs(out) > 2
@@ -141,7 +151,9 @@ RandomShuffle = define_op("RandomShuffle", _shuffle)
 
 
 def _drawn_shape(inputs, attrs) -> list:
-    return [(np.dtype(attrs["dtype"]), tuple(attrs["shape"]))]
+    # A shape the graph computes is the op's input: what is known of it.
+    dims = constant_shape(inputs[0]) if inputs else tuple(attrs["shape"])
+    return [(np.dtype(attrs["dtype"]), dims)]
 
 
 # Shapes for graph building: a probe run of a random kernel would advance its sequence.
@@ -166,6 +178,16 @@ def _seeded_attrs(op_name: str, shape, dtype, seed) -> dict:
     return {"shape": dims_values(op_name, shape), "dtype": dtype._np, "seed": seed1, "seed2": seed2}
 
 
+def _draw(op, shape, dtype, seed) -> Tensor:
+    """A float draw of `op`; a shape the graph computes when it runs is the op's input."""
+    if not known_only_when_run(shape):
+        return execute(op, (), _seeded_attrs(op.name, shape, dtype, seed))
+    seed1, seed2 = get_seed(seed)
+    shape = shape if isinstance(shape, Tensor) else stack(list(shape))
+    return execute(op, (shape,),
+                   {"shape": None, "dtype": dtype._np, "seed": seed1, "seed2": seed2})
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
     """Samples from a normal distribution: `standard_normal * stddev + mean`.
 
@@ -188,8 +210,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     dtype = _float_dtype("RandomStandardNormal", dtype)
     mean_t = convert_to_tensor(mean, dtype=dtype)
     stddev_t = convert_to_tensor(stddev, dtype=dtype)
-    rnd = execute(RandomStandardNormal, (), _seeded_attrs("RandomStandardNormal", shape, dtype,
-                                                          seed))
+    rnd = _draw(RandomStandardNormal, shape, dtype, seed)
     return rnd * stddev_t + mean_t
 
 
@@ -205,7 +226,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     dtype = _float_dtype("TruncatedNormal", dtype)
     mean_t = convert_to_tensor(mean, dtype=dtype)
     stddev_t = convert_to_tensor(stddev, dtype=dtype)
-    rnd = execute(TruncatedNormal, (), _seeded_attrs("TruncatedNormal", shape, dtype, seed))
+    rnd = _draw(TruncatedNormal, shape, dtype, seed)
     return rnd * stddev_t + mean_t
 
 
@@ -247,7 +268,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         maxval is None or (isinstance(maxval, numbers.Real) and maxval == 1))
     low = convert_to_tensor(minval, dtype=dtype)
     high = convert_to_tensor(1 if maxval is None else maxval, dtype=dtype)
-    rnd = execute(RandomUniform, (), _seeded_attrs("RandomUniform", shape, dtype, seed))
+    rnd = _draw(RandomUniform, shape, dtype, seed)
     return rnd if unit_range else rnd * (high - low) + low
 
 
@@ -337,13 +358,16 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
             raise ValueError(f"`rate` must be a scalar, got shape {rate.shape.as_list()}")
         scale = 1 / (1 - rate)
         threshold = rate.numpy()
-    shape = x.shape.as_list()
-    dims = shape if noise_shape is None else (
-        noise_shape.as_list() if hasattr(noise_shape, "as_list")
-        else list(getattr(noise_shape, "_value", noise_shape)))
-    if len(dims) == len(shape):
-        dims = [s if d is None else d for d, s in zip(dims, shape)]
-    mask_shape = [int(d) for d in dims]
+    if noise_shape is None and not x.shape.is_fully_defined():
+        mask_shape = shape_of_tensor(x)  # known when the graph runs
+    else:
+        shape = x.shape.as_list()
+        dims = shape if noise_shape is None else (
+            noise_shape.as_list() if hasattr(noise_shape, "as_list")
+            else list(getattr(noise_shape, "_value", noise_shape)))
+        if len(dims) == len(shape):
+            dims = [s if d is None else d for d, s in zip(dims, shape)]
+        mask_shape = [int(d) for d in dims]
     noise = uniform(mask_shape, dtype=x.dtype, seed=seed)
     # Ops, not the noise's value, so that dropout can be traced by tf.function.
     keep = math_ops.cast(noise >= threshold, x.dtype)

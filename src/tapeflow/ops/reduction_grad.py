@@ -5,9 +5,11 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape, Transpose
-from .math_grad import conj, keep_reduced_dims
-from .math_ops import Exp
-from .op_util import dtype_of, shape_of, value_of
+from .comparison_ops import Equal, LogicalAnd
+from .indexing_ops import SelectV2
+from .math_grad import conj, keep_reduced_dims, reduced_axes
+from .math_ops import Cast, Exp, Sum
+from .op_util import dtype_of, shape_of
 from .reduction_ops import Cumprod, Cumsum
 
 
@@ -15,7 +17,7 @@ from .reduction_ops import Cumprod, Cumsum
 def _prod_grad(op, g):
     x = op.inputs[0]
     shape = shape_of(x)
-    axes = op.attrs["axis"]
+    axes = reduced_axes(op.attrs, len(shape))
     g = BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
     # The product of all the other entries is (product before) * (product after): two
     # exclusive cumprods over the reduced axes gathered in front, so zeros need no division.
@@ -34,9 +36,9 @@ def _extreme_grad(op, g):
     """TF's rule for Max and Min: tied extremes share the gradient equally."""
     x = op.inputs[0]
     shape = shape_of(x)
-    y = keep_reduced_dims(value_of(op.outputs[0]), shape, op.attrs)
-    hits = np.equal(y, value_of(x)).astype(dtype_of(g))
-    share = hits / np.add.reduce(hits, axis=op.attrs["axis"], keepdims=True)
+    y = keep_reduced_dims(op.outputs[0], shape, op.attrs)
+    hits = Cast(Equal(y, x), dtype=dtype_of(g))
+    share = hits / Sum(hits, axis=op.attrs["axis"], keepdims=True)
     return keep_reduced_dims(g, shape, op.attrs) * share
 
 
@@ -75,17 +77,16 @@ def _cumprod_grad(op, g):
     # order while a line holds at most one zero.
     axis, exclusive, reverse = op.attrs["axis"], op.attrs["exclusive"], op.attrs["reverse"]
     x, y = op.inputs[0], op.outputs[0]
-    later = Cumsum(g * conj(y), axis=axis, exclusive=exclusive, reverse=not reverse)
-    zero = np.equal(value_of(x), 0)
-    if not zero.any():
-        return later / conj(x)
-    seen = np.cumsum(np.flip(zero, axis) if reverse else zero, axis=axis)
-    seen = np.flip(seen, axis) if reverse else seen
     dtype = dtype_of(x)
-    zero, first = zero.astype(dtype), (zero & (seen == 1)).astype(dtype)
+    later = Cumsum(g * conj(y), axis=axis, exclusive=exclusive, reverse=not reverse)
+    is_zero = Equal(x, np.zeros((), dtype))
+    zero = Cast(is_zero, dtype=dtype)
+    seen = Cumsum(zero, axis=axis, exclusive=False, reverse=reverse)
+    is_first = LogicalAnd(is_zero, Equal(seen, np.ones((), dtype)))
+    first = Cast(is_first, dtype=dtype)
     skipping = Cumprod(x * (1 - first) + first, axis=axis, exclusive=exclusive, reverse=reverse)
     at_first = Cumsum(g * conj(skipping), axis=axis, exclusive=exclusive, reverse=not reverse)
-    return later / conj(x + zero) * (1 - zero) + at_first * first
+    return SelectV2(is_first, at_first, later / conj(x + zero) * (1 - zero))
 
 
 for _op in ("All", "Any", "ArgMax", "ArgMin"):

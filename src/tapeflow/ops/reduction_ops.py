@@ -8,7 +8,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
-from ..framework.registry import define_op
+from ..framework.registry import LINEAR, STACKED, define_op
 from ..framework.tensor import Tensor
 from .comparison_ops import not_equal
 from .complex_ops import conj, real
@@ -93,18 +93,18 @@ def _scan(ufunc, identity):
     return kernel
 
 
-Prod = define_op("Prod", _prod)
-Max = define_op("Max", _extreme(np.maximum, _lowest))
-Min = define_op("Min", _extreme(np.minimum, _highest))
+Prod = define_op("Prod", _prod, batching=STACKED)
+Max = define_op("Max", _extreme(np.maximum, _lowest), batching=STACKED)
+Min = define_op("Min", _extreme(np.minimum, _highest), batching=STACKED)
 All = define_op("All", _all)
 Any = define_op("Any", _any)
 ArgMax = define_op("ArgMax", _argmax)
 ArgMin = define_op("ArgMin", _argmin)
 # TF composes reduce_logsumexp from eight ops; one primitive is faster and as stable.
-ReduceLogSumExp = define_op("ReduceLogSumExp", _logsumexp)
+ReduceLogSumExp = define_op("ReduceLogSumExp", _logsumexp, batching=STACKED)
 EuclideanNorm = define_op("EuclideanNorm", _euclidean_norm)
-Cumsum = define_op("Cumsum", _scan(np.add, 0))
-Cumprod = define_op("Cumprod", _scan(np.multiply, 1))
+Cumsum = define_op("Cumsum", _scan(np.add, 0), family=LINEAR, batching=STACKED)
+Cumprod = define_op("Cumprod", _scan(np.multiply, 1), batching=STACKED)
 
 
 # -- public functions ------------------------------------------------------------------------

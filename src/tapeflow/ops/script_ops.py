@@ -1,10 +1,11 @@
-"""Python run inside a graph: `EagerPyFunc` (tf.py_function) and run-time VJPs.
+"""Python run inside a graph: `EagerPyFunc` (tf.py_function).
 
 A node of this op calls a Python function on its input arrays when the graph runs. Its
-gradient runs the same function under a GradientTape at run time, in another EagerPyFunc
-node, so it can be differentiated again, to any order. Graph-mode gradients use it for
-rules that need values (masks, one-hots) or dimensions unknown while the graph is built,
-and for the gradient of a `while_loop` whose loop variables change shape.
+gradient rule runs the same function under a GradientTape, so it lives in the eager layer
+(eager/script_grad.py). Graph-mode gradients use this op for rules that need dimensions
+unknown while the graph is built (tapeflow's own rules build masks and indices with ops; a
+user's rule may still read values), and for the gradient of a `while_loop` whose loop
+variables change shape.
 """
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ import numpy as np
 from ..framework import dtypes, nest
 from ..framework.execute import execute
 from ..framework.graph_tensor import SymbolicValue
-from ..framework.registry import RegisterGradient, define_op
+from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from .op_util import value_of
 
-__all__ = ["py_function", "runtime_vjp", "spec_of"]
+__all__ = ["py_function", "spec_of", "EagerPyFunc"]
 
 
 def _eager_py_func(*values, fn, Tout, variables=()):
@@ -38,52 +39,9 @@ def spec_of(x) -> tuple:
     return np.asarray(value).dtype if not hasattr(value, "dtype") else value.dtype, np.shape(value)
 
 
-def _as_tensor(x):
+def as_tensor(x):
+    """A Tensor as is; an array (what a plan hands a Python function) as a Tensor."""
     return x if isinstance(x, Tensor) else Tensor(np.asarray(x))
-
-
-def _trainable(x) -> bool:
-    return spec_of(x)[0].kind in "fc"
-
-
-def runtime_vjp(fn, inputs, grads, variables=()) -> list:
-    """Gradients of `fn(*inputs)` (a list of outputs) for upstream `grads`, computed by a
-    GradientTape when the graph runs (at once when called eagerly).
-
-    Returns one gradient per input (None for integer inputs) followed by one per variable.
-    """
-    count = len(inputs)
-    wanted = [i for i, x in enumerate(inputs) if _trainable(x)]
-    variables = tuple(variables)
-
-    def vjp(*values):
-        from ..eager.backprop import GradientTape
-        xs = [_as_tensor(v) for v in values[:count]]
-        upstream = [_as_tensor(v) for v in values[count:]]
-        watched = [xs[i] for i in wanted] + list(variables)
-        with GradientTape(watch_accessed_variables=False) as tape:
-            tape.watch(watched)
-            ys = list(fn(*xs))
-        grads = tape.gradient(ys, watched, output_gradients=upstream)
-        return [np.zeros(spec[1], spec[0]) if g is None and spec[1] is not None and
-                None not in spec[1] else np.zeros_like(w._value) if g is None else g
-                for g, w, spec in zip(grads, watched, specs)]
-
-    specs = [spec_of(inputs[i]) for i in wanted] + [spec_of(v) for v in variables]
-    symbolic = any(hasattr(x, "_id") for x in (*inputs, *grads))
-    outs = EagerPyFunc(*inputs, *grads, *(variables if symbolic else ()), fn=vjp, Tout=specs,
-                       variables=variables if symbolic else ())
-    result: list = [None] * count
-    for i, g in zip(wanted, outs):
-        result[i] = g
-    return result + list(outs[len(wanted):])
-
-
-@RegisterGradient("EagerPyFunc")
-def _eager_py_func_grad(op, *grads):
-    variables = op.attrs.get("variables", ())
-    inputs = op.inputs[:len(op.inputs) - len(variables)]
-    return runtime_vjp(op.attrs["fn"], inputs, grads, variables)
 
 
 def py_function(func, inp, Tout, name=None):
@@ -112,7 +70,7 @@ def py_function(func, inp, Tout, name=None):
     out_dtypes = [dtypes.as_dtype(t) for t in ([Tout] if single else Tout)]
 
     def call(*values):
-        outs = func(*[_as_tensor(v) for v in values])
+        outs = func(*[as_tensor(v) for v in values])
         outs = [outs] if single or not isinstance(outs, (list, tuple)) else list(outs)
         return [convert_to_tensor(o, dtype=d) for o, d in zip(outs, out_dtypes)]
 

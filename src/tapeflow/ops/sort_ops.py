@@ -60,8 +60,8 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     if x.ndim == 0:
         raise errors.InvalidArgumentError(None, "TopKV2", "TopKV2: input must be >= 1-D, got a "
                                           "scalar")
-    n = x.shape[-1]
-    if not 0 <= count <= n:
+    n = x.shape[-1] if x.ndim else None  # None: checked when the graph runs
+    if count < 0 or n is not None and count > n:
         raise errors.InvalidArgumentError(
             None, "TopKV2", f"TopKV2: input must have at least k columns (and k >= 0). Had {n}, "
             f"needed {count} (input shape {x.shape.as_list()})")
@@ -89,23 +89,30 @@ def _sort_last_axis(x, axis, direction: str, want_indices: bool):
     if x.ndim == 0:
         raise ValueError("sort: the input must have rank >= 1, got a scalar")
     a = normalize_axis("Sort", axis, x.ndim)
+    if x.ndim is None and a != -1:
+        raise ValueError(f"sort: axis {a} of a tensor of unknown rank; sort along -1")
     perm = None
-    if a != x.ndim - 1:
+    if x.ndim is not None and a != x.ndim - 1:
         perm = list(range(x.ndim))
         perm[a], perm[-1] = perm[-1], perm[a]
         x = transpose(x, perm)
-    n = x.shape[-1]
     if direction == "DESCENDING":
-        values, indices = top_k(x, n)
+        values, indices = _all_sorted(x)
     elif x.dtype.is_unsigned:
         # Negation would wrap around: flip against the largest value instead.
-        _, indices = top_k(Tensor(np.asarray(x.dtype.max, x.dtype._np) - x._value), n)
+        _, indices = _all_sorted(Tensor(np.asarray(x.dtype.max, x.dtype._np) - x._value))
         values = None if want_indices else _gather_last(x, indices)
     else:
-        negated, indices = top_k(-x, n)
+        negated, indices = _all_sorted(-x)
         values = None if want_indices else -negated
     out = indices if want_indices else values
     return out if perm is None else transpose(out, perm)
+
+
+def _all_sorted(x) -> tuple:
+    """top_k of the whole last axis (its length possibly unknown while a graph is built)."""
+    return tuple(execute(TopKV2, (x,), {"k": None if x.ndim is None else x.shape[-1],
+                                       "sorted": True}))
 
 
 def _gather_last(x, indices):

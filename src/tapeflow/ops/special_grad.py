@@ -7,7 +7,7 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient
 from .math_ops import Exp
-from .op_util import value_of
+from .op_util import dtype_of
 from .special_ops import Digamma, Polygamma
 
 _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)  # a Python float: it takes g's dtype
@@ -33,7 +33,7 @@ def _lgamma_grad(op, g):
 @RegisterGradient("Digamma")
 def _digamma_grad(op, g):
     x = op.inputs[0]
-    return g * Polygamma(np.ones_like(value_of(x)), x)
+    return g * Polygamma(np.ones((), dtype_of(x)), x)
 
 
 @RegisterGradient("Polygamma")

@@ -11,7 +11,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.execute import execute
 from ..framework.numpy_warnings import silenced
-from ..framework.registry import define_op
+from ..framework.registry import MULTILINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
 from .op_util import as_input, int_value, int_values, normalize_axis, same_dtype_inputs
 
@@ -21,7 +21,17 @@ def _einsum(*operands, equation):
     return np.einsum(equation, *operands, optimize=len(operands) > 1)
 
 
-Einsum = define_op("Einsum", _einsum)
+def _stacked_equation(attrs: dict) -> dict:
+    """A fresh letter in front of every operand and of the output: the stacking axis."""
+    equation = attrs["equation"]
+    letter = next(c for c in string.ascii_letters if c not in equation)
+    lhs, out = equation.split("->")
+    return {**attrs, "equation": ",".join(letter + term for term in lhs.split(","))
+            + "->" + letter + out}
+
+
+Einsum = define_op("Einsum", _einsum, family=MULTILINEAR,
+                   batching=Stacking(axes=(), transform=_stacked_equation))
 
 
 def explicit_equation(equation: str, ranks: list) -> str:

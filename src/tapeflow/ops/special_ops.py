@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.numpy_warnings import silenced
-from ..framework.registry import define_op
+from ..framework.registry import ELEMENTWISE, define_op
 from ..framework.tensor import Tensor
 from .math_ops import FLOAT, dtype_error, execute_binary, unary_function
 from .op_util import binary_inputs
@@ -50,11 +50,11 @@ def _polygamma(a, x):
     return np.where(valid, values, np.nan).astype(x.dtype, copy=False)
 
 
-Erf = define_op("Erf", _erf)
-Erfc = define_op("Erfc", _erfc)
-Lgamma = define_op("Lgamma", _lgamma)
-Digamma = define_op("Digamma", _digamma)
-Polygamma = define_op("Polygamma", _polygamma)
+Erf = define_op("Erf", _erf, family=ELEMENTWISE)
+Erfc = define_op("Erfc", _erfc, family=ELEMENTWISE)
+Lgamma = define_op("Lgamma", _lgamma, family=ELEMENTWISE)
+Digamma = define_op("Digamma", _digamma, family=ELEMENTWISE)
+Polygamma = define_op("Polygamma", _polygamma, family=ELEMENTWISE)
 
 erf = unary_function(Erf, "erf", "The error function of x", FLOAT, "[0.0, 1.0]",
                      "array([0. , 0.8427], dtype=float32)")

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework.registry import define_op, no_gradient
+from ..framework.registry import ASSIGN, UPDATE, define_op, no_gradient
 
 
 def _replace(current, value):
     return value
 
 
-AssignVariableOp = define_op("AssignVariableOp", _replace)
-AssignAddVariableOp = define_op("AssignAddVariableOp", np.add)
-AssignSubVariableOp = define_op("AssignSubVariableOp", np.subtract)
-for _name in ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"):
-    no_gradient(_name)
+AssignVariableOp = define_op("AssignVariableOp", _replace, family=ASSIGN)
+AssignAddVariableOp = define_op("AssignAddVariableOp", np.add, family=UPDATE)
+AssignSubVariableOp = define_op("AssignSubVariableOp", np.subtract, family=UPDATE)
+no_gradient("AssignVariableOp")
+no_gradient("AssignAddVariableOp")
+no_gradient("AssignSubVariableOp")
 
 
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):

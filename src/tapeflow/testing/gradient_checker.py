@@ -13,7 +13,7 @@ class GradientCheckError(AssertionError):
 
 
 def _as_arrays(x) -> list:
-    return [np.array(convert_to_tensor(a)._value) for a in x]
+    return [np.array(convert_to_tensor(a)) for a in x]
 
 
 def compute_gradient(f, x, delta=None):
@@ -42,7 +42,7 @@ def compute_gradient(f, x, delta=None):
     values = _as_arrays(x)
 
     def run(*arrays):
-        return np.asarray(f(*[constant(a) for a in arrays])._value)
+        return np.asarray(f(*[constant(a) for a in arrays]))
 
     y = run(*values)
     theoretical, numerical = [], []
@@ -58,7 +58,7 @@ def compute_gradient(f, x, delta=None):
                 out = f(*args)
             g = tape.gradient(out, args[i], output_gradients=upstream.reshape(y.shape))
             if g is not None:
-                jac_t[row] = np.ravel(convert_to_tensor(g)._value)
+                jac_t[row] = np.ravel(convert_to_tensor(g))
         for col in range(xi.size):
             plus, minus = xi.copy().ravel(), xi.copy().ravel()
             plus[col] += delta
@@ -128,7 +128,7 @@ def check_grads(f, args, order: int = 2, eps: float = 1e-6, rtol: float = 1e-5,
 def _check(f, arrays, wrt, order, eps, rtol, atol, rng, level, dot=_vjp_dot) -> float:
     def value(*xs):
         out = f(*[x if isinstance(x, Tensor) else constant(np.asarray(x)) for x in xs])
-        return np.asarray(convert_to_tensor(out)._value, dtype=np.float64)
+        return np.asarray(convert_to_tensor(out), dtype=np.float64)
 
     y = value(*arrays)
     upstream = rng.standard_normal(y.shape)
@@ -143,7 +143,7 @@ def _check(f, arrays, wrt, order, eps, rtol, atol, rng, level, dot=_vjp_dot) -> 
     numeric = float(np.sum((value(*shifted(eps)) - value(*shifted(-eps))) * upstream) / (2 * eps))
     tensors = [constant(a) for a in arrays]
     analytic = float(np.asarray(convert_to_tensor(
-        dot(f, tensors, wrt, constant(upstream), direction))._value))
+        dot(f, tensors, wrt, constant(upstream), direction))))
     error = abs(analytic - numeric) / max(abs(numeric), 1.0)
     if not abs(analytic - numeric) <= atol + rtol * abs(numeric):
         raise GradientCheckError(f"gradient check failed at order {level}: "

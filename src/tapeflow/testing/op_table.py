@@ -16,7 +16,7 @@ def recorded_ops(case: Case) -> set:
     with GradientTape(persistent=True) as tape:
         tape.watch([a for a in args if a.dtype.is_floating])
         case.fn(*args)
-    return {rec.op.name for rec in tape._tape.entries}
+    return {rec[0].name for rec in tape._tape.entries}
 
 
 def run_case(case: Case) -> float:

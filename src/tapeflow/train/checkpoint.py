@@ -36,7 +36,17 @@ def _data_path(prefix: str) -> str:
     return os.fspath(prefix) + ".npz"
 
 
-def _atomic_write(path: str, write) -> None:
+def _file_mode(path: str) -> int:
+    """The permissions a replaced file keeps, or those a new file gets under the umask
+    (the temporary file is created private)."""
+    if os.path.exists(path):
+        return os.stat(path).st_mode & 0o777
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def atomic_write(path: str, write) -> None:
     """Calls `write(file)` on a temporary file, then moves it onto `path` in one step."""
     directory = os.path.dirname(path) or "."
     os.makedirs(directory, exist_ok=True)
@@ -47,6 +57,7 @@ def _atomic_write(path: str, write) -> None:
             write(f)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(temporary, _file_mode(path))
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -106,7 +117,7 @@ def _write(root, prefix: str) -> str:
               and (config := obj.get_build_config()) is not None}
     metadata = json.dumps({"format": "tapeflow-checkpoint", "version": 1, "builds": builds})
     arrays[_METADATA] = np.frombuffer(metadata.encode(), dtype=np.uint8)
-    _atomic_write(_data_path(prefix), lambda f: np.savez(f, **arrays))
+    atomic_write(_data_path(prefix), lambda f: np.savez(f, **arrays))
     return os.fspath(prefix)
 
 
@@ -225,7 +236,7 @@ def _mismatches(values: dict, variables: dict) -> list:
         if key in variables:
             variable, value = variables[key], values[key]
             if tuple(variable.shape.as_list()) != value.shape \
-                    or variable.dtype._np != value.dtype:
+                    or value.dtype != variable.dtype.as_numpy_dtype:
                 problems.append(f"'{key}': the checkpoint holds shape {list(value.shape)} "
                                 f"{value.dtype}, the variable {variable.name} has shape "
                                 f"{variable.shape.as_list()} {variable.dtype.name}")
@@ -449,7 +460,7 @@ def _write_state(directory: str, latest: str, kept: list) -> None:
     lines = [f'model_checkpoint_path: "{os.path.relpath(latest, directory)}"']
     lines += [f'all_model_checkpoint_paths: "{os.path.relpath(p, directory)}"' for p in kept]
     text = "\n".join(lines) + "\n"
-    _atomic_write(os.path.join(directory, _STATE_FILE), lambda f: f.write(text.encode()))
+    atomic_write(os.path.join(directory, _STATE_FILE), lambda f: f.write(text.encode()))
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):

@@ -1,4 +1,6 @@
 """Conv2D, MaxPooling2D and AveragePooling2D against hand-written NumPy."""
+import itertools
+
 import numpy as np
 import pytest
 
@@ -155,3 +157,115 @@ def test_channels_first_layers_match_channels_last_on_transposed_inputs():
     np.testing.assert_array_equal(flat.numpy(), nhwc.reshape(2, -1))
     with pytest.raises(ValueError, match=r"axis 1 of input shape to have value 3"):
         first(nhwc)
+
+
+def _np_conv1d(x, k, dilation=1):
+    """VALID 1-D convolution of [n, steps, c] with [taps, c, f]."""
+    taps = k.shape[0]
+    steps = x.shape[1] - (taps - 1) * dilation
+    return sum(x[:, t * dilation:t * dilation + steps] @ k[t] for t in range(taps))
+
+
+def test_conv1d_causal_dilated_grouped_matches_numpy_and_gradients_flow():
+    x = rng.standard_normal((2, 7, 4)).astype(np.float32)
+    conv = layers.Conv1D(6, 3, padding="causal", dilation_rate=2, groups=2,
+                         bias_initializer="random_normal")
+    y = conv(x).numpy()
+    assert [w.name.split("/")[-1].split(":")[0] for w in conv.weights] == ["kernel", "bias"]
+    assert conv.kernel.shape == [3, 2, 6] and conv.count_params() == 3 * 2 * 6 + 6
+    k, b = conv.kernel.numpy(), conv.bias.numpy()
+    padded = np.pad(x, ((0, 0), (4, 0), (0, 0)))
+    want = np.concatenate([_np_conv1d(padded[..., :2], k[..., :3], 2),
+                           _np_conv1d(padded[..., 2:], k[..., 3:], 2)], axis=-1) + b
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        out = conv(xt)[:, 3]                       # step 3 sees inputs 3, 1 and none after
+    gx, gk, gb = tape.gradient(out, [xt, conv.kernel, conv.bias])
+    assert np.abs(gx.numpy()[:, 4:]).sum() == 0 and np.abs(gx.numpy()[:, [1, 3]]).sum() > 0
+    assert gk is not None and gb.numpy().tolist() == [2.0] * 6
+    with pytest.raises(ValueError, match="groups"):
+        layers.Conv1D(3, 2, groups=2)
+    with pytest.raises(ValueError, match="groups"):
+        layers.Conv1D(4, 2, groups=2)(np.zeros((1, 4, 3), np.float32))
+    with pytest.raises(ValueError, match="causal"):
+        layers.Conv2D(4, 2, padding="causal")
+
+
+@pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
+def test_conv3d_matches_a_numpy_loop_in_both_layouts(data_format):
+    x = rng.standard_normal((1, 4, 3, 5, 2)).astype(np.float32)
+    conv = layers.Conv3D(3, (2, 2, 3), strides=(1, 1, 2), data_format=data_format,
+                         bias_initializer="random_normal")
+    inputs = x if data_format == "channels_last" else x.transpose(0, 4, 1, 2, 3)
+    y = conv(inputs).numpy()
+    if data_format == "channels_first":
+        y = y.transpose(0, 2, 3, 4, 1)
+    k = conv.kernel.numpy()
+    want = np.zeros((1, 3, 2, 2, 3))
+    for i, j, m in itertools.product(range(3), range(2), range(2)):
+        window = x[:, i:i + 2, j:j + 2, 2 * m:2 * m + 3]
+        want[:, i, j, m] = np.tensordot(window, k, axes=([1, 2, 3, 4], [0, 1, 2, 3])) \
+            + conv.bias.numpy()
+    np.testing.assert_allclose(y, want, rtol=1e-4, atol=1e-5)
+    assert conv.get_config()["kernel_size"] == (2, 2, 3)
+
+
+@pytest.mark.parametrize("rank", [1, 2, 3])
+def test_conv_transpose_is_the_adjoint_of_conv_and_sizes_follow_keras(rank):
+    cls = {1: layers.Conv1DTranspose, 2: layers.Conv2DTranspose, 3: layers.Conv3DTranspose}[rank]
+    x = rng.standard_normal((2,) + (3,) * rank + (4,)).astype(np.float32)
+    up = cls(2, 3, strides=2, padding="same", use_bias=False)
+    y = up(x)
+    assert y.shape == [2] + [6] * rank + [2]
+    assert up.kernel.shape == [3] * rank + [2, 4]
+    # <up(x), z> = <x, conv(z)> for the same kernel.
+    z = rng.standard_normal(y.shape.as_list()).astype(np.float32)
+    lhs = float(np.sum(y.numpy() * z))
+    rhs = float(np.sum(x * tf.nn.convolution(z, up.kernel, strides=2, padding="SAME").numpy()))
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-4)
+    assert cls(2, 3, strides=2)(x).shape == [2] + [7] * rank + [2]
+    assert cls(2, 3, strides=2, padding="same", output_padding=1)(x).shape == \
+        [2] + [6] * rank + [2]
+    with pytest.raises(ValueError, match="output padding"):
+        cls(2, 3, strides=2, output_padding=2)
+
+
+def test_depthwise_and_separable_layers_match_per_channel_numpy():
+    x = rng.standard_normal((2, 5, 5, 3)).astype(np.float32)
+    depthwise = layers.DepthwiseConv2D(3, depth_multiplier=2, bias_initializer="ones")
+    y = depthwise(x).numpy()
+    assert [w.shape for w in depthwise.weights] == [[3, 3, 3, 2], [6]]
+    k = depthwise.kernel.numpy()
+    for c, m in itertools.product(range(3), range(2)):
+        want = conv_valid(x[..., c:c + 1].astype(np.float64), k[:, :, c:c + 1, m:m + 1]) + 1
+        np.testing.assert_allclose(y[..., 2 * c + m:2 * c + m + 1], want, rtol=1e-4, atol=1e-5)
+    separable = layers.SeparableConv2D(4, 3, depth_multiplier=2)
+    out = separable(x).numpy()
+    assert [w.name.split("/")[-1].split(":")[0] for w in separable.weights] == \
+        ["depthwise_kernel", "pointwise_kernel", "bias"]
+    depth = tf.nn.depthwise_conv2d(x, separable.depthwise_kernel, [1, 1, 1, 1], "VALID")
+    np.testing.assert_allclose(out, depth.numpy() @ separable.pointwise_kernel.numpy()[0, 0],
+                               rtol=1e-4, atol=1e-5)
+    seq = layers.SeparableConv1D(2, 2)
+    assert seq(x[:, 0]).shape == [2, 4, 2]
+    assert layers.DepthwiseConv1D(2)(x[:, 0]).shape == [2, 4, 3]
+    config = separable.get_config()
+    assert config["depth_multiplier"] == 2 and "depthwise_initializer" in config
+    assert "kernel_initializer" not in config
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        total = tf.reduce_sum(separable(xt))
+    grads = tape.gradient(total, [xt] + separable.trainable_weights)
+    assert all(g is not None and np.abs(g.numpy()).sum() > 0 for g in grads)
+
+
+def test_convolutions_trace_with_an_unknown_batch_size():
+    for layer, shape in [(layers.Conv1D(2, 2, padding="causal"), [None, 5, 3]),
+                         (layers.SeparableConv1D(2, 2), [None, 5, 3]),
+                         (layers.Conv2DTranspose(2, 3, strides=2), [None, 4, 4, 3])]:
+        traced = tf.function(layer, input_signature=[tf.TensorSpec(shape)])
+        x = rng.standard_normal([2] + shape[1:]).astype(np.float32)
+        np.testing.assert_allclose(traced(x).numpy(), layer(x).numpy(), rtol=1e-6)

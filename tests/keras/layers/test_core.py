@@ -110,3 +110,9 @@ def test_dropout_gradient_is_the_mask():
         tape.watch(x)
         y = layer(x, training=True)
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), y.numpy())
+
+
+def test_identity_returns_its_inputs():
+    x = tf.constant([[1.0, 2.0]])
+    layer = tf.keras.layers.Identity()
+    assert layer(x) is x and layer.weights == [] and "name" in layer.get_config()

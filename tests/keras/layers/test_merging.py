@@ -66,3 +66,26 @@ def test_bad_inputs_name_the_layer_and_shapes():
         layers.Concatenate()(A)
     with pytest.raises(ValueError, match="exactly 2 inputs; received 1"):
         layers.Subtract()([A])
+
+
+def test_dot_is_the_batched_dot_product():
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((2, 3, 4)).astype(np.float32), \
+        rng.standard_normal((2, 5, 4)).astype(np.float32)
+    at, bt = tf.constant(a), tf.constant(b)
+    with tf.GradientTape() as tape:
+        tape.watch([at, bt])
+        y = tf.keras.layers.Dot(axes=(2, 2))([at, bt])
+    np.testing.assert_allclose(y.numpy(), np.einsum("bik,bjk->bij", a, b), rtol=1e-5)
+    ga, gb = tape.gradient(y, [at, bt])
+    np.testing.assert_allclose(ga.numpy(), np.broadcast_to(b.sum(1, keepdims=True), a.shape),
+                               rtol=1e-5)
+    flat = tf.keras.layers.dot([a[:, 0], a[:, 1]], axes=1)
+    np.testing.assert_allclose(flat.numpy(), (a[:, 0] * a[:, 1]).sum(-1, keepdims=True),
+                               rtol=1e-5)
+    cosine = tf.keras.layers.Dot(axes=-1, normalize=True)([a[:, 0], a[:, 0]])
+    np.testing.assert_allclose(cosine.numpy(), np.ones((2, 1)), rtol=1e-5)
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.keras.layers.Dot(axes=1)([a, b])
+    with pytest.raises(ValueError, match="2 inputs"):
+        tf.keras.layers.Dot(axes=1)([a])

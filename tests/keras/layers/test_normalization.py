@@ -1,9 +1,10 @@
-"""BatchNormalization against the formula, in training and inference."""
+"""Batch, layer, group and unit normalization against their formulas."""
 import numpy as np
 import pytest
 
 import tapeflow as tf
 
+layers = tf.keras.layers
 rng = np.random.default_rng(2)
 
 
@@ -124,3 +125,44 @@ def test_layer_normalization_options_and_errors():
         ln(np.ones((1, 3), np.float32))
     with pytest.raises(ValueError, match=r"invalid axis 3 .*rank 2"):
         tf.keras.layers.LayerNormalization(axis=3)(x)
+
+
+def test_group_normalization_normalizes_each_group_of_each_example():
+    x = np.random.default_rng(7).standard_normal((2, 3, 6)).astype(np.float32) * 3 + 1
+    gn = layers.GroupNormalization(groups=3, epsilon=1e-3, gamma_initializer="random_normal",
+                                   beta_initializer="random_normal")
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = gn(xt)
+        total = tf.reduce_sum(y * y)
+    grouped = x.reshape(2, 3, 3, 2)
+    mean = grouped.mean(axis=(1, 3), keepdims=True)
+    var = grouped.var(axis=(1, 3), keepdims=True)
+    want = ((grouped - mean) / np.sqrt(var + 1e-3)).reshape(x.shape) * gn.gamma.numpy() \
+        + gn.beta.numpy()
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-4, atol=1e-5)
+    assert [w.shape for w in gn.weights] == [[6], [6]]
+    grads = tape.gradient(total, [xt, gn.gamma, gn.beta])
+    assert all(g is not None for g in grads)
+    first = layers.GroupNormalization(groups=3, axis=1)
+    np.testing.assert_allclose(first(x.transpose(0, 2, 1)).numpy(),
+                               layers.GroupNormalization(groups=3)(x).numpy()
+                               .transpose(0, 2, 1), rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="groups"):
+        layers.GroupNormalization(groups=4)(x)
+
+
+def test_unit_normalization_scales_to_unit_norm_and_keeps_zeros():
+    x = tf.constant([[3.0, 4.0], [0.0, 0.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layers.UnitNormalization()(x)
+        total = tf.reduce_sum(y * tf.constant([[1.0, 0.0], [1.0, 0.0]]))
+    np.testing.assert_allclose(y.numpy(), [[0.6, 0.8], [0.0, 0.0]], rtol=1e-6)
+    # d(x0 / |x|)/dx = (|x|^2 e0 - x0 x) / |x|^3 at (3, 4): (16, -12) / 125.
+    np.testing.assert_allclose(tape.gradient(total, x).numpy()[0], [16 / 125, -12 / 125],
+                               rtol=1e-5)
+    cube = np.random.default_rng(2).standard_normal((2, 3, 4)).astype(np.float32)
+    y = layers.UnitNormalization(axis=[1, 2])(cube).numpy()
+    np.testing.assert_allclose((y ** 2).sum(axis=(1, 2)), [1.0, 1.0], rtol=1e-5)

@@ -98,7 +98,7 @@ def test_defaults_match_keras():
     assert O.Adagrad().initial_accumulator_value == 0.1
     assert O.AdamW().weight_decay == 0.004
     assert [opt.name for opt in (O.SGD(), O.Adam(), O.AdamW(), O.RMSprop(), O.Adagrad())] == \
-        ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
+        ["sgd", "adam", "adam_w", "rm_sprop", "adagrad"]               # Keras 3's names
 
 
 def test_updates_happen_in_place_without_disturbing_earlier_reads():
@@ -109,10 +109,10 @@ def test_updates_happen_in_place_without_disturbing_earlier_reads():
     opt.apply_gradients([(tf.constant([1.0, 1.0, 1.0]), w)])
     assert snapshot.numpy().tolist() == pytest.approx([0.9, 0.9, 0.9], rel=1e-5)
     del snapshot
-    array_id, m_id = id(w._value), id(opt.get_slot(w, "m")._value)
+    array_id, m_id = id(w._value), id(opt.get_slot(w, "momentum")._value)
     opt.apply_gradients([(tf.constant([1.0, 1.0, 1.0]), w)])
     assert id(w._value) == array_id                     # no reader left: updated in place
-    assert id(opt.get_slot(w, "m")._value) == m_id      # slots too
+    assert id(opt.get_slot(w, "momentum")._value) == m_id      # slots too
 
 
 def test_none_gradients_are_skipped_with_a_warning():
@@ -231,8 +231,8 @@ def test_constraints_weight_decay_exclusions_and_lookup():
     opt.apply_gradients([(tf.constant(0.0), a), (tf.constant(0.0), b)])
     assert (float(a), float(b)) == (pytest.approx(0.9), 1.0)
     assert isinstance(O.get("adam"), O.Adam) and isinstance(O.get("RMSprop"), O.RMSprop)
-    with pytest.raises(ValueError, match="Unknown optimizer: .adamax.. Known names: adagrad"):
-        O.get("adamax")
+    with pytest.raises(ValueError, match="Unknown optimizer: .adamx.. Known names: adadelta"):
+        O.get("adamx")
     with pytest.raises(ValueError, match="momentum"):
         O.SGD(momentum=1.5)
     with pytest.raises(ValueError, match="weight_decay"):
@@ -243,10 +243,10 @@ def test_slots_are_created_per_variable_and_listed():
     a, b = tf.Variable([1.0]), tf.Variable([[1.0, 2.0]])
     opt = O.Adam(amsgrad=True)
     opt.build([a, b])
-    assert opt.get_slot(b, "vhat").shape == [1, 2]
+    assert opt.get_slot(b, "velocity_hat").shape == [1, 2]
     assert len(opt.variables) == 2 + 6
-    with pytest.raises(KeyError, match="no slot 'momentum'"):
-        opt.get_slot(a, "momentum")
+    with pytest.raises(KeyError, match="no slot 'm'"):
+        opt.get_slot(a, "m")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         opt.apply_gradients([(tf.constant([1.0]), a), (tf.constant([[1.0, 1.0]]), b)])

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import importlib
 
-from ...gradients import gradients as _gradients
-from ...gradients import hessians as _hessians
+import numpy as np
+
+from ...eager.graph_gradients import gradients as _gradients
+from ...eager.graph_gradients import hessians as _hessians
 from ...client.session import IndexedSlicesValue, InteractiveSession, Session
 from ...eager.backprop import UnconnectedGradients
 from ...framework import dtypes as _dtypes
-from ...framework.context import state as _state
+from ...framework.context import executing_eagerly, get_default_session
 from ...framework.graph import (Graph, GraphKeys, disable_eager_execution,
                                 enable_eager_execution, get_default_graph, reset_default_graph)
 from ...framework.registry import no_gradient
@@ -38,7 +40,7 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder",
            "global_variables_initializer", "variables_initializer", "global_variables",
            "trainable_variables", "local_variables_initializer", "initialize_all_variables",
            "disable_eager_execution", "enable_eager_execution", "disable_v2_behavior",
-           "get_default_graph", "reset_default_graph", "Graph", "GraphKeys", "assign",
+           "get_default_graph", "get_default_session", "reset_default_graph", "Graph", "GraphKeys", "assign",
            "assign_add", "assign_sub", "control_dependencies", "group", "no_op",
            "get_collection", "add_to_collection", "name_scope", "train", "log", "NoGradient",
            "NotDifferentiable"]
@@ -63,9 +65,10 @@ def placeholder(dtype, shape=None, name=None):
         ...     tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
         <tf.Tensor 'x:0' shape=(None, 3) dtype=float32>
     """
-    if _state.graph is None:
+    if executing_eagerly():
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
-    return _state.graph.placeholder(_dtypes.as_dtype(dtype)._np, TensorShape(shape), name=name)
+    return get_default_graph().placeholder(np.dtype(_dtypes.as_dtype(dtype).as_numpy_dtype),
+                                           TensorShape(shape), name=name)
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
@@ -172,11 +175,6 @@ def name_scope(name, default_name=None, values=None):
 def disable_v2_behavior() -> None:
     """TF1 behavior: here, graph building instead of eager execution."""
     disable_eager_execution()
-
-
-def executing_eagerly() -> bool:
-    """True unless a graph is being built on this thread."""
-    return _state.graph is None
 
 
 def __getattr__(name: str):

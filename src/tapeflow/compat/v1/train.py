@@ -1,8 +1,8 @@
 """tf.compat.v1.train: TF1's optimizers (graph mode and eager)."""
 from __future__ import annotations
 
-from ...framework.context import state
-from ...framework.graph import GraphKeys
+from ...framework.context import executing_eagerly
+from ...framework.graph import GraphKeys, get_default_graph
 from ...framework.indexed_slices import IndexedSlices
 from ...framework.tensor import convert_to_tensor
 from ...ops.control_flow_ops import group
@@ -42,9 +42,8 @@ class Optimizer:
             RuntimeError: a non-callable loss while executing eagerly.
         """
         from ...eager.backprop import GradientTape
-        from ...gradients import gradients
-        graph = state.graph
-        if graph is None:
+        from ...eager.graph_gradients import gradients
+        if executing_eagerly():
             if not callable(loss):
                 raise RuntimeError("`loss` passed to Optimizer.compute_gradients should be a "
                                    "function when eager execution is enabled.")
@@ -59,7 +58,7 @@ class Optimizer:
         if callable(loss):
             loss = loss()
         if var_list is None:
-            var_list = graph.get_collection(GraphKeys.TRAINABLE_VARIABLES)
+            var_list = get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES)
         var_list = list(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
@@ -84,7 +83,7 @@ class Optimizer:
             updates.append(self._apply_dense(grad, var))
         if global_step is not None:
             updates.append(global_step.assign_add(1))
-        if state.graph is None:
+        if executing_eagerly():
             return None
         return group(*updates, name=name or self._name)
 

@@ -9,7 +9,6 @@ import threading
 import numpy as np
 
 from ...framework import dtypes, nest
-from ...framework.context import state
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
@@ -20,7 +19,7 @@ from .. import backend, initializers, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
 from ..naming import snake_case
 
-__all__ = ["Layer", "InputSpec"]
+__all__ = ["Layer", "InputSpec", "serialize_constraint"]
 
 
 class InputSpec:
@@ -259,7 +258,7 @@ class Layer(Module):
                                  "computation in a lambda.")
             if self._loss_call != current:
                 self._loss_call, self._call_losses = current, []
-                self._loss_graph = state.graph
+                self._loss_graph = backend.building_graph()
             self._call_losses.append(loss)
 
     @property
@@ -278,7 +277,7 @@ class Layer(Module):
         """
         found = []
         for layer in self._flatten_layers():
-            if layer._loss_graph is state.graph:     # not those of a finished trace
+            if layer._loss_graph is backend.building_graph():   # not a finished trace's
                 found.extend(layer._call_losses)
             found.extend(convert_to_tensor(loss()) for loss in layer._callable_losses)
         return found
@@ -382,7 +381,7 @@ class Layer(Module):
                                  f"is not compatible with provided weight shape {value.shape}.")
             values.append(value)
         for param, value in zip(params, values):
-            param.assign(value.astype(param.dtype._np))
+            param.assign(value.astype(param.dtype.as_numpy_dtype))
 
     def count_params(self) -> int:
         """The number of scalars in all weights.
@@ -507,6 +506,15 @@ class Layer(Module):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def serialize_constraint(constraint):
+    """A weight constraint's config for `get_config` (None stays None): a function by its
+    registered name, an object by its class and config."""
+    if constraint is None:
+        return None
+    from ..saving.serialization import serialize_keras_object
+    return serialize_keras_object(constraint)
 
 
 def _unique(variables: list) -> list:

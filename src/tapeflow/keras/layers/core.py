@@ -1,4 +1,4 @@
-"""Core layers: Dense, Activation, Flatten, Reshape, Dropout."""
+"""Core layers: Dense, Activation, Flatten, Reshape, Dropout, Identity."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,9 +6,9 @@ import numpy as np
 from ... import nn as tf_nn
 from ...ops import array_ops, math_ops
 from .. import activations, backend, initializers, regularizers
-from .base import InputSpec, Layer
+from .base import InputSpec, Layer, serialize_constraint
 
-__all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout"]
+__all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Identity"]
 
 
 class KernelLayer(Layer):
@@ -30,13 +30,15 @@ class KernelLayer(Layer):
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
 
-    def _add_kernel_and_bias(self, kernel_shape: list) -> None:
-        """Creates `kernel`, and `bias` sized by the kernel's last axis (when used)."""
+    def _add_kernel_and_bias(self, kernel_shape: list, bias_size=None) -> None:
+        """Creates `kernel`, and `bias` (when used) of `bias_size`, by default the size of
+        the kernel's last axis."""
         self.kernel = self.add_weight("kernel", shape=kernel_shape,
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", shape=[kernel_shape[-1]],
+        bias_size = kernel_shape[-1] if bias_size is None else bias_size
+        self.bias = self.add_weight("bias", shape=[bias_size],
                                     initializer=self.bias_initializer,
                                     regularizer=self.bias_regularizer,
                                     constraint=self.bias_constraint) if self.use_bias else None
@@ -53,7 +55,9 @@ class KernelLayer(Layer):
                 "bias_initializer": initializers.serialize(self.bias_initializer),
                 "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
                 "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "activity_regularizer": regularizers.serialize(self.activity_regularizer)}
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "kernel_constraint": serialize_constraint(self.kernel_constraint),
+                "bias_constraint": serialize_constraint(self.bias_constraint)}
 
 
 class Dense(KernelLayer):
@@ -282,3 +286,20 @@ class Lambda(Layer):
 
     def call(self, inputs):
         return self.function(inputs, **self.arguments)
+
+    def get_config(self) -> dict:
+        """The base config plus the function (a lambda as its bytecode, which loading
+        runs only with `safe_mode=False`; a named function by its registered name)."""
+        from ..saving.serialization import serialize_keras_object
+        return {**super().get_config(), "function": serialize_keras_object(self.function),
+                "arguments": self.arguments}
+
+
+class Identity(Layer):
+    """Returns its inputs unchanged (a placeholder, e.g. for an optional block).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.layers.Identity()(tf.constant([1.0, 2.0])).numpy()
+        array([1., 2.], dtype=float32)
+    """

@@ -7,7 +7,7 @@ from ...framework import errors
 from ...framework.context import executing_eagerly
 from ...ops import gather_ops, math_ops
 from .. import initializers, regularizers
-from .base import Layer
+from .base import Layer, serialize_constraint
 
 __all__ = ["Embedding"]
 
@@ -80,4 +80,8 @@ class Embedding(Layer):
     def get_config(self) -> dict:
         return {**super().get_config(), "input_dim": self.input_dim,
                 "output_dim": self.output_dim,
-                "embeddings_initializer": initializers.serialize(self.embeddings_initializer)}
+                "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
+                "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "embeddings_constraint": serialize_constraint(self.embeddings_constraint),
+                "mask_zero": False}

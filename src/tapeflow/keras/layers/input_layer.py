@@ -53,7 +53,7 @@ class InputLayer(Layer):
         self.built = True
 
     def get_config(self) -> dict:
-        return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
+        return {"batch_shape": list(self._batch_input_shape), "dtype": self.dtype,
                 "sparse": False, "ragged": False, "name": self.name}
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 
 from ...framework.tensor_shape import TensorShape
-from ...ops import array_ops, math_ops
+from ...ops import array_ops, math_ops, norm_ops, special_math_ops
 from .base import Layer
 
-__all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate",
-           "add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate"]
+__all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Concatenate", "Dot",
+           "add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate", "dot"]
 
 
 def _shapes(layer: Layer, inputs) -> list:
@@ -201,6 +201,66 @@ class Concatenate(Layer):
         return {**super().get_config(), "axis": self.axis}
 
 
+class Dot(Layer):
+    """The dot product of two batched tensors along one axis of each (Keras's batch_dot):
+    [batch, n, d] and [batch, m, d] with axes=2 give [batch, n, m]; two [batch, d] give
+    [batch, 1].
+
+    Args:
+        axes: an int (the same axis of both) or a pair of axes; not the batch axis.
+        normalize: L2-normalize both inputs along their axes first (cosine similarity).
+
+    Raises:
+        ValueError: not a list of 2 tensors, or sizes along the axes that differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.layers.Dot(axes=1)([tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 4.0]])])
+        <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[11.]], dtype=float32)>
+    """
+
+    def __init__(self, axes, normalize: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        if not isinstance(axes, int) and (len(axes) != 2 or not all(
+                isinstance(a, int) for a in axes)):
+            raise ValueError("Invalid format for argument `axes`: expected an int or a list "
+                             f"of 2 ints. Received: axes={axes}")
+        self.axes = axes if isinstance(axes, int) else list(axes)
+        self.normalize = bool(normalize)
+
+    def _axes(self, shapes) -> list:
+        if len(shapes) != 2:
+            raise ValueError(f'Layer "{self.name}" (Dot) must be called on a list of 2 '
+                             f"inputs. Received: input_shape={shapes}")
+        axes = [self.axes] * 2 if isinstance(self.axes, int) else self.axes
+        axes = [a % len(s) if a < 0 else a for a, s in zip(axes, shapes)]
+        if shapes[0][axes[0]] != shapes[1][axes[1]] or 0 in axes:
+            raise ValueError(f'Layer "{self.name}" (Dot): incompatible input shapes '
+                             f"{shapes} for axes {self.axes}.")
+        return axes
+
+    def build(self, input_shape) -> None:
+        self._axes(_shapes(self, input_shape))
+
+    def call(self, inputs):
+        x, y = inputs
+        axes = self._axes(_shapes(self, inputs))
+        if self.normalize:
+            x = norm_ops.l2_normalize(x, axis=axes[0])
+            y = norm_ops.l2_normalize(y, axis=axes[1])
+        letters = iter("bcdefghijklmnopqrstuvwxyz")
+        batch, shared = next(letters), next(letters)
+        x_axes = [batch] + [shared if a == axes[0] else next(letters) for a in range(1, x.ndim)]
+        y_axes = [batch] + [shared if a == axes[1] else next(letters) for a in range(1, y.ndim)]
+        out = [batch] + [c for c in x_axes[1:] + y_axes[1:] if c != shared]
+        result = special_math_ops.einsum(f"{''.join(x_axes)},{''.join(y_axes)}->{''.join(out)}",
+                                         x, y)
+        return array_ops.expand_dims(result, 1) if len(out) == 1 else result
+
+    def get_config(self) -> dict:
+        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}
+
+
 def _functional(cls, doc: str):
     def merge(inputs, **kwargs):
         return cls(**kwargs)(inputs)
@@ -230,3 +290,18 @@ def concatenate(inputs, axis: int = -1, **kwargs):
         array([[0., 0., 1., 1.]], dtype=float32)
     """
     return Concatenate(axis=axis, **kwargs)(inputs)
+
+
+def dot(inputs, axes=-1, **kwargs):
+    """`Dot(axes, **kwargs)(inputs)`: the batched dot product of two tensors.
+
+    Raises:
+        ValueError: as Dot.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.layers.dot([tf.ones([2, 3]), tf.ones([2, 3])], axes=1).numpy()
+        array([[3.],
+               [3.]], dtype=float32)
+    """
+    return Dot(axes=axes, **kwargs)(inputs)

@@ -35,8 +35,8 @@ class SGD(Optimizer):
     """
 
     def __init__(self, learning_rate=0.01, momentum: float = 0.0, nesterov: bool = False,
-                 name: str = "SGD", **kwargs) -> None:
-        super().__init__(name, learning_rate, **kwargs)
+                 name: str | None = None, **kwargs) -> None:
+        super().__init__(learning_rate, name=name, **kwargs)
         if not 0 <= momentum <= 1:
             raise ValueError(f"`momentum` must be between [0, 1]. Received: momentum={momentum}")
         self.momentum = momentum
@@ -80,27 +80,29 @@ class Adam(Optimizer):
     """
 
     def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
-                 epsilon: float = 1e-7, amsgrad: bool = False, name: str = "Adam",
+                 epsilon: float = 1e-7, amsgrad: bool = False, name: str | None = None,
                  **kwargs) -> None:
-        super().__init__(name, learning_rate, **kwargs)
+        super().__init__(learning_rate, name=name, **kwargs)
         self.beta_1 = beta_1
         self.beta_2 = beta_2
         self.epsilon = epsilon
         self.amsgrad = bool(amsgrad)
 
+    _SLOT_GROUPS = (("momentum", "velocity"), ("velocity_hat",))
+
     def _slot_names(self) -> dict:
-        names = {"m": 0.0, "v": 0.0}
+        names = {"momentum": 0.0, "velocity": 0.0}
         if self.amsgrad:
-            names["vhat"] = 0.0
+            names["velocity_hat"] = 0.0
         return names
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         alpha = lr * xp.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
-        m = slots["m"] + (gradient - slots["m"]) * (1 - self.beta_1)
-        v = slots["v"] + (xp.square(gradient) - slots["v"]) * (1 - self.beta_2)
-        new_slots = {"m": m, "v": v}
+        m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
+        v = slots["velocity"] + (xp.square(gradient) - slots["velocity"]) * (1 - self.beta_2)
+        new_slots = {"momentum": m, "velocity": v}
         if self.amsgrad:
-            v = new_slots["vhat"] = xp.maximum(slots["vhat"], v)
+            v = new_slots["velocity_hat"] = xp.maximum(slots["velocity_hat"], v)
         return value - (m * alpha) / (xp.sqrt(v) + self.epsilon), new_slots
 
     def get_config(self) -> dict:
@@ -130,11 +132,11 @@ class AdamW(Adam):
 
     def __init__(self, learning_rate=0.001, weight_decay: float = 0.004, beta_1: float = 0.9,
                  beta_2: float = 0.999, epsilon: float = 1e-7, amsgrad: bool = False,
-                 name: str = "AdamW", **kwargs) -> None:
+                 name: str | None = None, **kwargs) -> None:
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: "
                              "weight_decay=None")
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name,
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name=name,
                          weight_decay=weight_decay, **kwargs)
 
 
@@ -162,13 +164,15 @@ class RMSprop(Optimizer):
     """
 
     def __init__(self, learning_rate=0.001, rho: float = 0.9, momentum: float = 0.0,
-                 epsilon: float = 1e-7, centered: bool = False, name: str = "RMSprop",
+                 epsilon: float = 1e-7, centered: bool = False, name: str | None = None,
                  **kwargs) -> None:
-        super().__init__(name, learning_rate, **kwargs)
+        super().__init__(learning_rate, name=name, **kwargs)
         self.rho = rho
         self.momentum = momentum
         self.epsilon = epsilon
         self.centered = bool(centered)
+
+    _SLOT_GROUPS = (("velocity",), ("momentum",), ("average_gradient",))
 
     def _slot_names(self) -> dict:
         names = {"velocity": 0.0}
@@ -217,8 +221,8 @@ class Adagrad(Optimizer):
     """
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value: float = 0.1,
-                 epsilon: float = 1e-7, name: str = "Adagrad", **kwargs) -> None:
-        super().__init__(name, learning_rate, **kwargs)
+                 epsilon: float = 1e-7, name: str | None = None, **kwargs) -> None:
+        super().__init__(learning_rate, name=name, **kwargs)
         self.initial_accumulator_value = initial_accumulator_value
         self.epsilon = epsilon
 

@@ -1,11 +1,14 @@
-"""The Optimizer base class: gradient checks, clipping, weight decay, slots, iterations.
+"""The Optimizer base class: gradient checks, loss scaling, gradient accumulation,
+clipping, weight decay, slots, moving averages (EMA), iterations.
 
 Subclasses give the update formula once, in `_update_step(xp, gradient, value, slots, lr,
 step)`: a pure function of the variable's value and its slots that returns their new
-values, written with operators and `xp.sqrt`, `xp.square`, `xp.maximum`. Eagerly `xp` is
-NumPy and the results are copied into the variables' own arrays (`Variable._mutable_value`),
-so the state is updated in place; while a graph is built (`tf.function`), `xp` holds
-tapeflow ops and the results are assigned.
+values, written with operators and the NumPy-named functions of `_TensorFunctions`. Eagerly
+`xp` is NumPy and the results are copied into the variables' own arrays
+(`Variable.mutable_array`), so the state is updated in place; while a graph is built
+(`tf.function`), `xp` holds tapeflow ops and the results are assigned. A step that must only
+happen under a condition known at run time (every n-th step when accumulating, finite
+gradients under loss scaling) is, in a graph, computed and then kept or dropped with `where`.
 """
 from __future__ import annotations
 
@@ -14,11 +17,15 @@ import warnings
 
 import numpy as np
 
+from ... import math as tf_math
 from ...framework import errors
-from ...framework.context import state
-from ...framework.tensor import Tensor, convert_to_tensor
+from ...framework.context import executing_eagerly
+from ...framework.tensor import Tensor, convert_to_tensor, is_tensor
 from ...framework.variables import Variable
-from ...ops import clip_ops, math_ops
+from ...ops import array_ops, clip_ops, math_ops
+from ...ops.indexing_ops import where
+from ..naming import snake_case
+from . import schedules
 from .schedules import LearningRateSchedule
 
 # One eager apply_gradients at a time in a process: threads sharing variables (or one
@@ -34,24 +41,35 @@ class _TensorFunctions:
     sqrt = staticmethod(math_ops.sqrt)
     square = staticmethod(math_ops.square)
     maximum = staticmethod(math_ops.maximum)
+    minimum = staticmethod(math_ops.minimum)
+    abs = staticmethod(math_ops.abs)
+    sign = staticmethod(math_ops.sign)
+    power = staticmethod(math_ops.pow)
     clip = staticmethod(clip_ops.clip_by_value)
     sum = staticmethod(math_ops.reduce_sum)
+    mean = staticmethod(math_ops.reduce_mean)
+    expand_dims = staticmethod(array_ops.expand_dims)
+    where = staticmethod(where)
+
+
+def _keep(when, new, old):
+    """`new`, or (when a condition is given) `new` where it holds and `old` elsewhere."""
+    return new if when is None else where(when, new, old)
 
 
 def _dense_gradient(gradient, variable: Variable) -> Tensor:
     """The gradient as a dense Tensor (IndexedSlices rows summed in; arrays converted)."""
     if isinstance(gradient, Tensor):
         return gradient
-    if hasattr(gradient, "_as_tensor"):
-        return gradient._as_tensor()
+    if is_tensor(gradient):
+        return convert_to_tensor(gradient)
     return convert_to_tensor(gradient, dtype=variable.dtype)
 
 
 class Optimizer:
-    """Base class of the Keras optimizers.
+    """Base class of the Keras optimizers, with Keras 3's options.
 
     Args:
-        name: the optimizer's name.
         learning_rate: a float, a `LearningRateSchedule` (called with `iterations`), or a
             zero-argument callable.
         weight_decay: if set, each step first does `variable -= variable * weight_decay * lr`.
@@ -59,23 +77,63 @@ class Optimizer:
         clipvalue: clips each gradient element to [-clipvalue, clipvalue].
         global_clipnorm: scales every gradient by `global_clipnorm / max(global_norm,
             global_clipnorm)`, global_norm being the L2 norm of all of them together.
-        At most one of the three may be set (as in Keras 3).
+            At most one of the three may be set (as in Keras 3).
+        use_ema: keep an exponential moving average of each variable (slot 'average'):
+            `average = m * average + (1 - m) * variable` after every step, m =
+            `ema_momentum` (0 on the first step); `finalize_variable_values` copies the
+            averages into the variables.
+        ema_momentum: in [0, 1], default 0.99.
+        ema_overwrite_frequency: copy the averages into the variables every this many
+            steps (None: only in `finalize_variable_values`).
+        loss_scale_factor: `scale_loss` multiplies the loss by it, and the gradients are
+            divided by it before they are used.
+        gradient_accumulation_steps: n >= 2: gradients are summed into a slot
+            ('gradient_accumulator') and the variables only change every n-th step, with
+            the mean gradient; `iterations` counts every call.
+        name: default the class name in snake case ('adam', 'rm_sprop'), as Keras names it.
 
     Raises:
-        ValueError: more than one of `clipnorm`, `clipvalue` and `global_clipnorm`.
+        ValueError: more than one clipping option, `ema_momentum` outside [0, 1], a bad
+            `ema_overwrite_frequency` or `gradient_accumulation_steps`, or an unknown
+            keyword argument.
     """
 
-    def __init__(self, name: str, learning_rate=0.001, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None) -> None:
+    def __init__(self, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema: bool = False, ema_momentum: float = 0.99,
+                 ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name: str | None = None, **kwargs) -> None:
+        if kwargs.pop("decay", None) is not None:
+            warnings.warn("Argument `decay` is no longer supported and will be ignored.",
+                          stacklevel=2)
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("At most one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
                              f"be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
                              f"global_clipnorm={global_clipnorm}.")
-        self.name = name
+        if use_ema:
+            if not 0.0 <= ema_momentum <= 1.0:
+                raise ValueError("`ema_momentum` must be in the range [0, 1]. Received: "
+                                 f"ema_momentum={ema_momentum}")
+            if ema_overwrite_frequency is not None and (
+                    not isinstance(ema_overwrite_frequency, int) or ema_overwrite_frequency < 1):
+                raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. "
+                                 f"Received: ema_overwrite_frequency={ema_overwrite_frequency}")
+        if gradient_accumulation_steps is not None and (
+                not isinstance(gradient_accumulation_steps, int)
+                or gradient_accumulation_steps < 2):
+            raise ValueError("`gradient_accumulation_steps` must be an integer >= 2. Received: "
+                             f"gradient_accumulation_steps={gradient_accumulation_steps}")
+        self.name = name or snake_case(type(self).__name__)
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm
         self.clipvalue = clipvalue
         self.global_clipnorm = global_clipnorm
+        self.use_ema = bool(use_ema)
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
         self._iterations = Variable(np.int64(0), name="iteration", trainable=False)
         self._learning_rate = self._build_learning_rate(learning_rate)
         self._slots: dict = {}
@@ -90,9 +148,19 @@ class Optimizer:
         return Variable(np.float32(learning_rate), name="learning_rate", trainable=False)
 
     @property
-    def iterations(self) -> Variable:
-        """The number of steps applied so far (an int64 Variable)."""
+    def iterations(self):
+        """The number of steps applied so far (an int64 Variable); with
+        `gradient_accumulation_steps` n, the number of updates made, calls // n (a Tensor),
+        which is what update formulas and schedules see, as in Keras 3."""
+        if self.gradient_accumulation_steps:
+            return self._iterations // self.gradient_accumulation_steps
         return self._iterations
+
+    def _step_count(self, building: bool):
+        """`iterations` as a NumPy integer, or a Tensor while a graph is built."""
+        count = self._iterations.read_value() if building else self._iterations.numpy()
+        steps = self.gradient_accumulation_steps
+        return count // steps if steps else count
 
     @property
     def learning_rate(self):
@@ -113,31 +181,56 @@ class Optimizer:
     def _current_learning_rate(self):
         """The rate for the next step: a float, or a Tensor while a graph is built."""
         rate = self._learning_rate
-        building = state.graph is not None
+        building = not executing_eagerly()
         if isinstance(rate, Variable):
             return rate.read_value() if building else float(rate.numpy())
         if isinstance(rate, LearningRateSchedule):
-            value = rate(self._iterations.read_value() if building else self._iterations.numpy())
+            value = rate(self._step_count(building))
             return value if building else float(value)
         value = rate()
         return value if building else float(value)
 
     # -- slots ----------------------------------------------------------------------------
+    # How Keras 3 lists slots: group by group, each group variable by variable. None: all
+    # the formula's slots form one group.
+    _SLOT_GROUPS: tuple | None = None
+
     def _slot_names(self) -> dict:
-        """{slot name: initial value} of the state kept per variable."""
+        """{slot name: initial value} of the state the update formula keeps per variable."""
         return {}
 
+    def _slot_shape(self, name: str, variable: Variable) -> list:
+        """The shape of slot `name` of `variable`: the variable's own unless a formula keeps
+        something smaller (Adafactor's factored second moments)."""
+        return variable.shape.as_list()
+
+    def _all_slot_names(self) -> dict:
+        names = {"average": 0.0} if self.use_ema else {}
+        if self.gradient_accumulation_steps:
+            names["gradient_accumulator"] = 0.0
+        return {**names, **self._slot_names()}
+
     def _slots_of(self, variable: Variable) -> dict:
-        """This variable's slots, created on first use."""
+        """This variable's slots, created on first use and named as in Keras 3:
+        'dense_kernel_momentum' for slot 'momentum' of 'dense/kernel'."""
         slots = self._slots.get(variable.ref())
         if slots is None:
-            base = variable.name.split(":")[0]
-            slots = {name: Variable(np.full(variable.shape.as_list(), init,
-                                            dtype=variable.dtype._np),
-                                    name=f"{base}/{name}", trainable=False)
-                     for name, init in self._slot_names().items()}
+            if not self._slots:
+                self._build_state(variable)
+            base = variable.name.split(":")[0].replace("/", "_")
+            slots = {name: Variable(np.full(self._slot_shape(name, variable), init,
+                                            dtype=variable.dtype.as_numpy_dtype),
+                                    name=f"{base}_{name}", trainable=False)
+                     for name, init in self._all_slot_names().items()}
             self._slots[variable.ref()] = slots
         return slots
+
+    def _build_state(self, first_variable: Variable) -> None:
+        """Creates state shared by all variables (none here; Nadam keeps one product)."""
+
+    def _state_variables(self) -> list:
+        """(name, Variable) of the shared state made by `_build_state`."""
+        return []
 
     def build(self, var_list) -> None:
         """Creates the slots of every variable in `var_list` (otherwise done on first use)."""
@@ -145,7 +238,7 @@ class Optimizer:
             self._slots_of(variable)
 
     def get_slot(self, var: Variable, slot_name: str) -> Variable:
-        """The slot Variable `slot_name` (e.g. 'm') kept for `var`.
+        """The slot Variable `slot_name` (e.g. 'momentum') kept for `var`.
 
         Raises:
             KeyError: no such slot.
@@ -153,7 +246,7 @@ class Optimizer:
         slots = self._slots.get(var.ref(), {})
         if slot_name not in slots:
             raise KeyError(f"{self.name} has no slot {slot_name!r} for variable {var.name}; "
-                           f"its slots are {sorted(self._slot_names())}.")
+                           f"its slots are {sorted(self._all_slot_names())}.")
         return slots[slot_name]
 
     def _slot_items(self) -> list:
@@ -163,11 +256,17 @@ class Optimizer:
 
     @property
     def variables(self) -> list:
-        """The step counter, the learning rate (when a Variable) and every slot."""
+        """In Keras 3's order: the step counter, the learning rate (when a Variable), the
+        moving averages and gradient accumulators of every variable, each variable's
+        other slots, then shared state."""
         own = [self._iterations]
         if isinstance(self._learning_rate, Variable):
             own.append(self._learning_rate)
-        return own + [slot for _, _, slot in self._slot_items()]
+        groups = [("average",), ("gradient_accumulator",)]
+        groups += self._SLOT_GROUPS or [tuple(self._slot_names())]
+        ordered = [slots[name] for group in groups for slots in self._slots.values()
+                   for name in group if name in slots]
+        return own + ordered + [v for _, v in self._state_variables()]
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None) -> None:
         """Exempts variables, or those whose name contains one of `var_names`, from decay."""
@@ -235,7 +334,9 @@ class Optimizer:
         Pairs whose gradient is None are skipped with a warning. Every gradient is checked
         before anything changes, so a failed call leaves variables, slots and `iterations`
         as they were. Eager calls from several threads run one at a time, each whole.
-        Inside a `tf.function` the updates become graph operations.
+        Inside a `tf.function` the updates become graph operations. The gradients of
+        variables mirrored by a `tf.distribute` strategy with several replicas are first
+        summed over the replicas (unless `skip_gradients_aggregation`).
 
         Args:
             grads_and_vars: (gradient, variable) pairs, e.g. `zip(grads, vars)`. Gradients
@@ -258,30 +359,144 @@ class Optimizer:
             >>> w.numpy()
             array([0.9, 1.9], dtype=float32)
         """
-        if state.graph is not None:
-            return self._apply_gradients(grads_and_vars)
+        if not skip_gradients_aggregation:
+            from ...distribute.distribute_lib import sum_mirrored_gradients
+            grads_and_vars = sum_mirrored_gradients(grads_and_vars)
+        if not executing_eagerly():
+            self._apply_checked(self._checked_pairs(grads_and_vars))
+            return self._iterations
         with _UPDATES:
-            return self._apply_gradients(grads_and_vars)
-
-    def _apply_gradients(self, grads_and_vars):
-        checked = self._checked_pairs(grads_and_vars)
-        building = state.graph is not None
-        xp = _TensorFunctions if building else np
-        gradients = [g if building else g._value for g, _ in checked]
-        gradients = self._clipped(xp, gradients)
-        lr = self._current_learning_rate()
-        count = self._iterations.read_value() if building else self._iterations.numpy()
-        for gradient, (_, variable) in zip(gradients, checked):
-            self._apply(xp, gradient, variable, lr, count, building)
-            if variable.constraint is not None:
-                variable.assign(variable.constraint(variable))
-        if building:
-            self._iterations.assign_add(1)
-        else:
-            self._iterations._mutable_value()[...] += 1
+            self._apply_checked(self._checked_pairs(grads_and_vars))
         return self._iterations
 
-    def _apply(self, xp, gradient, variable: Variable, lr, count, building: bool) -> None:
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's form of `apply_gradients`: gradients and variables as two lists (the
+        variables the optimizer was built with when `trainable_variables` is None).
+
+        Raises:
+            ValueError: no variables given to an optimizer that is not built, or a number of
+                gradients that differs from the number of variables.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> w = tf.Variable(1.0)
+            >>> opt = tf.keras.optimizers.SGD(0.5)
+            >>> opt.build([w])
+            >>> _ = opt.apply([tf.constant(1.0)])
+            >>> float(w)
+            0.5
+        """
+        grads = list(grads)
+        if not grads:
+            return self._iterations
+        if trainable_variables is None:
+            known = [ref.deref() for ref in self._slots]
+            if not known:
+                raise ValueError("When passing `grads` without `variables`, the optimizer must "
+                                 "already be built on a list of variables. Call "
+                                 "`optimizer.build(trainable_variables)` first.")
+            trainable_variables = known
+        trainable_variables = list(trainable_variables)
+        if len(grads) != len(trainable_variables):
+            raise ValueError(f"{self.name}: {len(grads)} gradients for "
+                             f"{len(trainable_variables)} variables; give one gradient per "
+                             "variable.")
+        return self.apply_gradients(zip(grads, trainable_variables))
+
+    def _apply_checked(self, checked: list, when=None) -> None:
+        """One step from validated (gradient, variable) pairs. `when` (only while a graph is
+        built) is a bool Tensor: where false, nothing changes, `iterations` included."""
+        building = not executing_eagerly()
+        xp = _TensorFunctions if building else np
+        variables = [v for _, v in checked]
+        self.build(variables)
+        gradients = [g if building else np.asarray(g) for g, _ in checked]
+        if self.loss_scale_factor is not None:
+            gradients = [g / self.loss_scale_factor for g in gradients]
+        count = self._step_count(building)
+        update_when = when
+        if self.gradient_accumulation_steps:
+            gradients, update_when = self._accumulated(gradients, variables, building, when)
+        if gradients is not None:
+            gradients = self._clipped(xp, gradients)
+            lr = self._current_learning_rate()
+            self._prepare_step(xp, count, building, update_when)
+            for gradient, variable in zip(gradients, variables):
+                self._apply(xp, gradient, variable, lr, count, building, update_when)
+        if self.use_ema:
+            self._update_averages(count, building, when)
+        for variable in variables:
+            if variable.constraint is not None:
+                variable.assign(_keep(when, variable.constraint(variable), variable))
+        if not building:
+            self._iterations.mutable_array()[...] += 1
+        else:
+            self._iterations.assign_add(1 if when is None else math_ops.cast(when, "int64"))
+
+    def _accumulated(self, gradients: list, variables: list, building: bool, when) -> tuple:
+        """Adds the gradients to the accumulators; every n-th step instead returns the mean
+        gradients (and empties the accumulators). Returns (gradients or None, the condition
+        under which the update happens)."""
+        steps = self.gradient_accumulation_steps
+        accumulators = [self._slots_of(v)["gradient_accumulator"] for v in variables]
+        calls = self._iterations.read_value() if building else self._iterations.numpy()
+        if not building:
+            if (int(calls) + 1) % steps:
+                for gradient, accumulator in zip(gradients, accumulators):
+                    accumulator.mutable_array()[...] += gradient
+                return None, None
+            means = [(g + a.numpy()) / steps for g, a in zip(gradients, accumulators)]
+            for accumulator in accumulators:
+                accumulator.mutable_array()[...] = 0
+            return means, None
+        is_update = tf_math.equal((calls + 1) % steps, 0)
+        held = [a.read_value() for a in accumulators]
+        means = [(g + a) / float(steps) for g, a in zip(gradients, held)]
+        for gradient, accumulator, value in zip(gradients, accumulators, held):
+            emptied = where(is_update, value * 0.0, value + gradient)
+            accumulator.assign(_keep(when, emptied, value))
+        return means, is_update if when is None else tf_math.logical_and(when, is_update)
+
+    def _prepare_step(self, xp, count, building: bool, when) -> None:
+        """Updates state shared by all variables before they are updated (Nadam's)."""
+
+    def _update_averages(self, count, building: bool, when) -> None:
+        """average = m * average + (1 - m) * variable for every variable seen (m = 0 on the
+        first step); every `ema_overwrite_frequency` steps the averages replace them."""
+        frequency = self.ema_overwrite_frequency
+        for ref, slots in self._slots.items():
+            variable, average = ref.deref(), slots["average"]
+            if not building:
+                momentum = self.ema_momentum if int(count) else 0.0
+                value = average.mutable_array()
+                np.copyto(value, momentum * value + (1 - momentum) * variable.numpy())
+                if frequency and (int(count) + 1) % frequency == 0:
+                    np.copyto(variable.mutable_array(), value)
+                continue
+            momentum = math_ops.cast(tf_math.not_equal(count, 0), variable.dtype) \
+                * self.ema_momentum
+            old = average.read_value()
+            new = momentum * old + (1.0 - momentum) * variable.read_value()
+            average.assign(_keep(when, new, old))
+            if frequency:
+                overwrite = tf_math.equal((count + 1) % frequency, 0)
+                if when is not None:
+                    overwrite = tf_math.logical_and(when, overwrite)
+                variable.assign(where(overwrite, new, variable.read_value()))
+
+    def finalize_variable_values(self, var_list) -> None:
+        """With `use_ema`, sets each variable to its moving average (Keras calls this at the
+        end of `fit`); otherwise does nothing."""
+        if self.use_ema:
+            for variable in var_list:
+                variable.assign(self._slots_of(variable)["average"])
+
+    def scale_loss(self, loss):
+        """The loss times `loss_scale_factor` (unchanged when it is None)."""
+        return loss if self.loss_scale_factor is None else loss * self.loss_scale_factor
+
+    def _apply(self, xp, gradient, variable: Variable, lr, count, building: bool,
+               when=None) -> None:
         """One variable's update: read, decay, `_update_step`, write back."""
         slot_variables = self._slots_of(variable)
         dtype = variable.dtype
@@ -291,18 +506,18 @@ class Optimizer:
             value = variable.read_value()
             slots = {name: slot.read_value() for name, slot in slot_variables.items()}
         else:
-            lr = dtype._np.type(lr)
-            step = dtype._np.type(count + 1)
-            value = variable._mutable_value()
-            slots = {name: slot._mutable_value() for name, slot in slot_variables.items()}
+            lr = dtype.as_numpy_dtype(lr)
+            step = dtype.as_numpy_dtype(count + 1)
+            value = variable.mutable_array()
+            slots = {name: slot.mutable_array() for name, slot in slot_variables.items()}
         target = value
         if self._decays(variable):
-            value = value - value * (dtype._np.type(self.weight_decay) * lr)
+            value = value - value * dtype.as_numpy_dtype(self.weight_decay) * lr
         new_value, new_slots = self._update_step(xp, gradient, value, slots, lr, step)
         if building:
-            variable.assign(new_value)
+            variable.assign(_keep(when, new_value, target))
             for name, slot_value in new_slots.items():
-                slot_variables[name].assign(slot_value)
+                slot_variables[name].assign(_keep(when, slot_value, slots[name]))
         else:
             np.copyto(target, new_value)
             for name, slot_value in new_slots.items():
@@ -311,7 +526,8 @@ class Optimizer:
     def _update_step(self, xp, gradient, value, slots: dict, lr, step) -> tuple:
         """(new value, {slot name: new value}) from the gradient, the current value and
         slots, the learning rate and the step number t (iterations + 1), all in the
-        variable's dtype. Arrays or Tensors; `xp` has sqrt, square and maximum for them."""
+        variable's dtype. Arrays or Tensors; `xp` has NumPy's names for the functions
+        `_TensorFunctions` lists."""
         raise NotImplementedError
 
     def compute_gradients(self, loss, var_list, tape=None) -> list:
@@ -348,20 +564,35 @@ class Optimizer:
 
     # -- configuration and checkpoints ----------------------------------------------------
     def get_config(self) -> dict:
+        """The constructor arguments; a schedule as its Keras config."""
+        from ..saving.serialization import serialize_keras_object
         rate = self._learning_rate
-        return {"name": self.name, "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
-                "clipvalue": self.clipvalue, "global_clipnorm": self.global_clipnorm,
-                "learning_rate": float(rate.numpy()) if isinstance(rate, Variable) else rate}
+        if isinstance(rate, Variable):
+            rate = float(rate.numpy())
+        elif isinstance(rate, LearningRateSchedule):
+            rate = serialize_keras_object(rate)
+        return {"name": self.name, "learning_rate": rate,
+                "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
+                "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency,
+                "loss_scale_factor": self.loss_scale_factor,
+                "gradient_accumulation_steps": self.gradient_accumulation_steps}
 
     @classmethod
     def from_config(cls, config: dict) -> "Optimizer":
+        """The optimizer `get_config` describes (a serialized schedule is rebuilt)."""
+        from ..saving.serialization import deserialize_keras_object
+        if isinstance(config.get("learning_rate"), dict):
+            config = {**config,
+                      "learning_rate": deserialize_keras_object(config["learning_rate"])}
         return cls(**config)
 
     def _checkpoint_dependencies(self) -> list:
         own = [("iteration", self._iterations)]
         if isinstance(self._learning_rate, Variable):
             own.append(("learning_rate", self._learning_rate))
-        return own
+        return own + self._state_variables()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name} iterations={int(self._iterations)}>"

@@ -10,9 +10,11 @@ import math
 from ...framework.tensor import Tensor, constant, convert_to_tensor
 from ...ops import math_ops
 from ...ops.indexing_ops import where
+from ..naming import serialized
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "InverseTimeDecay",
-           "PiecewiseConstantDecay", "PolynomialDecay", "CosineDecay"]
+           "PiecewiseConstantDecay", "PolynomialDecay", "CosineDecay", "serialize",
+           "deserialize"]
 
 
 class LearningRateSchedule:
@@ -178,3 +180,30 @@ class CosineDecay(LearningRateSchedule):
     def get_config(self) -> dict:
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "alpha": self.alpha, "name": self.name}
+
+
+def serialize(schedule: LearningRateSchedule) -> dict:
+    """{'module', 'class_name', 'config', 'registered_name'}, as Keras writes a schedule.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> schedules = tf.keras.optimizers.schedules
+        >>> schedules.serialize(schedules.ExponentialDecay(0.1, 10, 0.5))["class_name"]
+        'ExponentialDecay'
+    """
+    return serialized(schedule, "keras.optimizers.schedules")
+
+
+def deserialize(config: dict) -> LearningRateSchedule:
+    """The schedule a `serialize` dict describes.
+
+    Raises:
+        ValueError: an unknown class name.
+    """
+    classes = {cls.__name__: cls for cls in (ExponentialDecay, InverseTimeDecay,
+                                             PiecewiseConstantDecay, PolynomialDecay,
+                                             CosineDecay)}
+    if config.get("class_name") not in classes:
+        raise ValueError(f"Unknown learning rate schedule: {config.get('class_name')!r}. "
+                         f"Known names: {', '.join(sorted(classes))}.")
+    return classes[config["class_name"]].from_config(config["config"])

@@ -18,3 +18,10 @@ case("UnsortedSegmentSum", lambda d: tf.math.unsorted_segment_sum(d, [0, 2, 0, -
      normal(4, 2), label="dropped id")
 case("UnsortedSegmentSum", lambda d: tf.math.unsorted_segment_sum(d, [[1, 0], [1, 1]], 2),
      normal(2, 2), label="2-D ids")
+# Indices as arguments: inside tf.function they are graph inputs, unknown while it is traced.
+case("GatherV2", lambda p, i: tf.gather(p, i), normal(4, 2), [[3, 0], [3, 1]],
+     label="index argument")
+case("GatherV2", lambda p, i: tf.gather(p, i, axis=1), normal(2, 4), [2, 0, 2],
+     label="index argument, axis=1")
+case("UnsortedSegmentSum", lambda d, i: tf.math.unsorted_segment_sum(d, i, 3), normal(4, 2),
+     [0, 2, 0, -1], label="id argument")

@@ -1,7 +1,7 @@
 """Gradient-check rows for slicing, n-d gathers and scatters, where, sorting, einsum,
 embedding lookups and the random ops' differentiable parameters."""
 import tapeflow as tf
-from tapeflow.ops import indexing_ops
+from tapeflow.ops import indexing_ops, tensor_array_ops
 
 from ._table import EXEMPT, case, normal, uniform
 
@@ -19,6 +19,23 @@ case("StridedSliceGrad",
      lambda g: indexing_ops.StridedSliceGrad(g, shape=(4, 3), index=(slice(1, None),
                                                                       slice(None, None, -1))),
      normal(3, 3))
+case("DynamicStridedSlice",
+     lambda x, t: indexing_ops.DynamicStridedSlice(x, t, spec=(indexing_ops.Bound(0),)),
+     normal(4, 3), 2, label="x[t]")
+case("DynamicStridedSlice",
+     lambda x, t: indexing_ops.DynamicStridedSlice(
+         x, t, spec=(slice(None, None, -1), indexing_ops.Bound(0), None)),
+     normal(2, 5), 3, label="x[::-1, t, newaxis]")
+case("DynamicStridedSliceGrad",
+     lambda g, t: indexing_ops.DynamicStridedSliceGrad(g, [4, 3], t,
+                                                       spec=(indexing_ops.Bound(0),)),
+     normal(3), 1)
+case("TensorArrayWrite", lambda b, v: tf.TensorArray(tf.float64, size=3).unstack(b).write(
+    1, v).stack(), normal(3, 2), normal(2))
+case("TensorArrayWrite", lambda v, t: tensor_array_ops.TensorArrayWrite(
+    tf.zeros([3, 0], tf.float64), t, v), normal(2), 2, label="first write sizes the elements")
+case("TensorArrayWriteGrad", lambda g, t: tensor_array_ops.TensorArrayWriteGrad(
+    g, tf.zeros([3, 2], tf.float64), t), normal(3, 2), 1)
 case("GatherNd", lambda p: tf.gather_nd(p, [[1, 0], [0, 1], [1, 0]]), normal(2, 2),
      label="elements, repeated")
 case("GatherNd", lambda p: tf.gather_nd(p, [[2], [0]]), normal(3, 2), label="rows")
@@ -32,6 +49,17 @@ case("TensorScatterUpdate", lambda t, u: tf.tensor_scatter_nd_update(t, [[0], [2
      normal(3, 2), normal(2, 2))
 case("TensorScatterAdd", lambda t, u: tf.tensor_scatter_nd_add(t, [[1], [1]], u), normal(3),
      normal(2))
+# Indices as arguments: inside tf.function they are graph inputs, unknown while it is traced.
+case("GatherNd", lambda p, i: tf.gather_nd(p, i), normal(3, 2), [[2, 1], [0, 0], [2, 1]],
+     label="index argument")
+case("GatherNd", lambda p, i: tf.gather_nd(p, i), normal(3, 2), [[2], [0], [2]],
+     label="row argument")
+case("ScatterNd", lambda u, i: tf.scatter_nd(i, u, [5]), normal(3), [[1], [3], [1]],
+     label="index argument")
+case("TensorScatterUpdate", lambda t, u, i: tf.tensor_scatter_nd_update(t, i, u),
+     normal(3, 2), normal(2, 2), [[0], [2]], label="index argument")
+case("TensorScatterAdd", lambda t, u, i: tf.tensor_scatter_nd_add(t, i, u), normal(3),
+     normal(2), [[1], [1]], label="index argument")
 case("Where", lambda x: tf.where(x), normal(2, 3), differentiable=False)
 case("SelectV2", lambda x, y: tf.where([True, False, True], x, y), normal(3), normal(3))
 case("SelectV2", lambda x, y: tf.where([[True], [False]], x, y), normal(3), normal(),

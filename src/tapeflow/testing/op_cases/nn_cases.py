@@ -90,6 +90,55 @@ _CONV_ATTRS = {"strides": (2, 1), "dilations": (1, 1), "pads": ((1, 1), (0, 1))}
 case("Conv2DBackpropFilter", lambda x, g: conv_ops.Conv2DBackpropFilter(
     x, g, filter_sizes=(3, 2, 2, 3), **_CONV_ATTRS), normal(2, 5, 4, 2), normal(2, 3, 4, 3))
 
+# Grouped, depthwise and separable convolutions: Conv2D with a filter depth dividing the input's.
+case("Conv2D", lambda x, w: tf.nn.conv2d(x, w, 2, "SAME"), normal(1, 5, 4, 4), normal(3, 2, 2, 6),
+     label="grouped, 2 groups")
+case("Conv2D", lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID"),
+     normal(2, 4, 5, 3), normal(2, 3, 3, 2), label="depthwise_conv2d")
+case("Conv2D", lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"),
+     normal(1, 5, 5, 2), normal(3, 3, 2, 1), label="depthwise_conv2d stride 2")
+case("Conv2D", lambda x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME"),
+     normal(1, 4, 4, 2), normal(3, 3, 2, 2), normal(1, 1, 4, 3), label="separable_conv2d")
+case("Conv2D", lambda x, w: tf.nn.convolution(x, w, padding="SAME"), normal(2, 6, 4),
+     normal(3, 2, 4), label="convolution 1-D grouped")
+case("Conv2DBackpropInput", lambda x, w: tf.nn.conv1d_transpose(x, w, [2, 7, 2], 2, "SAME"),
+     normal(2, 4, 3), normal(3, 2, 3), label="conv1d_transpose")
+
+# 3-D: the same N-d kernels as 2-D.
+for _strides, _padding, _label in [([1, 1, 1, 1, 1], "SAME", "SAME"),
+                                   ([1, 2, 1, 2, 1], "VALID", "VALID,strides 2x1x2")]:
+    case("Conv3D", lambda x, w, s=_strides, p=_padding: tf.nn.conv3d(x, w, s, p),
+         normal(1, 4, 3, 5, 2), normal(2, 3, 2, 2, 3), label=_label)
+# (TF's gradient of a rank-5 convolution or pool fails without an explicit data_format.)
+case("Conv3D", lambda x, w: tf.nn.convolution(x, w, strides=[2, 2, 2], padding="SAME",
+                                               data_format="NDHWC"),
+     normal(1, 3, 4, 3, 1), normal(2, 2, 2, 1, 2), label="convolution 3-D")
+case("Conv3DBackpropInputV2", lambda x, w: tf.nn.conv3d_transpose(
+    x, w, [1, 4, 3, 5, 2], [1, 2, 2, 2, 1], "SAME"), normal(1, 2, 2, 3, 3),
+    normal(2, 2, 3, 2, 3), label="conv3d_transpose")
+_CONV3D_ATTRS = {"strides": (1, 2, 1), "dilations": (1, 1, 1), "pads": ((0, 1), (1, 0), (0, 0))}
+case("Conv3DBackpropFilterV2", lambda x, g: conv_ops.Conv3DBackpropFilterV2(
+    x, g, filter_sizes=(2, 2, 2, 2, 3), **_CONV3D_ATTRS), normal(1, 3, 4, 3, 2),
+    normal(1, 3, 2, 2, 3))
+for _ksize, _strides, _padding in [(2, 2, "VALID"), ([1, 3, 2, 2, 1], 1, "SAME")]:
+    case("MaxPool3D", lambda x, k=_ksize, s=_strides, p=_padding: tf.nn.max_pool3d(x, k, s, p),
+         normal(1, 4, 5, 4, 2), label=f"k={_ksize},s={_strides},{_padding}")
+    case("AvgPool3D", lambda x, k=_ksize, s=_strides, p=_padding: tf.nn.avg_pool3d(x, k, s, p),
+         normal(1, 4, 5, 4, 2), label=f"k={_ksize},s={_strides},{_padding}")
+case("MaxPool3D", lambda x: tf.nn.pool(x, [2, 2, 2], "MAX", strides=[1, 2, 1], padding="SAME"),
+     normal(1, 3, 4, 3, 1), label="pool MAX 3-D")
+case("AvgPool3D", lambda x: tf.nn.avg_pool(x, 2, 1, "SAME"), normal(1, 3, 3, 3, 2),
+     label="avg_pool 3-D")
+_POOL3D_ATTRS = {"ksize": (2, 3, 2), "strides": (2, 2, 1), "pads": ((0, 0), (1, 1), (0, 1))}
+case("MaxPool3DGrad", lambda x, g: conv_ops.MaxPool3DGrad(
+    x, conv_ops.MaxPool3D(x, **_POOL3D_ATTRS), g, **_POOL3D_ATTRS), normal(1, 4, 5, 3, 2),
+    normal(1, 2, 3, 3, 2))
+case("MaxPool3DGradGrad", lambda x, g: conv_ops.MaxPool3DGradGrad(
+    x, conv_ops.MaxPool3D(x, **_POOL3D_ATTRS), g, **_POOL3D_ATTRS), normal(1, 4, 5, 3, 2),
+    normal(1, 4, 5, 3, 2))
+case("AvgPool3DGrad", lambda g: conv_ops.AvgPool3DGrad(
+    g, input_sizes=(1, 4, 5, 3, 2), **_POOL3D_ATTRS), normal(1, 2, 3, 3, 2))
+
 for _ksize, _strides, _padding, _label in [(2, 2, "VALID", "2x2/2 VALID"),
                                            (3, 2, "SAME", "3x3/2 SAME"),
                                            ([2, 3], 1, "VALID", "2x3/1 overlapping")]:

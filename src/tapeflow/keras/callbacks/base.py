@@ -1,4 +1,5 @@
-"""keras.callbacks: hooks `fit`, `evaluate` and `predict` call at each stage.
+"""The callback protocol (Callback, CallbackList), History, the progress bar and
+LambdaCallback.
 
 The progress bar is tqdm's (an optional dependency, in the `demo` extra); without tqdm,
 verbose training prints one line per epoch instead.
@@ -6,12 +7,10 @@ verbose training prints one line per epoch instead.
 from __future__ import annotations
 
 import sys
-import warnings
 
 import numpy as np
 
-__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
-           "LambdaCallback"]
+__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "LambdaCallback"]
 
 
 class Callback:
@@ -91,7 +90,9 @@ class History(Callback):
 
 
 def format_logs(logs: dict) -> str:
-    return " - ".join(f"{key}: {value:.4f}" for key, value in logs.items())
+    """'loss: 0.1234 - acc: 0.5000'; a result with several values (F1Score per class)
+    shows their mean, as Keras's progress bar does."""
+    return " - ".join(f"{key}: {float(np.mean(value)):.4f}" for key, value in logs.items())
 
 
 def _tqdm():
@@ -132,98 +133,6 @@ class ProgbarLogger(Callback):
         else:
             print(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)} - {format_logs(logs or {})}",
                   flush=True)
-
-
-class EarlyStopping(Callback):
-    """Stops training when a monitored quantity has stopped improving.
-
-    Args:
-        monitor: the log key to watch (default 'val_loss').
-        min_delta: the smallest change that counts as an improvement.
-        patience: epochs without improvement before stopping.
-        mode: 'min', 'max', or 'auto' (max for accuracy and auc, else min).
-        baseline: a value the quantity must beat for the patience count to reset.
-        restore_best_weights: put back the weights of the best epoch when stopping.
-        start_from_epoch: epochs to wait before watching.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> stop = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=1)
-        >>> stop.set_model(type("M", (), {"stop_training": False})())
-        >>> stop.on_train_begin()
-        >>> for epoch, loss in enumerate([1.0, 0.5, 0.6, 0.7]):
-        ...     stop.on_epoch_end(epoch, {"loss": loss})
-        ...     if stop.model.stop_training:
-        ...         break
-        >>> epoch
-        2
-    """
-
-    def __init__(self, monitor: str = "val_loss", min_delta: float = 0.0, patience: int = 0,
-                 verbose: int = 0, mode: str = "auto", baseline=None,
-                 restore_best_weights: bool = False, start_from_epoch: int = 0) -> None:
-        super().__init__()
-        if mode not in ("auto", "min", "max"):
-            warnings.warn(f"EarlyStopping mode {mode} is unknown, fallback to auto mode.",
-                          stacklevel=2)
-            mode = "auto"
-        self.monitor = monitor
-        self.patience = patience
-        self.verbose = verbose
-        self.baseline = baseline
-        self.restore_best_weights = restore_best_weights
-        self.start_from_epoch = start_from_epoch
-        maximize = mode == "max" or mode == "auto" and monitor.endswith(("acc", "accuracy", "auc"))
-        self.monitor_op = np.greater if maximize else np.less
-        self.min_delta = abs(min_delta) if maximize else -abs(min_delta)
-        self.wait = 0
-        self.stopped_epoch = 0
-        self.best = None
-        self.best_weights = None
-        self.best_epoch = 0
-
-    def on_train_begin(self, logs=None) -> None:
-        self.wait = 0
-        self.stopped_epoch = 0
-        self.best = np.inf if self.monitor_op is np.less else -np.inf
-        self.best_weights = None
-        self.best_epoch = 0
-
-    def _is_improvement(self, value, reference) -> bool:
-        return bool(self.monitor_op(value - self.min_delta, reference))
-
-    def on_epoch_end(self, epoch, logs=None) -> None:
-        current = (logs or {}).get(self.monitor)
-        if current is None:
-            warnings.warn(f"Early stopping conditioned on metric `{self.monitor}` which is not "
-                          f"available. Available metrics are: {','.join(logs or {})}",
-                          stacklevel=2)
-            return
-        if epoch < self.start_from_epoch:
-            return
-        if self.restore_best_weights and self.best_weights is None:
-            self.best_weights = self.model.get_weights()
-        self.wait += 1
-        if self._is_improvement(current, self.best):
-            self.best = current
-            self.best_epoch = epoch
-            if self.restore_best_weights:
-                self.best_weights = self.model.get_weights()
-            if self.baseline is None or self._is_improvement(current, self.baseline):
-                self.wait = 0
-            return
-        if self.wait >= self.patience and epoch > 0:
-            self.stopped_epoch = epoch
-            self.model.stop_training = True
-            if self.restore_best_weights and self.best_weights is not None:
-                if self.verbose > 0:
-                    print("Restoring model weights from the end of the best epoch: "
-                          f"{self.best_epoch + 1}.")
-                self.model.set_weights(self.best_weights)
-
-    def on_train_end(self, logs=None) -> None:
-        if self.stopped_epoch > 0 and self.verbose > 0:
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
 
 
 class LambdaCallback(Callback):

@@ -1,0 +1,163 @@
+"""Multi-worker benchmarks, run on MPI ranks of this machine (`python benchmarks/run.py
+distributed`, which starts them with mpiexec):
+
+allreduce  the sum over 2 ranks of a 10 M-parameter float32 gradient (4 arrays, as a
+           2-hidden-layer MLP has them): tapeflow's packed all-reduce of the arrays, and of
+           the Tensors (what optimizers and DistributedGradientTape call), against mpi4py's
+           raw `Allreduce` of one buffer of the same size; medians, with their throughput.
+mlp        one data-parallel training step of the mlp_large case (batch 256, 784-1024-1024-10,
+           SGD, tf.function): run by 1 rank on the whole batch, then by 2 ranks on half each,
+           with gradients summed over the ranks; the speed-up is the ratio of the medians.
+
+Usage: python benchmarks/distributed.py [--quick] [allreduce] [mlp]
+(as a worker: python benchmarks/distributed.py --worker KIND ROUNDS)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import peers  # noqa: E402  (standard library only: must come before NumPy)
+
+peers.single_thread_env()
+
+import numpy as np  # noqa: E402
+
+PARAMETERS = [(2500, 2000), (2000,), (2000, 2500), (2500,)]   # 10,004,500 float32
+
+
+def _samples(contenders: dict, rounds: int, barrier) -> dict:
+    """{name: [seconds per round]}: the contenders take turns within each round (after a
+    barrier each), so load that drifts during the run touches them alike."""
+    for fn in contenders.values():
+        fn()
+    samples: dict = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, fn in contenders.items():
+            barrier()
+            start = time.perf_counter()
+            fn()
+            samples[name].append(time.perf_counter() - start)
+    return samples
+
+
+def _median_time(fn, rounds: int, barrier) -> float:
+    return statistics.median(_samples({"fn": fn}, rounds, barrier)["fn"])
+
+
+def worker_allreduce(rounds: int) -> dict:
+    from mpi4py import MPI
+
+    import tapeflow as tf
+    from tapeflow.distribute import collectives, cross_replica
+    communicator = collectives.world()
+    comm = MPI.COMM_WORLD
+    rng = np.random.default_rng(comm.Get_rank())
+    arrays = [rng.standard_normal(shape).astype(np.float32) for shape in PARAMETERS]
+    tensors = [tf.constant(a) for a in arrays]
+    flat = np.concatenate([a.ravel() for a in arrays])
+    out = np.empty_like(flat)
+    expected = comm.allreduce(float(flat[:1000].sum()))
+    assert np.isclose(communicator.all_reduce(arrays)[0].ravel()[:1000].sum(), expected,
+                      rtol=1e-4)
+    samples = _samples({
+        "mpi4py Allreduce": lambda: comm.Allreduce(flat, out, op=MPI.SUM),
+        "tapeflow arrays": lambda: communicator.all_reduce(arrays),
+        "tapeflow tensors": lambda: cross_replica.all_reduce(communicator, "sum", tensors),
+    }, rounds, comm.Barrier)
+    raw = samples["mpi4py Allreduce"]
+    return {"bytes": int(flat.nbytes),
+            "times": {name: statistics.median(s) for name, s in samples.items()},
+            "ratios": {name: statistics.median(t / r for t, r in zip(s, raw))
+                       for name, s in samples.items()}}
+
+
+def worker_mlp(rounds: int) -> dict:
+    import tapeflow as tf
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    rng = np.random.default_rng(0)
+    batch, sizes = 256, (784, 1024, 1024, 10)
+    x = rng.standard_normal((batch, sizes[0])).astype(np.float32)
+    y = rng.integers(0, 10, batch).astype(np.int32)
+    part = next(iter(strategy.experimental_distribute_dataset([(x, y)])))
+    with strategy.scope():
+        weights = []
+        for fan_in, units in zip(sizes, sizes[1:]):
+            weights += [tf.Variable(rng.standard_normal((fan_in, units)).astype(np.float32)
+                                    * np.float32(np.sqrt(2 / fan_in))),
+                        tf.Variable(np.zeros(units, np.float32))]
+        optimizer = tf.keras.optimizers.SGD(0.01)
+
+    def replica_step(images, labels):
+        with tf.GradientTape() as tape:
+            h = images
+            for i in range(0, len(weights) - 2, 2):
+                h = tf.nn.relu(tf.matmul(h, weights[i]) + weights[i + 1])
+            logits = tf.matmul(h, weights[-2]) + weights[-1]
+            per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=batch)
+        optimizer.apply_gradients(zip(tape.gradient(loss, weights), weights))
+
+    step = tf.function(lambda images, labels: strategy.run(replica_step, (images, labels)))
+    barrier = lambda: strategy.reduce("SUM", tf.constant(0.0), axis=None)  # noqa: E731
+    return {"workers": strategy.num_replicas_in_sync,
+            "step": _median_time(lambda: step(*part), rounds, barrier)}
+
+
+def launch(kind: str, workers: int, rounds: int) -> dict:
+    from tapeflow.distribute import launch as launcher
+    command = launcher.worker_command(workers, [os.path.abspath(__file__), "--worker", kind,
+                                                str(rounds)])
+    done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=600)
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def report(names: list, quick: bool) -> None:
+    rounds = 3 if quick else 20
+    if "allreduce" in names:
+        result = launch("allreduce", 2, rounds)
+        print(f"\nallreduce: sum of a {result['bytes'] / 4 / 1e6:.1f} M-parameter float32 "
+              f"gradient over 2 ranks (median of {rounds}; x mpi4py: median ratio per round)")
+        print(f"  {'contender':<20}{'median':>12}{'GB/s':>8}{'x mpi4py':>10}")
+        for name, seconds in result["times"].items():
+            print(f"  {name:<20}{seconds * 1e3:>9.2f} ms{result['bytes'] / seconds / 1e9:>8.2f}"
+                  f"{result['ratios'][name]:>10.2f}")
+    if "mlp" in names:
+        one = launch("mlp", 1, rounds)["step"]
+        two = launch("mlp", 2, rounds)["step"]
+        print(f"\nmlp: one data-parallel training step of mlp_large (batch 256), median of "
+              f"{rounds}")
+        print(f"  1 process, batch 256       {one * 1e3:>9.2f} ms")
+        print(f"  2 processes, 128 each      {two * 1e3:>9.2f} ms")
+        print(f"  speed-up                   {one / two:>9.2f}x")
+
+
+def main(argv: list) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", choices=["allreduce", "mlp", []])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--worker", nargs=2, metavar=("KIND", "ROUNDS"))
+    args = parser.parse_args(argv)
+    if args.worker:
+        kind, rounds = args.worker
+        result = {"allreduce": worker_allreduce, "mlp": worker_mlp}[kind](int(rounds))
+        from tapeflow.distribute import rank
+        if rank() == 0:
+            print(json.dumps(result))
+        return 0
+    report(args.names or ["allreduce", "mlp"], args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,9 @@
+"""tf.data: input pipelines. `Dataset` builds a lazy, streaming sequence of elements from
+tensors, generators or ranges and transforms it (map, filter, batch, shuffle, repeat...)."""
+from . import experimental
+from .batching import DatasetSpec
+from .dataset_ops import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset,
+                          OwnedIterator as Iterator)
+
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator", "UNKNOWN_CARDINALITY",
+           "experimental"]

@@ -1,0 +1,343 @@
+"""Collectives over NumPy arrays: one process (`LocalCommunicator`) or MPI ranks.
+
+`MPICommunicator` moves raw buffers with mpi4py's upper-case methods (`Iallreduce`,
+`Iallgather`, `Ibcast` on NumPy arrays: no pickling). Arrays of one dtype are packed into
+one contiguous buffer (or a few, `bytes_per_pack` each), reduced in place, and handed back as
+views of that buffer. A collective is started non-blocking and waited for in a loop that
+also watches the other workers: a worker that raised sends a notice before it exits (one
+that ends normally says how many collectives it took part in), a worker that vanished on
+this host is noticed by its process id, and past
+`timeout_seconds` the wait gives up; each raises an error naming the rank instead of
+hanging.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import socket
+import sys
+import time
+
+import numpy as np
+
+from ..framework import errors
+
+__all__ = ["LocalCommunicator", "MPICommunicator", "default_timeout", "world"]
+
+_NOTICE_TAG = 77
+_ACK_TAG = 78
+# Packs hold at most this many bytes when bytes_per_pack is 0 (automatic): small tensors
+# share a buffer (one message for many), a larger one is reduced alone, without a copy.
+_AUTO_PACK_BYTES = 4 << 20
+# How often a waiting collective looks at its peers, and how long it tests without
+# yielding the processor, in seconds.
+_WATCH_INTERVAL = 0.05
+_SPIN_SECONDS = 0.002
+
+
+def default_timeout() -> float | None:
+    """Seconds a collective may wait: $TAPEFLOW_COLLECTIVE_TIMEOUT, else 600 (0: none)."""
+    seconds = float(os.environ.get("TAPEFLOW_COLLECTIVE_TIMEOUT", "600"))
+    return seconds or None
+
+
+def _mpi():
+    try:
+        from mpi4py import MPI
+    except ImportError as missing:
+        raise ImportError("tapeflow.distribute runs workers as MPI ranks through mpi4py, "
+                          "which is not installed: pip install 'tapeflow[distributed]' "
+                          "(mpi4py and the mpich wheel)") from missing
+    return MPI
+
+
+def _packs(arrays: list, bytes_per_pack: int) -> list:
+    """Lists of indices of `arrays` to pack together: same dtype, at most `bytes_per_pack`
+    bytes per pack (0: 4 MiB); an array larger than that is a pack of its own."""
+    limit = bytes_per_pack or _AUTO_PACK_BYTES
+    by_dtype: dict = {}
+    for i, array in enumerate(arrays):
+        by_dtype.setdefault(array.dtype, []).append(i)
+    packs = []
+    for indices in by_dtype.values():
+        current, size = [], 0
+        for i in indices:
+            if current and size + arrays[i].nbytes > limit:
+                packs.append(current)
+                current, size = [], 0
+            current.append(i)
+            size += arrays[i].nbytes
+        packs.append(current)
+    return packs
+
+
+class _BufferPool:
+    """Receive buffers, each reused once nothing refers to it any more (no view of it that
+    was handed out survives): steady training steps reduce into memory already paged in."""
+
+    _KEEP = 2
+
+    def __init__(self) -> None:
+        self._buffers: dict = {}
+        # The count of an array only a pool's list holds, taken the way `get` takes it, so
+        # that it holds whatever references the interpreter itself adds or borrows.
+        self._unreferenced = self._references([np.empty(0)])[0]
+
+    @staticmethod
+    def _references(buffers: list) -> list:
+        return [sys.getrefcount(buffer) for buffer in buffers]
+
+    def get(self, dtype, size: int) -> np.ndarray:
+        buffers = self._buffers.setdefault((np.dtype(dtype), size), [])
+        for buffer, count in zip(buffers, self._references(buffers)):
+            if count <= self._unreferenced:
+                return buffer
+        buffer = np.empty(size, dtype)
+        if len(buffers) < self._KEEP:
+            buffers.append(buffer)
+        return buffer
+
+
+def _unpacked(arrays: list, packed: list) -> list:
+    """Views of the packed buffers, shaped as `arrays` and in their order."""
+    results: list = [None] * len(arrays)
+    for pack, buffer in packed:
+        offset = 0
+        for i in pack:
+            results[i] = buffer[offset:offset + arrays[i].size].reshape(arrays[i].shape)
+            offset += arrays[i].size
+    return results
+
+
+class LocalCommunicator:
+    """The collectives of a single worker: every one returns its input."""
+
+    rank = 0
+    size = 1
+    local_rank = 0
+    local_size = 1
+
+    def all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
+                   timeout=None) -> list:
+        return [np.array(a) for a in arrays]
+
+    def all_gather(self, array, axis: int = 0, timeout=None) -> np.ndarray:
+        return np.array(array)
+
+    def broadcast(self, arrays: list, root: int = 0, bytes_per_pack: int = 0,
+                  timeout=None) -> list:
+        _check_root(root, self.size)
+        return [np.array(a) for a in arrays]
+
+    def barrier(self, timeout=None) -> None:
+        pass
+
+
+def _check_root(root: int, size: int) -> None:
+    if not 0 <= root < size:
+        raise errors.InvalidArgumentError(None, None, f"broadcast: root rank {root} is not a "
+                                          f"worker; the ranks are 0..{size - 1}.")
+
+
+class MPICommunicator:
+    """Collectives among the ranks of MPI's world (see the module docstring).
+
+    Raises (from each collective):
+        UnavailableError: another rank failed (its rank and error are in the message).
+        DeadlineExceededError: the collective took longer than its timeout.
+    """
+
+    def __init__(self) -> None:
+        MPI = self._MPI = _mpi()
+        world_comm = MPI.COMM_WORLD
+        self._data = world_comm.Dup()
+        self._control = world_comm.Dup()
+        self.rank = world_comm.Get_rank()
+        self.size = world_comm.Get_size()
+        self.failure = None
+        self._pool = _BufferPool()
+        # Collectives waited for so far, and {rank: its count} of peers that have exited.
+        self._count = 0
+        self._departed: dict = {}
+        self._peers = self._control.allgather((socket.gethostname(), os.getpid()))
+        host = self._peers[self.rank][0]
+        local = [r for r, (h, _) in enumerate(self._peers) if h == host]
+        self.local_rank, self.local_size = local.index(self.rank), len(local)
+        self._neighbours = [(r, self._peers[r][1]) for r in local if r != self.rank]
+        if self.size > 1:
+            self._install_failure_notice()
+
+    # -- failures -------------------------------------------------------------------------
+    def _install_failure_notice(self) -> None:
+        previous = sys.excepthook
+
+        def notify_then_report(kind, value, traceback):
+            if self.failure is None and not issubclass(kind, KeyboardInterrupt):
+                self._tell_peers(("failed", f"{kind.__name__}: {value}"))
+                self._await_acknowledgements(seconds=1.0)
+            previous(kind, value, traceback)
+
+        sys.excepthook = notify_then_report
+        atexit.register(self._at_exit)
+
+    def _tell_peers(self, notice: tuple) -> None:
+        """Sends `notice` to every other rank; waits at most a second for delivery."""
+        requests = [self._control.isend(notice, dest=r, tag=_NOTICE_TAG)
+                    for r in range(self.size) if r != self.rank]
+        deadline = time.monotonic() + 1.0
+        while not self._MPI.Request.Testall(requests) and time.monotonic() < deadline:
+            time.sleep(0.001)
+
+    def _await_acknowledgements(self, seconds: float) -> None:
+        """Waits (at most `seconds`) until every waiting peer has read the failure notice,
+        so it can name this rank before the launcher, seeing this one exit, stops it."""
+        pending = set(range(self.size)) - {self.rank}
+        status = self._MPI.Status()
+        deadline = time.monotonic() + seconds
+        while pending and time.monotonic() < deadline:
+            if self._control.iprobe(source=self._MPI.ANY_SOURCE, tag=_ACK_TAG, status=status):
+                self._control.recv(source=status.Get_source(), tag=_ACK_TAG)
+                pending.discard(status.Get_source())
+            else:
+                time.sleep(0.001)
+
+    def _at_exit(self) -> None:
+        if self.failure is not None:
+            # Finalizing MPI with a peer gone can block: leave at once, reporting failure.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(1)
+        # A peer still waiting in a later collective learns that this rank will not come.
+        self._tell_peers(("exited", self._count))
+
+    def _broken(self, error_class, message: str):
+        self.failure = message
+        return error_class(None, None, message)
+
+    def _check_peers(self, what: str) -> None:
+        status = self._MPI.Status()
+        while self._control.iprobe(source=self._MPI.ANY_SOURCE, tag=_NOTICE_TAG,
+                                   status=status):
+            rank = status.Get_source()
+            kind, detail = self._control.recv(source=rank, tag=_NOTICE_TAG)
+            if kind == "failed":
+                self._control.send(None, dest=rank, tag=_ACK_TAG)
+                raise self._broken(errors.UnavailableError,
+                                   f"{what}: worker rank {rank} failed with {detail}")
+            self._departed[rank] = detail
+        for rank, joined in self._departed.items():
+            if joined < self._count:
+                raise self._broken(errors.UnavailableError,
+                                   f"{what}: worker rank {rank} exited after its collective "
+                                   f"#{joined}; this is #{self._count}")
+        for rank, pid in self._neighbours:
+            if not _alive(pid):
+                raise self._broken(errors.UnavailableError,
+                                   f"{what}: worker rank {rank} (process {pid}) is gone: it "
+                                   "was killed or exited before joining the collective")
+
+    def _wait(self, requests: list, what: str, timeout) -> None:
+        """Waits for `requests`, watching the peers; raises instead of hanging."""
+        if self.failure is not None:
+            raise errors.UnavailableError(None, None, f"{what}: the workers are broken since "
+                                          f"{self.failure}")
+        self._count += 1
+        testall = self._MPI.Request.Testall
+        if testall(requests):
+            return
+        start = time.monotonic()
+        next_look = start + _WATCH_INTERVAL
+        while not testall(requests):
+            now = time.monotonic()
+            if now - start > _SPIN_SECONDS:
+                # A long wait (a slower peer): let the others on this core run between tests.
+                os.sched_yield()
+            if now < next_look:
+                continue
+            self._check_peers(what)
+            if timeout is not None and now - start > timeout:
+                raise self._broken(errors.DeadlineExceededError,
+                                   f"{what}: not every worker joined within {timeout:g} s "
+                                   f"(rank {self.rank} of {self.size} waited)")
+            next_look = now + _WATCH_INTERVAL
+
+    # -- collectives ----------------------------------------------------------------------
+    def all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
+                   timeout=None) -> list:
+        """Element-wise sum (or mean) of each array over the ranks, as new arrays."""
+        arrays = [np.ascontiguousarray(a).reshape(np.shape(a)) for a in arrays]
+        requests, packed = [], []
+        for pack in _packs(arrays, bytes_per_pack):
+            dtype = arrays[pack[0]].dtype
+            buffer = self._pool.get(dtype, sum(arrays[i].size for i in pack))
+            if len(pack) == 1:
+                requests.append(self._data.Iallreduce(arrays[pack[0]].reshape(-1), buffer,
+                                                      op=self._MPI.SUM))
+            else:
+                np.concatenate([arrays[i].ravel() for i in pack], out=buffer)
+                requests.append(self._data.Iallreduce(self._MPI.IN_PLACE, buffer,
+                                                      op=self._MPI.SUM))
+            packed.append((pack, buffer))
+        self._wait(requests, f"all_reduce of {len(arrays)} tensors", timeout)
+        for _, buffer in packed:
+            if op == "mean" and buffer.dtype.kind in "fc":
+                buffer /= buffer.dtype.type(self.size)
+            elif op == "mean":
+                buffer //= self.size
+        return _unpacked(arrays, packed)
+
+    def all_gather(self, array, axis: int = 0, timeout=None) -> np.ndarray:
+        """The ranks' arrays concatenated along `axis` (their sizes there may differ)."""
+        array = np.moveaxis(np.asarray(array), axis, 0) if np.ndim(array) else \
+            np.asarray(array).reshape(1)
+        counts = np.empty(self.size, np.int64)
+        self._wait([self._data.Iallgather(np.array([len(array)], np.int64), counts)],
+                   "all_gather of the sizes", timeout)
+        inner = array.shape[1:]
+        out = np.empty((int(counts.sum()), *inner), array.dtype)
+        row = int(np.prod(inner, dtype=np.int64))
+        sendbuf = np.ascontiguousarray(array)
+        self._wait([self._data.Iallgatherv(sendbuf, [out, counts * row])],
+                   f"all_gather of {array.dtype.name} {list(array.shape)}", timeout)
+        return np.moveaxis(out, 0, axis)
+
+    def broadcast(self, arrays: list, root: int = 0, bytes_per_pack: int = 0,
+                  timeout=None) -> list:
+        """The root rank's arrays (each rank passes arrays of the same shapes and dtypes)."""
+        _check_root(root, self.size)
+        arrays = [np.asarray(a) for a in arrays]
+        packed = [(pack, np.concatenate([arrays[i].ravel() for i in pack]))
+                  for pack in _packs(arrays, bytes_per_pack)]
+        requests = [self._data.Ibcast(buffer, root=root) for _, buffer in packed]
+        self._wait(requests, f"broadcast of {len(arrays)} tensors from rank {root}", timeout)
+        return _unpacked(arrays, packed)
+
+    def barrier(self, timeout=None) -> None:
+        self._wait([self._data.Ibarrier()], "barrier", timeout)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` (on this host) still runs; a zombie does not."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+_world = None
+
+
+def world():
+    """This process's communicator among the MPI ranks (made on first use)."""
+    global _world
+    if _world is None:
+        _world = MPICommunicator()
+    return _world

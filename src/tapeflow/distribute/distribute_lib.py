@@ -1,0 +1,465 @@
+"""Strategy, ReplicaContext, ReduceOp and the current-strategy functions.
+
+A Strategy holds a communicator (one process, or the MPI ranks). Each worker runs one
+replica: `num_replicas_in_sync` is the number of workers. Variables made inside
+`strategy.scope()` are mirrored: on creation every worker takes the chief's (rank 0's)
+value, and optimizers sum their gradients over the workers before applying them.
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+import threading
+import weakref
+
+from ..framework import nest
+from ..framework.tensor import convert_to_tensor
+from ..framework.variables import variable_creator_scope
+from ..ops import array_ops, math_ops
+from . import cross_replica
+from .collectives import LocalCommunicator
+from .options import CommunicationOptions
+
+__all__ = ["ReduceOp", "ReplicaContext", "RunOptions", "Strategy", "experimental_set_strategy",
+           "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
+
+
+class ReduceOp(enum.Enum):
+    """How values from the replicas are combined: `SUM` or `MEAN`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.distribute.ReduceOp("MEAN") is tf.distribute.ReduceOp.MEAN
+        True
+    """
+
+    SUM = "SUM"
+    MEAN = "MEAN"
+
+    @staticmethod
+    def of(reduce_op) -> "ReduceOp":
+        """A ReduceOp from a ReduceOp or a string ("sum", "MEAN"...).
+
+        Raises:
+            ValueError: anything else.
+        """
+        if isinstance(reduce_op, ReduceOp):
+            return reduce_op
+        if isinstance(reduce_op, str) and reduce_op.upper() in ("SUM", "MEAN"):
+            return ReduceOp(reduce_op.upper())
+        raise ValueError(f"reduce_op must be tf.distribute.ReduceOp.SUM or MEAN (or 'sum', "
+                         f"'mean'), got {reduce_op!r}")
+
+
+class RunOptions:
+    """Options of `Strategy.run`; accepted for compatibility, none changes a CPU run."""
+
+    def __init__(self, experimental_enable_dynamic_batch_size=True,
+                 experimental_bucketizing_dynamic_shape=False,
+                 experimental_xla_options=None) -> None:
+        self.experimental_enable_dynamic_batch_size = experimental_enable_dynamic_batch_size
+        self.experimental_bucketizing_dynamic_shape = experimental_bucketizing_dynamic_shape
+        self.experimental_xla_options = experimental_xla_options
+
+
+class _Context(threading.local):
+    def __init__(self) -> None:
+        # (strategy, replica context or None), innermost last.
+        self.stack: list = []
+
+
+_context = _Context()
+
+
+class ReplicaContext:
+    """The view of one replica inside `strategy.run`: its id and the collectives.
+
+    Args:
+        strategy: the Strategy this replica belongs to.
+        replica_id_in_sync_group: this replica's index (its worker's rank).
+    """
+
+    def __init__(self, strategy: "Strategy", replica_id_in_sync_group=0) -> None:
+        self._strategy = strategy
+        self._replica_id = int(replica_id_in_sync_group)
+
+    @property
+    def strategy(self) -> "Strategy":
+        return self._strategy
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        return self._strategy.num_replicas_in_sync
+
+    @property
+    def replica_id_in_sync_group(self):
+        """This replica's index among the `num_replicas_in_sync`, as an int32 Tensor."""
+        return convert_to_tensor(self._replica_id, dtype="int32")
+
+    @property
+    def devices(self) -> tuple:
+        return self._strategy._devices
+
+    def all_reduce(self, reduce_op, value, options=None):
+        """Sums or averages `value` (a nested structure of tensors) over the replicas.
+
+        Dense tensors are packed and all-reduced; IndexedSlices are all-gathered. The
+        result is differentiable: a tape sees a sum of the replicas' values.
+
+        Args:
+            reduce_op: `tf.distribute.ReduceOp` (or "sum" / "mean").
+            value: a tensor or a nested structure of tensors.
+            options: a `tf.distribute.experimental.CommunicationOptions`.
+
+        Returns:
+            The reduced structure, identical on every replica.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> def step():
+            ...     context = tf.distribute.get_replica_context()
+            ...     return context.all_reduce("sum", tf.constant([1.0, 2.0]))
+            >>> strategy.run(step).numpy()
+            array([1., 2.], dtype=float32)
+        """
+        op = ReduceOp.of(reduce_op)
+        pack, timeout = self._strategy._communication(options)
+        return cross_replica.all_reduce(self._strategy._communicator, op.value.lower(), value,
+                                        pack, timeout)
+
+    def all_gather(self, value, axis, options=None):
+        """Concatenates each replica's `value` (a nested structure) along `axis`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> strategy.run(lambda: tf.distribute.get_replica_context().all_gather(
+            ...     tf.constant([1, 2]), axis=0)).numpy()
+            array([1, 2], dtype=int32)
+        """
+        _, timeout = self._strategy._communication(options)
+        return nest.map_structure(
+            lambda v: cross_replica.all_gather(self._strategy._communicator, v, axis, timeout),
+            value)
+
+    def merge_call(self, merge_fn, args=(), kwargs=None):
+        """Calls `merge_fn(strategy, *args, **kwargs)` in the cross-replica context."""
+        with self._strategy._entered(None):
+            return merge_fn(self._strategy, *args, **(kwargs or {}))
+
+
+class Strategy:
+    """Base of the distribution strategies: `scope`, `run`, `reduce`, `gather` and the
+    distributed datasets. Use one of its subclasses."""
+
+    _devices = ("/job:localhost/replica:0/task:0/device:CPU:0",)
+
+    def __init__(self, communicator=None, communication_options=None) -> None:
+        self._communicator = communicator or LocalCommunicator()
+        self._options = communication_options or CommunicationOptions()
+        self._mirrored: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+        _strategies.add(self)
+
+    # -- facts ----------------------------------------------------------------------------
+    @property
+    def num_replicas_in_sync(self) -> int:
+        """The number of replicas that run each step: one per worker."""
+        return self._communicator.size
+
+    @property
+    def extended(self) -> "Strategy":
+        return self
+
+    @property
+    def should_checkpoint(self) -> bool:
+        """Whether this worker writes checkpoints and logs: only the chief (rank 0)."""
+        return self._communicator.rank == 0
+
+    should_save_summary = should_checkpoint
+
+    @property
+    def worker_devices(self) -> tuple:
+        return self._devices
+
+    @property
+    def cluster_resolver(self):
+        return None
+
+    def _communication(self, options) -> tuple:
+        """(bytes per pack, timeout) from per-call options, else the strategy's."""
+        options = options if options is not None else self._options
+        return options.bytes_per_pack, options.timeout_seconds
+
+    # -- scope and variables --------------------------------------------------------------
+    @contextlib.contextmanager
+    def _entered(self, replica_context):
+        for strategy, _ in _context.stack:
+            if strategy is not self and strategy is not _default_strategy:
+                raise ValueError("Mixing different tf.distribute.Strategy objects: "
+                                 f"{type(self).__name__} inside the scope of "
+                                 f"{type(strategy).__name__}.")
+        _context.stack.append((self, replica_context))
+        try:
+            yield
+        finally:
+            _context.stack.pop()
+
+    @contextlib.contextmanager
+    def scope(self):
+        """Makes this the current strategy; Variables made inside are mirrored.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> with strategy.scope():
+            ...     v = tf.Variable(1.0)
+            ...     tf.distribute.get_strategy() is strategy
+            True
+        """
+        with self._entered(None), variable_creator_scope(self._create_variable):
+            yield self
+
+    def _create_variable(self, next_creator, **kwargs):
+        variable = next_creator(**kwargs)
+        if self._communicator.size > 1:
+            chief, = cross_replica.broadcast(self._communicator, [variable.read_value()], 0,
+                                             timeout=self._options.timeout_seconds)
+            variable.assign(chief)
+        self._mirrored[id(variable)] = variable
+        return variable
+
+    def mirrors(self, variable) -> bool:
+        """Whether `variable` was made in this strategy's scope."""
+        return self._mirrored.get(id(variable)) is variable
+
+    # -- running replicas -----------------------------------------------------------------
+    def run(self, fn, args=(), kwargs=None, options=None):
+        """Runs `fn(*args, **kwargs)` as this worker's replica and returns its result.
+
+        Inside, `tf.distribute.get_replica_context()` gives the replica's collectives and
+        optimizers sum the gradients of mirrored variables over the replicas.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> float(strategy.run(lambda x: x * 2.0, args=(tf.constant(3.0),)))
+            6.0
+        """
+        context = ReplicaContext(self, self._communicator.rank)
+        with self._entered(context), variable_creator_scope(self._create_variable):
+            return fn(*args, **(kwargs or {}))
+
+    def experimental_local_results(self, value) -> tuple:
+        """This worker's values of a per-replica result: a tuple of one."""
+        return (value,)
+
+    def reduce(self, reduce_op, value, axis):
+        """Reduces per-replica `value` over the replicas (and along `axis` when not None).
+
+        Args:
+            reduce_op: `tf.distribute.ReduceOp.SUM` or `MEAN` (or "sum" / "mean").
+            value: a tensor (or nested structure) each replica returned from `run`.
+            axis: None to reduce across replicas only; an int to also reduce along that
+                axis, MEAN then dividing by the global count along it.
+
+        Returns:
+            The reduced tensor(s), identical on every worker.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> float(strategy.reduce("MEAN", tf.constant([1.0, 2.0, 6.0]), axis=0))
+            3.0
+        """
+        op = ReduceOp.of(reduce_op)
+
+        def reduce_one(v):
+            tensor = convert_to_tensor(v)
+            if axis is None:
+                return self._replicas_reduced(op.value.lower(), tensor)
+            total = self._replicas_reduced("sum", math_ops.reduce_sum(tensor, axis))
+            if op is ReduceOp.SUM:
+                return total
+            count = math_ops.cast(array_ops.shape(tensor)[axis], total.dtype)
+            return math_ops.divide(total, self._replicas_reduced("sum", count))
+
+        with self._entered(None):
+            return nest.map_structure(reduce_one, value)
+
+    def _replicas_reduced(self, op: str, value):
+        pack, timeout = self._communication(None)
+        return cross_replica.all_reduce(self._communicator, op, convert_to_tensor(value),
+                                        pack, timeout)
+
+    def gather(self, value, axis):
+        """Concatenates every replica's `value` along `axis`, on every worker.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> strategy.gather(tf.constant([[1.0, 2.0]]), axis=0).shape
+            TensorShape([1, 2])
+        """
+        _, timeout = self._communication(None)
+        return nest.map_structure(
+            lambda v: cross_replica.all_gather(self._communicator, v, axis, timeout), value)
+
+    # -- input ----------------------------------------------------------------------------
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """Each worker's share of `dataset`, an iterable of global batches.
+
+        Every batch (an array, tensor, or tuple/dict of them, batched along axis 0) is cut
+        into `num_replicas_in_sync` contiguous parts; this worker iterates over its part, so
+        the workers' parts of step k make up the k-th global batch.
+
+        Example:
+            >>> import numpy as np
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> batches = [np.arange(4.0), np.arange(4.0, 8.0)]
+            >>> [b.shape for b in strategy.experimental_distribute_dataset(batches)]
+            [TensorShape([4]), TensorShape([4])]
+        """
+        from .input_lib import DistributedDataset
+        return DistributedDataset(dataset, self._communicator.rank, self.num_replicas_in_sync)
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        """This worker's dataset `dataset_fn(input_context)`, used as it is: the function
+        shards and batches by `input_context` (one input pipeline per worker).
+
+        Example:
+            >>> import numpy as np
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> def dataset_fn(context):
+            ...     size = context.get_per_replica_batch_size(4)
+            ...     data = np.arange(8.0)[context.input_pipeline_id::context.num_input_pipelines]
+            ...     return [data[i:i + size] for i in range(0, len(data), size)]
+            >>> len(list(strategy.distribute_datasets_from_function(dataset_fn)))
+            2
+        """
+        from .input_lib import DistributedDataset, InputContext
+        context = InputContext(self._communicator.size, self._communicator.rank,
+                               self.num_replicas_in_sync)
+        return DistributedDataset(dataset_fn(context), 0, 1)
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        """This worker's replica's value, `value_fn(ValueContext)`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> strategy.experimental_distribute_values_from_function(
+            ...     lambda context: context.replica_id_in_sync_group + 10)
+            10
+        """
+        from .input_lib import ValueContext
+        return value_fn(ValueContext(self._communicator.rank, self.num_replicas_in_sync))
+
+
+_strategies: weakref.WeakSet = weakref.WeakSet()
+
+
+def sum_mirrored_gradients(grads_and_vars) -> list:
+    """(gradient, variable) pairs with the gradients of mirrored variables summed over their
+    strategy's replicas, each strategy's in one packed all-reduce (optimizers call this)."""
+    pairs = list(grads_and_vars)
+    for strategy in list(_strategies):
+        if strategy.num_replicas_in_sync == 1:
+            continue
+        mine = [i for i, (g, v) in enumerate(pairs) if g is not None and strategy.mirrors(v)]
+        if mine:
+            pack, timeout = strategy._communication(None)
+            summed = cross_replica.all_reduce(strategy._communicator, "sum",
+                                              [pairs[i][0] for i in mine], pack, timeout)
+            for i, gradient in zip(mine, summed):
+                pairs[i] = (gradient, pairs[i][1])
+    return pairs
+
+
+class _DefaultStrategy(Strategy):
+    """The strategy in force outside every scope: one replica, nothing mirrored."""
+
+    def _create_variable(self, next_creator, **kwargs):
+        return next_creator(**kwargs)
+
+
+_default_strategy = _DefaultStrategy()
+
+
+def get_strategy() -> Strategy:
+    """The current strategy: the innermost `scope()` or `run`, else the default (one
+    replica).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.distribute.get_strategy().num_replicas_in_sync
+        1
+    """
+    return _context.stack[-1][0] if _context.stack else _default_strategy
+
+
+def has_strategy() -> bool:
+    """Whether a strategy other than the default is current.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.distribute.has_strategy()
+        False
+    """
+    return get_strategy() is not _default_strategy
+
+
+def get_replica_context():
+    """The current ReplicaContext: inside `run`, or the default one outside every scope;
+    None in the cross-replica context (in a scope, outside `run`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> strategy = tf.distribute.MirroredStrategy()
+        >>> with strategy.scope():
+        ...     tf.distribute.get_replica_context() is None
+        True
+        >>> int(strategy.run(tf.distribute.get_replica_context).replica_id_in_sync_group)
+        0
+    """
+    if not _context.stack:
+        return ReplicaContext(_default_strategy)
+    return _context.stack[-1][1]
+
+
+def in_cross_replica_context() -> bool:
+    """Whether the code runs in a strategy's scope but outside `run`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.distribute.MirroredStrategy().scope():
+        ...     tf.distribute.in_cross_replica_context()
+        True
+    """
+    return bool(_context.stack) and _context.stack[-1][1] is None
+
+
+def experimental_set_strategy(strategy) -> None:
+    """Enters `strategy`'s scope until the next call (None: back to the default strategy).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.distribute.experimental_set_strategy(tf.distribute.MirroredStrategy())
+        >>> tf.distribute.has_strategy()
+        True
+        >>> tf.distribute.experimental_set_strategy(None)
+    """
+    global _set_scope
+    if _set_scope is not None:
+        _set_scope.close()
+        _set_scope = None
+    if strategy is not None:
+        _set_scope = contextlib.ExitStack()
+        _set_scope.enter_context(strategy.scope())
+
+
+_set_scope = None

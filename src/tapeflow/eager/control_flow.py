@@ -1,0 +1,560 @@
+"""Control flow: `cond` and `while_loop`.
+
+Eagerly they are plain Python (a tape records the ops that ran). While a graph is built,
+each branch, loop condition and loop body is traced into its own FuncGraph; the node (`If`,
+`While`) runs the chosen compiled plans when the graph runs. The gradient of an `If` is
+another `If` whose branches are the traced backward graphs of the forward branches
+(differentiable again the same way). The gradient of a `While` makes the forward loop
+keep, stacked once at the end, the loop variables each iteration started from (only those
+the body's backward reads; a second loop does it when the forward node cannot be changed),
+and adds a loop of graph ops running the body's traced backward graph over them in
+reverse, one slice per iteration, so memory grows linearly with the steps. Loop variables
+whose shapes may change between iterations (relaxed shape invariants, TensorArrays of
+dynamic size) fall back to re-running the loop under a GradientTape at run time
+(`runtime_vjp`). A TensorArray among the loop variables, or returned by a branch, travels
+as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
+`control_dependencies` are graph ops (ops/control_flow_ops.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import nest
+from ..framework.context import state
+from ..framework.execute import execute
+from ..framework.graph import FuncGraph
+from ..framework.graph_tensor import SymbolicTensor
+from ..framework.indexed_slices import IndexedSlices, to_dense
+from ..framework.registry import RegisterGradient, define_op
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..ops.array_ops import stack
+from ..ops.creation_ops import zeros, zeros_like
+from ..ops.tensor_array_ops import TensorArray
+from ..ops.op_util import value_of
+from .domains import dense
+from .function import ConcreteFunction
+from .script_grad import runtime_vjp
+from .tape import is_trainable
+
+__all__ = ["cond", "while_loop"]
+
+
+def _if_kernel(pred, *values, then_branch, else_branch, count, specs, variables):
+    branch = then_branch if pred else else_branch
+    return branch._plan(*values[:count])
+
+
+def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations, specs,
+                  variables, keep=()):
+    loop = list(values[:count])
+    extra = list(values[count:count + captured])
+    kept = [[] for _ in keep]
+    i = 0
+    while (maximum_iterations is None or i < maximum_iterations) and cond_fn._plan(
+            *loop, *extra)[0]:
+        for history, k in zip(kept, keep):
+            history.append(loop[k])
+        loop = list(body_fn._plan(*loop, *extra))
+        i += 1
+    if not keep:
+        return tuple(loop)
+    # The loop variables each iteration started from, stacked once at the end.
+    return (*loop, np.asarray(i, np.int32),
+            *[np.stack(h) if h else np.zeros((0,) + np.shape(values[k]), values[k].dtype)
+              for h, k in zip(kept, keep)])
+
+
+If = define_op("If", _if_kernel, num_outputs=None)
+If.shape_fn = lambda inputs, attrs: attrs["specs"]
+While = define_op("While", _while_kernel, num_outputs=None)
+While.shape_fn = lambda inputs, attrs: attrs["specs"]
+
+
+def _trace(fn, name: str, args: list, arg_shapes: list) -> tuple:
+    """Traces `fn(*placeholders)` into a FuncGraph under the current graph; every output
+    becomes a tensor of the graph (an outer tensor returned as it is is captured now, so
+    the captures are complete when the trace ends). Returns the graph, the placeholders
+    and the output structure."""
+    graph = FuncGraph(name, outer_graph=state.graph)
+    with graph.as_default():
+        placeholders = [graph.placeholder(a._value.dtype, shape) for a, shape in
+                        zip(args, arg_shapes)]
+        structure = nest.map_structure(lambda x: graph._graph_input(convert_to_tensor(x)),
+                                       fn(*placeholders))
+    return graph, placeholders, structure
+
+
+def _captured_union(*traces) -> list:
+    """The outer tensors any of the traced graphs captured, each once."""
+    union: dict = {}
+    for graph, _, _ in traces:
+        for outer, _ in graph.captures.values():
+            union.setdefault(outer._id, outer)
+    return list(union.values())
+
+
+def _finish(trace: tuple, captured: list, name: str):
+    """A ConcreteFunction of a traced graph taking its placeholders, then one input per
+    tensor of `captured` (unused inputs for those this graph did not capture); its
+    assignments always run."""
+    graph, placeholders, structure = trace
+    inner_of = {outer._id: inner for outer, inner in graph.captures.values()}
+    inner = [inner_of[outer._id] if outer._id in inner_of else
+             graph.placeholder(outer._value.dtype, outer.shape, name="unused")
+             for outer in captured]
+    return ConcreteFunction(graph, placeholders + inner, structure,
+                            always=[op for op in graph._ops if op._stateful], name=name)
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """`true_fn()` if `pred` else `false_fn()`; in a graph, an `If` node running one branch.
+
+    Both branches must return the same structure of tensors with the same dtypes.
+
+    Args:
+        pred: a scalar boolean tensor (or Python bool).
+        true_fn, false_fn: functions of no arguments.
+
+    Returns:
+        What the taken branch returns.
+
+    Raises:
+        TypeError: a branch is not callable, or the branches' dtypes differ.
+        ValueError: the branches return different structures.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> @tf.function
+        ... def f(x):
+        ...     return tf.cond(x > 0.0, lambda: x * x, lambda: -x)
+        >>> x = tf.constant(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(x)
+        ...     y = f(x)
+        >>> float(y), float(tape.gradient(y, x))
+        (9.0, 6.0)
+    """
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("cond: true_fn and false_fn must be callable")
+    if state.graph is None:
+        return true_fn() if bool(pred) else false_fn()
+    graph = state.graph
+    pred = graph._graph_input(convert_to_tensor(pred))
+    if pred.dtype.name != "bool" or pred.shape.rank not in (0, None):
+        raise TypeError(f"cond: pred must be a scalar bool tensor, got {pred!r}")
+    arrays: dict = {}  # flat output position: a TensorArray a branch returns there
+
+    def as_flows(branch):
+        def run():
+            out = branch()
+            flat = nest.flatten(out)
+            for i, v in enumerate(flat):
+                if isinstance(v, TensorArray):
+                    arrays.setdefault(i, v)
+            return nest.pack_sequence_as(out, [v.flow if isinstance(v, TensorArray) else v
+                                               for v in flat])
+        return run
+
+    traces = [_trace(as_flows(branch), label, [], []) for branch, label in
+              ((true_fn, "cond_true"), (false_fn, "cond_false"))]
+    _check_structure(traces[0][2], traces[1][2], "cond: true_fn and false_fn")
+    captured = _captured_union(*traces)
+    then_fn, else_fn = [_finish(trace, captured, label)
+                        for trace, label in zip(traces, ("cond_true", "cond_false"))]
+    specs = _merged_specs(then_fn, else_fn, "cond")
+    variables = _variable_union(then_fn, else_fn)
+    outs = execute(If, (pred, *captured, *variables),
+                   {"then_branch": then_fn, "else_branch": else_fn, "count": len(captured),
+                    "specs": specs, "variables": tuple(variables)})
+    result = then_fn._pack(list(outs))
+    if not arrays:
+        return result
+    flat = nest.flatten(result)
+    return nest.pack_sequence_as(result, [arrays[i]._with(v) if i in arrays else v
+                                          for i, v in enumerate(flat)])
+
+
+def _check_structure(a, b, what: str) -> None:
+    if _structure(a) != _structure(b):
+        raise ValueError(f"{what} must return the same nested structure; got {a!r} and {b!r}")
+
+
+def _structure(x):
+    if isinstance(x, dict):
+        return ("dict", tuple((k, _structure(x[k])) for k in sorted(x)))
+    if isinstance(x, (list, tuple)):
+        return ("seq", tuple(_structure(i) for i in x))
+    return None
+
+
+def _merged_specs(a, b, what: str) -> list:
+    specs = []
+    for x, y in zip(a._output_specs, b._output_specs):
+        if x[0] != y[0]:
+            raise TypeError(f"{what}: the branches return different dtypes: {x[0]} and {y[0]}")
+        if x[1] is None or y[1] is None or len(x[1]) != len(y[1]):
+            specs.append((x[0], None))
+        else:
+            specs.append((x[0], tuple(d if d == e else None for d, e in zip(x[1], y[1]))))
+    return specs
+
+
+def _variable_union(*functions) -> list:
+    union: dict = {}
+    for f in functions:
+        for v in f.variables:
+            union.setdefault(v._id, v)
+    return list(union.values())
+
+
+@RegisterGradient("If")
+def _if_grad(op, *grads):
+    attrs = op.attrs
+    count = attrs["count"]
+    if state.graph is not None:
+        return _traced_if_grad(op, grads)
+
+    def forward(pred, *values):
+        branch = attrs["then_branch"] if bool(value_of(pred)) else attrs["else_branch"]
+        outputs = branch._call_flat(list(values[:count]))
+        return [o for o in nest.flatten(outputs) if isinstance(o, Tensor)]
+    return runtime_vjp(forward, op.inputs[:1 + count], grads, attrs["variables"])
+
+
+def _traced_if_grad(op, grads) -> list:
+    """The gradient of an If node as another If node: its branches are the traced backward
+    graphs of the forward branches, so it is differentiable again in the same way."""
+    attrs = op.attrs
+    count = attrs["count"]
+    captured = list(op.inputs[1:1 + count])
+    variables = list(attrs["variables"])
+    wanted = [i for i, x in enumerate(captured) if is_trainable(x)]
+    grads = [g if not isinstance(g, IndexedSlices) else to_dense(g) for g in grads]
+    args = captured + grads
+    shapes = [x.shape for x in args]
+    branches = [_finish(_trace(_backward_branch(attrs[key], count, wanted, variables),
+                               label, args, shapes), [], label)
+                for key, label in (("then_branch", "cond_true_grad"),
+                                   ("else_branch", "cond_false_grad"))]
+    specs = _merged_specs(*branches, "cond gradient")
+    used = _variable_union(*branches)
+    outs = execute(If, (op.inputs[0], *args, *used),
+                   {"then_branch": branches[0], "else_branch": branches[1],
+                    "count": len(args), "specs": specs, "variables": tuple(used)})
+    in_grads: list = [None] * (1 + count)
+    for i, g in zip(wanted, outs):
+        in_grads[1 + i] = g
+    return in_grads + list(outs[len(wanted):])
+
+
+def _backward_branch(branch, count: int, wanted: list, variables: list):
+    """A function of (the branch's inputs, upstream gradients) returning the gradients of
+    the wanted inputs then of `variables` (zeros where the branch does not reach them)."""
+    backward = branch._gradient_info().function
+    own = {v._id: i for i, v in enumerate(branch.variables)}
+
+    def fn(*args):
+        result = backward._call_flat(list(args))
+        result = list(result) if isinstance(result, (list, tuple)) else [result]
+        out = []
+        for i in wanted:
+            g = result[i]
+            out.append(zeros_like(args[i]) if g is None else g)
+        for v in variables:
+            g = result[count + own[v._id]] if v._id in own else None
+            out.append(zeros(v.shape, v.dtype) if g is None else g)
+        return [convert_to_tensor(g) for g in out]
+    return fn
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeats `loop_vars = body(*loop_vars)` while `cond(*loop_vars)` is true.
+
+    In a graph, a `While` node; `body` must keep each loop variable's dtype and its shape
+    (or one compatible with its `shape_invariants`).
+
+    Args:
+        cond: a function of the loop variables returning a boolean scalar.
+        body: a function of the loop variables returning new values, same structure.
+        loop_vars: a tensor or a (nested) list/tuple of tensors.
+        shape_invariants: shapes the loop variables keep (None dims may vary).
+        maximum_iterations: stop after this many iterations at most.
+
+    Returns:
+        The loop variables after the last iteration, with the structure of `loop_vars`.
+
+    Raises:
+        TypeError: `cond` or `body` is not callable.
+        ValueError: the body changes a loop variable's structure, dtype or shape.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> i, x = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * x),
+        ...                      (tf.constant(0), tf.constant(2.0)))
+        >>> int(i), float(x)
+        (3, 256.0)
+    """
+    if not callable(cond) or not callable(body):
+        raise TypeError("while_loop: cond and body must be callable")
+    single = not isinstance(loop_vars, (list, tuple))
+    structure = [loop_vars] if single else loop_vars
+    if state.graph is None:
+        values = list(nest.flatten(structure))
+        i = 0
+        while (maximum_iterations is None or i < int(maximum_iterations)) and \
+                bool(cond(*nest.pack_sequence_as(structure, values))):
+            result = body(*nest.pack_sequence_as(structure, values))
+            values = nest.flatten(result)
+            i += 1
+        packed = nest.pack_sequence_as(structure, values)
+        return packed[0] if single else packed
+    arrays = _with_buffers(body, structure)
+    if not arrays:
+        return _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations)
+    # TensorArrays travel as their buffers; the functions see them rebuilt.
+    flat = nest.flatten(structure)
+    carried = nest.pack_sequence_as(structure, [arrays[i].flow if i in arrays else v
+                                                for i, v in enumerate(flat)])
+
+    def rebuilt(args):
+        return [arrays[i]._with(a) if i in arrays else a for i, a in enumerate(args)]
+
+    def flows(values):
+        return [v.flow if isinstance(v, TensorArray) else v for v in nest.flatten(values)]
+
+    def carried_cond(*args):
+        return cond(*nest.pack_sequence_as(structure, rebuilt(nest.flatten(list(args)))))
+
+    def carried_body(*args):
+        result = body(*nest.pack_sequence_as(structure, rebuilt(nest.flatten(list(args)))))
+        result = [result] if single else result
+        return nest.pack_sequence_as(result, flows(result))
+
+    if shape_invariants is None:
+        shape_invariants = nest.pack_sequence_as(structure, [
+            TensorShape([None if arrays[i].dynamic_size else arrays[i].flow.shape[0]] +
+                        arrays[i].element_shape.as_list()) if i in arrays else
+            convert_to_tensor(v).shape for i, v in enumerate(flat)])
+    out = _graph_while(carried_cond, carried_body, [carried] if single else carried, single,
+                       [shape_invariants] if single else shape_invariants, maximum_iterations)
+    packed = nest.pack_sequence_as(structure, rebuilt(nest.flatten([out] if single else out)))
+    return packed[0] if single else packed
+
+
+def _with_buffers(body, structure) -> dict:
+    """{flat position: TensorArray with a buffer} for the TensorArrays among the loop
+    variables. One whose element shape is not known yet gets it from a trace of `body` in
+    a scratch graph (its first write inside the loop tells)."""
+    flat = nest.flatten(structure)
+    arrays = {i: v for i, v in enumerate(flat) if isinstance(v, TensorArray)}
+    if any(a.flow is None for a in arrays.values()):
+        probe = FuncGraph("while_probe", outer_graph=state.graph)
+        with probe.as_default():
+            args = [v if isinstance(v, TensorArray) else
+                    probe.placeholder(v.dtype._np, v.shape)
+                    for v in (a if isinstance(a, TensorArray) else convert_to_tensor(a)
+                              for a in flat)]
+            result = body(*nest.pack_sequence_as(structure, args))
+        found = nest.flatten(result)
+        for i, a in arrays.items():
+            if a.flow is None:
+                shape = found[i].element_shape if i < len(found) and isinstance(
+                    found[i], TensorArray) else TensorShape(None)
+                if shape.rank is None:
+                    raise ValueError("while_loop: the body must write a TensorArray loop "
+                                     "variable of unknown element shape; give element_shape")
+                # Dimensions known only when the loop runs start empty: the first write
+                # sets them.
+                arrays[i] = a._with(a._zeros(a._size, [d or 0 for d in shape.as_list()]))
+                arrays[i]._element_shape = shape
+    return arrays
+
+
+def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations):
+    graph = state.graph
+    flat = [graph._graph_input(convert_to_tensor(v)) for v in nest.flatten(structure)]
+    if shape_invariants is None:
+        shapes = [v.shape for v in flat]
+    else:
+        shapes = [TensorShape(s) for s in nest.flatten(
+            [shape_invariants] if single else shape_invariants)]
+    for v, s in zip(flat, shapes):
+        if not s.is_compatible_with(v.shape):
+            raise ValueError(f"while_loop: loop variable {v.name!r} has shape {v.shape}, not "
+                             f"compatible with its shape invariant {s}")
+
+    def packed(args):
+        return nest.pack_sequence_as(structure, list(args))
+
+    def body_as_list(*args):
+        result = body(*packed(args))
+        return [result] if not isinstance(result, (list, tuple, dict)) else result
+
+    cond_trace = _trace(lambda *a: cond(*packed(a)), "while_cond", flat, shapes)
+    body_trace = _trace(body_as_list, "while_body", flat, shapes)
+    _check_structure(list(structure), body_trace[2], "while_loop: body")
+    captured = _captured_union(cond_trace, body_trace)
+    cond_fn = _finish(cond_trace, captured, "while_cond")
+    body_fn = _finish(body_trace, captured, "while_body")
+    specs = []
+    for v, s, (dtype, dims) in zip(flat, shapes, body_fn._output_specs):
+        if dtype != v._value.dtype:
+            raise ValueError(f"while_loop: body changes the dtype of {v.name!r} from "
+                             f"{v._value.dtype} to {dtype}")
+        if not s.is_compatible_with(TensorShape(dims)):
+            raise ValueError(f"while_loop: {v.name!r} enters the loop with shape {s} but has "
+                             f"shape {TensorShape(dims)} after one iteration; pass "
+                             "shape_invariants to let it vary.")
+        specs.append((dtype, None if s.rank is None else tuple(s.dims)))
+    variables = _variable_union(cond_fn, body_fn)
+    outs = execute(While, (*flat, *captured, *variables),
+                   {"cond_fn": cond_fn, "body_fn": body_fn, "count": len(flat),
+                    "captured": len(captured), "specs": specs, "variables": tuple(variables),
+                    "maximum_iterations": None if maximum_iterations is None
+                    else int(maximum_iterations)})
+    result = nest.pack_sequence_as(structure, list(outs))
+    return result[0] if single else result
+
+
+@RegisterGradient("While")
+def _while_grad(op, *grads):
+    if state.graph is not None:
+        traced = _traced_while_grad(op, grads)
+        if traced is not None:
+            return traced
+    attrs = op.attrs
+    count, captured = attrs["count"], attrs["captured"]
+    cond_fn, body_fn, limit = attrs["cond_fn"], attrs["body_fn"], attrs["maximum_iterations"]
+
+    keep = attrs.get("keep", ())
+
+    def forward(*values):
+        loop, extra = list(values[:count]), list(values[count:count + captured])
+        kept = [[] for _ in keep]
+        i = 0
+        while (limit is None or i < limit) and bool(value_of(
+                nest.flatten(cond_fn._call_flat(loop + extra))[0])):
+            for history, k in zip(kept, keep):
+                history.append(loop[k])
+            loop = nest.flatten(body_fn._call_flat(loop + extra))
+            i += 1
+        if not keep:
+            return loop
+        return [*loop, convert_to_tensor(i), *[
+            stack(h) if h else zeros((0,) + tuple(values[k].shape), values[k].dtype)
+            for h, k in zip(kept, keep)]]
+    return runtime_vjp(forward, op.inputs[:count + captured], grads, attrs["variables"])
+
+
+def _traced_while_grad(op, grads):
+    """The gradient of a While node as graph ops: the forward loop (or a second run of it)
+    keeps, stacked, the loop variables each iteration started from (those the body's
+    backward reads), then a loop runs the body's traced backward graph over them in
+    reverse, one slice per iteration. None when a loop variable's shape may change from one
+    iteration to the next (the run-time gradient handles those).
+
+    A While that keeps its history has its gradient the same way: the upstream gradient of
+    history row j joins the gradient of the loop variables iteration j started from."""
+    attrs = op.attrs
+    count, n_cap = attrs["count"], attrs["captured"]
+    cond_fn, body_fn = attrs["cond_fn"], attrs["body_fn"]
+    loop_in = list(op.inputs[:count])
+    captured = list(op.inputs[count:count + n_cap])
+    variables = list(attrs["variables"])
+    dims = [dims for _, dims in attrs["specs"][:count]]
+    # Unknown dimensions are fine where the loop variable keeps the shape it entered with
+    # (the iterations then stack); a relaxed shape invariant may change it.
+    if any(d is None or None in d and d != x._dims for d, x in zip(dims, loop_in)):
+        return None
+    loop_t = [k for k in range(count) if is_trainable(loop_in[k])]
+    cap_t = [c for c in range(n_cap) if is_trainable(captured[c])
+             and op.needs_gradient(count + c)]
+    backward, reads = _body_backward(body_fn, count, loop_t, [count + c for c in cap_t])
+    keep = tuple(k for k in range(count) if k in reads)
+    specs = list(attrs["specs"][:count]) + [(np.dtype(np.int32), ())] + \
+        [(attrs["specs"][k][0], (None,) + tuple(dims[k])) for k in keep]
+    kept = _keeping(op.outputs[0]._op, keep, specs)
+    if kept is None:  # the loop runs again, keeping what the backward reads
+        kept = execute(While, (*loop_in, *captured, *variables),
+                       {**attrs, "keep": keep, "specs": specs})
+    steps, history = kept[count], dict(zip(keep, kept[count + 1:]))
+    upstream_history = dict(zip(attrs.get("keep", ()), grads[count + 1:]))
+    own = {v._id: i for i, v in enumerate(body_fn.variables)}
+
+    def reverse_body(j, *rest):
+        g_loop = dict(zip(loop_t, rest[:len(loop_t)]))
+        g_cap = rest[len(loop_t):len(loop_t) + len(cap_t)]
+        g_var = rest[len(loop_t) + len(cap_t):]
+        j = j - 1
+        inputs = [history[k][j] if k in history else loop_in[k] for k in range(count)]
+        result = backward._call_flat(inputs + captured + [g_loop[k] for k in loop_t])
+        result = list(result) if isinstance(result, (list, tuple)) else [result]
+        new_loop = result[:len(loop_t)]
+        for n, k in enumerate(loop_t):
+            if upstream_history.get(k) is not None:
+                new_loop[n] = new_loop[n] + dense(upstream_history[k])[j]
+        new_cap = [a + g for a, g in zip(g_cap, result[len(loop_t):len(loop_t) + len(cap_t)])]
+        var_grads = result[len(loop_t) + len(cap_t):]
+        new_var = [a + var_grads[own[v._id]] if v._id in own else a
+                   for a, v in zip(g_var, variables)]
+        return [j, *new_loop, *new_cap, *new_var]
+
+    start = [steps, *[dense(grads[k]) if grads[k] is not None else zeros_like(loop_in[k])
+                      for k in loop_t],
+             *[zeros_like(captured[c]) for c in cap_t],
+             *[zeros(v.shape, v.dtype) for v in variables]]
+    done = while_loop(lambda j, *rest: j > 0, reverse_body, start)[1:]
+    in_grads: list = [None] * (count + n_cap)
+    for k, g in zip(loop_t, done[:len(loop_t)]):
+        in_grads[k] = g
+    for c, g in zip(cap_t, done[len(loop_t):len(loop_t) + len(cap_t)]):
+        in_grads[count + c] = g
+    return in_grads + list(done[len(loop_t) + len(cap_t):])
+
+
+def _keeping(forward, keep: tuple, specs: list):
+    """The outputs of the forward While node `forward` made to keep the history `keep`
+    too (its count of steps, then the stacked loop variables), or None when it cannot.
+
+    A node of the graph being built that keeps nothing yet is changed in place when
+    nothing records the backward pass: plans compiled before bound its attributes and
+    outputs as they were and are unaffected; those compiled after run the loop once,
+    keeping the history, instead of twice."""
+    # A recorder (an outer tape) saw the node with its first outputs only: gradients it
+    # sends through the history would not reach the node, so it is left as it is.
+    if forward._graph is not state.graph or forward._attrs.get("keep") or state.recorders:
+        return None
+    count = forward._attrs["count"]
+    forward._attrs = {**forward._attrs, "keep": keep, "specs": specs}
+    forward._outputs = forward._outputs + tuple(
+        SymbolicTensor(forward, count + i, dtype, dims)
+        for i, (dtype, dims) in enumerate(specs[count:]))
+    return forward._outputs
+
+
+def _body_backward(body_fn, count: int, loop_t: list, cap_t: list) -> tuple:
+    """The backward graph of a loop body reduced to what the loop's gradient uses: a
+    function of (the body's inputs, the upstream gradients of the trainable loop
+    variables) returning the gradients of those loop variables, of the captured inputs
+    `cap_t` (positions among the body's inputs) and of the body's variables (zeros where
+    the body does not reach them); and the positions of the loop variables it reads."""
+    info = body_fn._gradient_info()
+    graph = body_fn.graph
+    n_in = len(body_fn.inputs)
+    with graph.as_default():
+        wanted = [info.grads[i] if info.grads[i] is not None else zeros_like(body_fn.inputs[i])
+                  for i in loop_t + cap_t]
+        wanted += [g if g is not None else zeros(v.shape, v.dtype)
+                   for g, v in zip(info.grads[n_in:], body_fn.variables)]
+        wanted = [convert_to_tensor(dense(g)) for g in wanted]
+    upstream = [info.grad_inputs[k] for k in loop_t]
+    backward = ConcreteFunction(graph, list(body_fn.inputs) + upstream, wanted,
+                                name=f"{body_fn.name}_backward")
+    fed = {x._id for x in backward.inputs}
+    used = {x._id for o in backward._plan.ops for x in o._inputs} | \
+        {x._id for x in backward.outputs}
+    reads = {k for k in range(count) if body_fn.inputs[k]._id in used and
+             body_fn.inputs[k]._id in fed}
+    return backward, reads
