@@ -377,17 +377,10 @@ def check_jacobian_against_loop(program):
 
 
 # -- properties and the failures found so far -----------------------------------------------
-JACOBIAN_LOOP_OF_EMPTY_TARGET = (
-    "engine: the looped Jacobian of a target with no elements returns no rows, so "
-    "packing the result fails: x = tf.constant(np.zeros((0,))); with "
-    "tf.GradientTape(persistent=True) as t: t.watch(x); y = tf.abs(x); then "
-    "t.jacobian(y, x, experimental_use_pfor=False) raises StopIteration (expected zeros "
-    "of shape [0, 0]); eager/jacobian.py, the loop in _backward yields nothing for size 0")
-
 REGRESSIONS = {
     # name: (check, program, xfail reason or None)
     "empty target, looped Jacobian": (check_jacobian_against_loop,
-                                      ([(0,)], [("abs", ())]), JACOBIAN_LOOP_OF_EMPTY_TARGET),
+                                      ([(0,)], [("abs", ())]), None),
     "gather of no indices, inside a function": (
         check_eager_matches_function, ([(1,)], [("gather", ([], 0))]), None),
     "gather of no indices, second order": (check_derivatives,
