@@ -56,3 +56,12 @@ def test_users_own_numpy_still_warns():
         tf.exp(tf.constant(1000.0))
         np.log(np.zeros(1))
     assert len(runtime_warnings(compute)) == 1
+
+
+def test_an_eager_op_puts_the_one_filter_back_first():
+    from tapeflow.framework.numpy_warnings import QUIET_FILTER
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        tf.exp(tf.constant(1.0))
+        assert warnings.filters[0] is QUIET_FILTER
+        assert warnings.filters.count(QUIET_FILTER) == 1

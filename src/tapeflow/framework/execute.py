@@ -10,12 +10,13 @@ from __future__ import annotations
 import math
 import re
 import sys
+import warnings
 
 import numpy as np
 
 from . import errors
 from .context import state
-from .numpy_warnings import keep_numpy_quiet
+from .numpy_warnings import QUIET_FILTER, quiet_numpy_warnings
 from .tensor import Tensor
 from .variables import Variable
 
@@ -30,7 +31,9 @@ def execute(op, inputs: tuple, attrs: dict):
     st = state
     if st.graph is not None:
         return st.graph._create_op(op, inputs, attrs, sys._getframe(1))
-    keep_numpy_quiet()
+    filters = warnings.filters  # keep_numpy_quiet, inline: this runs for every eager op
+    if not filters or filters[0] is not QUIET_FILTER:
+        quiet_numpy_warnings()
     try:
         arity = len(inputs)
         # Without attributes, the kernel (often a NumPy ufunc) takes its fast call path.

@@ -6,9 +6,17 @@ import warnings
 
 import numpy as np
 
-__all__ = ["quiet_numpy_warnings", "keep_numpy_quiet", "silenced"]
+__all__ = ["QUIET_FILTER", "quiet_numpy_warnings", "keep_numpy_quiet", "silenced"]
 
-_quiet_filter = None
+
+def _install() -> tuple:
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow(\.|$)")
+    return warnings.filters[0]
+
+
+# The filter, one object for the life of the process: `warnings.filters[0] is QUIET_FILTER`
+# tells in one identity check that it is still first (the eager hot path checks that inline).
+QUIET_FILTER = _install()
 
 
 def quiet_numpy_warnings() -> None:
@@ -19,15 +27,14 @@ def quiet_numpy_warnings() -> None:
     own NumPy code still warns. `keep_numpy_quiet` puts it back where `catch_warnings` (as
     pytest enters around each test) or a filter added later took its place.
     """
-    global _quiet_filter
-    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow(\.|$)")
-    _quiet_filter = warnings.filters[0]
+    _install()
+    warnings.filters[0] = QUIET_FILTER  # an equal tuple: the same filter, as the same object
 
 
 def keep_numpy_quiet() -> None:
     """`quiet_numpy_warnings` unless its filter is still first: one identity check."""
     filters = warnings.filters
-    if not filters or filters[0] is not _quiet_filter:
+    if not filters or filters[0] is not QUIET_FILTER:
         quiet_numpy_warnings()
 
 
@@ -43,6 +50,3 @@ def silenced(kernel):
         with np.errstate(all="ignore"):
             return kernel(*args, **kwargs)
     return quiet_kernel
-
-
-quiet_numpy_warnings()
