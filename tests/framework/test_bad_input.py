@@ -52,6 +52,10 @@ def test_strings_are_a_type_error():
 
 
 HUGE = [100000, 100000, 10]
+def huge_zeros():
+    return tf.zeros(HUGE)
+
+
 ALLOCATIONS = {
     "broadcast_to": ("BroadcastTo", lambda: tf.broadcast_to(tf.constant(1.0), HUGE)),
     "zeros": ("Fill", lambda: tf.zeros(HUGE)),
@@ -61,7 +65,7 @@ ALLOCATIONS = {
     "random.uniform": ("RandomUniform", lambda: tf.random.uniform(HUGE)),
     "tile": ("Tile", lambda: tf.tile(tf.ones([10]), [10 ** 11])),
     "range": ("Range", lambda: tf.range(10 ** 12, dtype=tf.int64)),
-    "function": ("Fill", lambda: tf.function(lambda: tf.zeros(HUGE))()),
+    "function": ("Fill", lambda: tf.function(huge_zeros)()),
 }
 
 
