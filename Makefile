@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # A Python with TensorFlow, pytest and NumPy installed; the parity tests skip without TF.
 PARITY_PYTHON ?= $(PYTHON)
 
-.PHONY: test demo check bench parity clean
+.PHONY: test demo check bench parity fuzz clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ $(VENV)/.demo-installed: pyproject.toml | $(PY)
 
 test: $(VENV)/.test-installed
 	$(PY) -m pytest -q src tests
+
+# The fuzzers with many more examples, random each run (`make test` runs a fixed, short
+# profile of them); failures are kept in .hypothesis/ and shrunk to a minimal case.
+fuzz: $(VENV)/.test-installed
+	TAPEFLOW_FUZZ=fuzz-long $(PY) -m pytest -q --hypothesis-show-statistics tests/fuzz
 
 demo: $(VENV)/.demo-installed
 	$(PY) -m tapeflow demo

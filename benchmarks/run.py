@@ -27,13 +27,19 @@ import harness  # noqa: E402
 EXTRAS = ("memory", "import", "distributed")
 
 
-def main(argv: list) -> int:
-    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
+def add_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The benchmarks' options, checked as they are parsed (before any work)."""
     parser.add_argument("names", nargs="*", choices=[*cases.ALL, *EXTRAS, []],
                         help="what to run (default: everything)")
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: few samples")
     parser.add_argument("--peers", default=",".join(peers.PEERS),
                         help="comma-separated peers to try (default: %(default)s)")
+    return parser
+
+
+def main(argv: list) -> int:
+    parser = add_options(argparse.ArgumentParser(prog="benchmarks/run.py",
+                                                 description=__doc__.split("\n")[0]))
     args = parser.parse_args(argv)
     names = args.names or [*cases.ALL, *EXTRAS]
     repeat, min_time = (3, 0.0) if args.quick else (25, 0.05)

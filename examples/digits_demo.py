@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 
@@ -66,8 +67,10 @@ def batches(images, labels, batch_size: int, rng=None):
 
 
 def progress(iterable, total: int, description: str, show: bool = True):
-    """A tqdm bar over `iterable` when tqdm is installed and `show`, else the iterable."""
-    if not show:
+    """A tqdm bar over `iterable` when tqdm is installed, `show` is set and stderr is a
+    terminal, else the iterable itself (a file or pipe gets the one line per epoch that
+    follows)."""
+    if not show or not sys.stderr.isatty():
         return iterable
     try:
         from tqdm import tqdm
@@ -107,6 +110,23 @@ def plot(history: dict, path: str) -> None:
     plt.close(figure)
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def output_path(text: str) -> str:
+    folder = os.path.dirname(text) or "."
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"the folder {folder!r} does not exist")
+    return text
+
+
 def log_epoch(writers: dict, history: dict, model, epoch: int) -> None:
     """The epoch's loss and accuracy per run, and the weights' histograms."""
     for run, prefix in (("train", ""), ("test", "test_")):
@@ -118,17 +138,27 @@ def log_epoch(writers: dict, history: dict, model, epoch: int) -> None:
             tf.summary.histogram(weight.name.split(":")[0], weight)
 
 
-def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--plot", metavar="FILE.png", help="save loss and accuracy curves")
+def add_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The demo's options, checked as they are parsed (before any work)."""
+    parser.add_argument("--epochs", type=positive_int, default=20,
+                        help="passes over the training images (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seeds the weights and the shuffling (default: %(default)s)")
+    parser.add_argument("--batch-size", type=positive_int, default=32,
+                        help="images per training step (default: %(default)s)")
+    parser.add_argument("--plot", metavar="FILE.png", type=output_path,
+                        help="save loss and accuracy curves (needs matplotlib)")
     parser.add_argument("--eager", action="store_true", help="run the steps without tf.function")
-    parser.add_argument("--save", metavar="MODEL.keras", help="save the trained model")
+    parser.add_argument("--save", metavar="MODEL.keras", type=output_path,
+                        help="save the trained model")
     parser.add_argument("--tensorboard", metavar="DIR", help="write TensorBoard logs to DIR")
     parser.add_argument("--distributed", action="store_true",
                         help="train data-parallel on the MPI workers (start with tapeflow run)")
+    return parser
+
+
+def main(argv=None) -> dict:
+    parser = add_options(argparse.ArgumentParser(description=__doc__.split("\n")[0]))
     args = parser.parse_args(argv)
 
     tf.keras.utils.set_random_seed(args.seed)

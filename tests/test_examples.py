@@ -107,13 +107,19 @@ def test_readme_examples_run(tmp_path):
         runpy.run_path(str(path))
 
 
-def test_cli_demo_runs():
+def test_cli_demo_runs(tmp_path):
+    """Into pipes: one line per epoch, no progress-bar fragments; the curves are saved."""
     pytest.importorskip("sklearn")
-    result = subprocess.run([sys.executable, "-m", "tapeflow", "demo", "--epochs", "1"],
+    pytest.importorskip("matplotlib")
+    result = subprocess.run([sys.executable, "-m", "tapeflow", "demo", "--epochs", "1",
+                             "--plot", str(tmp_path / "curves.png")],
                             capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "dz/dx: 108.0 dy/dx: 6.0" in result.stdout
     assert re.search(r"^test accuracy: \d+\.\d%$", result.stdout, re.M)
+    assert re.findall(r"^Epoch (\d+/\d+):", result.stdout, re.M) == ["1/1"]
+    assert "\r" not in result.stderr and "0%|" not in result.stderr
+    assert (tmp_path / "curves.png").stat().st_size > 0
 
 
 def test_lstm_digits_reads_rows_to_95_percent():

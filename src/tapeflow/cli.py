@@ -1,5 +1,9 @@
 """The `tapeflow` command line: `demo`, `check` (the gradient table), `bench`, and `run`
-(a script on several MPI workers)."""
+(a script on several MPI workers).
+
+Each command's options are parsed and checked before any work starts; `tapeflow COMMAND
+--help` lists them. A bad option is one line on stderr and exit status 2.
+"""
 from __future__ import annotations
 
 import argparse
@@ -9,43 +13,62 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "examples" / "digits_demo.py"
+BENCH = ROOT / "benchmarks" / "run.py"
 
 
-def _run_example(name: str, argv: list) -> int:
-    path = ROOT / "examples" / name
+class _Parser(argparse.ArgumentParser):
+    """argparse, with an error as one line that names the fix."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _script(path: Path) -> dict:
+    """The globals of a script that ships with the source checkout (not run as __main__)."""
     if not path.exists():
-        print(f"tapeflow: {path} not found (the examples ship with the source checkout)",
-              file=sys.stderr)
-        return 2
+        print(f"tapeflow: {path} not found (the examples and benchmarks ship with the source "
+              "checkout)", file=sys.stderr)
+        sys.exit(2)
+    sys.path.insert(0, str(path.parent))
+    try:
+        return runpy.run_path(str(path), run_name=path.stem)
+    finally:
+        sys.path.remove(str(path.parent))
+
+
+def _run_as_main(path: Path, argv: list) -> None:
     saved = sys.argv
     sys.argv = [str(path), *argv]
     try:
         runpy.run_path(str(path), run_name="__main__")
     finally:
         sys.argv = saved
-    return 0
 
 
-def _demo(args: argparse.Namespace) -> int:
-    """A gradient-tape prelude, then the digits CNN (options: --epochs, --seed, --plot,
-    --save MODEL.keras, --tensorboard DIR; --workers N trains it data-parallel on N MPI
-    workers)."""
-    workers = _workers_option(args.rest)
-    print("== examples/gradient_tape_basics.py")
-    status = _run_example("gradient_tape_basics.py", [])
-    if status:
-        return status
+def _demo_options(parser: argparse.ArgumentParser, demo: dict) -> None:
+    demo["add_options"](parser)
+    parser.add_argument("--workers", metavar="N", type=demo["positive_int"],
+                        help="train data-parallel on N local MPI workers")
+
+
+def _demo(args: argparse.Namespace, demo: dict) -> int:
+    """A gradient-tape prelude, then the digits CNN (on `--workers` MPI workers if given)."""
     if importlib.util.find_spec("sklearn") is None:
         print("tapeflow demo: the digits demo needs scikit-learn (and tqdm for progress bars): "
               "pip install 'tapeflow[demo]', or run `make demo`.", file=sys.stderr)
         return 2
-    if workers is not None:
+    print("== examples/gradient_tape_basics.py")
+    _run_as_main(ROOT / "examples" / "gradient_tape_basics.py", [])
+    rest = list(args.argv)
+    _workers_option(rest)
+    if args.workers is not None:
         from .distribute import launch
-        print(f"== examples/digits_demo.py on {workers} workers")
-        return launch.run(workers, [str(ROOT / "examples" / "digits_demo.py"), "--distributed",
-                                    *args.rest])
+        print(f"== examples/digits_demo.py on {args.workers} workers")
+        return launch.run(args.workers, [str(DEMO), "--distributed", *rest])
     print("== examples/digits_demo.py")
-    return _run_example("digits_demo.py", args.rest)
+    demo["main"](rest)
+    return 0
 
 
 def _workers_option(rest: list):
@@ -61,49 +84,80 @@ def _workers_option(rest: list):
     return None
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run_options(parser: argparse.ArgumentParser, _) -> None:
+    parser.add_argument("-n", "--np", dest="n", type=int, default=1, help="number of workers")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, metavar="script.py [args]",
+                        help="the script and its arguments")
+
+
+def _run(args: argparse.Namespace, _) -> int:
     """`tapeflow run -n N script.py [args]`: the script on N local MPI workers."""
-    from .distribute import launch
+    if args.n < 1:
+        print(f"tapeflow run: -n must be a positive integer, got {args.n}", file=sys.stderr)
+        return 2
     if not args.rest:
         print("tapeflow run: usage: tapeflow run -n N script.py [args]", file=sys.stderr)
         return 2
+    from .distribute import launch
     return launch.run(args.n, args.rest)
 
 
-def _check(args: argparse.Namespace) -> int:
+def _check(args: argparse.Namespace, _) -> int:
     from .testing.op_table import run_all
     return 1 if run_all() else 0
 
 
-def _bench(args: argparse.Namespace) -> int:
-    path = ROOT / "benchmarks" / "run.py"
-    saved = sys.argv
-    sys.argv = [str(path), *args.rest]
-    try:
-        runpy.run_path(str(path), run_name="__main__")
-    finally:
-        sys.argv = saved
-    return 0
+def _bench(args: argparse.Namespace, bench: dict) -> int:
+    return bench["main"](args.argv)
+
+
+def _script_options(parser: argparse.ArgumentParser, found: dict) -> None:
+    if "add_options" in found:
+        found["add_options"](parser)
+
+
+COMMANDS = {  # name: (what it does, the script it runs, its options, the command)
+    "demo": ("run the gradient-tape prelude, then train the digits CNN", DEMO, _demo_options,
+             _demo),
+    "check": ("check every op's gradient numerically (the op table)", None, _script_options,
+              _check),
+    "bench": ("run the benchmarks against NumPy and the installed peers", BENCH,
+              _script_options, _bench),
+    "run": ("run a script on N local MPI workers (mpiexec -n N)", None, _run_options, _run),
+}
+
+
+def _version() -> str:
+    from . import __version__
+    return f"tapeflow {__version__}"
 
 
 def main(argv: list | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tapeflow", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    for name, fn, help_text in [("demo", _demo, "run the demo"),
-                                ("check", _check, "check every op's gradient numerically"),
-                                ("bench", _bench, "run the benchmarks")]:
-        sub = commands.add_parser(name, help=help_text)
-        sub.add_argument("rest", nargs=argparse.REMAINDER)
-        sub.set_defaults(fn=fn)
-    sub = commands.add_parser("run", help="run a script on N MPI workers (mpiexec -n N)")
-    sub.add_argument("-n", "--np", dest="n", type=int, default=1, help="number of workers")
-    sub.add_argument("rest", nargs=argparse.REMAINDER, help="script.py [args]")
-    sub.set_defaults(fn=_run)
-    args, unknown = parser.parse_known_args(argv)
-    if unknown and args.command not in ("bench", "demo", "run"):
-        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    args.rest = unknown + args.rest  # options for the script behind the command (--epochs)
-    return args.fn(args)
+    """Parses `argv` (default: the command line) and runs the command; its exit status.
+
+    Example:
+        >>> import contextlib, io
+        >>> out = io.StringIO()
+        >>> with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        ...     main(["--version"])
+        >>> out.getvalue().startswith("tapeflow ")
+        True
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _Parser(prog="tapeflow", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=_version())
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                     parser_class=_Parser)
+    for name, (help_text, _, _, _) in COMMANDS.items():
+        commands.add_parser(name, help=help_text, description=help_text, add_help=False)
+    known = parser.parse_args(argv[:1] if argv and not argv[0].startswith("-") else argv)
+    help_text, script, options, run = COMMANDS[known.command]
+    sub = _Parser(prog=f"tapeflow {known.command}", description=help_text)
+    found = _script(script) if script is not None else {}
+    options(sub, found)
+    args = sub.parse_args(argv[1:])
+    args.argv = argv[1:]
+    return run(args, found)
 
 
 if __name__ == "__main__":

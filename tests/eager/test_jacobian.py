@@ -124,6 +124,20 @@ def test_unconnected_sources():
         tape.jacobian(y, x, unconnected_gradients="sometimes")
 
 
+@pytest.mark.parametrize("use_pfor", [True, False])
+def test_target_with_no_elements(use_pfor):
+    x = tf.constant(np.zeros((0,)))
+    c = tf.constant([1.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, c])
+        y = tf.abs(x)
+    jacobian, unconnected = tape.jacobian(y, [x, c], experimental_use_pfor=use_pfor)
+    assert jacobian.shape == [0, 0] and jacobian.dtype == tf.float64
+    assert unconnected is None
+    assert tape.jacobian(y, c, experimental_use_pfor=use_pfor,
+                         unconnected_gradients="zero").shape == [0, 1]
+
+
 def test_integer_target_and_self_jacobian():
     x = tf.constant([1.0, 2.0, 3.0])
     with tf.GradientTape(persistent=True) as tape:

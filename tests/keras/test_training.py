@@ -85,3 +85,13 @@ def test_steps_per_epoch_continues_through_the_data_across_epochs():
     assert model.evaluate(x, x, batch_size=2, steps=1, verbose=0) == pytest.approx(
         model.evaluate(x[:2], x[:2], verbose=0))
     assert model.predict(x, batch_size=3, steps=2, verbose=0).shape == (6, 1)
+
+
+@pytest.mark.parametrize("labels", [np.array(["a", "b", "a", "b"]), np.array([], "U").reshape(0)])
+def test_fit_refuses_string_labels_naming_the_dtype_before_training(labels):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(loss="mse", optimizer="sgd")
+    x = np.ones((len(labels), 2), "float32")
+    with pytest.raises(ValueError, match=f"dtype {labels.dtype}"):
+        model.fit(x, labels, verbose=0)
+    assert not model.built

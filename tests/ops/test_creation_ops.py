@@ -132,3 +132,10 @@ def test_meshgrid_matches_numpy(indexing):
         np.testing.assert_array_equal(got.numpy(), want)
     with pytest.raises(ValueError, match="indexing"):
         tf.meshgrid(a, b, indexing="xz")
+
+
+@pytest.mark.parametrize("depth", [-1, -5])
+def test_one_hot_refuses_a_negative_depth(depth):
+    with pytest.raises(InvalidArgumentError, match=f"OneHot: depth must be non-negative, got: "
+                                                   f"{depth}"):
+        tf.one_hot([0, 1], depth=depth)

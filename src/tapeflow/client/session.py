@@ -124,9 +124,10 @@ class Session:
 
         Raises:
             RuntimeError: the session is closed.
-            TypeError: a fetch is not a graph element (None, an eager tensor), or a fed value
-                cannot be converted to the tensor's dtype.
-            ValueError: a fetch or feed of another graph, or a fed value of the wrong shape.
+            TypeError: a fetch is not a graph element (None, an eager tensor), a feed key
+                names no tensor, or a fed value does not fit the tensor's dtype (1.5 as int).
+            ValueError: a fetch or feed of another graph, or a fed value of the wrong shape
+                or one that is no tensor at all (None, ragged lists).
             InvalidArgumentError: a placeholder the fetches need was not fed.
             FailedPreconditionError: an uninitialized variable was read.
         """
@@ -178,7 +179,10 @@ class Session:
     def _feeds(self, feed_dict) -> tuple:
         feeds, values = [], []
         for key, value in (feed_dict or {}).items():
-            tensor = self._element(key)
+            try:
+                tensor = self._element(key)
+            except KeyError as e:
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
             if not isinstance(tensor, SymbolicTensor):
                 raise TypeError(f"Cannot feed {key!r}: only tensors can be fed.")
             feeds.append(tensor)
@@ -196,8 +200,8 @@ def _feed_value(tensor, value) -> np.ndarray:
     try:
         array = array_from_python(value, dtype)
     except (TypeError, ValueError) as e:
-        raise TypeError(f"Cannot feed value {value!r} to tensor {tensor.name!r} of dtype "
-                        f"{dtype.name}: {e}") from None
+        raise type(e)(f"Cannot feed value {value!r} to tensor {tensor.name!r} of dtype "
+                      f"{dtype.name}: {e}") from None
     if not tensor.shape.is_compatible_with(array.shape):
         raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor {tensor.name!r}, "
                          f"which has shape {tensor.shape}")

@@ -10,6 +10,7 @@ from ..framework.variables import Variable
 from . import jacobian as _jacobian
 from .backward import UnconnectedGradients, as_unconnected, backward
 from .domains import GraphDomain, eager_domain
+from .output_gradients import checked_output_gradients
 from .tape import Tape, log_warning, snapshot, warn_none_gradients
 
 __all__ = ["GradientTape", "UnconnectedGradients"]
@@ -152,6 +153,8 @@ class GradientTape:
             RuntimeError: a non-persistent tape is used a second time.
             ValueError: an unknown `unconnected_gradients`, or `output_gradients` of
                 another length than the targets.
+            InvalidArgumentError: an output gradient of another dtype or shape than its
+                target.
         """
         if self._tape is None:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
@@ -176,6 +179,7 @@ class GradientTape:
             if len(upstream) != len(flat_targets):
                 raise ValueError(f"output_gradients has {len(upstream)} entries but target "
                                  f"has {len(flat_targets)}; give one per target.")
+            upstream = checked_output_gradients(flat_targets, upstream)
         tape = self._tape
         if not self._persistent:
             self._tape = None

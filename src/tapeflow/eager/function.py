@@ -17,6 +17,7 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
+import threading
 import weakref
 
 import numpy as np
@@ -325,6 +326,8 @@ class Function:
         self._tracing_count = 0
         self._recent = collections.deque(maxlen=RETRACING_WARNING_THRESHOLD)
         self._bound = weakref.WeakKeyDictionary()
+        # Threads making a first call together trace once: the others wait for that trace.
+        self._tracing = threading.RLock()
 
     @property
     def python_function(self):
@@ -345,16 +348,17 @@ class Function:
         try:
             bound = self._bound.get(instance)
         except TypeError:  # not weakly referable or not hashable: a fresh one each access
-            bound = None
+            return self._bind(instance)
         if bound is None:
-            bound = Function(functools.partial(self._python_function, instance),
-                             self._input_signature, self._reduce_retracing, self._name,
-                             self._converter)
-            try:
+            with self._tracing:  # threads binding at once share one Function
+                bound = self._bound.get(instance) or self._bind(instance)
                 self._bound[instance] = bound
-            except TypeError:
-                pass
         return bound
+
+    def _bind(self, instance) -> "Function":
+        return Function(functools.partial(self._python_function, instance),
+                        self._input_signature, self._reduce_retracing, self._name,
+                        self._converter)
 
     def __call__(self, *args, **kwargs):
         leaves: list = []
@@ -380,6 +384,13 @@ class Function:
         return self._cache.get(key) or self._concrete_for(key, args, kwargs, leaves)
 
     def _concrete_for(self, key, args, kwargs, leaves) -> ConcreteFunction:
+        with self._tracing:
+            concrete = self._cache.get(key)
+            if concrete is None:
+                concrete = self._matching_or_new(key, args, kwargs, leaves)
+            return concrete
+
+    def _matching_or_new(self, key, args, kwargs, leaves) -> ConcreteFunction:
         for template, concrete in self._concretes:
             if _compatible(template, key):
                 self._cache[key] = concrete

@@ -264,6 +264,11 @@ def _backward(self, target, sources: list, upstream: np.ndarray, parallel_iterat
             raise RuntimeError(f"GradientTape must be created with persistent=True to compute "
                                f"the {name} with eager execution enabled and with "
                                "experimental_use_pfor set to False.")
+        if not len(upstream):  # no rows: one seed with no elements tells what is connected
+            seed = np.zeros(upstream.shape[1:], upstream.dtype)
+            return [None if g is None else Tensor(np.zeros((0,) + shape_of(dense(g)),
+                                                           dtype_of(dense(g))))
+                    for g in self.gradient(target, sources, output_gradients=[seed])]
         return _stack([self.gradient(target, sources, output_gradients=[u]) for u in upstream])
     if not is_trainable(target):
         return [None] * len(sources)

@@ -65,6 +65,15 @@ def invalid_argument(op_name: str, message: str) -> InvalidArgumentError:
     return InvalidArgumentError(None, op_name, f"{op_name}: {message}")
 
 
+def out_of_memory(op_name: str, error: MemoryError) -> ResourceExhaustedError:
+    """TF's ResourceExhaustedError for an allocation NumPy could not make in op `op_name`."""
+    shape = getattr(error, "shape", None)
+    dtype = getattr(error, "dtype", None)
+    what = "a tensor" if shape is None else \
+        f"tensor with shape[{','.join(map(str, shape))}] and type {dtype}"
+    return ResourceExhaustedError(None, op_name, f"{op_name}: OOM when allocating {what}")
+
+
 class SymbolicValueError(TypeError):
     """The value (or an unknown dimension) of a symbolic graph tensor was needed.
 

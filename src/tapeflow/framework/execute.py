@@ -7,6 +7,8 @@ thread-local reads.
 """
 from __future__ import annotations
 
+import math
+import re
 import sys
 import warnings
 
@@ -14,23 +16,11 @@ import numpy as np
 
 from . import errors
 from .context import state
+from .numpy_warnings import QUIET_FILTER, quiet_numpy_warnings
 from .tensor import Tensor
 from .variables import Variable
 
-__all__ = ["execute", "execute_mixed", "describe_inputs"]
-
-
-def quiet_numpy_warnings() -> None:
-    """Silences NumPy's floating-point warnings raised inside tapeflow's own modules.
-
-    TF computes inf and nan silently (sqrt'(0) = inf, the nan gradient of a norm at zero);
-    NumPy warns instead. One module-scoped filter, installed on import, costs nothing per op;
-    the user's own NumPy code still warns.
-    """
-    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow(\.|$)")
-
-
-quiet_numpy_warnings()
+__all__ = ["execute", "execute_mixed", "describe_inputs", "kernel_error", "tf_wording"]
 
 
 def execute(op, inputs: tuple, attrs: dict):
@@ -41,6 +31,9 @@ def execute(op, inputs: tuple, attrs: dict):
     st = state
     if st.graph is not None:
         return st.graph._create_op(op, inputs, attrs, sys._getframe(1))
+    filters = warnings.filters  # keep_numpy_quiet, inline: this runs for every eager op
+    if not filters or filters[0] is not QUIET_FILTER:
+        quiet_numpy_warnings()
     try:
         arity = len(inputs)
         # Without attributes, the kernel (often a NumPy ufunc) takes its fast call path.
@@ -53,9 +46,8 @@ def execute(op, inputs: tuple, attrs: dict):
             out = op.kernel(*[x._value for x in inputs], **attrs)
     except (errors.OpError, errors.SymbolicValueError):
         raise
-    except (ValueError, TypeError, IndexError, ArithmeticError) as e:
-        raise errors.InvalidArgumentError(
-            None, op.name, f"{op.name}: {e} ({describe_inputs(inputs)})") from None
+    except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as e:
+        raise kernel_error(op.name, e, inputs) from None
     if op.num_outputs == 1:
         result = Tensor(out)
         recorders = st.recorders
@@ -108,6 +100,39 @@ def _constant_input(x, like) -> Tensor:
     if isinstance(x, tuple):
         return Tensor(np.asarray(x, np.int64))
     return Tensor(np.asarray(x))
+
+
+_NUMPY_BROADCAST = re.compile(r"operands could not be broadcast together")
+_NUMPY_RESHAPE = re.compile(r"cannot reshape array of size (\d+) into shape \(([^)]*)\)")
+
+
+def kernel_error(op_name: str, e: Exception, inputs) -> errors.OpError:
+    """The OpError for NumPy's exception `e` in op `op_name`'s kernel, worded as TF's.
+
+    MemoryError is ResourceExhaustedError; anything else InvalidArgumentError, naming the
+    inputs' shapes and dtypes.
+    """
+    if isinstance(e, MemoryError):
+        return errors.out_of_memory(op_name, e)
+    return errors.InvalidArgumentError(
+        None, op_name, f"{op_name}: {tf_wording(e, inputs)} ({describe_inputs(inputs)})")
+
+
+def tf_wording(e: Exception, inputs) -> str:
+    """NumPy's message in `e` as TF words the same fault (broadcasting, reshape sizes)."""
+    text = str(e)
+    if _NUMPY_BROADCAST.search(text):
+        return "Incompatible shapes: " + " vs. ".join(
+            "[" + ",".join(map(str, x.shape)) + "]" for x in inputs if hasattr(x, "shape"))
+    match = _NUMPY_RESHAPE.search(text)
+    if match:
+        dims = [d.strip() for d in match.group(2).split(",") if d.strip()]
+        known = math.prod(int(d) for d in dims if d.isdigit())
+        wanted = f"has {known}" if all(d.isdigit() for d in dims) \
+            else f"requires a multiple of {known}"
+        return f"Input to reshape is a tensor with {match.group(1)} values, but the " \
+               f"requested shape {wanted}"
+    return text
 
 
 def describe_inputs(inputs) -> str:

@@ -26,6 +26,8 @@ import numpy as np
 
 from . import errors
 from .context import state, switched
+from .execute import kernel_error
+from .numpy_warnings import keep_numpy_quiet
 from .registry import ASSIGN, IDENTITY
 
 __all__ = ["Plan", "VariableStore", "prune", "current_value"]
@@ -306,6 +308,7 @@ class Plan:
 
     def run(self, values, store) -> tuple:
         """`__call__` with a Session's VariableStore (graph variables live there), or None."""
+        keep_numpy_quiet()
         run = run_state
         outer = run.writes
         if outer is None:
@@ -327,9 +330,11 @@ class Plan:
                 e.op = op
                 e.message = _with_node(e.message, op)
             raise
-        except (ValueError, TypeError, IndexError, ArithmeticError) as e:
+        except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as e:
             op = self._failing_op(e.__traceback__)
-            raise errors.InvalidArgumentError(None, op, _with_node(str(e), op)) from None
+            error = kernel_error("plan" if op is None else op.type, e,
+                                 () if op is None else op._inputs)
+            raise type(error)(None, op, _with_node(error.message, op)) from None
         finally:
             if outer is None:
                 run.writes, run.store = None, saved_store

@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 
+from .execute import tf_wording
 from .registry import ELEMENTWISE, SHAPE_ONLY
 
 __all__ = ["infer_outputs", "broadcast_dims", "constant_shape", "shape_text"]
@@ -141,7 +142,8 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         try:
             outs = _run(op, consts, attrs)
         except Exception as e:  # noqa: BLE001
-            raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
+            raise ValueError(f"{op.name}: {tf_wording(e, inputs)} "
+                             f"(inputs {_describe(inputs)})") from None
         return [(o.dtype, o.shape) for o in outs], _folded(op, consts, attrs, outs)
     ranked = all(x._dims is not None for x in inputs)
     first = _try(op, inputs, attrs, 2, 0)
@@ -156,7 +158,8 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
         try:
             _run(op, [_probe_array(x, 2, 0) for x in inputs], attrs)
         except Exception as e:  # noqa: BLE001
-            raise ValueError(f"{op.name}: {e} (inputs {_describe(inputs)})") from None
+            raise ValueError(f"{op.name}: {tf_wording(e, inputs)} "
+                             f"(inputs {_describe(inputs)})") from None
     if first is not None and second is not None and len(first) == len(second):
         return _merge(first, second), None
     found = first if first is not None else second

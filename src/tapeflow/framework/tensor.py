@@ -10,8 +10,9 @@ import numbers
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, errors
 from .context import state
+from .numpy_warnings import keep_numpy_quiet
 from .tensor_shape import TensorShape
 
 _next_id = itertools.count(1).__next__
@@ -179,19 +180,52 @@ def _cast_numpy(value, dtype: dtypes.DType) -> np.ndarray:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}") from None
 
 
+def _unsupported(value) -> ValueError:
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                      f"({type(value)}) to a Tensor.")
+
+
+def _python_array(value) -> np.ndarray:
+    """`np.array(value)` (a copy) for data TF converts: numbers, bools, strings and
+    rectangular sequences of them.
+
+    Raises:
+        ValueError: None, an object or a mapping (TF's unsupported type); a ragged sequence;
+            a sequence mixing numbers with other values; a NumPy array of objects.
+    """
+    if value is None or isinstance(value, (dict, set, frozenset)):
+        raise _unsupported(value)
+    try:
+        arr = np.array(value)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    if arr.dtype.kind == "O":
+        if isinstance(value, np.ndarray):
+            raise ValueError("Failed to convert a NumPy array to a Tensor (unsupported object "
+                             "dtype).")
+        if arr.ndim == 0:
+            raise _unsupported(value)
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    return arr
+
+
 def array_from_python(value, dtype: dtypes.DType | None):
     """The NumPy array `constant(value, dtype)` holds: Python or NumPy data in `dtype`, or
     with TF's default dtypes (float32, int32) when `dtype` is None.
 
     Raises:
         TypeError: the data cannot be represented in `dtype` (e.g. 1.5 as int32), or is
-            a string or an object.
+            a string given a numeric `dtype`.
+        ValueError: None, an object or a mapping; a ragged sequence; a sequence mixing
+            numbers with other values.
     """
     if dtype is not None:
         target = dtype._np
-        if isinstance(value, (np.ndarray, np.generic)):
+        if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind != "O":
             return _cast_numpy(value, dtype)
-        arr = np.asarray(value)
+        arr = _python_array(value)
+        if arr.dtype.kind in "US":
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if target.kind == "b" and arr.dtype.kind != "b":  # TF: numbers are not bools
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if arr.dtype.kind in "fc" and target.kind in "iub" and np.any(arr != np.round(np.real(arr))):
@@ -199,17 +233,19 @@ def array_from_python(value, dtype: dtypes.DType | None):
         if arr.dtype.kind == "c" and target.kind != "c":
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         return np.array(arr, dtype=target)
-    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+    if (isinstance(value, np.ndarray) or isinstance(value, np.generic)) \
+            and value.dtype.kind != "O":
+        dtypes.from_numpy(value.dtype)  # TypeError for strings and other unsupported data
         return np.array(value)
-    arr = np.array(value)
+    arr = _python_array(value)
     kind = arr.dtype.kind
     if kind == "i" and arr.size and (arr.max() > np.iinfo(np.int32).max or arr.min() < np.iinfo(np.int32).min):
         return arr.astype(np.int64)
     if kind in _PY_DEFAULTS:
         return arr.astype(_PY_DEFAULTS[kind], copy=False)
-    if kind == "U" or kind == "S" or kind == "O":
-        raise TypeError(f"tapeflow cannot make a tensor of {value!r}: strings and objects are "
-                        "not supported")
+    if kind == "U" or kind == "S":
+        raise TypeError(f"tapeflow cannot make a tensor of {value!r}: it has no string "
+                        "tensors")
     return arr
 
 
@@ -232,6 +268,8 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
     Raises:
         TypeError: the value cannot be represented in `dtype` (e.g. 1.5 as int32).
         TypeError: the shape cannot hold the value.
+        ValueError: None or another object, or a ragged or mixed sequence.
+        ResourceExhaustedError: a `shape` too large for memory.
 
     Example:
         >>> import tapeflow as tf
@@ -244,11 +282,18 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
         value = np.asarray(value._as_tensor()._value)
+    keep_numpy_quiet()  # a cast overflows to inf silently, as in TF
     arr = array_from_python(value, dtype)
     if shape is not None:
         shape = tuple(TensorShape(shape).as_list())
+        for d in shape:
+            if d is None or d < 0:
+                raise ValueError(f"Dimension {d} must be >= 0")
         if arr.size == 1:
-            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+            try:
+                arr = np.broadcast_to(arr.reshape(()), shape).copy()
+            except MemoryError as e:
+                raise errors.out_of_memory("Const", e) from None
         elif int(np.prod(shape)) == arr.size:
             arr = arr.reshape(shape)
         else:
@@ -263,7 +308,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
     """Returns `value` as a Tensor: tensors pass through, variables are read.
 
     Raises:
-        ValueError: a tensor or variable of another dtype than `dtype`.
+        ValueError: a tensor or variable of another dtype than `dtype`; None or another
+            object, or a ragged or mixed sequence.
         TypeError: data that cannot be represented in `dtype`.
 
     Example:

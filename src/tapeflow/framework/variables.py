@@ -4,14 +4,18 @@ from __future__ import annotations
 import contextlib
 import inspect
 import sys
+import threading
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, errors
 from .context import state
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
 __all__ = ["Variable", "variable_creator_scope"]
+
+# assign_add and assign_sub read, then write: one at a time, so no thread's update is lost.
+_READ_MODIFY_WRITE = threading.Lock()
 
 
 class _VariableMeta(type):
@@ -174,15 +178,26 @@ class Variable(metaclass=_VariableMeta):
 
     # -- writing -------------------------------------------------------------------------
     def _checked_value(self, value, what: str) -> np.ndarray:
+        """`value` as an array of this variable's dtype and a compatible shape.
+
+        Raises:
+            ValueError: another dtype or a value that does not convert; for `assign`, a
+                shape that does not fit.
+            InvalidArgumentError: for `assign_add` and `assign_sub`, a shape that differs
+                (as TF's update ops raise).
+        """
         if type(value) is Tensor:
             new = value._value
             if new.dtype == self._value.dtype and new.shape == self._value.shape:
                 return new
         new = convert_to_tensor(value, dtype=self.dtype)._value
         if not self._shape.is_compatible_with(new.shape):
-            raise ValueError(f"Cannot {what} variable '{self.name}': the variable shape "
-                             f"{self._shape} and the value shape {TensorShape(new.shape)} are "
-                             "incompatible.")
+            message = (f"Cannot {what} variable '{self.name}': the variable shape "
+                       f"{self._shape} and the value shape {TensorShape(new.shape)} are "
+                       "incompatible.")
+            if what == "assign to":
+                raise ValueError(message)
+            raise errors.InvalidArgumentError(None, None, message)
         return new
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -193,17 +208,21 @@ class Variable(metaclass=_VariableMeta):
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        """Adds `delta` (same shape) to the value."""
+        """Adds `delta` (same shape) to the value, atomically among threads."""
         if state.graph is not None:
             return self._assign_in_graph(state.graph, "AssignAddVariableOp", delta, read_value)
-        self._value = self._value + self._checked_value(delta, "assign_add to")
+        delta = self._checked_value(delta, "assign_add to")
+        with _READ_MODIFY_WRITE:
+            self._value = self._value + delta
         return self if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        """Subtracts `delta` (same shape) from the value."""
+        """Subtracts `delta` (same shape) from the value, atomically among threads."""
         if state.graph is not None:
             return self._assign_in_graph(state.graph, "AssignSubVariableOp", delta, read_value)
-        self._value = self._value - self._checked_value(delta, "assign_sub to")
+        delta = self._checked_value(delta, "assign_sub to")
+        with _READ_MODIFY_WRITE:
+            self._value = self._value - delta
         return self if read_value else None
 
     def _assign_in_graph(self, graph, op_name: str, value, read_value: bool):

@@ -15,7 +15,12 @@ __all__ = ["ArrayBatches", "DatasetBatches", "EpochBatches", "batches", "class_w
 
 
 def _as_array(x):
-    return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
+    array = x.numpy() if hasattr(x, "numpy") else np.asarray(x)
+    if array.dtype.kind not in "biufc":
+        raise ValueError(f"Failed to convert a NumPy array of dtype {array.dtype} (shape "
+                         f"{list(array.shape)}) to a Tensor: the model takes numbers. Encode "
+                         "strings (such as class names) as integer ids first.")
+    return array
 
 
 class ArrayBatches:
@@ -25,7 +30,8 @@ class ArrayBatches:
     y and sample_weight may be None.
 
     Raises:
-        ValueError: arrays with different numbers of examples, or no examples.
+        ValueError: arrays with different numbers of examples, or no examples; arrays of
+            strings or objects.
     """
 
     def __init__(self, x, y=None, sample_weight=None, batch_size: int | None = None) -> None:

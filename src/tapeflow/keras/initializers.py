@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from ..framework import dtypes
+from ..framework import dtypes, errors
 from ..framework.tensor import Tensor
 from . import backend
 from .naming import by_name
@@ -46,6 +46,14 @@ def compute_fans(shape: tuple) -> tuple:
     return shape[-2] * receptive, shape[-1] * receptive
 
 
+def _allocated(initializer, make, *args) -> Tensor:
+    """`make(*args)` as a Tensor; an allocation too large is TF's ResourceExhaustedError."""
+    try:
+        return Tensor(make(*args))
+    except MemoryError as e:
+        raise errors.out_of_memory(type(initializer).__name__, e) from None
+
+
 class Initializer:
     """Base class: `initializer(shape, dtype=None)` returns a Tensor of that shape."""
 
@@ -74,8 +82,8 @@ class Zeros(Initializer):
     """
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = dtypes.as_dtype(dtype or backend.floatx())
-        return Tensor(np.zeros(_shape(shape), dtype.as_numpy_dtype))
+        return _allocated(self, np.zeros, _shape(shape),
+                          dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype)
 
 
 class Ones(Initializer):
@@ -88,8 +96,8 @@ class Ones(Initializer):
     """
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = dtypes.as_dtype(dtype or backend.floatx())
-        return Tensor(np.ones(_shape(shape), dtype.as_numpy_dtype))
+        return _allocated(self, np.ones, _shape(shape),
+                          dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype)
 
 
 class Constant(Initializer):
@@ -106,7 +114,7 @@ class Constant(Initializer):
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
         dtype = dtypes.as_dtype(dtype or backend.floatx()).as_numpy_dtype
-        return Tensor(np.full(_shape(shape), self.value, dtype))
+        return _allocated(self, np.full, _shape(shape), self.value, dtype)
 
     def get_config(self) -> dict:
         return {"value": self.value}
@@ -121,7 +129,8 @@ class _Random(Initializer):
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
         dtype = _float_dtype(dtype, type(self).__name__)
-        return Tensor(self._sample(backend.rng(self.seed), _shape(shape)).astype(dtype))
+        return _allocated(self, lambda: self._sample(backend.rng(self.seed),
+                                                     _shape(shape)).astype(dtype))
 
     def _sample(self, rng: np.random.Generator, shape: tuple) -> np.ndarray:
         raise NotImplementedError

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -17,10 +18,16 @@ from ..framework.shape_inference import constant_shape, shape_text
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
-from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, known_dims,
+from .op_util import (NO_ATTRS, as_input, binary_inputs, int_value, int_values, known_dims,
                       normalize_axis, same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
+try:
+    _PHYSICAL_MEMORY = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+except (AttributeError, ValueError, OSError):  # no sysconf (Windows): views are never refused
+    _PHYSICAL_MEMORY = math.inf
+
+
 def _identity(x):
     return x
 
@@ -46,7 +53,17 @@ def _broadcast_to(x, shape):
         out = np.empty(shape, x.dtype)
         out[...] = x
         return out
+    if math.prod(shape) * x.itemsize > _PHYSICAL_MEMORY:  # TF allocates the result
+        raise _TooLarge(shape, x.dtype)
     return np.broadcast_to(x, shape)
+
+
+class _TooLarge(MemoryError):
+    """A result larger than this machine's memory, which a broadcast view would hide."""
+
+    def __init__(self, shape: tuple, dtype) -> None:
+        super().__init__(f"{shape} of {dtype}")
+        self.shape, self.dtype = shape, dtype
 
 
 def _concat(*values, axis):
@@ -266,12 +283,22 @@ Rank = define_op("Rank", _rank, family=SHAPE_ONLY)
 
 
 # -- argument helpers ------------------------------------------------------------------------
-def _shape_input(shape) -> Tensor:
+def _shape_input(op_name: str, shape) -> Tensor:
+    """`shape` as a 1-D integer tensor (int64 where a dimension does not fit int32).
+
+    Raises:
+        InvalidArgumentError: dimensions that are not integers, or not a list of them.
+    """
     if isinstance(shape, Tensor):
         return shape
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
         return stack([d if isinstance(d, Tensor) else int(d) for d in shape])  # [n, -1]
-    return Tensor(np.asarray(getattr(shape, "as_list", lambda: shape)(), dtype=np.int32))
+    dims = getattr(shape, "as_list", lambda: shape)()
+    values = int_values(op_name, dims, "shape")
+    if np.ndim(dims) > 1:
+        raise errors.invalid_argument(op_name, f"shape must be a list of integers, got {dims!r}")
+    fits = all(-2 ** 31 <= d < 2 ** 31 for d in values)
+    return Tensor(np.array(values, dtype=np.int32 if fits else np.int64))
 
 
 # -- public functions ------------------------------------------------------------------------
@@ -309,7 +336,7 @@ def reshape(tensor, shape, name=None) -> Tensor:
         >>> tf.reshape(tf.constant([1, 2, 3, 4, 5, 6]), [2, -1]).shape
         TensorShape([2, 3])
     """
-    return execute(Reshape, (as_input(tensor), _shape_input(shape)), NO_ATTRS)
+    return execute(Reshape, (as_input(tensor), _shape_input("Reshape", shape)), NO_ATTRS)
 
 
 def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002
@@ -321,7 +348,7 @@ def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002
         array([[1, 2],
                [1, 2]], dtype=int32)
     """
-    return execute(BroadcastTo, (as_input(input), _shape_input(shape)), NO_ATTRS)
+    return execute(BroadcastTo, (as_input(input), _shape_input("BroadcastTo", shape)), NO_ATTRS)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
@@ -408,6 +435,8 @@ def concat(values, axis, name="concat") -> Tensor:
                [0., 1., 1.]], dtype=float32)
     """
     values = same_dtype_inputs("ConcatV2", values)
+    if not values:
+        raise errors.invalid_argument("ConcatV2", "concat needs at least one tensor, got none")
     if len(values) == 1:
         return identity(values[0])
     ndim = values[0].ndim
@@ -430,7 +459,11 @@ def stack(values, axis=0, name="stack") -> Tensor:
         array([[1, 3],
                [2, 4]], dtype=int32)
     """
+    if isinstance(values, Tensor) or hasattr(values, "_as_tensor"):
+        values = unstack(values)
     values = same_dtype_inputs("Pack", values)
+    if not values:
+        raise errors.invalid_argument("Pack", "stack needs at least one tensor, got none")
     first = values[0].shape
     for i, v in enumerate(values[1:], 1):
         if v.shape != first:
@@ -476,6 +509,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     Raises:
         InvalidArgumentError: the count does not divide the dimension, or the sizes do not
             add up to it.
+        ValueError: a count of 2**31 or more.
 
     Example:
         >>> import tapeflow as tf
@@ -485,8 +519,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     x = as_input(value)
     axis = normalize_axis("SplitV", axis, x.ndim)
     dim = None if x.ndim is None else x.shape[axis]
-    equal = isinstance(num_or_size_splits, numbers.Integral) or np.ndim(
-        getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0
+    equal = isinstance(num_or_size_splits, numbers.Integral) or not isinstance(
+        num_or_size_splits, (list, tuple)) and np.ndim(
+            getattr(num_or_size_splits, "_value", num_or_size_splits)) == 0
     if dim is None:  # a size known when the graph runs: equal parts, or the last one -1
         parts = int_values("SplitV", num_or_size_splits, "num_or_size_splits")
         if equal or parts[-1] == -1 and -1 not in parts[:-1]:
@@ -495,7 +530,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
         raise ValueError(f"split: the size of dimension {axis} is unknown while the graph is "
                          f"built, so only equal parts or sizes ending in -1 fit, not {parts}")
     if equal:
-        count = int_values("Split", num_or_size_splits, "num_or_size_splits")[0]
+        count = int_value("Split", num_or_size_splits, "num_or_size_splits")
+        if count >= 2 ** 31:
+            raise ValueError(f"split: Number of outputs is too big: {count}")
         if count <= 0 or dim % count:
             raise errors.InvalidArgumentError(
                 None, "Split", f"Split: Number of ways to split should evenly divide the split "

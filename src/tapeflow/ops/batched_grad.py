@@ -3,6 +3,8 @@ framework/batched_registry.py), where they are faster than the batching an op de
 """
 from __future__ import annotations
 
+import math
+
 from ..framework.batched_registry import RegisterBatchedGradient
 from .array_ops import Reshape, Transpose
 from .math_ops import MatMul
@@ -35,7 +37,8 @@ def _matmul_2d(lhs, rhs, transpose_rhs: bool):
     if len(shape_of(rhs)) != 2:
         return MatMul(lhs, rhs, transpose_b=transpose_rhs)
     shape = shape_of(lhs)
-    out = MatMul(Reshape(lhs, (-1, shape[-1])), rhs, transpose_b=transpose_rhs)
+    rows = math.prod(shape[:-1])  # not -1: with no columns, -1 would be ambiguous
+    out = MatMul(Reshape(lhs, (rows, shape[-1])), rhs, transpose_b=transpose_rhs)
     return Reshape(out, shape[:-1] + shape_of(out)[-1:])
 
 

@@ -13,7 +13,7 @@ from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
-from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_values,
+from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_value,
                       known_only_when_run, normalize_axis)
 
 
@@ -75,6 +75,7 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
 
     Raises:
         InvalidArgumentError: a negative or non-integer dimension.
+        ResourceExhaustedError: the tensor does not fit in memory.
 
     Example:
         >>> import tapeflow as tf
@@ -88,6 +89,10 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
 def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
     """A tensor of `shape` filled with ones.
 
+    Raises:
+        InvalidArgumentError: a negative or non-integer dimension.
+        ResourceExhaustedError: the tensor does not fit in memory.
+
     Example:
         >>> import tapeflow as tf
         >>> tf.ones([2]).numpy()
@@ -98,11 +103,16 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
 
 def _filled(shape, value, dtype, name) -> Tensor:
     """A constant of `shape` full of `value`, or a fill op when the graph computes the
-    shape."""
+    shape; an allocation too large is TF's ResourceExhaustedError."""
     np_dtype = dtypes.as_dtype(dtype)._np
     if known_only_when_run(shape):
         return fill(shape, np.asarray(value, np_dtype))
-    return _constant(np.full(dims_values("Fill", shape), value, np_dtype), name)
+    dims = dims_values("Fill", shape)
+    try:
+        array = np.full(dims, value, np_dtype)
+    except MemoryError as e:
+        raise errors.out_of_memory("Fill", e) from None
+    return _constant(array, name)
 
 
 def _like(op, input, dtype):  # noqa: A002
@@ -164,17 +174,25 @@ def fill(dims, value, name=None, layout=None) -> Tensor:
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None) -> Tensor:
     """An identity matrix (ones on the diagonal), optionally repeated over `batch_shape`.
 
+    Raises:
+        InvalidArgumentError: a size that is negative or not an integer.
+        ResourceExhaustedError: the matrix does not fit in memory.
+
     Example:
         >>> import tapeflow as tf
         >>> tf.eye(2, 3, dtype=tf.int32).numpy()
         array([[1, 0, 0],
                [0, 1, 0]], dtype=int32)
     """
-    rows = int_values("Eye", num_rows, "num_rows")[0]
-    cols = rows if num_columns is None else int_values("Eye", num_columns, "num_columns")[0]
+    rows = int_value("Eye", num_rows, "num_rows")
+    cols = rows if num_columns is None else int_value("Eye", num_columns, "num_columns")
+    dims_values("Eye", [rows, cols])  # InvalidArgumentError for a negative size
     batch = () if batch_shape is None else dims_values("Eye", batch_shape)
-    matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
-    return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
+    try:
+        matrix = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
+        return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
+    except (MemoryError, ValueError) as e:  # NumPy's ValueError: "array is too big"
+        raise errors.out_of_memory("Eye", e) from None
 
 
 _RANGE_ORDER = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
@@ -219,7 +237,8 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     Integer inputs give float64, as in TF. Differentiable in `start` and `stop`.
 
     Raises:
-        InvalidArgumentError: `num` is negative, or `axis` is out of range.
+        InvalidArgumentError: `num` is negative, `axis` is out of range, or the shapes of
+            `start` and `stop` do not broadcast.
 
     Example:
         >>> import tapeflow as tf
@@ -229,11 +248,16 @@ def linspace(start, stop, num, name=None, axis=0) -> Tensor:
     start, stop = binary_inputs("LinSpace", start, stop)
     if not start.dtype.is_floating:
         start, stop = (Tensor(x._value.astype(np.float64)) for x in (start, stop))
-    (count,) = int_values("LinSpace", num, "num")
+    count = int_value("LinSpace", num, "num")
     if count < 0:
         raise errors.InvalidArgumentError(
             None, "LinSpace", f"LinSpace: Requires num >= 0, got {count}")
-    ndim = len(np.broadcast_shapes(start._value.shape, stop._value.shape)) + 1
+    try:
+        ndim = len(np.broadcast_shapes(start._value.shape, stop._value.shape)) + 1
+    except ValueError:
+        raise errors.invalid_argument(
+            "LinSpace", f"Incompatible shapes: start {start.shape.as_list()} vs. stop "
+            f"{stop.shape.as_list()}") from None
     a = normalize_axis("LinSpace", axis, ndim)
     return execute(LinSpace, (start, stop), {"num": count, "axis": a})
 
@@ -254,7 +278,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
     Raises:
         TypeError: `on_value` and `off_value` (or `dtype`) disagree in dtype.
-        InvalidArgumentError: non-integer indices, or `axis` out of range.
+        InvalidArgumentError: non-integer indices, a negative `depth`, or `axis` out of range.
 
     Example:
         >>> import tapeflow as tf
@@ -275,7 +299,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                         f"{target.name}")
     on = Tensor(np.ones((), target._np)) if given[0] is None else given[0]
     off = Tensor(np.zeros((), target._np)) if given[1] is None else given[1]
-    (count,) = int_values("OneHot", depth, "depth")
+    count = int_value("OneHot", depth, "depth")
+    if count < 0:
+        raise errors.invalid_argument("OneHot", f"depth must be non-negative, got: {count}")
     a = -1 if axis is None else int(axis)
     if not -1 <= a <= idx.ndim:
         raise errors.InvalidArgumentError(

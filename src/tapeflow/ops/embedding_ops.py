@@ -27,7 +27,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
         A tensor of shape `ids.shape + params.shape[1:]`.
 
     Raises:
-        InvalidArgumentError: an id is out of range or not an integer.
+        InvalidArgumentError: an id is out of range or not an integer; a scalar shard;
+            `max_norm` that is not a scalar, or with a table that is not floating point.
         ValueError: an empty list of shards.
 
     Example:
@@ -42,11 +43,24 @@ def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
         if not params:
             raise ValueError("embedding_lookup: params must not be an empty list")
         shards = [as_input(p) for p in params]
+        for i, shard in enumerate(shards):
+            if not shard.ndim:
+                raise errors.invalid_argument(
+                    "GatherV2", f"params[{i}] is a scalar ({shard.dtype.name}); each shard of "
+                    "an embedding table needs rank >= 1")
         rows = gather(shards[0], ids) if len(shards) == 1 else _sharded_lookup(shards, ids)
     else:
         rows = gather(as_input(params), ids)
     if max_norm is None:
         return rows
+    if not rows.dtype.is_floating:
+        raise errors.invalid_argument(
+            "Sqrt", f"max_norm clips float embeddings; these are {rows.dtype.name}")
+    if np.ndim(getattr(max_norm, "_value", max_norm)):
+        raise errors.invalid_argument(
+            "Sqrt", f"max_norm must be a scalar, got shape "
+            f"{list(np.shape(getattr(max_norm, '_value', max_norm)))}")
+    max_norm = float(max_norm)
     axes = list(range(ids.ndim, rows.ndim))
     squared = reduce_sum(rows * rows, axis=axes, keepdims=True)
     too_long = greater(sqrt(squared), max_norm)

@@ -11,7 +11,7 @@ from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
-from .op_util import as_input, index_input, int_values, known_dims, normalize_axis
+from .op_util import as_input, index_input, int_value, known_dims, normalize_axis
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -136,6 +136,6 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
         array([2., 4.], dtype=float32)
     """
     ids = index_input("UnsortedSegmentSum", segment_ids)
-    (num,) = int_values("UnsortedSegmentSum", num_segments, "num_segments")
+    num = int_value("UnsortedSegmentSum", num_segments, "num_segments")
     return execute(UnsortedSegmentSum, (as_input(data), ids), {"num_segments": num})
 

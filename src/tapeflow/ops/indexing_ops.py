@@ -18,7 +18,7 @@ from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from .array_ops import expand_dims, reshape, squeeze, tile
 from .gather_ops import gather
-from .op_util import (NO_ATTRS, as_input, binary_inputs, index_input, int_values,
+from .op_util import (NO_ATTRS, as_input, binary_inputs, index_input, int_value, int_values,
                       normalize_axis)
 
 newaxis = None
@@ -530,7 +530,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:
     k = mask.ndim
     if k == 0:
         raise ValueError("mask cannot be scalar.")
-    a = 0 if axis is None else int_values("boolean_mask", axis, "axis")[0]
+    a = 0 if axis is None else int_value("boolean_mask", axis, "axis")
     a = a + tensor.ndim if a < 0 else a
     shape = tensor.shape.as_list()
     if not 0 <= a <= tensor.ndim - k or shape[a:a + k] != mask.shape.as_list():

@@ -13,6 +13,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.errors import invalid_argument
 from ..framework.execute import execute
+from ..framework.numpy_warnings import silenced
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import Reshape, transpose
@@ -44,6 +45,7 @@ def _half_in_float32(kernel):
     return run
 
 
+@silenced
 def _inverse(x, adjoint=False):
     try:
         inv = np.linalg.inv(x)
@@ -54,10 +56,12 @@ def _inverse(x, adjoint=False):
     return _adjoint_value(inv) if adjoint else inv
 
 
+@silenced
 def _determinant(x):
     return np.linalg.det(x)
 
 
+@silenced
 def _log_determinant(x):
     sign, log_abs = np.linalg.slogdet(x)
     return sign, log_abs.astype(x.dtype)
@@ -69,6 +73,7 @@ def _stacked(matrix, rhs):
     return np.broadcast_to(rhs, batch + rhs.shape[-2:])
 
 
+@silenced
 def _solve(matrix, rhs, adjoint=False):
     try:
         return np.linalg.solve(_adjoint_value(matrix) if adjoint else matrix, _stacked(matrix, rhs))
@@ -82,6 +87,7 @@ def _triangle(x, lower: bool):
     return np.tril(x) if lower else np.triu(x)
 
 
+@silenced
 def _triangular_solve(matrix, rhs, lower=True, adjoint=False):
     a = _triangle(matrix, lower)
     if adjoint:
@@ -106,6 +112,7 @@ def _substitute(a, rhs, lower: bool):
     return out
 
 
+@silenced
 def _cholesky(x):
     try:
         return np.linalg.cholesky(x)
@@ -124,10 +131,12 @@ def _cholesky(x):
     return out.reshape(x.shape)
 
 
+@silenced
 def _qr(x, full_matrices=False):
     return np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
 
 
+@silenced
 def _eigh(x, compute_v=True):
     if not compute_v:
         return np.linalg.eigvalsh(x).astype(x.dtype), np.zeros(x.shape[:-2] + (0, 0), x.dtype)
@@ -135,6 +144,7 @@ def _eigh(x, compute_v=True):
     return e.astype(x.dtype), v
 
 
+@silenced
 def _svd(x, compute_uv=True, full_matrices=False):
     # Singular values are real, also for complex input (as TF returns them).
     if not compute_uv:

@@ -140,6 +140,7 @@ def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=N
 
     Raises:
         ValueError: an unsupported output_stream string.
+        TypeError: a `sep` or `end` that is not a string.
 
     Example:
         >>> import sys
@@ -158,6 +159,10 @@ def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=N
     if isinstance(output_stream, str) and not output_stream.startswith("file://"):
         raise ValueError(f"tf.print: unsupported output_stream {output_stream!r}; use "
                          "sys.stdout, sys.stderr, a logging function or 'file://<path>'.")
+    end = "\n" if end is None else end  # as TF: None is the default
+    for what, text in (("sep", sep), ("end", end)):
+        if not isinstance(text, str):
+            raise TypeError(f"tf.print: {what} must be a string, got {text!r}")
     tensors: list = []
 
     def slot(x):

@@ -28,11 +28,15 @@ def _relu_grad(g, y):
 
 
 def _softmax(x, axis):
+    if not x.size:  # no maximum to subtract
+        return x.copy()
     e = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
     return e / np.add.reduce(e, axis=axis, keepdims=True)
 
 
 def _log_softmax(x, axis):
+    if not x.size:
+        return x.copy()
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 

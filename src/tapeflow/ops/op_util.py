@@ -48,7 +48,7 @@ def _like(value, like, op_name: str) -> Tensor:
 def _scalar_array(value, dtype, op_name: str) -> np.ndarray:
     try:
         return array_from_python(value, dtypes.as_dtype(dtype))
-    except (TypeError, ValueError, OverflowError):
+    except (TypeError, OverflowError):
         raise TypeError(f"{op_name}: cannot convert {value!r} to a tensor of dtype "
                         f"{dtypes.as_dtype(dtype).name}") from None
 
@@ -175,12 +175,29 @@ def int_values(op_name: str, value, what: str) -> list:
         value = value._value
     elif hasattr(value, "as_list"):
         value = value.as_list()
-    array = np.asarray(value)
-    if array.size and array.dtype.kind not in "iu":
+    try:
+        array = np.asarray(value)
+    except ValueError:
+        array = np.asarray(None)
+    if array.dtype.kind == "O" or array.size and array.dtype.kind not in "iu":
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: {what} must be integers, got {value!r} of dtype "
             f"{array.dtype}")
     return [int(v) for v in array.ravel()]
+
+
+def int_value(op_name: str, value, what: str) -> int:
+    """`value` (an int, or a scalar or one-element integer array or tensor) as an int.
+
+    Raises:
+        InvalidArgumentError: not an integer, or not one value.
+    """
+    values = int_values(op_name, value, what)
+    if len(values) != 1:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: {what} must be a scalar integer, got {len(values)} "
+            f"values (shape {list(np.shape(getattr(value, '_value', value)))})")
+    return values[0]
 
 
 def dims_values(op_name: str, shape) -> tuple:

@@ -19,7 +19,7 @@ from ..framework.shape_inference import constant_shape
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import math_ops
 from .array_ops import shape as shape_of_tensor, stack
-from .op_util import as_input, dims_values, int_values, known_only_when_run
+from .op_util import as_input, dims_values, int_value, known_only_when_run
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
@@ -254,8 +254,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
                 f"{dtype.name}")
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-        (low,) = int_values("RandomUniformInt", minval, "minval")
-        (high,) = int_values("RandomUniformInt", maxval, "maxval")
+        low = int_value("RandomUniformInt", minval, "minval")
+        high = int_value("RandomUniformInt", maxval, "maxval")
         if low >= high:
             raise errors.InvalidArgumentError(
                 None, "RandomUniformInt", f"RandomUniformInt: Need minval < maxval: {low} >= "
@@ -293,7 +293,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor
     """
     x = as_input(logits)
     out = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    (count,) = int_values("Multinomial", num_samples, "num_samples")
+    count = int_value("Multinomial", num_samples, "num_samples")
     if x.ndim != 2 or not x.dtype.is_floating or count < 0 or out not in (dtypes.int32,
                                                                           dtypes.int64):
         raise errors.InvalidArgumentError(

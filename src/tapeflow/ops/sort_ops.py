@@ -14,7 +14,7 @@ from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .array_ops import transpose
 from .gather_ops import gather
-from .op_util import as_input, int_values, normalize_axis
+from .op_util import as_input, int_value, normalize_axis
 
 
 def _top_k(x, k, sorted):  # noqa: A002  (TF's attribute name)
@@ -56,7 +56,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
         (array([3., 2.], dtype=float32), array([1, 2], dtype=int32))
     """
     x = _real_input(input)
-    (count,) = int_values("TopKV2", k, "k")
+    count = int_value("TopKV2", k, "k")
     if x.ndim == 0:
         raise errors.InvalidArgumentError(None, "TopKV2", "TopKV2: input must be >= 1-D, got a "
                                           "scalar")

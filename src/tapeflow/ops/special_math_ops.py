@@ -10,11 +10,13 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.execute import execute
+from ..framework.numpy_warnings import silenced
 from ..framework.registry import MULTILINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
-from .op_util import as_input, int_values, same_dtype_inputs
+from .op_util import as_input, int_value, int_values, normalize_axis, same_dtype_inputs
 
 
+@silenced
 def _einsum(*operands, equation):
     return np.einsum(equation, *operands, optimize=len(operands) > 1)
 
@@ -40,7 +42,11 @@ def explicit_equation(equation: str, ranks: list) -> str:
     Raises:
         ValueError: a malformed equation, or one whose operand count or subscript lengths do
             not match the operands.
+        TypeError: an equation that is not a string.
     """
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum: the equation must be a string such as 'ij,jk->ik', got "
+                        f"{equation!r}")
     eq = equation.replace(" ", "")
     lhs, arrow, rhs = eq.partition("->")
     terms = lhs.split(",")
@@ -128,8 +134,8 @@ def tensordot(a, b, axes, name=None) -> Tensor:
         raise errors.InvalidArgumentError(
             None, "MatMul", f"MatMul: got bool tensors of shapes {a.shape.as_list()} and "
             f"{b.shape.as_list()}; MatMul takes numbers only.")
-    if isinstance(axes, (int, np.integer)) or np.ndim(getattr(axes, "_value", axes)) == 0:
-        (n,) = int_values("Tensordot", axes, "axes")
+    if not isinstance(axes, (list, tuple)) and np.ndim(getattr(axes, "_value", axes)) == 0:
+        n = int_value("Tensordot", axes, "axes")
         if n < 0 or n > a.ndim or n > b.ndim:
             raise ValueError(f"tensordot: 'axes' must be in [0, min(rank(a), rank(b))] = "
                              f"[0, {min(a.ndim, b.ndim)}], got {n}")
@@ -138,8 +144,10 @@ def tensordot(a, b, axes, name=None) -> Tensor:
         if len(axes) != 2:
             raise ValueError(f"tensordot: 'axes' must be an integer or a pair of axis lists, "
                              f"got {axes!r}")
-        axes_a = [x % max(a.ndim, 1) for x in int_values("Tensordot", axes[0], "axes")]
-        axes_b = [x % max(b.ndim, 1) for x in int_values("Tensordot", axes[1], "axes")]
+        axes_a = [normalize_axis("Tensordot", x, a.ndim)
+                  for x in int_values("Tensordot", axes[0], "axes")]
+        axes_b = [normalize_axis("Tensordot", x, b.ndim)
+                  for x in int_values("Tensordot", axes[1], "axes")]
         if len(axes_a) != len(axes_b):
             raise ValueError(f"tensordot: different numbers of contraction axes for a and b: "
                              f"{axes_a} and {axes_b}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework.numpy_warnings import silenced
 from ..framework.registry import ELEMENTWISE, define_op
 from ..framework.tensor import Tensor
 from .math_ops import FLOAT, dtype_error, execute_binary, unary_function
@@ -41,6 +42,7 @@ def _digamma(x):
     return scipy_special().psi(x).astype(x.dtype, copy=False)
 
 
+@silenced
 def _polygamma(a, x):
     # TF's polygamma is nan unless the order `a` is a non-negative integer.
     valid = (a >= 0) & (np.floor(a) == a)

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import tempfile
-import zipfile
 
 import numpy as np
 
@@ -134,12 +133,17 @@ def _read(prefix: str) -> tuple:
         raise errors.NotFoundError(None, None, f"Failed to find any matching files for "
                                                f"{prefix} (looked for {path}).")
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with np.load(path, allow_pickle=False) as data:  # never unpickles: no code runs
             arrays = {key: data[key] for key in data.files}
         metadata = json.loads(arrays.pop(_METADATA).tobytes().decode())
-    except (zipfile.BadZipFile, ValueError, KeyError, EOFError, OSError) as e:
+        if not isinstance(metadata, dict) or not isinstance(metadata.get("builds"), dict):
+            raise ValueError("the object graph record is not a tapeflow checkpoint's")
+        for key, value in arrays.items():
+            if value.dtype.kind not in "biufc":
+                raise ValueError(f"{key} holds {value.dtype} data, not numbers")
+    except Exception as e:  # noqa: BLE001  (any failure to parse a damaged file is data loss)
         raise errors.DataLossError(None, None, f"Unable to read the checkpoint {path}: "
-                                               f"{e}") from None
+                                               f"{type(e).__name__}: {e}") from None
     values = {key[:-len(_SUFFIX)]: value for key, value in arrays.items()
               if key.endswith(_SUFFIX)}
     return values, metadata
@@ -411,24 +415,45 @@ class CheckpointState:
 
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
-    """The CheckpointState recorded in `checkpoint_dir`, or None."""
-    path = os.path.join(os.fspath(checkpoint_dir), latest_filename or _STATE_FILE)
+    """The CheckpointState recorded in `checkpoint_dir`, or None.
+
+    Raises:
+        DataLossError: the index file is unreadable, or names a path outside the directory.
+    """
+    directory = os.fspath(checkpoint_dir)
+    path = os.path.join(directory, latest_filename or _STATE_FILE)
     if not os.path.exists(path):
         return None
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise errors.DataLossError(None, None, f"Unable to read the checkpoint index {path}: "
+                                               f"{e}") from None
     latest, kept = None, []
-    with open(path) as f:
-        for line in f:
-            match = re.match(r'\s*(\w+):\s*"(.*)"\s*$', line)
-            if not match:
-                continue
-            value = match.group(2)
-            if not os.path.isabs(value):
-                value = os.path.join(os.fspath(checkpoint_dir), value)
+    for line in text.splitlines():
+        match = re.match(r'\s*(\w+):\s*"(.*)"\s*$', line)
+        if match:
+            value = _confined(path, directory, match.group(2))
             if match.group(1) == "model_checkpoint_path":
                 latest = value
             elif match.group(1) == "all_model_checkpoint_paths":
                 kept.append(value)
     return CheckpointState(latest, kept) if latest else None
+
+
+def _confined(index: str, directory: str, entry: str) -> str:
+    """`entry` of index file `index` as a path inside `directory`.
+
+    Raises:
+        DataLossError: the entry leads outside the directory (`..`, another absolute path).
+    """
+    value = entry if os.path.isabs(entry) else os.path.join(directory, entry)
+    inside = os.path.realpath(directory)
+    if os.path.commonpath([inside, os.path.realpath(value)]) != inside:
+        raise errors.DataLossError(None, None, f"The checkpoint index {index} names {entry!r}, "
+                                               f"outside its directory {directory}")
+    return value
 
 
 def _write_state(directory: str, latest: str, kept: list) -> None:
@@ -440,6 +465,9 @@ def _write_state(directory: str, latest: str, kept: list) -> None:
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):
     """The path of the newest checkpoint recorded in `checkpoint_dir`, or None.
+
+    Raises:
+        DataLossError: the index file is unreadable, or names a path outside the directory.
 
     Example:
         >>> import tempfile

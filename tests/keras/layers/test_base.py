@@ -125,3 +125,17 @@ def test_add_weight_keywords_in_keras3_style_and_integer_dtypes():
 def test_calling_a_layer_on_a_layer_is_refused_clearly():
     with pytest.raises(TypeError, match="called on layer dense"):
         layers.Dense(1)(layers.Dense(2, name="dense"))
+
+
+@pytest.mark.parametrize("make, inputs, words", [
+    (lambda: tf.keras.layers.Dense(2), [np.ones((1, 2), "float32")] * 2, "expects 1 input"),
+    (lambda: tf.keras.layers.Flatten(), {"a": np.ones((1, 2), "float32")}, "expects 1 input"),
+    (lambda: tf.keras.layers.BatchNormalization(), (np.ones((1, 2), "float32"),) * 2,
+     "expects 1 input"),
+    (lambda: tf.keras.layers.Add(), {"a": np.ones((1, 2), "float32")}, "received a dict"),
+])
+def test_a_structure_where_one_tensor_goes_is_a_value_error(make, inputs, words):
+    layer = make()
+    with pytest.raises(ValueError, match=words):
+        layer(inputs)
+    assert not layer.weights

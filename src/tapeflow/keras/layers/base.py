@@ -1,6 +1,7 @@
 """Layer: a Module that builds its weights on first call, and InputSpec, which checks inputs."""
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import threading
@@ -107,6 +108,20 @@ def _input_shape(inputs):
     return [TensorShape(_shape_tuple(x)) for x in nest.flatten(inputs)]
 
 
+def _marking_built(build):
+    """`build` that leaves the layer built, so that a layer built by hand (`layer.build(
+    shape)`) keeps its weights on the first call instead of making a second set."""
+    @functools.wraps(build)
+    def build_and_mark(self, *args, **kwargs):
+        result = build(self, *args, **kwargs)
+        if not self.built:
+            self._build_input_shape = args[0] if args else kwargs.get("input_shape")
+            self.built = True
+        return result
+    build_and_mark._marks_built = True
+    return build_and_mark
+
+
 class Layer(Module):
     """The base class of Keras layers: state (weights) plus a computation (`call`).
 
@@ -141,6 +156,16 @@ class Layer(Module):
         "_own_weights", "_trainable", "_dtype", "built", "input_spec", "_build_input_shape",
         "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
         "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
+
+    # Built-in layers of one tensor say so: a list or dict of inputs is then a ValueError
+    # before `call` (user layers and merges take any structure).
+    _single_input = False
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_marks_built", False):
+            cls.build = _marking_built(build)
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype=None,
                  dynamic: bool = False, **kwargs) -> None:
@@ -413,6 +438,10 @@ class Layer(Module):
     def __call__(self, inputs, *args, **kwargs):
         if is_symbolic(inputs) or kwargs and any(map(is_symbolic, kwargs.values())):
             return symbolic_call(self, (inputs, *args), kwargs)
+        if self._single_input and isinstance(inputs, (list, tuple, dict)):
+            raise ValueError(f'Layer "{self.name}" ({type(self).__name__}) expects 1 input, but '
+                             f"it received {len(inputs)} input tensors (a "
+                             f"{type(inputs).__name__}).")
         input_mask = _masks_of(inputs)
         if input_mask is not None and kwargs.get("mask") is None \
                 and _accepts(type(self), "mask"):

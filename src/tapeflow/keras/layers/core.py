@@ -14,6 +14,8 @@ __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Identity"]
 class KernelLayer(Layer):
     """A layer computing `activation(f(inputs, kernel) + bias)`: Dense and Conv2D."""
 
+    _single_input = True
+
     def __init__(self, activation=None, use_bias: bool = True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
@@ -129,6 +131,7 @@ class Activation(Layer):
     """
 
     supports_masking = True
+    _single_input = True
 
     def __init__(self, activation, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -152,6 +155,8 @@ class Flatten(Layer):
         >>> tf.keras.layers.Flatten()(tf.constant(0.0, shape=[2, 3, 4])).shape
         TensorShape([2, 12])
     """
+
+    _single_input = True
 
     def __init__(self, data_format=None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -183,6 +188,8 @@ class Reshape(Layer):
         >>> tf.keras.layers.Reshape((3, -1))(tf.constant(0.0, shape=[2, 12])).shape
         TensorShape([2, 3, 4])
     """
+
+    _single_input = True
 
     def __init__(self, target_shape, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -232,6 +239,7 @@ class Dropout(Layer):
     """
 
     supports_masking = True
+    _single_input = True
 
     def __init__(self, rate: float, noise_shape=None, seed=None, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -38,6 +38,8 @@ class Embedding(Layer):
         TensorShape([2, 2, 3])
     """
 
+    _single_input = True
+
     def __init__(self, input_dim: int, output_dim: int, embeddings_initializer="uniform",
                  embeddings_regularizer=None, activity_regularizer=None,
                  embeddings_constraint=None, mask_zero: bool = False, input_length=None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from ...framework.tensor_shape import TensorShape
 from ...ops import (array_ops, comparison_ops, creation_ops, math_ops, norm_ops,
                     reduction_ops, special_math_ops)
 from .base import Layer
@@ -13,17 +14,19 @@ __all__ = ["Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Conc
 
 
 def _shapes(layer: Layer, inputs) -> list:
-    """The inputs' shapes as tuples (from tensors or TensorShapes).
+    """The inputs' shapes as tuples (from tensors, TensorShapes or tuples).
 
     Raises:
         ValueError: `inputs` is not a list.
     """
     if not isinstance(inputs, (list, tuple)):
-        shape = inputs if not hasattr(inputs, "shape") else inputs.shape
+        shape = getattr(inputs, "shape", inputs)  # a tensor, or the TensorShape of one
+        received = f"one tensor of shape {tuple(shape.as_list())}" \
+            if hasattr(shape, "as_list") else f"a {type(inputs).__name__}"
         raise ValueError(f'Layer "{layer.name}" ({type(layer).__name__}) must be called on a '
-                         f"list of tensors; received one tensor of shape "
-                         f"{tuple(shape.as_list())}.")
-    return [tuple((x.shape if hasattr(x, "shape") else x).as_list()) for x in inputs]
+                         f"list of tensors; received {received}.")
+    return [tuple(TensorShape(x.shape if hasattr(x, "shape") else x).as_list())
+            for x in inputs]
 
 
 class _Merge(Layer):

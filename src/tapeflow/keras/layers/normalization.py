@@ -43,6 +43,7 @@ class BatchNormalization(Layer):
     """
 
     supports_masking = True
+    _single_input = True
 
     def __init__(self, axis=-1, momentum: float = 0.99, epsilon: float = 1e-3,
                  center: bool = True, scale: bool = True, beta_initializer="zeros",
@@ -213,6 +214,7 @@ class LayerNormalization(_ScaleShift):
     """
 
     supports_masking = True
+    _single_input = True
 
     _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "_axes", "_broadcast"))

@@ -18,6 +18,8 @@ class _Pooling(Layer):
     """A window reduction over [batch, *spatial, channels] inputs (channels first:
     [batch, channels, *spatial])."""
 
+    _single_input = True
+
     rank = 2
     _pool = None  # the tf.nn function
 
@@ -143,6 +145,8 @@ class AveragePooling3D(_Pooling):
 class _GlobalPooling(Layer):
     """Reduces the spatial axes of [batch, *spatial, channels] inputs (or [batch, channels,
     *spatial] with data_format='channels_first') to [batch, channels]."""
+
+    _single_input = True
 
     _rank = 4
     _reduce = None

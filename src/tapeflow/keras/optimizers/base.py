@@ -12,6 +12,7 @@ gradients under loss scaling) is, in a graph, computed and then kept or dropped 
 """
 from __future__ import annotations
 
+import threading
 import warnings
 
 import numpy as np
@@ -26,6 +27,10 @@ from ...ops.indexing_ops import where
 from ..naming import snake_case
 from . import schedules
 from .schedules import LearningRateSchedule
+
+# One eager apply_gradients at a time in a process: threads sharing variables (or one
+# optimizer) see each update whole, slots are created once, and no step is lost.
+_UPDATES = threading.RLock()
 
 __all__ = ["Optimizer"]
 
@@ -328,9 +333,10 @@ class Optimizer:
 
         Pairs whose gradient is None are skipped with a warning. Every gradient is checked
         before anything changes, so a failed call leaves variables, slots and `iterations`
-        as they were. Inside a `tf.function` the updates become graph operations. The
-        gradients of variables mirrored by a `tf.distribute` strategy with several replicas
-        are first summed over the replicas (unless `skip_gradients_aggregation`).
+        as they were. Eager calls from several threads run one at a time, each whole.
+        Inside a `tf.function` the updates become graph operations. The gradients of
+        variables mirrored by a `tf.distribute` strategy with several replicas are first
+        summed over the replicas (unless `skip_gradients_aggregation`).
 
         Args:
             grads_and_vars: (gradient, variable) pairs, e.g. `zip(grads, vars)`. Gradients
@@ -356,7 +362,11 @@ class Optimizer:
         if not skip_gradients_aggregation:
             from ...distribute.distribute_lib import sum_mirrored_gradients
             grads_and_vars = sum_mirrored_gradients(grads_and_vars)
-        self._apply_checked(self._checked_pairs(grads_and_vars))
+        if not executing_eagerly():
+            self._apply_checked(self._checked_pairs(grads_and_vars))
+            return self._iterations
+        with _UPDATES:
+            self._apply_checked(self._checked_pairs(grads_and_vars))
         return self._iterations
 
     def apply(self, grads, trainable_variables=None):
