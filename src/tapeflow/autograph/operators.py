@@ -31,6 +31,8 @@ from ..ops.comparison_ops import logical_and, logical_not
 from ..ops.creation_ops import range as tensor_range
 from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
+from ..ops.iterator_ops import get_next_as_optional, make_iterator
+from ..data.dataset_ops import Dataset
 
 from .transformer import RETURN_VALUE
 
@@ -322,10 +324,17 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
              opts=None) -> None:
     """`for itr in iterated: body(itr)`, stopping early when `extra_test()` is false.
 
-    A tensor iterates over its first dimension, as a `tf.while_loop` in a graph. Other
-    iterables (Python lists, `range`) run as a Python loop. (A `tf.data.Dataset`, which
-    tapeflow does not have yet, dispatches here too, before the Python loop.)
+    A tensor iterates over its first dimension, as a `tf.while_loop` in a graph. A
+    `tf.data.Dataset` in a graph is a `tf.while_loop` too, over its elements as the graph
+    runs: each run makes a fresh iterator and pulls one element per iteration (streaming,
+    so an infinite dataset stopped by a `break` works), the element tensors shaped by the
+    dataset's `element_spec`. Other iterables (Python lists, `range`, a Dataset in eager
+    code) run as a Python loop.
     """
+    if isinstance(iterated, Dataset) and not executing_eagerly():
+        _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names,
+                      opts or {})
+        return
     if not _is_graph_tensor(iterated):
         for item in iterated:
             if extra_test is not None:
@@ -351,6 +360,33 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
 
     _graph_loop(loop_test, loop_body, [convert_to_tensor(0)], get_state, set_state,
                 symbol_names, opts or {})
+
+
+def _dataset_loop(dataset, extra_test, body, get_state, set_state, symbol_names: tuple,
+                  opts: dict) -> None:
+    """The loop over a Dataset's elements in a graph: loop counters are the iterator's
+    handle, whether an element was fetched, and the element's flat tensors. The next
+    element is fetched at the end of each iteration, only when `extra_test()` still
+    holds (so a `break` pulls nothing more)."""
+    spec = dataset.element_spec
+    specs = [(s.dtype.as_numpy_dtype, None if s.shape.rank is None else s.shape.as_list())
+             for s in nest.flatten(spec)]
+
+    def fetch(handle):
+        wanted = True if extra_test is None else _as_bool(extra_test())
+        has_value, flat = get_next_as_optional(handle, wanted, specs)
+        return [handle, has_value] + flat
+
+    def loop_test(handle, has_value, *flat):
+        return has_value if extra_test is None else logical_and(
+            has_value, _as_bool(extra_test()))
+
+    def loop_body(handle, has_value, *flat):
+        body(nest.pack_sequence_as(spec, list(flat)))
+        return fetch(handle)
+
+    _graph_loop(loop_test, loop_body, fetch(make_iterator(dataset)), get_state, set_state,
+                symbol_names, opts)
 
 
 def _as_bool(x):
