@@ -39,7 +39,7 @@ from .transformer import RETURN_VALUE
 # What converted code calls (as `ag__.<name>`).
 __all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "composite_value",
            "is_defined", "if_stmt", "if_exp", "while_stmt", "for_stmt", "and_", "or_", "not_",
-           "print_", "range_", "len_"]
+           "print_", "range_", "len_", "enumerate_"]
 
 
 class Undefined:
@@ -289,8 +289,17 @@ def len_(x):
     return known if known is not None else shape(x, out_type="int32")[0]
 
 
+def enumerate_(iterable, start=0):
+    """Python's enumerate; `dataset.enumerate(start)` for a Dataset in a graph (so a `for`
+    over it becomes a dataset loop)."""
+    if isinstance(iterable, Dataset) and not executing_eagerly():
+        return iterable.enumerate(start)
+    return builtins.enumerate(iterable, start)
+
+
 # The builtins converted code calls in their tensor-aware forms.
-BUILTINS = {builtins.print: print_, builtins.range: range_, builtins.len: len_}
+BUILTINS = {builtins.print: print_, builtins.range: range_, builtins.len: len_,
+            builtins.enumerate: enumerate_}
 
 
 # ------------------------------------------------------------------------------------- loops
@@ -369,12 +378,10 @@ def _dataset_loop(dataset, extra_test, body, get_state, set_state, symbol_names:
     element is fetched at the end of each iteration, only when `extra_test()` still
     holds (so a `break` pulls nothing more)."""
     spec = dataset.element_spec
-    specs = [(s.dtype.as_numpy_dtype, None if s.shape.rank is None else s.shape.as_list())
-             for s in nest.flatten(spec)]
 
     def fetch(handle):
         wanted = True if extra_test is None else _as_bool(extra_test())
-        has_value, flat = get_next_as_optional(handle, wanted, specs)
+        has_value, flat = get_next_as_optional(handle, wanted, spec)
         return [handle, has_value] + flat
 
     def loop_test(handle, has_value, *flat):

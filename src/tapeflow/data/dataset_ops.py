@@ -13,9 +13,10 @@ import numpy as np
 from ..framework import errors
 from ..framework.context import executing_eagerly
 from ..framework.tensor import Tensor
+from ..ops import iterator_ops
 from . import structure
 
-__all__ = ["Dataset", "OwnedIterator", "AUTOTUNE", "INFINITE_CARDINALITY",
+__all__ = ["Dataset", "OwnedIterator", "GraphIterator", "AUTOTUNE", "INFINITE_CARDINALITY",
            "UNKNOWN_CARDINALITY"]
 
 AUTOTUNE = -1
@@ -97,18 +98,14 @@ class Dataset:
         return f"<_{type(self).__name__} element_spec={self.element_spec}>"
 
     # -- iteration -------------------------------------------------------------------------
-    def __iter__(self) -> "OwnedIterator":
-        """An iterator over the elements (eager execution only).
-
-        Raises:
-            RuntimeError: called while a graph is being built (inside tf.function or a
-                TF1 graph): iterate the dataset in eager code and call the function on
-                each element instead.
+    def __iter__(self):
+        """An iterator over the elements. In eager code, an `OwnedIterator`; while a graph
+        is being built (inside tf.function), a `GraphIterator`, made afresh each time the
+        graph runs, whose `next()` reads an element then (a `for` loop over the dataset
+        in a converted function needs no `iter`: it becomes a `tf.while_loop`).
         """
         if not executing_eagerly():
-            raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in "
-                               "eager mode: iterate it outside tf.function and pass each "
-                               "element to the function.")
+            return GraphIterator(self)
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
@@ -522,6 +519,49 @@ class OwnedIterator:
 
     def __repr__(self) -> str:
         return f"<OwnedIterator element_spec={self.element_spec}>"
+
+
+class GraphIterator:
+    """What `iter(dataset)` returns while a graph is being built: an iterator made each time
+    the graph runs. `next(it)` (or `it.get_next()`) is an element read when the graph runs,
+    in program order; it raises OutOfRangeError then at the end of the dataset.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> @tf.function
+        ... def first_two(ds):
+        ...     it = iter(ds)
+        ...     return next(it) + 10 * next(it)
+        >>> ds = tf.data.Dataset.range(1, 5)
+        >>> int(first_two(ds)), int(first_two(ds))
+        (21, 21)
+    """
+
+    def __init__(self, dataset: Dataset) -> None:
+        self._element_spec = dataset.element_spec
+        self.handle = iterator_ops.make_iterator(dataset)
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def __iter__(self):
+        raise RuntimeError("A tf.data iterator cannot be iterated by Python inside a graph; "
+                           "use next(), or a for loop in a function tf.function converts.")
+
+    def __next__(self):
+        return self.get_next()
+
+    def get_next(self):
+        """The next element (read when the graph runs).
+
+        Raises (when the graph runs):
+            OutOfRangeError: the dataset has no more elements.
+        """
+        return iterator_ops.get_next(self.handle, self._element_spec)
+
+    def __repr__(self) -> str:
+        return f"<GraphIterator element_spec={self.element_spec}>"
 
 
 from . import batching, sources, transformations  # noqa: E402  (they subclass Dataset)
