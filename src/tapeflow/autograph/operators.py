@@ -32,14 +32,15 @@ from ..ops.creation_ops import range as tensor_range
 from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
 from ..ops.iterator_ops import get_next_as_optional, make_iterator
-from ..data.dataset_ops import Dataset
+from ..data.dataset_ops import Dataset, GraphIterator
 
 from .transformer import RETURN_VALUE
 
 # What converted code calls (as `ag__.<name>`).
 __all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "composite_value",
            "is_defined", "if_stmt", "if_exp", "while_stmt", "for_stmt", "and_", "or_", "not_",
-           "print_", "range_", "len_", "enumerate_"]
+           "print_", "range_", "len_", "enumerate_",
+           "iter_"]
 
 
 class Undefined:
@@ -297,9 +298,17 @@ def enumerate_(iterable, start=0):
     return builtins.enumerate(iterable, start)
 
 
+def iter_(iterable):
+    """Python's iter; a `tf.data.GraphIterator` (made each time the graph runs) for a
+    Dataset in a graph."""
+    if isinstance(iterable, Dataset) and not executing_eagerly():
+        return GraphIterator(iterable)
+    return builtins.iter(iterable)
+
+
 # The builtins converted code calls in their tensor-aware forms.
 BUILTINS = {builtins.print: print_, builtins.range: range_, builtins.len: len_,
-            builtins.enumerate: enumerate_}
+            builtins.enumerate: enumerate_, builtins.iter: iter_}
 
 
 # ------------------------------------------------------------------------------------- loops
@@ -340,7 +349,7 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
     dataset's `element_spec`. Other iterables (Python lists, `range`, a Dataset in eager
     code) run as a Python loop.
     """
-    if isinstance(iterated, Dataset) and not executing_eagerly():
+    if isinstance(iterated, (Dataset, GraphIterator)) and not executing_eagerly():
         _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names,
                       opts or {})
         return
@@ -371,13 +380,16 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
                 symbol_names, opts or {})
 
 
-def _dataset_loop(dataset, extra_test, body, get_state, set_state, symbol_names: tuple,
+def _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names: tuple,
                   opts: dict) -> None:
-    """The loop over a Dataset's elements in a graph: loop counters are the iterator's
-    handle, whether an element was fetched, and the element's flat tensors. The next
-    element is fetched at the end of each iteration, only when `extra_test()` still
-    holds (so a `break` pulls nothing more)."""
-    spec = dataset.element_spec
+    """The loop over the elements of a Dataset (a fresh iterator) or a GraphIterator (from
+    where it is) in a graph: loop counters are the iterator's handle, whether an element
+    was fetched, and the element's flat tensors. The next element is fetched at the end of
+    each iteration, only when `extra_test()` still holds (so a `break` pulls nothing
+    more)."""
+    spec = iterated.element_spec
+    handle = iterated.handle if isinstance(iterated, GraphIterator) else \
+        make_iterator(iterated)
 
     def fetch(handle):
         wanted = True if extra_test is None else _as_bool(extra_test())
@@ -392,8 +404,7 @@ def _dataset_loop(dataset, extra_test, body, get_state, set_state, symbol_names:
         body(nest.pack_sequence_as(spec, list(flat)))
         return fetch(handle)
 
-    _graph_loop(loop_test, loop_body, fetch(make_iterator(dataset)), get_state, set_state,
-                symbol_names, opts)
+    _graph_loop(loop_test, loop_body, fetch(handle), get_state, set_state, symbol_names, opts)
 
 
 def _as_bool(x):

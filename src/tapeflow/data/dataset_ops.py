@@ -98,14 +98,18 @@ class Dataset:
         return f"<_{type(self).__name__} element_spec={self.element_spec}>"
 
     # -- iteration -------------------------------------------------------------------------
-    def __iter__(self):
-        """An iterator over the elements. In eager code, an `OwnedIterator`; while a graph
-        is being built (inside tf.function), a `GraphIterator`, made afresh each time the
-        graph runs, whose `next()` reads an element then (a `for` loop over the dataset
-        in a converted function needs no `iter`: it becomes a `tf.while_loop`).
+    def __iter__(self) -> "OwnedIterator":
+        """An iterator over the elements (eager execution only; in a function tf.function
+        converts, `iter(dataset)` is a `GraphIterator` and a `for` loop over the dataset a
+        `tf.while_loop`).
+
+        Raises:
+            RuntimeError: called by unconverted code while a graph is being built.
         """
         if not executing_eagerly():
-            return GraphIterator(self)
+            raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in "
+                               "eager mode or in code tf.function converts (a for loop "
+                               "over the dataset, iter() and next()).")
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
@@ -522,8 +526,8 @@ class OwnedIterator:
 
 
 class GraphIterator:
-    """What `iter(dataset)` returns while a graph is being built: an iterator made each time
-    the graph runs. `next(it)` (or `it.get_next()`) is an element read when the graph runs,
+    """What `iter(dataset)` returns in code tf.function converts: an iterator made each
+    time the graph runs. `next(it)` (or `it.get_next()`) is an element read when the graph runs,
     in program order; it raises OutOfRangeError then at the end of the dataset.
 
     Example:
@@ -547,7 +551,7 @@ class GraphIterator:
 
     def __iter__(self):
         raise RuntimeError("A tf.data iterator cannot be iterated by Python inside a graph; "
-                           "use next(), or a for loop in a function tf.function converts.")
+                           "use next(), or a for loop in code tf.function converts.")
 
     def __next__(self):
         return self.get_next()

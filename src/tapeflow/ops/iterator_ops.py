@@ -7,9 +7,8 @@ wanted, and outputs `(has_value, *flat element)`. All are stateful (they act on 
 outside the program), so a graph runs them even when nothing reads them, in the order they
 were made.
 
-An iterator is dropped when it ends, when a reader is told no more elements are wanted, when
-the node that made it runs again, or when that node's graph is freed; a dropped iterator
-reads as ended.
+An iterator is dropped when it ends, when the node that made it runs again, or when that
+node's graph is freed; a dropped iterator reads as ended.
 """
 from __future__ import annotations
 
@@ -84,7 +83,6 @@ def _iterator_get_next(handle, *, Tout):
 def _get_next_as_optional(handle, wanted, *, Tout):
     flat = _next_flat("IteratorGetNextAsOptional", handle, Tout) if wanted else None
     if flat is None:
-        _ITERATORS.pop(int(handle), None)
         return (np.array(False),) + tuple(
             [np.zeros([0 if d is None else d for d in dims or ()], dtype) for dtype, dims in Tout])
     return (np.array(True),) + tuple(flat)
@@ -132,7 +130,7 @@ def get_next(handle, element_spec):
 def get_next_as_optional(handle, wanted, element_spec) -> tuple:
     """`(has_value, flat element)`: the iterator's next element, flattened, its parts shaped
     by `element_spec`; `has_value` is False (and the parts empty) once the iterator has
-    ended or when `wanted` is False, which drops the iterator.
+    ended, or when `wanted` is False (then nothing is read).
 
     Raises (when the op runs):
         InvalidArgumentError: an element does not match `element_spec`.
