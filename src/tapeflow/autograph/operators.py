@@ -32,7 +32,6 @@ from ..ops.creation_ops import range as tensor_range
 from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
 from ..ops.iterator_ops import get_next_as_optional, make_iterator
-from ..data.dataset_ops import Dataset, GraphIterator
 
 from .transformer import RETURN_VALUE
 
@@ -93,6 +92,14 @@ def is_defined(value) -> bool:
 
 def _is_graph_tensor(x) -> bool:
     return is_tensor(x) and not executing_eagerly()
+
+
+def _in_graph(x, kind: str) -> bool:
+    """Whether `x` is a `tf.data` object of class `kind` ("Dataset", "GraphIterator") and
+    a graph is being built. tf.data loads on first use, and no dataset exists before."""
+    module = sys.modules.get("tapeflow.data.dataset_ops")
+    return module is not None and isinstance(x, getattr(module, kind)) and \
+        not executing_eagerly()
 
 
 # ---------------------------------------------------------------------------- conditionals
@@ -293,15 +300,16 @@ def len_(x):
 def enumerate_(iterable, start=0):
     """Python's enumerate; `dataset.enumerate(start)` for a Dataset in a graph (so a `for`
     over it becomes a dataset loop)."""
-    if isinstance(iterable, Dataset) and not executing_eagerly():
+    if _in_graph(iterable, "Dataset"):
         return iterable.enumerate(start)
     return builtins.enumerate(iterable, start)
 
 
 def iter_(iterable):
-    """Python's iter; a `tf.data.GraphIterator` (made each time the graph runs) for a
-    Dataset in a graph."""
-    if isinstance(iterable, Dataset) and not executing_eagerly():
+    """Python's iter; a `GraphIterator` (made each time the graph runs) for a Dataset in a
+    graph."""
+    if _in_graph(iterable, "Dataset"):
+        from ..data.dataset_ops import GraphIterator  # loaded already: `iterable` is one
         return GraphIterator(iterable)
     return builtins.iter(iterable)
 
@@ -349,7 +357,7 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
     dataset's `element_spec`. Other iterables (Python lists, `range`, a Dataset in eager
     code) run as a Python loop.
     """
-    if isinstance(iterated, (Dataset, GraphIterator)) and not executing_eagerly():
+    if _in_graph(iterated, "Dataset") or _in_graph(iterated, "GraphIterator"):
         _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names,
                       opts or {})
         return
@@ -388,7 +396,7 @@ def _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names
     each iteration, only when `extra_test()` still holds (so a `break` pulls nothing
     more)."""
     spec = iterated.element_spec
-    handle = iterated.handle if isinstance(iterated, GraphIterator) else \
+    handle = iterated.handle if _in_graph(iterated, "GraphIterator") else \
         make_iterator(iterated)
 
     def fetch(handle):
