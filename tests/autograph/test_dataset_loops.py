@@ -28,14 +28,17 @@ def test_training_epoch_matches_the_eager_loop(make_optimizer, captured):
     for compiled in (False, True):
         model, optimizer = model_and_optimizer(make_optimizer)
 
+        def train_step(x, y):     # called from the loop: converted too
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            variables = model.trainable_variables
+            optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+            return loss
+
         def train_epoch(ds):
             total = tf.constant(0.0)
             for x, y in ds:
-                with tf.GradientTape() as tape:
-                    loss = tf.reduce_mean((model(x) - y) ** 2)
-                grads = tape.gradient(loss, model.trainable_variables)
-                optimizer.apply_gradients(zip(grads, model.trainable_variables))
-                total += loss
+                total += train_step(x, y)
             return total
 
         if compiled and captured:
