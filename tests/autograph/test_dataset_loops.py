@@ -218,3 +218,24 @@ def test_no_gradient_flows_into_elements():
         return g
 
     assert float(grads()) == pytest.approx((1 + 4) + (2 * 2 * 1 + 2 * 2 * 2))
+
+
+def test_an_eager_iterator_continues_inside_the_function():
+    it = iter(tf.data.Dataset.range(10))
+    assert int(next(it)) == 0
+
+    @tf.function
+    def take_two(iterator):
+        return next(iterator) + 10 * iterator.get_next()
+
+    @tf.function
+    def rest(iterator):
+        s = tf.constant(0, tf.int64)
+        for x in iterator:
+            s += x
+        return s
+
+    assert [int(take_two(it)), int(take_two(it)), int(next(it))] == [21, 43, 5]
+    assert int(rest(it)) == 6 + 7 + 8 + 9
+    with pytest.raises(tf.errors.OutOfRangeError):
+        take_two(it)

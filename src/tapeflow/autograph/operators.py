@@ -95,11 +95,10 @@ def _is_graph_tensor(x) -> bool:
 
 
 def _in_graph(x, kind: str) -> bool:
-    """Whether `x` is a `tf.data` object of class `kind` ("Dataset", "GraphIterator") and
-    a graph is being built. tf.data loads on first use, and no dataset exists before."""
-    module = sys.modules.get("tapeflow.data.dataset_ops")
-    return module is not None and isinstance(x, getattr(module, kind)) and \
-        not executing_eagerly()
+    """Whether `x` is a `tf.data` object of class `kind` (Dataset or an iterator) and a
+    graph is being built. Found by class name, so that tf.data loads on first use only."""
+    return any(c.__name__ == kind and c.__module__ == "tapeflow.data.dataset_ops"
+               for c in type(x).__mro__) and not executing_eagerly()
 
 
 # ---------------------------------------------------------------------------- conditionals
@@ -357,7 +356,7 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
     dataset's `element_spec`. Other iterables (Python lists, `range`, a Dataset in eager
     code) run as a Python loop.
     """
-    if _in_graph(iterated, "Dataset") or _in_graph(iterated, "GraphIterator"):
+    if any(_in_graph(iterated, kind) for kind in ("Dataset", "GraphIterator", "OwnedIterator")):
         _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names,
                       opts or {})
         return
@@ -390,14 +389,13 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
 
 def _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names: tuple,
                   opts: dict) -> None:
-    """The loop over the elements of a Dataset (a fresh iterator) or a GraphIterator (from
+    """The loop over the elements of a Dataset (a fresh iterator) or an iterator (from
     where it is) in a graph: loop counters are the iterator's handle, whether an element
     was fetched, and the element's flat tensors. The next element is fetched at the end of
     each iteration, only when `extra_test()` still holds (so a `break` pulls nothing
     more)."""
     spec = iterated.element_spec
-    handle = iterated.handle if _in_graph(iterated, "GraphIterator") else \
-        make_iterator(iterated)
+    handle = make_iterator(iterated) if _in_graph(iterated, "Dataset") else iterated.handle
 
     def fetch(handle):
         wanted = True if extra_test is None else _as_bool(extra_test())

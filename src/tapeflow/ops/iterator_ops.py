@@ -8,7 +8,8 @@ outside the program), so a graph runs them even when nothing reads them, in the 
 were made.
 
 An iterator is dropped when it ends, when the node that made it runs again, or when that
-node's graph is freed; a dropped iterator reads as ended.
+node's graph is freed (one `register`ed from outside: when its owner is freed); a dropped
+iterator reads as ended.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from ..framework.registry import OUTPUT, define_op, no_gradient
 from ..framework.tensor import convert_to_tensor
 from .op_util import value_of
 
-__all__ = ["make_iterator", "get_next", "get_next_as_optional"]
+__all__ = ["register", "make_iterator", "get_next", "get_next_as_optional"]
 
 # The live iterators by handle.
 _ITERATORS: dict = {}
@@ -108,6 +109,15 @@ def _specs(element_spec) -> list:
     """(numpy dtype, dims or None) of each TensorSpec of `element_spec`, flattened."""
     return [(s.dtype.as_numpy_dtype, None if s.shape.rank is None else tuple(s.shape.as_list()))
             for s in nest.flatten(element_spec)]
+
+
+def register(iterator, owner) -> int:
+    """A handle naming the Python `iterator` (read by the ops), for as long as `owner`
+    lives."""
+    handle = next(_HANDLES)
+    _ITERATORS[handle] = iterator
+    weakref.finalize(owner, _ITERATORS.pop, handle, None)
+    return handle
 
 
 def make_iterator(iterable):
