@@ -239,3 +239,17 @@ def test_an_eager_iterator_continues_inside_the_function():
     assert int(rest(it)) == 6 + 7 + 8 + 9
     with pytest.raises(tf.errors.OutOfRangeError):
         take_two(it)
+
+
+def test_a_variable_first_assigned_in_the_loop_keeps_the_elements_partial_shape():
+    shapes = []
+
+    @tf.function
+    def last_batch(dataset):
+        for x in dataset:
+            last = x * 2
+        shapes.append(last.shape.as_list())
+        return last
+
+    np.testing.assert_array_equal(last_batch(tf.data.Dataset.range(7).batch(3)), [12])
+    assert shapes == [[None]]

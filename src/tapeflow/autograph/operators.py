@@ -435,11 +435,15 @@ def _graph_loop(test, body, counters: list, get_state, set_state, names: tuple,
                 raise TypeError(f"{names[k]!r} is a variable of a tensor loop and must be a "
                                 f"tensor (or a structure of tensors); it is {value!r}")
             before[k] = tensors
+    probed = {}
     if any(isinstance(v, Undefined) for v in before):
-        before = _initial_values(body, counters, before, get_state, set_state)
+        before, probed = _initial_values(body, counters, before, get_state, set_state)
     carried = [k for k, v in enumerate(before) if not isinstance(v, Undefined)]
     initial = [before[k] for k in carried]
     invariants = _shape_invariants(opts, carried, given)
+    for k, shapes_ in probed.items():
+        if invariants.get(k) is None:
+            invariants[k] = shapes_
     n = len(counters)
 
     def state_of(values):
@@ -473,21 +477,27 @@ def _graph_loop(test, body, counters: list, get_state, set_state, names: tuple,
     set_state(final)
 
 
-def _initial_values(body, counters, before, get_state, set_state) -> list:
+def _initial_values(body, counters, before, get_state, set_state) -> tuple:
     """`before` with the undefined symbols the body defines set to zeros of the dtype and
-    shape one traced iteration gives them (the trace is thrown away)."""
+    shape one traced iteration gives them (the trace is thrown away); and {symbol index:
+    the shapes the body gives} for those whose shapes are not fully known (a dataset's
+    last smaller batch), their shape invariants."""
     with FuncGraph("loop_probe", outer_graph=get_default_graph()).as_default():
         set_state(before)
         body(*counters)
         after = get_state()
     set_state(before)
     start = list(before)
+    shapes = {}
     for k, value in enumerate(after):
         tensors = _as_tensors(value)
         if isinstance(before[k], Undefined) and tensors is not None:
             start[k] = nest.map_structure(lambda t: zeros(
-                [0 if d is None else d for d in t.shape.as_list()], t.dtype), tensors)
-    return start
+                [0 if d is None else d for d in t.shape.as_list()] if t.shape.rank is not None
+                else [], t.dtype), tensors)
+            if not all(t.shape.is_fully_defined() for t in nest.flatten(tensors)):
+                shapes[k] = nest.map_structure(lambda t: t.shape, tensors)
+    return start, shapes
 
 
 def _undefined_in_loop(name: str) -> Undefined:
@@ -522,11 +532,14 @@ def _checked(name: str, start, value, invariant):
         raise ValueError(f"{name!r} does not have the same nested structure after one "
                          f"iteration: {start!r} before the loop and {value!r} after")
     value = nest.map_structure(convert_to_tensor, value)
-    for a, b in zip(nest.flatten(start), nest.flatten(value)):
+    leaves = nest.flatten(start)
+    allowed_shapes = [invariant] * len(leaves) if invariant is None or isinstance(
+        invariant, TensorShape) else nest.flatten(invariant)
+    for a, b, allowed in zip(leaves, nest.flatten(value), allowed_shapes):
         if a.dtype != b.dtype:
             raise TypeError(f"{name!r} has dtype {a.dtype.name} before the loop, but dtype "
                             f"{b.dtype.name} after one iteration")
-        allowed = invariant if invariant is not None else a.shape
+        allowed = allowed if allowed is not None else a.shape
         if not allowed.is_compatible_with(b.shape):
             raise ValueError(
                 f"{name!r} has shape {_shape_text(a.shape)} before the loop, but shape "
