@@ -38,8 +38,7 @@ from .transformer import RETURN_VALUE
 # What converted code calls (as `ag__.<name>`).
 __all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "composite_value",
            "is_defined", "if_stmt", "if_exp", "while_stmt", "for_stmt", "and_", "or_", "not_",
-           "print_", "range_", "len_", "enumerate_",
-           "iter_"]
+           "print_", "range_", "len_", "enumerate_", "iter_"]
 
 
 class Undefined:

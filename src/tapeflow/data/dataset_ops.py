@@ -550,10 +550,10 @@ class OwnedIterator:
 
 class GraphIterator:
     """What `iter(dataset)` returns in code tf.function converts: an iterator made each
-    time the graph runs. `next(it)` (or `it.get_next()`) is an element read when the graph runs,
-    in program order; it raises OutOfRangeError then at the end of the dataset. (Converted
-    code only: a doctest has no source to convert; tests/autograph/test_dataset_loops.py
-    shows it.)
+    time the graph runs. `next(it)` (or `it.get_next()`) is an element read when the graph
+    runs, in program order; it raises OutOfRangeError then at the end of the dataset.
+    (Converted code only, so no doctest: a doctest has no source to convert;
+    tests/autograph/test_dataset_loops.py shows it.)
     """
 
     def __init__(self, dataset: Dataset) -> None:
