@@ -31,13 +31,14 @@ from ..ops.comparison_ops import logical_and, logical_not
 from ..ops.creation_ops import range as tensor_range
 from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
+from ..ops.iterator_ops import get_next_as_optional, make_iterator
 
 from .transformer import RETURN_VALUE
 
 # What converted code calls (as `ag__.<name>`).
 __all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "composite_value",
            "is_defined", "if_stmt", "if_exp", "while_stmt", "for_stmt", "and_", "or_", "not_",
-           "print_", "range_", "len_"]
+           "print_", "range_", "len_", "enumerate_", "iter_"]
 
 
 class Undefined:
@@ -90,6 +91,13 @@ def is_defined(value) -> bool:
 
 def _is_graph_tensor(x) -> bool:
     return is_tensor(x) and not executing_eagerly()
+
+
+def _in_graph(x, kind: str) -> bool:
+    """Whether `x` is a `tf.data` object of class `kind` (Dataset or an iterator) and a
+    graph is being built. Found by class name, so that tf.data loads on first use only."""
+    return any(c.__name__ == kind and c.__module__ == "tapeflow.data.dataset_ops"
+               for c in type(x).__mro__) and not executing_eagerly()
 
 
 # ---------------------------------------------------------------------------- conditionals
@@ -287,8 +295,26 @@ def len_(x):
     return known if known is not None else shape(x, out_type="int32")[0]
 
 
+def enumerate_(iterable, start=0):
+    """Python's enumerate; `dataset.enumerate(start)` for a Dataset in a graph (so a `for`
+    over it becomes a dataset loop)."""
+    if _in_graph(iterable, "Dataset"):
+        return iterable.enumerate(start)
+    return builtins.enumerate(iterable, start)
+
+
+def iter_(iterable):
+    """Python's iter; a `GraphIterator` (made each time the graph runs) for a Dataset in a
+    graph."""
+    if _in_graph(iterable, "Dataset"):
+        from ..data.dataset_ops import GraphIterator  # loaded already: `iterable` is one
+        return GraphIterator(iterable)
+    return builtins.iter(iterable)
+
+
 # The builtins converted code calls in their tensor-aware forms.
-BUILTINS = {builtins.print: print_, builtins.range: range_, builtins.len: len_}
+BUILTINS = {builtins.print: print_, builtins.range: range_, builtins.len: len_,
+            builtins.enumerate: enumerate_, builtins.iter: iter_}
 
 
 # ------------------------------------------------------------------------------------- loops
@@ -322,10 +348,17 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
              opts=None) -> None:
     """`for itr in iterated: body(itr)`, stopping early when `extra_test()` is false.
 
-    A tensor iterates over its first dimension, as a `tf.while_loop` in a graph. Other
-    iterables (Python lists, `range`) run as a Python loop. (A `tf.data.Dataset`, which
-    tapeflow does not have yet, dispatches here too, before the Python loop.)
+    A tensor iterates over its first dimension, as a `tf.while_loop` in a graph. A
+    `tf.data.Dataset` in a graph is a `tf.while_loop` too, over its elements as the graph
+    runs: each run makes a fresh iterator and pulls one element per iteration (streaming,
+    so an infinite dataset stopped by a `break` works), the element tensors shaped by the
+    dataset's `element_spec`. Other iterables (Python lists, `range`, a Dataset in eager
+    code) run as a Python loop.
     """
+    if any(_in_graph(iterated, kind) for kind in ("Dataset", "GraphIterator", "OwnedIterator")):
+        _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names,
+                      opts or {})
+        return
     if not _is_graph_tensor(iterated):
         for item in iterated:
             if extra_test is not None:
@@ -353,6 +386,32 @@ def for_stmt(iterated, extra_test, body, get_state, set_state, symbol_names: tup
                 symbol_names, opts or {})
 
 
+def _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names: tuple,
+                  opts: dict) -> None:
+    """The loop over the elements of a Dataset (a fresh iterator) or an iterator (from
+    where it is) in a graph: loop counters are the iterator's handle, whether an element
+    was fetched, and the element's flat tensors. The next element is fetched at the end of
+    each iteration, only when `extra_test()` still holds (so a `break` pulls nothing
+    more)."""
+    spec = iterated.element_spec
+    handle = make_iterator(iterated) if _in_graph(iterated, "Dataset") else iterated.handle
+
+    def fetch(handle):
+        wanted = True if extra_test is None else _as_bool(extra_test())
+        has_value, flat = get_next_as_optional(handle, wanted, spec)
+        return [handle, has_value] + flat
+
+    def loop_test(handle, has_value, *flat):
+        return has_value if extra_test is None else logical_and(
+            has_value, _as_bool(extra_test()))
+
+    def loop_body(handle, has_value, *flat):
+        body(nest.pack_sequence_as(spec, list(flat)))
+        return fetch(handle)
+
+    _graph_loop(loop_test, loop_body, fetch(handle), get_state, set_state, symbol_names, opts)
+
+
 def _as_bool(x):
     return x if is_tensor(x) else convert_to_tensor(bool(x))
 
@@ -375,11 +434,15 @@ def _graph_loop(test, body, counters: list, get_state, set_state, names: tuple,
                 raise TypeError(f"{names[k]!r} is a variable of a tensor loop and must be a "
                                 f"tensor (or a structure of tensors); it is {value!r}")
             before[k] = tensors
+    probed = {}
     if any(isinstance(v, Undefined) for v in before):
-        before = _initial_values(body, counters, before, get_state, set_state)
+        before, probed = _initial_values(body, counters, before, get_state, set_state)
     carried = [k for k, v in enumerate(before) if not isinstance(v, Undefined)]
     initial = [before[k] for k in carried]
     invariants = _shape_invariants(opts, carried, given)
+    for k, shapes_ in probed.items():
+        if invariants.get(k) is None:
+            invariants[k] = shapes_
     n = len(counters)
 
     def state_of(values):
@@ -413,21 +476,27 @@ def _graph_loop(test, body, counters: list, get_state, set_state, names: tuple,
     set_state(final)
 
 
-def _initial_values(body, counters, before, get_state, set_state) -> list:
+def _initial_values(body, counters, before, get_state, set_state) -> tuple:
     """`before` with the undefined symbols the body defines set to zeros of the dtype and
-    shape one traced iteration gives them (the trace is thrown away)."""
+    shape one traced iteration gives them (the trace is thrown away); and {symbol index:
+    the shapes the body gives} for those whose shapes are not fully known (a dataset's
+    last smaller batch), their shape invariants."""
     with FuncGraph("loop_probe", outer_graph=get_default_graph()).as_default():
         set_state(before)
         body(*counters)
         after = get_state()
     set_state(before)
     start = list(before)
+    shapes = {}
     for k, value in enumerate(after):
         tensors = _as_tensors(value)
         if isinstance(before[k], Undefined) and tensors is not None:
             start[k] = nest.map_structure(lambda t: zeros(
-                [0 if d is None else d for d in t.shape.as_list()], t.dtype), tensors)
-    return start
+                [0 if d is None else d for d in t.shape.as_list()] if t.shape.rank is not None
+                else [], t.dtype), tensors)
+            if not all(t.shape.is_fully_defined() for t in nest.flatten(tensors)):
+                shapes[k] = nest.map_structure(lambda t: t.shape, tensors)
+    return start, shapes
 
 
 def _undefined_in_loop(name: str) -> Undefined:
@@ -462,11 +531,14 @@ def _checked(name: str, start, value, invariant):
         raise ValueError(f"{name!r} does not have the same nested structure after one "
                          f"iteration: {start!r} before the loop and {value!r} after")
     value = nest.map_structure(convert_to_tensor, value)
-    for a, b in zip(nest.flatten(start), nest.flatten(value)):
+    leaves = nest.flatten(start)
+    allowed_shapes = [invariant] * len(leaves) if invariant is None or isinstance(
+        invariant, TensorShape) else nest.flatten(invariant)
+    for a, b, allowed in zip(leaves, nest.flatten(value), allowed_shapes):
         if a.dtype != b.dtype:
             raise TypeError(f"{name!r} has dtype {a.dtype.name} before the loop, but dtype "
                             f"{b.dtype.name} after one iteration")
-        allowed = invariant if invariant is not None else a.shape
+        allowed = allowed if allowed is not None else a.shape
         if not allowed.is_compatible_with(b.shape):
             raise ValueError(
                 f"{name!r} has shape {_shape_text(a.shape)} before the loop, but shape "

@@ -12,10 +12,11 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.context import executing_eagerly
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..ops import iterator_ops
 from . import structure
 
-__all__ = ["Dataset", "OwnedIterator", "AUTOTUNE", "INFINITE_CARDINALITY",
+__all__ = ["Dataset", "OwnedIterator", "GraphIterator", "AUTOTUNE", "INFINITE_CARDINALITY",
            "UNKNOWN_CARDINALITY"]
 
 AUTOTUNE = -1
@@ -98,17 +99,17 @@ class Dataset:
 
     # -- iteration -------------------------------------------------------------------------
     def __iter__(self) -> "OwnedIterator":
-        """An iterator over the elements (eager execution only).
+        """An iterator over the elements (eager execution only; in a function tf.function
+        converts, `iter(dataset)` is a `GraphIterator` and a `for` loop over the dataset a
+        `tf.while_loop`).
 
         Raises:
-            RuntimeError: called while a graph is being built (inside tf.function or a
-                TF1 graph): iterate the dataset in eager code and call the function on
-                each element instead.
+            RuntimeError: called by unconverted code while a graph is being built.
         """
         if not executing_eagerly():
             raise RuntimeError("`tf.data.Dataset` only supports Python-style iteration in "
-                               "eager mode: iterate it outside tf.function and pass each "
-                               "element to the function.")
+                               "eager mode or in code tf.function converts (a for loop "
+                               "over the dataset, iter() and next()).")
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
@@ -485,43 +486,100 @@ class Dataset:
         return transformations.InterleaveDataset(self, map_func, cycle_length, block_length)
 
 
+_ITERATOR_IN_GRAPH = ("A tf.data iterator cannot be iterated by Python inside a graph; use "
+                      "next(), or a for loop in code tf.function converts.")
+
+
 class OwnedIterator:
-    """An iterator over a dataset's elements (what `iter(dataset)` returns).
+    """An iterator over a dataset's elements (what `iter(dataset)` returns in eager code).
+
+    Inside tf.function (given as an argument or captured), `next(it)` and `it.get_next()`
+    read the next element when the graph runs, continuing from where eager code and earlier
+    calls left it, and a `for` loop over it (in converted code) continues from there too.
 
     Example:
         >>> import tapeflow as tf
-        >>> it = iter(tf.data.Dataset.range(2))
+        >>> it = iter(tf.data.Dataset.range(5))
         >>> int(next(it)), int(it.get_next())
         (0, 1)
+        >>> step = tf.function(lambda it: next(it) * 10)
+        >>> int(step(it)), int(step(it)), int(next(it))
+        (20, 30, 4)
     """
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
         self._elements = dataset._elements()
+        self._handle = None
 
     @property
     def element_spec(self):
         return self._dataset.element_spec
 
+    @property
+    def handle(self) -> Tensor:
+        """The int64 tensor naming this iterator to the graph ops that read it."""
+        if self._handle is None:
+            self._handle = iterator_ops.register(self._elements, self)
+        return convert_to_tensor(np.int64(self._handle))
+
     def __iter__(self) -> "OwnedIterator":
+        if not executing_eagerly():
+            raise RuntimeError(_ITERATOR_IN_GRAPH)
         return self
 
     def __next__(self):
+        if not executing_eagerly():
+            return iterator_ops.get_next(self.handle, self.element_spec)
         return next(self._elements)
 
     def get_next(self):
-        """The next element.
+        """The next element (inside a graph: read when the graph runs).
 
         Raises:
             OutOfRangeError: the dataset has no more elements.
         """
         try:
-            return next(self._elements)
+            return next(self)
         except StopIteration:
             raise errors.OutOfRangeError(None, "IteratorGetNext", "End of sequence") from None
 
     def __repr__(self) -> str:
         return f"<OwnedIterator element_spec={self.element_spec}>"
+
+
+class GraphIterator:
+    """What `iter(dataset)` returns in code tf.function converts: an iterator made each
+    time the graph runs. `next(it)` (or `it.get_next()`) is an element read when the graph
+    runs, in program order; it raises OutOfRangeError then at the end of the dataset.
+    (Converted code only, so no doctest: a doctest has no source to convert;
+    tests/autograph/test_dataset_loops.py shows it.)
+    """
+
+    def __init__(self, dataset: Dataset) -> None:
+        self._element_spec = dataset.element_spec
+        self.handle = iterator_ops.make_iterator(dataset)
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def __iter__(self):
+        raise RuntimeError(_ITERATOR_IN_GRAPH)
+
+    def __next__(self):
+        return self.get_next()
+
+    def get_next(self):
+        """The next element (read when the graph runs).
+
+        Raises (when the graph runs):
+            OutOfRangeError: the dataset has no more elements.
+        """
+        return iterator_ops.get_next(self.handle, self._element_spec)
+
+    def __repr__(self) -> str:
+        return f"<GraphIterator element_spec={self.element_spec}>"
 
 
 from . import batching, sources, transformations  # noqa: E402  (they subclass Dataset)
