@@ -224,13 +224,13 @@ class VariableScope:
             value = lambda: initializer(shape, dtype=dtype)  # noqa: E731
         else:
             value = initializer
-        with _absolute_name_scope(graph, self.name):
+        with absolute_name_scope(graph, self.name):
             variable = Variable(value, trainable=trainable, name=name, dtype=dtype,
                                 shape=shape, collections=collections)
         store[full] = variable
         regularizer = regularizer if regularizer is not None else self.regularizer
         if regularizer is not None:
-            with _absolute_name_scope(graph, full + "/Regularizer"):
+            with absolute_name_scope(graph, full + "/Regularizer"):
                 loss = regularizer(variable)
             if loss is not None:
                 graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
@@ -260,7 +260,9 @@ def _scope_names(graph) -> set:
 
 
 @contextlib.contextmanager
-def _absolute_name_scope(graph, name: str):
+def absolute_name_scope(graph, name: str):
+    """Ops and variables made inside are named `name/...` from the top level of `graph`
+    (nothing changes when eager)."""
     if executing_eagerly():
         yield
         return
