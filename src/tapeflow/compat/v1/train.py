@@ -3,6 +3,21 @@ moving averages and monitored sessions with hooks (graph mode and eager)."""
 from .optimizers import (AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer,
                          GradientDescentOptimizer, MomentumOptimizer, Optimizer,
                          RMSPropOptimizer)
+from .monitored import (CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook,
+                        MonitoredSession, MonitoredTrainingSession, Scaffold, SecondOrStepTimer,
+                        SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues,
+                        StopAtStepHook)
+from .saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
+from .schedules import (ExponentialMovingAverage, cosine_decay, create_global_step,
+                        exponential_decay, get_global_step, get_or_create_global_step,
+                        piecewise_constant, polynomial_decay)
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
-           "RMSPropOptimizer", "AdagradOptimizer", "AdadeltaOptimizer", "FtrlOptimizer"]
+           "RMSPropOptimizer", "AdagradOptimizer", "AdadeltaOptimizer", "FtrlOptimizer",
+           "ExponentialMovingAverage", "cosine_decay", "create_global_step", "exponential_decay",
+           "get_global_step", "get_or_create_global_step", "piecewise_constant",
+           "polynomial_decay", "CheckpointSaverHook", "ChiefSessionCreator", "LoggingTensorHook",
+           "MonitoredSession", "MonitoredTrainingSession", "Scaffold", "SecondOrStepTimer",
+           "SessionRunArgs", "SessionRunContext", "SessionRunHook", "SessionRunValues",
+           "StopAtStepHook", "Saver", "checkpoint_exists", "get_checkpoint_state",
+           "latest_checkpoint"]
