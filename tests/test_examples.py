@@ -113,3 +113,20 @@ def test_cli_demo_runs():
     assert result.returncode == 0, result.stderr
     assert "dz/dx: 108.0 dy/dx: 6.0" in result.stdout
     assert re.search(r"^test accuracy: \d+\.\d%$", result.stdout, re.M)
+
+
+def test_tf1_mnist_trains_checkpoints_and_resumes(tmp_path, capsys):
+    pytest.importorskip("sklearn")
+    from tapeflow.compat import v1 as tf1
+    main = runpy.run_path(str(ROOT / "examples" / "tf1_mnist.py"))["main"]
+    try:
+        first = main(["--steps", "400", "--model-dir", str(tmp_path)])
+        out = capsys.readouterr().out
+        assert "restored step 400" in out and first["test_accuracy"] >= 0.95
+        assert tf1.train.get_checkpoint_state(str(tmp_path)).all_model_checkpoint_paths[-1] \
+            .endswith("model.ckpt-400")
+        main(["--steps", "500", "--model-dir", str(tmp_path)])  # resumes at step 400
+        out = capsys.readouterr().out
+        assert "step 100:" not in out and "step 500:" in out and "restored step 500" in out
+    finally:
+        tf1.enable_eager_execution()

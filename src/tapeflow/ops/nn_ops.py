@@ -187,7 +187,9 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: labels must be int32 or int64, got "
             f"{labels.dtype.name}.")
-    if logits.ndim < 1 or logits._value.shape[:-1] != labels._value.shape:
+    known = logits.shape.rank is not None and labels.shape.rank is not None
+    if known and (logits.shape.rank < 1 or logits.shape.rank != labels.shape.rank + 1
+                  or not logits.shape[:-1].is_compatible_with(labels.shape)):
         raise errors.InvalidArgumentError(
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: logits shape {list(logits.shape)} must be "
