@@ -13,6 +13,7 @@ from .op_util import dtype_of, shape_of
 
 
 @RegisterGradient("Identity", takes_indexed_slices=True)
+@RegisterGradient("PlaceholderWithDefault")
 def _identity_grad(op, g):
     return g
 

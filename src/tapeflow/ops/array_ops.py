@@ -14,12 +14,17 @@ from ..framework.execute import execute
 from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
                                   define_op)
 from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
 from .op_util import (NO_ATTRS, as_input, binary_inputs, int_values, normalize_axis,
                       same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
 def _identity(x):
+    return x
+
+
+def _placeholder_with_default(x, shape):
     return x
 
 
@@ -104,6 +109,10 @@ Identity = define_op("Identity", _identity, family=IDENTITY)
 IdentityN = define_op("IdentityN", _identity_n, num_outputs=None, family=LINEAR,
                       batching=TRANSPARENT)
 ReadVariableOp = define_op("ReadVariableOp", _identity, batching=TRANSPARENT)
+PlaceholderWithDefault = define_op("PlaceholderWithDefault", _placeholder_with_default,
+                                   family=IDENTITY)
+PlaceholderWithDefault.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype,
+                                                          attrs["shape"])]
 Reshape = define_op("Reshape", _reshape, family=LINEAR, view=True)
 BroadcastTo = define_op("BroadcastTo", _broadcast_to, family=LINEAR, batching=TRANSPARENT)
 Transpose = define_op("Transpose", _transpose, family=LINEAR,
@@ -146,6 +155,30 @@ def identity(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
         array([1.], dtype=float32)
     """
     return execute(Identity, (as_input(input),), NO_ATTRS)
+
+
+def placeholder_with_default(input, shape, name=None) -> Tensor:  # noqa: A002
+    """`input`, unless a Session run feeds the result another value of shape `shape`
+    (None dimensions, or shape None, accept any size); gradients pass through.
+
+    Raises:
+        ValueError: `shape` does not fit the shape of `input`.
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     rate = tf1.placeholder_with_default([0.5], [None])
+        ...     sess = tf1.Session()
+        ...     print(rate.shape, sess.run(rate), sess.run(rate, {rate: [0.1, 0.2]}))
+        (None,) [0.5] [0.1 0.2]
+    """
+    input = as_input(input)  # noqa: A001
+    shape = TensorShape(shape)
+    if not shape.is_compatible_with(input.shape):
+        raise ValueError(f"placeholder_with_default: the shape {shape} does not fit the "
+                         f"default value's shape {input.shape}.")
+    dims = None if shape.rank is None else tuple(shape.dims)
+    return execute(PlaceholderWithDefault, (input,), {"shape": dims})
 
 
 def identity_n(input, name=None) -> list:  # noqa: A002

@@ -33,10 +33,11 @@ from ...framework.tensor_shape import TensorShape
 from ...ops.control_flow_ops import control_dependencies, group, no_op
 from ...ops.math_ops import log
 from ...ops.state_ops import assign, assign_add, assign_sub
+from ...ops.array_ops import placeholder_with_default
 from . import layers, losses, metrics, train
 from .schedules import get_global_step
 from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables, mul,
-                     placeholder_with_default, py_func, random_normal, random_uniform, reduce_all,
+                     py_func, random_normal, random_uniform, reduce_all,
                      reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
                      reduce_prod, reduce_sum, scatter_add, scatter_update, set_random_seed, sub,
                      tables_initializer, to_double, to_float, to_int32, to_int64,

@@ -1,5 +1,5 @@
 """TF1 names and signatures of ops: the `keep_dims` reductions, `to_float`, `arg_max`,
-`div`, the `random_*` samplers, scatters into variables, `py_func`, `placeholder_with_default`.
+`div`, the `random_*` samplers, scatters into variables and `py_func`.
 """
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from ...framework.graph import GraphKeys, get_default_graph
 from ...framework.tensor import convert_to_tensor
 from ...ops import random_ops, reduction_ops
 from ...ops import math_ops
-from ...ops.array_ops import expand_dims, identity
+from ...ops.array_ops import expand_dims
 from ...ops.comparison_ops import not_equal
 from ...ops.control_flow_ops import group, no_op
 from ...ops.indexing_ops import tensor_scatter_nd_add, tensor_scatter_nd_update
 from ...ops.script_ops import py_function
 
 __all__ = ["set_random_seed", "random_normal", "random_uniform", "truncated_normal",
-           "placeholder_with_default", "local_variables", "tables_initializer",
+           "local_variables", "tables_initializer",
            "scatter_update", "scatter_add", "py_func", "to_float", "to_double", "to_int32",
            "to_int64", "count_nonzero", "arg_max", "arg_min", "div", "mul", "sub",
            "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
@@ -123,20 +123,6 @@ def div(x, y, name=None):
     if x.dtype.is_integer:
         return math_ops.floordiv(x, y, name=name)
     return math_ops.truediv(x, y, name=name)
-
-
-def placeholder_with_default(input, shape, name=None):
-    """A tensor that is `input` unless fed another value (`feed_dict={t: value}`).
-
-    Example:
-        >>> import tapeflow.compat.v1 as tf1
-        >>> with tf1.Graph().as_default():
-        ...     rate = tf1.placeholder_with_default(0.5, [])
-        ...     sess = tf1.Session()
-        ...     print(sess.run(rate), sess.run(rate, {rate: 0.1}))
-        0.5 0.1
-    """
-    return identity(convert_to_tensor(input), name=name)
 
 
 def local_variables(scope=None) -> list:
