@@ -111,7 +111,8 @@ class Optimizer:
         apply = self._finish(updates, name)
         if global_step is not None:
             with tf.control_dependencies([apply] if apply is not None else []):
-                apply = global_step.assign_add(tf.cast(1, global_step.dtype), name=name)
+                apply = global_step.assign_add(tf.cast(1, global_step.dtype), name=name,
+                                               read_value=False)
         if executing_eagerly():
             return None
         return apply
