@@ -58,7 +58,7 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     Reduction.validate(reduction)
     losses = tf.convert_to_tensor(losses)
     dtype = losses.dtype
-    weights = tf.broadcast_to(tf.cast(weights, dtype), tf.shape(losses))
+    weights = tf.ones_like(losses) * tf.cast(weights, dtype)
     weighted = losses * weights
     if reduction == Reduction.NONE:
         loss = weighted

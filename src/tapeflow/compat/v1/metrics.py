@@ -26,8 +26,7 @@ def _streaming_mean(what: str, values, weights, metrics_collections, updates_col
         raise RuntimeError(f"tf.metrics.{what} is not supported when eager execution is "
                            "enabled.")
     values = tf.cast(values, tf.float32)
-    weights = (tf.ones_like(values) if weights is None
-               else tf.broadcast_to(tf.cast(weights, tf.float32), tf.shape(values)))
+    weights = tf.ones_like(values) * (1.0 if weights is None else tf.cast(weights, tf.float32))
     graph = get_default_graph()
     with variable_scope(name, default_name=what) as scope:
         with absolute_name_scope(graph, scope.name):
