@@ -142,6 +142,8 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
                         virtual_batch_size=None, adjustment=None):
     """Normalizes over every axis but `axis`: with the batch's statistics when `training`
     (adding the moving-average updates to UPDATE_OPS), else with the moving statistics.
+    For 4-D inputs normalized over channels (unless fused=False) the moving variance
+    averages the unbiased batch variance, as TF1's fused kernel does.
 
     Example:
         >>> import tapeflow.compat.v1 as tf1
@@ -174,6 +176,11 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
             mean, variance = moving_mean, moving_variance
         else:
             batch_mean, batch_variance = tf.nn.moments(inputs, reduce_axes)
+            update_variance = batch_variance
+            if fused is not False and rank == 4 and axis in (1, 3):
+                # The fused kernel TF1 uses for images corrects the variance it averages.
+                n = tf.cast(tf.size(inputs) // size, dtype)
+                update_variance = batch_variance * n / tf.maximum(n - 1.0, 1.0)
             if isinstance(training, bool):
                 mean, variance, decay = batch_mean, batch_variance, 1.0 - momentum
             else:
@@ -182,7 +189,7 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
                 variance = tf.where(training, batch_variance, tf.identity(moving_variance))
                 decay = tf.where(training, 1.0 - momentum, 0.0)
             updates = [moving_mean.assign_sub((moving_mean - batch_mean) * decay),
-                       moving_variance.assign_sub((moving_variance - batch_variance) * decay)]
+                       moving_variance.assign_sub((moving_variance - update_variance) * decay)]
             if not executing_eagerly():
                 for update in updates:
                     get_default_graph().add_to_collection(GraphKeys.UPDATE_OPS, update)
