@@ -250,3 +250,11 @@ def test_errors_are_tf_classes_and_codes():
     assert tf.errors.OK == 0 and tf.errors.UNAUTHENTICATED == 16
     assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)
     assert "SymbolicValueError" not in tf.errors.__all__
+
+
+def test_tf1_programs_names_live_only_in_compat_v1():
+    v1 = tf.compat.v1
+    for name in ("get_variable", "variable_scope", "placeholder_with_default", "layers",
+                 "losses", "metrics", "set_random_seed", "to_float", "arg_max"):
+        assert hasattr(v1, name) and not hasattr(tf, name), name
+    assert v1.train.AdamOptimizer is not tf.keras.optimizers.Adam

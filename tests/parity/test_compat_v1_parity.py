@@ -200,3 +200,11 @@ def test_layers_losses_and_metrics_match(tensorflow):
     for mine, reference in zip(ours, theirs):
         for a, b in zip(mine, reference):
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("space", ["", "train", "losses", "metrics"])
+def test_compat_v1_exports_only_tf1_names(tensorflow, space):
+    ours = tapeflow_v1 if not space else getattr(tapeflow_v1, space)
+    theirs = tensorflow.compat.v1 if not space else getattr(tensorflow.compat.v1, space)
+    missing = [name for name in ours.__all__ if not hasattr(theirs, name)]
+    assert missing in ([], ["IndexedSlicesValue"])  # Session.run's value of an IndexedSlices

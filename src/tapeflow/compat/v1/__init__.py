@@ -35,11 +35,10 @@ from ...ops.math_ops import log
 from ...ops.state_ops import assign, assign_add, assign_sub
 from ...ops.array_ops import placeholder_with_default
 from . import layers, losses, metrics, train
-from .schedules import get_global_step
-from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables, mul,
+from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables,
                      py_func, random_normal, random_uniform, reduce_all,
                      reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
-                     reduce_prod, reduce_sum, scatter_add, scatter_update, set_random_seed, sub,
+                     reduce_prod, reduce_sum, scatter_add, scatter_update, set_random_seed,
                      tables_initializer, to_double, to_float, to_int32, to_int64,
                      truncated_normal)
 from .scopes import (AUTO_REUSE, VariableScope, constant_initializer, get_variable,
@@ -61,12 +60,12 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder",
            "glorot_uniform_initializer", "ones_initializer", "random_normal_initializer",
            "random_uniform_initializer", "truncated_normal_initializer", "variable_scope",
            "variance_scaling_initializer", "zeros_initializer",
-           "arg_max", "arg_min", "count_nonzero", "div", "local_variables", "mul",
+           "arg_max", "arg_min", "count_nonzero", "div", "local_variables",
            "placeholder_with_default", "py_func", "random_normal", "random_uniform", "reduce_all",
            "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
-           "reduce_prod", "reduce_sum", "scatter_add", "scatter_update", "set_random_seed", "sub",
+           "reduce_prod", "reduce_sum", "scatter_add", "scatter_update", "set_random_seed",
            "tables_initializer", "to_double", "to_float", "to_int32", "to_int64",
-           "truncated_normal", "layers", "losses", "metrics", "get_global_step"]
+           "truncated_normal", "layers", "losses", "metrics"]
 
 NoGradient = NotDifferentiable = no_gradient
 

@@ -19,7 +19,7 @@ from ...ops.script_ops import py_function
 __all__ = ["set_random_seed", "random_normal", "random_uniform", "truncated_normal",
            "local_variables", "tables_initializer",
            "scatter_update", "scatter_add", "py_func", "to_float", "to_double", "to_int32",
-           "to_int64", "count_nonzero", "arg_max", "arg_min", "div", "mul", "sub",
+           "to_int64", "count_nonzero", "arg_max", "arg_min", "div",
            "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
            "reduce_all", "reduce_any", "reduce_logsumexp"]
 
@@ -27,8 +27,6 @@ set_random_seed = random_ops.set_seed
 random_normal = random_ops.normal
 random_uniform = random_ops.uniform
 truncated_normal = random_ops.truncated_normal
-mul = math_ops.multiply
-sub = math_ops.subtract
 
 
 def _reduction(reduce):
