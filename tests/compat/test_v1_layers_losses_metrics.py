@@ -6,23 +6,7 @@ import tapeflow as tf
 import tapeflow.compat.v1 as tf1
 
 
-@pytest.fixture
-def graph_mode():
-    tf1.disable_eager_execution()
-    tf1.reset_default_graph()
-    try:
-        yield tf1.get_default_graph()
-    finally:
-        tf1.enable_eager_execution()
-
-
-def initialized_session():
-    sess = tf1.Session()
-    sess.run([tf1.global_variables_initializer(), tf1.local_variables_initializer()])
-    return sess
-
-
-def test_dense_names_reuse_and_values(graph_mode):
+def test_dense_names_reuse_and_values(graph_mode, initialized_session):
     x = tf1.placeholder(tf.float32, [None, 3])
     y = tf1.layers.dense(x, 2, activation=tf.nn.relu,
                          kernel_initializer=tf1.constant_initializer(1.0),
@@ -40,7 +24,7 @@ def test_dense_names_reuse_and_values(graph_mode):
                                                                            [2.0, 2.0]]
 
 
-def test_conv_pool_flatten(graph_mode):
+def test_conv_pool_flatten(graph_mode, initialized_session):
     x = tf1.placeholder(tf.float32, [None, 6, 6, 1])
     c = tf1.layers.conv2d(x, 2, 3, padding="same",
                           kernel_initializer=tf1.ones_initializer())
@@ -66,7 +50,7 @@ def test_dropout_follows_training(graph_mode):
     assert (sess.run(tf1.layers.dropout(x, training=False)) == 1.0).all()
 
 
-def test_batch_normalization_training_and_update_ops(graph_mode):
+def test_batch_normalization_training_and_update_ops(graph_mode, initialized_session):
     x = tf1.placeholder(tf.float32, [None, 2])
     training = tf1.placeholder_with_default(False, [])
     y = tf1.layers.batch_normalization(x, momentum=0.5, training=training)

@@ -6,22 +6,6 @@ import tapeflow as tf
 import tapeflow.compat.v1 as tf1
 
 
-@pytest.fixture
-def graph_mode():
-    tf1.disable_eager_execution()
-    tf1.reset_default_graph()
-    try:
-        yield tf1.get_default_graph()
-    finally:
-        tf1.enable_eager_execution()
-
-
-def initialized_session():
-    sess = tf1.Session()
-    sess.run([tf1.global_variables_initializer(), tf1.local_variables_initializer()])
-    return sess
-
-
 def test_variable_scope_names_and_reuse(graph_mode):
     with tf1.variable_scope("model"):
         w = tf1.get_variable("w", [2, 3])
@@ -55,7 +39,7 @@ def test_variable_scope_names_and_reuse(graph_mode):
                                                            "model/new:0"]
 
 
-def test_default_names_and_scope_defaults(graph_mode):
+def test_default_names_and_scope_defaults(graph_mode, initialized_session):
     names = []
     for _ in range(2):
         with tf1.variable_scope(None, default_name="layer"):
@@ -108,7 +92,7 @@ def test_initializer_errors():
         tf1.variance_scaling_initializer(mode="fan")
 
 
-def test_random_seed_makes_graph_initializers_repeat(graph_mode):
+def test_random_seed_makes_graph_initializers_repeat(graph_mode, initialized_session):
     def draw():
         tf1.reset_default_graph()
         tf1.set_random_seed(3)
@@ -146,7 +130,7 @@ def test_placeholder_with_default_and_py_func(graph_mode):
     assert sess.run(pair[1]) == 3.0
 
 
-def test_variable_updates_and_collections(graph_mode):
+def test_variable_updates_and_collections(graph_mode, initialized_session):
     v = tf1.get_variable("v", initializer=tf1.constant([1.0, 2.0, 3.0]))
     local = tf1.get_variable("local", [], collections=[tf1.GraphKeys.LOCAL_VARIABLES],
                              trainable=False)

@@ -11,16 +11,6 @@ import tapeflow.compat.v1 as tf1
 from tapeflow.framework import errors
 
 
-@pytest.fixture
-def graph_mode():
-    tf1.disable_eager_execution()
-    tf1.reset_default_graph()
-    try:
-        yield tf1.get_default_graph()
-    finally:
-        tf1.enable_eager_execution()
-
-
 def quadratic(optimizer, steps=200):
     """Minimizes |w - [1, -2]|² from w = 0; returns the final w and the optimizer's
     variables' names."""

@@ -75,6 +75,11 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     return loss
 
 
+def _smoothed(labels, smoothing, uniform):
+    """`labels` moved towards `uniform` by the fraction `smoothing`."""
+    return labels * (1.0 - smoothing) + smoothing * uniform if smoothing else labels
+
+
 def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0, scope=None,
                           loss_collection=GraphKeys.LOSSES,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
@@ -88,9 +93,8 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
     """
     logits = tf.convert_to_tensor(logits)
     labels = tf.cast(onehot_labels, logits.dtype)
-    if label_smoothing:
-        classes = tf.cast(tf.shape(labels)[-1], logits.dtype)
-        labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
+    classes = tf.cast(tf.shape(labels)[-1], logits.dtype)
+    labels = _smoothed(labels, label_smoothing, 1.0 / classes)
     losses = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(labels),
                                                      logits=logits)
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
@@ -115,9 +119,7 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     """Sigmoid cross-entropy (labels smoothed towards 1/2 by `label_smoothing`)."""
     logits = tf.convert_to_tensor(logits)
-    labels = tf.cast(multi_class_labels, logits.dtype)
-    if label_smoothing:
-        labels = labels * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    labels = _smoothed(tf.cast(multi_class_labels, logits.dtype), label_smoothing, 0.5)
     losses = tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
