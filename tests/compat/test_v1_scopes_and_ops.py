@@ -71,7 +71,8 @@ INITIALIZERS = [  # (initializer, check on a [40, 60] sample)
     (tf1.random_uniform_initializer(-2.0, 2.0, seed=1),
      lambda a: a.min() >= -2.0 and a.max() < 2.0 and a.std() > 1.0),
     (tf1.glorot_uniform_initializer(seed=1), lambda a: abs(a).max() <= (6 / 100) ** 0.5),
-    (tf1.glorot_normal_initializer(seed=1), lambda a: abs(a).max() <= 2 * (2 / 100) ** 0.5 / 0.87962566),
+    (tf1.glorot_normal_initializer(seed=1),
+     lambda a: abs(a).max() <= 2 * (2 / 100) ** 0.5 / 0.87962566),
     (tf1.variance_scaling_initializer(2.0, "fan_in", "untruncated_normal", seed=1),
      lambda a: abs(a.std() - (2 / 40) ** 0.5) < 0.02),
 ]

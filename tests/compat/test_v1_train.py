@@ -268,3 +268,15 @@ def test_hook_argument_errors(graph_mode, tmp_path):
     hook = tf1.train.StopAtStepHook(last_step=1)
     with pytest.raises(RuntimeError, match="Global step"):
         hook.begin()
+
+
+def test_embedding_gradients_with_unknown_batch(graph_mode):
+    emb = tf1.get_variable("emb", initializer=tf1.constant([[1.0, 2.0], [3.0, 4.0],
+                                                            [5.0, 6.0]]))
+    ids = tf1.placeholder(tf.int32, [None])
+    loss = tf1.reduce_sum(tf.nn.embedding_lookup(emb, ids))
+    train = tf1.train.AdamOptimizer(0.1).minimize(loss)
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    sess.run(train, {ids: [0, 0, 2]})
+    np.testing.assert_allclose(sess.run(emb), [[0.9, 1.9], [3.0, 4.0], [4.9, 5.9]], rtol=1e-6)

@@ -11,6 +11,7 @@ from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
 from .op_util import as_input, index_input, int_values, normalize_axis
 
 
@@ -97,7 +98,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     """
     params = as_input(params)
     indices = index_input("GatherV2", indices)
-    pshape, ishape = params._value.shape, indices._value.shape
+    pshape, ishape = tuple(params.shape.as_list()), tuple(indices.shape.as_list())
     b = int(batch_dims)
     if b < 0:
         b += len(ishape)
@@ -110,7 +111,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         raise errors.InvalidArgumentError(
             None, "GatherV2", f"GatherV2: batch_dims ({b}) must be less than or equal to axis "
             f"({a})")
-    if pshape[:b] != ishape[:b]:
+    if not TensorShape(pshape[:b]).is_compatible_with(ishape[:b]):
         raise errors.InvalidArgumentError(
             None, "GatherV2", f"GatherV2: the first {b} dimensions of params {list(pshape)} and "
             f"indices {list(ishape)} must be equal")
