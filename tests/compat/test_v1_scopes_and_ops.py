@@ -150,3 +150,11 @@ def test_get_variable_eagerly():
     with tf1.variable_scope("eager_scope"):
         v = tf1.get_variable("v", [2], initializer=tf1.ones_initializer())
     assert v.numpy().tolist() == [1.0, 1.0] and v.name.startswith("v")
+
+
+def test_reuse_is_inherited_and_initializer_classes(graph_mode, initialized_session):
+    with tf1.variable_scope("a", reuse=tf1.AUTO_REUSE):
+        with tf1.variable_scope("b", reuse=False):
+            first = tf1.get_variable("v", [2], initializer=tf1.ones_initializer)
+            assert tf1.get_variable("v", [2]) is first
+    assert initialized_session().run(first).tolist() == [1.0, 1.0]

@@ -152,7 +152,8 @@ class Optimizer:
         """The variables this optimizer created: slots and accumulators such as Adam's
         `beta1_power`."""
         made = [slot for slots in self._slots.values() for _, slot in slots.values()]
-        return list(self._non_slots.values()) + made
+        return [v for (_, graph), v in self._non_slots.items()
+                if graph is None or graph is get_default_graph()] + made
 
     def _slot(self, var, initial_value, slot_name: str):
         """The slot `slot_name` of `var`, made with `initial_value` (a function of the
@@ -170,7 +171,7 @@ class Optimizer:
 
     def _non_slot(self, initial_value, name: str):
         """An accumulator shared by all variables (one per graph), made the first time."""
-        key = (name, None if executing_eagerly() else id(get_default_graph()))
+        key = (name, None if executing_eagerly() else get_default_graph())
         if key not in self._non_slots:
             with absolute_name_scope(get_default_graph(), ""):
                 self._non_slots[key] = tf.Variable(initial_value, trainable=False, name=name)

@@ -214,6 +214,8 @@ class VariableScope:
                              "reuse=True or reuse=tf.AUTO_REUSE in VarScope?")
         dtype = _dtypes.as_dtype(dtype or self.dtype)
         initializer = initializer if initializer is not None else self.initializer
+        if isinstance(initializer, type):  # a class such as tf.zeros_initializer
+            initializer = initializer()
         if initializer is None:
             initializer = (glorot_uniform_initializer() if dtype.is_floating
                            else zeros_initializer())
@@ -330,8 +332,8 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     else:
         raise ValueError("If default_name is None then name_or_scope is required")
     _scope_names(graph).add(full)
-    if reuse is None or reuse is False:
-        reuse = outer.reuse if reuse is None or outer.reuse is True else reuse
+    if not reuse:  # None and False inherit: a reusing scope's children reuse too
+        reuse = outer.reuse
     scope = VariableScope(reuse, full,
                           initializer if initializer is not None else base.initializer,
                           regularizer if regularizer is not None else base.regularizer,
