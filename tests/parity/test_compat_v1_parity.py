@@ -208,3 +208,32 @@ def test_compat_v1_exports_only_tf1_names(tensorflow, space):
     theirs = tensorflow.compat.v1 if not space else getattr(tensorflow.compat.v1, space)
     missing = [name for name in ours.__all__ if not hasattr(theirs, name)]
     assert missing in ([], ["IndexedSlicesValue"])  # Session.run's value of an IndexedSlices
+
+
+def sparse_trajectory(v1, name, kwargs):
+    """20 steps on an embedding table whose gradient is an IndexedSlices (duplicate ids,
+    rows untouched in a step or in all): TF1's sparse kernels leave the untouched rows and
+    their slots alone."""
+    table = np.arange(12, dtype=np.float32).reshape(4, 3) / 10.0
+    with v1.Graph().as_default():
+        ids = v1.placeholder(v1.int32, [3])
+        emb = v1.get_variable("emb", initializer=table)
+        loss = v1.reduce_sum(v1.square(v1.nn.embedding_lookup(emb, ids) - 1.0))
+        step = getattr(v1.train, name)(**kwargs).minimize(loss)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            values = []
+            for i in range(STEPS):
+                sess.run(step, {ids: [0, 2, 0] if i % 2 else [1, 1, 0]})
+                values.append(sess.run(emb))
+        return values
+
+
+@pytest.mark.parametrize("name, kwargs", CASES, ids=[f"{n}-{i}" for i, (n, _) in
+                                                       enumerate(CASES)])
+def test_sparse_gradient_trajectories_match(tensorflow, name, kwargs):
+    ours = sparse_trajectory(tapeflow_v1, name, kwargs)
+    theirs = sparse_trajectory(tensorflow.compat.v1, name, kwargs)
+    for step, (mine, reference) in enumerate(zip(ours, theirs)):
+        np.testing.assert_allclose(mine, reference, rtol=2e-5, atol=2e-6,
+                                   err_msg=f"{name} step {step + 1}")

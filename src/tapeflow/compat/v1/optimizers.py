@@ -104,6 +104,10 @@ class Optimizer:
             self._create_slots([v for _, v in pairs])
         updates = []
         for grad, var in pairs:
+            if isinstance(grad, IndexedSlices) and isinstance(self, _RowwiseOptimizer):
+                updates.append(self._apply_rows(tf.convert_to_tensor(grad), var,
+                                                _touched_rows(grad, var)))
+                continue
             if isinstance(grad, IndexedSlices):
                 grad = tf.convert_to_tensor(grad)
             updates.append(self._apply_dense(grad, var))
@@ -187,6 +191,30 @@ class Optimizer:
         raise NotImplementedError
 
 
+def _touched_rows(grad, var):
+    """A bool tensor broadcasting against `var`: the rows an IndexedSlices gradient has."""
+    counts = tf.math.unsorted_segment_sum(tf.ones_like(grad.indices, dtype=tf.float32),
+                                          grad.indices, var.shape[0])
+    return tf.reshape(counts > 0.0, [-1] + [1] * (var.shape.rank - 1))
+
+
+class _RowwiseOptimizer(Optimizer):
+    """An optimizer whose TF1 sparse kernels update only the rows a sparse gradient (an
+    IndexedSlices, e.g. from an embedding lookup) has: its `_apply_rows(grad, var, rows)`
+    assigns through `_assign`, which keeps the other rows of variables and slots."""
+
+    def _apply_dense(self, grad, var):
+        return self._apply_rows(grad, var, None)
+
+    @staticmethod
+    def _assign(variable, value, rows):
+        """`variable.assign(value)`, on the `rows` only when given."""
+        return variable.assign(value if rows is None else tf.where(rows, value, variable))
+
+    def _apply_rows(self, grad, var, rows):
+        raise NotImplementedError
+
+
 class GradientDescentOptimizer(Optimizer):
     """var -= learning_rate * gradient.
 
@@ -213,7 +241,7 @@ class GradientDescentOptimizer(Optimizer):
         return var.assign_sub(grad * _value(self._learning_rate, var.dtype))
 
 
-class MomentumOptimizer(Optimizer):
+class MomentumOptimizer(_RowwiseOptimizer):
     """accum = momentum * accum + gradient; var -= learning_rate * accum (with Nesterov:
     var -= learning_rate * (gradient + momentum * accum)).
 
@@ -238,14 +266,14 @@ class MomentumOptimizer(Optimizer):
         for var in var_list:
             self._zeros_slot(var, "momentum")
 
-    def _apply_dense(self, grad, var):
+    def _apply_rows(self, grad, var, rows):
         lr = _value(self._learning_rate, var.dtype)
         momentum = _value(self._momentum, var.dtype)
         accum = self.get_slot(var, "momentum")
-        accum_t = accum.assign(accum * momentum + grad)
+        accum_t = self._assign(accum, accum * momentum + grad, rows)
         if self._use_nesterov:
-            return var.assign_sub(grad * lr + accum_t * momentum * lr)
-        return var.assign_sub(accum_t * lr)
+            return self._assign(var, var - (grad * lr + accum_t * momentum * lr), rows)
+        return self._assign(var, var - accum_t * lr, rows)
 
 
 class AdamOptimizer(Optimizer):
@@ -299,7 +327,7 @@ class AdamOptimizer(Optimizer):
         return tf.group(*update_ops, update_beta1, update_beta2, name=name)
 
 
-class RMSPropOptimizer(Optimizer):
+class RMSPropOptimizer(_RowwiseOptimizer):
     """RMSProp as in TF1: the mean square `rms` starts at ones (slot `momentum` at zeros).
 
     ms += (g² - ms) * (1 - decay); mom = mom * momentum + g * lr / sqrt(ms + epsilon);
@@ -328,22 +356,22 @@ class RMSPropOptimizer(Optimizer):
                 self._zeros_slot(var, "mg")
             self._zeros_slot(var, "momentum")
 
-    def _apply_dense(self, grad, var):
+    def _apply_rows(self, grad, var, rows):
         dtype = var.dtype
         lr, rho = _value(self._lr, dtype), _value(self._decay, dtype)
         ms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
-        ms_t = ms.assign_add((tf.square(grad) - ms) * (1.0 - rho))
+        ms_t = self._assign(ms, ms + (tf.square(grad) - ms) * (1.0 - rho), rows)
         denominator = ms_t
         if self._centered:
             mg = self.get_slot(var, "mg")
-            mg_t = mg.assign_add((grad - mg) * (1.0 - rho))
+            mg_t = self._assign(mg, mg + (grad - mg) * (1.0 - rho), rows)
             denominator = ms_t - tf.square(mg_t)
-        mom_t = mom.assign(mom * _value(self._momentum, dtype)
-                           + (grad * lr) / tf.sqrt(denominator + _value(self._epsilon, dtype)))
-        return var.assign_sub(mom_t)
+        mom_t = self._assign(mom, mom * _value(self._momentum, dtype) + (grad * lr) / tf.sqrt(
+            denominator + _value(self._epsilon, dtype)), rows)
+        return self._assign(var, var - mom_t, rows)
 
 
-class AdagradOptimizer(Optimizer):
+class AdagradOptimizer(_RowwiseOptimizer):
     """accum += g²; var -= g * learning_rate / sqrt(accum) (accum starts at
     `initial_accumulator_value`).
 
@@ -371,13 +399,14 @@ class AdagradOptimizer(Optimizer):
             self._slot(var, lambda shape, dtype: tf.fill(shape, tf.cast(self._initial, dtype)),
                        "accumulator")
 
-    def _apply_dense(self, grad, var):
+    def _apply_rows(self, grad, var, rows):
         accum = self.get_slot(var, "accumulator")
-        accum_t = accum.assign_add(tf.square(grad))
-        return var.assign_sub(grad * _value(self._lr, var.dtype) * tf.math.rsqrt(accum_t))
+        accum_t = self._assign(accum, accum + tf.square(grad), rows)
+        return self._assign(
+            var, var - grad * _value(self._lr, var.dtype) * tf.math.rsqrt(accum_t), rows)
 
 
-class AdadeltaOptimizer(Optimizer):
+class AdadeltaOptimizer(_RowwiseOptimizer):
     """Adadelta as in TF1 (slots `accum` and `accum_update`, starting at zeros).
 
     Example:
@@ -398,18 +427,19 @@ class AdadeltaOptimizer(Optimizer):
             self._zeros_slot(var, "accum")
             self._zeros_slot(var, "accum_update")
 
-    def _apply_dense(self, grad, var):
+    def _apply_rows(self, grad, var, rows):
         dtype = var.dtype
         rho, epsilon = _value(self._rho, dtype), _value(self._epsilon, dtype)
         accum, accum_update = self.get_slot(var, "accum"), self.get_slot(var, "accum_update")
-        accum_t = accum.assign(accum * rho + tf.square(grad) * (1.0 - rho))
+        accum_t = self._assign(accum, accum * rho + tf.square(grad) * (1.0 - rho), rows)
         update = tf.sqrt(accum_update + epsilon) * tf.math.rsqrt(accum_t + epsilon) * grad
-        var_t = var.assign_sub(update * _value(self._lr, dtype))
+        var_t = self._assign(var, var - update * _value(self._lr, dtype), rows)
         with tf.control_dependencies([var_t]):
-            return accum_update.assign(accum_update * rho + tf.square(update) * (1.0 - rho))
+            return self._assign(accum_update,
+                                accum_update * rho + tf.square(update) * (1.0 - rho), rows)
 
 
-class FtrlOptimizer(Optimizer):
+class FtrlOptimizer(_RowwiseOptimizer):
     """FTRL-Proximal as in TF1 (slots `accum`, starting at `initial_accumulator_value`,
     and `linear`), with L1, L2 and L2-shrinkage regularization.
 
@@ -451,7 +481,7 @@ class FtrlOptimizer(Optimizer):
                        "accum")
             self._zeros_slot(var, "linear")
 
-    def _apply_dense(self, grad, var):
+    def _apply_rows(self, grad, var, rows):
         dtype = var.dtype
         lr, l1, l2 = (_value(x, dtype) for x in (self._lr, self._l1, self._l2))
         accum, linear = self.get_slot(var, "accum"), self.get_slot(var, "linear")
@@ -462,9 +492,10 @@ class FtrlOptimizer(Optimizer):
             power = _value(-self._power, dtype)
             scale, old_scale = tf.pow(new_accum, power), tf.pow(accum, power)
         shrunk = grad + 2.0 * _value(self._shrinkage, dtype) * var if self._shrinkage else grad
-        linear_t = linear.assign_add(shrunk - (scale - old_scale) / lr * var)
+        linear_t = self._assign(linear, linear + (shrunk - (scale - old_scale) / lr * var), rows)
         quadratic = scale / lr + 2.0 * l2
         pre_shrink = (l1 * tf.sign(linear_t) - linear_t) / quadratic
-        var_t = var.assign(tf.where(tf.abs(linear_t) > l1, pre_shrink, tf.zeros_like(var)))
+        var_t = self._assign(
+            var, tf.where(tf.abs(linear_t) > l1, pre_shrink, tf.zeros_like(var)), rows)
         with tf.control_dependencies([var_t]):
-            return accum.assign(new_accum)
+            return self._assign(accum, new_accum, rows)
