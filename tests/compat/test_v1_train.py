@@ -280,3 +280,18 @@ def test_embedding_gradients_with_unknown_batch(graph_mode):
     sess.run(tf1.global_variables_initializer())
     sess.run(train, {ids: [0, 0, 2]})
     np.testing.assert_allclose(sess.run(emb), [[0.9, 1.9], [3.0, 4.0], [4.9, 5.9]], rtol=1e-6)
+
+
+def test_sparse_gradients_leave_untouched_rows_alone(graph_mode):
+    emb = tf1.get_variable("emb", initializer=tf1.ones([3, 2]))
+    ids = tf1.placeholder(tf.int32, [2])
+    loss = tf1.reduce_sum(tf.nn.embedding_lookup(emb, ids))
+    optimizer = tf1.train.MomentumOptimizer(0.1, 0.9)
+    train = optimizer.minimize(loss)
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    sess.run(train, {ids: [0, 0]})
+    sess.run(train, {ids: [1, 1]})  # row 0's momentum does not carry it further
+    np.testing.assert_allclose(sess.run(emb), [[0.8, 0.8], [0.8, 0.8], [1.0, 1.0]], rtol=1e-6)
+    np.testing.assert_allclose(sess.run(optimizer.get_slot(emb, "momentum")),
+                               [[2.0, 2.0], [2.0, 2.0], [0.0, 0.0]])
