@@ -151,3 +151,24 @@ def test_streaming_metrics(graph_mode):
 def test_metrics_are_graph_only():
     with pytest.raises(RuntimeError, match="eager"):
         tf1.metrics.mean([1.0])
+
+
+def test_v1_nn_signatures(graph_mode):
+    x = tf1.ones([1000])
+    kept = tf1.nn.dropout(x, keep_prob=0.75, seed=2)
+    with pytest.raises(ValueError, match="exactly one"):
+        tf1.nn.dropout(x, keep_prob=0.5, rate=0.5)
+    labels = tf1.constant([[0.0, 1.0]])
+    logits = tf1.constant([[1.0, 0.0]])
+    v1_loss = tf1.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    v2_loss = tf1.nn.softmax_cross_entropy_with_logits_v2(labels, logits)
+    assert tf1.gradients(v1_loss, labels) == [None]
+    assert tf1.gradients(v2_loss, labels)[0] is not None
+    pooled = tf1.nn.max_pool(tf1.ones([1, 4, 4, 1]), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+    averaged = tf1.nn.avg_pool(tf1.ones([1, 4, 4, 1]), [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
+    assert tf1.nn.relu is tf.nn.relu
+    sess = tf1.Session()
+    values = sess.run(kept)
+    assert set(np.unique(values)) == {0.0, np.float32(1 / 0.75)}
+    assert sess.run(v1_loss) == sess.run(v2_loss)
+    assert sess.run(pooled).shape == (1, 2, 2, 1) and sess.run(averaged).max() == 1.0

@@ -202,7 +202,7 @@ def test_layers_losses_and_metrics_match(tensorflow):
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("space", ["", "train", "losses", "metrics", "summary"])
+@pytest.mark.parametrize("space", ["", "train", "losses", "metrics", "summary", "nn"])
 def test_compat_v1_exports_only_tf1_names(tensorflow, space):
     ours = tapeflow_v1 if not space else getattr(tapeflow_v1, space)
     theirs = tensorflow.compat.v1 if not space else getattr(tensorflow.compat.v1, space)

@@ -34,7 +34,7 @@ from ...ops.control_flow_ops import control_dependencies, group, no_op
 from ...ops.math_ops import log
 from ...ops.state_ops import assign, assign_add, assign_sub
 from ...ops.array_ops import placeholder_with_default
-from . import layers, losses, metrics, summary, train
+from . import layers, losses, metrics, nn, summary, train
 from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables,
                      py_func, random_normal, random_uniform, reduce_all,
                      reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
@@ -65,7 +65,7 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder",
            "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
            "reduce_prod", "reduce_sum", "scatter_add", "scatter_update", "set_random_seed",
            "tables_initializer", "to_double", "to_float", "to_int32", "to_int64",
-           "truncated_normal", "layers", "losses", "metrics", "summary"]
+           "truncated_normal", "layers", "losses", "metrics", "nn", "summary"]
 
 NoGradient = NotDifferentiable = no_gradient
 
