@@ -158,3 +158,15 @@ def test_reuse_is_inherited_and_initializer_classes(graph_mode, initialized_sess
             first = tf1.get_variable("v", [2], initializer=tf1.ones_initializer)
             assert tf1.get_variable("v", [2]) is first
     assert initialized_session().run(first).tolist() == [1.0, 1.0]
+
+
+def test_variables_made_inside_name_scopes_keep_their_absolute_names(graph_mode):
+    with tf1.name_scope("outer"):
+        with tf1.variable_scope("vs"):
+            v = tf1.get_variable("v", [1])
+            c = tf1.constant(1.0, name="c")
+        step = tf1.train.get_or_create_global_step()
+        with graph_mode.name_scope(""):  # "" returns to the top level
+            top = tf1.constant(2.0, name="top")
+    assert (v.name, c.name, step.name, top.name) == ("vs/v:0", "outer/vs/c:0",
+                                                     "global_step:0", "top:0")
