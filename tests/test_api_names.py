@@ -327,3 +327,11 @@ def test_signal_name_resolves_to_the_function(fn, path):
 
 def test_signal_exports_only_tf_names():
     test_a_namespace_exports_only_tf_names("signal")
+
+
+def test_tf1_programs_names_live_only_in_compat_v1():
+    v1 = tf.compat.v1
+    for name in ("get_variable", "variable_scope", "placeholder_with_default", "layers",
+                 "losses", "metrics", "set_random_seed", "to_float", "arg_max"):
+        assert hasattr(v1, name) and not hasattr(tf, name), name
+    assert v1.train.AdamOptimizer is not tf.keras.optimizers.Adam

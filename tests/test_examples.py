@@ -131,3 +131,20 @@ def test_lstm_digits_reads_rows_to_95_percent():
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "lstm_digits.py")],
                          env=env, capture_output=True, text=True, check=True).stdout
     assert float(re.search(r"^test accuracy: (\d+\.\d)%$", out, re.M).group(1)) >= 95.0
+
+
+def test_tf1_mnist_trains_checkpoints_and_resumes(tmp_path, capsys):
+    pytest.importorskip("sklearn")
+    from tapeflow.compat import v1 as tf1
+    main = runpy.run_path(str(ROOT / "examples" / "tf1_mnist.py"))["main"]
+    try:
+        first = main(["--steps", "400", "--model-dir", str(tmp_path)])
+        out = capsys.readouterr().out
+        assert "restored step 400" in out and first["test_accuracy"] >= 0.95
+        assert tf1.train.get_checkpoint_state(str(tmp_path)).all_model_checkpoint_paths[-1] \
+            .endswith("model.ckpt-400")
+        main(["--steps", "500", "--model-dir", str(tmp_path)])  # resumes at step 400
+        out = capsys.readouterr().out
+        assert "step 100:" not in out and "step 500:" in out and "restored step 500" in out
+    finally:
+        tf1.enable_eager_execution()

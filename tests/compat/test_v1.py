@@ -15,17 +15,6 @@ from tapeflow.framework import errors
 SEED = Path("/work/shared/seeds/000_8915fe75b0efc645.txt")
 
 
-@pytest.fixture
-def graph_mode():
-    """TF1 mode for one test: eager execution disabled, a fresh default graph."""
-    tf1.disable_eager_execution()
-    tf1.reset_default_graph()
-    try:
-        yield tf1.get_default_graph()
-    finally:
-        tf1.enable_eager_execution()
-
-
 def run_printing(code: str) -> str:
     out = io.StringIO()
     try:

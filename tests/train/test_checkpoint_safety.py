@@ -42,8 +42,8 @@ KILLED_WRITER = textwrap.dedent("""
     elif where == "rename":      # data complete, not yet renamed into place
         checkpoint_module.os.replace = die
     elif where == "index":       # data renamed into place, the index not yet rewritten
-        write_state = checkpoint_module._write_state
-        checkpoint_module._write_state = die
+        write_state = checkpoint_module.write_state
+        checkpoint_module.write_state = die
     manager.save()
 """)
 

@@ -52,6 +52,14 @@ class GraphKeys:
     TRAINABLE_VARIABLES = "trainable_variables"
     LOCAL_VARIABLES = "local_variables"
     TRAIN_OP = "train_op"
+    GLOBAL_STEP = "global_step"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    METRIC_VARIABLES = "metric_variables"
+    SUMMARIES = "summaries"
+    TABLE_INITIALIZERS = "table_initializer"
 
 
 class Operation:
@@ -181,10 +189,13 @@ class Graph:
 
     @contextlib.contextmanager
     def name_scope(self, name: str):
-        """Prefixes the names of ops created inside with `name/` (made unique)."""
+        """Prefixes the names of ops created inside with `name/` (made unique); a name
+        ending in "/" is used as it is, and "" returns to the top level."""
         saved = self._scope
         if name:
             self._scope = (name if name.endswith("/") else self.unique_name(name) + "/")
+        elif name == "":
+            self._scope = ""
         try:
             yield self._scope
         finally:

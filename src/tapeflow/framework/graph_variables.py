@@ -35,7 +35,7 @@ class GraphVariable(Variable):
     def __init__(self, graph, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  import_scope=None, constraint=None, synchronization=None, aggregation=None,
-                 shape=None, **kwargs) -> None:
+                 shape=None, collections=None, **kwargs) -> None:
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         self._graph = graph
@@ -58,9 +58,11 @@ class GraphVariable(Variable):
         with graph.name_scope(self._name + "/"):
             self._initializer = graph._assign_variable(
                 self, get_op("AssignVariableOp"), value, read_value=False)
-        graph.add_to_collection(GraphKeys.GLOBAL_VARIABLES, self)
-        if self._trainable:
-            graph.add_to_collection(GraphKeys.TRAINABLE_VARIABLES, self)
+        keys = [GraphKeys.GLOBAL_VARIABLES] if collections is None else list(collections)
+        if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in keys:
+            keys.append(GraphKeys.TRAINABLE_VARIABLES)
+        for key in keys:
+            graph.add_to_collection(key, self)
 
     @property
     def graph(self):

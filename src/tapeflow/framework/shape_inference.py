@@ -74,14 +74,15 @@ def broadcast_dims(op_name: str, shapes: list):
     return tuple(out)
 
 
-def _probe_array(x, size: int, variant: int):
+def _probe_array(x, size: int, variant: int, dims=None):
     const = getattr(x, "_const", None)
     if const is not None:
         return const
     ghost = x._value
     dtype = ghost.dtype
     # Unknown rank: ranks 1 and 2 (an output whose rank follows the input's then differs).
-    dims = ghost.dims if ghost.dims is not None else (None,) * (variant + 1)
+    if dims is None:
+        dims = ghost.dims if ghost.dims is not None else (None,) * (variant + 1)
     shape = tuple(size if d is None else d for d in dims)
     if dtype.kind in "fc":
         if variant == 0:
@@ -105,11 +106,34 @@ def _run(op, arrays: list, attrs: dict) -> list:
     return [o if hasattr(o, "dtype") and hasattr(o, "shape") else np.asarray(o) for o in out]
 
 
-def _try(op, inputs: list, attrs: dict, size: int, variant: int):
+def _try(op, inputs: list, attrs: dict, size: int, variant: int, hints=None):
+    hints = hints or [None] * len(inputs)
     try:
-        return _run(op, [_probe_array(x, size, variant) for x in inputs], attrs)
+        return _run(op, [_probe_array(x, size, variant, h) for x, h in zip(inputs, hints)],
+                    attrs)
     except Exception:  # noqa: BLE001  (a probe may fail for many reasons: then it tells nothing)
         return None
+
+
+def _broadcast_hints(inputs):
+    """Each input's dims with the unknown ones that broadcasting against the other inputs'
+    known dims (right-aligned, > 1) must equal filled in; None when no rank is unknown
+    or nothing is filled. ([None] * [4]: the probe [2] * [4] fails, [4] * [4] does not.)"""
+    dims = [getattr(x, "_const", None).shape if getattr(x, "_const", None) is not None
+            else x._value.dims for x in inputs]
+    if not dims or any(d is None for d in dims):
+        return None
+    filled, changed = [], False
+    for own in dims:
+        row = list(own)
+        for i in range(len(own)):
+            if own[i] is None:
+                back = len(own) - i
+                known = {d[-back] for d in dims if len(d) >= back and d[-back] not in (None, 1)}
+                if len(known) == 1:
+                    row[i], changed = known.pop(), True
+        filled.append(tuple(row))
+    return filled if changed else None
 
 
 def _merge(first: list, second: list) -> list:
@@ -150,6 +174,9 @@ def infer_outputs(op, inputs: tuple, attrs: dict) -> tuple:
     second = _try(op, inputs, attrs, 3, 1)
     if second is None and ranked:  # (for an unknown rank, a probe of the same rank tells nothing)
         second = _try(op, inputs, attrs, 3, 0)
+    if first is None and second is None and (hints := _broadcast_hints(inputs)):
+        first = _try(op, inputs, attrs, 2, 0, hints)
+        second = _try(op, inputs, attrs, 3, 1, hints) or _try(op, inputs, attrs, 3, 0, hints)
     # Probes stand in for integer inputs (indices, sizes) with made-up values: a failure
     # tells something only when those are constants.
     known = all(x._shape.is_fully_defined() and (

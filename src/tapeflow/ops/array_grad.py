@@ -18,6 +18,7 @@ def _ensure_shape_grad(op, g):
 
 
 @RegisterGradient("Identity", takes_indexed_slices=True)
+@RegisterGradient("PlaceholderWithDefault")
 def _identity_grad(op, g):
     return g
 

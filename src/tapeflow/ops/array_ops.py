@@ -32,6 +32,10 @@ def _identity(x):
     return x
 
 
+def _placeholder_with_default(x, shape):
+    return x
+
+
 def _identity_n(*xs):
     return xs
 
@@ -147,6 +151,10 @@ EnsureShape.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, tuple(
 IdentityN = define_op("IdentityN", _identity_n, num_outputs=None, family=LINEAR,
                       batching=TRANSPARENT)
 ReadVariableOp = define_op("ReadVariableOp", _identity, batching=TRANSPARENT)
+PlaceholderWithDefault = define_op("PlaceholderWithDefault", _placeholder_with_default,
+                                   family=IDENTITY)
+PlaceholderWithDefault.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype,
+                                                          attrs["shape"])]
 Reshape = define_op("Reshape", _reshape, family=LINEAR, view=True)
 
 
@@ -311,6 +319,30 @@ def identity(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
         array([1.], dtype=float32)
     """
     return execute(Identity, (as_input(input),), NO_ATTRS)
+
+
+def placeholder_with_default(input, shape, name=None) -> Tensor:  # noqa: A002
+    """`input`, unless a Session run feeds the result another value of shape `shape`
+    (None dimensions, or shape None, accept any size); gradients pass through.
+
+    Raises:
+        ValueError: `shape` does not fit the shape of `input`.
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     rate = tf1.placeholder_with_default([0.5], [None])
+        ...     sess = tf1.Session()
+        ...     print(rate.shape, sess.run(rate), sess.run(rate, {rate: [0.1, 0.2]}))
+        (None,) [0.5] [0.1 0.2]
+    """
+    input = as_input(input)  # noqa: A001
+    shape = TensorShape(shape)
+    if not shape.is_compatible_with(input.shape):
+        raise ValueError(f"placeholder_with_default: the shape {shape} does not fit the "
+                         f"default value's shape {input.shape}.")
+    dims = None if shape.rank is None else tuple(shape.dims)
+    return execute(PlaceholderWithDefault, (input,), {"shape": dims})
 
 
 def identity_n(input, name=None) -> list:  # noqa: A002

@@ -32,7 +32,8 @@ _METADATA = "_CHECKPOINTABLE_OBJECT_GRAPH"
 _STATE_FILE = "checkpoint"
 
 
-def _data_path(prefix: str) -> str:
+def data_path(prefix: str) -> str:
+    """The file holding the checkpoint `prefix`."""
     return os.fspath(prefix) + ".npz"
 
 
@@ -111,13 +112,20 @@ def _first(path: str) -> str:
 # -- reading and writing -------------------------------------------------------------------
 def _write(root, prefix: str) -> str:
     variables, objects = _walk(root)
-    arrays = {path + _SUFFIX: np.asarray(v.numpy()) for path, v in variables.items()}
     builds = {path: config for path, obj in objects.items()
               if callable(getattr(obj, "get_build_config", None))
               and (config := obj.get_build_config()) is not None}
-    metadata = json.dumps({"format": "tapeflow-checkpoint", "version": 1, "builds": builds})
+    return write_values(prefix, {path: v.numpy() for path, v in variables.items()}, builds)
+
+
+def write_values(prefix: str, values: dict, builds: dict | None = None) -> str:
+    """Writes the checkpoint `prefix` (atomically) holding `values` ({name: array}), in the
+    format `list_variables`, `load_variable` and `read_values` read; returns `prefix`."""
+    arrays = {path + _SUFFIX: np.asarray(v) for path, v in values.items()}
+    metadata = json.dumps({"format": "tapeflow-checkpoint", "version": 1,
+                           "builds": builds or {}})
     arrays[_METADATA] = np.frombuffer(metadata.encode(), dtype=np.uint8)
-    atomic_write(_data_path(prefix), lambda f: np.savez(f, **arrays))
+    atomic_write(data_path(prefix), lambda f: np.savez(f, **arrays))
     return os.fspath(prefix)
 
 
@@ -128,7 +136,7 @@ def _read(prefix: str) -> tuple:
         NotFoundError: no such checkpoint.
         DataLossError: the file is not a readable checkpoint.
     """
-    path = _data_path(prefix)
+    path = data_path(prefix)
     if not os.path.exists(path):
         raise errors.NotFoundError(None, None, f"Failed to find any matching files for "
                                                f"{prefix} (looked for {path}).")
@@ -147,6 +155,16 @@ def _read(prefix: str) -> tuple:
     values = {key[:-len(_SUFFIX)]: value for key, value in arrays.items()
               if key.endswith(_SUFFIX)}
     return values, metadata
+
+
+def read_values(prefix: str) -> dict:
+    """{name: array} of the checkpoint at `prefix` (see `write_values`).
+
+    Raises:
+        NotFoundError: no such checkpoint.
+        DataLossError: the file is not a readable checkpoint.
+    """
+    return _read(prefix)[0]
 
 
 def list_variables(ckpt_dir_or_file: str) -> list:
@@ -380,7 +398,7 @@ class Checkpoint:
         directory's `checkpoint` state file as the latest; returns that path."""
         self.save_counter.assign_add(1)
         path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter)}")
-        _write_state(os.path.dirname(path) or ".", path, [path])
+        write_state(os.path.dirname(path) or ".", path, [path])
         return path
 
     def restore(self, save_path, options=None) -> CheckpointLoadStatus:
@@ -456,7 +474,9 @@ def _confined(index: str, directory: str, entry: str) -> str:
     return value
 
 
-def _write_state(directory: str, latest: str, kept: list) -> None:
+def write_state(directory: str, latest: str, kept: list) -> None:
+    """Records `latest` and the `kept` checkpoints in the `checkpoint` file of `directory`
+    (atomically)."""
     lines = [f'model_checkpoint_path: "{os.path.relpath(latest, directory)}"']
     lines += [f'all_model_checkpoint_paths: "{os.path.relpath(p, directory)}"' for p in kept]
     text = "\n".join(lines) + "\n"
@@ -476,7 +496,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
         True
     """
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
-    if state is None or not os.path.exists(_data_path(state.model_checkpoint_path)):
+    if state is None or not os.path.exists(data_path(state.model_checkpoint_path)):
         return None
     return state.model_checkpoint_path
 
@@ -522,7 +542,7 @@ class CheckpointManager:
         self._init_fn = init_fn
         state = get_checkpoint_state(self.directory)
         self._checkpoints = [p for p in state.all_model_checkpoint_paths
-                             if os.path.exists(_data_path(p))] if state else []
+                             if os.path.exists(data_path(p))] if state else []
 
     @property
     def checkpoints(self) -> list:
@@ -553,10 +573,10 @@ class CheckpointManager:
         kept = [p for p in self._checkpoints if p != path] + [path]
         removed = kept[:-self._max_to_keep] if self._max_to_keep else []
         self._checkpoints = kept[len(removed):]
-        _write_state(self.directory, path, self._checkpoints)
+        write_state(self.directory, path, self._checkpoints)
         for old in removed:
             with contextlib.suppress(FileNotFoundError):
-                os.remove(_data_path(old))
+                os.remove(data_path(old))
         return path
 
     def restore_or_initialize(self):

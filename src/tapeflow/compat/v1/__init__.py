@@ -33,7 +33,19 @@ from ...framework.tensor_shape import TensorShape
 from ...ops.control_flow_ops import control_dependencies, group, no_op
 from ...ops.math_ops import log
 from ...ops.state_ops import assign, assign_add, assign_sub
-from . import train
+from ...ops.array_ops import placeholder_with_default
+from . import layers, losses, metrics, nn, summary, train
+from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables,
+                     py_func, random_normal, random_uniform, reduce_all,
+                     reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
+                     reduce_prod, reduce_sum, scatter_add, scatter_update, set_random_seed,
+                     tables_initializer, to_double, to_float, to_int32, to_int64,
+                     truncated_normal)
+from .scopes import (AUTO_REUSE, VariableScope, constant_initializer, get_variable,
+                     get_variable_scope, glorot_normal_initializer, glorot_uniform_initializer,
+                     ones_initializer, random_normal_initializer, random_uniform_initializer,
+                     truncated_normal_initializer, variable_scope, variance_scaling_initializer,
+                     zeros_initializer)
 
 __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder", "gradients",
            "hessians",
@@ -43,7 +55,17 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder",
            "get_default_graph", "get_default_session", "reset_default_graph", "Graph", "GraphKeys", "assign",
            "assign_add", "assign_sub", "control_dependencies", "group", "no_op",
            "get_collection", "add_to_collection", "name_scope", "train", "log", "NoGradient",
-           "NotDifferentiable"]
+           "NotDifferentiable", "AUTO_REUSE", "VariableScope", "constant_initializer",
+           "get_variable", "get_variable_scope", "glorot_normal_initializer",
+           "glorot_uniform_initializer", "ones_initializer", "random_normal_initializer",
+           "random_uniform_initializer", "truncated_normal_initializer", "variable_scope",
+           "variance_scaling_initializer", "zeros_initializer",
+           "arg_max", "arg_min", "count_nonzero", "div", "local_variables",
+           "placeholder_with_default", "py_func", "random_normal", "random_uniform", "reduce_all",
+           "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
+           "reduce_prod", "reduce_sum", "scatter_add", "scatter_update", "set_random_seed",
+           "tables_initializer", "to_double", "to_float", "to_int32", "to_int64",
+           "truncated_normal", "layers", "losses", "metrics", "nn", "summary"]
 
 NoGradient = NotDifferentiable = no_gradient
 
@@ -145,7 +167,7 @@ initialize_all_variables = global_variables_initializer
 
 
 def local_variables_initializer():
-    """An operation initializing the local variables (there are none: a no-op)."""
+    """An operation initializing the local variables (metrics' counters)."""
     return variables_initializer(get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES))
 
 

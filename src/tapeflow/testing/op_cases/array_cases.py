@@ -8,6 +8,8 @@ from ._table import EXEMPT, case, normal
 
 case("Identity", tf.identity, normal(2, 3))
 case("EnsureShape", lambda x: tf.ensure_shape(x * x, [2, None]), normal(2, 3))
+case("PlaceholderWithDefault",
+     lambda x: tf.compat.v1.placeholder_with_default(x, [2, 3]), normal(2, 3))
 case("IdentityN", lambda x, y: tf.identity_n([x, y])[1] * 2.0, normal(2), normal(3))
 case("Reshape", lambda x: tf.reshape(x, [3, -1]), normal(2, 3))
 case("Reshape", lambda x: tf.reshape(x, [1, 1]), normal(), label="scalar")

@@ -1,0 +1,297 @@
+"""tf.compat.v1.train: optimizers and their slots, global step, schedules, moving averages,
+Saver, MonitoredTrainingSession and hooks."""
+import logging
+import os
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+import tapeflow.compat.v1 as tf1
+from tapeflow.framework import errors
+
+
+def quadratic(optimizer, steps=200):
+    """Minimizes |w - [1, -2]|² from w = 0; returns the final w and the optimizer's
+    variables' names."""
+    w = tf1.get_variable("w", initializer=tf1.zeros_initializer(), shape=[2])
+    loss = tf1.reduce_sum(tf1.square(w - tf1.constant([1.0, -2.0])))
+    step = tf1.train.get_or_create_global_step()
+    train = optimizer.minimize(loss, global_step=step)
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        for _ in range(steps):
+            sess.run(train)
+        assert sess.run(step) == steps
+        return sess.run(w), [v.name for v in optimizer.variables()]
+
+
+OPTIMIZERS = [  # (optimizer, its variables' names)
+    (lambda: tf1.train.MomentumOptimizer(0.05, 0.9), ["w/Momentum:0"]),
+    (lambda: tf1.train.MomentumOptimizer(0.05, 0.9, use_nesterov=True), ["w/Momentum:0"]),
+    (lambda: tf1.train.AdamOptimizer(0.1),
+     ["beta1_power:0", "beta2_power:0", "w/Adam:0", "w/Adam_1:0"]),
+    (lambda: tf1.train.RMSPropOptimizer(0.05), ["w/RMSProp:0", "w/RMSProp_1:0"]),
+    (lambda: tf1.train.RMSPropOptimizer(0.02, momentum=0.5, centered=True),
+     ["w/RMSProp:0", "w/RMSProp_1:0", "w/RMSProp_2:0"]),
+    (lambda: tf1.train.AdagradOptimizer(0.5), ["w/Adagrad:0"]),
+    (lambda: tf1.train.AdadeltaOptimizer(50.0), ["w/Adadelta:0", "w/Adadelta_1:0"]),
+    (lambda: tf1.train.FtrlOptimizer(0.5), ["w/Ftrl:0", "w/Ftrl_1:0"]),
+]
+
+
+@pytest.mark.parametrize("make, names", OPTIMIZERS)
+def test_optimizers_converge_and_name_their_slots(graph_mode, make, names):
+    w, made = quadratic(make())
+    np.testing.assert_allclose(w, [1.0, -2.0], atol=0.05)
+    assert sorted(made) == sorted(names)
+
+
+def test_slots_and_var_list(graph_mode):
+    a = tf1.Variable(1.0, name="a")
+    b = tf1.Variable(1.0, name="b")
+    optimizer = tf1.train.AdamOptimizer(0.1)
+    train = optimizer.minimize(a * a + b * b, var_list=[a])
+    assert optimizer.get_slot_names() == ["m", "v"]
+    assert optimizer.get_slot(a, "m").name == "a/Adam:0" and optimizer.get_slot(b, "m") is None
+    beta1_power, _ = optimizer._get_beta_accumulators()
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        sess.run(train)
+        assert sess.run(b) == 1.0 and sess.run(a) == pytest.approx(0.9)
+        assert sess.run(beta1_power) == pytest.approx(0.81)
+    assert all(not v.trainable for v in optimizer.variables())
+    assert tf1.trainable_variables() == [a, b]
+
+
+def test_optimizer_argument_errors():
+    with pytest.raises(ValueError, match="initial_accumulator_value"):
+        tf1.train.AdagradOptimizer(0.1, initial_accumulator_value=0.0)
+    with pytest.raises(ValueError, match="learning_rate_power"):
+        tf1.train.FtrlOptimizer(0.1, learning_rate_power=0.5)
+    with pytest.raises(ValueError, match="l1_regularization_strength"):
+        tf1.train.FtrlOptimizer(0.1, l1_regularization_strength=-1.0)
+
+
+def test_optimizers_eagerly_with_a_schedule():
+    w = tf.Variable(5.0)
+    step = tf.Variable(0, dtype=tf.int64)
+    rate = tf1.train.exponential_decay(0.1, step, 10, 0.5)
+    assert callable(rate)
+    optimizer = tf1.train.AdamOptimizer(rate)
+    for _ in range(3):
+        optimizer.minimize(lambda: w * w, global_step=step)
+    assert int(step) == 3 and float(w) < 5.0 - 0.25
+    assert optimizer.get_slot(w, "m") is not None
+
+
+def test_global_step(graph_mode):
+    assert tf1.train.get_global_step() is None
+    step = tf1.train.get_or_create_global_step()
+    assert step.dtype == tf.int64 and step.name == "global_step:0" and not step.trainable
+    assert tf1.train.get_global_step() is step
+    with pytest.raises(ValueError, match="already exists"):
+        tf1.train.create_global_step()
+    other = tf1.Graph()
+    assert tf1.train.get_or_create_global_step(other).graph is other
+
+
+SCHEDULES = [  # (schedule of the step, values at steps 0, 5, 10, 15, 25)
+    (lambda s: tf1.train.exponential_decay(1.0, s, 10, 0.5), [1.0, 0.5 ** 0.5, 0.5,
+                                                              0.5 ** 1.5, 0.5 ** 2.5]),
+    (lambda s: tf1.train.exponential_decay(1.0, s, 10, 0.5, staircase=True),
+     [1.0, 1.0, 0.5, 0.5, 0.25]),
+    (lambda s: tf1.train.piecewise_constant(s, [5, 15], [1.0, 0.5, 0.1]),
+     [1.0, 1.0, 0.5, 0.5, 0.1]),
+    (lambda s: tf1.train.polynomial_decay(1.0, s, 20, 0.0), [1.0, 0.75, 0.5, 0.25, 0.0]),
+    (lambda s: tf1.train.polynomial_decay(1.0, s, 20, 0.0, power=2.0, cycle=True),
+     [1.0, 0.5625, 0.25, 0.0625, 0.375 ** 2]),  # 25 steps: decay_steps 40
+    (lambda s: tf1.train.cosine_decay(1.0, s, 20), [1.0, 0.8535534, 0.5, 0.1464466, 0.0]),
+    (lambda s: tf1.train.cosine_decay(1.0, s, 20, alpha=0.5),
+     [1.0, 0.9267767, 0.75, 0.5732233, 0.5]),
+]
+
+
+@pytest.mark.parametrize("schedule, expected", SCHEDULES)
+def test_schedules(graph_mode, schedule, expected):
+    step = tf1.placeholder(tf.int64, [])
+    rate = schedule(step)
+    sess = tf1.Session()
+    got = [sess.run(rate, {step: s}) for s in (0, 5, 10, 15, 25)]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_schedule_errors():
+    with pytest.raises(ValueError, match="boundaries"):
+        tf1.train.piecewise_constant(0, [1, 2], [1.0])
+
+
+def test_exponential_moving_average(graph_mode):
+    w = tf1.Variable(0.0, name="w")
+    step = tf1.Variable(0.0, trainable=False, name="n")
+    ema = tf1.train.ExponentialMovingAverage(0.9, num_updates=step)
+    update = ema.apply([w])
+    shadow = ema.average(w)
+    assert shadow.name == "w/ExponentialMovingAverage:0" and not shadow.trainable
+    assert ema.average_name(w) == "w/ExponentialMovingAverage"
+    assert set(ema.variables_to_restore()) == {"w/ExponentialMovingAverage", "n"}
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    sess.run(w.assign(10.0))
+    sess.run(update)  # decay min(0.9, 1/10)
+    assert sess.run(shadow) == pytest.approx(9.0)
+    with pytest.raises(ValueError, match="already computed"):
+        ema.apply([w])
+    with pytest.raises(TypeError, match="float"):
+        ema.apply([tf1.Variable(1, name="i")])
+
+
+def test_saver_round_trip_and_max_to_keep(graph_mode, tmp_path):
+    v = tf1.get_variable("v", initializer=tf1.constant([1.0, 2.0]))
+    step = tf1.train.get_or_create_global_step()
+    bump = tf1.assign_add(step, 1)
+    saver = tf1.train.Saver(max_to_keep=2)
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    prefix = str(tmp_path / "model.ckpt")
+    paths = []
+    for _ in range(3):
+        sess.run(bump)
+        paths.append(saver.save(sess, prefix, global_step=step))
+    assert [os.path.basename(p) for p in paths] == ["model.ckpt-1", "model.ckpt-2",
+                                                    "model.ckpt-3"]
+    assert saver.last_checkpoints == paths[1:]
+    assert not tf1.train.checkpoint_exists(paths[0]) and tf1.train.checkpoint_exists(paths[2])
+    assert tf1.train.latest_checkpoint(str(tmp_path)) == paths[2]
+    assert tf.train.list_variables(paths[2])[1][0].startswith("v")  # the Checkpoint format
+    sess.run(v.assign([0.0, 0.0]))
+    saver.restore(sess, paths[1])
+    assert sess.run(v).tolist() == [1.0, 2.0] and sess.run(step) == 2
+    by_name = tf1.train.Saver({"renamed": v})
+    with pytest.raises(errors.NotFoundError, match="renamed"):
+        by_name.restore(sess, paths[2])
+    with pytest.raises(errors.NotFoundError):
+        saver.restore(sess, str(tmp_path / "missing"))
+    with pytest.raises(ValueError, match="None"):
+        saver.restore(sess, None)
+
+
+def test_saver_shape_mismatch_changes_nothing(graph_mode, tmp_path):
+    v = tf1.Variable([1.0, 2.0], name="v")
+    w = tf1.Variable(3.0, name="w")
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    path = tf1.train.Saver({"v": w, "w": w}).save(sess, str(tmp_path / "bad"))
+    with pytest.raises(errors.InvalidArgumentError, match="shape"):
+        tf1.train.Saver().restore(sess, path)  # 'w' first would fit; 'v' does not
+    assert sess.run([v, w]) == [pytest.approx([1.0, 2.0]), 3.0]
+
+
+def test_saver_eagerly(tmp_path):
+    v = tf.Variable([1.0, 2.0], name="eager_v")
+    saver = tf1.train.Saver([v])
+    path = saver.save(None, str(tmp_path / "e"))
+    v.assign([5.0, 5.0])
+    saver.restore(None, path)
+    assert v.numpy().tolist() == [1.0, 2.0]
+    with pytest.raises(RuntimeError, match="var_list"):
+        tf1.train.Saver()
+
+
+class Recorder(tf1.train.SessionRunHook):
+    def __init__(self, tensor):
+        self.tensor, self.calls, self.seen = tensor, [], []
+
+    def begin(self):
+        self.calls.append("begin")
+
+    def after_create_session(self, session, coord):
+        self.calls.append("created")
+
+    def before_run(self, run_context):
+        return tf1.train.SessionRunArgs(self.tensor)
+
+    def after_run(self, run_context, run_values):
+        self.seen.append(int(run_values.results))
+
+    def end(self, session):
+        self.calls.append("end")
+
+
+def test_monitored_training_session_hooks_and_checkpoints(graph_mode, tmp_path, caplog):
+    step = tf1.train.get_or_create_global_step()
+    w = tf1.get_variable("w", initializer=tf1.constant(4.0))
+    train = tf1.train.GradientDescentOptimizer(0.1).minimize(w * w, global_step=step)
+    recorder = Recorder(step)
+    hooks = [tf1.train.StopAtStepHook(num_steps=5), recorder,
+             tf1.train.LoggingTensorHook({"w": w}, every_n_iter=2)]
+    with caplog.at_level(logging.INFO, logger="tapeflow"):
+        with tf1.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path), hooks=hooks,
+                                                save_checkpoint_steps=2) as sess:
+            runs = 0
+            while not sess.should_stop():
+                assert sess.run(train) is None
+                runs += 1
+    assert runs == 5 and np.diff(recorder.seen).tolist() == [1, 1, 1, 1]
+    assert recorder.calls == ["begin", "created", "end"]
+    logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith("w = ")]
+    assert len(logged) == 3  # iterations 0, 2, 4
+    saved = tf1.train.get_checkpoint_state(str(tmp_path)).all_model_checkpoint_paths
+    assert [os.path.basename(p) for p in saved] == ["model.ckpt-0", "model.ckpt-2",
+                                                    "model.ckpt-4", "model.ckpt-5"]
+    # A new session restores step 5 and w from the checkpoint, then runs 2 more steps.
+    with tf1.train.MonitoredTrainingSession(
+            checkpoint_dir=str(tmp_path), hooks=[tf1.train.StopAtStepHook(last_step=7)]) as sess:
+        assert sess.run(step) == 5
+        while not sess.should_stop():
+            sess.run(train)
+        assert sess.run(step) == 7 and sess.run(w) == pytest.approx(4.0 * 0.8 ** 7)
+
+
+def test_monitored_session_stops_quietly_on_out_of_range(graph_mode):
+    tf1.train.get_or_create_global_step()
+    with tf1.train.MonitoredTrainingSession() as sess:
+        raise errors.OutOfRangeError(None, None, "end of input")
+    with pytest.raises(ZeroDivisionError):
+        with tf1.train.MonitoredTrainingSession():
+            raise ZeroDivisionError
+    assert sess.should_stop() is False
+
+
+def test_hook_argument_errors(graph_mode, tmp_path):
+    with pytest.raises(ValueError, match="num_steps or last_step"):
+        tf1.train.StopAtStepHook()
+    with pytest.raises(ValueError, match="exactly one"):
+        tf1.train.CheckpointSaverHook(str(tmp_path))
+    with pytest.raises(ValueError, match="every_n_iter"):
+        tf1.train.LoggingTensorHook({})
+    hook = tf1.train.StopAtStepHook(last_step=1)
+    with pytest.raises(RuntimeError, match="Global step"):
+        hook.begin()
+
+
+def test_embedding_gradients_with_unknown_batch(graph_mode):
+    emb = tf1.get_variable("emb", initializer=tf1.constant([[1.0, 2.0], [3.0, 4.0],
+                                                            [5.0, 6.0]]))
+    ids = tf1.placeholder(tf.int32, [None])
+    loss = tf1.reduce_sum(tf.nn.embedding_lookup(emb, ids))
+    train = tf1.train.AdamOptimizer(0.1).minimize(loss)
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    sess.run(train, {ids: [0, 0, 2]})
+    np.testing.assert_allclose(sess.run(emb), [[0.9, 1.9], [3.0, 4.0], [4.9, 5.9]], rtol=1e-6)
+
+
+def test_sparse_gradients_leave_untouched_rows_alone(graph_mode):
+    emb = tf1.get_variable("emb", initializer=tf1.ones([3, 2]))
+    ids = tf1.placeholder(tf.int32, [2])
+    loss = tf1.reduce_sum(tf.nn.embedding_lookup(emb, ids))
+    optimizer = tf1.train.MomentumOptimizer(0.1, 0.9)
+    train = optimizer.minimize(loss)
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    sess.run(train, {ids: [0, 0]})
+    sess.run(train, {ids: [1, 1]})  # row 0's momentum does not carry it further
+    np.testing.assert_allclose(sess.run(emb), [[0.8, 0.8], [0.8, 0.8], [1.0, 1.0]], rtol=1e-6)
+    np.testing.assert_allclose(sess.run(optimizer.get_slot(emb, "momentum")),
+                               [[2.0, 2.0], [2.0, 2.0], [0.0, 0.0]])
