@@ -46,11 +46,15 @@ def _analyze_equation(equation: str, bias_axes, input_shape: list, output_shape:
     full_output = [input_shape[0], *output_shape]
     if left:
         full_output[1:1] = input_shape[1:elided]
-    input_dims = {c: input_shape[i - len(input_spec)] for i, c in enumerate(input_spec)}
-    output_dims = {c: full_output[i - len(output_spec)] for i, c in enumerate(output_spec)}
     if len(full_output) != len(output_spec) + (elided if left else 0):
         raise ValueError(f"EinsumDense: output_shape {list(output_shape)} does not fit the "
                          f"output {output_spec!r} of equation {equation!r}.")
+    input_dims = {c: input_shape[i - len(input_spec)] for i, c in enumerate(input_spec)}
+    for i, c in enumerate(output_spec):       # None sizes of input axes take the input's
+        position = len(full_output) - len(output_spec) + i
+        if full_output[position] is None and c in input_dims:
+            full_output[position] = input_dims[c]
+    output_dims = {c: full_output[i - len(output_spec)] for i, c in enumerate(output_spec)}
     for c in output_spec:
         if c not in input_spec and c not in kernel_spec:
             raise ValueError(f"EinsumDense: output axis {c!r} of equation {equation!r} is in "
