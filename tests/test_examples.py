@@ -113,3 +113,14 @@ def test_cli_demo_runs():
     assert result.returncode == 0, result.stderr
     assert "dz/dx: 108.0 dy/dx: 6.0" in result.stdout
     assert re.search(r"^test accuracy: \d+\.\d%$", result.stdout, re.M)
+
+
+def test_transformer_sort_learns_to_sort(capsys):
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import transformer_sort
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    accuracy = transformer_sort.main(epochs=2)
+    assert accuracy > 0.95
+    assert "sorted digits correct" in capsys.readouterr().out
