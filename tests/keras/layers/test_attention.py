@@ -118,7 +118,7 @@ def test_einsum_dense_shapes_and_values(equation, output_shape, bias_axes, x_sha
     want = np.einsum(equation, x, layer.kernel.numpy())
     if bias:
         want = want + layer.bias.numpy()
-    np.testing.assert_allclose(y.numpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("equation,message", [

@@ -298,7 +298,7 @@ class MultiHeadAttention(Layer):
     def _dense(self, equation: str, bias_axes: str, output_shape: list, name: str):
         return EinsumDense(equation, output_shape=output_shape,
                            bias_axes=bias_axes if self.use_bias else None, name=name,
-                           dtype=self.dtype, kernel_initializer=self.kernel_initializer,
+                           dtype=self.dtype_policy, kernel_initializer=self.kernel_initializer,
                            bias_initializer=self.bias_initializer,
                            kernel_regularizer=self.kernel_regularizer,
                            bias_regularizer=self.bias_regularizer,
@@ -336,7 +336,7 @@ class MultiHeadAttention(Layer):
         self._dot_equation, self._combine_equation, scores_rank = _attention_equations(
             rank + 1, axes)
         self._softmax_axes = tuple(range(scores_rank - len(axes), scores_rank))
-        self.dropout_layer = Dropout(self.dropout, seed=self.seed, dtype=self.dtype)
+        self.dropout_layer = Dropout(self.dropout, seed=self.seed, dtype=self.dtype_policy)
         self.built = True
 
     def __call__(self, query, value, key=None, **kwargs):
@@ -416,7 +416,7 @@ class _BaseAttention(Layer):
         super().__init__(**kwargs)
         self.dropout = float(dropout)
         self.seed = seed
-        self.dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype)
+        self.dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype_policy)
 
     def _check(self, inputs, mask) -> None:
         name = type(self).__name__

@@ -1,6 +1,7 @@
 """Layer: a Module that builds its weights on first call, and InputSpec, which checks inputs."""
 from __future__ import annotations
 
+import contextlib
 import inspect
 import itertools
 import threading
@@ -14,7 +15,7 @@ from ...framework.variables import Variable
 from ...module import Module, NameScope, tracked_leaves
 from ...ops import array_ops
 from ...ops.math_ops import cast
-from .. import backend, initializers, regularizers
+from .. import backend, initializers, mixed_precision, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
 from ..naming import snake_case
 
@@ -129,7 +130,7 @@ class Layer(Module):
     """
 
     _TF_MODULE_IGNORED_PROPERTIES = Module._TF_MODULE_IGNORED_PROPERTIES | frozenset((
-        "_own_weights", "_trainable", "_dtype", "built", "input_spec", "_build_input_shape",
+        "_own_weights", "_trainable", "_dtype", "_dtype_policy", "_variable_dtype", "built", "input_spec", "_build_input_shape",
         "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
         "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
 
@@ -149,7 +150,9 @@ class Layer(Module):
         self._name = name or backend.unique_object_name(snake_case(type(self).__name__))
         self._scope = NameScope(self._name)
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(getattr(dtype, "name", dtype) or backend.floatx())
+        self._dtype_policy = mixed_precision.get(dtype)
+        self._dtype = dtypes.as_dtype(self._dtype_policy.compute_dtype)
+        self._variable_dtype = dtypes.as_dtype(self._dtype_policy.variable_dtype)
         self._autocast = kwargs.get("autocast", True)
         self._own_weights: list = []
         self.built = False
@@ -166,10 +169,21 @@ class Layer(Module):
     # -- dtype ----------------------------------------------------------------------------
     @property
     def dtype(self) -> str:
-        """The name of the weights' dtype ('float32')."""
+        """The name of the weights' dtype ('float32'; also for 'mixed_float16')."""
+        return self._variable_dtype.name
+
+    variable_dtype = dtype
+
+    @property
+    def compute_dtype(self) -> str:
+        """The dtype inputs are cast to and computations run in ('float16' for
+        'mixed_float16')."""
         return self._dtype.name
 
-    compute_dtype = variable_dtype = dtype
+    @property
+    def dtype_policy(self):
+        """The layer's keras.mixed_precision.DTypePolicy."""
+        return self._dtype_policy
 
     # -- weights --------------------------------------------------------------------------
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
@@ -192,7 +206,7 @@ class Layer(Module):
         """
         name = name or f"weight_{len(self._own_weights)}"
         shape = () if shape is None else tuple(TensorShape(shape).as_list())
-        dtype = dtypes.as_dtype(dtype or self._dtype)
+        dtype = dtypes.as_dtype(dtype or self._variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         initializer = initializers.get(initializer)
@@ -423,7 +437,7 @@ class Layer(Module):
         if not outer:
             _calls.current = next(_call_counter)
         try:
-            with backend.training_scope(training):
+            with backend.training_scope(training), self._autocast_weights():
                 outputs = self.call(inputs, *args, **kwargs)
             if self.activity_regularizer is not None:
                 self._regularize_activity(outputs)
@@ -431,6 +445,23 @@ class Layer(Module):
             if not outer:
                 _calls.current = 0
         return outputs
+
+    @contextlib.contextmanager
+    def _autocast_weights(self):
+        """While a layer of a mixed policy computes, its attributes that hold its float
+        weights hold them cast to the compute dtype (the casts carry gradients back)."""
+        if self._variable_dtype is self._dtype or not self._autocast:
+            yield
+            return
+        saved = [(name, value) for name, value in self._tracked_attributes()
+                 if isinstance(value, Variable) and value.dtype is self._variable_dtype]
+        for name, value in saved:
+            object.__setattr__(self, name, cast(value, self._dtype))
+        try:
+            yield
+        finally:
+            for name, value in saved:
+                object.__setattr__(self, name, value)
 
     def _regularize_activity(self, outputs) -> None:
         for output in nest.flatten(outputs):
@@ -466,7 +497,8 @@ class Layer(Module):
     # -- configuration --------------------------------------------------------------------
     def get_config(self) -> dict:
         """The constructor arguments (base part: name, trainable, dtype)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": self._dtype_policy.name}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         return config
