@@ -18,7 +18,7 @@ def restore_defaults():
 
 @pytest.mark.parametrize("name,compute,variable", [
     ("float32", "float32", "float32"), ("float64", "float64", "float64"),
-    ("mixed_float16", "float16", "float32"), ("mixed_bfloat16", "bfloat16", "float32"),
+    ("mixed_float16", "float16", "float32"),
     ("float16", "float16", "float16"),
 ])
 def test_policy_dtypes(name, compute, variable):
@@ -33,6 +33,11 @@ def test_policy_dtypes(name, compute, variable):
 def test_unknown_policy_names_raise(name):
     with pytest.raises(ValueError, match="Cannot convert"):
         mp.Policy(name)
+
+
+def test_mixed_bfloat16_is_refused_naming_the_missing_dtype():
+    with pytest.raises(ValueError, match="no bfloat16"):
+        mp.Policy("mixed_bfloat16")
 
 
 def test_float64_inputs_are_cast_to_the_float32_compute_dtype():

@@ -40,7 +40,7 @@ def set_floatx(value: str) -> None:
     policy is set.
 
     Raises:
-        ValueError: not one of 'bfloat16', 'float16', 'float32', 'float64'.
+        ValueError: not one of 'float16', 'float32', 'float64'.
 
     Example:
         >>> import tapeflow as tf
@@ -50,7 +50,7 @@ def set_floatx(value: str) -> None:
         >>> tf.keras.config.set_floatx("float32")
     """
     global _floatx
-    accepted = {"bfloat16", "float16", "float32", "float64"}
+    accepted = {"float16", "float32", "float64"}
     if value not in accepted:
         raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {accepted}")
     _floatx = str(value)

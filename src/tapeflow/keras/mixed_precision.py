@@ -1,7 +1,7 @@
 """Dtype policies (keras.mixed_precision, keras.config): the dtype a layer computes in and
-the dtype of its weights. 'float32' computes and stores in float32; 'mixed_float16' and
-'mixed_bfloat16' compute in 16 bits with float32 weights, cast to the compute dtype while
-the layer runs (their gradients arrive in float32)."""
+the dtype of its weights. 'float32' computes and stores in float32; 'mixed_float16'
+computes in float16 with float32 weights, cast to the compute dtype while the layer runs
+(their gradients arrive in float32). tapeflow has no bfloat16, so no 'mixed_bfloat16'."""
 from __future__ import annotations
 
 from ..framework import dtypes
@@ -11,7 +11,7 @@ from .optimizers.loss_scale import LossScaleOptimizer
 __all__ = ["DTypePolicy", "Policy", "set_global_policy", "global_policy", "set_dtype_policy",
            "dtype_policy", "get", "LossScaleOptimizer"]
 
-_MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
+_MIXED = {"mixed_float16": "float16"}
 _global = None
 
 
@@ -20,10 +20,10 @@ class DTypePolicy:
     (weights).
 
     Args:
-        name: 'mixed_float16', 'mixed_bfloat16' or a float dtype name; default floatx().
+        name: 'mixed_float16' or a float dtype name; default floatx().
 
     Raises:
-        ValueError: any other name.
+        ValueError: any other name ('mixed_bfloat16' too: tapeflow has no bfloat16).
 
     Example:
         >>> import tapeflow as tf
@@ -40,6 +40,9 @@ class DTypePolicy:
         if not isinstance(name, str):
             raise TypeError(f"'name' must be a string, such as 'mixed_float16'. Received: "
                             f"name={name!r} (of type {type(name)})")
+        if name == "mixed_bfloat16":
+            raise ValueError("DTypePolicy 'mixed_bfloat16': tapeflow has no bfloat16 dtype; "
+                             "use 'mixed_float16'.")
         if name in _MIXED:
             compute, variable = _MIXED[name], "float32"
         else:
