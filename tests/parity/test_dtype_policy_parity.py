@@ -37,3 +37,32 @@ def test_layer_dtypes_match_keras(layer_name, dtype, input_dtype, tensorflow):
         layer = make(layers, dtype)
         results.append(_describe(layer, call(layer, module.constant(x))))
     assert results[1] == results[0]
+
+
+RANDOM_LAYERS = {
+    "Dropout": (lambda L: L.Dropout(0.5, seed=1), lambda layer, x: layer(x, training=True)),
+    "SpatialDropout1D": (lambda L: L.SpatialDropout1D(0.5, seed=1),
+                         lambda layer, x: layer(x, training=True)),
+    "MultiHeadAttention dropout": (lambda L: L.MultiHeadAttention(2, 2, dropout=0.1, seed=1),
+                                   lambda layer, x: layer(x, x, training=True)),
+    "MultiHeadAttention": (lambda L: L.MultiHeadAttention(2, 2),
+                           lambda layer, x: layer(x, x)),
+    "Attention dropout": (lambda L: L.Attention(dropout=0.2, seed=1),
+                          lambda layer, x: layer([x, x], training=True)),
+    "Attention": (lambda L: L.Attention(), lambda layer, x: layer([x, x])),
+}
+
+
+@pytest.mark.parametrize("key", list(RANDOM_LAYERS))
+def test_seed_states_are_variables_not_weights_as_in_keras(key, tensorflow):
+    import keras
+    make, call = RANDOM_LAYERS[key]
+    x = np.ones((2, 3, 4), np.float32)
+    results = []
+    for module, layers in ((tensorflow, keras.layers), (tapeflow, tapeflow.keras.layers)):
+        layer = make(layers)
+        call(layer, module.constant(x))
+        results.append((len(layer.weights), len(layer.non_trainable_weights),
+                        [(tuple(v.shape), v.dtype if isinstance(v.dtype, str) else v.dtype.name,
+                          bool(v.trainable)) for v in layer.non_trainable_variables]))
+    assert results[1] == results[0]

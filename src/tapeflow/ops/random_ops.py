@@ -132,7 +132,14 @@ def _shuffle(value, seed, seed2):
     return value[_generator("RandomShuffle", seed, seed2).permutation(value.shape[0])]
 
 
+def _stateless_uniform(seed, shape, dtype):
+    """Uniform [0, 1) values that depend only on the two-integer `seed` (no draw counter)."""
+    key = [int(k) % 2 ** 64 for k in np.asarray(seed).reshape(-1)]
+    return _draw_float(np.random.Generator(np.random.PCG64(key)).random, shape, dtype)
+
+
 RandomStandardNormal = define_op("RandomStandardNormal", _standard_normal)
+StatelessRandomUniform = define_op("StatelessRandomUniform", _stateless_uniform)
 RandomUniform = define_op("RandomUniform", _uniform)
 RandomUniformInt = define_op("RandomUniformInt", _uniform_int)
 TruncatedNormal = define_op("TruncatedNormal", _truncated_normal)
@@ -145,7 +152,8 @@ def _drawn_shape(inputs, attrs) -> list:
 
 
 # Shapes for graph building: a probe run of a random kernel would advance its sequence.
-for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal):
+for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal,
+            StatelessRandomUniform):
     _op.shape_fn = _drawn_shape
 Multinomial.shape_fn = lambda inputs, attrs: [(np.dtype(attrs["output_dtype"]), (
     inputs[0].shape[0], attrs["num_samples"]))]
@@ -249,6 +257,35 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     high = convert_to_tensor(1 if maxval is None else maxval, dtype=dtype)
     rnd = execute(RandomUniform, (), _seeded_attrs("RandomUniform", shape, dtype, seed))
     return rnd if unit_range else rnd * (high - low) + low
+
+
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
+                      name=None, alg="auto_select") -> Tensor:
+    """Uniform float samples in [minval, maxval) (maxval defaults to 1) that depend only on
+    `seed`, a shape [2] integer tensor: the same seed gives the same values, in a
+    `tf.function` too (tapeflow's values are not TF's).
+
+    Raises:
+        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a = tf.random.stateless_uniform([3], seed=[1, 2])
+        >>> bool((a.numpy() == tf.random.stateless_uniform([3], seed=[1, 2]).numpy()).all())
+        True
+    """
+    dtype = _float_dtype("StatelessRandomUniform", dtype)
+    seed = convert_to_tensor(seed)
+    if not seed.dtype.is_integer or seed.shape.as_list() != [2]:
+        raise errors.InvalidArgumentError(
+            None, "StatelessRandomUniform", "StatelessRandomUniform: seed must be an integer "
+            f"tensor of shape [2], got {seed.dtype.name} of shape {seed.shape.as_list()}")
+    attrs = {"shape": dims_values("StatelessRandomUniform", shape), "dtype": dtype._np}
+    rnd = execute(StatelessRandomUniform, (seed,), attrs)
+    if minval == 0 and (maxval is None or maxval == 1):
+        return rnd
+    low = convert_to_tensor(minval, dtype=dtype)
+    return rnd * (convert_to_tensor(1 if maxval is None else maxval, dtype=dtype) - low) + low
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor:

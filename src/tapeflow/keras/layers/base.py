@@ -17,6 +17,7 @@ from ...ops import array_ops
 from ...ops.math_ops import cast
 from .. import backend, initializers, mixed_precision, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
+from ..random import SeedGenerator
 from ..naming import snake_case
 
 __all__ = ["Layer", "InputSpec", "serialize_constraint"]
@@ -336,9 +337,15 @@ class Layer(Module):
         """Trainable weights followed by non-trainable ones."""
         return self.trainable_weights + self.non_trainable_weights
 
+    def _seed_states(self) -> list:
+        """The states of the SeedGenerators of this layer and the layers inside it."""
+        return [value.state for layer in self._flatten_layers()
+                for _, value in layer._tracked_attributes() if isinstance(value, SeedGenerator)]
+
     @property
     def variables(self) -> list:
-        return self.weights
+        """The weights, then the random layers' seed states (not weights, as in Keras 3)."""
+        return self.weights + self._seed_states()
 
     @property
     def trainable_variables(self) -> list:
@@ -346,7 +353,7 @@ class Layer(Module):
 
     @property
     def non_trainable_variables(self) -> list:
-        return self.non_trainable_weights
+        return self.non_trainable_weights + self._seed_states()
 
     def get_weights(self) -> list:
         """The weights' values as NumPy arrays, in the order of `weights`."""

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import nn as tf_nn
 from ...ops import array_ops, math_ops
 from .. import activations, backend, initializers, regularizers
+from .. import random as keras_random
 from .base import InputSpec, Layer, serialize_constraint
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Identity"]
@@ -211,8 +211,11 @@ class Dropout(Layer):
         rate: the fraction to drop, in [0, 1].
         noise_shape: the mask's shape (None entries take the input's), to drop whole
             features or channels.
-        seed: an op seed: each call draws a new mask, and the sequence of masks repeats
-            after `tf.random.set_seed`.
+        seed: the seed of the layer's `seed_generator` (a keras.random.SeedGenerator):
+            each call draws a new mask, and two layers of one seed draw the same sequence;
+            without a seed, one drawn from Python's `random` (which
+            `keras.utils.set_random_seed` seeds). Its state (none when `rate` is 0) is among
+            the layer's `non_trainable_variables`, not its weights, as in Keras 3.
 
     Raises:
         ValueError: `rate` outside [0, 1].
@@ -235,13 +238,15 @@ class Dropout(Layer):
         self.rate = float(rate)
         self.noise_shape = None if noise_shape is None else tuple(noise_shape)
         self.seed = seed
+        self.seed_generator = keras_random.SeedGenerator(seed) if self.rate > 0 else None
 
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
             return inputs
         if self.rate == 1:
             return inputs * 0.0
-        return tf_nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
+        return keras_random.dropout(inputs, self.rate, noise_shape=self.noise_shape,
+                                    seed=self.seed_generator)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "rate": self.rate, "noise_shape": self.noise_shape,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from ... import nn as tf_nn
 from ...ops import random_ops
+from .. import random as keras_random
 from .. import regularizers
 from ..backend import normalize_data_format
 from .base import InputSpec, Layer
@@ -41,7 +41,8 @@ class _SpatialDropout(Dropout):
         ones = [1] * self.rank  # None: the input's size
         noise_shape = [None, *ones, None] if self.data_format == "channels_last" \
             else [None, None, *ones]
-        return tf_nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
+        return keras_random.dropout(inputs, self.rate, noise_shape=noise_shape,
+                                    seed=self.seed_generator)
 
     def get_config(self) -> dict:
         config = super().get_config()
