@@ -29,7 +29,7 @@ def test_policy_dtypes(name, compute, variable):
     assert mp.DTypePolicy.from_config(policy.get_config()) == policy
 
 
-@pytest.mark.parametrize("name", ["foo", "int32", "mixed_float32"])
+@pytest.mark.parametrize("name", ["foo", "mixed_float32"])
 def test_unknown_policy_names_raise(name):
     with pytest.raises(ValueError, match="Cannot convert"):
         mp.Policy(name)

@@ -20,7 +20,8 @@ class DTypePolicy:
     (weights).
 
     Args:
-        name: 'mixed_float16' or a float dtype name; default floatx().
+        name: 'mixed_float16' or a dtype name (such as 'float32', or 'int32' for an
+            integer Input); default floatx().
 
     Raises:
         ValueError: any other name ('mixed_bfloat16' too: tapeflow has no bfloat16).
@@ -50,7 +51,7 @@ class DTypePolicy:
                 dtype = dtypes.as_dtype(name)
             except (TypeError, ValueError):
                 dtype = None
-            if dtype is None or not dtype.is_floating:
+            if dtype is None:
                 raise ValueError(f"Cannot convert '{name}' to a mixed precision DTypePolicy. "
                                  "Valid policies include 'mixed_float16', 'mixed_bfloat16', "
                                  "and the name of any float dtype such as 'float32'.")
