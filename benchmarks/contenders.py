@@ -39,6 +39,15 @@ def add_all(case, peers: dict, data, model, tapeflow_missing: str | None = None)
         case.add("autograd", lambda: model.autograd(peers["autograd"], data))
 
 
+def torch_sgd(torch, loss, params: list, lr: float) -> tuple:
+    """The gradients of `loss` for `params`, after `param -= lr * gradient` on each."""
+    grads = torch.autograd.grad(loss, params)
+    with torch.no_grad():
+        for p, g in zip(params, grads):
+            p.sub_(g, alpha=lr)
+    return grads
+
+
 class Chain:
     """x -> tanh(x * 1.01 + 0.1), `steps` times; the gradient of the result's sum."""
 
@@ -147,11 +156,7 @@ class Classifier:
                 if i + 2 < len(dense):
                     h = functional.relu(h)
             loss = functional.cross_entropy(h, y)
-            grads = torch.autograd.grad(loss, params)
-            with torch.no_grad():
-                for p, g in zip(params, grads):
-                    p.sub_(g, alpha=lr)
-            return grads
+            return torch_sgd(torch, loss, params, lr)
         return step
 
     def torch_to_numpy(self, net):
@@ -426,11 +431,7 @@ class EncoderModel:
             for layer in layers:
                 h = layer(h)
             loss = torch.nn.functional.mse_loss(h, target)
-            grads = torch.autograd.grad(loss, params)
-            with torch.no_grad():
-                for p, g in zip(params, grads):
-                    p.sub_(g, alpha=lr)
-            return grads
+            return torch_sgd(torch, loss, params, lr)
         return step
 
     def torch_to_numpy(self, enc):

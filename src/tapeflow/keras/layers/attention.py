@@ -13,9 +13,8 @@ from ...framework.tensor_shape import TensorShape
 from ...ops import (array_ops, comparison_ops, creation_ops, indexing_ops, math_ops, nn_ops,
                    reduction_ops)
 from ...ops.special_math_ops import einsum
-from .. import activations, initializers, regularizers
-from .base import Layer, serialize_constraint
-from .core import Dropout
+from .base import Layer
+from .core import Dropout, KernelLayer, kernel_options_config, set_kernel_options
 
 __all__ = ["EinsumDense", "MultiHeadAttention", "Attention", "AdditiveAttention"]
 
@@ -78,7 +77,7 @@ def _analyze_equation(equation: str, bias_axes, input_shape: list, output_shape:
     return kernel_shape, bias_shape, full_output
 
 
-class EinsumDense(Layer):
+class EinsumDense(KernelLayer):
     """A dense layer whose product with the kernel is an einsum `equation`:
     `activation(einsum(equation, inputs, kernel) + bias)`.
 
@@ -112,39 +111,22 @@ class EinsumDense(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs) -> None:
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        super().__init__(activation, bool(bias_axes), kernel_initializer,
+                         bias_initializer, kernel_regularizer, bias_regularizer,
+                         activity_regularizer, kernel_constraint, bias_constraint, **kwargs)
         self.equation = equation
         self.partial_output_shape = ([output_shape] if isinstance(output_shape, int)
                                      else list(output_shape))
-        self.activation = activations.get(activation)
         self.bias_axes = bias_axes
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
-        self.bias = None
 
     def build(self, input_shape) -> None:
         shape = TensorShape(input_shape).as_list()
         kernel_shape, bias_shape, self.full_output_shape = _analyze_equation(
             self.equation, self.bias_axes, shape, self.partial_output_shape)
-        self.kernel = self.add_weight("kernel", shape=kernel_shape,
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        if bias_shape is not None:
-            self.bias = self.add_weight("bias", shape=bias_shape,
-                                        initializer=self.bias_initializer,
-                                        regularizer=self.bias_regularizer,
-                                        constraint=self.bias_constraint)
+        self._add_kernel_and_bias(kernel_shape, bias_shape)
 
     def call(self, inputs):
-        outputs = einsum(self.equation, inputs, self.kernel)
-        if self.bias is not None:
-            outputs = outputs + self.bias
-        return self.activation(outputs)
+        return self._finish(einsum(self.equation, inputs, self.kernel))
 
     def compute_output_shape(self, input_shape) -> tuple:
         """The output's shape for inputs of `input_shape`."""
@@ -153,17 +135,10 @@ class EinsumDense(Layer):
                                        self.partial_output_shape)[2])
 
     def get_config(self) -> dict:
-        return {**super().get_config(), "equation": self.equation,
-                "output_shape": self.partial_output_shape,
-                "activation": activations.serialize(self.activation),
-                "bias_axes": self.bias_axes,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer),
-                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "kernel_constraint": serialize_constraint(self.kernel_constraint),
-                "bias_constraint": serialize_constraint(self.bias_constraint)}
+        config = {**super().get_config(), "equation": self.equation,
+                  "output_shape": self.partial_output_shape, "bias_axes": self.bias_axes}
+        del config["use_bias"]
+        return config
 
 
 def _projection_equation(free_dims: int, bound_dims: int, output_dims: int) -> tuple:
@@ -287,12 +262,8 @@ class MultiHeadAttention(Layer):
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         self.attention_axes = None if attention_axes is None else tuple(attention_axes)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        set_kernel_options(self, kernel_initializer, bias_initializer, kernel_regularizer,
+                           bias_regularizer, kernel_constraint, bias_constraint)
         self.seed = seed
 
     def _dense(self, equation: str, bias_axes: str, output_shape: list, name: str):
@@ -398,14 +369,7 @@ class MultiHeadAttention(Layer):
         return {**super().get_config(), "num_heads": self.num_heads, "key_dim": self.key_dim,
                 "value_dim": self.value_dim, "dropout": self.dropout, "use_bias": self.use_bias,
                 "output_shape": self.output_shape_arg, "attention_axes": self.attention_axes,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer),
-                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "kernel_constraint": serialize_constraint(self.kernel_constraint),
-                "bias_constraint": serialize_constraint(self.bias_constraint),
-                "seed": self.seed}
+                **kernel_options_config(self), "seed": self.seed}
 
 
 class _BaseAttention(Layer):
