@@ -125,3 +125,18 @@ def test_add_weight_keywords_in_keras3_style_and_integer_dtypes():
 def test_calling_a_layer_on_a_layer_is_refused_clearly():
     with pytest.raises(TypeError, match="called on layer dense"):
         layers.Dense(1)(layers.Dense(2, name="dense"))
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda: tf.keras.layers.Dense(2), (None, 3)),
+    (lambda: tf.keras.layers.LayerNormalization(), (None, 4, 3)),
+    (lambda: tf.keras.layers.EinsumDense("ab,bc->ac", output_shape=2, bias_axes="c"),
+     (None, 3)),
+])
+def test_build_called_directly_marks_the_layer_built(make, shape):
+    layer = make()
+    layer.build(shape)
+    assert layer.built
+    weights = list(layer.weights)
+    layer(np.ones([2, *shape[1:]], np.float32))
+    assert [w is v for w, v in zip(layer.weights, weights)] == [True] * len(weights)

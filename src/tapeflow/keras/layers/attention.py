@@ -295,7 +295,6 @@ class MultiHeadAttention(Layer):
             layer = self._dense(equation, bias_axes, [None] * (free - 1) + [self.num_heads, size],
                                 name)
             layer.build(shape)
-            layer.built = True
             projections.append(layer)
         self.query_dense, self.key_dense, self.value_dense = projections
         out = list(self.output_shape_arg or [query_shape[-1]])
@@ -303,12 +302,10 @@ class MultiHeadAttention(Layer):
         self.output_dense = self._dense(equation, bias_axes, [None] * (free - 1) + out,
                                         "attention_output")
         self.output_dense.build(query_shape[:-1] + [self.num_heads, self.value_dim])
-        self.output_dense.built = True
         self._dot_equation, self._combine_equation, scores_rank = _attention_equations(
             rank + 1, axes)
         self._softmax_axes = tuple(range(scores_rank - len(axes), scores_rank))
         self.dropout_layer = Dropout(self.dropout, seed=self.seed, dtype=self.dtype_policy)
-        self.built = True
 
     def __call__(self, query, value, key=None, **kwargs):
         if not self.built:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import itertools
 import threading
@@ -134,6 +135,13 @@ class Layer(Module):
         "_own_weights", "_trainable", "_dtype", "_dtype_policy", "_variable_dtype", "built", "input_spec", "_build_input_shape",
         "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
         "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        # As in Keras 3, a layer is built once its build() returns, called directly too.
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None:
+            cls.build = _marks_built(build)
 
     def __init__(self, trainable: bool = True, name: str | None = None, dtype=None,
                  dynamic: bool = False, **kwargs) -> None:
@@ -525,6 +533,15 @@ def serialize_constraint(constraint):
         return None
     from ..saving.serialization import serialize_keras_object
     return serialize_keras_object(constraint)
+
+
+def _marks_built(build):
+    """`build`, setting `built` when it returns."""
+    @functools.wraps(build)
+    def wrapper(self, *args, **kwargs):
+        build(self, *args, **kwargs)
+        self.built = True
+    return wrapper
 
 
 def _unique(variables: list) -> list:
