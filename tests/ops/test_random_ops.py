@@ -168,3 +168,17 @@ def test_stateless_uniform_depends_only_on_its_seed():
 def test_stateless_uniform_errors(seed, dtype):
     with pytest.raises(tf.errors.InvalidArgumentError, match="StatelessRandomUniform"):
         tf.random.stateless_uniform([2], seed=seed, dtype=dtype)
+
+
+def test_stateless_normal_depends_only_on_its_seed_and_is_differentiable_in_its_moments():
+    a = tf.random.stateless_normal([2000], seed=[3, 4])
+    np.testing.assert_array_equal(a.numpy(), tf.random.stateless_normal([2000], [3, 4]).numpy())
+    assert abs(float(np.mean(a.numpy()))) < 0.1 and abs(float(np.std(a.numpy())) - 1) < 0.1
+    mean, stddev = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch([mean, stddev])
+        y = tf.reduce_sum(tf.random.stateless_normal([5], [3, 4], mean, stddev))
+    d_mean, d_stddev = tape.gradient(y, [mean, stddev])
+    assert float(d_mean) == 5.0
+    np.testing.assert_allclose(float(d_stddev), tf.random.stateless_normal([5], [3, 4]).numpy()
+                               .sum(), rtol=1e-6)

@@ -50,6 +50,11 @@ RANDOM_LAYERS = {
     "Attention dropout": (lambda L: L.Attention(dropout=0.2, seed=1),
                           lambda layer, x: layer([x, x], training=True)),
     "Attention": (lambda L: L.Attention(), lambda layer, x: layer([x, x])),
+    "GaussianNoise": (lambda L: L.GaussianNoise(0.3, seed=1),
+                      lambda layer, x: layer(x, training=True)),
+    "GaussianNoise 0": (lambda L: L.GaussianNoise(0.0), lambda layer, x: layer(x)),
+    "GaussianDropout": (lambda L: L.GaussianDropout(0.3, seed=1),
+                        lambda layer, x: layer(x, training=True)),
 }
 
 

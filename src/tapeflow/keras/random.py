@@ -1,4 +1,5 @@
-"""keras.random: SeedGenerator, the state random layers draw from, and draws seeded by it.
+"""keras.random: SeedGenerator, the state random layers draw from, and draws seeded by it
+(normal, uniform, dropout).
 
 A SeedGenerator holds a non-trainable int64 Variable [seed, counter]; each draw uses the
 current pair and advances the counter, so a layer's sequence of random values depends only
@@ -13,7 +14,7 @@ from ..framework.variables import Variable
 from ..ops import comparison_ops, math_ops, random_ops
 from . import backend
 
-__all__ = ["SeedGenerator", "uniform", "dropout"]
+__all__ = ["SeedGenerator", "normal", "uniform", "dropout"]
 
 
 class SeedGenerator:
@@ -65,6 +66,19 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     """
     return random_ops.stateless_uniform(shape, _seed_pair(seed), minval, maxval,
                                         dtype=dtype or backend.floatx())
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """Normal samples `standard_normal * stddev + mean`, seeded by an int or a
+    SeedGenerator.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.random.normal([2, 2], seed=tf.keras.random.SeedGenerator(1)).shape
+        TensorShape([2, 2])
+    """
+    return random_ops.stateless_normal(shape, _seed_pair(seed), mean, stddev,
+                                       dtype=dtype or backend.floatx())
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):

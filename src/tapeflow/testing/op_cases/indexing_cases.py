@@ -110,5 +110,5 @@ case("Multinomial", lambda logits: tf.random.categorical(logits, 3, seed=1), nor
 for _op in ("RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal"):
     EXEMPT[_op] = "tests/ops/test_random_ops.py (no tensor inputs: never recorded)"
 EXEMPT["RandomShuffle"] = "tests/ops/test_random_ops.py (no gradient rule, as TF: LookupError)"
-EXEMPT["StatelessRandomUniform"] = ("tests/ops/test_random_ops.py (its one input is the "
-                                    "integer seed: nothing to differentiate)")
+for _op in ("StatelessRandomUniform", "StatelessRandomNormal"):
+    EXEMPT[_op] = "tests/ops/test_random_ops.py (its one input, the seed, is integer)"
