@@ -133,8 +133,9 @@ class Layer(Module):
 
     _TF_MODULE_IGNORED_PROPERTIES = Module._TF_MODULE_IGNORED_PROPERTIES | frozenset((
         "_own_weights", "_trainable", "_dtype", "_dtype_policy", "_variable_dtype", "built",
-        "input_spec", "_build_input_shape", "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
-        "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
+        "input_spec", "_build_input_shape", "_batch_input_shape", "_autocast",
+        "_inbound_nodes", "_call_losses", "_callable_losses", "_loss_call", "_loss_graph",
+        "activity_regularizer"))
 
     def __init_subclass__(cls, **kwargs) -> None:
         # As in Keras 3, a layer is built once its build() returns, called directly too.
