@@ -109,3 +109,21 @@ def test_attention_layer_matches_keras(key, tensorflow):
         assert (g is None) == (w is None), f"gradient {i}"
         if g is not None:
             np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, err_msg=f"gradient {i}")
+
+
+def test_attention_model_files_load_both_ways(tensorflow, tmp_path):
+    import keras
+    layers = tapeflow.keras.layers
+    inputs = tapeflow.keras.Input((5, 8))
+    x = layers.MultiHeadAttention(2, 4, dropout=0.1)(inputs, inputs)
+    x = layers.LayerNormalization()(layers.Add()([x, inputs]))
+    outputs = layers.EinsumDense("abc,cd->abd", output_shape=(None, 3), bias_axes="d")(x)
+    ours = tapeflow.keras.Model(inputs, outputs)
+    data = np.random.default_rng(0).standard_normal((2, 5, 8)).astype(np.float32)
+    want = ours.predict(data, verbose=0)
+    ours.save(tmp_path / "ours.keras")
+    theirs = keras.models.load_model(tmp_path / "ours.keras")
+    np.testing.assert_allclose(theirs.predict(data, verbose=0), want, rtol=1e-5, atol=1e-6)
+    theirs.save(tmp_path / "theirs.keras")
+    again = tapeflow.keras.models.load_model(tmp_path / "theirs.keras")
+    np.testing.assert_allclose(again.predict(data, verbose=0), want, rtol=1e-5, atol=1e-6)

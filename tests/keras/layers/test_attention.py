@@ -198,3 +198,24 @@ def test_config_round_trip(make):
     layer = make()
     config = layer.get_config()
     assert type(layer).from_config(config).get_config() == config
+
+
+@pytest.mark.parametrize("make", [
+    lambda: L.MultiHeadAttention(2, 3, use_gate=True),
+    lambda: L.MultiHeadAttention(2, 3, sliding_window=4),
+    lambda: L.EinsumDense("ab,bc->ac", output_shape=3, quantization_config={"mode": "int8"}),
+])
+def test_unsupported_keras_options_are_refused(make):
+    with pytest.raises(ValueError, match="not supported"):
+        make()
+
+
+def test_multi_head_attention_build_config_rebuilds_for_all_three_shapes():
+    layer = L.MultiHeadAttention(2, 3)
+    layer(np.zeros((1, 4, 6), np.float32), np.zeros((1, 5, 7), np.float32))
+    config = layer.get_build_config()
+    assert config == {"shapes_dict": {"query_shape": [1, 4, 6], "value_shape": [1, 5, 7],
+                                      "key_shape": None}}
+    twin = L.MultiHeadAttention.from_config(layer.get_config())
+    twin.build_from_config(config)
+    assert [tuple(w.shape) for w in twin.weights] == [tuple(w.shape) for w in layer.weights]

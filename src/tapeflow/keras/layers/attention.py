@@ -93,6 +93,7 @@ class EinsumDense(KernelLayer):
         bias_axes: output axes (letters) the bias spans, or None for no bias.
         kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
         activity_regularizer, kernel_constraint, bias_constraint: as for Dense.
+        quantization_config: accepted as None only.
 
     Raises:
         ValueError: (on build) an equation that does not fit the inputs or output_shape.
@@ -110,7 +111,11 @@ class EinsumDense(KernelLayer):
     def __init__(self, equation: str, output_shape, activation=None, bias_axes=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs) -> None:
+                 kernel_constraint=None, bias_constraint=None, quantization_config=None,
+                 **kwargs) -> None:
+        if quantization_config is not None:
+            raise ValueError("EinsumDense: quantization is not supported; received "
+                             f"quantization_config={quantization_config!r}.")
         super().__init__(activation, bool(bias_axes), kernel_initializer,
                          bias_initializer, kernel_regularizer, bias_regularizer,
                          activity_regularizer, kernel_constraint, bias_constraint, **kwargs)
@@ -217,6 +222,8 @@ class MultiHeadAttention(Layer):
         kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
         activity_regularizer, kernel_constraint, bias_constraint: for the projections.
         seed: the dropout's seed.
+        use_gate, sliding_window: accepted as False and None only (Keras's gated and
+            windowed attention are not implemented).
 
     Call arguments:
         query: [B, T, dim]; value: [B, S, dim]; key: [B, S, dim] (default value).
@@ -246,8 +253,12 @@ class MultiHeadAttention(Layer):
                  flash_attention=None, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
-                 seed=None, **kwargs) -> None:
+                 seed=None, use_gate: bool = False, sliding_window=None, **kwargs) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if use_gate or sliding_window is not None:
+            raise ValueError("MultiHeadAttention: use_gate and sliding_window are not "
+                             f"supported; received use_gate={use_gate}, "
+                             f"sliding_window={sliding_window}.")
         self.num_heads = int(num_heads)
         self.key_dim = int(key_dim)
         self.value_dim = int(value_dim) if value_dim is not None else self.key_dim
@@ -281,6 +292,9 @@ class MultiHeadAttention(Layer):
         to the query's)."""
         query_shape = TensorShape(query_shape).as_list()
         value_shape = query_shape if value_shape is None else TensorShape(value_shape).as_list()
+        self._build_shapes = {"query_shape": query_shape, "value_shape": value_shape,
+                              "key_shape": None if key_shape is None
+                              else TensorShape(key_shape).as_list()}
         key_shape = value_shape if key_shape is None else TensorShape(key_shape).as_list()
         rank = len(query_shape)
         axes = tuple(range(1, rank - 1)) if self.attention_axes is None else tuple(
@@ -311,8 +325,19 @@ class MultiHeadAttention(Layer):
         if not self.built:
             self.build(_shape_of(query), _shape_of(value),
                        None if key is None else _shape_of(key))
-            self._build_input_shape = TensorShape(_shape_of(query))
         return super().__call__(query, value, key, **kwargs)
+
+    def get_build_config(self):
+        """{'shapes_dict': the query, value and key shapes} once built (as Keras writes
+        it), else None."""
+        return {"shapes_dict": self._build_shapes} if self.built else None
+
+    def build_from_config(self, config: dict) -> None:
+        """Builds for the shapes of `get_build_config` (or a plain query 'input_shape')."""
+        if "shapes_dict" in config:
+            self.build(**config["shapes_dict"])
+        else:
+            self.build(config["input_shape"])
 
     def _attention_mask(self, query, value, attention_mask, use_causal_mask, query_mask,
                         value_mask, key_mask):
@@ -366,7 +391,8 @@ class MultiHeadAttention(Layer):
         return {**super().get_config(), "num_heads": self.num_heads, "key_dim": self.key_dim,
                 "value_dim": self.value_dim, "dropout": self.dropout, "use_bias": self.use_bias,
                 "output_shape": self.output_shape_arg, "attention_axes": self.attention_axes,
-                **kernel_options_config(self), "seed": self.seed}
+                **kernel_options_config(self), "seed": self.seed, "use_gate": False,
+                "sliding_window": None}
 
 
 class _BaseAttention(Layer):
