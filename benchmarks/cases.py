@@ -398,6 +398,144 @@ def lstm(peers: dict) -> Case:
     return case
 
 
+# -- a Transformer encoder ---------------------------------------------------------------
+
+class Encoder:
+    """Data and initial parameters of a post-norm Transformer encoder (the layout of Keras's
+    MultiHeadAttention and of PyTorch's TransformerEncoderLayer without dropout) trained by
+    one SGD step on the mean squared error against a fixed target. Each layer's parameters:
+    query, key, value kernels [d, heads, head] and biases [heads, head], the output kernel
+    [heads, head, d] and bias [d], LayerNorm gamma and beta, the feed-forward kernels
+    [d, ff], [ff, d] and biases, LayerNorm gamma and beta (16 arrays)."""
+
+    EPSILON = 1e-5
+
+    def __init__(self, batch=16, length=64, d_model=64, heads=4, ff=128, layers=2,
+                 seed=0) -> None:
+        rng = np.random.default_rng(seed)
+        self.heads, self.head, self.d_model, self.ff = heads, d_model // heads, d_model, ff
+        self.learning_rate = LEARNING_RATE
+        self.x = rng.standard_normal((batch, length, d_model)).astype(np.float32)
+        self.target = rng.standard_normal((batch, length, d_model)).astype(np.float32)
+
+        def normal(rows, *shape):
+            return (rng.standard_normal((rows, *shape)) / np.sqrt(rows)).astype(np.float32)
+
+        def small(*shape):
+            return (0.1 * rng.standard_normal(shape)).astype(np.float32)
+        self.params = []
+        for _ in range(layers):
+            for _ in range(3):
+                self.params += [normal(d_model, heads, self.head), small(heads, self.head)]
+            self.params += [normal(heads * self.head, d_model).reshape(heads, self.head, d_model),
+                            small(d_model), 1 + small(d_model), small(d_model),
+                            normal(d_model, ff), small(ff), normal(ff, d_model), small(d_model),
+                            1 + small(d_model), small(d_model)]
+        self.layers = layers
+
+    def fresh_params(self) -> list:
+        """A private copy of the initial parameters, for one contender."""
+        return [p.copy() for p in self.params]
+
+
+def _einsum(equation, *operands):
+    """NumPy's einsum with its contraction order optimized (BLAS products)."""
+    return np.einsum(equation, *operands, optimize=True)
+
+
+def _layer_norm(r, gamma, beta, epsilon):
+    mean = r.mean(-1, keepdims=True)
+    inverse = 1 / np.sqrt(r.var(-1, keepdims=True) + epsilon)
+    normed = (r - mean) * inverse
+    return normed * gamma + beta, (normed, inverse)
+
+
+def _layer_norm_backward(d_out, gamma, saved):
+    normed, inverse = saved
+    d_normed = d_out * gamma
+    d_r = inverse * (d_normed - d_normed.mean(-1, keepdims=True)
+                     - normed * (d_normed * normed).mean(-1, keepdims=True))
+    return d_r, (d_out * normed).sum((0, 1)), d_out.sum((0, 1))
+
+
+def numpy_encoder(enc: Encoder):
+    params = enc.fresh_params()
+    scale = np.float32(1 / np.sqrt(enc.head))
+
+    def layer_forward(x, p):
+        wq, bq, wk, bk, wv, bv, wo, bo, g1, be1, w1, b1, w2, b2, g2, be2 = p
+        q = (_einsum("btd,dnk->btnk", x, wq) + bq) * scale
+        k = _einsum("btd,dnk->btnk", x, wk) + bk
+        v = _einsum("btd,dnk->btnk", x, wv) + bv
+        s = _einsum("bsnk,btnk->bnts", k, q)
+        e = np.exp(s - s.max(-1, keepdims=True))
+        probs = e / e.sum(-1, keepdims=True)
+        h = _einsum("bnts,bsnk->btnk", probs, v)
+        y1, ln1 = _layer_norm(x + _einsum("btnk,nkd->btd", h, wo) + bo, g1, be1, enc.EPSILON)
+        z = y1 @ w1 + b1
+        relu = np.maximum(z, 0)
+        y2, ln2 = _layer_norm(y1 + relu @ w2 + b2, g2, be2, enc.EPSILON)
+        return y2, (x, q, k, v, probs, h, y1, ln1, z, relu, ln2)
+
+    def layer_backward(d_y2, p, saved):
+        wq, bq, wk, bk, wv, bv, wo, bo, g1, be1, w1, b1, w2, b2, g2, be2 = p
+        x, q, k, v, probs, h, y1, ln1, z, relu, ln2 = saved
+        d_r2, d_g2, d_be2 = _layer_norm_backward(d_y2, g2, ln2)
+        d_w2, d_b2 = _einsum("btf,btd->fd", relu, d_r2), d_r2.sum((0, 1))
+        d_z = (d_r2 @ w2.T) * (z > 0)
+        d_w1, d_b1 = _einsum("btd,btf->df", y1, d_z), d_z.sum((0, 1))
+        d_r1, d_g1, d_be1 = _layer_norm_backward(d_r2 + d_z @ w1.T, g1, ln1)
+        d_wo, d_bo = _einsum("btnk,btd->nkd", h, d_r1), d_r1.sum((0, 1))
+        d_h = _einsum("btd,nkd->btnk", d_r1, wo)
+        d_probs = _einsum("btnk,bsnk->bnts", d_h, v)
+        d_v = _einsum("bnts,btnk->bsnk", probs, d_h)
+        d_s = probs * (d_probs - (d_probs * probs).sum(-1, keepdims=True))
+        d_q = _einsum("bnts,bsnk->btnk", d_s, k) * scale
+        d_k = _einsum("bnts,btnk->bsnk", d_s, q)
+        d_x = d_r1.copy()
+        grads = []
+        for d_proj, w in ((d_q, wq), (d_k, wk), (d_v, wv)):
+            grads += [_einsum("btd,btnk->dnk", x, d_proj), d_proj.sum((0, 1))]
+            d_x += _einsum("btnk,dnk->btd", d_proj, w)
+        return d_x, grads + [d_wo, d_bo, d_g1, d_be1, d_w1, d_b1, d_w2, d_b2, d_g2, d_be2]
+
+    def step():
+        h, saved = enc.x, []
+        for i in range(enc.layers):
+            h, layer_saved = layer_forward(h, params[16 * i:16 * i + 16])
+            saved.append(layer_saved)
+        d = 2 * (h - enc.target) / h.size
+        grads = [None] * len(params)
+        for i in reversed(range(enc.layers)):
+            d, grads[16 * i:16 * i + 16] = layer_backward(d, params[16 * i:16 * i + 16],
+                                                          saved[i])
+        for p, g in zip(params, grads):
+            p -= enc.learning_rate * g
+        return c.without_key_biases(grads)
+    return step
+
+
+def transformer(peers: dict) -> Case:
+    """One SGD training step of a 2-layer post-norm Transformer encoder: batch 16, sequence
+    64, d_model 64, 4 heads, feed-forward 128 (relu), mean squared error. tapeflow and
+    TensorFlow run Keras layers (MultiHeadAttention, LayerNormalization, Dense); PyTorch
+    runs nn.TransformerEncoderLayer (dropout 0)."""
+    enc = Encoder()
+    case = Case("transformer")
+    case.add("numpy", lambda: numpy_encoder(enc))
+    model = c.EncoderModel()
+    case.add("tapeflow eager", lambda: model.tf_api(tapeflow, enc, function=False))
+    case.add("tapeflow function", lambda: model.tf_api(tapeflow, enc, function=True))
+    if "torch" in peers:
+        case.add("torch eager", lambda: model.torch(peers["torch"], enc),
+                 model.torch_to_numpy(enc))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: model.tf_api(peers["tensorflow"], enc, False))
+        case.add("tf.function", lambda: model.tf_api(peers["tensorflow"], enc, True))
+    return case
+
+
 ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
        "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
-       "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn, "lstm": lstm}
+       "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn, "lstm": lstm,
+       "transformer": transformer}

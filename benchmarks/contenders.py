@@ -39,6 +39,15 @@ def add_all(case, peers: dict, data, model, tapeflow_missing: str | None = None)
         case.add("autograd", lambda: model.autograd(peers["autograd"], data))
 
 
+def torch_sgd(torch, loss, params: list, lr: float) -> tuple:
+    """The gradients of `loss` for `params`, after `param -= lr * gradient` on each."""
+    grads = torch.autograd.grad(loss, params)
+    with torch.no_grad():
+        for p, g in zip(params, grads):
+            p.sub_(g, alpha=lr)
+    return grads
+
+
 class Chain:
     """x -> tanh(x * 1.01 + 0.1), `steps` times; the gradient of the result's sum."""
 
@@ -181,11 +190,7 @@ class Classifier:
                 if i + 2 < len(dense):
                     h = functional.relu(h)
             loss = functional.cross_entropy(h, y)
-            grads = torch.autograd.grad(loss, params)
-            with torch.no_grad():
-                for p, g in zip(params, grads):
-                    p.sub_(g, alpha=lr)
-            return grads
+            return torch_sgd(torch, loss, params, lr)
         return step
 
     def torch_to_numpy(self, net):
@@ -427,3 +432,108 @@ class LSTMLayer:
 
     def autograd(self, autograd, data):
         raise NotImplementedError("no LSTM contender written for autograd")
+
+
+def without_key_biases(grads: list) -> list:
+    """An encoder step's gradients less the key projections' biases (the fourth of each
+    layer's 16): a shift of every key by one vector leaves the softmax unchanged, so their
+    gradient is zero but for rounding, which no tolerance relative to it can compare."""
+    return [g for i, g in enumerate(grads) if i % 16 != 3]
+
+
+class EncoderModel:
+    """One SGD step of a cases.Encoder: the encoder layers, mean squared error against the
+    target, gradients, then every parameter -= learning_rate * gradient. Steps return the
+    gradients `without_key_biases`."""
+
+    def tf_api(self, tf, enc, function: bool):
+        layers = tf.keras.layers
+        blocks, variables = [], []
+        params = enc.fresh_params()
+        for i in range(enc.layers):
+            block = [layers.MultiHeadAttention(enc.heads, enc.head),
+                     layers.LayerNormalization(epsilon=enc.EPSILON),
+                     layers.Dense(enc.ff, activation="relu"), layers.Dense(enc.d_model),
+                     layers.LayerNormalization(epsilon=enc.EPSILON)]
+            zeros = tf.zeros(enc.x.shape)            # builds the layers
+            block[1](block[0](zeros, zeros))
+            block[4](block[3](block[2](zeros)))
+            start = 16 * i
+            for layer in block:
+                count = len(layer.weights)
+                layer.set_weights(params[start:start + count])
+                variables += layer.trainable_weights
+                start += count
+            blocks.append(block)
+        x, target, lr = tf.constant(enc.x), tf.constant(enc.target), float(enc.learning_rate)
+
+        def forward():
+            h = x
+            for attention, norm1, dense1, dense2, norm2 in blocks:
+                h = norm1(h + attention(h, h))
+                h = norm2(h + dense2(dense1(h)))
+            return h
+
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(forward() - target))
+            grads = tape.gradient(loss, variables)
+            for v, g in zip(variables, grads):
+                v.assign_sub(lr * g)
+            return without_key_biases(grads)
+        return tf.function(step) if function else step
+
+    @staticmethod
+    def _torch_params(enc) -> list:
+        """Each layer's parameters in PyTorch's layout: in_proj weight and bias, out_proj
+        weight and bias, linear1, linear2 (weights [out, in]), norm1, norm2."""
+        d, params = enc.d_model, enc.fresh_params()
+        out = []
+        for i in range(enc.layers):
+            wq, bq, wk, bk, wv, bv, wo, bo, g1, be1, w1, b1, w2, b2, g2, be2 = \
+                params[16 * i:16 * i + 16]
+            out += [np.concatenate([w.reshape(d, d).T for w in (wq, wk, wv)]),
+                    np.concatenate([b.ravel() for b in (bq, bk, bv)]), wo.reshape(d, d).T, bo,
+                    w1.T, b1, w2.T, b2, g1, be1, g2, be2]
+        return out
+
+    def torch(self, torch, enc):
+        layers = [torch.nn.TransformerEncoderLayer(enc.d_model, enc.heads, enc.ff, dropout=0.0,
+                                                   layer_norm_eps=enc.EPSILON, batch_first=True)
+                  for _ in range(enc.layers)]
+        values = iter(self._torch_params(enc))
+        params = []
+        with torch.no_grad():
+            for layer in layers:
+                for p in (layer.self_attn.in_proj_weight, layer.self_attn.in_proj_bias,
+                          layer.self_attn.out_proj.weight, layer.self_attn.out_proj.bias,
+                          layer.linear1.weight, layer.linear1.bias, layer.linear2.weight,
+                          layer.linear2.bias, layer.norm1.weight, layer.norm1.bias,
+                          layer.norm2.weight, layer.norm2.bias):
+                    p.copy_(torch.from_numpy(next(values)))
+                    params.append(p)
+        x, target = torch.from_numpy(enc.x), torch.from_numpy(enc.target)
+        lr = float(enc.learning_rate)
+
+        def step():
+            h = x
+            for layer in layers:
+                h = layer(h)
+            loss = torch.nn.functional.mse_loss(h, target)
+            return torch_sgd(torch, loss, params, lr)
+        return step
+
+    def torch_to_numpy(self, enc):
+        d, heads, head = enc.d_model, enc.heads, enc.head
+
+        def to_numpy(grads):
+            grads = [g.numpy() for g in grads]
+            out = []
+            for i in range(enc.layers):
+                w_in, b_in, wo, bo, w1, b1, w2, b2, g1, be1, g2, be2 = grads[12 * i:12 * i + 12]
+                for j in range(3):
+                    out += [w_in[j * d:(j + 1) * d].T.reshape(d, heads, head),
+                            b_in[j * d:(j + 1) * d].reshape(heads, head)]
+                out += [wo.T.reshape(heads, head, d), bo, g1, be1, w1.T, b1, w2.T, b2, g2, be2]
+            return without_key_biases(out)
+        return to_numpy

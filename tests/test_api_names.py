@@ -200,6 +200,8 @@ TF_NAMES = [
     (tensor_shape.TensorShape, "TensorShape"),
     (tensor_spec.TensorSpec, "TensorSpec"), (indexed_slices.IndexedSlices, "IndexedSlices"),
     (dtypes.DType, "DType dtypes.DType"), (dtypes.as_dtype, "as_dtype dtypes.as_dtype"),
+    (random_ops.stateless_uniform, "random.stateless_uniform"),
+    (random_ops.stateless_normal, "random.stateless_normal"),
 ]
 for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "float64 double",
                "int8", "int16", "int32", "int64", "uint8"):

@@ -148,3 +148,16 @@ def test_tf1_mnist_trains_checkpoints_and_resumes(tmp_path, capsys):
         assert "step 100:" not in out and "step 500:" in out and "restored step 500" in out
     finally:
         tf1.enable_eager_execution()
+
+
+
+
+def test_transformer_sort_learns_to_sort(capsys):
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import transformer_sort
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    accuracy = transformer_sort.main(epochs=2)
+    assert accuracy > 0.95
+    assert "sorted digits correct" in capsys.readouterr().out

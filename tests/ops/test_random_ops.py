@@ -150,3 +150,35 @@ def test_dropout_errors():
 def test_dropout_with_a_tensor_rate():
     y = tf.nn.dropout(tf.ones([1000]), tf.constant(0.5), seed=4).numpy()
     assert set(np.unique(y).tolist()) == {0.0, 2.0}
+
+
+def test_stateless_uniform_depends_only_on_its_seed():
+    a = tf.random.stateless_uniform([4, 3], seed=[1, 2])
+    assert np.array_equal(a.numpy(), tf.random.stateless_uniform([4, 3], seed=[1, 2]).numpy())
+    assert not np.array_equal(a.numpy(), tf.random.stateless_uniform([4, 3], [1, 3]).numpy())
+    assert a.dtype == tf.float32 and np.all((a.numpy() >= 0) & (a.numpy() < 1))
+    wide = tf.random.stateless_uniform([1000], [5, 0], minval=2.0, maxval=4.0, dtype=tf.float64)
+    assert wide.dtype == tf.float64 and 2 <= wide.numpy().min() and wide.numpy().max() < 4
+    traced = tf.function(lambda s: tf.random.stateless_uniform([4, 3], s))
+    np.testing.assert_array_equal(traced(tf.constant([1, 2], tf.int64)).numpy(), a.numpy())
+
+
+@pytest.mark.parametrize("seed,dtype", [([1, 2, 3], tf.float32), ([1.0, 2.0], tf.float32),
+                                        ([1, 2], tf.int32)])
+def test_stateless_uniform_errors(seed, dtype):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="StatelessRandomUniform"):
+        tf.random.stateless_uniform([2], seed=seed, dtype=dtype)
+
+
+def test_stateless_normal_depends_only_on_its_seed_and_is_differentiable_in_its_moments():
+    a = tf.random.stateless_normal([2000], seed=[3, 4])
+    np.testing.assert_array_equal(a.numpy(), tf.random.stateless_normal([2000], [3, 4]).numpy())
+    assert abs(float(np.mean(a.numpy()))) < 0.1 and abs(float(np.std(a.numpy())) - 1) < 0.1
+    mean, stddev = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch([mean, stddev])
+        y = tf.reduce_sum(tf.random.stateless_normal([5], [3, 4], mean, stddev))
+    d_mean, d_stddev = tape.gradient(y, [mean, stddev])
+    assert float(d_mean) == 5.0
+    np.testing.assert_allclose(float(d_stddev), tf.random.stateless_normal([5], [3, 4]).numpy()
+                               .sum(), rtol=1e-6)

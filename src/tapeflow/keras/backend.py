@@ -13,7 +13,7 @@ from ..framework.graph import get_default_graph
 from ..ops import random_ops
 
 __all__ = ["clear_session", "image_data_format", "normalize_data_format", "unique_object_name",
-           "rng", "set_random_seed", "floatx", "learning_phase", "training_scope",
+           "rng", "set_random_seed", "floatx", "set_floatx", "learning_phase", "training_scope",
            "building_graph"]
 
 _name_counts: collections.Counter = collections.Counter()
@@ -26,9 +26,34 @@ def building_graph():
     return None if executing_eagerly() else get_default_graph()
 
 
+_floatx = "float32"
+
+
 def floatx() -> str:
-    """The default float type of layers and weights: 'float32'."""
-    return "float32"
+    """The default float type of layers and weights ('float32' unless `set_floatx` changed
+    it)."""
+    return _floatx
+
+
+def set_floatx(value: str) -> None:
+    """Sets `floatx()`: the dtype of layers created without a dtype while no global dtype
+    policy is set.
+
+    Raises:
+        ValueError: not one of 'float16', 'float32', 'float64'.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.keras.config.set_floatx("float64")
+        >>> tf.keras.config.floatx()
+        'float64'
+        >>> tf.keras.config.set_floatx("float32")
+    """
+    global _floatx
+    accepted = {"float16", "float32", "float64"}
+    if value not in accepted:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {accepted}")
+    _floatx = str(value)
 
 
 def image_data_format() -> str:

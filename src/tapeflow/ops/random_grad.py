@@ -8,5 +8,5 @@ from ..framework.registry import no_gradient
 from . import random_ops  # noqa: F401  (defines the ops)
 
 for _op in ("RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal",
-            "Multinomial"):
+            "Multinomial", "StatelessRandomUniform", "StatelessRandomNormal"):
     no_gradient(_op)

@@ -142,7 +142,23 @@ def _shuffle(value, seed, seed2):
     return value[_generator("RandomShuffle", seed, seed2).permutation(value.shape[0])]
 
 
+def _keyed(seed) -> np.random.Generator:
+    """A generator that depends only on the two-integer `seed` (no draw counter)."""
+    return np.random.Generator(np.random.PCG64([int(k) % 2 ** 64
+                                                for k in np.asarray(seed).reshape(-1)]))
+
+
+def _stateless_uniform(seed, shape, dtype):
+    return _draw_float(_keyed(seed).random, shape, dtype)
+
+
+def _stateless_normal(seed, shape, dtype):
+    return _draw_float(_keyed(seed).standard_normal, shape, dtype)
+
+
 RandomStandardNormal = define_op("RandomStandardNormal", _standard_normal)
+StatelessRandomUniform = define_op("StatelessRandomUniform", _stateless_uniform)
+StatelessRandomNormal = define_op("StatelessRandomNormal", _stateless_normal)
 RandomUniform = define_op("RandomUniform", _uniform)
 RandomUniformInt = define_op("RandomUniformInt", _uniform_int)
 TruncatedNormal = define_op("TruncatedNormal", _truncated_normal)
@@ -157,7 +173,8 @@ def _drawn_shape(inputs, attrs) -> list:
 
 
 # Shapes for graph building: a probe run of a random kernel would advance its sequence.
-for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal):
+for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal,
+            StatelessRandomUniform, StatelessRandomNormal):
     _op.shape_fn = _drawn_shape
 Multinomial.shape_fn = lambda inputs, attrs: [(np.dtype(attrs["output_dtype"]), (
     inputs[0].shape[0], attrs["num_samples"]))]
@@ -270,6 +287,65 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     high = convert_to_tensor(1 if maxval is None else maxval, dtype=dtype)
     rnd = _draw(RandomUniform, shape, dtype, seed)
     return rnd if unit_range else rnd * (high - low) + low
+
+
+def _stateless(op, shape, seed, dtype) -> Tensor:
+    """`op`'s draw of `shape` for a [2] integer `seed`.
+
+    Raises:
+        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
+    """
+    dtype = _float_dtype(op.name, dtype)
+    seed = convert_to_tensor(seed)
+    if not seed.dtype.is_integer or seed.shape.as_list() != [2]:
+        raise errors.InvalidArgumentError(
+            None, op.name, f"{op.name}: seed must be an integer tensor of shape [2], got "
+            f"{seed.dtype.name} of shape {seed.shape.as_list()}")
+    return execute(op, (seed,), {"shape": dims_values(op.name, shape), "dtype": dtype._np})
+
+
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
+                      name=None, alg="auto_select") -> Tensor:
+    """Uniform float samples in [minval, maxval) (maxval defaults to 1) that depend only on
+    `seed`, a shape [2] integer tensor: the same seed gives the same values, in a
+    `tf.function` too (tapeflow's values are not TF's).
+
+    Raises:
+        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a = tf.random.stateless_uniform([3], seed=[1, 2])
+        >>> bool((a.numpy() == tf.random.stateless_uniform([3], seed=[1, 2]).numpy()).all())
+        True
+    """
+    rnd = _stateless(StatelessRandomUniform, shape, seed, dtype)
+    if minval == 0 and (maxval is None or maxval == 1):
+        return rnd
+    low = convert_to_tensor(minval, dtype=rnd.dtype)
+    return rnd * (convert_to_tensor(1 if maxval is None else maxval, dtype=rnd.dtype) - low) + low
+
+
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
+                     alg="auto_select") -> Tensor:
+    """Normal samples `standard_normal * stddev + mean` that depend only on `seed`, a
+    shape [2] integer tensor (tapeflow's values are not TF's). Differentiable with respect
+    to `mean` and `stddev`.
+
+    Raises:
+        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.stateless_normal([2, 3], seed=[4, 5], stddev=2.0).shape
+        TensorShape([2, 3])
+    """
+    rnd = _stateless(StatelessRandomNormal, shape, seed, dtype)
+    if isinstance(mean, numbers.Real) and mean == 0 and isinstance(stddev, numbers.Real) \
+            and stddev == 1:
+        return rnd
+    return rnd * convert_to_tensor(stddev, dtype=rnd.dtype) + convert_to_tensor(mean,
+                                                                                dtype=rnd.dtype)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor:

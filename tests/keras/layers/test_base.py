@@ -139,3 +139,18 @@ def test_a_structure_where_one_tensor_goes_is_a_value_error(make, inputs, words)
     with pytest.raises(ValueError, match=words):
         layer(inputs)
     assert not layer.weights
+
+
+@pytest.mark.parametrize("make,shape", [
+    (lambda: tf.keras.layers.Dense(2), (None, 3)),
+    (lambda: tf.keras.layers.LayerNormalization(), (None, 4, 3)),
+    (lambda: tf.keras.layers.EinsumDense("ab,bc->ac", output_shape=2, bias_axes="c"),
+     (None, 3)),
+])
+def test_build_called_directly_marks_the_layer_built(make, shape):
+    layer = make()
+    layer.build(shape)
+    assert layer.built
+    weights = list(layer.weights)
+    layer(np.ones([2, *shape[1:]], np.float32))
+    assert [w is v for w, v in zip(layer.weights, weights)] == [True] * len(weights)

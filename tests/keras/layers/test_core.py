@@ -93,14 +93,47 @@ def test_dropout_scales_kept_units_and_is_identity_at_inference():
     out = layer(x, training=True).numpy()
     assert set(np.unique(out)) == {0.0, np.float32(1 / 0.75)}
     assert abs((out == 0).mean() - 0.25) < 0.02
-    assert not np.array_equal(out, layer(x, training=True).numpy())   # a new mask per call
-    tf.random.set_seed(5)
-    assert np.array_equal(out, layer(x, training=True).numpy())       # the sequence repeats
+    second = layer(x, training=True).numpy()
+    assert not np.array_equal(out, second)                             # a new mask per call
+    same_seed = layers.Dropout(0.25, seed=3)                            # the sequence repeats
+    assert [np.array_equal(m, same_seed(x, training=True).numpy()) for m in (out, second)] \
+        == [True, True]
     shared = layers.Dropout(0.5, noise_shape=(None, 1), seed=0)(x, training=True).numpy()
     assert all(len(np.unique(row)) == 1 for row in shared)             # whole rows dropped
     assert np.all(layers.Dropout(1.0)(x, training=True).numpy() == 0)
     with pytest.raises(ValueError, match="between 0 and 1"):
         layers.Dropout(1.5)
+
+
+def test_dropout_seed_state_is_a_variable_but_not_a_weight():
+    model = tf.keras.Sequential([tf.keras.Input((3,)), layers.Dense(2),
+                                 layers.Dropout(0.5, seed=4)])
+    dropout = model.layers[-1]
+    assert dropout.weights == [] and model.non_trainable_weights == []
+    assert len(model.get_weights()) == 2
+    state = dropout.seed_generator.state
+    assert model.non_trainable_variables == [state] and model.variables[-1] is state
+    np.testing.assert_array_equal(state.numpy(), [4, 0])
+    model(np.ones((2, 3), np.float32), training=True)
+    np.testing.assert_array_equal(state.numpy(), [4, 1])
+
+
+def test_unseeded_dropout_repeats_after_set_random_seed():
+    x = tf.ones([2, 50])
+    masks = []
+    for _ in range(2):
+        tf.keras.utils.set_random_seed(11)
+        masks.append(layers.Dropout(0.5)(x, training=True).numpy())
+    np.testing.assert_array_equal(masks[0], masks[1])
+
+
+def test_dropout_in_a_traced_function_advances_its_state():
+    layer = layers.Dropout(0.5, seed=2)
+    step = tf.function(lambda t: layer(t, training=True))
+    x = tf.ones([2, 40])
+    first, second = step(x).numpy(), step(x).numpy()
+    assert not np.array_equal(first, second)
+    np.testing.assert_array_equal(layer.seed_generator.state.numpy(), [2, 2])
 
 
 def test_dropout_gradient_is_the_mask():

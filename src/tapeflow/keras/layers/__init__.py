@@ -1,5 +1,6 @@
 """keras.layers: the building blocks of models."""
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
+from .attention import AdditiveAttention, Attention, EinsumDense, MultiHeadAttention
 from .base import InputSpec, Layer
 from .convolutional import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,
                             Conv3DTranspose, DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D,
@@ -57,7 +58,8 @@ __all__ = ["Activation", "Add", "Average", "AveragePooling2D", "AvgPool2D",
            "Normalization", "PReLU", "Permute", "ReLU", "RepeatVector", "Rescaling", "Softmax",
            "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "UnitNormalization",
            "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
-           "ZeroPadding3D", "dot"]
+           "ZeroPadding3D", "dot",
+           "AdditiveAttention", "Attention", "EinsumDense", "MultiHeadAttention"]
 
 from .masking import Masking  # noqa: E402
 from .recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell,  # noqa: E402

@@ -1,6 +1,7 @@
 """Layer: a Module that builds its weights on first call, and InputSpec, which checks inputs."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import itertools
@@ -15,9 +16,10 @@ from ...framework.variables import Variable
 from ...module import Module, NameScope, tracked_leaves
 from ...ops import array_ops
 from ...ops.math_ops import cast
-from .. import backend, initializers, regularizers
+from .. import backend, initializers, mixed_precision, regularizers
 from ..keras_tensor import KerasTensor, is_symbolic, symbolic_call
 from ..masks import get_keras_mask, set_keras_mask
+from ..random import SeedGenerator
 from ..naming import snake_case
 
 __all__ = ["Layer", "InputSpec", "serialize_constraint"]
@@ -153,9 +155,17 @@ class Layer(Module):
     """
 
     _TF_MODULE_IGNORED_PROPERTIES = Module._TF_MODULE_IGNORED_PROPERTIES | frozenset((
-        "_own_weights", "_trainable", "_dtype", "built", "input_spec", "_build_input_shape",
-        "_batch_input_shape", "_autocast", "_inbound_nodes", "_call_losses",
-        "_callable_losses", "_loss_call", "_loss_graph", "activity_regularizer"))
+        "_own_weights", "_trainable", "_dtype", "_dtype_policy", "_variable_dtype", "built",
+        "input_spec", "_build_input_shape", "_batch_input_shape", "_autocast",
+        "_inbound_nodes", "_call_losses", "_callable_losses", "_loss_call", "_loss_graph",
+        "activity_regularizer"))
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        # As in Keras 3, a layer is built once its build() returns, called directly too.
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None:
+            cls.build = _marks_built(build)
 
     # Built-in layers of one tensor say so: a list or dict of inputs is then a ValueError
     # before `call` (user layers and merges take any structure).
@@ -183,7 +193,9 @@ class Layer(Module):
         self._name = name or backend.unique_object_name(snake_case(type(self).__name__))
         self._scope = NameScope(self._name)
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(getattr(dtype, "name", dtype) or backend.floatx())
+        self._dtype_policy = mixed_precision.get(dtype)
+        self._dtype = dtypes.as_dtype(self._dtype_policy.compute_dtype)
+        self._variable_dtype = dtypes.as_dtype(self._dtype_policy.variable_dtype)
         self._autocast = kwargs.get("autocast", True)
         self._own_weights: list = []
         self.built = False
@@ -200,10 +212,21 @@ class Layer(Module):
     # -- dtype ----------------------------------------------------------------------------
     @property
     def dtype(self) -> str:
-        """The name of the weights' dtype ('float32')."""
+        """The name of the weights' dtype ('float32'; also for 'mixed_float16')."""
+        return self._variable_dtype.name
+
+    variable_dtype = dtype
+
+    @property
+    def compute_dtype(self) -> str:
+        """The dtype inputs are cast to and computations run in ('float16' for
+        'mixed_float16')."""
         return self._dtype.name
 
-    compute_dtype = variable_dtype = dtype
+    @property
+    def dtype_policy(self):
+        """The layer's keras.mixed_precision.DTypePolicy."""
+        return self._dtype_policy
 
     # -- weights --------------------------------------------------------------------------
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
@@ -226,7 +249,7 @@ class Layer(Module):
         """
         name = name or f"weight_{len(self._own_weights)}"
         shape = () if shape is None else tuple(TensorShape(shape).as_list())
-        dtype = dtypes.as_dtype(dtype or self._dtype)
+        dtype = dtypes.as_dtype(dtype or self._variable_dtype)
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         initializer = initializers.get(initializer)
@@ -356,9 +379,15 @@ class Layer(Module):
         """Trainable weights followed by non-trainable ones."""
         return self.trainable_weights + self.non_trainable_weights
 
+    def _seed_states(self) -> list:
+        """The states of the SeedGenerators of this layer and the layers inside it."""
+        return [value.state for layer in self._flatten_layers()
+                for _, value in layer._tracked_attributes() if isinstance(value, SeedGenerator)]
+
     @property
     def variables(self) -> list:
-        return self.weights
+        """The weights, then the random layers' seed states (not weights, as in Keras 3)."""
+        return self.weights + self._seed_states()
 
     @property
     def trainable_variables(self) -> list:
@@ -366,7 +395,7 @@ class Layer(Module):
 
     @property
     def non_trainable_variables(self) -> list:
-        return self.non_trainable_weights
+        return self.non_trainable_weights + self._seed_states()
 
     def get_weights(self) -> list:
         """The weights' values as NumPy arrays, in the order of `weights`."""
@@ -465,7 +494,7 @@ class Layer(Module):
         if not outer:
             _calls.current = next(_call_counter)
         try:
-            with backend.training_scope(training):
+            with backend.training_scope(training), self._autocast_weights():
                 outputs = self.call(inputs, *args, **kwargs)
             if self.activity_regularizer is not None:
                 self._regularize_activity(outputs)
@@ -492,6 +521,23 @@ class Layer(Module):
                 set_keras_mask(output, mask)
         else:
             set_keras_mask(outputs, masks)
+
+    @contextlib.contextmanager
+    def _autocast_weights(self):
+        """While a layer of a mixed policy computes, its attributes that hold its float
+        weights hold them cast to the compute dtype (the casts carry gradients back)."""
+        if self._variable_dtype is self._dtype or not self._autocast:
+            yield
+            return
+        saved = [(name, value) for name, value in self._tracked_attributes()
+                 if isinstance(value, Variable) and value.dtype is self._variable_dtype]
+        for name, value in saved:
+            object.__setattr__(self, name, cast(value, self._dtype))
+        try:
+            yield
+        finally:
+            for name, value in saved:
+                object.__setattr__(self, name, value)
 
     def _regularize_activity(self, outputs) -> None:
         for output in nest.flatten(outputs):
@@ -527,7 +573,8 @@ class Layer(Module):
     # -- configuration --------------------------------------------------------------------
     def get_config(self) -> dict:
         """The constructor arguments (base part: name, trainable, dtype)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": self._dtype_policy.name}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         return config
@@ -547,6 +594,15 @@ def serialize_constraint(constraint):
         return None
     from ..saving.serialization import serialize_keras_object
     return serialize_keras_object(constraint)
+
+
+def _marks_built(build):
+    """`build`, setting `built` when it returns."""
+    @functools.wraps(build)
+    def wrapper(self, *args, **kwargs):
+        build(self, *args, **kwargs)
+        self.built = True
+    return wrapper
 
 
 def _unique(variables: list) -> list:

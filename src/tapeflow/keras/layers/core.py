@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import nn as tf_nn
 from ...ops import array_ops, math_ops
 from .. import activations, backend, initializers, regularizers
+from .. import random as keras_random
 from .base import InputSpec, Layer, serialize_constraint
 
 __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Identity"]
@@ -23,22 +23,18 @@ class KernelLayer(Layer):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = kernel_constraint
-        self.bias_constraint = bias_constraint
+        set_kernel_options(self, kernel_initializer, bias_initializer, kernel_regularizer,
+                           bias_regularizer, kernel_constraint, bias_constraint)
 
     def _add_kernel_and_bias(self, kernel_shape: list, bias_size=None) -> None:
-        """Creates `kernel`, and `bias` (when used) of `bias_size`, by default the size of
-        the kernel's last axis."""
+        """Creates `kernel`, and `bias` (when used) of `bias_size` (an int, or a shape),
+        by default the size of the kernel's last axis."""
         self.kernel = self.add_weight("kernel", shape=kernel_shape,
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         bias_size = kernel_shape[-1] if bias_size is None else bias_size
-        self.bias = self.add_weight("bias", shape=[bias_size],
+        self.bias = self.add_weight("bias", shape=np.atleast_1d(bias_size).tolist(),
                                     initializer=self.bias_initializer,
                                     regularizer=self.bias_regularizer,
                                     constraint=self.bias_constraint) if self.use_bias else None
@@ -50,14 +46,30 @@ class KernelLayer(Layer):
 
     def get_config(self) -> dict:
         return {**super().get_config(), "activation": activations.serialize(self.activation),
-                "use_bias": self.use_bias,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer),
-                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-                "kernel_constraint": serialize_constraint(self.kernel_constraint),
-                "bias_constraint": serialize_constraint(self.bias_constraint)}
+                "use_bias": self.use_bias, **kernel_options_config(self)}
+
+
+def set_kernel_options(layer: Layer, kernel_initializer, bias_initializer, kernel_regularizer,
+                       bias_regularizer, kernel_constraint, bias_constraint) -> None:
+    """Sets a layer's kernel and bias initializers, regularizers and constraints (names
+    resolved) as its attributes of those names."""
+    layer.kernel_initializer = initializers.get(kernel_initializer)
+    layer.bias_initializer = initializers.get(bias_initializer)
+    layer.kernel_regularizer = regularizers.get(kernel_regularizer)
+    layer.bias_regularizer = regularizers.get(bias_regularizer)
+    layer.kernel_constraint = kernel_constraint
+    layer.bias_constraint = bias_constraint
+
+
+def kernel_options_config(layer: Layer) -> dict:
+    """The config entries of what `set_kernel_options` set, and the activity regularizer."""
+    return {"kernel_initializer": initializers.serialize(layer.kernel_initializer),
+            "bias_initializer": initializers.serialize(layer.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(layer.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(layer.bias_regularizer),
+            "activity_regularizer": regularizers.serialize(layer.activity_regularizer),
+            "kernel_constraint": serialize_constraint(layer.kernel_constraint),
+            "bias_constraint": serialize_constraint(layer.bias_constraint)}
 
 
 class Dense(KernelLayer):
@@ -222,8 +234,11 @@ class Dropout(Layer):
         rate: the fraction to drop, in [0, 1].
         noise_shape: the mask's shape (None entries take the input's), to drop whole
             features or channels.
-        seed: an op seed: each call draws a new mask, and the sequence of masks repeats
-            after `tf.random.set_seed`.
+        seed: the seed of the layer's `seed_generator` (a keras.random.SeedGenerator):
+            each call draws a new mask, and two layers of one seed draw the same sequence;
+            without a seed, one drawn from Python's `random` (which
+            `keras.utils.set_random_seed` seeds). Its state (none when `rate` is 0) is among
+            the layer's `non_trainable_variables`, not its weights, as in Keras 3.
 
     Raises:
         ValueError: `rate` outside [0, 1].
@@ -249,13 +264,15 @@ class Dropout(Layer):
         self.rate = float(rate)
         self.noise_shape = None if noise_shape is None else tuple(noise_shape)
         self.seed = seed
+        self.seed_generator = keras_random.SeedGenerator(seed) if self.rate > 0 else None
 
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
             return inputs
         if self.rate == 1:
             return inputs * 0.0
-        return tf_nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
+        return keras_random.dropout(inputs, self.rate, noise_shape=self.noise_shape,
+                                    seed=self.seed_generator)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "rate": self.rate, "noise_shape": self.noise_shape,

@@ -67,7 +67,10 @@ class Embedding(Layer):
             inputs = math_ops.cast(inputs, "int32")
         if executing_eagerly():
             self._check_ids(inputs.numpy())
-        return gather_ops.gather(self.embeddings, inputs)
+        outputs = gather_ops.gather(self.embeddings, inputs)
+        if outputs.dtype is not self._dtype:        # a mixed policy: float32 rows
+            outputs = math_ops.cast(outputs, self._dtype)
+        return outputs
 
     def _check_ids(self, ids: np.ndarray) -> None:
         bad = (ids < 0) | (ids >= self.input_dim)

@@ -92,7 +92,6 @@ class Normalization(Layer):
                    for b in batches]
         if not self.built:
             self.build(tuple(batches[0].shape))
-            self.built = True
         kept = [d for d in range(batches[0].ndim) if d not in self._reduce_axes]
         for batch in batches:
             if [batch.shape[d] for d in kept] != [self._broadcast[d] for d in kept]:

@@ -1,12 +1,12 @@
 """Regularization layers, active only in training: SpatialDropout1D/2D/3D (whole channels
 dropped), GaussianNoise, GaussianDropout; and ActivityRegularization (a penalty on the
-outputs, added to `losses`)."""
+outputs, added to `losses`). The random layers draw from their own
+keras.random.SeedGenerator (`seed_generator`), as Dropout does."""
 from __future__ import annotations
 
 import math
 
-from ... import nn as tf_nn
-from ...ops import random_ops
+from .. import random as keras_random
 from .. import regularizers
 from ..backend import normalize_data_format
 from .base import InputSpec, Layer
@@ -41,7 +41,8 @@ class _SpatialDropout(Dropout):
         ones = [1] * self.rank  # None: the input's size
         noise_shape = [None, *ones, None] if self.data_format == "channels_last" \
             else [None, None, *ones]
-        return tf_nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
+        return keras_random.dropout(inputs, self.rate, noise_shape=noise_shape,
+                                    seed=self.seed_generator)
 
     def get_config(self) -> dict:
         config = super().get_config()
@@ -77,7 +78,7 @@ class SpatialDropout2D(_SpatialDropout):
     Args:
         rate: the fraction of channels to drop.
         data_format: 'channels_last' (default) or 'channels_first'.
-        seed: an op seed.
+        seed: the seed of the layer's SeedGenerator (see Dropout).
 
     Example:
         >>> import tapeflow as tf
@@ -117,12 +118,13 @@ class GaussianNoise(Layer):
             raise ValueError("Invalid value received for argument `stddev`. Expected a float "
                              f"value between 0 and 1. Received: stddev={stddev}")
         self.stddev, self.seed = stddev, seed
+        self.seed_generator = keras_random.SeedGenerator(seed) if stddev > 0 else None
 
     def call(self, inputs, training=None):
         if not training or self.stddev == 0:
             return inputs
-        return inputs + random_ops.normal(inputs.shape.as_list(), stddev=self.stddev,
-                                          dtype=inputs.dtype, seed=self.seed)
+        return inputs + keras_random.normal(inputs.shape.as_list(), stddev=self.stddev,
+                                            dtype=inputs.dtype, seed=self.seed_generator)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
@@ -142,13 +144,14 @@ class GaussianDropout(Layer):
     def __init__(self, rate: float, seed=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.rate, self.seed = _check_rate(rate), seed
+        self.seed_generator = keras_random.SeedGenerator(seed) if self.rate > 0 else None
 
     def call(self, inputs, training=None):
         if not training or not 0 < self.rate < 1:
             return inputs
-        return inputs * random_ops.normal(inputs.shape.as_list(), mean=1.0,
-                                          stddev=math.sqrt(self.rate / (1.0 - self.rate)),
-                                          dtype=inputs.dtype, seed=self.seed)
+        return inputs * keras_random.normal(inputs.shape.as_list(), mean=1.0,
+                                            stddev=math.sqrt(self.rate / (1 - self.rate)),
+                                            dtype=inputs.dtype, seed=self.seed_generator)
 
     def get_config(self) -> dict:
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
