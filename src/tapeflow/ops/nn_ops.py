@@ -194,9 +194,14 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: labels must be int32 or int64, got "
             f"{labels.dtype.name}.")
-    known = logits.shape.rank is not None and labels.shape.rank is not None
-    if known and (logits.shape.rank < 1 or logits.shape.rank != labels.shape.rank + 1
-                  or not logits.shape[:-1].is_compatible_with(labels.shape)):
+    if type(logits) is Tensor and type(labels) is Tensor:  # eager: the arrays' shapes
+        shape, wanted = logits._value.shape, labels._value.shape
+        bad = len(shape) != len(wanted) + 1 or shape[:-1] != wanted
+    else:
+        known = logits.shape.rank is not None and labels.shape.rank is not None
+        bad = known and (logits.shape.rank < 1 or logits.shape.rank != labels.shape.rank + 1
+                         or not logits.shape[:-1].is_compatible_with(labels.shape))
+    if bad:
         raise errors.InvalidArgumentError(
             None, "SparseSoftmaxCrossEntropyWithLogits",
             f"SparseSoftmaxCrossEntropyWithLogits: logits shape {list(logits.shape)} must be "
