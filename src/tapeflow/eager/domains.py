@@ -20,7 +20,6 @@ import numpy as np
 
 from ..framework.context import state
 from ..framework.errors import SymbolicValueError
-from ..framework.graph_tensor import SymbolicValue
 from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
 from ..framework.registry import TRANSPARENT, Stacking, get_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
@@ -28,27 +27,13 @@ from ..ops.array_ops import (BroadcastTo, ConcatV2, Reshape, SplitV, SumToShape,
                              broadcast_axes, shape)
 from ..ops.creation_ops import fill
 from ..ops.math_ops import Sum
-from ..ops.op_util import dtype_of, shape_of
+from ..ops.op_util import dtype_of, known_dims, shape_of
 from ..ops.script_ops import EagerPyFunc, spec_of
 from .backward import AggregationMethod, one_per_input
 from .tape import OpRecord, is_trainable
 
 __all__ = ["BatchedDomain", "GraphDomain", "TENSOR", "aggregate_all", "dense", "eager_domain",
-           "filled_like", "run_later", "static_dims", "unbroadcast"]
-
-
-def static_dims(x):
-    """The dimensions of a tensor, variable or array as a tuple (None entries where a graph
-    does not know them), or None when even the rank is unknown."""
-    if hasattr(x, "_dims"):
-        return x._dims
-    value = getattr(x, "_value", x)
-    if isinstance(value, SymbolicValue):
-        return value.dims
-    if hasattr(x, "_trainable") and hasattr(x, "shape"):  # a variable: its declared shape
-        shape = x.shape
-        return None if shape.rank is None else tuple(shape.dims)
-    return np.shape(value)
+           "filled_like", "run_later", "unbroadcast"]
 
 
 def _fully_known(dims) -> bool:
@@ -244,7 +229,7 @@ class GraphDomain(_TensorDomain):
     def unbroadcast(self, g, x, single_input: bool = False):
         if isinstance(g, IndexedSlices):
             return g
-        xd, gd = static_dims(x), static_dims(g)
+        xd, gd = known_dims(x), known_dims(g)
         if _fully_known(xd) and gd is not None:
             if gd == xd:
                 return g
@@ -320,7 +305,7 @@ class BatchedDomain:
         return _unwrap(g) if self.raw else _wrap(g)
 
     def zeros(self, output):
-        if self.graph and not _fully_known(static_dims(output)):
+        if self.graph and not _fully_known(known_dims(output)):
             return None  # made by `_call`, when the graph runs if need be
         return self._zeros((self.batch,) + shape_of(output), dtype_of(output))
 
@@ -389,7 +374,7 @@ class BatchedDomain:
     def unbroadcast(self, g, x, single_input: bool = False):
         """A batched gradient [batch, *broadcast shape] summed down to [batch, *x.shape]."""
         g = dense(g)
-        if self.graph and not _fully_known(static_dims(x)):
+        if self.graph and not _fully_known(known_dims(x)):
             return g  # the rule gave [batch, *x.shape] already
         shape = x._value.shape
         full = (self.batch,) + shape
