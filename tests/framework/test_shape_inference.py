@@ -30,6 +30,7 @@ UNKNOWN_RANK = [
     ("tile", lambda p: tf.tile(p, [1, 2]), 2),
     ("pad", lambda p: tf.pad(p, [[1, 0], [0, 1]]), 2),
     ("softmax_cross_entropy", lambda p: tf.nn.softmax_cross_entropy_with_logits(p, p), None),
+    ("einsum", lambda p: tf.einsum("ij,kj->ik", p, p), 2),
 ]
 
 

@@ -34,6 +34,23 @@ Einsum = define_op("Einsum", _einsum, family=MULTILINEAR,
                    batching=Stacking(axes=(), transform=_stacked_equation))
 
 
+def _einsum_dims(inputs, attrs):
+    """The static shape of an einsum with an operand of unknown rank: the explicit
+    equation's output subscripts, sized where another operand knows them."""
+    if all(x._dims is not None for x in inputs):
+        return None  # probing the kernel tells
+    lhs, out = attrs["equation"].split("->")
+    sizes: dict = {}
+    for term, x in zip(lhs.split(","), inputs):
+        for c, d in zip(term, x._dims or ()):
+            if d is not None:
+                sizes.setdefault(c, d)
+    return [(inputs[0]._value.dtype, tuple(sizes.get(c) for c in out))]
+
+
+Einsum.shape_fn = _einsum_dims
+
+
 def explicit_equation(equation: str, ranks: list) -> str:
     """`equation` with '->' and its output spelt out and each '...' replaced by letters.
 
@@ -61,6 +78,12 @@ def explicit_equation(equation: str, ranks: list) -> str:
     widths = []
     for term, rank in zip(terms, ranks):
         fixed = len(term.replace("...", ""))
+        if rank is None:  # an operand of unknown rank (in a graph): its subscripts say it
+            if "..." in term:
+                raise ValueError(f"einsum: subscripts {term!r} with '...' need the rank of "
+                                 f"their operand, unknown while the graph is built, in "
+                                 f"{equation!r}")
+            rank = fixed
         width = rank - fixed if "..." in term else 0
         if width < 0 or (width == 0 and "..." not in term and fixed != rank):
             raise ValueError(f"einsum: subscripts {term!r} do not fit an operand of rank {rank} "
@@ -105,7 +128,11 @@ def einsum(equation, *inputs, **kwargs) -> Tensor:
     eq = explicit_equation(equation, [x.ndim for x in operands])
     sizes: dict = {}
     for term, x in zip(eq.split("->")[0].split(","), operands):
+        if x.shape.rank is None:  # (checked when the graph runs)
+            continue
         for c, d in zip(term, x.shape.as_list()):
+            if d is None:
+                continue
             if sizes.setdefault(c, d) != d and 1 not in (d, sizes[c]):
                 raise errors.InvalidArgumentError(
                     None, "Einsum", f"Einsum: dimension {c!r} is {sizes[c]} in one operand and "
