@@ -143,3 +143,21 @@ def test_random_draws_and_dropout_of_a_shape_computed_in_the_graph():
     assert np.all((uniform.numpy() >= 0) & (uniform.numpy() < 1))
     assert np.all(np.abs(truncated.numpy()) <= 2)
     assert set(np.unique(dropped.numpy())) <= {0.0, 2.0}
+
+
+def test_unknown_batch_in_masks_dropout_and_stateless_draws():
+    spec = [tf.TensorSpec([None, 3])]
+    masked = tf.function(lambda x: tf.boolean_mask(x, x[:, 0] > 0), input_signature=spec)
+    x = tf.constant([[1.0, 2.0, 3.0], [-1.0, 5.0, 6.0], [2.0, 0.0, 0.0]])
+    np.testing.assert_array_equal(masked(x).numpy(), [[1.0, 2.0, 3.0], [2.0, 0.0, 0.0]])
+    dropout = tf.keras.layers.Dropout(0.5, seed=3)
+    kept = tf.function(lambda x: dropout(x, training=True), input_signature=spec)(x).numpy()
+    assert kept.shape == (3, 3) and set(np.unique(kept)) <= {0.0, *np.unique(2 * x.numpy())}
+
+    @tf.function
+    def draw():
+        y = tf.random.stateless_uniform([3, 4], seed=[1, 2])
+        assert y.shape.as_list() == [3, 4]          # the static shape, not the seed's values
+        return y
+    np.testing.assert_array_equal(draw().numpy(), tf.random.stateless_uniform(
+        [3, 4], seed=[1, 2]).numpy())

@@ -11,7 +11,7 @@ import random as python_random
 from ..framework import dtypes
 from ..framework.tensor import convert_to_tensor
 from ..framework.variables import Variable
-from ..ops import comparison_ops, math_ops, random_ops
+from ..ops import array_ops, comparison_ops, math_ops, random_ops
 from . import backend
 
 __all__ = ["SeedGenerator", "normal", "uniform", "dropout"]
@@ -93,9 +93,15 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
         [0.0, 2.0]
     """
     inputs = convert_to_tensor(inputs)
-    shape = inputs.shape.as_list()
-    if noise_shape is not None:
-        shape = [s if n is None else n for s, n in zip(shape, noise_shape)]
+    # The input's sizes, computed when a graph runs where they are not known yet.
+    if inputs.shape.is_fully_defined():
+        sizes = inputs.shape.as_list()
+    elif noise_shape is None:
+        sizes = array_ops.shape(inputs)
+    else:
+        sizes = array_ops.unstack(array_ops.shape(inputs), num=len(noise_shape))
+    shape = sizes if noise_shape is None else \
+        [s if n is None else n for s, n in zip(sizes, noise_shape)]
     keep = comparison_ops.greater_equal(
         random_ops.stateless_uniform(shape, _seed_pair(seed), dtype=inputs.dtype), rate)
     return inputs * math_ops.cast(keep, inputs.dtype) / math_ops.cast(1 - rate, inputs.dtype)

@@ -16,7 +16,9 @@ from ..framework.shape_inference import constant_shape
 from ..framework.registry import BATCH, LINEAR, TRANSPARENT, Stacking, define_op
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
-from .array_ops import expand_dims, reshape, squeeze, tile
+from ..framework.tensor_shape import TensorShape
+from .array_ops import expand_dims, reshape, squeeze, stack, tile, unstack
+from .array_ops import shape as array_ops_shape
 from .gather_ops import gather
 from .op_util import (NO_ATTRS, as_input, binary_inputs, index_input, int_value, int_values,
                       normalize_axis)
@@ -533,11 +535,17 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:
     a = 0 if axis is None else int_value("boolean_mask", axis, "axis")
     a = a + tensor.ndim if a < 0 else a
     shape = tensor.shape.as_list()
-    if not 0 <= a <= tensor.ndim - k or shape[a:a + k] != mask.shape.as_list():
+    if not 0 <= a <= tensor.ndim - k or \
+            not TensorShape(shape[a:a + k]).is_compatible_with(mask.shape):
         raise ValueError(f"boolean_mask: Shapes {shape[a:a + k]} and {mask.shape.as_list()} are "
                          f"incompatible (tensor shape {shape}, mask shape "
                          f"{mask.shape.as_list()}, axis {a})")
-    flat = reshape(tensor, shape[:a] + [int(np.prod(shape[a:a + k]))] + shape[a + k:])
+    if None in shape:  # (in a graph) the sizes it does not know, when it runs
+        sizes = unstack(array_ops_shape(tensor), num=len(shape))
+        shape = [d if d is not None else sizes[i] for i, d in enumerate(shape)]
+        flat = reshape(tensor, stack(shape[:a] + [-1] + shape[a + k:]))
+    else:
+        flat = reshape(tensor, shape[:a] + [int(np.prod(shape[a:a + k]))] + shape[a + k:])
     picks = squeeze(where(reshape(mask, [-1])), axis=[1])
     return gather(flat, picks, axis=a)
 

@@ -148,12 +148,12 @@ def _keyed(seed) -> np.random.Generator:
                                                 for k in np.asarray(seed).reshape(-1)]))
 
 
-def _stateless_uniform(seed, shape, dtype):
-    return _draw_float(_keyed(seed).random, shape, dtype)
+def _stateless_uniform(seed, *given, shape, dtype):
+    return _draw_float(_keyed(seed).random, _run_shape(given, shape), dtype)
 
 
-def _stateless_normal(seed, shape, dtype):
-    return _draw_float(_keyed(seed).standard_normal, shape, dtype)
+def _stateless_normal(seed, *given, shape, dtype):
+    return _draw_float(_keyed(seed).standard_normal, _run_shape(given, shape), dtype)
 
 
 RandomStandardNormal = define_op("RandomStandardNormal", _standard_normal)
@@ -167,8 +167,10 @@ RandomShuffle = define_op("RandomShuffle", _shuffle)
 
 
 def _drawn_shape(inputs, attrs) -> list:
-    # A shape the graph computes is the op's input: what is known of it.
-    dims = constant_shape(inputs[0]) if inputs else tuple(attrs["shape"])
+    # A shape the graph computes is the op's last input (after a stateless op's seed): what
+    # is known of it.
+    shape = attrs["shape"]
+    dims = tuple(shape) if shape is not None else constant_shape(inputs[-1])
     return [(np.dtype(attrs["dtype"]), dims)]
 
 
@@ -301,7 +303,10 @@ def _stateless(op, shape, seed, dtype) -> Tensor:
         raise errors.InvalidArgumentError(
             None, op.name, f"{op.name}: seed must be an integer tensor of shape [2], got "
             f"{seed.dtype.name} of shape {seed.shape.as_list()}")
-    return execute(op, (seed,), {"shape": dims_values(op.name, shape), "dtype": dtype._np})
+    if not known_only_when_run(shape):
+        return execute(op, (seed,), {"shape": dims_values(op.name, shape), "dtype": dtype._np})
+    shape = shape if isinstance(shape, Tensor) else stack(list(shape))
+    return execute(op, (seed, shape), {"shape": None, "dtype": dtype._np})
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
