@@ -347,3 +347,17 @@ def test_custom_gradients_in_graphs_and_functions():
     t = np.tanh(0.3)
     assert float(gx) == pytest.approx(2.0 * (1 - t ** 2), rel=1e-6)
     assert float(gv) == pytest.approx(t, rel=1e-6)
+
+
+def test_sparse_and_several_dense_gradients_of_one_tensor_add_up():
+    # One IndexedSlices and two dense gradients reach `params`: the aggregation keeps
+    # adding once the sum has become dense.
+    with tf.Graph().as_default():
+        params = tf.constant(np.arange(6.0).reshape(3, 2))
+        y = tf.reduce_sum(tf.gather(params, [0, 2])) + tf.reduce_sum(params * 2.0) \
+            + tf.reduce_sum(params * params)
+        (g,) = tf.gradients(y, params)
+        value = run(g)
+    expected = 2.0 + 2.0 * np.arange(6.0).reshape(3, 2)
+    expected[[0, 2]] += 1.0
+    np.testing.assert_allclose(value, expected)

@@ -263,9 +263,10 @@ def aggregate_all(grads: list, method: int):
     if len(grads) == 1:
         return grads[0]
     if any(isinstance(g, IndexedSlices) for g in grads):
+        # Slices concatenate; once a dense gradient joins, the sum is dense.
         total = grads[0]
         for g in grads[1:]:
-            total = aggregate(total, g)
+            total = _sum(total, g)
         return total
     if method == AggregationMethod.ADD_N:
         return get_op("AddN")(*grads)
