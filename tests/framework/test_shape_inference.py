@@ -31,6 +31,7 @@ UNKNOWN_RANK = [
     ("pad", lambda p: tf.pad(p, [[1, 0], [0, 1]]), 2),
     ("softmax_cross_entropy", lambda p: tf.nn.softmax_cross_entropy_with_logits(p, p), None),
     ("einsum", lambda p: tf.einsum("ij,kj->ik", p, p), 2),
+    ("one_hot of argmax", lambda p: p * tf.one_hot(tf.argmax(p, 1), 3), None),
 ]
 
 

@@ -303,7 +303,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if count < 0:
         raise errors.invalid_argument("OneHot", f"depth must be non-negative, got: {count}")
     a = -1 if axis is None else int(axis)
-    if not -1 <= a <= idx.ndim:
+    if a < -1 or (idx.ndim is not None and a > idx.ndim):  # (an unknown rank: when it runs)
         raise errors.InvalidArgumentError(
             None, "OneHot", f"OneHot: Expected axis to be -1 or between [0, {idx.ndim}], but "
             f"got {a}")
