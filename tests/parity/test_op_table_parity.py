@@ -81,7 +81,7 @@ def _params():
         yield pytest.param(c, id=c.id, marks=marks)
 
 
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.parametrize("case", list(_params()))
 def test_row_matches_tensorflow(case, parity):
     try:
         twin = parity.translate(case.fn)
