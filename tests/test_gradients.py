@@ -361,3 +361,14 @@ def test_sparse_and_several_dense_gradients_of_one_tensor_add_up():
     expected = 2.0 + 2.0 * np.arange(6.0).reshape(3, 2)
     expected[[0, 2]] += 1.0
     np.testing.assert_allclose(value, expected)
+
+
+def test_gather_gradient_for_indices_of_unknown_size_stays_sparse():
+    with tf.Graph().as_default() as graph:
+        ids = tf1.placeholder(tf.int32, [None])
+        table = tf.constant(np.ones((5, 2), np.float32))
+        (g,) = tf.gradients(tf.reduce_sum(tf.gather(table, ids)), table)
+        assert isinstance(g, tf.IndexedSlices)
+        assert "EagerPyFunc" not in {op.type for op in graph.get_operations()}
+        dense = run(tf.convert_to_tensor(g), {ids: [1, 1, 3]})
+    np.testing.assert_array_equal(dense, [[0, 0], [2, 2], [0, 0], [1, 1], [0, 0]])

@@ -12,7 +12,7 @@ from .comparison_ops import GreaterEqual
 from .gather_ops import GatherV2, UnsortedSegmentSum
 from .indexing_ops import SelectV2, TensorScatterAdd
 from .math_ops import Maximum
-from .op_util import dtype_of, shape_of
+from .op_util import dtype_of, known_dims, shape_of
 
 
 def _transposed(x, perm: tuple):
@@ -30,10 +30,13 @@ def flat_row_ids(indices, rows: int, n: int):
 def _gather_grad(op, g):
     params, indices = op.inputs
     axis, b = op.attrs["axis"], op.attrs["batch_dims"]
-    ishape = shape_of(indices)
     if axis == 0:
-        n = int(np.prod(ishape, dtype=np.int64))
-        inner = shape_of(op.outputs[0])[len(ishape):]
+        idims, pdims = known_dims(indices), known_dims(params)
+        if idims is not None and None not in idims:
+            n = int(np.prod(idims, dtype=np.int64))
+            inner = shape_of(op.outputs[0])[len(idims):]
+        else:  # (in a graph) indices of a size known when it runs: a row per index
+            n, inner = -1, tuple(pdims[1:])
         rows = Reshape(g, (n,) + inner)
         try:
             dense_shape = np.asarray(shape_of(params), np.int32)
@@ -41,6 +44,7 @@ def _gather_grad(op, g):
             zeros = ZerosLike(params, dtype=dtype_of(g))
             return TensorScatterAdd(zeros, Reshape(indices, (n, 1)), rows), None
         return IndexedSlices(rows, Reshape(indices, (n,)), dense_shape), None
+    ishape = shape_of(indices)
     pshape = shape_of(params)
     # Dense: move the gathered axes next to the batch axes, segment-sum them into
     # (batch * n) rows, and move the gathered axis back into place.
