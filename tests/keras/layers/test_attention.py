@@ -219,3 +219,13 @@ def test_multi_head_attention_build_config_rebuilds_for_all_three_shapes():
     twin = L.MultiHeadAttention.from_config(layer.get_config())
     twin.build_from_config(config)
     assert [tuple(w.shape) for w in twin.weights] == [tuple(w.shape) for w in layer.weights]
+
+
+def test_multi_head_attention_reads_the_padding_masks_its_inputs_carry():
+    tf.keras.utils.set_random_seed(0)
+    embed = tf.keras.layers.Embedding(10, 8, mask_zero=True)
+    attention = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)
+    padded = embed(np.array([[3, 5, 0, 0]]))
+    unpadded = embed(np.array([[3, 5]]))
+    np.testing.assert_allclose(attention(padded, padded).numpy()[:, :2],
+                               attention(unpadded, unpadded).numpy(), atol=1e-6)

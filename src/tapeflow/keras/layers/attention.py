@@ -13,6 +13,7 @@ from ...framework.tensor_shape import TensorShape
 from ...ops import (array_ops, comparison_ops, creation_ops, indexing_ops, math_ops, nn_ops,
                    reduction_ops)
 from ...ops.special_math_ops import einsum
+from ..masks import get_keras_mask
 from .base import Layer
 from .core import Dropout, KernelLayer, kernel_options_config, set_kernel_options
 
@@ -372,6 +373,11 @@ class MultiHeadAttention(Layer):
     def call(self, query, value, key=None, attention_mask=None,
              return_attention_scores: bool = False, training=None,
              use_causal_mask: bool = False, query_mask=None, value_mask=None, key_mask=None):
+        # Padding masks the inputs carry (Embedding(mask_zero=True), Masking), as Keras.
+        query_mask = get_keras_mask(query) if query_mask is None else query_mask
+        value_mask = get_keras_mask(value) if value_mask is None else value_mask
+        if key is not None and key_mask is None:
+            key_mask = get_keras_mask(key)
         value = self._convert_input(value)
         key = value if key is None else self._convert_input(key)
         mask = self._attention_mask(query, value, attention_mask, use_causal_mask,
