@@ -385,9 +385,8 @@ class BatchedDomain:
         if len(gshape) <= len(shape):
             # A rule's constant result (zeros) carries no batch axis.
             return BroadcastTo(g, full)
-        lead = len(gshape) - len(full)
-        axes = tuple(range(1, lead + 1)) + tuple(
-            i + 1 + lead for i, d in enumerate(shape) if d == 1 and gshape[i + 1 + lead] != 1)
+        # The input's broadcast axes, past the batch axis.
+        axes = tuple(a + 1 for a in broadcast_axes(gshape[1:], shape))
         if axes:
             g = Sum(g, axis=axes, keepdims=False)
         return Reshape(g, full)
