@@ -94,18 +94,20 @@ class _RawDomain:
     def __init__(self) -> None:
         self.raw_view = OpRecord(None, None, None, None)
 
+    # What this domain's gradients are: raw arrays (Tensors unwrapped).
+    as_value = staticmethod(_unwrap)
+
     def seed(self, target, g):
         if g is None:
             value = target._value
             g = np.empty(value.shape, value.dtype)
             g.fill(1)
-            return g
-        if not isinstance(g, (Tensor, IndexedSlices)):
+        elif not isinstance(g, (Tensor, IndexedSlices)):
             g = convert_to_tensor(g, dtype=target.dtype)
-        return _unwrap(g)
+        return self.as_value(g)
 
     def zeros(self, output):
-        return np.zeros_like(output._value)
+        return self.as_value(np.zeros_like(output._value))
 
     def spec(self, x):
         return spec_of(x)
@@ -162,18 +164,7 @@ class _TensorDomain(_RawDomain):
     def __init__(self) -> None:
         pass
 
-    def seed(self, target, g):
-        if g is None:
-            value = target._value
-            ones = np.empty(value.shape, value.dtype)
-            ones.fill(1)
-            return Tensor(ones)
-        if not isinstance(g, (Tensor, IndexedSlices)):
-            g = convert_to_tensor(g, dtype=target.dtype)
-        return _wrap(g)
-
-    def zeros(self, output):
-        return Tensor(np.zeros_like(output._value))
+    as_value = staticmethod(_wrap)
 
     def view(self, rec: tuple) -> OpRecord:
         return OpRecord(*rec)
