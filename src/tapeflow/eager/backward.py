@@ -116,6 +116,8 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     # The raw domain's rules see a view of each record holding its arrays; set up here, as
     # it is on the hot path of every eager gradient.
     view = domain.raw_view
+    if view is not None:
+        view._needed = relevant
     found: dict = {}
     ndarray = np.ndarray
     # A batched domain's gradients never have their input's shape: each is unbroadcast.
@@ -158,7 +160,7 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
             if type(g) is IndexedSlices and not op.grad_takes_indexed_slices:
                 g = to_dense(g)
             if view is not None and not op.grad_takes_tensors:
-                view.op, view.attrs, view._tensors, view._needed = op, attrs, inputs, relevant
+                view.op, view.attrs, view._tensors = op, attrs, inputs
                 view.inputs = [inputs[0]._value, inputs[1]._value] if len(inputs) == 2 else \
                     [x._value for x in inputs]
                 view.outputs = [outputs[0]._value]
@@ -170,10 +172,8 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                          and not op.grad_takes_indexed_slices else g
                          for o, g in zip(outputs, out_grads)]
             in_grads = call(rule, rec, out_grads, relevant)
-        if len(inputs) == 1 and not isinstance(in_grads, (tuple, list)):
-            in_grads = (in_grads,)
-        elif not isinstance(in_grads, (tuple, list)) or len(in_grads) != len(inputs):
-            raise count_error(op, in_grads, len(inputs))
+        if type(in_grads) is not tuple or len(in_grads) != len(inputs):
+            in_grads = one_per_input(op, in_grads, len(inputs))
         for x, g in zip(inputs, in_grads):
             if g is None:
                 continue

@@ -207,6 +207,9 @@ def _sum_to_shape(g, shape):
     shape = shape if type(shape) is tuple else tuple(shape.tolist())
     if g.shape == shape:
         return g
+    lead = g.ndim - len(shape)
+    if lead > 0 and g.shape[lead:] == shape:  # broadcast along leading axes only (a bias)
+        return np.add.reduce(g, axis=tuple(range(lead)), dtype=g.dtype)
     axes = broadcast_axes(g.shape, shape)
     if axes:
         g = np.add.reduce(g, axis=axes, dtype=g.dtype)

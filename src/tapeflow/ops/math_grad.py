@@ -353,8 +353,13 @@ def keep_reduced_dims(t, shape: tuple, attrs: dict):
 
 @RegisterGradient("Sum")
 def _sum_grad(op, g):
+    return _spread(op, g, partly_known_dims(op.inputs[0]))
+
+
+def _spread(op, g, dims):
+    """Gradient `g` of reduction `op` broadcast back over its input (whose partly known
+    `dims` are given, None when fully known)."""
     x = op.inputs[0]
-    dims = partly_known_dims(x)
     if dims is None:
         shape = shape_of(x)
         return BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
@@ -384,7 +389,7 @@ def _mean_grad(op, g):
             sizes = GatherV2(Shape(x, out_type=np.int64), np.asarray(unknown, np.int64),
                              axis=0, batch_dims=0)
             count = Cast(Prod(sizes, axis=(0,), keepdims=False), dtype=dtype_of(g)) * count
-    return _sum_grad(op, g / count)
+    return _spread(op, g / count, dims)
 
 
 @RegisterGradient("Cast", takes_indexed_slices=True)

@@ -119,23 +119,27 @@ def _add_n(*inputs):
 
 
 def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
-    if a.ndim < 2 or b.ndim < 2:
-        raise errors.InvalidArgumentError(
-            None, "MatMul", f"MatMul: both inputs need rank >= 2, got shapes {list(a.shape)} and "
-            f"{list(b.shape)}; use tf.linalg.matvec or tf.expand_dims for vectors.")
     if transpose_a or adjoint_a:
-        a = a.swapaxes(-1, -2)
+        a = a.swapaxes(-1, -2) if a.ndim > 1 else a
         if adjoint_a and a.dtype.kind == "c":
             a = a.conj()
     if transpose_b or adjoint_b:
-        b = b.swapaxes(-1, -2)
+        b = b.swapaxes(-1, -2) if b.ndim > 1 else b
         if adjoint_b and b.dtype.kind == "c":
             b = b.conj()
-    if a.shape[-1] != b.shape[-2]:
-        raise errors.InvalidArgumentError(
-            None, "MatMul", f"MatMul: Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: "
-            f"{list(b.shape)} (after transposes); dtypes {a.dtype} and {b.dtype}.")
+    if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
+        raise _matmul_error(a, b)
     return a @ b
+
+
+def _matmul_error(a, b) -> errors.InvalidArgumentError:
+    if a.ndim < 2 or b.ndim < 2:
+        return errors.InvalidArgumentError(
+            None, "MatMul", f"MatMul: both inputs need rank >= 2, got shapes {list(a.shape)} and "
+            f"{list(b.shape)}; use tf.linalg.matvec or tf.expand_dims for vectors.")
+    return errors.InvalidArgumentError(
+        None, "MatMul", f"MatMul: Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: "
+        f"{list(b.shape)} (after transposes); dtypes {a.dtype} and {b.dtype}.")
 
 
 def _sum(x, axis, keepdims):

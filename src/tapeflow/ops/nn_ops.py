@@ -96,9 +96,12 @@ def _softmax_xent(logits, labels):
     return loss, np.exp(log_probs) - labels
 
 
+_UNSIGNED = {np.dtype(f"i{size}"): np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
+
+
 def _check_labels(labels, classes: int) -> None:
     # Seen as unsigned, a negative label is larger than any class: one pass finds both.
-    if labels.size and labels.view(labels.dtype.str.replace("i", "u")).max() >= classes:
+    if labels.size and labels.view(_UNSIGNED.get(labels.dtype, labels.dtype)).max() >= classes:
         bad = labels[(labels < 0) | (labels >= classes)].ravel()[0]
         raise errors.InvalidArgumentError(
             None, "SparseSoftmaxCrossEntropyWithLogits",
@@ -109,12 +112,13 @@ def _check_labels(labels, classes: int) -> None:
 def _sparse_xent(logits, labels):
     """Loss per example and its gradient w.r.t. the logits (softmax minus one-hot), as TF's
     fused kernel returns both."""
-    _check_labels(labels, logits.shape[-1])
+    classes = logits.shape[-1]
+    _check_labels(labels, classes)
     shifted = logits - np.maximum.reduce(logits, axis=-1, keepdims=True)
     exp = np.exp(shifted)
     total = np.add.reduce(exp, axis=-1, keepdims=True)
     # Each example's label as a position in the flattened (C-ordered, fresh) arrays.
-    picked = np.arange(labels.size) * logits.shape[-1] + labels.ravel()
+    picked = np.arange(0, labels.size * classes, classes) + labels.ravel()
     loss = np.log(total[..., 0]) - shifted.ravel()[picked].reshape(labels.shape)
     backprop = exp / total
     backprop.ravel()[picked] -= 1
