@@ -125,6 +125,7 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     for index in range(len(records) - 1, -1, -1):
         rec = records.pop() if consume else records[index]
         op, inputs, outputs, attrs = rec
+        arity = len(inputs)
         single = len(outputs) == 1
         if single:
             out_id = outputs[0]._id
@@ -161,7 +162,7 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                 g = to_dense(g)
             if view is not None and not op.grad_takes_tensors:
                 view.op, view.attrs, view._tensors = op, attrs, inputs
-                view.inputs = [inputs[0]._value, inputs[1]._value] if len(inputs) == 2 else \
+                view.inputs = [inputs[0]._value, inputs[1]._value] if arity == 2 else \
                     [x._value for x in inputs]
                 view.outputs = [outputs[0]._value]
                 in_grads = rule(view, g)
@@ -172,8 +173,9 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                          and not op.grad_takes_indexed_slices else g
                          for o, g in zip(outputs, out_grads)]
             in_grads = call(rule, rec, out_grads, relevant)
-        if type(in_grads) is not tuple or len(in_grads) != len(inputs):
-            in_grads = one_per_input(op, in_grads, len(inputs))
+        if type(in_grads) is not tuple or len(in_grads) != arity:
+            in_grads = (in_grads,) if arity == 1 and type(in_grads) is ndarray else \
+                one_per_input(op, in_grads, arity)
         for x, g in zip(inputs, in_grads):
             if g is None:
                 continue
@@ -181,7 +183,7 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
             if x_id not in relevant:
                 continue
             if not exact or type(g) is not ndarray or g.shape != x._value.shape:
-                g = unbroadcast_to(g, x, len(inputs) == 1)
+                g = unbroadcast_to(g, x, arity == 1)
             old = pending.get(x_id)
             pending[x_id] = g if old is None else add(old, g)
     result = domain.result

@@ -107,7 +107,8 @@ class _RawDomain:
         return self.as_value(g)
 
     def zeros(self, output):
-        return self.as_value(np.zeros_like(output._value))
+        value = output._value
+        return self.as_value(np.zeros(value.shape, value.dtype))
 
     def spec(self, x):
         return spec_of(x)
