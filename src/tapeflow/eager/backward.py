@@ -38,6 +38,8 @@ def as_unconnected(value) -> UnconnectedGradients:
     Raises:
         ValueError: any other value.
     """
+    if type(value) is UnconnectedGradients:
+        return value
     try:
         return UnconnectedGradients(value)
     except ValueError:

@@ -102,7 +102,8 @@ class _RawDomain:
             value = target._value
             g = np.empty(value.shape, value.dtype)
             g.fill(1)
-        elif not isinstance(g, (Tensor, IndexedSlices)):
+            return g if self.raw else Tensor(g)
+        if not isinstance(g, (Tensor, IndexedSlices)):
             g = convert_to_tensor(g, dtype=target.dtype)
         return self.as_value(g)
 
