@@ -8,8 +8,12 @@ def _is_sequence(x) -> bool:
 
 def _is_flat(structure) -> bool:
     """A plain list or tuple of leaves (the common case, handled without recursion)."""
-    return type(structure) in (list, tuple) and not any(
-        isinstance(item, (list, tuple, dict)) for item in structure)
+    if type(structure) is not list and type(structure) is not tuple:
+        return False
+    for item in structure:
+        if isinstance(item, (list, tuple, dict)):
+            return False
+    return True
 
 
 def flatten(structure) -> list:

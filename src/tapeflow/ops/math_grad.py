@@ -347,6 +347,8 @@ def keep_reduced_dims(t, shape: tuple, attrs: dict):
     """A reduction's output (or its gradient) with the reduced axes kept as length 1."""
     if attrs["keepdims"]:
         return t
+    if attrs["axis"] is None:
+        return Reshape(t, (1,) * len(shape))
     axes = reduced_axes(attrs, len(shape))
     return Reshape(t, tuple(1 if i in axes else d for i, d in enumerate(shape)))
 
