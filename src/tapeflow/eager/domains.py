@@ -80,22 +80,27 @@ def _sum(old, new):
     return old + new
 
 
+def _add(old, new):
+    """`_sum`, with two arrays (the raw domain's usual case) added straight away."""
+    if type(old) is np.ndarray and type(new) is np.ndarray:
+        return old + new
+    return _sum(old, new)
+
+
 # -- domains -------------------------------------------------------------------------------
 
-class _RawDomain:
-    """NumPy arrays: nothing records the backward pass, so rules run at NumPy speed on a
-    view of each record whose inputs and outputs are the arrays."""
+class _TensorDomain:
+    """Tensors: the backward pass runs through `execute`, so recorders active now (outer
+    tapes, accumulators) record it and it can be differentiated again."""
 
     deferred = False
-    raw = True
+    raw = False
     graph = False
     batched = False
+    raw_view = None
 
-    def __init__(self) -> None:
-        self.raw_view = OpRecord(None, None, None, None)
-
-    # What this domain's gradients are: raw arrays (Tensors unwrapped).
-    as_value = staticmethod(_unwrap)
+    # What this domain's gradients are: Tensors (raw arrays wrapped).
+    as_value = staticmethod(_wrap)
 
     def seed(self, target, g):
         if g is None:
@@ -115,6 +120,40 @@ class _RawDomain:
         return spec_of(x)
 
     def view(self, rec: tuple) -> OpRecord:
+        return OpRecord(*rec)
+
+    def call(self, rule, rec: tuple, out_grads, relevant):
+        """The rule's result for upstream `out_grads` (one per output of record `rec`)."""
+        view = OpRecord(*rec)
+        view._needed = relevant
+        return rule(view, *out_grads)
+
+    def unbroadcast(self, g, x, single_input: bool = False):
+        """`g` summed to the shape of input `x` (of an op with one input when
+        `single_input`, whose gradient has its shape however unknown)."""
+        if type(g) is IndexedSlices:
+            return g
+        return unbroadcast(g, x._value.shape)
+
+    add = staticmethod(_sum)
+    total = None
+
+    def result(self, g):
+        return _wrap(g)
+
+
+class _RawDomain(_TensorDomain):
+    """NumPy arrays: nothing records the backward pass, so rules run at NumPy speed on a
+    view of each record whose inputs and outputs are the arrays."""
+
+    raw = True
+
+    def __init__(self) -> None:
+        self.raw_view = OpRecord(None, None, None, None)
+
+    as_value = staticmethod(_unwrap)
+
+    def view(self, rec: tuple) -> OpRecord:
         """The record as rules see it: its inputs' and outputs' arrays."""
         op, inputs, outputs, attrs = rec
         view = OpRecord(op, [x._value for x in inputs], [o._value for o in outputs], attrs)
@@ -122,7 +161,6 @@ class _RawDomain:
         return view
 
     def call(self, rule, rec: tuple, out_grads, relevant):
-        """The rule's result for upstream `out_grads` (one per output of record `rec`)."""
         op, inputs, outputs, attrs = rec
         if op.grad_takes_tensors:  # user code (a custom_gradient's grad_fn)
             view = OpRecord(op, inputs, outputs, attrs)
@@ -138,46 +176,7 @@ class _RawDomain:
             return rule(view, out_grads[0])
         return rule(view, *out_grads)
 
-    def unbroadcast(self, g, x, single_input: bool = False):
-        """`g` summed to the shape of input `x` (of an op with one input when
-        `single_input`, whose gradient has its shape however unknown)."""
-        if type(g) is IndexedSlices:
-            return g
-        return unbroadcast(g, x._value.shape)
-
-    def add(self, old, new):
-        if type(old) is np.ndarray and type(new) is np.ndarray:
-            return old + new
-        return _sum(old, new)
-
-    total = None
-
-    def result(self, g):
-        return _wrap(g)
-
-
-class _TensorDomain(_RawDomain):
-    """Tensors: the backward pass runs through `execute`, so recorders active now (outer
-    tapes, accumulators) record it and it can be differentiated again."""
-
-    raw = False
-    raw_view = None
-
-    def __init__(self) -> None:
-        pass
-
-    as_value = staticmethod(_wrap)
-
-    def view(self, rec: tuple) -> OpRecord:
-        return OpRecord(*rec)
-
-    def call(self, rule, rec: tuple, out_grads, relevant):
-        view = OpRecord(*rec)
-        view._needed = relevant
-        return rule(view, *out_grads)
-
-    def add(self, old, new):
-        return _sum(old, new)
+    add = staticmethod(_add)
 
 
 TENSOR = _TensorDomain()
@@ -384,7 +383,7 @@ class BatchedDomain:
             g = Sum(g, axis=axes, keepdims=False)
         return Reshape(g, full)
 
-    add = _RawDomain.add
+    add = staticmethod(_add)
 
     def result(self, g):
         return _wrap(g)
