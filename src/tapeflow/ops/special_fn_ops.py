@@ -94,6 +94,15 @@ Igammac = define_op("Igammac", _scipy_kernel("gammaincc"), family=ELEMENTWISE)
 # LookupError, as there.
 IgammaGradA = define_op("IgammaGradA", _igamma_grad_a, family=ELEMENTWISE)
 Betainc = define_op("Betainc", _scipy_kernel("betainc"), family=ELEMENTWISE)
+
+
+@silenced
+def _expint(x):
+    # TF's Ei is nan for negative x (SciPy's continues it there).
+    return np.where(x < 0, np.nan, scipy_special().expi(x)).astype(x.dtype, copy=False)
+
+
+
 Zeta = define_op("Zeta", _scipy_kernel("zeta"), family=ELEMENTWISE)
 NextAfter = define_op("NextAfter", np.nextafter, family=ELEMENTWISE)
 Rint = define_op("Rint", np.rint, family=ELEMENTWISE)
@@ -108,11 +117,11 @@ _UNARY = [
     ("BesselI0", "i0", None, "bessel_i0", "math", True,
      "The modified Bessel function of the first kind of order 0", "[1.0635, 1.2661]"),
     ("BesselI0e", "i0e", None, "bessel_i0e", "math", True, "exp(-|x|) * bessel_i0(x)",
-     "[0.645 , 0.4658]"),
+     "[0.645, 0.4658 ]"),
     ("BesselI1", "i1", None, "bessel_i1", "math", True,
      "The modified Bessel function of the first kind of order 1", "[0.2579, 0.5652]"),
     ("BesselI1e", "i1e", None, "bessel_i1e", "math", True, "exp(-|x|) * bessel_i1(x)",
-     "[0.1564, 0.2079]"),
+     "[0.1564 , 0.2079]"),
     ("BesselJ0", "j0", None, "bessel_j0", "math.special", True,
      "The Bessel function of the first kind of order 0", "[0.9385, 0.7652]"),
     ("BesselJ1", "j1", None, "bessel_j1", "math.special", True,
@@ -122,27 +131,28 @@ _UNARY = [
     ("BesselY1", "y1", None, "bessel_y1", "math.special", True,
      "The Bessel function of the second kind of order 1", "[-1.4715, -0.7812]"),
     ("BesselK0", "k0", None, "bessel_k0", "math.special", True,
-     "The modified Bessel function of the second kind of order 0", "[0.9244, 0.421 ]"),
+     "The modified Bessel function of the second kind of order 0", "[0.9244, 0.421]"),
     ("BesselK0e", "k0e", None, "bessel_k0e", "math.special", True, "exp(x) * bessel_k0(x)",
      "[1.5241, 1.1445]"),
     ("BesselK1", "k1", None, "bessel_k1", "math.special", True,
-     "The modified Bessel function of the second kind of order 1", "[1.6564, 0.6019]"),
+     "The modified Bessel function of the second kind of order 1", "[1.6564 , 0.6019]"),
     ("BesselK1e", "k1e", None, "bessel_k1e", "math.special", True, "exp(x) * bessel_k1(x)",
-     "[2.731 , 1.6362]"),
+     "[2.731, 1.6362]"),
     ("Dawsn", "dawsn", None, "dawsn", "math.special", False,
      "Dawson's integral, exp(-x**2) times the integral of exp(t**2) from 0 to x",
      "[0.4244, 0.5381]"),
-    ("Expint", "expi", None, "expint", "math.special", False, "The exponential integral Ei(x)",
+    ("Expint", "expi", None, "expint", "math.special", False,
+     "The exponential integral Ei(x) (nan for x < 0, as TF)",
      "[0.4542, 1.8951]"),
     ("FresnelCos", "fresnel", 1, "fresnel_cos", "math.special", False,
-     "The Fresnel integral of cos(pi t**2 / 2) from 0 to x", "[0.4923, 0.7799]"),
+     "The Fresnel integral of cos(pi t**2 / 2) from 0 to x", "[0.4923, 0.7799 ]"),
     ("FresnelSin", "fresnel", 0, "fresnel_sin", "math.special", False,
      "The Fresnel integral of sin(pi t**2 / 2) from 0 to x", "[0.0647, 0.4383]"),
     ("Spence", "spence", None, "spence", "math.special", False,
      "Spence's integral of log(t) / (1 - t) from 1 to x", "[0.5822, 0.    ]"),
 ]
-OPS = {row[0]: define_op(row[0], _scipy_kernel(row[1], row[2]), family=ELEMENTWISE)
-       for row in _UNARY}
+OPS = {row[0]: define_op(row[0], _expint if row[0] == "Expint" else
+                         _scipy_kernel(row[1], row[2]), family=ELEMENTWISE) for row in _UNARY}
 
 
 def _special_unary(op, public_name: str, namespace: str, half: bool, summary: str,
@@ -258,7 +268,7 @@ def igammac(a, x, name=None) -> Tensor:
     Example:
         >>> import tapeflow as tf
         >>> tf.math.igammac(tf.constant([1.0, 2.0]), tf.constant([1.0, 1.0])).numpy()
-        array([0.3679, 0.7358], dtype=float32)
+        array([0.3679, 0.7358 ], dtype=float32)
     """
     return execute(Igammac, tuple(_floating_inputs("Igammac", [a, x], errors.NotFoundError)),
                    NO_ATTRS)
@@ -270,13 +280,15 @@ def betainc(a, b, x, name=None) -> Tensor:
 
     Args:
         a, b: float32 or float64 tensors (positive).
-        x: a tensor of their dtype, in [0, 1].
+        x: a tensor of their dtype, in [0, 1]. Each of a, b and x is a scalar or of the one
+            shape the others have (no other broadcasting, as TF).
 
     Returns:
-        A tensor of the broadcast shape; nan outside the domain.
+        A tensor of that shape; nan outside the domain.
 
     Raises:
-        InvalidArgumentError: the dtypes differ or are not float32 or float64.
+        InvalidArgumentError: the dtypes differ or are not float32 or float64, or two shapes
+            differ.
 
     Example:
         >>> import tapeflow as tf
@@ -284,6 +296,13 @@ def betainc(a, b, x, name=None) -> Tensor:
         array([0.6875], dtype=float32)
     """
     inputs = _floating_inputs("Betainc", [a, b, x], errors.InvalidArgumentError)
+    shaped = [(n, t) for n, t in zip("abx", inputs) if t.ndim != 0]
+    for n, t in shaped[1:]:
+        if t.shape != shaped[0][1].shape:  # no broadcasting but of scalars, as TF
+            raise errors.InvalidArgumentError(
+                None, "Betainc", f"Betainc: shapes of {shaped[0][0]} and {n} are inconsistent: "
+                f"{shaped[0][1].shape.as_list()} vs. {t.shape.as_list()} (each of a, b and x "
+                "is a scalar or of the one shape)")
     return execute(Betainc, tuple(inputs), NO_ATTRS)
 
 
@@ -350,7 +369,7 @@ def erfcinv(x, name=None) -> Tensor:
     Example:
         >>> import tapeflow as tf
         >>> tf.math.erfcinv(tf.constant([0.5, 1.0])).numpy()
-        array([0.4769, 0.    ], dtype=float32)
+        array([ 0.4769, -0.    ], dtype=float32)
     """
     x = as_input(x)
     if x._value.dtype.kind in "iu":
