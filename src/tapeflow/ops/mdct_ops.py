@@ -43,7 +43,7 @@ def kaiser_window(window_length, beta=12.0, dtype=dtypes.float32, name=None) -> 
 
     Raises:
         ValueError: dtype is not floating.
-        InvalidArgumentError: window_length is negative.
+        InvalidArgumentError: window_length is not positive.
 
     Example:
         >>> import tapeflow as tf
@@ -51,6 +51,8 @@ def kaiser_window(window_length, beta=12.0, dtype=dtypes.float32, name=None) -> 
         array([0.4387, 0.9243 , 0.9243 , 0.4387], dtype=float32)
     """
     length, np_dtype = _window_length("kaiser_window", window_length, dtype)
+    if length == 0:  # TF's window is a range that cannot be empty
+        raise invalid_argument("kaiser_window", "window_length must be positive, got 0")
     return constant(_kaiser(length, float(beta), np_dtype))
 
 

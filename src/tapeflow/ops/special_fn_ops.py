@@ -4,7 +4,9 @@ Fresnel and Spence integrals, and the zero-safe products xlogy, xlog1py, xdivy a
 multiply_no_nan.
 
 Kernels call scipy.special (imported on first use through `special_ops.scipy_special`);
-half-precision input is computed in float32 by SciPy and cast back. Each op is one
+half-precision input is computed in float32 by SciPy and cast back. Outside their domains they
+give TF's values (-inf or inf for the Bessel functions of the second kind below zero, nan for
+Ei there and for the incomplete gamma functions at a <= 0 or x < 0). Each op is one
 `define_op` row; the gradient rules are in `special_fn_grad.py`. Functions TF composes from
 other ops (erfcinv, reciprocal_no_nan, lbeta) are composed here too and need no rule.
 """
@@ -20,6 +22,7 @@ from ..framework.execute import execute
 from ..framework.numpy_warnings import silenced
 from ..framework.registry import ELEMENTWISE, define_op
 from ..framework.tensor import Tensor
+from ..framework.variables import Variable
 from .math_ops import (FLOAT, INEXACT, DivNoNan, dtype_error, function_doc, no_kernel_error,
                        reduce_sum, unary_function)
 from .op_util import NO_ATTRS, as_input, binary_inputs, same_dtype_inputs
@@ -28,17 +31,40 @@ from .special_ops import lgamma, scipy_special
 _HALF = np.dtype(np.float16)
 
 
+# TF's values below zero where SciPy's differ (nan there): the Bessel functions of the second
+# kind diverge, and Ei is not continued.
+_BELOW_ZERO = {"y0": -np.inf, "y1": -np.inf, "k0": np.inf, "k0e": np.inf, "k1": np.inf,
+               "k1e": np.inf, "expi": np.nan}
+
+
 def _scipy_kernel(name: str, pick=None):
     """The elementwise kernel calling scipy.special.<name> (the `pick`-th of its outputs),
     in x's dtype."""
+    below_zero = _BELOW_ZERO.get(name)
+
     @silenced
     def kernel(*args):
         out = getattr(scipy_special(), name)(*args)
         if pick is not None:
             out = out[pick]
+        if below_zero is not None:
+            out = np.where(args[0] < 0, below_zero, out)
         return out.astype(args[-1].dtype, copy=False)
     kernel.__name__ = f"_{name}"
     return kernel
+
+
+@silenced
+def _igamma(a, x):
+    # TF's domain: nan for a <= 0 or x < 0, except P(a, 0) = 0.
+    out = np.where((a <= 0) | (x < 0), np.nan, scipy_special().gammainc(a, x))
+    return np.where(x == 0, 0.0, out).astype(np.result_type(a, x), copy=False)
+
+
+@silenced
+def _igammac(a, x):
+    out = np.where((a <= 0) | (x < 0), np.nan, scipy_special().gammaincc(a, x))
+    return out.astype(np.result_type(a, x), copy=False)
 
 
 @silenced
@@ -71,8 +97,8 @@ def _igamma_grad_a(a, x):
     a64, x64 = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
     log_x = np.log(x64)
     total = np.zeros_like(a64)
-    limit = int(np.nanmax(x64, initial=0.0) + 12 * math.sqrt(np.nanmax(x64, initial=0.0)) + 64)
-    for n in range(min(limit, 100_000)):
+    top = float(np.max(x64, where=np.isfinite(x64), initial=0.0))
+    for n in range(min(int(top + 12 * math.sqrt(top) + 64), 100_000)):
         shifted = a64 + n + 1
         term = np.exp((shifted - 1) * log_x - x64 - sp.gammaln(shifted))
         total += term * (log_x - sp.psi(shifted))
@@ -88,24 +114,17 @@ Xlogy = define_op("Xlogy", _xlogy, family=ELEMENTWISE)
 Xlog1py = define_op("Xlog1py", _xlog1py, family=ELEMENTWISE)
 Xdivy = define_op("Xdivy", _xdivy, family=ELEMENTWISE)
 MulNoNan = define_op("MulNoNan", _mul_no_nan, family=ELEMENTWISE)
-Igamma = define_op("Igamma", _scipy_kernel("gammainc"), family=ELEMENTWISE)
-Igammac = define_op("Igammac", _scipy_kernel("gammaincc"), family=ELEMENTWISE)
+Igamma = define_op("Igamma", _igamma, family=ELEMENTWISE)
+Igammac = define_op("Igammac", _igammac, family=ELEMENTWISE)
 # TF registers no gradient for IgammaGradA: a second derivative of igamma in `a` is a
 # LookupError, as there.
 IgammaGradA = define_op("IgammaGradA", _igamma_grad_a, family=ELEMENTWISE)
 Betainc = define_op("Betainc", _scipy_kernel("betainc"), family=ELEMENTWISE)
-
-
-@silenced
-def _expint(x):
-    # TF's Ei is nan for negative x (SciPy's continues it there).
-    return np.where(x < 0, np.nan, scipy_special().expi(x)).astype(x.dtype, copy=False)
-
-
-
 Zeta = define_op("Zeta", _scipy_kernel("zeta"), family=ELEMENTWISE)
 NextAfter = define_op("NextAfter", np.nextafter, family=ELEMENTWISE)
 Rint = define_op("Rint", np.rint, family=ELEMENTWISE)
+
+
 
 # (op name, scipy.special function, which of its outputs, public name, namespace, whether
 # float16 has a kernel, summary, the doctest's values at x = [0.5, 1.0])
@@ -151,8 +170,8 @@ _UNARY = [
     ("Spence", "spence", None, "spence", "math.special", False,
      "Spence's integral of log(t) / (1 - t) from 1 to x", "[0.5822, 0.    ]"),
 ]
-OPS = {row[0]: define_op(row[0], _expint if row[0] == "Expint" else
-                         _scipy_kernel(row[1], row[2]), family=ELEMENTWISE) for row in _UNARY}
+OPS = {row[0]: define_op(row[0], _scipy_kernel(row[1], row[2]), family=ELEMENTWISE)
+       for row in _UNARY}
 
 
 def _special_unary(op, public_name: str, namespace: str, half: bool, summary: str,
@@ -334,7 +353,7 @@ def nextafter(x1, x2, name=None) -> Tensor:
     broadcasting (op `NextAfter`). Its gradient is 1 for x1 and 0 for x2, as in TF.
 
     Args:
-        x1: a float32 or float64 tensor.
+        x1: a float32 or float64 tensor (other data becomes float32, as in TF).
         x2: a tensor of x1's dtype.
 
     Returns:
@@ -348,6 +367,8 @@ def nextafter(x1, x2, name=None) -> Tensor:
         >>> float(tf.math.nextafter(tf.constant(1.0, tf.float64), 2.0) - 1.0)
         2.220446049250313e-16
     """
+    if not any(isinstance(v, (Tensor, Variable)) for v in (x1, x2)):
+        x1 = np.asarray(x1, np.float32)  # TF's op converts other data to its default dtype
     inputs = _floating_inputs("NextAfter", [x1, x2], errors.InvalidArgumentError)
     return execute(NextAfter, tuple(inputs), NO_ATTRS)
 
