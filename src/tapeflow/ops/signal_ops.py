@@ -1,11 +1,11 @@
-"""Discrete Fourier transforms over the innermost 1, 2 or 3 axes (tf.signal's FFT family)
-and the spectrum shifts; kernels and the public TF-named functions.
+"""Discrete Fourier transforms over the innermost 1, 2 or 3 axes or over any axes (the n-D
+ones), and the spectrum shifts; kernels and the public TF-named functions.
 
 The transforms are the one primitive of tf.signal: no composition of existing ops computes an
 O(n log n) DFT, so each is one `define_op` row (gradient rules in `signal_grad.py`); every
 other tf.signal function (spectral_ops.py) is composed of them and other ops. The primitives
 see their input already cropped or zero-padded to `fft_length`, so that step gets its
-gradient from Slice and Pad.
+gradient from StridedSlice and Pad.
 """
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from ..framework.registry import LINEAR, TRANSPARENT, define_op
 from ..framework.tensor import Tensor, constant
 from ..framework.variables import Variable
 from .array_ops import pad, roll
-from .indexing_ops import slice as slice_
 from .math_ops import cast
 from .op_util import NO_ATTRS, as_input, int_values, normalize_axes
 
@@ -117,13 +116,19 @@ def _of_rank(op_name: str, x: Tensor, rank: int) -> Tensor:
 def fit_axes(x: Tensor, axes: tuple, lengths: tuple) -> Tensor:
     """`x` cropped or zero-padded at the end of `axes` (non-negative) to `lengths`."""
     shape = x.shape.as_list()
-    target = list(shape)
-    for a, n in zip(axes, lengths):
-        target[a] = n
-    if target == shape:
+    fitted = dict(zip(axes, lengths))
+    if all(shape[a] == n for a, n in fitted.items()):
         return x
-    x = slice_(x, [0] * len(shape), [min(d, n) for d, n in zip(shape, target)])
-    return pad(x, [[0, max(n - d, 0)] for d, n in zip(shape, target)])
+    if any(shape[a] is None for a in fitted):
+        raise ValueError(f"the sizes of the transformed axes {list(axes)} must be known to "
+                         f"crop or pad them to {list(lengths)}; got shape {shape}")
+    if any(n < shape[a] for a, n in fitted.items()):
+        x = x[tuple(slice(None, fitted[i]) if i in fitted else slice(None)
+                    for i in range(len(shape)))]
+    if any(n > shape[a] for a, n in fitted.items()):
+        x = pad(x, [[0, max(fitted[i] - shape[i], 0) if i in fitted else 0]
+                    for i in range(len(shape))])
+    return x
 
 
 def fit_innermost(x: Tensor, lengths: tuple) -> Tensor:
