@@ -7,6 +7,8 @@ import pytest
 
 import tapeflow
 
+from .test_dtype_parity import _output_dtype
+
 pytestmark = pytest.mark.parity
 
 _RNG = np.random.default_rng(11)
@@ -137,15 +139,6 @@ def test_special_functions_match_tensorflow(label, parity):
     ours = parity.describe(tapeflow, raised(CASES[label], tapeflow))
     # float32 results by different algorithms (Eigen's, SciPy's) agree to a few ulps
     parity.assert_same(ours, theirs, rtol=2e-5, atol=1e-6, where=label)
-
-
-def _output_dtype(tf, name: str, dtype: str, arity: int):
-    x = tf.constant(np.array([[0.25, 0.5], [0.75, 1.5]]).astype(dtype), dtype=getattr(tf, dtype))
-    try:
-        out = _function(tf, name)(*[x] * arity)
-    except Exception as e:  # noqa: BLE001  (the class is what is compared)
-        return ("raised", type(e).__name__)
-    return [t.dtype.name for t in (out if isinstance(out, (tuple, list)) else [out])]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

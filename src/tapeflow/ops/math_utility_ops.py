@@ -194,31 +194,33 @@ def is_strictly_increasing(x, name=None) -> Tensor:
     return reduce_all(less(np.zeros((), diff.dtype._np), diff))
 
 
-def _approx_top_k(operand, k, reduction_dimension, largest: bool, op_name: str):
-    x = as_input(operand)
-    if x.dtype not in (dtypes.float16, dtypes.float32):
-        raise errors.InvalidArgumentError(
-            None, "ApproxTopK", f"{op_name}: operand must be float16 or float32 (bfloat16 in TF), "
-            f"got a {x.dtype.name} tensor of shape {x.shape.as_list()}")
-    if x.ndim == 0:
-        raise errors.InvalidArgumentError(None, "ApproxTopK", f"{op_name}: operand must have "
-                                          "rank >= 1, got a scalar")
-    axis = normalize_axis("ApproxTopK", reduction_dimension, x.ndim)
-    perm = list(range(x.ndim))
-    perm[axis], perm[-1] = perm[-1], perm[axis]
-    moved = transpose(x, perm) if axis != x.ndim - 1 else x
-    values, indices = top_k(moved if largest else -moved, int_value("ApproxTopK", k, "k"))
-    if not largest:
-        values = -values
-    if axis != x.ndim - 1:
-        values, indices = transpose(values, perm), transpose(indices, perm)
-    return [values, indices]
+def _approx_top_k(largest: bool):
+    public_name = "approx_max_k" if largest else "approx_min_k"
 
-
-def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
-                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None) -> list:
-    """The k largest entries along `reduction_dimension`, in descending order, and their
-    indices (int32). Computed exactly (recall 1), which every recall_target allows; the
+    def fn(operand, k, reduction_dimension=-1, recall_target=0.95,
+           reduction_input_size_override=-1, aggregate_to_topk=True, name=None) -> list:
+        x = as_input(operand)
+        if x.dtype not in (dtypes.float16, dtypes.float32):
+            raise errors.InvalidArgumentError(
+                None, "ApproxTopK", f"{public_name}: operand must be float16 or float32 "
+                f"(bfloat16 in TF), got a {x.dtype.name} tensor of shape {x.shape.as_list()}")
+        if x.ndim == 0:
+            raise errors.InvalidArgumentError(None, "ApproxTopK", f"{public_name}: operand "
+                                              "must have rank >= 1, got a scalar")
+        axis = normalize_axis("ApproxTopK", reduction_dimension, x.ndim)
+        perm = list(range(x.ndim))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        moved = transpose(x, perm) if axis != x.ndim - 1 else x
+        values, indices = top_k(moved if largest else -moved, int_value("ApproxTopK", k, "k"))
+        if not largest:
+            values = -values
+        if axis != x.ndim - 1:
+            values, indices = transpose(values, perm), transpose(indices, perm)
+        return [values, indices]
+    fn.__name__ = fn.__qualname__ = public_name
+    which, order = ("largest", "descending") if largest else ("smallest", "ascending")
+    fn.__doc__ = f"""The k {which} entries along `reduction_dimension`, in {order} order, and
+    their indices (int32). Computed exactly (recall 1), which every recall_target allows; the
     gradient flows to the values as top_k's.
 
     Args:
@@ -236,38 +238,16 @@ def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
 
     Example:
         >>> import tapeflow as tf
-        >>> values, indices = tf.math.approx_max_k(tf.constant([1.0, 3.0, 2.0]), 2)
+        >>> values, indices = tf.math.{public_name}(tf.constant([1.0, 3.0, 2.0]), 2)
         >>> values.numpy(), indices.numpy()
-        (array([3., 2.], dtype=float32), array([1, 2], dtype=int32))
+        {"(array([3., 2.], dtype=float32), array([1, 2], dtype=int32))" if largest else
+         "(array([1., 2.], dtype=float32), array([0, 2], dtype=int32))"}
     """
-    return _approx_top_k(operand, k, reduction_dimension, True, "approx_max_k")
+    return fn
 
 
-def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
-                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None) -> list:
-    """The k smallest entries along `reduction_dimension`, in ascending order, and their
-    indices (int32); exact, as `approx_max_k`.
-
-    Args:
-        operand: a float16 or float32 tensor.
-        k: how many entries to keep.
-        reduction_dimension: the axis to search (default the last).
-        recall_target, reduction_input_size_override, aggregate_to_topk: accepted for TF
-            compatibility (the result is exact).
-
-    Returns:
-        A list [values, indices] with `k` entries along `reduction_dimension`.
-
-    Raises:
-        InvalidArgumentError: another dtype, a scalar, or k out of range.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> values, indices = tf.math.approx_min_k(tf.constant([1.0, 3.0, 2.0]), 2)
-        >>> values.numpy(), indices.numpy()
-        (array([1., 2.], dtype=float32), array([0, 2], dtype=int32))
-    """
-    return _approx_top_k(operand, k, reduction_dimension, False, "approx_min_k")
+approx_max_k = _approx_top_k(True)
+approx_min_k = _approx_top_k(False)
 
 
 def sobol_sample(dim, num_results, skip=0, dtype=dtypes.float32, name=None) -> Tensor:

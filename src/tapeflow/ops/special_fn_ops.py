@@ -242,9 +242,12 @@ multiply_no_nan = _zero_safe(MulNoNan, "multiply_no_nan",
                              "array([0., 8.], dtype=float32)")
 
 
-def igamma(a, x, name=None) -> Tensor:
-    """The regularized lower incomplete gamma function P(a, x), elementwise with
-    broadcasting (op `Igamma`).
+def _incomplete_gamma(op, public_name: str, summary: str, result: str):
+    def fn(a, x, name=None) -> Tensor:
+        return execute(op, tuple(_floating_inputs(op.name, [a, x], errors.NotFoundError)),
+                       NO_ATTRS)
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__doc__ = f"""{summary}, elementwise with broadcasting (op `{op.name}`).
 
     Both inputs get gradients, as in TF; the one in `a` has no second derivative
     (LookupError naming IgammaGradA, as TF).
@@ -262,35 +265,17 @@ def igamma(a, x, name=None) -> Tensor:
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.math.igamma(tf.constant([1.0, 2.0]), tf.constant([1.0, 1.0])).numpy()
-        array([0.6321, 0.2642], dtype=float32)
+        >>> tf.math.{public_name}(tf.constant([1.0, 2.0]), tf.constant([1.0, 1.0])).numpy()
+        {result}
     """
-    return execute(Igamma, tuple(_floating_inputs("Igamma", [a, x], errors.NotFoundError)),
-                   NO_ATTRS)
+    return fn
 
 
-def igammac(a, x, name=None) -> Tensor:
-    """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x), elementwise
-    with broadcasting (op `Igammac`).
-
-    Args:
-        a: a float32 or float64 tensor (a > 0).
-        x: a tensor of a's dtype (x >= 0).
-
-    Returns:
-        A tensor of the broadcast shape; nan where a <= 0 or x < 0.
-
-    Raises:
-        InvalidArgumentError: the dtypes differ or are not floating.
-        NotFoundError: float16 inputs.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.math.igammac(tf.constant([1.0, 2.0]), tf.constant([1.0, 1.0])).numpy()
-        array([0.3679, 0.7358 ], dtype=float32)
-    """
-    return execute(Igammac, tuple(_floating_inputs("Igammac", [a, x], errors.NotFoundError)),
-                   NO_ATTRS)
+igamma = _incomplete_gamma(Igamma, "igamma", "The regularized lower incomplete gamma function "
+                           "P(a, x)", "array([0.6321, 0.2642], dtype=float32)")
+igammac = _incomplete_gamma(Igammac, "igammac", "The regularized upper incomplete gamma "
+                            "function Q(a, x) = 1 - P(a, x)",
+                            "array([0.3679, 0.7358 ], dtype=float32)")
 
 
 def betainc(a, b, x, name=None) -> Tensor:
