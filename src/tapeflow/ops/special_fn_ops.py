@@ -87,24 +87,70 @@ def _mul_no_nan(x, y):
     return np.where(y == 0, np.zeros_like(x), x * y)
 
 
+def _igamma_series_grad_a(a, x, sp):
+    """dP/da from P's series: the sum over n of exp((a + n) log x - x - lgamma(a + n + 1))
+    times (log x - digamma(a + n + 1)), until the terms no longer count."""
+    log_x = np.log(x)
+    total, mass = np.zeros_like(a), np.zeros_like(a)
+    for n in range(10_000):
+        shifted = a + n + 1
+        term = np.exp((shifted - 1) * log_x - x - sp.gammaln(shifted))
+        total += term * (log_x - sp.psi(shifted))
+        mass += term
+        if n > 0 and np.all(term * (1 + np.abs(log_x) + np.log(shifted)) <= 1e-17 * mass):
+            break
+    return total
+
+
+def _igammac_fraction_grad_a(a, x, sp):
+    """dQ/da from Q's continued fraction (Q = exp(a log x - x - lgamma(a)) * f, f the
+    fraction's convergents p / q), each recurrence carried with its derivative in a."""
+    y, z = 1.0 - a, x + 2.0 - a  # both fall by 1 per unit of a: their slopes are -1
+    p2, q2, p1, q1 = np.ones_like(a), x, x + 1.0, z * x
+    dp2, dq2, dp1, dq1 = np.zeros_like(a), np.zeros_like(a), np.zeros_like(a), -x
+    f, df = p1 / q1, -p1 * dq1 / (q1 * q1)
+    for c in range(1, 2000):
+        y, z = y + 1.0, z + 2.0
+        yc = y * c
+        p, q = p1 * z - p2 * yc, q1 * z - q2 * yc
+        dp = dp1 * z - p1 - dp2 * yc + p2 * c
+        dq = dq1 * z - q1 - dq2 * yc + q2 * c
+        ok = q != 0
+        safe_q = np.where(ok, q, 1.0)
+        f_new = np.where(ok, p / safe_q, f)
+        df_new = np.where(ok, (dp * safe_q - p * dq) / (safe_q * safe_q), df)
+        # Both must settle: the convergents can stop moving before their slopes do.
+        done = (np.abs(f_new - f) <= 1e-16 * np.abs(f_new)) & \
+            (np.abs(df_new - df) <= 1e-16 * np.abs(df_new))
+        f, df = f_new, df_new
+        p2, q2, p1, q1, dp2, dq2, dp1, dq1 = p1, q1, p, q, dp1, dq1, dp, dq
+        big = np.abs(p) > 2.0 ** 500  # rescale: only the ratios matter
+        if np.any(big):
+            scale = np.where(big, 2.0 ** -500, 1.0)
+            p2, q2, p1, q1 = p2 * scale, q2 * scale, p1 * scale, q1 * scale
+            dp2, dq2, dp1, dq1 = dp2 * scale, dq2 * scale, dp1 * scale, dq1 * scale
+        if np.all(done):
+            break
+    front = np.exp(a * np.log(x) - x - sp.gammaln(a))
+    return front * (df + f * (np.log(x) - sp.psi(a)))
+
+
 @silenced
 def _igamma_grad_a(a, x):
-    """d/da of the regularized lower incomplete gamma function P(a, x), from its series
-    P = sum_n exp((a + n) log x - x - lgamma(a + n + 1)): each term's derivative is the
-    term times (log x - digamma(a + n + 1)). Terms peak near n = x - a, so the sum runs
-    until they vanish past it."""
+    """d/da of the regularized lower incomplete gamma function P(a, x): by P's power series
+    where x <= max(1, a), elsewhere by the continued fraction of Q = 1 - P (SciPy's split
+    for P itself), so that both converge fast and keep their relative precision."""
     sp = scipy_special()
     a64, x64 = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
-    log_x = np.log(x64)
-    total = np.zeros_like(a64)
-    top = float(np.max(x64, where=np.isfinite(x64), initial=0.0))
-    for n in range(min(int(top + 12 * math.sqrt(top) + 64), 100_000)):
-        shifted = a64 + n + 1
-        term = np.exp((shifted - 1) * log_x - x64 - sp.gammaln(shifted))
-        total += term * (log_x - sp.psi(shifted))
+    out = np.full(a64.shape, np.nan)
     valid = (a64 > 0) & (x64 >= 0)
-    total = np.where(x64 == 0, np.zeros_like(total), total)
-    return np.where(valid, total, np.nan).astype(np.result_type(a, x), copy=False)
+    out[valid & ((x64 == 0) | np.isposinf(x64))] = 0.0  # P is constant there
+    inner = valid & (x64 > 0) & np.isfinite(x64)
+    fraction = inner & (x64 > 1) & (x64 > a64)
+    series = inner & ~fraction
+    out[series] = _igamma_series_grad_a(a64[series], x64[series], sp)
+    out[fraction] = -_igammac_fraction_grad_a(a64[fraction], x64[fraction], sp)
+    return out.astype(np.result_type(a, x), copy=False)
 
 
 # -- ops -------------------------------------------------------------------------------------
@@ -123,7 +169,6 @@ Betainc = define_op("Betainc", _scipy_kernel("betainc"), family=ELEMENTWISE)
 Zeta = define_op("Zeta", _scipy_kernel("zeta"), family=ELEMENTWISE)
 NextAfter = define_op("NextAfter", np.nextafter, family=ELEMENTWISE)
 Rint = define_op("Rint", np.rint, family=ELEMENTWISE)
-
 
 
 # (op name, scipy.special function, which of its outputs, public name, namespace, whether
