@@ -110,6 +110,15 @@ def test_igamma_gradient_in_a_has_no_derivative_of_its_own():
         outer.gradient(da, a)
 
 
+def test_igamma_gradient_in_a_keeps_its_precision_far_in_the_tail():
+    # At a = 1, dP/da = -(exp(-x) (log x + Euler's gamma) + E1(x)).
+    x = np.array([0.3, 2.0, 30.0, 300.0])
+    exact = -(np.exp(-x) * (np.log(x) + np.euler_gamma) + special.exp1(x))
+    da, dx = grad(tf.math.igamma, np.ones(4), x)
+    np.testing.assert_allclose(da.numpy(), exact, rtol=1e-12)
+    np.testing.assert_allclose(dx.numpy(), np.exp(-x), rtol=1e-12)
+
+
 def test_igamma_domain_is_tfs():
     out = tf.math.igamma([0.0, 1.0, -1.0, 2.0, 0.0], [1.0, 0.0, 1.0, -1.0, 0.0]).numpy()
     np.testing.assert_array_equal(out, [np.nan, 0.0, np.nan, np.nan, 0.0])
