@@ -170,21 +170,24 @@ def _spence_grad(op, g):
 
 
 # -- incomplete gamma and beta functions, zeta ----------------------------------------------------
-def _igamma_partials(a, x):
+def _igamma_grads(op, g, sign: float):
+    # The slope in `a` only where it is asked for: it has no derivative of its own, so a
+    # second-order pass in x alone must not meet it.
+    a, x = op.inputs
+    da = sign * (g * IgammaGradA(a, x)) if op.needs_gradient(0) else None
     # In log space: Gamma(a) and x ** (a - 1) overflow long before their ratio does.
-    return IgammaGradA(a, x), Exp(-x + (a - 1.0) * Log(x) - Lgamma(a))
+    dx = sign * (g * Exp(-x + (a - 1.0) * Log(x) - Lgamma(a))) if op.needs_gradient(1) else None
+    return da, dx
 
 
 @RegisterGradient("Igamma")
 def _igamma_grad(op, g):
-    da, dx = _igamma_partials(*op.inputs)
-    return g * da, g * dx
+    return _igamma_grads(op, g, 1.0)
 
 
 @RegisterGradient("Igammac")
 def _igammac_grad(op, g):
-    da, dx = _igamma_partials(*op.inputs)
-    return -(g * da), -(g * dx)
+    return _igamma_grads(op, g, -1.0)
 
 
 @RegisterGradient("Betainc")
