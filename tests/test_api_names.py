@@ -337,3 +337,10 @@ def test_tf1_programs_names_live_only_in_compat_v1():
                  "losses", "metrics", "set_random_seed", "to_float", "arg_max"):
         assert hasattr(v1, name) and not hasattr(tf, name), name
     assert v1.train.AdamOptimizer is not tf.keras.optimizers.Adam
+
+
+# tf.math's special functions and utilities, tf.math.special, tf.signal's n-D transforms and
+# MDCT: their table is tests/ops/test_special_fn_names.py.
+from .ops.test_special_fn_names import NAMES as SPECIAL_FN_PATHS  # noqa: E402
+
+PATHS = PATHS + SPECIAL_FN_PATHS

@@ -305,8 +305,8 @@ def _second_order(case, direction, graph: bool):
             for g in outer.gradient(total, floats)]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.differentiable],
-                         ids=[c.id for c in CASES if c.differentiable])
+@pytest.mark.parametrize("case", [c for c in CASES if c.differentiable and c.order == 2],
+                         ids=[c.id for c in CASES if c.differentiable and c.order == 2])
 def test_op_table_second_order_in_graph_mode_matches_eager(case):
     if case.id in GRAPH_MODE_EXCEPTIONS:
         pytest.skip(GRAPH_MODE_EXCEPTIONS[case.id])

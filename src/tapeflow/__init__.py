@@ -78,3 +78,5 @@ def __getattr__(name: str):
 def __dir__() -> list:
     return sorted(set(globals()) | _LAZY_SUBMODULES)
 from . import signal  # noqa: E402,F401  (tf.signal)
+from .ops.signal_ops import (raw_fftnd as fftnd, raw_ifftnd as ifftnd,  # noqa: E402,F401
+                             raw_irfftnd as irfftnd, raw_rfftnd as rfftnd)

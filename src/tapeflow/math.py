@@ -47,3 +47,19 @@ __all__ += ["segment_max", "segment_mean", "segment_min", "segment_prod", "segme
 from .ops.counting_ops import bincount, confusion_matrix, in_top_k  # noqa: E402
 
 __all__ += ["bincount", "confusion_matrix", "in_top_k"]
+from . import math_special as special  # noqa: E402
+from .ops.math_utility_ops import (accumulate_n, approx_max_k, approx_min_k,  # noqa: E402
+                                   invert_permutation, is_non_decreasing,
+                                   is_strictly_increasing, polyval, sobol_sample, zero_fraction)
+from .ops.reduction_ops import cumulative_logsumexp  # noqa: E402
+from .ops.special_fn_ops import (bessel_i0, bessel_i0e, bessel_i1, bessel_i1e,  # noqa: E402
+                                 betainc, erfcinv, erfinv, igamma, igammac, lbeta,
+                                 multiply_no_nan, ndtri, nextafter, reciprocal_no_nan, rint,
+                                 xdivy, xlog1py, xlogy, zeta)
+
+__all__ += ["accumulate_n", "approx_max_k", "approx_min_k", "bessel_i0", "bessel_i0e",
+            "bessel_i1", "bessel_i1e", "betainc", "cumulative_logsumexp", "erfcinv", "erfinv",
+            "igamma", "igammac", "invert_permutation", "is_non_decreasing",
+            "is_strictly_increasing", "lbeta", "multiply_no_nan", "ndtri", "nextafter",
+            "polyval", "reciprocal_no_nan", "rint", "sobol_sample", "special", "xdivy",
+            "xlog1py", "xlogy", "zero_fraction", "zeta"]

@@ -44,3 +44,6 @@ __all__ += ["depth_to_space", "space_to_batch", "space_to_depth"]
 from .ops.counting_ops import in_top_k  # noqa: E402
 
 __all__ += ["in_top_k"]
+from .ops.math_utility_ops import approx_max_k, approx_min_k, zero_fraction  # noqa: E402
+
+__all__ += ["approx_max_k", "approx_min_k", "zero_fraction"]

@@ -246,6 +246,8 @@ def test_every_op_vectorized_jacobian(case):
             np.testing.assert_allclose(vectorized.numpy(),
                                        numeric_jacobian(case.fn, arrays, i, case.eps),
                                        rtol=case.rtol * 10, atol=1e-6)
+    if case.order == 1:  # the row's op has no second derivative
+        return
     for g in grads:
         for i in floats:
             if g is not None:

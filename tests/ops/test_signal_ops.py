@@ -130,3 +130,66 @@ def test_graph_with_an_unknown_batch():
     with pytest.raises(ValueError, match="must be known"):
         tf.function(lambda x: tf.signal.stft(x, 4, 2),
                     input_signature=[tf.TensorSpec([None], tf.float32)])(tf.zeros([8]))
+
+
+# -- the n-D transforms ---------------------------------------------------------------------------
+@pytest.mark.parametrize("axes,lengths,norm", [(None, None, None), ([0, 2], [3, 2], "ortho"),
+                                                ([-1, 0], [5, 1], "forward"), ([1], None, None)])
+def test_nd_transforms_match_numpy(axes, lengths, norm):
+    z = Z[0, :2, :3, :4]
+    x = z.real
+    numpy_norm = norm or "backward"
+    np.testing.assert_allclose(
+        tf.signal.fftnd(tf.constant(z), lengths, axes, norm).numpy(),
+        np.fft.fftn(z, s=lengths, axes=axes, norm=numpy_norm), atol=1e-12)
+    np.testing.assert_allclose(
+        tf.signal.ifftnd(tf.constant(z), lengths, axes, norm).numpy(),
+        np.fft.ifftn(z, s=lengths, axes=axes, norm=numpy_norm), atol=1e-12)
+    out = tf.signal.rfftnd(tf.constant(x), lengths, axes, norm)
+    assert out.dtype == tf.complex128
+    np.testing.assert_allclose(out.numpy(), np.fft.rfftn(x, s=lengths, axes=axes,
+                                                         norm=numpy_norm), atol=1e-12)
+    back = tf.signal.irfftnd(tf.constant(z), lengths, axes, norm)
+    assert back.dtype == tf.float64
+    np.testing.assert_allclose(back.numpy(), np.fft.irfftn(z, s=lengths, axes=axes,
+                                                           norm=numpy_norm), atol=1e-12)
+
+
+def test_nd_transforms_invert_each_other_and_take_tf_s_top_level_names():
+    x = tf.constant(Z[0, :2, :3, :4].real.astype(np.float32))
+    np.testing.assert_allclose(tf.signal.irfftnd(tf.signal.rfftnd(x)).numpy(), x.numpy(),
+                               atol=1e-5)
+    assert tf.rfftnd(x, [2, 3, 4], [0, 1, 2], Tcomplex=tf.complex128).dtype == tf.complex128
+    assert tf.irfftnd(tf.signal.rfftnd(x), [2, 3, 4], [0, 1, 2]).dtype == tf.float32
+    np.testing.assert_allclose(tf.ifftnd(tf.fftnd(tf.cast(x, tf.complex64), [2, 3, 4],
+                                                  [0, 1, 2]), [2, 3, 4], [0, 1, 2]).numpy(),
+                               x.numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("call,error", [
+    (lambda: tf.signal.fftnd(tf.ones([2, 2])), errors.InvalidArgumentError),
+    (lambda: tf.signal.rfftnd(tf.ones([2, 2], tf.complex64)), ValueError),
+    (lambda: tf.signal.irfftnd(tf.ones([2, 2])), ValueError),
+    (lambda: tf.signal.fftnd(tf.ones([2, 2], tf.complex64), axes=[0, 0]),
+     errors.InvalidArgumentError),
+    (lambda: tf.signal.fftnd(tf.ones([2, 2], tf.complex64), axes=[2]),
+     errors.InvalidArgumentError),
+    (lambda: tf.signal.fftnd(tf.ones([2, 2], tf.complex64), [2], [0, 1]),
+     errors.InvalidArgumentError),
+    (lambda: tf.signal.fftnd(tf.ones([2, 2], tf.complex64), norm="unitary"), ValueError),
+    (lambda: tf.rfftnd(tf.ones([2]), [2], [0], Tcomplex=tf.float32),
+     errors.InvalidArgumentError),
+])
+def test_nd_errors(call, error):
+    with pytest.raises(error):
+        call()
+
+
+def test_nd_transform_in_a_graph_with_an_unknown_batch():
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+    def spectrum(x):
+        return tf.signal.rfftnd(x, [6], [1])
+
+    x = Z[0, 0, :3, :4].real.astype(np.float32)
+    np.testing.assert_allclose(spectrum(x).numpy(), np.fft.rfftn(x, s=[6], axes=[1]),
+                               rtol=1e-5, atol=1e-6)

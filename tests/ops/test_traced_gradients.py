@@ -1,7 +1,8 @@
 """Every gradient rule builds plain graph ops: for each differentiable row of the op-case table,
-the first and second derivatives traced in a tf.function equal the eager ones, and no traced
-graph (nested function bodies, cond and while branches, backward graphs) holds an EagerPyFunc,
-the node a rule that read values while the graph was built would run as."""
+the first and (where the row checks it) second derivatives traced in a tf.function equal the
+eager ones, and no traced graph (nested function bodies, cond and while branches, backward
+graphs) holds an EagerPyFunc, the node a rule that read values while the graph was built would
+run as."""
 import numpy as np
 import pytest
 
@@ -45,19 +46,25 @@ def _called_graphs(value):
 
 def _derivatives(fn, case, upstream, weights):
     """A function of the row's arguments returning the first derivatives of <fn, upstream>
-    and the second, the gradient of sum(first * weights), with respect to each float
-    argument (None where there is none)."""
+    and, for a second-order row, the second, the gradient of sum(first * weights), with
+    respect to each float argument (None where there is none)."""
     floats = [i for i, a in enumerate(case.args) if a.dtype.kind == "f"]
 
+    def first_derivatives(args):
+        xs = [args[i] for i in floats]
+        with tf.GradientTape() as inner:
+            inner.watch(xs)
+            out = fn(*args)
+        return [None if g is None else tf.convert_to_tensor(g)
+                for g in inner.gradient(out, xs, output_gradients=upstream)]
+
     def derivatives(*args):
+        if case.order == 1:  # no outer tape: the row's op has no second derivative
+            return first_derivatives(args), []
         xs = [args[i] for i in floats]
         with tf.GradientTape() as outer:
             outer.watch(xs)
-            with tf.GradientTape() as inner:
-                inner.watch(xs)
-                out = fn(*args)
-            first = [None if g is None else tf.convert_to_tensor(g)
-                     for g in inner.gradient(out, xs, output_gradients=upstream)]
+            first = first_derivatives(args)
             total = tf.add_n([tf.reduce_sum(g * w) for g, w in zip(first, weights)
                               if g is not None])
         second = outer.gradient(total, xs)

@@ -55,7 +55,7 @@ KNOWN_DIFFERENCES = {
        for label in ("k=2,s=2,VALID", "k=[1, 3, 2, 2, 1],s=1,SAME")},
     **{row: "TF's RFFT/IRFFT gradients assume the input already has fft_length's size (bins): "
             "cropping raises InvalidArgumentError (incompatible shapes); tapeflow crops with a "
-            "Slice, which has a gradient"
+            "strided slice, which has a gradient"
        for row in ("RFFT[cropped]", "IRFFT[cropped bins]")},
     **{row: "TF registers no gradient for RFFT3D and IRFFT3D (LookupError); tapeflow's are "
             "checked by finite differences"
@@ -64,6 +64,10 @@ KNOWN_DIFFERENCES = {
                    "IRFFT3D[(2, 2, 2) to [2, 2, 4]]")},
     "MaxPool3D[pool MAX 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
                                f"test_conv_parity.py)",
+    **{c.id: "TF 2.21 has GPU kernels only for FFTND, IFFTND, RFFTND and IRFFTND (NotFoundError "
+             "on CPU) and registers no gradient for them; tapeflow computes them and their "
+             "gradients (checked by finite differences)"
+       for c in CASES if c.op in ("FFTND", "IFFTND", "RFFTND", "IRFFTND")},
     "AvgPool3D[avg_pool 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
                                f"test_conv_parity.py)",
 }

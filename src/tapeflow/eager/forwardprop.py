@@ -294,7 +294,9 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     """
     rule = gradient_rule(op)
     graph = state.graph is not None
-    upstream = [filled_like(o, 0) if graph else Tensor(np.zeros_like(o._value))
+    # Any point serves a linear map; ones keep rules that split u by sign (or take its log,
+    # as cumulative_logsumexp's) away from the kink at 0.
+    upstream = [filled_like(o, 1) if graph else Tensor(np.ones_like(o._value))
                 for o in outputs]
     tape = Tape()
     for u in upstream:
@@ -302,7 +304,10 @@ def jvp_from_gradient(op, inputs: tuple, outputs: tuple, attrs: dict, tangents: 
     recorders = state.recorders
     recorders.append(tape)
     try:
-        grads = rule(OpRecord(op, inputs, outputs, attrs), *upstream)
+        record = OpRecord(op, inputs, outputs, attrs)
+        # Only the inputs with tangents need their slopes (the rule may skip the others).
+        record._needed = {x._id for x, v in zip(inputs, tangents) if v is not None}
+        grads = rule(record, *upstream)
         grads = one_per_input(op, grads, len(inputs))
         total = None
         for x, g, v in zip(inputs, grads, tangents):

@@ -5,12 +5,12 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
 from .array_ops import BroadcastTo, Reshape, Transpose
-from .comparison_ops import Equal, LogicalAnd
+from .comparison_ops import Equal, Greater, Less, LogicalAnd
 from .indexing_ops import SelectV2
 from .math_grad import conj, keep_reduced_dims, reduced_axes
-from .math_ops import Cast, Exp, Sum
+from .math_ops import Cast, Exp, Log, Sum
 from .op_util import dtype_of, shape_of
-from .reduction_ops import Cumprod, Cumsum
+from .reduction_ops import Cumprod, Cumsum, CumulativeLogsumexp
 
 
 @RegisterGradient("Prod")
@@ -87,6 +87,23 @@ def _cumprod_grad(op, g):
     skipping = Cumprod(x * (1 - first) + first, axis=axis, exclusive=exclusive, reverse=reverse)
     at_first = Cumsum(g * conj(skipping), axis=axis, exclusive=exclusive, reverse=not reverse)
     return SelectV2(is_first, at_first, later / conj(x + zero) * (1 - zero))
+
+
+@RegisterGradient("CumulativeLogsumexp")
+def _cumulative_logsumexp_grad(op, g):
+    # TF's rule: sum over later outputs of g * exp(x - output), the positive and negative
+    # parts of g each scanned in log space (a finite lowest value stands for log 0).
+    axis, exclusive, reverse = op.attrs["axis"], op.attrs["exclusive"], op.attrs["reverse"]
+    x, y = op.inputs[0], op.outputs[0]
+    dtype = dtype_of(g)
+    zero, one = np.zeros((), dtype), np.ones((), dtype)
+    lowest = np.asarray(np.finfo(dtype).min, dtype)
+
+    def scanned(part, mask):
+        log_part = SelectV2(mask, Log(SelectV2(mask, part, one)), lowest)
+        return Exp(CumulativeLogsumexp(log_part - y, axis=axis, exclusive=exclusive,
+                                       reverse=not reverse) + x)
+    return scanned(g, Greater(g, zero)) - scanned(-g, Less(g, zero))
 
 
 for _op in ("All", "Any", "ArgMax", "ArgMin"):

@@ -105,6 +105,9 @@ ReduceLogSumExp = define_op("ReduceLogSumExp", _logsumexp, batching=STACKED)
 EuclideanNorm = define_op("EuclideanNorm", _euclidean_norm)
 Cumsum = define_op("Cumsum", _scan(np.add, 0), family=LINEAR, batching=STACKED)
 Cumprod = define_op("Cumprod", _scan(np.multiply, 1), batching=STACKED)
+# log(cumsum(exp(x))) without overflow: one logaddexp scan.
+CumulativeLogsumexp = define_op("CumulativeLogsumexp", _scan(np.logaddexp, -np.inf),
+                                batching=STACKED)
 
 
 # -- public functions ------------------------------------------------------------------------
@@ -156,25 +159,30 @@ argmax = _arg_reduction(ArgMax, "argmax", "largest value", "array([1, 0])")
 argmin = _arg_reduction(ArgMin, "argmin", "smallest value", "array([0, 1])")
 
 
-def _scan_function(op, public_name: str, summary: str, result: str):
+def _scan_function(op, public_name: str, summary: str, result: str, kinds: str = NUMERIC,
+                   example: str = "tf.constant([1, 2, 3])"):
     def fn(x, axis=0, exclusive=False, reverse=False, name=None):
-        x = require_dtype(op.name, as_input(x), NUMERIC)
+        x = require_dtype(op.name, as_input(x), kinds)
         attrs = {"axis": _single_axis(op.name, axis, x.ndim), "exclusive": bool(exclusive),
                  "reverse": bool(reverse)}
         return execute(op, (x,), attrs)
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = function_doc(
         f"The cumulative {summary} along `axis` (op `{op.name}`).",
-        "x: a numeric tensor of rank >= 1.\n        axis: the axis to scan, in [-rank, rank)."
+        f"x: a {'numeric' if kinds == NUMERIC else 'floating'} tensor of rank >= 1.\n"
+        "        axis: the axis to scan, in [-rank, rank)."
         "\n        exclusive: leave each element out of its own result.\n        reverse: scan "
         "from the end.", "A tensor of x's shape and dtype.", "InvalidArgumentError: the axis is "
         "out of range or the dtype is not supported.",
-        f"{public_name}(tf.constant([1, 2, 3]), exclusive=True).numpy()", result)
+        f"{public_name}({example}, exclusive=True).numpy()", result)
     return fn
 
 
 cumsum = _scan_function(Cumsum, "cumsum", "sum", "array([0, 1, 3], dtype=int32)")
 cumprod = _scan_function(Cumprod, "cumprod", "product", "array([1, 1, 2], dtype=int32)")
+cumulative_logsumexp = _scan_function(
+    CumulativeLogsumexp, "cumulative_logsumexp", "log-sum-exp (computed without overflow)",
+    "array([  -inf, 0.    , 0.6931], dtype=float32)", FLOAT, "tf.constant([0.0, 0.0, 0.0])")
 
 
 def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64,  # noqa: A002

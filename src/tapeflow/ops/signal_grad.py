@@ -12,7 +12,7 @@ from .array_ops import PadV2
 from .complex_ops import Real
 from .math_ops import Mul
 from .op_util import dtype_of, shape_of
-from .signal_ops import COMPLEX_OPS, REAL_OPS
+from .signal_ops import COMPLEX_OPS, FFTND, IFFTND, REAL_OPS, RFFTND
 
 
 def _size(g, rank: int) -> int:
@@ -45,14 +45,19 @@ def _irfft_grad(rank: int):
     # once: its adjoint is the RFFT with those weights over n.
     def rule(op, g):
         lengths = op.attrs["fft_length"]
-        bins = lengths[-1] // 2 + 1
-        weights = np.full(bins, 2.0)
-        weights[0] = 1.0
-        if lengths[-1] % 2 == 0:
-            weights[-1] = 1.0
-        weights = (weights / math.prod(lengths)).astype(dtype_of(op.inputs[0]))
+        weights = _bin_weights(lengths, dtype_of(op.inputs[0]))
         return Mul(REAL_OPS[rank][0](g, fft_length=lengths), weights)
     return rule
+
+
+def _bin_weights(lengths: tuple, dtype) -> np.ndarray:
+    """IRFFT's adjoint weights of the last axis's bins: 2 for a bin standing for its mirror
+    too, 1 for bin 0 and (even lengths) the last, all over n."""
+    weights = np.full(lengths[-1] // 2 + 1, 2.0)
+    weights[0] = 1.0
+    if lengths[-1] % 2 == 0:
+        weights[-1] = 1.0
+    return (weights / math.prod(lengths)).astype(dtype)
 
 
 for _rank in (1, 2, 3):
@@ -60,3 +65,40 @@ for _rank in (1, 2, 3):
         RegisterGradient(COMPLEX_OPS[_rank][_inverse].name)(_complex_grad(_rank, _inverse))
     RegisterGradient(REAL_OPS[_rank][0].name)(_rfft_grad(_rank))
     RegisterGradient(REAL_OPS[_rank][1].name)(_irfft_grad(_rank))
+
+
+def _axes_size(g, axes: tuple) -> int:
+    shape = shape_of(g)
+    return math.prod(shape[a] for a in axes)
+
+
+@RegisterGradient("FFTND")
+def _fftnd_grad(op, g):
+    axes = op.attrs["axes"]
+    return Mul(IFFTND(g, axes=axes), float(_axes_size(g, axes)))
+
+
+@RegisterGradient("IFFTND")
+def _ifftnd_grad(op, g):
+    axes = op.attrs["axes"]
+    return Mul(FFTND(g, axes=axes), 1.0 / _axes_size(g, axes))
+
+
+@RegisterGradient("RFFTND")
+def _rfftnd_grad(op, g):
+    # As RFFT's: zero-fill the dropped bins of the last axis, n F^-1, the real part.
+    lengths, axes = op.attrs["fft_length"], op.attrs["axes"]
+    rank = len(shape_of(g))
+    paddings = [(0, 0)] * rank
+    paddings[axes[-1]] = (0, lengths[-1] - shape_of(g)[axes[-1]])
+    filled = PadV2(g, paddings=tuple(paddings), constant_values=0)
+    return Real(Mul(IFFTND(filled, axes=axes), float(math.prod(lengths))))
+
+
+@RegisterGradient("IRFFTND")
+def _irfftnd_grad(op, g):
+    # As IRFFT's: the RFFT with the mirrored bins of the last axis weighted twice, over n.
+    lengths, axes = op.attrs["fft_length"], op.attrs["axes"]
+    weights = _bin_weights(lengths, dtype_of(op.inputs[0])).reshape(
+        (-1,) + (1,) * (-axes[-1] - 1))
+    return Mul(RFFTND(g, fft_length=lengths, axes=axes), weights)

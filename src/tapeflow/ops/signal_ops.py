@@ -1,15 +1,16 @@
-"""Discrete Fourier transforms over the innermost 1, 2 or 3 axes (tf.signal's FFT family)
-and the spectrum shifts; kernels and the public TF-named functions.
+"""Discrete Fourier transforms over the innermost 1, 2 or 3 axes or over any axes (the n-D
+ones), and the spectrum shifts; kernels and the public TF-named functions.
 
 The transforms are the one primitive of tf.signal: no composition of existing ops computes an
 O(n log n) DFT, so each is one `define_op` row (gradient rules in `signal_grad.py`); every
 other tf.signal function (spectral_ops.py) is composed of them and other ops. The primitives
 see their input already cropped or zero-padded to `fft_length`, so that step gets its
-gradient from Slice and Pad.
+gradient from StridedSlice and Pad.
 """
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 
 import numpy as np
@@ -21,7 +22,7 @@ from ..framework.registry import LINEAR, TRANSPARENT, define_op
 from ..framework.tensor import Tensor, constant
 from ..framework.variables import Variable
 from .array_ops import pad, roll
-from .indexing_ops import slice as slice_
+from .math_ops import cast
 from .op_util import NO_ATTRS, as_input, int_values, normalize_axes
 
 _COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
@@ -51,6 +52,22 @@ def _irfft(x, fft_length):
         x.real.dtype, copy=False)
 
 
+def _fftnd(x, axes):
+    return np.fft.fftn(x, axes=axes).astype(x.dtype, copy=False)
+
+
+def _ifftnd(x, axes):
+    return np.fft.ifftn(x, axes=axes).astype(x.dtype, copy=False)
+
+
+def _rfftnd(x, fft_length, axes):
+    return np.fft.rfftn(x, s=fft_length, axes=axes).astype(_COMPLEX_OF[x.dtype], copy=False)
+
+
+def _irfftnd(x, fft_length, axes):
+    return np.fft.irfftn(x, s=fft_length, axes=axes).astype(x.real.dtype, copy=False)
+
+
 # -- ops -------------------------------------------------------------------------------------
 # Primitives because no composition of existing ops computes a DFT in O(n log n). All are
 # linear over the reals (IRFFT reads conjugates, so not over the complex numbers) and act on
@@ -64,6 +81,12 @@ RFFT, RFFT2D, RFFT3D = (define_op(f"RFFT{s}", _rfft, family=LINEAR, batching=TRA
                         for s in ("", "2D", "3D"))
 IRFFT, IRFFT2D, IRFFT3D = (define_op(f"IRFFT{s}", _irfft, family=LINEAR, batching=TRANSPARENT)
                            for s in ("", "2D", "3D"))
+# The n-D transforms over any axes (an `axes` attribute of negative axes, so that the rules
+# stay blind to leading batch axes).
+FFTND = define_op("FFTND", _fftnd, family=LINEAR, batching=TRANSPARENT)
+IFFTND = define_op("IFFTND", _ifftnd, family=LINEAR, batching=TRANSPARENT)
+RFFTND = define_op("RFFTND", _rfftnd, family=LINEAR, batching=TRANSPARENT)
+IRFFTND = define_op("IRFFTND", _irfftnd, family=LINEAR, batching=TRANSPARENT)
 COMPLEX_OPS = {1: (FFT, IFFT), 2: (FFT2D, IFFT2D), 3: (FFT3D, IFFT3D)}
 REAL_OPS = {1: (RFFT, IRFFT), 2: (RFFT2D, IRFFT2D), 3: (RFFT3D, IRFFT3D)}
 
@@ -90,15 +113,27 @@ def _of_rank(op_name: str, x: Tensor, rank: int) -> Tensor:
     return x
 
 
+def fit_axes(x: Tensor, axes: tuple, lengths: tuple) -> Tensor:
+    """`x` cropped or zero-padded at the end of `axes` (non-negative) to `lengths`."""
+    shape = x.shape.as_list()
+    fitted = dict(zip(axes, lengths))
+    if all(shape[a] == n for a, n in fitted.items()):
+        return x
+    if any(shape[a] is None for a in fitted):
+        raise ValueError(f"the sizes of the transformed axes {list(axes)} must be known to "
+                         f"crop or pad them to {list(lengths)}; got shape {shape}")
+    if any(n < shape[a] for a, n in fitted.items()):
+        x = x[tuple(slice(None, fitted[i]) if i in fitted else slice(None)
+                    for i in range(len(shape)))]
+    if any(n > shape[a] for a, n in fitted.items()):
+        x = pad(x, [[0, max(fitted[i] - shape[i], 0) if i in fitted else 0]
+                    for i in range(len(shape))])
+    return x
+
+
 def fit_innermost(x: Tensor, lengths: tuple) -> Tensor:
     """`x` cropped or zero-padded at the end of its innermost axes to `lengths`."""
-    shape = x.shape.as_list()
-    inner = shape[len(shape) - len(lengths):]
-    if tuple(inner) == tuple(lengths):
-        return x
-    lead = shape[:len(shape) - len(lengths)]
-    x = slice_(x, [0] * len(shape), lead + [min(d, n) for d, n in zip(inner, lengths)])
-    return pad(x, [[0, 0]] * len(lead) + [[0, max(n - d, 0)] for d, n in zip(inner, lengths)])
+    return fit_axes(x, tuple(range(x.ndim - len(lengths), x.ndim)), lengths)
 
 
 def _complex_transform(rank: int, inverse: bool):
@@ -271,3 +306,198 @@ def ifftshift(x, axes=None, name=None) -> Tensor:
         array([ 0,  1,  2, -2, -1], dtype=int32)
     """
     return _shift(x, axes, -1, "ifftshift")
+
+
+# -- n-D transforms over chosen axes -----------------------------------------------------------
+_NORMS = ("backward", "forward", "ortho")
+
+
+def _nd_plan(op_name: str, x: Tensor, fft_length, axes, norm, bins: bool) -> tuple:
+    """(non-negative axes, lengths, the input scale) of an n-D transform; `bins`: the input
+    holds half spectra along the last axis (IRFFTND), so the default length is 2 (bins - 1)."""
+    axes = tuple(range(x.ndim)) if axes is None else normalize_axes(op_name, list(
+        int_values(op_name, axes, "axes")), x.ndim)
+    if len(set(axes)) != len(axes):
+        raise invalid_argument(op_name, f"axes must be distinct, got {list(axes)}")
+    shape = x.shape.as_list()
+    if fft_length is None:
+        lengths = tuple(shape[a] for a in axes)
+        if bins and axes:
+            lengths = lengths[:-1] + (max(0, 2 * (lengths[-1] - 1)),)
+    else:
+        lengths = _lengths(op_name, fft_length, len(axes))
+    norm = "backward" if norm is None else norm
+    if norm not in _NORMS:
+        raise ValueError(f"{op_name}: norm must be one of {_NORMS} or None, got {norm!r}")
+    n = math.prod(lengths)
+    scale = {"backward": 1.0, "forward": 1.0 / n if n else 1.0,
+             "ortho": 1.0 / math.sqrt(n) if n else 1.0}[norm]
+    return axes, lengths, scale
+
+
+def _scaled(x: Tensor, scale: float) -> Tensor:
+    return x if scale == 1.0 else x * scale
+
+
+def _negative(axes: tuple, rank: int) -> tuple:
+    return tuple(a - rank for a in axes)
+
+
+def _complex_nd(op, inverse: bool):
+    def transform(input_tensor, fft_length=None, axes=None, norm=None, name=None) -> Tensor:
+        x = _converted(input_tensor, np.complex64)
+        if not x.dtype.is_complex:
+            raise invalid_argument(op.name, f"expected a complex64 or complex128 tensor, got "
+                                            f"dtype {x.dtype.name} (shape {x.shape.as_list()})")
+        axes, lengths, scale = _nd_plan(op.name, x, fft_length, axes, norm, False)
+        x = _scaled(fit_axes(x, axes, lengths), 1.0 / scale if inverse else scale)
+        return execute(op, (x,), {"axes": _negative(axes, x.ndim)})
+    return transform
+
+
+def _real_nd(op, inverse: bool):
+    def transform(input_tensor, fft_length=None, axes=None, norm=None, name=None) -> Tensor:
+        x = _converted(input_tensor, np.complex64 if inverse else np.float32)
+        allowed = (dtypes.complex64, dtypes.complex128) if inverse else \
+            (dtypes.float32, dtypes.float64)
+        if x.dtype not in allowed:
+            raise ValueError(f"{op.name} requires tf.{allowed[0].name} or tf.{allowed[1].name} "
+                             f"inputs, got: {x.dtype.name} tensor of shape {x.shape.as_list()}")
+        axes, lengths, scale = _nd_plan(op.name, x, fft_length, axes, norm, inverse)
+        if not axes:
+            raise invalid_argument(op.name, "needs at least one axis to transform")
+        fitted = lengths[:-1] + (lengths[-1] // 2 + 1,) if inverse else lengths
+        x = _scaled(fit_axes(x, axes, fitted), 1.0 / scale if inverse else scale)
+        return execute(op, (x,), {"fft_length": lengths, "axes": _negative(axes, x.ndim)})
+    return transform
+
+
+def _nd_doc(what: str, dtypes_in: str, returns: str, raises: str, example: str,
+            result: str) -> str:
+    return f"""The {what} over `axes` (default all).
+
+    Each transformed axis is first cropped or zero-padded at its end to `fft_length` (default:
+    its size{', the last as 2 * (bins - 1)' if 'inverse real' in what else ''}).
+
+    Args:
+        input_tensor: {dtypes_in}; other data (NumPy arrays, lists) is converted, as in TF.
+        fft_length: one length per axis in `axes`.
+        axes: the axes to transform, distinct, in [-rank, rank).
+        norm: "backward" (None: no scaling forward, 1/n inverse), "forward" (the reverse)
+            or "ortho" (1/sqrt(n) both ways), n the product of `fft_length`.
+
+    Returns:
+        {returns}
+
+    Raises:
+        {raises}
+
+    Example:
+        >>> import tapeflow as tf
+        >>> {example}
+        {result}
+    """
+
+
+fftnd = _complex_nd(FFTND, False)
+ifftnd = _complex_nd(IFFTND, True)
+rfftnd = _real_nd(RFFTND, False)
+irfftnd = _real_nd(IRFFTND, True)
+for _fn, _name, _what in [(fftnd, "fftnd", "n-D discrete Fourier transform"),
+                          (ifftnd, "ifftnd", "inverse n-D discrete Fourier transform")]:
+    _fn.__name__ = _fn.__qualname__ = _name
+    _fn.__doc__ = _nd_doc(
+        _what, "a complex64 or complex128 tensor", "A tensor of the input's dtype, its "
+        "transformed axes of lengths `fft_length`.", "InvalidArgumentError: the input is not "
+        "complex, or bad axes or lengths.\n        ValueError: an unknown norm.",
+        f"tf.signal.{_name}(tf.ones([2, 2], tf.complex64)).numpy()[0, 0]",
+        "np.complex64(4+0j)" if _name == "fftnd" else "np.complex64(1+0j)")
+rfftnd.__name__ = rfftnd.__qualname__ = "rfftnd"
+rfftnd.__doc__ = _nd_doc(
+    "n-D DFT of a real signal (the last axis in `axes` keeps its fft_length // 2 + 1 "
+    "non-negative frequencies)", "a float32 or float64 tensor",
+    "complex64 for float32 input, complex128 for float64.", "ValueError: the input is not "
+    "float32 or float64, or an unknown norm.\n        InvalidArgumentError: bad axes or "
+    "lengths.", "tf.signal.rfftnd(tf.ones([2, 4])).shape", "TensorShape([2, 3])")
+irfftnd.__name__ = irfftnd.__qualname__ = "irfftnd"
+irfftnd.__doc__ = _nd_doc(
+    "inverse real n-D DFT: the real signal whose rfftnd is the input (half spectra along "
+    "the last axis in `axes`)", "a complex64 or complex128 tensor",
+    "float32 for complex64 input, float64 for complex128.", "ValueError: the input is not "
+    "complex, or an unknown norm.\n        InvalidArgumentError: bad axes or lengths.",
+    "tf.signal.irfftnd(tf.signal.rfftnd(tf.ones([2, 4]))).numpy()[0]",
+    "array([1., 1., 1., 1.], dtype=float32)")
+
+
+# TF's top-level names are the raw ops: `fft_length` and `axes` required, no `norm`; the
+# real ones name their output dtype.
+def raw_fftnd(input, fft_length, axes, name=None) -> Tensor:  # noqa: A002  (TF's name)
+    """tf.signal.fftnd as TF's raw op `FFTND`: `fft_length` and `axes` required.
+
+    Raises:
+        InvalidArgumentError: the input is not complex, or bad axes or lengths.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.fftnd(tf.ones([2, 4], tf.complex64), [2, 4], [0, 1]).numpy()[0, 0]
+        np.complex64(8+0j)
+    """
+    return fftnd(input, fft_length, axes)
+
+
+def raw_ifftnd(input, fft_length, axes, name=None) -> Tensor:  # noqa: A002  (TF's name)
+    """tf.signal.ifftnd as TF's raw op `IFFTND`: `fft_length` and `axes` required.
+
+    Raises:
+        InvalidArgumentError: the input is not complex, or bad axes or lengths.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.ifftnd(tf.ones([2, 4], tf.complex64), [2, 4], [0, 1]).numpy()[0, 0]
+        np.complex64(1+0j)
+    """
+    return ifftnd(input, fft_length, axes)
+
+
+def raw_rfftnd(input, fft_length, axes, Tcomplex=dtypes.complex64,  # noqa: A002, N803
+               name=None) -> Tensor:
+    """tf.signal.rfftnd as TF's raw op `RFFTND`: `fft_length` and `axes` required, the
+    output of dtype `Tcomplex` (complex64 or complex128).
+
+    Raises:
+        ValueError: the input is not float32 or float64.
+        InvalidArgumentError: bad axes, lengths or Tcomplex.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.rfftnd(tf.ones([2, 4]), [2, 4], [0, 1]).shape
+        TensorShape([2, 3])
+    """
+    return _as_dtype("RFFTND", rfftnd(input, fft_length, axes), Tcomplex, "Tcomplex")
+
+
+def raw_irfftnd(input, fft_length, axes, Treal=dtypes.float32,  # noqa: A002, N803
+                name=None) -> Tensor:
+    """tf.signal.irfftnd as TF's raw op `IRFFTND`: `fft_length` and `axes` required, the
+    output of dtype `Treal` (float32 or float64).
+
+    Raises:
+        ValueError: the input is not complex.
+        InvalidArgumentError: bad axes, lengths or Treal.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.irfftnd(tf.ones([2, 3], tf.complex64), [2, 4], [0, 1]).shape
+        TensorShape([2, 4])
+    """
+    return _as_dtype("IRFFTND", irfftnd(input, fft_length, axes), Treal, "Treal")
+
+
+def _as_dtype(op_name: str, x: Tensor, dtype, attr: str) -> Tensor:
+    dtype = dtypes.as_dtype(dtype)
+    allowed = (dtypes.complex64, dtypes.complex128) if attr == "Tcomplex" else \
+        (dtypes.float32, dtypes.float64)
+    if dtype not in allowed:
+        raise invalid_argument(op_name, f"{attr} must be {allowed[0].name} or "
+                                        f"{allowed[1].name}, got {dtype.name}")
+    return x if x.dtype == dtype else cast(x, dtype)

@@ -5,6 +5,8 @@ SciPy is imported on first use, so `import tapeflow` does not need it. Each op i
 """
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 
 from ..framework.numpy_warnings import silenced
@@ -16,12 +18,24 @@ from .op_util import binary_inputs
 _special_module = None
 
 
+def scipy_module(name: str):
+    """scipy.<name>, imported on first use.
+
+    Raises:
+        ImportError: SciPy is missing, naming the extras that install it.
+    """
+    try:
+        return importlib.import_module(f"scipy.{name}")
+    except ImportError as e:
+        raise ImportError(f"this function needs SciPy (scipy.{name}): pip install "
+                          "'tapeflow[test]' or 'tapeflow[demo]'") from e
+
+
 def scipy_special():
     """scipy.special, imported on first use."""
     global _special_module
     if _special_module is None:
-        from scipy import special
-        _special_module = special
+        _special_module = scipy_module("special")
     return _special_module
 
 

@@ -55,3 +55,24 @@ for _type in (1, 2, 3, 4):
 case("BatchMatMulV2", lambda x: tf.signal.idct(x, norm="ortho", n=8), normal(3, 5),
      label="idct ortho n=8")
 case("BatchMatMulV2", tf.signal.mfccs_from_log_mel_spectrograms, normal(2, 3, 6), label="mfccs")
+
+# The n-D transforms: all axes, chosen axes with cropping and padding, each norm.
+for _axes, _lengths, _norm in [(None, None, None), ([0, 2], [3, 2], "ortho"),
+                               ([-1, 0], [5, 1], "forward"), ([1], None, None)]:
+    _label = f"axes={_axes},fft_length={_lengths},norm={_norm}"
+    case("FFTND", complex_row(lambda z, a=_axes, n=_lengths, m=_norm: tf.signal.fftnd(
+        z, fft_length=n, axes=a, norm=m)), *pair(2, 3, 4), label=_label)
+    case("IFFTND", complex_row(lambda z, a=_axes, n=_lengths, m=_norm: tf.signal.ifftnd(
+        z, fft_length=n, axes=a, norm=m)), *pair(2, 3, 4), label=_label)
+    case("RFFTND", _real_out(lambda x, a=_axes, n=_lengths, m=_norm: tf.signal.rfftnd(
+        x, fft_length=n, axes=a, norm=m)), normal(2, 3, 4), label=_label)
+for _axes, _lengths, _norm in [(None, [2, 3, 4], None), (None, [2, 3, 5], "ortho"),
+                               ([0, 1], [3, 4], "forward"), ([2, 0], [3, 2], None)]:
+    case("IRFFTND", complex_row(lambda z, a=_axes, n=_lengths, m=_norm: tf.signal.irfftnd(
+        z, fft_length=n, axes=a, norm=m)), *pair(2, 3, 3),
+        label=f"axes={_axes},fft_length={_lengths},norm={_norm}")
+case("BatchMatMulV2", lambda x: tf.signal.mdct(x, 8), normal(2, 20), label="mdct")
+case("BatchMatMulV2", lambda x: tf.signal.mdct(x, 8, window_fn=None, pad_end=True,
+                                               norm="ortho"), normal(18), label="mdct ortho")
+case("BatchMatMulV2", lambda x: tf.signal.inverse_mdct(
+    x, window_fn=tf.signal.kaiser_bessel_derived_window), normal(3, 4), label="inverse_mdct")
