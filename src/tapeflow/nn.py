@@ -44,3 +44,6 @@ __all__ += ["depth_to_space", "space_to_batch", "space_to_depth"]
 from .ops.counting_ops import in_top_k  # noqa: E402
 
 __all__ += ["in_top_k"]
+from .sparse.embedding import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
+
+__all__ += ["embedding_lookup_sparse", "safe_embedding_lookup_sparse"]
