@@ -54,9 +54,9 @@ class SparseTensor(CompositeTensor):
     __slots__ = ("_indices", "_values", "_dense_shape", "_dims")
 
     def __init__(self, indices, values, dense_shape) -> None:
-        indices = convert_to_tensor(indices, dtype=dtypes.int64)
+        indices = _int64_part(indices)
         values = convert_to_tensor(values)
-        dense_shape = convert_to_tensor(dense_shape, dtype=dtypes.int64)
+        dense_shape = _int64_part(dense_shape)
         _check_parts(indices.shape, values.shape, dense_shape.shape)
         self._indices, self._values, self._dense_shape = indices, values, dense_shape
         self._dims = _static_dims(dense_shape)
@@ -125,6 +125,15 @@ class SparseTensor(CompositeTensor):
                 f"dense_shape={self._dense_shape})")
 
     __str__ = __repr__
+
+
+def _int64_part(value) -> Tensor:
+    """`indices` or `dense_shape` as an int64 tensor; data holding non-integers is a
+    TypeError (an integer tensor of another dtype a ValueError, as convert_to_tensor's)."""
+    if not isinstance(value, Tensor) and np.asarray(value).dtype.kind not in "iub":
+        if np.size(value):
+            raise TypeError(f"SparseTensor: cannot convert {value!r} to a tensor of dtype int64")
+    return convert_to_tensor(value, dtype=dtypes.int64)
 
 
 def _check_parts(indices: TensorShape, values: TensorShape, dense_shape: TensorShape) -> None:

@@ -127,7 +127,10 @@ def _sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value,
                 "sparse ops require sorted indices; use tf.sparse.reorder to create a "
                 "correctly ordered copy.")
     out = np.full(shape, default_value, dtype=sparse_values.dtype)
-    out[tuple(indices.T)] = sparse_values
+    if shape:
+        out[tuple(indices.T)] = sparse_values
+    elif len(indices):  # a scalar: the one position holds the (last) value
+        out[()] = sparse_values[-1] if sparse_values.ndim else sparse_values
     return out
 
 

@@ -13,7 +13,7 @@ from ..ops.creation_ops import zeros_like
 from ..ops.embedding_ops import embedding_lookup
 from ..ops.gather_ops import gather
 from ..ops.indexing_ops import where
-from ..ops.math_ops import cast, divide, multiply, reduce_sum, sqrt
+from ..ops.math_ops import cast, divide_no_nan, multiply, sqrt
 from ..ops.reduction_ops import reduce_prod
 from ..ops.segment_ops import segment_sum, sparse_segment_mean, sparse_segment_sqrt_n, \
     sparse_segment_sum
@@ -31,7 +31,7 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
     weighted by `sp_weights` when given.
 
     The result has one row per row index up to the largest present (rows without ids are
-    zero). The gradient with respect to `params` is an IndexedSlices over the ids used.
+    zero, also when weighted). The gradient with respect to `params` is an IndexedSlices over the ids used.
 
     Args:
         params: the embedding matrix (or a list of shards, as `embedding_lookup`).
@@ -75,7 +75,7 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
         return total
     norm = segment_sum(weights, rows) if combiner == "mean" else \
         sqrt(segment_sum(weights * weights, rows))
-    return divide(total, reshape(norm, [-1] + [1] * (rank - 1)))
+    return divide_no_nan(total, reshape(norm, [-1] + [1] * (rank - 1)))
 
 
 def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None,

@@ -25,6 +25,12 @@ __all__ = ["add", "maximum", "minimum", "softmax", "reduce_sum", "reduce_max",
            "sparse_dense_matmul", "map_values", "bincount", "sampled_addmm"]
 
 
+def _dense_operand(x, sp: SparseTensor) -> Tensor:
+    """A dense operand as a tensor: Python and NumPy data take the SparseTensor's dtype; a
+    tensor of another dtype is left for the op to reject (InvalidArgumentError)."""
+    return x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=sp.dtype)
+
+
 def _union(fn_name: str, a: SparseTensor, b: SparseTensor) -> tuple:
     """The row-major union of two SparseTensors' indices, and each one's values there (0
     where it has no entry)."""
@@ -66,7 +72,7 @@ def add(a, b, threshold=0) -> SparseTensor | Tensor:
         raise TypeError("tf.sparse.add: at least one operand must be a SparseTensor")
     if a_sparse != b_sparse:
         sp, dense = (a, b) if a_sparse else (b, a)
-        dense = convert_to_tensor(dense, dtype=sp.dtype)
+        dense = _dense_operand(dense, sp)
         return tensor_scatter_nd_add(dense, sp.indices, sp.values)
     indices, from_a, from_b, va, vb = _union("tf.sparse.add", a, b)
     total = va + vb
@@ -235,12 +241,12 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None) ->
     """
     if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
         # op(A) op(B) = (op(B)^T op(A)^T)^T, with a sparse first operand.
-        dense = convert_to_tensor(sp_a, dtype=b.dtype)
+        dense = _dense_operand(sp_a, b)
         product = SparseTensorDenseMatMul(b.indices, b.values, b.dense_shape, dense,
                                           adjoint_a=not adjoint_b, adjoint_b=not adjoint_a)
         return _transpose_dense(product)
     sp = checked("tf.sparse.sparse_dense_matmul", sp_a)
-    dense = b if isinstance(b, Tensor) else convert_to_tensor(b, dtype=sp.dtype)
+    dense = _dense_operand(b, sp)
     return SparseTensorDenseMatMul(sp.indices, sp.values, sp.dense_shape, dense,
                                    adjoint_a=bool(adjoint_a), adjoint_b=bool(adjoint_b))
 

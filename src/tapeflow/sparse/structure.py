@@ -285,8 +285,8 @@ def reset_shape(sp_input, new_shape=None) -> SparseTensor:
     holds its indices (`max(indices) + 1` per dimension).
 
     Raises:
-        ValueError: `new_shape` has another rank.
-        InvalidArgumentError: `new_shape` is smaller than the dense shape somewhere.
+        ValueError: `new_shape` has another rank, or is smaller than the dense shape
+            somewhere.
 
     Example:
         >>> import tapeflow as tf
@@ -306,8 +306,8 @@ def reset_shape(sp_input, new_shape=None) -> SparseTensor:
                              f"vector of rank {rank}")
         if not hasattr(dense_shape, "_op") and not hasattr(sp.dense_shape, "_op") and \
                 np.any(dense_shape.numpy() < sp.dense_shape.numpy()):
-            raise errors.InvalidArgumentError(
-                None, "ResetShape", f"tf.sparse.reset_shape: new_shape "
+            raise ValueError(
+                f"tf.sparse.reset_shape: new_shape "
                 f"{dense_shape.numpy().tolist()} must be at least the dense shape "
                 f"{sp.dense_shape.numpy().tolist()} in every dimension")
     return SparseTensor(sp.indices, sp.values, dense_shape)
