@@ -171,18 +171,9 @@ CASES = {
 }
 
 
-def _raised(fn, module):
-    try:
-        return fn(module)
-    except Exception as e:  # noqa: BLE001  (the class is what is compared)
-        return ("raised", type(e).__name__)
-
-
 @pytest.mark.parametrize("label", list(CASES))
 def test_matches_tensorflow(label, parity):
-    theirs = parity.describe(parity.tf, _raised(CASES[label], parity.tf))
-    ours = parity.describe(tapeflow, _raised(CASES[label], tapeflow))
-    parity.assert_same(ours, theirs, rtol=1e-5, atol=1e-6, where=label)
+    parity.check_case(CASES[label], rtol=1e-5, atol=1e-6, where=label)
 
 
 def test_function_round_trip(parity):

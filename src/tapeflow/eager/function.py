@@ -473,7 +473,8 @@ class Function:
             call_args, call_kwargs = nest.map_structure(
                 lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))
             outputs = self._function_to_trace()(*call_args, **call_kwargs)
-            for leaf in _flat_components(nest.flatten(outputs)):  # an eager tensor returned as is is a capture
+            # An eager tensor returned as is is a capture.
+            for leaf in _flat_components(nest.flatten(outputs)):
                 if isinstance(leaf, Tensor) and not hasattr(leaf, "_op"):
                     graph._graph_input(leaf)
             concrete = ConcreteFunction(

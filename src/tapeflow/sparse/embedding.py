@@ -4,9 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.sparse_tensor import SparseTensor
-from ..framework.tensor import convert_to_tensor
-from ..ops.array_ops import concat, expand_dims, reshape, shape, stack
+from ..ops.array_ops import concat, reshape, shape, stack
 from ..ops.comparison_ops import greater, greater_equal, logical_and
 from ..ops.counting_ops import unique
 from ..ops.creation_ops import zeros_like
@@ -31,7 +29,8 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
     weighted by `sp_weights` when given.
 
     The result has one row per row index up to the largest present (rows without ids are
-    zero, also when weighted). The gradient with respect to `params` is an IndexedSlices over the ids used.
+    zero, also when weighted). The gradient with respect to `params` is an IndexedSlices
+    over the ids used.
 
     Args:
         params: the embedding matrix (or a list of shards, as `embedding_lookup`).
