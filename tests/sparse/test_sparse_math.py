@@ -128,9 +128,9 @@ def test_sparse_dense_matmul_scipy_and_numpy_paths_agree(monkeypatch, dense):
     rng = np.random.default_rng(1)
     n = 40
     indices = np.argwhere(rng.random((n, n)) < 0.3)
-    assert len(indices) > sparse_ops._SCIPY_MATMUL_NNZ
     st = tf.SparseTensor(indices, rng.standard_normal(len(indices)), [n, n])
-    b = tf.constant(rng.standard_normal((n, 3)))
+    b = tf.constant(rng.standard_normal((n, 32)))
+    assert len(indices) * 32 > sparse_ops._SCIPY_MATMUL_WORK
     fast = tf.sparse.sparse_dense_matmul(st, b).numpy()
     monkeypatch.setattr(sparse_ops, "_scipy_sparse", lambda: None)
     np.testing.assert_allclose(fast, tf.sparse.sparse_dense_matmul(st, b).numpy(), rtol=1e-12)
