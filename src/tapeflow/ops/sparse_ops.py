@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import errors
-from ..framework.registry import LINEAR, define_op
+from ..framework.registry import LINEAR, MULTILINEAR, define_op
 from ..framework.shape_inference import constant_shape
 
 __all__ = ["SparseTensorDenseMatMul", "SparseToDense", "SparseValuesGather",
@@ -155,7 +155,7 @@ def _values_scatter(updates, positions, like):
 
 
 SparseTensorDenseMatMul = define_op("SparseTensorDenseMatMul", _sparse_dense_matmul,
-                                    family=LINEAR)
+                                    family=MULTILINEAR)
 SparseToDense = define_op("SparseToDense", _sparse_to_dense, family=LINEAR)
 SparseValuesGather = define_op("SparseValuesGather", _values_gather, family=LINEAR)
 SparseValuesScatter = define_op("SparseValuesScatter", _values_scatter, family=LINEAR)
