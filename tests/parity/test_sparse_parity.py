@@ -39,6 +39,18 @@ def _grad(tf, f, *values):
     return _parts(out), [tf.convert_to_tensor(g) if g is not None else None for g in grads]
 
 
+def _complex_matmul(tf, adjoint_a, adjoint_b):
+    """A complex product and the gradients (conjugate convention) of a real function of it."""
+    v = tf.constant([1 + 2j, 3 - 1j], tf.complex64)
+    b = tf.constant(np.array([[1 + 1j, 2], [0.5j, 1]], np.complex64))
+    with tf.GradientTape() as tape:
+        tape.watch([v, b])
+        y = tf.sparse.sparse_dense_matmul(tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]), b,
+                                          adjoint_a=adjoint_a, adjoint_b=adjoint_b)
+        loss = tf.reduce_sum(tf.math.real(y) * 2.0 + tf.math.imag(y))
+    return [y] + tape.gradient(loss, [v, b])
+
+
 def _ids(tf):
     return tf.SparseTensor([[0, 0], [0, 1], [2, 0], [3, 0], [3, 1]],
                            tf.constant([1, 3, 1, 0, 2], tf.int64), [5, 2])
@@ -74,6 +86,10 @@ CASES = {
     "sparse_dense_matmul dense first": lambda tf: _grad(
         tf, lambda a, v: tf.sparse.sparse_dense_matmul(a, _st(tf, v)),
         np.arange(6.0).reshape(2, 3), VALS),
+    "sparse_dense_matmul complex adjoints": lambda tf: [_complex_matmul(tf, a, b)
+                                                        for a in (False, True)
+                                                        for b in (False, True)],
+    "to_dense bool": lambda tf: tf.sparse.to_dense(tf.SparseTensor([[0]], [True], [2])),
     "sparse_dense_matmul dtypes differ": lambda tf: tf.sparse.sparse_dense_matmul(
         _st(tf), tf.ones([4, 2], tf.float64)),
     "add dense dtypes differ": lambda tf: tf.sparse.add(_st(tf), tf.ones([3, 4], tf.float64)),

@@ -111,9 +111,9 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
     ids = sparse_reshape(sparse_ids, flat_shape)
     weights = None if sparse_weights is None else sparse_reshape(
         checked("safe_embedding_lookup_sparse", sparse_weights), flat_shape)
-    keep = greater_equal(ids.values, np.zeros((), ids.dtype._np))
+    keep = greater_equal(ids.values, np.zeros((), ids.dtype.as_numpy_dtype))
     if weights is not None:
-        keep = logical_and(keep, greater(weights.values, np.zeros((), weights.dtype._np)))
+        keep = logical_and(keep, greater(weights.values, np.zeros((), weights.dtype.as_numpy_dtype)))
         weights = retain(weights, keep)
     ids = retain(ids, keep)
     ids, empty = fill_empty_rows(ids, 0 if default_id is None else default_id)

@@ -79,7 +79,7 @@ def add(a, b, threshold=0) -> SparseTensor | Tensor:
     if isinstance(threshold, (int, float)) and threshold == 0:
         return SparseTensor(indices, total, a.dense_shape)
     limit = convert_to_tensor(threshold, dtype=dtypes.as_dtype(np.abs(
-        np.zeros((), a.dtype._np)).dtype))
+        np.zeros((), a.dtype.as_numpy_dtype)).dtype))
     zero = np.int64(0)
     keep = logical_or(logical_or(less(from_a, zero), less(from_b, zero)),
                       greater_equal(_abs(total), limit))
@@ -319,7 +319,7 @@ def bincount(values, weights=None, axis=0, minlength=None, maxlength=None,
         dense_shape = cast(convert_to_tensor(dense.shape.as_list()), dtypes.int64)
         flat = _reshape_dense(dense, [-1])
         w = None if weights is None else _reshape_dense(convert_to_tensor(weights), [-1])
-    w = np.zeros(0, flat.dtype._np) if w is None else w
+    w = np.zeros(0, flat.dtype.as_numpy_dtype) if w is None else w
     return SparseTensor(*SparseCountSparseOutput(
         indices, flat, dense_shape, w, binary_output=bool(binary_output),
         minlength=-1 if minlength is None else int_value("bincount", minlength, "minlength"),

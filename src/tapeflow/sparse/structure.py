@@ -12,7 +12,8 @@ from ..framework import dtypes, errors
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..ops.array_ops import concat as _concat_dense, reshape as _reshape_dense, shape as _shape
+from ..ops.array_ops import concat as _concat_dense, get_static_value, reshape as _reshape_dense, \
+    shape as _shape
 from ..ops.comparison_ops import greater_equal
 from ..ops.creation_ops import ones_like, zeros_like
 from ..ops.gather_ops import gather
@@ -97,7 +98,8 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
                [-1, -1,  2]], dtype=int32)
     """
     sp = checked("tf.sparse.to_dense", sp_input)
-    default = convert_to_tensor(0 if default_value is None else default_value, dtype=sp.dtype)
+    default = convert_to_tensor(np.zeros((), sp.dtype.as_numpy_dtype) if default_value is None
+                                else default_value, dtype=sp.dtype)
     return SparseToDense(sp.indices, sp.dense_shape, sp.values, default,
                          validate_indices=bool(validate_indices))
 
@@ -304,12 +306,10 @@ def reset_shape(sp_input, new_shape=None) -> SparseTensor:
                 dense_shape.shape[0] not in (None, rank):
             raise ValueError(f"tf.sparse.reset_shape: new_shape {dense_shape.shape} must be a "
                              f"vector of rank {rank}")
-        if not hasattr(dense_shape, "_op") and not hasattr(sp.dense_shape, "_op") and \
-                np.any(dense_shape.numpy() < sp.dense_shape.numpy()):
-            raise ValueError(
-                f"tf.sparse.reset_shape: new_shape "
-                f"{dense_shape.numpy().tolist()} must be at least the dense shape "
-                f"{sp.dense_shape.numpy().tolist()} in every dimension")
+        new, old = get_static_value(dense_shape), get_static_value(sp.dense_shape)
+        if new is not None and old is not None and np.any(new < old):
+            raise ValueError(f"tf.sparse.reset_shape: new_shape {new.tolist()} must be at "
+                             f"least the dense shape {old.tolist()} in every dimension")
     return SparseTensor(sp.indices, sp.values, dense_shape)
 
 
@@ -350,7 +350,7 @@ def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None) -> SparseTe
     cols = rows if num_columns is None else int_value("tf.sparse.eye", num_columns, "num_columns")
     n = min(rows, cols)
     diagonal = np.repeat(np.arange(n, dtype=np.int64)[:, None], 2, axis=1)
-    return SparseTensor(diagonal, np.ones(n, dtypes.as_dtype(dtype)._np),
+    return SparseTensor(diagonal, np.ones(n, dtypes.as_dtype(dtype).as_numpy_dtype),
                         np.array([rows, cols], np.int64))
 
 
