@@ -159,6 +159,14 @@ CASES = {
         _parts(tf.sparse.bincount(_st(tf, tf.constant([1, 2, 2, 0])), axis=-1,
                                   binary_output=True)),
         _parts(tf.sparse.bincount(tf.constant([1, 5, 3]), maxlength=4))),
+    "cross_hashed": lambda tf: [_parts(tf.sparse.cross_hashed(
+        [tf.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]],
+                         tf.constant([1, 2, 3, -4, 5], tf.int64), [4, 2]),
+         tf.SparseTensor([[0, 0], [0, 2], [1, 1]], tf.constant([10, 20, 30], tf.int64), [4, 3]),
+         tf.constant([[7, 8], [9, 6], [5, 5], [1, 1]])], **kwargs))
+        for kwargs in ({}, {"num_buckets": 1000}, {"hash_key": 3})],
+    "cross_hashed batch mismatch": lambda tf: tf.sparse.cross_hashed(
+        [tf.constant([[1]], tf.int64), tf.constant([[1], [2]], tf.int64)]),
     "sampled_addmm": lambda tf: tf.sparse.sampled_addmm(
         tf.constant([[0, 0], [1, 1]]), tf.constant([1.0, 2.0]), tf.constant([2, 2]),
         tf.reshape(tf.range(6.0), [2, 3]), tf.reshape(tf.range(6.0), [3, 2]), beta=0.5,

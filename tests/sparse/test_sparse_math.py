@@ -187,3 +187,16 @@ def test_sampled_addmm():
     np.testing.assert_allclose(values.numpy(), [2 * product[0, 1] + 0.5,
                                                 2 * product[1, 0] + 1.0])
     np.testing.assert_array_equal(shape.numpy(), [2, 2])
+
+
+def test_cross_hashed_crosses_each_row():
+    a = tf.SparseTensor([[0, 0], [0, 1], [2, 0]], tf.constant([5, 7, 1], tf.int64), [3, 2])
+    out = tf.sparse.cross_hashed([a, tf.constant([[3], [4], [4]])], num_buckets=100)
+    np.testing.assert_array_equal(out.indices.numpy(), [[0, 0], [0, 1], [2, 0]])
+    np.testing.assert_array_equal(out.values.numpy()[:2], [42, 60])  # TF's values
+    np.testing.assert_array_equal(out.dense_shape.numpy(), [3, 2])
+    assert out.values.numpy().min() >= 0 and tf.sparse.cross_hashed([a]).dtype == tf.int64
+    with pytest.raises(TypeError, match="int32 or int64"):
+        tf.sparse.cross_hashed([tf.constant([[1.0]])])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="batch"):
+        tf.sparse.cross_hashed([a, tf.constant([[1]])])

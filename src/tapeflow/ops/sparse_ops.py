@@ -181,8 +181,8 @@ def _slice(indices, shape, start, size):
 def _union(a_indices, a_shape, b_indices, b_shape):
     if a_shape.shape != b_shape.shape or (a_shape != b_shape).any():
         raise errors.InvalidArgumentError(
-            None, "SparseAdd", f"SparseAdd: the operands' dense shapes differ: "
-            f"{a_shape.tolist()} and {b_shape.tolist()}")
+            None, "SparseUnion", f"SparseUnion (of sparse add, maximum, minimum): the two "
+            f"SparseTensors' dense shapes differ: {a_shape.tolist()} and {b_shape.tolist()}")
     a_keys, b_keys = _linear(a_indices, a_shape), _linear(b_indices, a_shape)
     keys = np.union1d(a_keys, b_keys)
     at_a, at_b = np.full(len(keys), -1, np.int64), np.full(len(keys), -1, np.int64)
@@ -366,6 +366,51 @@ def _count(indices, values, dense_shape, weights, binary_output, minlength, maxl
     return out.astype(np.int64), counts, np.asarray(shape, np.int64)
 
 
+_FINGERPRINT_MUL = np.uint64(0xC6A4A7935BD1E995)
+
+
+def _shift_mix(v):
+    return v ^ (v >> np.uint64(47))
+
+
+def _fingerprint_cat(fp1, fp2):
+    """TF's FingerprintCat64: mixes two 64-bit fingerprints into one (wrapping uint64)."""
+    mixed = fp1 ^ _FINGERPRINT_MUL
+    mixed = mixed ^ (_shift_mix(fp2 * _FINGERPRINT_MUL) * _FINGERPRINT_MUL)
+    return _shift_mix(_shift_mix(mixed * _FINGERPRINT_MUL) * _FINGERPRINT_MUL)
+
+
+def _cross_hashed(*parts, n_sparse: int, num_buckets: int, hash_key: int):
+    """Per batch row, the hashes of every combination of one feature from each input
+    (sparse `indices, values, shape` triples, then dense [batch, k] matrices)."""
+    name = "SparseCrossHashed"
+    sparse = [parts[3 * i:3 * i + 3] for i in range(n_sparse)]
+    dense = parts[3 * n_sparse:]
+    batches = {int(s[0]) for _, _, s in sparse} | {d.shape[0] for d in dense}
+    if len(batches) != 1:
+        raise errors.InvalidArgumentError(
+            None, name, f"{name}: the inputs' batch sizes (first dimensions) differ: "
+            f"{sorted(batches)}")
+    batch = batches.pop()
+    columns = [[values[indices[:, 0] == row] for row in range(batch)]
+               for indices, values, _ in sparse] + [list(d) for d in dense]
+    rows, hashes = [], []
+    with np.errstate(over="ignore"):
+        for row in range(batch):
+            crossed = np.array([hash_key], np.uint64)
+            for column in columns:
+                features = column[row].astype(np.int64).view(np.uint64)
+                crossed = _fingerprint_cat(crossed[:, None], features[None, :]).ravel()
+            rows.append(np.full(len(crossed), row, np.int64))
+            hashes.append(crossed)
+    limit = np.uint64(num_buckets if num_buckets > 0 else np.iinfo(np.int64).max)
+    values = (np.concatenate(hashes) % limit).astype(np.int64)
+    rows = np.concatenate(rows)
+    positions = np.concatenate([np.arange(len(h)) for h in hashes]).astype(np.int64)
+    width = max((len(h) for h in hashes), default=0)
+    return np.stack([rows, positions], axis=1), values, np.array([batch, width], np.int64)
+
+
 SparseCanonicalOrder = define_op("SparseCanonicalOrder", _canonical_order)
 SparseSlicePositions = define_op("SparseSlicePositions", _slice, num_outputs=3)
 SparseUnion = define_op("SparseUnion", _union, num_outputs=3)
@@ -377,6 +422,7 @@ SparseReshape = define_op("SparseReshape", _reshape, num_outputs=2)
 SparseConcat = define_op("SparseConcat", _concat, num_outputs=3)
 SparseSplit = define_op("SparseSplit", _split, num_outputs=None)
 ListDiff = define_op("ListDiff", _list_diff, num_outputs=2)
+SparseCrossHashed = define_op("SparseCrossHashed", _cross_hashed, num_outputs=3)
 SparseCountSparseOutput = define_op("SparseCountSparseOutput", _count, num_outputs=3)
 
 
@@ -439,9 +485,12 @@ def _reduced_dims(inputs, attrs, values_dtype):
     return [(_I64, (None, kept)), (values_dtype, (None,)), (_I64, (kept,))]
 
 
-SparseReduceGroups.shape_fn = _unless_constant(lambda inputs, attrs: [
-    (_I64, (None, _reduced_dims(inputs, attrs, _I64)[0][1][1])), (_I64, (_dims(inputs[0], 0),)),
-    _reduced_dims(inputs, attrs, _I64)[2]])
+def _groups_dims(inputs, attrs):
+    out_indices, _, out_shape = _reduced_dims(inputs, attrs, _I64)
+    return [out_indices, (_I64, (_dims(inputs[0], 0),)), out_shape]
+
+
+SparseReduceGroups.shape_fn = _unless_constant(_groups_dims)
 SparseReduceMaxSparse.shape_fn = _unless_constant(lambda inputs, attrs: _reduced_dims(
     [inputs[0], inputs[2]], attrs, inputs[1]._value.dtype))
 SparseReshape.shape_fn = _unless_constant(lambda inputs, attrs: [
@@ -452,6 +501,8 @@ SparseConcat.shape_fn = _unless_constant(lambda inputs, attrs: [
 SparseSplit.shape_fn = _unless_constant(lambda inputs, attrs: [
     (_I64, (None, _dims(inputs[0], 1))), (inputs[1]._value.dtype, (None,)),
     (_I64, (_rank_of(inputs[2]),))] * attrs["num_split"])
+SparseCrossHashed.shape_fn = _unless_constant(lambda inputs, attrs: [
+    (_I64, (None, 2)), (_I64, (None,)), (_I64, (2,))])
 ListDiff.shape_fn = _unless_constant(lambda inputs, attrs: [
     (inputs[0]._value.dtype, (None,)), (np.dtype(attrs["out_idx"]), (None,))])
 SparseCountSparseOutput.shape_fn = _unless_constant(lambda inputs, attrs: [

@@ -16,13 +16,16 @@ from ..ops.math_ops import abs as _abs, cast, exp, matmul, maximum as _maximum, 
     minimum as _minimum
 from ..ops.op_util import int_value, normalize_axes
 from ..ops.reduction_ops import reduce_all
-from ..ops.sparse_ops import (SparseCountSparseOutput, SparseReduceGroups,
+from ..ops.sparse_ops import (SparseCountSparseOutput, SparseCrossHashed, SparseReduceGroups,
                               SparseReduceMaxSparse, SparseTensorDenseMatMul, SparseUnion,
                               SparseValuesGather, SparseValuesScatter)
 from .structure import checked, to_dense
 
 __all__ = ["add", "maximum", "minimum", "softmax", "reduce_sum", "reduce_max",
-           "sparse_dense_matmul", "map_values", "bincount", "sampled_addmm"]
+           "sparse_dense_matmul", "map_values", "bincount", "sampled_addmm", "cross_hashed"]
+
+# TF's default key for hashed feature crosses.
+_DEFAULT_HASH_KEY = 0xDECAFCAFFE
 
 
 def _dense_operand(x, sp: SparseTensor) -> Tensor:
@@ -349,3 +352,46 @@ def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
     product = matmul(mat1, mat2)
     picked = gather_nd(product, indices, batch_dims=product.shape.rank - 2)
     return indices, alpha * picked + beta * values, convert_to_tensor(dense_shape)
+
+
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None) -> SparseTensor:
+    """Hashed feature crosses: for each batch row, one int64 hash for every combination of
+    one feature from each input, `FingerprintCat64` over the features in input order
+    (starting from `hash_key`), modulo `num_buckets` (or 2**63 - 1 when it is 0).
+
+    Features are integers (tapeflow has no string tensors); rows where an input has no
+    feature get no crosses.
+
+    Args:
+        inputs: SparseTensors of shape [batch, ?] and dense [batch, k] tensors, int32/int64.
+        num_buckets: the number of hash buckets (0: the full int64 range).
+        hash_key: the starting fingerprint (default TF's).
+
+    Returns:
+        An int64 SparseTensor of shape [batch, the most crosses in a row].
+
+    Raises:
+        TypeError: an input is not integer.
+        InvalidArgumentError: the inputs' batch sizes differ.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a = tf.SparseTensor([[0, 0], [0, 1]], tf.constant([5, 7], tf.int64), [1, 2])
+        >>> out = tf.sparse.cross_hashed([a, tf.constant([[3]], tf.int64)], num_buckets=100)
+        >>> out.indices.numpy().tolist(), out.values.numpy().tolist()
+        ([[0, 0], [0, 1]], [42, 60])
+    """
+    sparse, dense = [], []
+    for x in inputs:
+        if not isinstance(x, SparseTensor):
+            x = convert_to_tensor(x)
+        if x.dtype not in (dtypes.int32, dtypes.int64):
+            raise TypeError(f"tf.sparse.cross_hashed: features must be int32 or int64 (tapeflow "
+                            f"has no string tensors), got {x.dtype.name}")
+        if isinstance(x, SparseTensor):
+            sparse += [x.indices, cast(x.values, dtypes.int64), x.dense_shape]
+        else:
+            dense.append(cast(x, dtypes.int64))
+    return SparseTensor(*SparseCrossHashed(
+        *sparse, *dense, n_sparse=len(sparse) // 3, num_buckets=int(num_buckets),
+        hash_key=_DEFAULT_HASH_KEY if hash_key is None else int(hash_key)))
