@@ -113,7 +113,8 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
         checked("safe_embedding_lookup_sparse", sparse_weights), flat_shape)
     keep = greater_equal(ids.values, np.zeros((), ids.dtype.as_numpy_dtype))
     if weights is not None:
-        keep = logical_and(keep, greater(weights.values, np.zeros((), weights.dtype.as_numpy_dtype)))
+        positive = greater(weights.values, np.zeros((), weights.dtype.as_numpy_dtype))
+        keep = logical_and(keep, positive)
         weights = retain(weights, keep)
     ids = retain(ids, keep)
     ids, empty = fill_empty_rows(ids, 0 if default_id is None else default_id)
