@@ -31,13 +31,13 @@ def _check_indices(op_name: str, indices, shape) -> None:
     if indices.ndim != 2 or indices.shape[1] != len(shape):
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: indices must be a matrix with one column per dimension "
-            f"of the dense shape {list(shape)}, got shape {list(indices.shape)}")
+            f"of the dense shape {[int(d) for d in shape]}, got shape {list(indices.shape)}")
     bad = (indices < 0) | (indices >= np.asarray(shape, np.int64))
     if bad.any():
         row = int(np.argwhere(bad.any(axis=1))[0, 0])
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: indices[{row}] = {indices[row].tolist()} is out of "
-            f"bounds: need 0 <= index < {list(shape)}")
+            f"bounds: need 0 <= index < {[int(d) for d in shape]}")
 
 
 def _order(indices):
@@ -76,7 +76,7 @@ def _sparse_dense_matmul(a_indices, a_values, a_shape, b, adjoint_a, adjoint_b):
     if len(a_shape) != 2 or b.ndim != 2:
         raise errors.InvalidArgumentError(
             None, name, f"{name}: the sparse and dense operands must be matrices, got dense "
-            f"shapes {list(a_shape)} and {list(b.shape)}")
+            f"shapes {a_shape.tolist()} and {list(b.shape)}")
     if a_values.dtype != b.dtype:
         raise errors.InvalidArgumentError(
             None, name, f"{name}: the SparseTensor holds {a_values.dtype} and the dense matrix "
@@ -92,7 +92,7 @@ def _sparse_dense_matmul(a_indices, a_values, a_shape, b, adjoint_a, adjoint_b):
     if b.shape[0] != k:
         raise errors.InvalidArgumentError(
             None, name, f"{name}: cannot multiply A and B because inner dimension does not "
-            f"match: {k} vs. {b.shape[0]} (sparse shape {list(a_shape)}, dense shape "
+            f"match: {k} vs. {b.shape[0]} (sparse shape {a_shape.tolist()}, dense shape "
             f"{list(b.shape[::-1] if adjoint_b else b.shape)}, adjoint_a={adjoint_a}, "
             f"adjoint_b={adjoint_b})")
     sparse = _scipy_sparse() if values.size * b.shape[1] > _SCIPY_MATMUL_WORK else None
