@@ -99,7 +99,8 @@ def _extreme(fn_name: str, combine, sp_a, sp_b) -> SparseTensor:
 
 def maximum(sp_a, sp_b, name=None) -> SparseTensor:
     """The elementwise maximum of two SparseTensors of one shape, over the union of their
-    indices (a missing entry counts as 0); at ties the gradient goes to `sp_a`.
+    indices (a missing entry counts as 0); at ties the gradient goes to `sp_a` (TF 2.21's
+    gradient for this op fails with a TypeError).
 
     Example:
         >>> import tapeflow as tf
@@ -127,6 +128,7 @@ def minimum(sp_a, sp_b, name=None) -> SparseTensor:
 
 def softmax(sp_input, name=None) -> SparseTensor:
     """Softmax over the entries of each innermost row (the implicit zeros take no part).
+    Entries need not be in row-major order (TF's need to be).
 
     Args:
         sp_input: a SparseTensor of rank at least 2 with float values.
@@ -163,7 +165,8 @@ def _axes(fn_name: str, sp: SparseTensor, axis) -> tuple:
 
 
 def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
-    """The sum of a SparseTensor's values over `axis` (all axes by default).
+    """The sum of a SparseTensor's values over `axis` (all axes by default). The gradient
+    reaches the values, also through a sparse result (where TF has no gradient).
 
     Args:
         sp_input: a SparseTensor.
