@@ -175,6 +175,9 @@ CASES = {
         _grad(tf, lambda p: tf.nn.embedding_lookup_sparse(p, _ids(tf), None,
                                                           combiner=combiner),
               np.arange(12.0).reshape(4, 3)) for combiner in ("mean", "sqrtn", "sum")],
+    "embedding_lookup_sparse max_norm": lambda tf: _grad(
+        tf, lambda p: tf.nn.embedding_lookup_sparse(p, _ids(tf), None, max_norm=5.0),
+        np.arange(12.0).reshape(4, 3)),
     "embedding_lookup_sparse weights": lambda tf: [
         _grad(tf, lambda p, w: tf.nn.embedding_lookup_sparse(
             p, _ids(tf), _ids(tf).with_values(w), combiner=combiner),
