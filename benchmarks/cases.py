@@ -277,6 +277,44 @@ def conv2d(peers: dict) -> Case:
     return case
 
 
+def sparse_matmul(peers: dict) -> Case:
+    """A sparse (500x500, 2% stored) times a dense (500x32) matrix: forward plus the gradient
+    of the product's sum w.r.t. the stored values and the dense matrix (tapeflow runs a
+    SciPy CSR product when SciPy is installed; the baseline scatter-adds in NumPy)."""
+    rng = np.random.default_rng(0)
+    n, k = 500, 32
+    indices = np.argwhere(rng.random((n, n)) < 0.02).astype(np.int64)
+    values = rng.standard_normal(len(indices)).astype(np.float32)
+    b = rng.standard_normal((n, k)).astype(np.float32)
+    rows, cols = indices[:, 0], indices[:, 1]
+
+    def numpy_step():
+        y = np.zeros((n, k), np.float32)
+        np.add.at(y, rows, values[:, None] * b[cols])
+        g = np.ones_like(y)
+        grad_b = np.zeros_like(b)
+        np.add.at(grad_b, cols, values[:, None] * g[rows])
+        return [np.sum(g[rows] * b[cols], axis=1), grad_b]
+
+    def tf_api(tf):
+        dense = tf.constant(b)
+
+        def step():
+            v = tf.constant(values)
+            with tf.GradientTape() as tape:
+                tape.watch([v, dense])
+                y = tf.sparse.sparse_dense_matmul(tf.SparseTensor(indices, v, [n, n]), dense)
+            return tape.gradient(y, [v, dense])
+        return step
+
+    case = Case("sparse_matmul")
+    case.add("numpy", lambda: numpy_step)
+    case.add("tapeflow eager", lambda: tf_api(tapeflow))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: tf_api(peers["tensorflow"]))
+    return case
+
+
 # -- a recurrent network -------------------------------------------------------------------
 
 class Recurrent:
@@ -538,4 +576,4 @@ def transformer(peers: dict) -> Case:
 ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
        "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
        "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn, "lstm": lstm,
-       "transformer": transformer}
+       "transformer": transformer, "sparse_matmul": sparse_matmul}

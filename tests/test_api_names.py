@@ -344,3 +344,15 @@ def test_tf1_programs_names_live_only_in_compat_v1():
 from .ops.test_special_fn_names import NAMES as SPECIAL_FN_PATHS  # noqa: E402
 
 PATHS = PATHS + SPECIAL_FN_PATHS
+
+# SparseTensor and the sparse embedding lookups (tf.sparse's own table:
+# tests/sparse/test_sparse_names.py).
+from tapeflow.framework import sparse_tensor  # noqa: E402
+from tapeflow.sparse import embedding as sparse_embedding  # noqa: E402
+
+PATHS = PATHS + [(sparse_tensor.SparseTensor, "SparseTensor"),
+                 (sparse_tensor.SparseTensorSpec, "SparseTensorSpec"),
+                 (sparse_embedding.embedding_lookup_sparse, "nn.embedding_lookup_sparse"),
+                 (sparse_embedding.safe_embedding_lookup_sparse,
+                  "nn.safe_embedding_lookup_sparse")] + [
+    (getattr(tf.sparse, name), f"sparse.{name}") for name in tf.sparse.__all__]

@@ -50,6 +50,7 @@ from .ops.indexing_ops import (tensor_scatter_nd_max, tensor_scatter_nd_min,  # 
                                tensor_scatter_nd_sub)
 from .framework.graph import Graph, init_scope, name_scope
 from .framework.tensor_spec import TensorSpec
+from .framework.sparse_tensor import SparseTensor, SparseTensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .autograph.api import function
 from . import autograph  # noqa: E402

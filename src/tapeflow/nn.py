@@ -47,3 +47,7 @@ __all__ += ["in_top_k"]
 from .ops.math_utility_ops import approx_max_k, approx_min_k, zero_fraction  # noqa: E402
 
 __all__ += ["approx_max_k", "approx_min_k", "zero_fraction"]
+
+from .sparse.embedding import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
+
+__all__ += ["embedding_lookup_sparse", "safe_embedding_lookup_sparse"]

@@ -257,6 +257,14 @@ def tensorflow():
     return pytest.importorskip("tensorflow")
 
 
+def outcome(fn, module):
+    """`fn(module)`, or ("raised", the exception's class name) when it raises."""
+    try:
+        return fn(module)
+    except Exception as e:  # noqa: BLE001  (the class is what is compared)
+        return ("raised", type(e).__name__)
+
+
 class Parity:
     """What a parity test needs, handed out by the `parity` fixture."""
 
@@ -268,6 +276,12 @@ class Parity:
     def __init__(self, tensorflow) -> None:
         self.tf = tensorflow
         self.translate = Translator(tensorflow)
+
+    def check_case(self, fn, *, rtol: float, atol: float, where: str) -> None:
+        """Asserts `fn(tf)` agrees under TensorFlow and tapeflow (an exception by class)."""
+        theirs = describe(self.tf, outcome(fn, self.tf))
+        ours = describe(tapeflow, outcome(fn, tapeflow))
+        assert_same(ours, theirs, rtol=rtol, atol=atol, where=where)
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,10 @@ per-op dispatch.
 
 A signature is the dtypes and shapes of the tensor arguments plus the values of the other
 arguments (Python numbers by value: 2 and 2.0 are one signature); each new one traces
-again (with a warning when that happens on every call).
+again (with a warning when that happens on every call). A composite tensor (SparseTensor)
+passes as its component tensors: its signature is its TypeSpec (dtype and static shape)
+and its components' specs, and the trace rebuilds it from placeholders; one returned is
+rebuilt from the function's outputs.
 Variables are captured by reference: reads see the current value and assignments persist.
 
 Differentiation: a GradientTape inside the function, or `tf.gradients`, differentiates
@@ -23,6 +26,7 @@ import weakref
 import numpy as np
 
 from ..framework import nest
+from ..framework.composite_tensor import CompositeTensor, TypeSpec
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph
@@ -39,6 +43,7 @@ from .domains import GraphDomain
 __all__ = ["Function", "ConcreteFunction"]
 
 _TENSOR = "tensor"
+_COMPOSITE = "composite"
 RETRACING_WARNING_THRESHOLD = 5
 
 
@@ -51,7 +56,31 @@ PartitionedCall.shape_fn = lambda inputs, attrs: attrs["f"]._output_specs
 
 
 def _is_tensor_leaf(x) -> bool:
-    return isinstance(x, (Tensor, np.ndarray, TensorSpec))
+    return isinstance(x, (Tensor, np.ndarray, TensorSpec, CompositeTensor, TypeSpec))
+
+
+def _composite_key(spec: TypeSpec) -> tuple:
+    """A composite's signature: its spec's type, dtype and static dims, and the keys of its
+    components' specs (the number of values of a SparseTensor is not part of it)."""
+    shape = spec.shape
+    return (_COMPOSITE, (type(spec), spec.dtype), None if shape.rank is None else
+            tuple(shape.as_list()), tuple([_walk(c, []) for c in spec._component_specs]))
+
+
+def _typed(key) -> bool:
+    """Whether a signature key stands for a tensor or a composite argument."""
+    return type(key) is tuple and len(key) in (3, 4) and key[0] in (_TENSOR, _COMPOSITE)
+
+
+def _flat_components(flat: list) -> list:
+    """`flat` with each composite tensor replaced by its component tensors."""
+    out = []
+    for leaf in flat:
+        if isinstance(leaf, CompositeTensor):
+            out.extend(leaf._type_spec._to_components(leaf))
+        else:
+            out.append(leaf)
+    return out
 
 
 def _walk(x, leaves: list):
@@ -81,6 +110,13 @@ def _walk(x, leaves: list):
         return (kind, tuple([_walk(item, leaves) for item in x]))
     if isinstance(x, dict):
         return (kind, tuple([(k, _walk(x[k], leaves)) for k in sorted(x)]))
+    if isinstance(x, CompositeTensor):
+        spec = x._type_spec
+        leaves.extend(spec._to_components(x))
+        return _composite_key(spec)
+    if isinstance(x, TypeSpec):
+        leaves.extend(x._component_specs)
+        return _composite_key(x)
     if isinstance(x, (int, float, complex)):
         return ("number", x)  # equal numbers share a trace, as in TF: 2 and 2.0, 1 and True
     try:
@@ -90,26 +126,26 @@ def _walk(x, leaves: list):
         return ("id", id(x))
 
 
-def _tensor_specs(key, found: list) -> list:
-    """The (dtype char, dims) of each tensor leaf of a signature, in order."""
+def _leaf_keys(key, found: list) -> list:
+    """The keys of the tensor and composite leaves of a signature, in order."""
     if isinstance(key, tuple):
-        if len(key) == 3 and key[0] == _TENSOR:
-            found.append((key[1], key[2]))
+        if _typed(key):
+            found.append(key)
         else:
             for item in key:
-                _tensor_specs(item, found)
+                _leaf_keys(item, found)
     return found
 
 
 def _compatible(template, key) -> bool:
     """Whether a call with signature `key` can run a function traced for `template`."""
-    if isinstance(template, tuple) and len(template) == 3 and template[0] == _TENSOR:
-        if not (isinstance(key, tuple) and len(key) == 3 and key[0] == _TENSOR):
+    if _typed(template):
+        if not _typed(key) or template[:2] != key[:2]:
             return False
         general, specific = template[2], key[2]
-        return template[1] == key[1] and (general is None or specific is not None and len(
-            general) == len(specific) and all(g is None or g == s
-                                              for g, s in zip(general, specific)))
+        fits = general is None or specific is not None and len(general) == len(specific) and \
+            all(g is None or g == s for g, s in zip(general, specific))
+        return fits and (template[0] == _TENSOR or _compatible(template[3], key[3]))
     if isinstance(template, tuple) and isinstance(key, tuple) and len(template) == len(key):
         return all(_compatible(a, b) for a, b in zip(template, key))
     return template == key
@@ -121,14 +157,17 @@ _MISMATCH = object()
 def _relaxed(template, key):
     """`key` with the dimensions that differ from `template` unknown, or _MISMATCH if the
     two differ in anything but dimensions (reduce_retracing)."""
-    if isinstance(template, tuple) and len(template) == 3 and template[0] == _TENSOR:
-        if not (isinstance(key, tuple) and len(key) == 3 and key[0] == _TENSOR) or \
-                template[1] != key[1]:
+    if _typed(template):
+        if not _typed(key) or template[:2] != key[:2]:
             return _MISMATCH
         a, b = template[2], key[2]
         if a is None or b is None or len(a) != len(b):
             return _MISMATCH  # ranks stay known: ops need them to build the graph
-        return (_TENSOR, key[1], tuple(d if d == e else None for d, e in zip(a, b)))
+        dims = tuple(d if d == e else None for d, e in zip(a, b))
+        if template[0] == _TENSOR:
+            return (_TENSOR, key[1], dims)
+        parts = _relaxed(template[3], key[3])
+        return _MISMATCH if parts is _MISMATCH else (_COMPOSITE, key[1], dims, parts)
     if isinstance(template, tuple) and isinstance(key, tuple) and len(template) == len(key):
         parts = tuple([_relaxed(a, b) for a, b in zip(template, key)])
         return _MISMATCH if any(p is _MISMATCH for p in parts) else parts
@@ -154,19 +193,26 @@ class ConcreteFunction:
         self.name = name
         self.structured_outputs = structured_outputs
         self._flat = nest.flatten(structured_outputs)
-        positions, outputs = [], []
+        positions, outputs, composites = [], [], {}
         with graph.as_default():
             for i, leaf in enumerate(self._flat):
-                if isinstance(leaf, (Tensor, Variable)) or hasattr(leaf, "_as_tensor"):
+                if isinstance(leaf, CompositeTensor):
+                    spec = leaf._type_spec
+                    parts = spec._to_components(leaf)
+                    composites[i] = (spec, len(parts))
+                    positions.append(i)
+                    outputs.extend([graph._graph_input(p) for p in parts])
+                elif isinstance(leaf, (Tensor, Variable)) or hasattr(leaf, "_as_tensor"):
                     leaf = leaf if isinstance(leaf, (Tensor, Variable)) else leaf._as_tensor()
                     positions.append(i)
                     outputs.append(graph._graph_input(leaf))
         self._positions = positions
-        self._single = len(self._flat) == 1 and positions == [0] and \
+        self._composites = composites
+        self._single = len(self._flat) == 1 and positions == [0] and not composites and \
             not isinstance(structured_outputs, (list, tuple, dict))
         # A plain list or tuple of tensors is rebuilt directly (the common `return a, b`).
         self._sequence = type(structured_outputs) if type(structured_outputs) in (list, tuple) \
-            and positions == list(range(len(structured_outputs))) and not any(
+            and positions == list(range(len(structured_outputs))) and not composites and not any(
                 isinstance(x, (list, tuple, dict)) for x in structured_outputs) else None
         self.outputs = outputs
         self.inputs = list(inputs)
@@ -224,8 +270,11 @@ class ConcreteFunction:
         if self._sequence is not None:
             return self._sequence(tensors)
         flat = list(self._flat)
-        for position, tensor in zip(self._positions, tensors):
-            flat[position] = tensor
+        tensors = iter(tensors)
+        for position in self._positions:
+            composite = self._composites.get(position)
+            flat[position] = next(tensors) if composite is None else \
+                composite[0]._from_components([next(tensors) for _ in range(composite[1])])
         return nest.pack_sequence_as(self.structured_outputs, flat)
 
     def _gradient_info(self) -> "_Gradient":
@@ -411,15 +460,21 @@ class Function:
     def _trace(self, key, args, kwargs, leaves) -> ConcreteFunction:
         graph = FuncGraph(self._name, outer_graph=state.graph)
         graph.allow_variable_creation = not self._concretes
-        specs = _tensor_specs(key, [])
         with graph.as_default():
-            placeholders = [graph.placeholder(np.dtype(char), TensorShape(dims))
-                            for char, dims in specs]
-            replaced = iter(placeholders)
+            placeholders, stand_ins = [], []
+            for leaf in _leaf_keys(key, []):
+                parts = [leaf] if leaf[0] == _TENSOR else leaf[3]
+                made = [graph.placeholder(np.dtype(char), TensorShape(dims))
+                        for _, char, dims in parts]
+                placeholders.extend(made)
+                stand_ins.append(made[0] if leaf[0] == _TENSOR else
+                                 leaf[1][0](leaf[2], leaf[1][1])._from_components(made))
+            replaced = iter(stand_ins)
             call_args, call_kwargs = nest.map_structure(
                 lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))
             outputs = self._function_to_trace()(*call_args, **call_kwargs)
-            for leaf in nest.flatten(outputs):  # an eager tensor returned as is is a capture
+            # An eager tensor returned as is is a capture.
+            for leaf in _flat_components(nest.flatten(outputs)):
                 if isinstance(leaf, Tensor) and not hasattr(leaf, "_op"):
                     graph._graph_input(leaf)
             concrete = ConcreteFunction(
@@ -460,6 +515,12 @@ class Function:
             problem = f"{len(positional)} arguments for {len(signature)} specs"
         else:
             for arg, spec in zip(flat_args, flat_specs):
+                if isinstance(spec, TypeSpec):
+                    if not spec.is_compatible_with(arg):
+                        problem = f"{arg!r} does not fit {spec}"
+                        break
+                    leaves.extend(spec._to_components(arg))
+                    continue
                 try:
                     tensor = convert_to_tensor(arg, dtype=spec.dtype)
                 except (TypeError, ValueError) as e:
