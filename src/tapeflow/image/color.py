@@ -70,8 +70,10 @@ def _saturate_cast(x, dtype):
     """`x` clipped to `dtype`'s range, then cast."""
     low, high = max(x.dtype.min, dtype.min), min(x.dtype.max, dtype.max)
     if x.dtype.is_floating and dtype.is_integer:
-        # The float nearest the integer limit may lie beyond it.
-        high = float(np.nextafter(x.dtype.as_numpy_dtype(high), x.dtype.as_numpy_dtype(0)))
+        # The float nearest an integer limit may lie beyond it (2**31 for int32's max).
+        limit = x.dtype.as_numpy_dtype(high)
+        if int(limit) > high:
+            high = np.nextafter(limit, x.dtype.as_numpy_dtype(0))
     return tf.cast(tf.clip_by_value(x, tf.cast(low, x.dtype), tf.cast(high, x.dtype)), dtype)
 
 

@@ -178,9 +178,8 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
         [num_boxes, crop_height, crop_width, depth] float32.
 
     Raises:
-        ValueError: an unknown method.
-        InvalidArgumentError: image not 4-D, boxes not [num_boxes, 4], or a crop size that
-            is not positive.
+        InvalidArgumentError: an unknown method, image not 4-D, boxes not [num_boxes, 4], or
+            a crop size that is not positive.
         OutOfRangeError: a box index outside [0, batch).
 
     Example:
@@ -192,8 +191,9 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
     """
     x = tf.convert_to_tensor(image)
     if method not in ("bilinear", "nearest"):
-        raise ValueError(f"crop_and_resize: method must be 'bilinear' or 'nearest', got "
-                         f"{method!r}")
+        raise tf.errors.InvalidArgumentError(
+            None, "CropAndResize", f"CropAndResize: method must be 'bilinear' or 'nearest', "
+            f"got {method!r}")
     if x.shape.rank != 4:
         raise tf.errors.InvalidArgumentError(
             None, "CropAndResize", f"CropAndResize: input image must be 4-D, got shape "

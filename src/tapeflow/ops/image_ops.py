@@ -215,9 +215,8 @@ RESIZE_PAIRS = ((ResizeBilinear, ResizeBilinearGrad),
 
 # -- non-maximum suppression -----------------------------------------------------------------
 def box_overlaps(boxes) -> np.ndarray:
-    """Intersection over union of every pair of [y1, x1, y2, x2] boxes (either corner order);
-    0 where either box is empty."""
-    boxes = boxes.astype(np.float64)
+    """Intersection over union of every pair of [y1, x1, y2, x2] boxes (either corner order),
+    in their dtype; 0 where either box is empty."""
     y_low, y_high = np.minimum(boxes[:, 0], boxes[:, 2]), np.maximum(boxes[:, 0], boxes[:, 2])
     x_low, x_high = np.minimum(boxes[:, 1], boxes[:, 3]), np.maximum(boxes[:, 1], boxes[:, 3])
     area = (y_high - y_low) * (x_high - x_low)
@@ -226,16 +225,18 @@ def box_overlaps(boxes) -> np.ndarray:
     inter = height * width
     union = area[:, None] + area[None, :] - inter
     empty = (area[:, None] <= 0) | (area[None, :] <= 0)
-    return np.where(empty, 0.0, inter / np.where(empty, 1.0, union))
+    return np.where(empty, 0, inter / np.where(empty, 1, union)).astype(boxes.dtype)
 
 
 def greedy_suppression(overlaps, scores, max_output_size: int, threshold: float,
                        score_threshold: float, soft_nms_sigma: float = 0.0) -> tuple:
     """Greedy (soft) non-maximum suppression over a matrix of overlaps: the indices picked in
-    order of score (ties to the lower index) and their scores after soft decay."""
+    order of score (ties to the lower index) and their scores after soft decay. Thresholds
+    compare in the scores' and overlaps' dtypes, as TF's kernels do."""
     scale = -0.5 / soft_nms_sigma if soft_nms_sigma > 0 else 0.0
     soft = soft_nms_sigma > 0
-    scores = scores.astype(np.float64)
+    threshold = overlaps.dtype.type(threshold)
+    score_threshold = scores.dtype.type(score_threshold)
     # Candidates as [-score, index, first selected box not yet compared with].
     candidates = [[-s, i, 0] for i, s in enumerate(scores) if s > score_threshold]
     picked, picked_scores = [], []
@@ -249,7 +250,7 @@ def greedy_suppression(overlaps, scores, max_output_size: int, threshold: float,
             if not soft and overlap > threshold:
                 hard = True
                 break
-            score *= math.exp(scale * overlap * overlap)
+            score *= scores.dtype.type(math.exp(scale * overlap * overlap))
             if score <= score_threshold:
                 break
         if hard:
