@@ -303,8 +303,12 @@ def _crop(value, size, seed, stateless: bool, fn_name: str):
             None, fn_name, f"{fn_name}: Need value.shape >= size, got {shape} and {size}")
     limit = tf.constant([d - s + 1 for s, d in zip(size, shape)], tf.float32)
     draws = _uniform([len(shape)], 0.0, 1.0, seed, stateless)
-    offset = tf.cast(tf.minimum(tf.floor(draws * limit), limit - 1), tf.int32)
-    return tf.slice(x, offset, size)
+    offsets = tf.unstack(tf.cast(tf.minimum(tf.floor(draws * limit), limit - 1), tf.int32))
+    # Gathers rather than a slice: the offsets may be known only when a graph runs.
+    for axis, (s, d, offset) in enumerate(zip(size, shape, offsets)):
+        if s < d:
+            x = tf.gather(x, offset + tf.range(s), axis=axis)
+    return x
 
 
 def random_crop(value, size, seed=None, name=None):

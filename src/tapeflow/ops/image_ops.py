@@ -335,6 +335,17 @@ CombinedNonMaxSuppression = define_op("CombinedNonMaxSuppression", _combined_sup
                                       num_outputs=4)
 
 
+def _selected_dims(inputs, attrs) -> list:
+    # How many boxes survive is known only when the graph runs (unless padded).
+    count = attrs["max_output_size"] if attrs.get("pad_to_max_output_size") else None
+    return [(np.dtype(np.int32), (count,)), (inputs[1]._value.dtype, (count,)),
+            (np.dtype(np.int32), ())]
+
+
+NonMaxSuppressionV5.shape_fn = _selected_dims
+NonMaxSuppressionWithOverlaps.shape_fn = lambda inputs, attrs: _selected_dims(inputs, attrs)[:1]
+
+
 # -- drawing ---------------------------------------------------------------------------------
 def _draw_bounding_boxes(images, boxes, colors):
     name = "DrawBoundingBoxesV2"
