@@ -102,3 +102,43 @@ def test_draw_bounding_boxes():
 def test_errors(call):
     with pytest.raises(tf.errors.InvalidArgumentError):
         call()
+
+
+def test_sampled_crops_cover_a_box_and_fit():
+    box = np.array([[[0.2, 0.3, 0.6, 0.7]]], np.float32)
+    for k in range(20):
+        begin, size, window = tf.image.stateless_sample_distorted_bounding_box(
+            [40, 30, 3], box, seed=(k, 1), min_object_covered=0.6,
+            aspect_ratio_range=(0.5, 2.0), area_range=(0.1, 0.8))
+        (y, x, _), (h, w, depth) = begin.numpy(), size.numpy()
+        assert depth == -1 and 0 <= y and y + h <= 40 and 0 <= x and x + w <= 30
+        assert 0.1 * 1200 <= h * w <= 0.8 * 1200 or (h, w) == (40, 30)
+        covered = max(min(y + h, 24) - max(y, 8), 0) * max(min(x + w, 21) - max(x, 9), 0)
+        assert covered >= 0.6 * 16 * 12 or (h, w) == (40, 30)
+        np.testing.assert_allclose(window.numpy(), [[[y / 40, x / 30, (y + h) / 40,
+                                                      (x + w) / 30]]], rtol=1e-6)
+
+
+def test_sampled_crops_repeat_for_a_seed():
+    def draw(**kwargs):
+        return [t.numpy() for t in tf.image.stateless_sample_distorted_bounding_box(
+            [40, 30, 3], [[[0.1, 0.1, 0.9, 0.9]]], **kwargs)]
+    np.testing.assert_array_equal(draw(seed=(3, 4))[0], draw(seed=(3, 4))[0])
+    tf.random.set_seed(2)
+    first = tf.image.sample_distorted_bounding_box([40, 30, 3], [[[0.1, 0.1, 0.9, 0.9]]],
+                                                   seed=5)[1].numpy()
+    tf.random.set_seed(2)
+    np.testing.assert_array_equal(
+        tf.image.sample_distorted_bounding_box([40, 30, 3], [[[0.1, 0.1, 0.9, 0.9]]],
+                                               seed=5)[1].numpy(), first)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"bounding_boxes": [[[0.0, 0.0, 1.5, 1.0]]]},
+    {"bounding_boxes": np.zeros((1, 0, 4))},
+    {"bounding_boxes": [[[0.0, 0.0, 1.0, 1.0]]], "area_range": (0.0, 1.0)},
+    {"bounding_boxes": [[[0.0, 0.0, 1.0, 1.0]]], "min_object_covered": -0.5},
+])
+def test_sampled_crop_errors(kwargs):
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.image.stateless_sample_distorted_bounding_box([40, 30, 3], seed=(1, 2), **kwargs)

@@ -55,3 +55,33 @@ def test_gradients_flow_back_through_geometry():
 def test_errors(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_glimpses_read_their_window_and_fill_the_outside():
+    image = tf.reshape(tf.range(36.0), [1, 6, 6, 1])
+    inside = tf.image.extract_glimpse(image, [2, 3], [[1.0, 2.0]], centered=False,
+                                      normalized=False)
+    np.testing.assert_array_equal(inside[0, :, :, 0].numpy(), [[8, 9, 10], [14, 15, 16]])
+    corner = tf.image.extract_glimpse(image, [3, 3], [[1.0, 1.0]], noise="zero")
+    np.testing.assert_array_equal(corner[0, :, :, 0].numpy(), [[28, 29, 0], [34, 35, 0],
+                                                               [0, 0, 0]])
+    noisy = tf.image.extract_glimpse(image, [3, 3], [[1.0, 1.0]]).numpy()
+    assert 0 <= noisy.min() and noisy.max() <= 35
+
+
+def test_glimpse_gradient_reaches_the_window_only():
+    image = tf.constant(np.ones((1, 4, 4, 1), np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(image)
+        total = tf.reduce_sum(tf.image.extract_glimpse(image, [3, 3], [[2.0, 2.0]],
+                                                       centered=False, normalized=False))
+    expected = np.zeros((4, 4))
+    expected[2:, 2:] = 1
+    np.testing.assert_array_equal(tape.gradient(total, image)[0, :, :, 0].numpy(), expected)
+
+
+def test_glimpse_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.image.extract_glimpse(IMAGES, [2, 2], [[0.0, 0.0]] * 2, noise="salt")
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.image.extract_glimpse(IMAGES, [2, 2], [[0.0, 0.0]])

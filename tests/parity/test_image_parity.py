@@ -145,6 +145,14 @@ VALUE_CASES = {
         tf.image.combined_non_max_suppression(
             NMS_BOXES.reshape(2, 15, 1, 4) * 1.5, _RNG_SCORES.reshape(2, 15, 3), 2, 20, 0.3,
             0.2, pad_per_class=True, clip_boxes=False)],
+    # (TF's ExtractGlimpse has no gradient; tapeflow's reads the pixels the windows read.)
+    "extract_glimpse": lambda tf: [
+        tf.image.extract_glimpse(IMAGES, s, o, centered=c, normalized=n, noise="zero")
+        for s in ([3, 3], [4, 2]) for c in (True, False) for n in (True, False)
+        for o in ([[0.0, 0.0], [0.3, -0.45]], [[-0.9, 0.6], [1.0, 1.0]],
+                  [[2.5, -1.5], [-0.5, 4.7]])] + [
+        tf.shape(tf.image.extract_glimpse(IMAGES, [2, 9], [[0.0, 0.0]] * 2)),
+        tf.image.extract_glimpse(IMAGES, [2, 2], [[0.0, 0.0]] * 2, noise="gaussian")],
     "draw_bounding_boxes": lambda tf: [
         tf.image.draw_bounding_boxes(IMAGES, np.stack([BOXES, BOXES[::-1]]),
                                      [[1.0, 0.0, 0.5, 1.0], [0.2, 0.3, 0.4, 1.0]]),
@@ -161,7 +169,15 @@ VALUE_CASES = {
             tf.image.stateless_random_brightness(IMAGE, 0.2, seed=(1, 2)),
             tf.image.stateless_random_contrast(IMAGE, 0.5, 1.5, seed=(1, 2)),
             tf.image.stateless_random_saturation(IMAGE, 0.5, 1.5, seed=(1, 2)),
-            tf.image.stateless_random_hue(IMAGE, 0.2, seed=(1, 2)))],
+            tf.image.stateless_random_hue(IMAGE, 0.2, seed=(1, 2)))] + [
+        (t.dtype, tf.shape(t)) for t in (
+            *tf.image.sample_distorted_bounding_box([40, 30, 3], BOXES[None, 2:3], seed=4),
+            *tf.image.stateless_sample_distorted_bounding_box(
+                tf.constant([40, 30, 3], tf.int64), BOXES[None, :1], seed=(1, 2),
+                min_object_covered=0.5, aspect_ratio_range=(0.5, 2.0), area_range=(0.1, 0.9)),
+            *tf.image.stateless_sample_distorted_bounding_box(
+                [40, 30, 3], np.zeros((1, 0, 4), np.float32), seed=(1, 2),
+                use_image_if_no_bounding_boxes=True))],
 }
 _RNG_SCORES = _RNG.uniform(0, 1, 90).astype(np.float32)
 
@@ -204,6 +220,10 @@ ERROR_CASES = {
                                                                      NMS_SCORES, 3),
     "ssim smaller than the filter": lambda tf: tf.image.ssim(IMAGES, IMAGES, 1.0),
     "convert to bool": lambda tf: tf.image.convert_image_dtype(IMAGE, tf.bool),
+    "distorted box outside [0, 1]": lambda tf: tf.image.stateless_sample_distorted_bounding_box(
+        [40, 30, 3], BOXES[None], seed=(1, 2)),
+    "distorted box without boxes": lambda tf: tf.image.stateless_sample_distorted_bounding_box(
+        [40, 30, 3], np.zeros((1, 0, 4), np.float32), seed=(1, 2)),
 }
 
 

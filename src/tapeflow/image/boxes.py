@@ -272,3 +272,88 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
 _DEFAULT_COLORS = np.array([[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1],
                             [0.5, 0, 0.5, 1], [0.5, 0.5, 0, 1], [0.5, 0, 0, 1], [0, 0, 0.5, 1],
                             [0, 1, 1, 1], [1, 0, 1, 1]], np.float32)
+
+
+def _distortion_settings(fn_name: str, aspect_ratio_range, area_range, max_attempts,
+                         use_image_if_no_bounding_boxes) -> dict:
+    ratios = tuple(float(r) for r in (aspect_ratio_range or (0.75, 1.33)))
+    areas = tuple(float(a) for a in (area_range or (0.05, 1.0)))
+    if len(ratios) != 2 or min(ratios) <= 0:
+        raise tf.errors.InvalidArgumentError(
+            None, fn_name, f"{fn_name}: aspect_ratio_range must be two positive floats, got "
+            f"{aspect_ratio_range}")
+    if len(areas) != 2 or not 0 < areas[0] <= 1 or not 0 < areas[1] <= 1:
+        raise tf.errors.InvalidArgumentError(
+            None, fn_name, f"{fn_name}: area_range must be two floats in (0, 1], got "
+            f"{area_range}")
+    attempts = 100 if max_attempts is None else static_int(max_attempts, fn_name,
+                                                             "max_attempts")
+    if attempts <= 0:
+        raise tf.errors.InvalidArgumentError(
+            None, fn_name, f"{fn_name}: max_attempts must be positive, got {attempts}")
+    return {"aspect_ratio_range": ratios, "area_range": areas, "max_attempts": attempts,
+            "use_image_if_no_bounding_boxes": bool(use_image_if_no_bounding_boxes)}
+
+
+def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
+                                            min_object_covered=0.1, aspect_ratio_range=None,
+                                            area_range=None, max_attempts=None,
+                                            use_image_if_no_bounding_boxes=None, name=None):
+    """A random crop of an image for augmentation, decided by `seed` alone: a window of
+    aspect ratio within `aspect_ratio_range` and area (a fraction of the image) within
+    `area_range` that covers at least `min_object_covered` of one of the bounding boxes;
+    the whole image when `max_attempts` draws find none.
+
+    Args:
+        image_size: [height, width, channels], integers.
+        bounding_boxes: [batch, N, 4] float (y_min, x_min, y_max, x_max) in [0, 1].
+        seed: [2] ints.
+        min_object_covered: the fraction of a box the crop must cover.
+        aspect_ratio_range: (low, high) width / height; default (0.75, 1.33).
+        area_range: (low, high) fractions of the image area; default (0.05, 1.0).
+        max_attempts: draws before falling back to the whole image; default 100.
+        use_image_if_no_bounding_boxes: with no boxes, treat the whole image as one.
+
+    Returns:
+        (begin, size, bboxes): begin [y, x, 0] and size [height, width, -1] for `tf.slice`,
+        of image_size's dtype, and the window as a [1, 1, 4] float32 box.
+
+    Raises:
+        InvalidArgumentError: coordinates outside [0, 1], no boxes without
+            use_image_if_no_bounding_boxes, or bad ranges.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> begin, size, box = tf.image.stateless_sample_distorted_bounding_box(
+        ...     [40, 30, 3], [[[0.1, 0.1, 0.9, 0.9]]], seed=(1, 2))
+        >>> tf.slice(tf.zeros([40, 30, 3]), begin, size).shape[2]
+        3
+    """
+    fn = "stateless_sample_distorted_bounding_box"
+    settings = _distortion_settings(fn, aspect_ratio_range, area_range, max_attempts,
+                                    use_image_if_no_bounding_boxes)
+    return image_ops.StatelessSampleDistortedBoundingBox(
+        tf.convert_to_tensor(image_size), tf.cast(bounding_boxes, tf.float32),
+        tf.cast(min_object_covered, tf.float32), tf.cast(seed, tf.int64), **settings)
+
+
+def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object_covered=0.1,
+                                  aspect_ratio_range=None, area_range=None, max_attempts=None,
+                                  use_image_if_no_bounding_boxes=None, name=None):
+    """`stateless_sample_distorted_bounding_box` drawing from the seeded stateful generator
+    (tf.random.set_seed and the op `seed`; 0 for none). Draws are not TF's.
+
+    Raises:
+        InvalidArgumentError: as `stateless_sample_distorted_bounding_box`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> begin, size, box = tf.image.sample_distorted_bounding_box(
+        ...     [40, 30, 3], tf.zeros([1, 0, 4]), use_image_if_no_bounding_boxes=True)
+        >>> box.shape
+        TensorShape([1, 1, 4])
+    """
+    key = tf.random.uniform([2], maxval=2 ** 31 - 1, dtype=tf.int32, seed=seed or None)
+    return stateless_sample_distorted_bounding_box(
+        image_size, bounding_boxes, key, min_object_covered, aspect_ratio_range, area_range,
+        max_attempts, use_image_if_no_bounding_boxes)

@@ -156,12 +156,12 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
         TensorShape([4, 3, 3])
     """
     image = decode_jpeg(contents, channels, ratio)
-    y, x, height, width = (int(v) for v in np.asarray(tf.get_static_value(
-        tf.convert_to_tensor(crop_window))).ravel())
-    if min(y, x, height, width) < 0 or y + height > image.shape[0] or \
-            x + width > image.shape[1]:
+    window = [int(v) for v in np.asarray(tf.get_static_value(
+        tf.convert_to_tensor(crop_window))).ravel()]
+    y, x, height, width = window
+    if min(window) < 0 or y + height > image.shape[0] or x + width > image.shape[1]:
         raise tf.errors.InvalidArgumentError(
-            None, "decode_and_crop_jpeg", f"decode_and_crop_jpeg: crop window {[y, x, height, width]} "
+            None, "decode_and_crop_jpeg", f"decode_and_crop_jpeg: crop window {window} "
             f"is not within the image of shape {image.shape.as_list()}")
     return image[y:y + height, x:x + width]
 

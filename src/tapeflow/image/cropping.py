@@ -244,3 +244,79 @@ def resize_with_crop_or_pad(image, target_height, target_width):
                                    min(rows, height), min(cols, width))
     return pad_to_bounding_box(cropped, max((rows - height) // 2, 0),
                                max((cols - width) // 2, 0), rows, cols)
+
+
+def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                    noise="uniform", name=None):
+    """Windows of `size` from a batch of images, one at each image's offset; where a window
+    reaches outside its image, the outside is noise (uniform between the channel's minimum
+    and maximum, Gaussian with its mean and deviation, or zero).
+
+    The offset (y, x) is the window's top-left corner in pixels; `normalized` scales it by
+    the image size; `centered` measures it from the image centre (and, normalized, places the
+    window's centre there: -1 and 1 are the image's edges). Corners truncate toward zero.
+
+    Args:
+        input: [batch, height, width, channels] float images.
+        size: [glimpse_height, glimpse_width] ints.
+        offsets: [batch, 2] float (y, x) per image.
+        centered, normalized: how offsets are read.
+        noise: "uniform", "gaussian" or "zero".
+
+    Returns:
+        [batch, glimpse_height, glimpse_width, channels] float32; gradients flow to the
+        pixels the windows read.
+
+    Raises:
+        InvalidArgumentError: input not 4-D, offsets not [batch, 2], or an unknown noise.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> image = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+        >>> tf.image.extract_glimpse(image, [2, 2], [[0.0, 0.0]])[0, :, :, 0].numpy()
+        array([[ 5.,  6.],
+               [ 9., 10.]], dtype=float32)
+    """
+    fn = "extract_glimpse"
+    x = tf.cast(tf.convert_to_tensor(input), tf.float32)
+    if x.shape.rank != 4:
+        raise tf.errors.InvalidArgumentError(
+            None, fn, f"{fn}: input must be 4-D, got shape {x.shape.as_list()}")
+    if noise not in ("uniform", "gaussian", "zero"):
+        raise tf.errors.InvalidArgumentError(
+            None, fn, f"{fn}: noise must be 'uniform', 'gaussian' or 'zero', got {noise!r}")
+    batch, height, width, channels = x.shape.as_list()
+    offsets = tf.cast(tf.convert_to_tensor(offsets), tf.float32)
+    if offsets.shape.as_list() != [batch, 2]:
+        raise tf.errors.InvalidArgumentError(
+            None, fn, f"{fn}: offsets must be [batch ({batch}), 2], got shape "
+            f"{offsets.shape.as_list()}")
+    rows, cols = (static_int(s, fn, "size") for s in
+                  (tf.get_static_value(size) if tf.is_tensor(size) else size))
+    extent = tf.constant([height, width], tf.float32)
+    if normalized and centered:
+        corner = (offsets * extent + extent - tf.constant([rows, cols], tf.float32)) / 2.0
+    elif normalized:
+        corner = offsets * extent
+    else:
+        corner = offsets + extent / 2.0 if centered else offsets
+    top, left = tf.unstack(tf.cast(corner, tf.int32), axis=1)  # truncates toward zero
+    row = top[:, None] + tf.range(rows)  # [batch, rows]
+    col = left[:, None] + tf.range(cols)  # [batch, cols]
+    inside = ((row >= 0) & (row < height))[:, :, None] & ((col >= 0) & (col < width))[:, None]
+    shape = [batch, rows, cols]
+    where = tf.stack([tf.broadcast_to(tf.range(batch)[:, None, None], shape),
+                      tf.broadcast_to(tf.clip_by_value(row, 0, height - 1)[:, :, None], shape),
+                      tf.broadcast_to(tf.clip_by_value(col, 0, width - 1)[:, None, :], shape)],
+                     axis=-1)
+    window = tf.gather_nd(x, where)
+    if noise == "zero":
+        fill = tf.zeros_like(window)
+    elif noise == "uniform":
+        low = tf.reduce_min(x, axis=[1, 2], keepdims=True)
+        high = tf.reduce_max(x, axis=[1, 2], keepdims=True)
+        fill = low + (high - low) * tf.random.uniform([batch, rows, cols, channels])
+    else:
+        mean, variance = tf.nn.moments(x, axes=[1, 2], keepdims=True)
+        fill = mean + tf.sqrt(variance) * tf.random.normal([batch, rows, cols, channels])
+    return tf.where(inside[:, :, :, None], window, tf.stop_gradient(fill))

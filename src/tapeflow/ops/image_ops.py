@@ -346,6 +346,99 @@ NonMaxSuppressionV5.shape_fn = _selected_dims
 NonMaxSuppressionWithOverlaps.shape_fn = lambda inputs, attrs: _selected_dims(inputs, attrs)[:1]
 
 
+# -- sampling crops ---------------------------------------------------------------------------
+def _random_crop_window(rng, width: int, height: int, min_area: float, max_area: float,
+                        aspect_ratio: float):
+    """A [min_x, min_y, max_x, max_y] window of the given aspect ratio whose area is within
+    [min_area, max_area] (fractions of the image), or None."""
+    if max_area <= 0 or aspect_ratio <= 0 or width <= 0 or height <= 0 or min_area > max_area:
+        return None
+    min_area, max_area = min_area * width * height, max_area * width * height
+    rows = int(np.rint(np.sqrt(min_area / aspect_ratio)))
+    max_rows = int(np.rint(np.sqrt(max_area / aspect_ratio)))
+    if np.rint(max_rows * aspect_ratio) > width:
+        max_rows = int((width + 0.5 - 1e-7) / aspect_ratio)
+        if np.rint(max_rows * aspect_ratio) > width:
+            max_rows -= 1
+    max_rows = min(max_rows, height)
+    rows = min(rows, max_rows)
+    if rows < max_rows:
+        rows += int(rng.integers(0, max_rows - rows + 1))
+    cols = int(np.rint(rows * aspect_ratio))
+    if cols * rows < min_area:  # rounding made it too small: one row more
+        rows += 1
+        cols = int(np.rint(rows * aspect_ratio))
+    area = cols * rows
+    if area < min_area or area > max_area or cols > width or rows > height or cols <= 0 or \
+            rows <= 0:
+        return None
+    y = int(rng.integers(0, height - rows)) if rows < height else 0
+    x = int(rng.integers(0, width - cols)) if cols < width else 0
+    return x, y, x + cols, y + rows
+
+
+def _covers(window, boxes, min_object_covered: float) -> bool:
+    """Whether the window covers at least that fraction of one of the (non-empty) boxes."""
+    x0, y0, x1, y1 = window
+    for bx0, by0, bx1, by1 in boxes:
+        area = (bx1 - bx0) * (by1 - by0)
+        if area == 0:
+            continue
+        inter = max(min(x1, bx1) - max(x0, bx0), 0) * max(min(y1, by1) - max(y0, by0), 0)
+        if inter / area >= min_object_covered:
+            return True
+    return False
+
+
+def _sample_distorted_bounding_box(image_size, bounding_boxes, min_object_covered, seed, *,
+                                   aspect_ratio_range, area_range, max_attempts,
+                                   use_image_if_no_bounding_boxes):
+    name = "StatelessSampleDistortedBoundingBox"
+    if image_size.shape != (3,) or bounding_boxes.ndim != 3 or bounding_boxes.shape[-1] != 4:
+        raise errors.InvalidArgumentError(
+            None, name, f"{name}: image_size must be [height, width, channels] and "
+            f"bounding_boxes [batch, N, 4], got shapes {list(image_size.shape)} and "
+            f"{list(bounding_boxes.shape)}")
+    height, width = int(image_size[0]), int(image_size[1])
+    flat = bounding_boxes.reshape(-1, 4).astype(np.float32)
+    if flat.size and (flat.min() < 0 or flat.max() > 1):
+        raise errors.InvalidArgumentError(
+            None, name, f"{name}: all bounding box coordinates must be in [0.0, 1.0]")
+    if float(min_object_covered) < 0:
+        raise errors.InvalidArgumentError(
+            None, name, f"{name}: min_object_covered must be non-negative, got "
+            f"{float(min_object_covered)}")
+    boxes = [(int(x0 * width), int(y0 * height), int(x1 * width), int(y1 * height))
+             for y0, x0, y1, x1 in flat]
+    if not boxes:
+        if not use_image_if_no_bounding_boxes:
+            raise errors.InvalidArgumentError(
+                None, name, f"{name}: No bounding boxes provided as input. One must enable "
+                f"use_image_if_no_bounding_boxes if you wish to not provide any bounding boxes.")
+        boxes = [(0, 0, width, height)]
+    rng = np.random.Generator(np.random.PCG64([int(s) % 2 ** 64 for s in seed.ravel()]))
+    low_ratio, high_ratio = aspect_ratio_range
+    window = None
+    for _ in range(max_attempts):
+        ratio = float(_F32(rng.random()) * _F32(high_ratio - low_ratio) + _F32(low_ratio))
+        window = _random_crop_window(rng, width, height, area_range[0], area_range[1], ratio)
+        if window is not None and _covers(window, boxes, float(min_object_covered)):
+            break
+        window = None
+    x0, y0, x1, y1 = window or (0, 0, width, height)
+    begin = np.array([y0, x0, 0], image_size.dtype)
+    size = np.array([y1 - y0, x1 - x0, -1], image_size.dtype)
+    box = np.array([[[y0 / height, x0 / width, y1 / height, x1 / width]]], np.float32)
+    return begin, size, box
+
+
+StatelessSampleDistortedBoundingBox = define_op(
+    "StatelessSampleDistortedBoundingBox", _sample_distorted_bounding_box, num_outputs=3)
+StatelessSampleDistortedBoundingBox.shape_fn = lambda inputs, attrs: [
+    (inputs[0]._value.dtype, (3,)), (inputs[0]._value.dtype, (3,)), (np.dtype(np.float32),
+                                                                     (1, 1, 4))]
+
+
 # -- drawing ---------------------------------------------------------------------------------
 def _draw_bounding_boxes(images, boxes, colors):
     name = "DrawBoundingBoxesV2"
