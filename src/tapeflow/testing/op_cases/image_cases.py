@@ -43,3 +43,7 @@ case("CombinedNonMaxSuppression",
      [[[b] for b in _BOXES]], uniform(0, 1, 1, 4, 2), differentiable=False)
 case("DrawBoundingBoxesV2", lambda x: tf.image.draw_bounding_boxes(x, [[_BOXES[2]]], [[1.0]]),
      normal(1, 4, 4, 1), differentiable=False)
+case("StatelessSampleDistortedBoundingBox",
+     lambda b: tf.image.stateless_sample_distorted_bounding_box(
+         [9, 8, 1], tf.cast(b, tf.float32), seed=(1, 2))[2], [[[0.1, 0.2, 0.8, 0.9]]],
+     differentiable=False)
