@@ -261,3 +261,13 @@ def test_second_order_of_resize_matches_tensorflow(method, parity):
     theirs = parity.evaluate(parity.tf, fn(parity.tf), (SMALL,), order=2, key=label)
     ours = parity.evaluate(tapeflow, fn(tapeflow), (SMALL,), order=2, key=label)
     parity.assert_same(ours, theirs, rtol=2e-5, atol=2e-5, where=label)
+
+
+# TF 2.21's tf.image names tapeflow does not provide: JPEG XL decoding (Pillow has no
+# decoder), and region proposals (TF's kernel runs on GPUs only).
+NOT_PROVIDED = {"decode_jxl", "generate_bounding_box_proposals"}
+
+
+def test_names_are_tensorflows(tensorflow):
+    theirs = {n for n in dir(tensorflow.image) if not n.startswith("_")}
+    assert set(tapeflow.image.__all__) == theirs - NOT_PROVIDED

@@ -48,17 +48,8 @@ def random_flip_left_right(image, seed=None):
 
 
 def random_flip_up_down(image, seed=None):
-    """Flips each image upside down with probability 1/2.
-
-    Args:
-        image: [batch, height, width, channels] or [height, width, channels].
-        seed: the op seed.
-
-    Returns:
-        The images, each flipped or not.
-
-    Raises:
-        ValueError: not of rank 3 or 4.
+    """Flips each image upside down with probability 1/2; arguments, result and errors as
+    `random_flip_left_right`.
 
     Example:
         >>> import tapeflow as tf
@@ -92,14 +83,7 @@ def stateless_random_flip_left_right(image, seed):
 
 
 def stateless_random_flip_up_down(image, seed):
-    """`random_flip_up_down` decided by `seed` alone.
-
-    Args:
-        image: [batch, height, width, channels] or [height, width, channels].
-        seed: [2] ints.
-
-    Returns:
-        The images, each flipped or not.
+    """`random_flip_up_down` decided by `seed` ([2] ints) alone.
 
     Raises:
         ValueError: not of rank 3 or 4.

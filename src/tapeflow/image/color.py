@@ -123,16 +123,8 @@ def rgb_to_yiq(images):
 
 
 def yiq_to_rgb(images):
-    """YIQ to RGB colour space, along the last axis (the inverse of `rgb_to_yiq`).
-
-    Args:
-        images: a float tensor whose last dimension is 3.
-
-    Returns:
-        RGB values, like `images`.
-
-    Raises:
-        ValueError: the last dimension is not 3.
+    """YIQ to RGB colour space, along the last axis: the inverse of `rgb_to_yiq`, with its
+    arguments, result and errors.
 
     Example:
         >>> import tapeflow as tf
@@ -143,16 +135,8 @@ def yiq_to_rgb(images):
 
 
 def rgb_to_yuv(images):
-    """RGB to YUV colour space, along the last axis.
-
-    Args:
-        images: a float tensor whose last dimension is 3, RGB in [0, 1].
-
-    Returns:
-        YUV values, like `images`.
-
-    Raises:
-        ValueError: the last dimension is not 3.
+    """RGB to YUV colour space, along the last axis; arguments, result and errors as
+    `rgb_to_yiq`.
 
     Example:
         >>> import tapeflow as tf
@@ -163,16 +147,8 @@ def rgb_to_yuv(images):
 
 
 def yuv_to_rgb(images):
-    """YUV to RGB colour space, along the last axis (the inverse of `rgb_to_yuv`).
-
-    Args:
-        images: a float tensor whose last dimension is 3.
-
-    Returns:
-        RGB values, like `images`.
-
-    Raises:
-        ValueError: the last dimension is not 3.
+    """YUV to RGB colour space, along the last axis: the inverse of `rgb_to_yuv`, with its
+    arguments, result and errors.
 
     Example:
         >>> import tapeflow as tf

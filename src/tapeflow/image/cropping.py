@@ -43,16 +43,8 @@ def flip_left_right(image):
 
 
 def flip_up_down(image):
-    """Reverses the height axis of an image or a batch of images.
-
-    Args:
-        image: [..., height, width, channels], at least 3-D.
-
-    Returns:
-        The flipped images.
-
-    Raises:
-        ValueError: fewer than 3 dimensions.
+    """Reverses the height axis of an image or a batch of images; arguments, result and
+    errors as `flip_left_right`.
 
     Example:
         >>> import tapeflow as tf
@@ -140,6 +132,16 @@ def central_crop(image, central_fraction):
     return crop_to_bounding_box(x, top, left, height - 2 * top, width - 2 * left)
 
 
+def _box(fn_name: str, image, offset_height, offset_width, target_height, target_width):
+    """The images as a batch (and whether they were one), and the box's offsets (>= 0) and
+    target size (> 0)."""
+    x, was_batched = batched(image_tensor(image, fn_name))
+    return (x, was_batched, _non_negative(offset_height, fn_name, "offset_height"),
+            _non_negative(offset_width, fn_name, "offset_width"),
+            positive_target(target_height, fn_name, "target_height"),
+            positive_target(target_width, fn_name, "target_width"))
+
+
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The target_height x target_width window of each image whose top-left corner is at
     (offset_height, offset_width).
@@ -164,11 +166,8 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
                [7, 8]], dtype=int32)
     """
     name = "crop_to_bounding_box"
-    x, was_batched = batched(image_tensor(image, name))
-    top = _non_negative(offset_height, name, "offset_height")
-    left = _non_negative(offset_width, name, "offset_width")
-    rows = positive_target(target_height, name, "target_height")
-    cols = positive_target(target_width, name, "target_width")
+    x, was_batched, top, left, rows, cols = _box(name, image, offset_height, offset_width,
+                                                 target_height, target_width)
     if x.shape[2] < cols + left:
         raise ValueError(f"{name}: width must be >= target + offset, got width {x.shape[2]}, "
                          f"target {cols}, offset {left}.")
@@ -200,11 +199,8 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
                [1., 0.]], dtype=float32)
     """
     name = "pad_to_bounding_box"
-    x, was_batched = batched(image_tensor(image, name))
-    top = _non_negative(offset_height, name, "offset_height")
-    left = _non_negative(offset_width, name, "offset_width")
-    rows = static_int(target_height, name, "target_height")
-    cols = static_int(target_width, name, "target_width")
+    x, was_batched, top, left, rows, cols = _box(name, image, offset_height, offset_width,
+                                                 target_height, target_width)
     bottom, right = rows - top - x.shape[1], cols - left - x.shape[2]
     if right < 0:
         raise ValueError(f"{name}: width must be <= target - offset, got width {x.shape[2]}, "

@@ -12,6 +12,7 @@ Non-maximum suppression and drawing boxes are ops without gradients; their rules
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -24,12 +25,18 @@ _CUBIC_TABLE_SIZE = 1024
 
 
 # -- interpolation matrices, one axis at a time ----------------------------------------------
+# Each is cached by its sizes (and kernel settings), so it is made read-only.
+def _frozen(matrix: np.ndarray) -> np.ndarray:
+    matrix.setflags(write=False)
+    return matrix
+
+
 def _matrix(out_size: int, in_size: int, rows, cols, weights) -> np.ndarray:
     """An [out_size, in_size] matrix adding `weights` at (rows, cols)."""
     matrix = np.zeros((out_size, in_size))
     np.add.at(matrix, (np.asarray(rows).ravel(), np.asarray(cols).ravel()),
               np.asarray(weights, np.float64).ravel())
-    return matrix
+    return _frozen(matrix)
 
 
 def _half_pixel(in_size: int, out_size: int, offset: float = 0.5) -> np.ndarray:
@@ -38,6 +45,7 @@ def _half_pixel(in_size: int, out_size: int, offset: float = 0.5) -> np.ndarray:
     return (np.arange(out_size, dtype=_F32) + _F32(0.5)) * scale - _F32(offset)
 
 
+@functools.lru_cache(maxsize=128)
 def _bilinear_weights(in_size: int, out_size: int) -> np.ndarray:
     source = _half_pixel(in_size, out_size)
     floor = np.floor(source)
@@ -49,6 +57,7 @@ def _bilinear_weights(in_size: int, out_size: int) -> np.ndarray:
                    np.stack([1 - lerp, lerp]))
 
 
+@functools.lru_cache(maxsize=128)
 def _nearest_weights(in_size: int, out_size: int) -> np.ndarray:
     source = np.floor(_half_pixel(in_size, out_size, offset=0.0)).astype(np.int64)
     source = np.clip(source, 0, in_size - 1)
@@ -63,6 +72,7 @@ def _keys_cubic(t, a: float = -0.5):
     return np.where(t < 1, near, np.where(t < 2, far, 0.0))
 
 
+@functools.lru_cache(maxsize=128)
 def _bicubic_weights(in_size: int, out_size: int) -> np.ndarray:
     source = _half_pixel(in_size, out_size)
     start = np.floor(source)
@@ -79,6 +89,7 @@ def _bicubic_weights(in_size: int, out_size: int) -> np.ndarray:
     return _matrix(out_size, in_size, rows, np.clip(cols, 0, in_size - 1), weights)
 
 
+@functools.lru_cache(maxsize=128)
 def _area_weights(in_size: int, out_size: int) -> np.ndarray:
     scale = _F32(in_size) / _F32(out_size)
     rows, cols, weights = [], [], []
@@ -122,6 +133,7 @@ SAMPLING_KERNELS = {
 }
 
 
+@functools.lru_cache(maxsize=128)
 def _sampled_weights(in_size: int, out_size: int, scale: float, translation: float,
                      kernel_type: str, antialias: bool) -> np.ndarray:
     kernel, radius = SAMPLING_KERNELS[kernel_type]
@@ -142,7 +154,7 @@ def _sampled_weights(in_size: int, out_size: int, scale: float, translation: flo
         total = weights.sum(dtype=_F32)
         if abs(total) >= 1000 * np.finfo(_F32).tiny:
             matrix[o, source] = weights / total
-    return matrix
+    return _frozen(matrix)
 
 
 # -- the ops ---------------------------------------------------------------------------------
