@@ -67,14 +67,31 @@ def test_combined():
     assert out_boxes.numpy().max() <= 1.0  # clipped
 
 
-def test_in_a_function_and_without_gradients():
+@pytest.mark.parametrize("fn", [
+    lambda b, s: tf.image.non_max_suppression_with_scores(b, s, 4)[1],
+    lambda b, s: tf.image.combined_non_max_suppression(b[None, :, None], s[None, :, None],
+                                                       2, 2)[1],
+    lambda b, s: tf.image.draw_bounding_boxes(s[None, :, None, None], b[None], [[1.0]]),
+    lambda b, s: tf.image.stateless_sample_distorted_bounding_box(
+        [9, 9, 1], b[None, :3] / 5, (1, 2), min_object_covered=s[0])[2],
+])
+def test_box_ops_have_no_gradient_as_in_tf(fn):
+    boxes, scores = tf.constant(BOXES), tf.constant(SCORES)
+    with tf.GradientTape() as tape:
+        tape.watch([boxes, scores])
+        total = tf.reduce_sum(fn(boxes, scores))
+    with pytest.raises(LookupError):
+        tape.gradient(total, [boxes, scores])
+
+
+def test_indices_are_not_differentiated_and_run_in_a_function():
     boxes, scores = tf.constant(BOXES), tf.constant(SCORES)
     nms = tf.function(lambda b, s: tf.image.non_max_suppression(b, s, 4))
     assert nms(boxes, scores).numpy().tolist() == [3, 1, 2]
     with tf.GradientTape() as tape:
         tape.watch([boxes, scores])
-        _, selected = tf.image.non_max_suppression_with_scores(boxes, scores, 4)
-        total = tf.reduce_sum(selected)
+        total = tf.reduce_sum(tf.cast(tf.image.non_max_suppression(boxes, scores, 4),
+                                      tf.float32))
     assert tape.gradient(total, [boxes, scores]) == [None, None]
 
 

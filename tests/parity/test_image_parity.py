@@ -92,6 +92,15 @@ GRADIENT_CASES = {
     "ssim_multiscale": (lambda tf, a, b: tf.image.ssim_multiscale(
         a, b, 1.0, power_factors=(0.3, 0.4, 0.3), filter_size=5),
         (BIG, BIG[::-1] * 0.5 + 0.25 * BIG)),
+    # The box ops have no gradient (LookupError), their integer outputs none to give.
+    "non_max_suppression_with_scores": (
+        lambda tf, b, s: tf.image.non_max_suppression_with_scores(b, s, 5, 0.3), (NMS_BOXES,
+                                                                                NMS_SCORES)),
+    "combined_non_max_suppression": (
+        lambda tf, b, s: tf.image.combined_non_max_suppression(b[None, :, None], s[None, :, None],
+                                                               4, 6)[:3], (NMS_BOXES, NMS_SCORES)),
+    "draw_bounding_boxes": (lambda tf, x, b: tf.image.draw_bounding_boxes(x, [b, b], [[1.0] * 4]),
+                            (IMAGES, BOXES)),
 }
 
 # Values only: TF has no gradient for these (its AdjustHue, AdjustSaturation, AdjustContrastv2,

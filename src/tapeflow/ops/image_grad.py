@@ -1,7 +1,10 @@
-"""Gradient rules of image_ops. Each works on raw arrays and on Tensors alike."""
+"""Gradient rules of image_ops. Each works on raw arrays and on Tensors alike.
+
+The box ops (non-maximum suppression, drawing, sampled crops) have no rule, as in TF: a
+gradient through their float outputs is a LookupError naming the op."""
 from __future__ import annotations
 
-from ..framework.registry import RegisterGradient, no_gradient
+from ..framework.registry import RegisterGradient
 from .image_ops import RESIZE_PAIRS
 from .op_util import shape_of
 
@@ -23,8 +26,3 @@ def _register_resize(forward, backward) -> None:
 for _forward, _backward in RESIZE_PAIRS:
     _register_resize(_forward, _backward)
 
-no_gradient("CombinedNonMaxSuppression")
-no_gradient("NonMaxSuppressionV5")
-no_gradient("NonMaxSuppressionWithOverlaps")
-no_gradient("DrawBoundingBoxesV2")
-no_gradient("StatelessSampleDistortedBoundingBox")
