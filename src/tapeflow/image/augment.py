@@ -21,7 +21,7 @@ def _flip(image, axis: int, seed, stateless: bool, fn_name: str):
     if x.shape.rank == 3:
         flip = _uniform([], 0.0, 1.0, seed, stateless) < 0.5
     else:
-        flip = tf.reshape(_uniform([x.shape[0]], 0.0, 1.0, seed, stateless) < 0.5,
+        flip = tf.reshape(_uniform(tf.shape(x)[:1], 0.0, 1.0, seed, stateless) < 0.5,
                           [-1, 1, 1, 1])
     return tf.where(flip, tf.reverse(x, [axis]), x)
 

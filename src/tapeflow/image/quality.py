@@ -162,12 +162,11 @@ def _ssim_per_channel(x, y, max_val, filter_size, filter_sigma, k1, k2, index_ma
             None, "ssim", f"ssim: the images ({height}x{width}) must be at least as large as "
                           f"the filter ({filter_size}x{filter_size})")
     kernel = _gaussian_filter(filter_size, filter_sigma, channels)
-    lead = x.shape[:-3].as_list()
 
     def local_mean(v):
         flat = tf.reshape(v, [-1, height, width, channels])
         out = tf.nn.depthwise_conv2d(flat, kernel, strides=[1, 1, 1, 1], padding="VALID")
-        return tf.reshape(out, lead + out.shape[1:].as_list())
+        return _unflattened(out, v)
 
     c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
     mean_x, mean_y = local_mean(x), local_mean(y)
@@ -242,11 +241,10 @@ def ssim_multiscale(img1, img2, max_val, power_factors=(0.0448, 0.2856, 0.3001, 
         1.0
     """
     x, y, max_val = _as_float32(img1, img2, max_val, "ssim_multiscale")
-    lead = x.shape[:-3].as_list()
     scales = []
     for k in range(len(power_factors)):
         if k > 0:
-            x, y = _halved(x, lead), _halved(y, lead)
+            x, y = _halved(x), _halved(y)
         ssim_per_channel, cs = _ssim_per_channel(x, y, max_val, filter_size, filter_sigma,
                                                  k1, k2)
         scales.append(tf.nn.relu(cs))
@@ -256,12 +254,21 @@ def ssim_multiscale(img1, img2, max_val, power_factors=(0.0448, 0.2856, 0.3001, 
     return tf.reduce_mean(combined, [-1])
 
 
-def _halved(images, lead: list):
+def _halved(images):
     """2x2 average pooling, an odd height or width first extended by its mirror image."""
     height, width, channels = images.shape[-3:]
     flat = tf.reshape(images, [-1, height, width, channels])
     if height % 2 or width % 2:
         flat = tf.pad(flat, [[0, 0], [0, height % 2], [0, width % 2], [0, 0]],
                       mode="SYMMETRIC")
-    pooled = tf.nn.avg_pool2d(flat, ksize=2, strides=2, padding="VALID")
-    return tf.reshape(pooled, lead + pooled.shape[1:].as_list())
+    return _unflattened(tf.nn.avg_pool2d(flat, ksize=2, strides=2, padding="VALID"), images)
+
+
+def _unflattened(images, like):
+    """A batch of images [n, h, w, c] reshaped to the leading dimensions of `like` (which a
+    graph may know only when it runs)."""
+    dims = like.shape[:-3].as_list() + images.shape[1:].as_list()
+    if None not in dims:
+        return tf.reshape(images, dims)
+    shape = tf.concat([tf.shape(like)[:-3], tf.shape(images)[1:]], 0)
+    return tf.ensure_shape(tf.reshape(images, shape), dims)

@@ -210,10 +210,11 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
         raise tf.errors.InvalidArgumentError(
             None, "CropAndResize", f"CropAndResize: box_indices must have one entry per box "
             f"({boxes.shape[0]}), got shape {list(indices.shape)}")
-    if indices.size and (indices.min() < 0 or indices.max() >= x.shape[0]):
+    batch = x.shape[0]  # (None when a graph knows it only when it runs)
+    if indices.size and (indices.min() < 0 or batch is not None and indices.max() >= batch):
         raise tf.errors.OutOfRangeError(
             None, "CropAndResize", f"CropAndResize: box_indices has values outside [0, "
-            f"{x.shape[0]}): {indices.tolist()}")
+            f"{batch}): {indices.tolist()}")
     crop = _size(crop_size)
     if min(crop) <= 0:
         raise tf.errors.InvalidArgumentError(
