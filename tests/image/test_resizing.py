@@ -36,6 +36,14 @@ def test_same_size_interpolates_to_the_identity_and_constants_stay(method):
     np.testing.assert_allclose(ones, 1.0, atol=1e-5)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_a_nan_pixel_reaches_only_the_outputs_near_it(method):
+    image = np.ones((1, 12, 12, 1), np.float32)
+    image[0, 0, 0, 0] = np.nan
+    out = tf.image.resize(image, [24, 24], method=method).numpy()[0, :, :, 0]
+    assert np.isnan(out[0, 0]) and np.isfinite(out[12:, :]).all() and np.isfinite(out[:, 12:]).all()
+
+
 def test_dtypes():
     ints = tf.constant(RNG.integers(0, 255, (4, 4, 3)).astype(np.uint8))
     assert tf.image.resize(ints, [2, 2]).dtype == tf.float32

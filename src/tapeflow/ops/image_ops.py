@@ -1,14 +1,15 @@
 """Image resampling and box ops: kernels for tf.image.
 
 Every resize is linear in the image and separable: for a fixed input and output size, each
-of the height and width axes is one interpolation matrix [out, in], and the op applies both
-(two matmuls). The gradient op applies their transposes, so it is linear too and its own
-gradient is the forward op again. The weights follow TF's kernels step for step (float32
+of the height and width axes is one interpolation matrix [out, in], and the op applies both.
+The gradient op applies their transposes, so it is linear too and its own gradient is the
+forward op again. A matrix is applied by its nonzero taps (a few per row), not by a matmul:
+cheaper, and a nan or inf pixel reaches only the outputs that read it, as in TF. The weights follow TF's kernels step for step (float32
 coordinates, half-pixel centres as TF 2's `tf.image.resize`, Keys' cubic read from a
 1024-entry table) so that the numbers agree to float32 rounding.
 
-Non-maximum suppression and drawing boxes are ops without gradients; their rules live in
-`image_grad.py`.
+The box ops (non-maximum suppression, drawing boxes, sampled crops) have no gradient rule,
+as in TF; the resize rules live in `image_grad.py`.
 """
 from __future__ import annotations
 
@@ -25,18 +26,12 @@ _CUBIC_TABLE_SIZE = 1024
 
 
 # -- interpolation matrices, one axis at a time ----------------------------------------------
-# Each is cached by its sizes (and kernel settings), so it is made read-only.
-def _frozen(matrix: np.ndarray) -> np.ndarray:
-    matrix.setflags(write=False)
-    return matrix
-
-
 def _matrix(out_size: int, in_size: int, rows, cols, weights) -> np.ndarray:
     """An [out_size, in_size] matrix adding `weights` at (rows, cols)."""
     matrix = np.zeros((out_size, in_size))
     np.add.at(matrix, (np.asarray(rows).ravel(), np.asarray(cols).ravel()),
               np.asarray(weights, np.float64).ravel())
-    return _frozen(matrix)
+    return matrix
 
 
 def _half_pixel(in_size: int, out_size: int, offset: float = 0.5) -> np.ndarray:
@@ -45,7 +40,6 @@ def _half_pixel(in_size: int, out_size: int, offset: float = 0.5) -> np.ndarray:
     return (np.arange(out_size, dtype=_F32) + _F32(0.5)) * scale - _F32(offset)
 
 
-@functools.lru_cache(maxsize=128)
 def _bilinear_weights(in_size: int, out_size: int) -> np.ndarray:
     source = _half_pixel(in_size, out_size)
     floor = np.floor(source)
@@ -57,7 +51,6 @@ def _bilinear_weights(in_size: int, out_size: int) -> np.ndarray:
                    np.stack([1 - lerp, lerp]))
 
 
-@functools.lru_cache(maxsize=128)
 def _nearest_weights(in_size: int, out_size: int) -> np.ndarray:
     source = np.floor(_half_pixel(in_size, out_size, offset=0.0)).astype(np.int64)
     source = np.clip(source, 0, in_size - 1)
@@ -72,7 +65,6 @@ def _keys_cubic(t, a: float = -0.5):
     return np.where(t < 1, near, np.where(t < 2, far, 0.0))
 
 
-@functools.lru_cache(maxsize=128)
 def _bicubic_weights(in_size: int, out_size: int) -> np.ndarray:
     source = _half_pixel(in_size, out_size)
     start = np.floor(source)
@@ -89,7 +81,6 @@ def _bicubic_weights(in_size: int, out_size: int) -> np.ndarray:
     return _matrix(out_size, in_size, rows, np.clip(cols, 0, in_size - 1), weights)
 
 
-@functools.lru_cache(maxsize=128)
 def _area_weights(in_size: int, out_size: int) -> np.ndarray:
     scale = _F32(in_size) / _F32(out_size)
     rows, cols, weights = [], [], []
@@ -133,7 +124,6 @@ SAMPLING_KERNELS = {
 }
 
 
-@functools.lru_cache(maxsize=128)
 def _sampled_weights(in_size: int, out_size: int, scale: float, translation: float,
                      kernel_type: str, antialias: bool) -> np.ndarray:
     kernel, radius = SAMPLING_KERNELS[kernel_type]
@@ -154,24 +144,64 @@ def _sampled_weights(in_size: int, out_size: int, scale: float, translation: flo
         total = weights.sum(dtype=_F32)
         if abs(total) >= 1000 * np.finfo(_F32).tiny:
             matrix[o, source] = weights / total
-    return _frozen(matrix)
+    return matrix
 
 
 # -- the ops ---------------------------------------------------------------------------------
-def _axis_matrices(weights, in_sizes, out_sizes, attrs: dict) -> list:
-    if attrs:  # ScaleAndTranslate: its scale and translation per axis
-        return [weights(n, m, attrs["scale"][i], attrs["translation"][i],
-                        attrs["kernel_type"], attrs["antialias"])
-                for i, (n, m) in enumerate(zip(in_sizes, out_sizes))]
-    return [weights(n, m) for n, m in zip(in_sizes, out_sizes)]
+def _taps(matrix: np.ndarray) -> tuple:
+    """The nonzero entries of each row of `matrix` [out, in] as (index, weight) arrays
+    [out, k]; shorter rows are padded with weight 0 at index `in` (a zero the input gains)."""
+    out_size, in_size = matrix.shape
+    nonzero = matrix != 0
+    counts = nonzero.sum(axis=1)
+    width = max(int(counts.max(initial=0)), 1)
+    index = np.full((out_size, width), in_size)
+    weight = np.zeros((out_size, width))
+    rows, cols = np.nonzero(nonzero)
+    slots = np.arange(rows.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    index[rows, slots], weight[rows, slots] = cols, matrix[rows, cols]
+    return index, weight
 
 
-def _interpolate(x, rows: np.ndarray, cols: np.ndarray):
-    """Applies [out_h, h] and [out_w, w] matrices to x of shape [..., h, w, c]."""
-    *lead, h, w, c = x.shape
-    rows, cols = rows.astype(x.dtype), cols.astype(x.dtype)
-    y = np.matmul(rows, x.reshape(*lead, h, w * c)).reshape(*lead, rows.shape[0], w, c)
-    return np.matmul(cols, y)
+@functools.lru_cache(maxsize=256)
+def _axis_taps(weights, in_size: int, out_size: int, settings: tuple) -> tuple:
+    """The taps of one axis's interpolation matrix and of its transpose (cached by sizes and
+    settings)."""
+    matrix = weights(in_size, out_size, *settings)
+    return _taps(matrix), _taps(matrix.T)
+
+
+def _axes_taps(weights, in_sizes, out_sizes, attrs: dict, transposed: bool) -> list:
+    taps = []
+    for axis, (n, m) in enumerate(zip(in_sizes, out_sizes)):
+        settings = (attrs["scale"][axis], attrs["translation"][axis], attrs["kernel_type"],
+                    attrs["antialias"]) if attrs else ()  # ScaleAndTranslate's, per axis
+        taps.append(_axis_taps(weights, n, m, settings)[transposed])
+    return taps
+
+
+def _along(x, taps: tuple, axis: int):
+    """Applies an axis's taps to `x` along `axis`."""
+    index, weight = taps
+    padding = [(0, 0)] * x.ndim
+    padding[axis] = (0, 1)
+    x = np.pad(x, padding)
+    shape = [1] * x.ndim
+    shape[axis] = index.shape[0]
+    out = None
+    for j in range(index.shape[1]):
+        term = np.take(x, index[:, j], axis=axis)
+        term *= weight[:, j].reshape(shape).astype(x.dtype)
+        if out is None:
+            out = term
+        else:
+            out += term
+    return out
+
+
+def _interpolate(x, rows: tuple, cols: tuple):
+    """Applies the height and the width taps to x of shape [..., h, w, c]."""
+    return _along(_along(x, rows, x.ndim - 3), cols, x.ndim - 2)
 
 
 def _check_image(op_name: str, x) -> None:
@@ -188,7 +218,7 @@ def _resize_kernel(op_name: str, weights):
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: input image must be of non-zero size, got shape "
                 f"{list(images.shape)}")
-        rows, cols = _axis_matrices(weights, images.shape[-3:-1], size, attrs)
+        rows, cols = _axes_taps(weights, images.shape[-3:-1], size, attrs, transposed=False)
         return _interpolate(images, rows, cols)
     return kernel
 
@@ -196,8 +226,8 @@ def _resize_kernel(op_name: str, weights):
 def _resize_grad_kernel(op_name: str, weights):
     def kernel(grads, *, image_size, **attrs):
         _check_image(op_name, grads)
-        rows, cols = _axis_matrices(weights, image_size, grads.shape[-3:-1], attrs)
-        return _interpolate(grads, rows.T, cols.T)
+        rows, cols = _axes_taps(weights, image_size, grads.shape[-3:-1], attrs, transposed=True)
+        return _interpolate(grads, rows, cols)
     return kernel
 
 
