@@ -15,7 +15,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..module import Module
-from ..ops.array_ops import expand_dims, reshape
+from ..ops.array_ops import broadcast_to, expand_dims, reshape
 from ..ops.complex_ops import conj, real
 from ..ops.creation_ops import eye
 from ..ops.diag_ops import diag_part
@@ -250,7 +250,10 @@ class LinearOperator(Module):
 
     def _solve(self, rhs, adjoint: bool, adjoint_arg: bool) -> Tensor:
         rhs = adjoint_of(rhs) if adjoint_arg else rhs
-        return solve(self.to_dense(), rhs, adjoint=adjoint)
+        matrix = self.to_dense()
+        batch = list(np.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(rhs.shape[:-2])))
+        return solve(broadcast_to(matrix, batch + list(matrix.shape[-2:])),
+                     broadcast_to(rhs, batch + list(rhs.shape[-2:])), adjoint=adjoint)
 
     def solvevec(self, rhs, adjoint=False, name="solve") -> Tensor:
         """x with operator @ x = rhs for vectors: rhs [..., M] -> x [..., N]."""

@@ -32,7 +32,7 @@ def _eig_grad(op, grad_e, grad_v):
     else:
         v = Eig(a, compute_v=True)[1]
     vh = _adjoint(v)
-    grad = MatrixSolve(vh, MatMul(middle, vh))
+    grad = MatrixSolve(vh, MatMul(middle, vh), adjoint=False)
     return grad if dtype_of(a).kind == "c" else Real(grad)
 
 
