@@ -337,3 +337,9 @@ def test_tf1_programs_names_live_only_in_compat_v1():
                  "losses", "metrics", "set_random_seed", "to_float", "arg_max"):
         assert hasattr(v1, name) and not hasattr(tf, name), name
     assert v1.train.AdamOptimizer is not tf.keras.optimizers.Adam
+
+
+# tf.linalg's newer names and their top-level aliases: tests/linalg/test_names.py checks them
+# against TF's list.
+PATHS = PATHS + [(getattr(tf.linalg, name), f"linalg.{name}") for name in tf.linalg.__all__] + [
+    (tf.eig, "eig"), (tf.eigvals, "eigvals"), (tf.matrix_square_root, "matrix_square_root")]
