@@ -175,13 +175,18 @@ class LinearOperator(Module):
         return constant(self.domain_dimension, dtypes.int32)
 
     # -- products and solves --------------------------------------------------------------
-    def _argument(self, x, rank: int, adjoint: bool, adjoint_arg: bool, what: str) -> Tensor:
-        """`x` as a tensor of this operator's dtype, its size checked against the dimension
-        the product (or solve) contracts."""
+    def _typed(self, x, what: str) -> Tensor:
+        """`x` as a tensor of this operator's dtype."""
         x = convert_to_tensor(x)
         if x.dtype != self.dtype:
             raise TypeError(f"{self.name}.{what}: expected an argument of dtype "
                             f"{self.dtype.name}, got {x.dtype.name} (shape {list(x.shape)}).")
+        return x
+
+    def _argument(self, x, rank: int, adjoint: bool, adjoint_arg: bool, what: str) -> Tensor:
+        """`x` as a tensor of this operator's dtype, its size checked against the dimension
+        the product (or solve) contracts."""
+        x = self._typed(x, what)
         if x.ndim < rank:
             raise ValueError(f"{self.name}.{what}: the argument must have rank >= {rank}, got "
                              f"shape {list(x.shape)}.")
@@ -308,7 +313,7 @@ class LinearOperator(Module):
 
     def add_to_tensor(self, x, name="add_to_tensor") -> Tensor:
         """x + the dense matrices."""
-        return self.to_dense() + self._argument(x, 2, False, False, "add_to_tensor")
+        return self.to_dense() + self._typed(x, "add_to_tensor")
 
     def eigvals(self, name="eigvals") -> Tensor:
         """The eigenvalues of a self-adjoint operator, ascending.
@@ -569,7 +574,8 @@ class LinearOperatorInversion(LinearOperator):
                 raise ValueError(f"An operator is {hint[3:]} if and only if its inverse is "
                                  f"({operator.name} has {hint}={inherited}).")
             hints[hint] = inherited if given is None else given
-        super().__init__(operator.dtype, is_non_singular=True, is_square=True, **hints,
+        super().__init__(operator.dtype, is_non_singular=is_non_singular, is_square=is_square,
+                         **hints,
                          name=name or operator.name + "_inv", parameters={"operator": operator})
         self._operator = operator
 

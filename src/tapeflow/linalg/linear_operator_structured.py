@@ -355,11 +355,13 @@ class LinearOperatorZeros(LinearOperator):
         dtype: the dtype (float32 by default).
 
     Raises:
-        ValueError: a negative size, or is_non_singular / is_positive_definite True.
+        ValueError: a negative size, is_non_singular / is_positive_definite True, or
+            is_square / is_self_adjoint True (the defaults) for a non-square shape.
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.linalg.LinearOperatorZeros(2, 3).matvec([1.0, 2.0, 3.0]).numpy()
+        >>> zeros = tf.linalg.LinearOperatorZeros(2, 3, is_square=False, is_self_adjoint=False)
+        >>> zeros.matvec([1.0, 2.0, 3.0]).numpy()
         array([0., 0.], dtype=float32)
     """
 
@@ -374,10 +376,12 @@ class LinearOperatorZeros(LinearOperator):
         self._num_columns = self._num_rows if num_columns is None else \
             _row_count(num_columns, "num_columns")
         self._batch = _batch_dims(batch_shape)
-        square = self._num_rows == self._num_columns
+        if is_square and self._num_rows != self._num_columns:
+            raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got "
+                             f"num_rows({self._num_rows}) != num_columns({self._num_columns}).")
         super().__init__(dtypes.float32 if dtype is None else dtype, is_non_singular=False,
-                         is_self_adjoint=is_self_adjoint and square, is_positive_definite=False,
-                         is_square=is_square and square, name=name,
+                         is_self_adjoint=is_self_adjoint, is_positive_definite=False,
+                         is_square=is_square, name=name,
                          parameters={"num_rows": num_rows, "num_columns": num_columns,
                                      "batch_shape": batch_shape, "dtype": dtype})
 
@@ -406,4 +410,4 @@ class LinearOperatorZeros(LinearOperator):
         return zeros(self._batch, self.dtype)
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        return self._argument(x, 2, False, False, "add_to_tensor")
+        return self._typed(x, "add_to_tensor")

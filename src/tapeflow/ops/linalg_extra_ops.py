@@ -10,7 +10,7 @@ import collections
 
 import numpy as np
 
-from ..framework import dtypes
+from ..framework import dtypes, errors
 from ..framework.errors import invalid_argument
 from ..framework.execute import execute
 from ..framework.numpy_warnings import silenced
@@ -158,7 +158,8 @@ def cross(a, b, name=None) -> Tensor:
     """The cross product of 3-vectors in the last axis: a x b.
 
     Raises:
-        InvalidArgumentError: shapes that differ, or a last axis other than 3.
+        InvalidArgumentError: shapes that differ.
+        FailedPreconditionError: a last axis other than 3.
 
     Example:
         >>> import tapeflow as tf
@@ -170,8 +171,9 @@ def cross(a, b, name=None) -> Tensor:
         raise invalid_argument("Cross", f"Both inputs must be of same shape: "
                                         f"{list(a.shape)} vs. {list(b.shape)}.")
     if a.ndim < 1 or a.shape[-1] != 3:
-        raise invalid_argument("Cross", f"Arguments must have an inner dimension of 3, got "
-                                        f"shape {list(a.shape)}.")
+        raise errors.FailedPreconditionError(
+            None, "Cross", f"Cross: cross products are only defined for 3-element vectors, got "
+                           f"shape {list(a.shape)}.")
     return execute(Cross, (a, b), NO_ATTRS)
 
 

@@ -17,7 +17,7 @@ from ..framework.numpy_warnings import silenced
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
 from .linalg_ops import _matrices
-from .op_util import NO_ATTRS
+from .op_util import NO_ATTRS, as_input
 
 __all__ = ["expm", "logm", "sqrtm"]
 
@@ -106,7 +106,8 @@ def expm(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
         exp(input) = sum over k of input^k / k!, of the input's dtype and shape.
 
     Raises:
-        InvalidArgumentError: rank below 2, non-square matrices or an unsupported dtype.
+        ValueError: an integer or bool dtype.
+        InvalidArgumentError: rank below 2 or non-square matrices.
         NotFoundError: float16 input (no kernel, as in TF).
 
     Example:
@@ -115,7 +116,11 @@ def expm(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
         array([[1., 1.],
                [0., 1.]], dtype=float32)
     """
-    return execute(MatrixExponential, (_matrices("MatrixExponential", input),), NO_ATTRS)
+    x = as_input(input)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise ValueError(f"tf.linalg.expm does not support matrices of type {x.dtype.name} "
+                         f"(shape {list(x.shape)}).")
+    return execute(MatrixExponential, (_matrices("MatrixExponential", x),), NO_ATTRS)
 
 
 def logm(input, name=None) -> Tensor:  # noqa: A002

@@ -1,0 +1,233 @@
+"""tf.linalg.LinearOperator and its subclasses: every method against the dense matrix, the
+hints and what they allow, errors, and gradients reaching the tensors an operator holds."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.framework import errors
+
+LO = tf.linalg
+rng = np.random.default_rng(5)
+A = rng.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+D = rng.uniform(0.5, 2.0, (2, 3))
+M = rng.uniform(0.5, 2.0, 2)
+B2 = rng.standard_normal((2, 2)) + 2 * np.eye(2)
+
+# (id, factory, dense matrix)
+OPERATORS = [
+    ("full", lambda: LO.LinearOperatorFullMatrix(A), A),
+    ("full rectangular", lambda: LO.LinearOperatorFullMatrix(A[:, :, :2]), A[:, :, :2]),
+    ("diag", lambda: LO.LinearOperatorDiag(D), np.apply_along_axis(np.diag, -1, D)),
+    ("identity", lambda: LO.LinearOperatorIdentity(3, batch_shape=[2], dtype=tf.float64),
+     np.broadcast_to(np.eye(3), (2, 3, 3))),
+    ("scaled identity", lambda: LO.LinearOperatorScaledIdentity(3, M),
+     M[:, None, None] * np.eye(3)),
+    ("lower triangular", lambda: LO.LinearOperatorLowerTriangular(A), np.tril(A)),
+    ("zeros", lambda: LO.LinearOperatorZeros(3, 2, batch_shape=[2], dtype=tf.float64,
+                                             is_square=False, is_self_adjoint=False),
+     np.zeros((2, 3, 2))),
+    ("composition", lambda: LO.LinearOperatorComposition(
+        [LO.LinearOperatorFullMatrix(A), LO.LinearOperatorDiag(D)]),
+     A @ np.apply_along_axis(np.diag, -1, D)),
+    ("adjoint", lambda: LO.LinearOperatorAdjoint(LO.LinearOperatorFullMatrix(A)),
+     np.swapaxes(A, -1, -2)),
+    ("inversion", lambda: LO.LinearOperatorInversion(LO.LinearOperatorFullMatrix(A)),
+     np.linalg.inv(A)),
+    ("block diag", lambda: LO.LinearOperatorBlockDiag(
+        [LO.LinearOperatorFullMatrix(A[:, :2, :2]), LO.LinearOperatorDiag(D[:, :1])]),
+     np.concatenate([np.concatenate([A[:, :2, :2], np.zeros((2, 2, 1))], -1),
+                     np.concatenate([np.zeros((2, 1, 2)), D[:, None, :1]], -1)], -2)),
+    ("kronecker", lambda: LO.LinearOperatorKronecker(
+        [LO.LinearOperatorFullMatrix(A), LO.LinearOperatorFullMatrix(B2)]),
+     np.stack([np.kron(a, B2) for a in A])),
+]
+IDS = [o[0] for o in OPERATORS]
+
+
+@pytest.mark.parametrize("name,make,dense", OPERATORS, ids=IDS)
+def test_products_and_parts_match_the_dense_matrix(name, make, dense):
+    op = make()
+    assert op.shape == list(dense.shape) and op.dtype == tf.float64
+    assert op.batch_shape == list(dense.shape[:-2]) and op.tensor_rank == dense.ndim
+    assert (op.range_dimension, op.domain_dimension) == dense.shape[-2:]
+    np.testing.assert_array_equal(op.shape_tensor().numpy(), dense.shape)
+    np.testing.assert_allclose(op.to_dense().numpy(), dense, atol=1e-12)
+    m, n = dense.shape[-2:]
+    x, y = rng.standard_normal((n, 2)), rng.standard_normal((m, 2))
+    adjoint = np.swapaxes(dense, -1, -2)
+    np.testing.assert_allclose(op.matmul(x).numpy(), dense @ x, atol=1e-12)
+    np.testing.assert_allclose(op.matmul(y, adjoint=True).numpy(), adjoint @ y, atol=1e-12)
+    np.testing.assert_allclose(op.matmul(x.T, adjoint_arg=True).numpy(), dense @ x, atol=1e-12)
+    np.testing.assert_allclose(op.matvec(x[:, 0]).numpy(), dense @ x[:, 0], atol=1e-12)
+    np.testing.assert_allclose((op @ x).numpy(), dense @ x, atol=1e-12)
+    np.testing.assert_allclose(op.diag_part().numpy(),
+                               np.diagonal(dense, axis1=-2, axis2=-1), atol=1e-12)
+    np.testing.assert_allclose(op.trace().numpy(), np.trace(dense, axis1=-2, axis2=-1),
+                               atol=1e-12)
+    np.testing.assert_allclose(op.add_to_tensor(dense).numpy(), 2 * dense, atol=1e-12)
+    np.testing.assert_allclose(op.adjoint().to_dense().numpy(), adjoint, atol=1e-12)
+    np.testing.assert_allclose(op.H.to_dense().numpy(), adjoint, atol=1e-12)
+
+
+SQUARE = [o for o in OPERATORS if o[2].shape[-1] == o[2].shape[-2]]
+
+
+@pytest.mark.parametrize("name,make,dense", SQUARE, ids=[o[0] for o in SQUARE])
+def test_determinants_and_solves_match_the_dense_matrix(name, make, dense):
+    op = make()
+    assert op.is_square
+    np.testing.assert_allclose(op.determinant().numpy(), np.linalg.det(dense), atol=1e-12)
+    if op.is_non_singular is False:
+        with pytest.raises(NotImplementedError, match="singular"):
+            op.solve(np.ones((3, 1)))
+        return
+    np.testing.assert_allclose(op.log_abs_determinant().numpy(), np.linalg.slogdet(dense)[1],
+                               rtol=1e-12)
+    n = dense.shape[-1]
+    b = rng.standard_normal((n, 2))
+    np.testing.assert_allclose(op.solve(b).numpy(), np.linalg.solve(dense, b), rtol=1e-10)
+    np.testing.assert_allclose(op.solve(b, adjoint=True).numpy(),
+                               np.linalg.solve(np.swapaxes(dense, -1, -2), b), rtol=1e-10)
+    np.testing.assert_allclose(op.solvevec(b[:, 0]).numpy(),
+                               np.linalg.solve(dense, b[:, :1])[..., 0], rtol=1e-10)
+    np.testing.assert_allclose(op.inverse().to_dense().numpy(), np.linalg.inv(dense),
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_hints_imply_each_other_and_refuse_contradictions():
+    op = LO.LinearOperatorFullMatrix(A, is_positive_definite=True)
+    assert op.is_non_singular and op.is_square
+    with pytest.raises(ValueError, match="positive definite"):
+        LO.LinearOperatorFullMatrix(A, is_positive_definite=True, is_non_singular=False)
+    with pytest.raises(ValueError, match="square"):
+        LO.LinearOperatorFullMatrix(A, is_self_adjoint=True, is_square=False)
+    with pytest.raises(ValueError, match="was square"):
+        LO.LinearOperatorFullMatrix(A, is_square=False).is_square
+    assert LO.LinearOperatorFullMatrix(A[..., :2]).is_square is False
+    assert LO.LinearOperatorDiag(D).is_self_adjoint is True
+    assert LO.LinearOperatorDiag(D + 1j * D).is_self_adjoint is None
+    with pytest.raises(ValueError, match="self adjoint"):
+        LO.LinearOperatorDiag(D, is_self_adjoint=False)
+    with pytest.raises(ValueError, match="always non-singular"):
+        LO.LinearOperatorIdentity(2, is_non_singular=False)
+    with pytest.raises(ValueError, match="singular"):
+        LO.LinearOperatorZeros(2, is_non_singular=True)
+    composed = LO.LinearOperatorComposition([LO.LinearOperatorDiag(D, is_non_singular=True),
+                                             LO.LinearOperatorIdentity(3, dtype=tf.float64)])
+    assert composed.is_non_singular is True
+    assert LO.LinearOperatorAdjoint(LO.LinearOperatorDiag(D, is_non_singular=True)) \
+        .is_non_singular is True
+
+
+def test_operators_of_operators_simplify():
+    op = LO.LinearOperatorFullMatrix(A)
+    assert op.adjoint().adjoint() is op and op.inverse().inverse() is op
+    symmetric = LO.LinearOperatorDiag(D)
+    assert symmetric.adjoint() is symmetric
+    product = op.matmul(symmetric)
+    assert isinstance(product, LO.LinearOperatorComposition)
+    np.testing.assert_allclose(product.to_dense().numpy(),
+                               A @ np.apply_along_axis(np.diag, -1, D), atol=1e-12)
+    solved = op.solve(symmetric)
+    np.testing.assert_allclose(solved.to_dense().numpy(),
+                               np.linalg.solve(A, np.apply_along_axis(np.diag, -1, D)),
+                               rtol=1e-10)
+    assert product.name == "LinearOperatorFullMatrix_o_LinearOperatorDiag"
+
+
+def test_argument_and_shape_errors():
+    op = LO.LinearOperatorFullMatrix(A)
+    with pytest.raises(TypeError, match="float32"):
+        op.matmul(np.ones((3, 1), np.float32))
+    with pytest.raises(ValueError, match="not compatible"):
+        op.matmul(np.ones((4, 1)))
+    with pytest.raises(ValueError, match="rank"):
+        op.matmul(np.ones(3))
+    with pytest.raises(TypeError, match="dtype"):
+        LO.LinearOperatorFullMatrix(np.ones((2, 2), np.int32))
+    with pytest.raises(ValueError, match="2 dimensions"):
+        LO.LinearOperatorFullMatrix(np.ones(2))
+    rectangular = LO.LinearOperatorFullMatrix(A[..., :2])
+    with pytest.raises(NotImplementedError, match="square"):
+        rectangular.determinant()
+    with pytest.raises(NotImplementedError, match="square"):
+        rectangular.solve(np.ones((3, 1)))
+    with pytest.raises(ValueError, match="non square"):
+        rectangular.inverse()
+    with pytest.raises(ValueError, match="non-empty"):
+        LO.LinearOperatorComposition([])
+    with pytest.raises(TypeError, match="same dtype"):
+        LO.LinearOperatorComposition([op, LO.LinearOperatorIdentity(3)])
+    with pytest.raises(ValueError, match="incompatible"):
+        LO.LinearOperatorComposition([rectangular, rectangular])
+    with pytest.raises(ValueError, match="square"):
+        LO.LinearOperatorBlockDiag([rectangular])
+    with pytest.raises(ValueError, match="non-negative"):
+        LO.LinearOperatorIdentity(-1)
+
+
+def test_self_adjoint_methods_and_assertions():
+    x = rng.standard_normal((3, 3))
+    spd = x @ x.T + 3 * np.eye(3)
+    op = LO.LinearOperatorFullMatrix(spd, is_self_adjoint=True, is_positive_definite=True)
+    np.testing.assert_allclose(op.eigvals().numpy(), np.linalg.eigvalsh(spd), rtol=1e-12)
+    np.testing.assert_allclose(op.cond().numpy(), np.linalg.cond(spd), rtol=1e-10)
+    factor = op.cholesky()
+    assert isinstance(factor, LO.LinearOperatorLowerTriangular)
+    np.testing.assert_allclose(factor.to_dense().numpy(), np.linalg.cholesky(spd), rtol=1e-12)
+    op.assert_self_adjoint(), op.assert_positive_definite(), op.assert_non_singular()
+    general = LO.LinearOperatorFullMatrix(A[0])
+    with pytest.raises(NotImplementedError, match="self-adjoint"):
+        general.eigvals()
+    with pytest.raises(ValueError, match="Cholesky"):
+        general.cholesky()
+    with pytest.raises(errors.InvalidArgumentError, match="self-adjoint"):
+        general.assert_self_adjoint()
+    with pytest.raises(errors.InvalidArgumentError, match="non-singular"):
+        LO.LinearOperatorFullMatrix(np.ones((2, 2))).assert_non_singular()
+    with pytest.raises(errors.InvalidArgumentError, match="positive definite"):
+        LO.LinearOperatorFullMatrix(-spd).assert_positive_definite()
+
+
+def test_variables_are_tracked_and_receive_gradients():
+    w = tf.Variable(A[0])
+    d = tf.Variable(D[0])
+    op = LO.LinearOperatorComposition([LO.LinearOperatorFullMatrix(w),
+                                       LO.LinearOperatorDiag(d)])
+    assert {id(v) for v in op.trainable_variables} == {id(w), id(d)}
+    with tf.GradientTape() as tape:
+        y = op.log_abs_determinant() + tf.reduce_sum(op.matvec(tf.ones([3], tf.float64)))
+    gw, gd = tape.gradient(y, [w, d])
+    np.testing.assert_allclose(gw.numpy(), np.linalg.inv(A[0]).T + np.outer(np.ones(3), D[0]),
+                               rtol=1e-10)
+    np.testing.assert_allclose(gd.numpy(), 1 / D[0] + A[0].sum(axis=0), rtol=1e-10)
+    w.assign(2 * A[0])
+    np.testing.assert_allclose(op.to_dense().numpy(), 2 * A[0] * D[0], rtol=1e-12)
+
+
+def test_operators_inside_a_function():
+    @tf.function
+    def apply(matrix, x):
+        op = LO.LinearOperatorKronecker([LO.LinearOperatorFullMatrix(matrix),
+                                         LO.LinearOperatorIdentity(2, dtype=tf.float64)])
+        return op.solve(x), op.determinant()
+
+    x = rng.standard_normal((6, 1))
+    solution, determinant = apply(tf.constant(A[0]), tf.constant(x))
+    dense = np.kron(A[0], np.eye(2))
+    np.testing.assert_allclose(solution.numpy(), np.linalg.solve(dense, x), rtol=1e-10)
+    np.testing.assert_allclose(determinant.numpy(), np.linalg.det(dense), rtol=1e-10)
+
+
+def test_facts_and_parameters():
+    op = LO.LinearOperatorScaledIdentity(3, 2.0, name="scale")
+    assert op.name == "scale" and op.parameters["num_rows"] == 3
+    assert op.dtype == tf.float32 and op.graph_parents == []
+    assert op.batch_shape_tensor().numpy().tolist() == []
+    assert int(op.domain_dimension_tensor()) == 3 and int(op.tensor_rank_tensor()) == 2
+    assert "LinearOperatorScaledIdentity" in repr(op)
+    zeros = LO.LinearOperatorZeros(2, 3, is_square=False, is_self_adjoint=False)
+    assert zeros.is_square is False and zeros.is_self_adjoint is False
+    with pytest.raises(ValueError, match="is_square=True"):
+        LO.LinearOperatorZeros(2, 3)
+    np.testing.assert_array_equal(zeros.add_to_tensor(np.ones((2, 3), np.float32)).numpy(), 1.0)
