@@ -24,8 +24,8 @@ from ..ops.linalg_ops import cholesky, det, eigvalsh, inv, slogdet, solve, svd
 from ..ops.math_ops import abs, matmul, reduce_sum
 from ..ops.reduction_ops import reduce_all, reduce_max, reduce_min
 
-__all__ = ["LinearOperator", "LinearOperatorAdjoint", "LinearOperatorComposition",
-           "LinearOperatorInversion"]
+__all__ = ["CombinedOperator", "LinearOperator", "LinearOperatorAdjoint",
+           "LinearOperatorComposition", "LinearOperatorInversion", "checked_operators"]
 
 
 def implied_hints(is_non_singular, is_self_adjoint, is_positive_definite, is_square) -> tuple:
@@ -230,13 +230,6 @@ class LinearOperator(Module):
         column = self._matmul(expand_dims(x, -1), adjoint=adjoint, adjoint_arg=False)
         return reshape(column, column.shape[:-1])
 
-    def _check_solvable(self, what: str) -> None:
-        if self.is_non_singular is False:
-            raise NotImplementedError(f"Exact {what} not implemented for an operator that is "
-                                      f"expected to be singular ({self.name}).")
-        if self.is_square is False:
-            raise NotImplementedError(f"Exact {what} not implemented for an operator that is "
-                                      f"expected to not be square ({self.name}).")
 
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):
         """x with operator @ x = rhs (adjoint(operator) @ x = rhs with `adjoint`).
@@ -245,7 +238,7 @@ class LinearOperator(Module):
             NotImplementedError: the hints say the operator is singular or not square.
             TypeError, ValueError: as for `matmul`.
         """
-        self._check_solvable("solve")
+        self._check_square("Exact solve", solving=True)
         if isinstance(rhs, LinearOperator):
             left = self.adjoint() if adjoint else self
             right = rhs.adjoint() if adjoint_arg else rhs
@@ -262,17 +255,20 @@ class LinearOperator(Module):
 
     def solvevec(self, rhs, adjoint=False, name="solve") -> Tensor:
         """x with operator @ x = rhs for vectors: rhs [..., M] -> x [..., N]."""
-        self._check_solvable("solve")
+        self._check_square("Exact solve", solving=True)
         rhs = self._argument(rhs, 1, adjoint, False, "solvevec")
         column = self._solve(expand_dims(rhs, -1), adjoint=adjoint, adjoint_arg=False)
         return reshape(column, column.shape[:-1])
 
-    # -- reductions -------------------------------------------------------------------------
-    def _check_square(self, what: str) -> None:
-        if self.is_square is False:
-            raise NotImplementedError(f"{what} not implemented for an operator that is "
-                                      f"expected to not be square ({self.name}).")
+    def _check_square(self, what: str, solving: bool = False) -> None:
+        """Refuses `what` for an operator hinted not square (or, `solving`, singular)."""
+        for refused, expected in ((solving and self.is_non_singular is False, "be singular"),
+                                  (self.is_square is False, "not be square")):
+            if refused:
+                raise NotImplementedError(f"{what} not implemented for an operator that is "
+                                          f"expected to {expected} ({self.name}).")
 
+    # -- reductions -------------------------------------------------------------------------
     def determinant(self, name="det") -> Tensor:
         """The determinant of each matrix, shape batch_shape.
 
@@ -401,7 +397,46 @@ def _broadcast_batch(operators) -> list:
     return list(np.broadcast_shapes(*[tuple(op.batch_shape.as_list()) for op in operators]))
 
 
-class LinearOperatorComposition(LinearOperator):
+def checked_operators(operators, kind: str) -> list:
+    """`operators` as a non-empty list of LinearOperators of one dtype."""
+    operators = list(operators)
+    if not operators:
+        raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
+    for op in operators:
+        if not isinstance(op, LinearOperator):
+            raise TypeError(f"{kind}: every operator must be a LinearOperator, got "
+                            f"{type(op).__name__}.")
+        if op.dtype != operators[0].dtype:
+            raise TypeError(f"{kind}: expected all operators to have the same dtype. Found "
+                            f"{operators[0].dtype.name} and {op.dtype.name} ({op.name}).")
+    return operators
+
+
+class CombinedOperator(LinearOperator):
+    """An operator made of a list of others, named after them joined by `joiner`."""
+
+    def __init__(self, operators, joiner: str, name=None, **hints) -> None:
+        operators = checked_operators(operators, type(self).__name__)
+        super().__init__(operators[0].dtype, **hints,
+                         name=name or joiner.join(op.name for op in operators),
+                         parameters={"operators": operators})
+        self._operators = operators
+
+    @property
+    def operators(self) -> list:
+        return list(self._operators)
+
+    def _product(self, method: str, power=lambda op: 1):
+        """The product over the parts of `op.method() ** power(op)`."""
+        result = None
+        for op in self._operators:
+            factor = getattr(op, method)()
+            factor = factor if power(op) == 1 else factor ** power(op)
+            result = factor if result is None else result * factor
+        return result
+
+
+class LinearOperatorComposition(CombinedOperator):
     """The product of operators: operators[0] @ operators[1] @ ... applied right to left.
 
     Args:
@@ -423,14 +458,7 @@ class LinearOperatorComposition(LinearOperator):
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None) -> None:
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
-        dtype = operators[0].dtype
-        for op in operators:
-            if op.dtype != dtype:
-                raise TypeError(f"Expected all operators to have the same dtype. Found "
-                                f"{dtype.name} and {op.dtype.name} ({op.name}).")
+        operators = checked_operators(operators, "LinearOperatorComposition")
         for left, right in zip(operators, operators[1:]):
             if None not in (left.domain_dimension, right.range_dimension) and \
                     left.domain_dimension != right.range_dimension:
@@ -439,15 +467,9 @@ class LinearOperatorComposition(LinearOperator):
                                  f"{right.range_dimension}.")
         is_non_singular = combined_hint("non-singularity", is_non_singular,
                                         all(op.is_non_singular for op in operators))
-        super().__init__(dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=is_square,
-                         name=name or "_o_".join(op.name for op in operators),
-                         parameters={"operators": operators})
-        self._operators = operators
-
-    @property
-    def operators(self) -> list:
-        return list(self._operators)
+        super().__init__(operators, "_o_", name, is_non_singular=is_non_singular,
+                         is_self_adjoint=is_self_adjoint,
+                         is_positive_definite=is_positive_definite, is_square=is_square)
 
     def _shape(self) -> TensorShape:
         return TensorShape(_broadcast_batch(self._operators) + [
@@ -472,15 +494,25 @@ class LinearOperatorComposition(LinearOperator):
     def _determinant(self):
         if not all(op.is_square for op in self._operators):
             return super()._determinant()
-        result = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            result = result * op.determinant()
-        return result
+        return self._product("determinant")
 
     def _log_abs_determinant(self):
         if not all(op.is_square for op in self._operators):
             return super()._log_abs_determinant()
         return sum(op.log_abs_determinant() for op in self._operators)
+
+
+def inherited_hints(operator, relation: str, **given) -> dict:
+    """Each given hint, or `operator`'s where none is given: an operator and its `relation`
+    (adjoint, inverse) share them, so a given hint contradicting the operator's is an error."""
+    hints = {}
+    for hint, value in given.items():
+        inherited = getattr(operator, hint)
+        if value is not None and inherited is not None and value != inherited:
+            raise ValueError(f"An operator is {hint[3:]} if and only if its {relation} is "
+                             f"({operator.name} has {hint}={inherited}).")
+        hints[hint] = inherited if value is None else value
+    return hints
 
 
 class LinearOperatorAdjoint(LinearOperator):
@@ -502,14 +534,9 @@ class LinearOperatorAdjoint(LinearOperator):
 
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None) -> None:
-        hints = {"is_non_singular": is_non_singular, "is_self_adjoint": is_self_adjoint,
-                 "is_positive_definite": is_positive_definite, "is_square": is_square}
-        for hint, given in hints.items():
-            inherited = getattr(operator, hint)
-            if given is not None and inherited is not None and given != inherited:
-                raise ValueError(f"An operator is {hint[3:]} if and only if its adjoint is "
-                                 f"({operator.name} has {hint}={inherited}).")
-            hints[hint] = inherited if given is None else given
+        hints = inherited_hints(operator, "adjoint", is_non_singular=is_non_singular,
+                                is_self_adjoint=is_self_adjoint,
+                                is_positive_definite=is_positive_definite, is_square=is_square)
         super().__init__(operator.dtype, **hints, name=name or operator.name + "_adjoint",
                          parameters={"operator": operator})
         self._operator = operator
@@ -567,13 +594,8 @@ class LinearOperatorInversion(LinearOperator):
                              f"{operator.name}).")
         if operator.is_square is False or is_square is False:
             raise ValueError(f"An inverse exists only for square operators ({operator.name}).")
-        hints = {"is_self_adjoint": is_self_adjoint, "is_positive_definite": is_positive_definite}
-        for hint, given in hints.items():
-            inherited = getattr(operator, hint)
-            if given is not None and inherited is not None and given != inherited:
-                raise ValueError(f"An operator is {hint[3:]} if and only if its inverse is "
-                                 f"({operator.name} has {hint}={inherited}).")
-            hints[hint] = inherited if given is None else given
+        hints = inherited_hints(operator, "inverse", is_self_adjoint=is_self_adjoint,
+                                is_positive_definite=is_positive_definite)
         super().__init__(operator.dtype, is_non_singular=is_non_singular, is_square=is_square,
                          **hints,
                          name=name or operator.name + "_inv", parameters={"operator": operator})

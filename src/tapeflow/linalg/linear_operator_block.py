@@ -10,23 +10,9 @@ from ..framework.tensor_shape import TensorShape
 from ..ops.array_ops import broadcast_to, concat, expand_dims, reshape
 from ..ops.creation_ops import zeros
 from ..ops.linalg_ops import adjoint as adjoint_of
-from .linear_operator import LinearOperator, _broadcast_batch, combined_hint
+from .linear_operator import CombinedOperator, _broadcast_batch, checked_operators, combined_hint
 
 __all__ = ["LinearOperatorBlockDiag", "LinearOperatorKronecker"]
-
-
-def _check_operators(operators, kind: str) -> list:
-    operators = list(operators)
-    if not operators:
-        raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
-    for op in operators:
-        if not isinstance(op, LinearOperator):
-            raise TypeError(f"{kind}: every operator must be a LinearOperator, got "
-                            f"{type(op).__name__}.")
-        if op.dtype != operators[0].dtype:
-            raise TypeError(f"{kind}: expected all operators to have the same dtype. Found "
-                            f"{operators[0].dtype.name} and {op.dtype.name} ({op.name}).")
-    return operators
 
 
 def _hints_of_parts(operators, is_non_singular, is_self_adjoint, is_positive_definite) -> dict:
@@ -41,7 +27,7 @@ def _hints_of_parts(operators, is_non_singular, is_self_adjoint, is_positive_def
     }
 
 
-class LinearOperatorBlockDiag(LinearOperator):
+class LinearOperatorBlockDiag(CombinedOperator):
     """The block diagonal of square operators: [[A, 0], [0, B]] for operators [A, B].
 
     Args:
@@ -61,20 +47,13 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name=None) -> None:
-        operators = _check_operators(operators, "LinearOperatorBlockDiag")
+        operators = checked_operators(operators, "LinearOperatorBlockDiag")
         if is_square is False or not all(op.is_square for op in operators):
             raise ValueError("LinearOperatorBlockDiag takes square operators only (and is "
                              "square).")
-        super().__init__(operators[0].dtype, is_square=True,
+        super().__init__(operators, "_ds_", name, is_square=True,
                          **_hints_of_parts(operators, is_non_singular, is_self_adjoint,
-                                           is_positive_definite),
-                         name=name or "_ds_".join(op.name for op in operators),
-                         parameters={"operators": operators})
-        self._operators = operators
-
-    @property
-    def operators(self) -> list:
-        return list(self._operators)
+                                           is_positive_definite))
 
     def _shape(self):
         size = sum(op.domain_dimension for op in self._operators)
@@ -120,10 +99,7 @@ class LinearOperatorBlockDiag(LinearOperator):
                        for op in self._operators], axis=-1)
 
     def _determinant(self):
-        result = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            result = result * op.determinant()
-        return result
+        return self._product("determinant")
 
     def _log_abs_determinant(self):
         return sum(op.log_abs_determinant() for op in self._operators)
@@ -140,7 +116,7 @@ def _kronecker(a, b):
     return reshape(broadcast_to(product, batch + [m, p, n, q]), batch + [m * p, n * q])
 
 
-class LinearOperatorKronecker(LinearOperator):
+class LinearOperatorKronecker(CombinedOperator):
     """The Kronecker product of operators: the [m p, n q] matrix of blocks a[i, j] * B.
 
     Args:
@@ -163,17 +139,10 @@ class LinearOperatorKronecker(LinearOperator):
 
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None) -> None:
-        operators = _check_operators(operators, "LinearOperatorKronecker")
-        super().__init__(operators[0].dtype, is_square=is_square,
+        operators = checked_operators(operators, "LinearOperatorKronecker")
+        super().__init__(operators, "_x_", name, is_square=is_square,
                          **_hints_of_parts(operators, is_non_singular, is_self_adjoint,
-                                           is_positive_definite),
-                         name=name or "_x_".join(op.name for op in operators),
-                         parameters={"operators": operators})
-        self._operators = operators
-
-    @property
-    def operators(self) -> list:
-        return list(self._operators)
+                                           is_positive_definite))
 
     def _shape(self):
         rows = math.prod(op.range_dimension for op in self._operators)
@@ -193,12 +162,7 @@ class LinearOperatorKronecker(LinearOperator):
         # det(A (x) B) = det(A)^q det(B)^n for A n x n and B q x q.
         if not self._square_parts():
             return super()._determinant()
-        size = self.domain_dimension
-        result = None
-        for op in self._operators:
-            factor = op.determinant() ** (size // op.domain_dimension)
-            result = factor if result is None else result * factor
-        return result
+        return self._product("determinant", lambda op: self.domain_dimension // op.domain_dimension)
 
     def _log_abs_determinant(self):
         if not self._square_parts():
@@ -210,10 +174,7 @@ class LinearOperatorKronecker(LinearOperator):
     def _trace(self):
         if not self._square_parts():
             return super()._trace()
-        result = self._operators[0].trace()
-        for op in self._operators[1:]:
-            result = result * op.trace()
-        return result
+        return self._product("trace")
 
     def _diag_part(self):
         if not self._square_parts():
