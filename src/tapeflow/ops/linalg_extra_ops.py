@@ -167,6 +167,9 @@ def cross(a, b, name=None) -> Tensor:
         array([0., 0., 1.], dtype=float32)
     """
     a, b = binary_inputs("Cross", a, b)
+    if a.dtype.is_complex or a.dtype.is_bool:
+        raise invalid_argument("Cross", f"dtype {a.dtype.name} is not a real number type "
+                                        f"(shapes {list(a.shape)} and {list(b.shape)}).")
     if a.shape != b.shape:
         raise invalid_argument("Cross", f"Both inputs must be of same shape: "
                                         f"{list(a.shape)} vs. {list(b.shape)}.")
@@ -196,10 +199,18 @@ def _unit_lower(lower_upper):
     return set_diag(band_part(lower_upper, -1, 0), ones_like(diag_part(lower_upper)))
 
 
-def _permutation_matrix(perm, dtype):
-    """P with P[i, perm[i]] = 1: P @ x is x's rows in the order of `perm`."""
+def _lu_inputs(op_name: str, lower_upper, perm) -> tuple:
+    """The packed factor as square matrices, and P with P[i, perm[i]] = 1 (P @ x is x's rows
+    in the order of `perm`)."""
+    lower_upper = _matrices(op_name, lower_upper)
     perm = as_input(perm)
-    return one_hot(perm, perm.shape[-1], dtype=dtype)
+    if not perm.dtype.is_integer:
+        raise TypeError(f"{op_name}: perm must be an integer tensor, got {perm.dtype.name} "
+                        f"(shape {list(perm.shape)}).")
+    if perm.ndim < 1 or perm.shape[-1] != lower_upper.shape[-1]:
+        raise invalid_argument(op_name, f"perm of shape {list(perm.shape)} does not match "
+                                        f"lower_upper of shape {list(lower_upper.shape)}.")
+    return lower_upper, one_hot(perm, perm.shape[-1], dtype=lower_upper.dtype)
 
 
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Tensor:
@@ -213,7 +224,8 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Tensor:
                [2.]], dtype=float32)
     """
     lower_upper, rhs = binary_inputs("lu_solve", lower_upper, rhs)
-    permuted = matmul(_permutation_matrix(perm, lower_upper.dtype), rhs)
+    lower_upper, permutation = _lu_inputs("lu_solve", lower_upper, perm)
+    permuted = matmul(permutation, rhs)
     y = triangular_solve(_unit_lower(lower_upper), permuted, lower=True)
     return triangular_solve(lower_upper, y, lower=False)
 
@@ -228,7 +240,7 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None) -> Tens
         array([[0.5 , 0.  ],
                [0.  , 0.25]], dtype=float32)
     """
-    lower_upper = as_input(lower_upper)
+    lower_upper = _lu_inputs("lu_matrix_inverse", lower_upper, perm)[0]
     identity = eye(lower_upper.shape[-1], batch_shape=lower_upper.shape[:-2],
                    dtype=lower_upper.dtype)
     return lu_solve(lower_upper, perm, identity)
@@ -244,9 +256,9 @@ def lu_reconstruct(lower_upper, perm, validate_args=False, name=None) -> Tensor:
         array([[1., 2.],
                [3., 4.]], dtype=float32)
     """
-    lower_upper = as_input(lower_upper)
+    lower_upper, permutation = _lu_inputs("lu_reconstruct", lower_upper, perm)
     product = matmul(_unit_lower(lower_upper), band_part(lower_upper, 0, -1))
-    return matmul(_permutation_matrix(perm, lower_upper.dtype), product, transpose_a=True)
+    return matmul(permutation, product, transpose_a=True)
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Tensor:

@@ -13,13 +13,14 @@ from ..framework.execute import execute
 from ..framework.numpy_warnings import silenced
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
-from .array_ops import concat, expand_dims, reshape, stack, transpose
+from .array_ops import ConcatV2, SplitV, concat, expand_dims, reshape, stack, transpose
 from .complex_ops import conj
-from .creation_ops import zeros_like
+from .creation_ops import zero_gradient, zeros_like
 from .diag_ops import diag, diag_part
 from .indexing_ops import boolean_mask
-from .linalg_ops import eigh, eigvalsh, matrix_transpose, triangular_solve
-from .op_util import as_input, binary_inputs
+from .linalg_ops import _matrices, eigh, eigvalsh, matrix_transpose, triangular_solve
+from .math_grad import conj as conj_if_complex
+from .op_util import as_input, binary_inputs, shape_of
 
 __all__ = ["banded_triangular_solve", "eigh_tridiagonal", "tridiagonal_matmul",
            "tridiagonal_solve"]
@@ -71,7 +72,7 @@ def _tridiagonal_solve(diagonals, rhs, partial_pivoting=True, perturb_singular=F
 TridiagonalSolve = define_op("TridiagonalSolve", _tridiagonal_solve)
 
 
-def _compact(op_name: str, diagonals, diagonals_format: str):
+def compact_diagonals(op_name: str, diagonals, diagonals_format: str):
     """The [..., 3, M] compact form (superdiagonal with its last entry unused, diagonal,
     subdiagonal with its first entry unused) of diagonals given in any of TF's formats."""
     if diagonals_format == "compact":
@@ -128,8 +129,9 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
         >>> tf.linalg.tridiagonal_solve(diagonals, tf.constant([3.0, 4.0, 3.0])).numpy()
         array([1., 1., 1.], dtype=float32)
     """
-    compact = _compact("tridiagonal_solve", diagonals, diagonals_format)
+    compact = compact_diagonals("tridiagonal_solve", diagonals, diagonals_format)
     compact, rhs = binary_inputs("TridiagonalSolve", compact, rhs)
+    compact = _matrices("TridiagonalSolve", compact, square=False)
     vector = rhs.ndim == compact.ndim - 1
     if vector:
         rhs = expand_dims(rhs, -1)
@@ -145,10 +147,22 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
     return reshape(x, x.shape[:-1]) if vector else x
 
 
-def shift_rows(x, up: bool):
-    """x moved one row up (row i holds row i + 1) or down along axis -2, zero filled."""
-    zero_row = zeros_like(x[..., :1, :])
-    return concat([x[..., 1:, :], zero_row] if up else [zero_row, x[..., :-1, :]], axis=-2)
+def shift(x, up: bool, axis: int):
+    """x moved one place along `axis` (>= 0): up (entry i holds entry i + 1) or down, zero
+    filled. On raw arrays or tensors alike (the gradient rule uses it too)."""
+    n = shape_of(x)[axis]
+    first, rest = SplitV(x, indices=(1,) if up else (n - 1,), axis=axis)
+    if up:
+        return ConcatV2(rest, zero_gradient(first), axis=axis)
+    return ConcatV2(zero_gradient(rest), first, axis=axis)
+
+
+def adjoint_diagonals(diagonals):
+    """The compact diagonals of A^H from the compact diagonals of A."""
+    rank = len(shape_of(diagonals))
+    upper, main, lower = SplitV(conj_if_complex(diagonals), indices=(1, 2), axis=rank - 2)
+    return ConcatV2(shift(lower, True, rank - 1), main, shift(upper, False, rank - 1),
+                    axis=rank - 2)
 
 
 def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None) -> Tensor:
@@ -162,7 +176,7 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None) ->
                [4.],
                [3.]], dtype=float32)
     """
-    compact = _compact("tridiagonal_matmul", diagonals, diagonals_format)
+    compact = compact_diagonals("tridiagonal_matmul", diagonals, diagonals_format)
     compact, rhs = binary_inputs("TridiagonalMatMul", compact, rhs)
     if rhs.ndim < 2 or rhs.shape[-2] != compact.shape[-1]:
         raise ValueError(f"tridiagonal_matmul: rhs of shape {list(rhs.shape)} does not match "
@@ -170,7 +184,8 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None) ->
     columns = transpose(compact, list(range(compact.ndim - 2)) + [compact.ndim - 1,
                                                                     compact.ndim - 2])
     above, main, below = columns[..., 0:1], columns[..., 1:2], columns[..., 2:3]
-    return above * shift_rows(rhs, up=True) + main * rhs + below * shift_rows(rhs, up=False)
+    rows = rhs.ndim - 2
+    return above * shift(rhs, True, rows) + main * rhs + below * shift(rhs, False, rows)
 
 
 def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None) -> Tensor:
@@ -226,7 +241,8 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
         columns (their signs may differ from TF's).
 
     Raises:
-        ValueError: an unknown `select`, or a missing `select_range`.
+        ValueError: an unknown `select`, a missing `select_range`, or shapes other than [N]
+            and [N - 1].
 
     Example:
         >>> import tapeflow as tf
@@ -238,6 +254,9 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
     if select != "a" and select_range is None:
         raise ValueError(f"eigh_tridiagonal: select={select!r} needs a select_range.")
     alpha, beta = binary_inputs("eigh_tridiagonal", alpha, beta)
+    if alpha.ndim != 1 or beta.ndim != 1 or beta.shape[0] != max(alpha.shape[0] - 1, 0):
+        raise ValueError(f"eigh_tridiagonal: alpha must be a vector [N] and beta [N - 1], got "
+                         f"shapes {list(alpha.shape)} and {list(beta.shape)}.")
     size = alpha.shape[-1]
     matrix = diag(alpha)
     if size > 1:
