@@ -16,19 +16,29 @@ from ..ops.tridiagonal_ops import (banded_triangular_solve, eigh_tridiagonal, tr
                                    tridiagonal_solve)
 from .linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition,
                               LinearOperatorInversion)
-from .linear_operator_block import LinearOperatorBlockDiag, LinearOperatorKronecker
+from .linear_operator_block import (LinearOperatorBlockDiag, LinearOperatorBlockLowerTriangular,
+                                    LinearOperatorKronecker, LinearOperatorLowRankUpdate)
+from .linear_operator_circulant import (LinearOperatorCirculant, LinearOperatorCirculant2D,
+                                        LinearOperatorCirculant3D)
 from .linear_operator_structured import (LinearOperatorDiag, LinearOperatorFullMatrix,
-                                         LinearOperatorIdentity, LinearOperatorLowerTriangular,
-                                         LinearOperatorScaledIdentity, LinearOperatorZeros)
+                                         LinearOperatorHouseholder, LinearOperatorIdentity,
+                                         LinearOperatorLowerTriangular, LinearOperatorPermutation,
+                                         LinearOperatorScaledIdentity, LinearOperatorToeplitz,
+                                         LinearOperatorTridiag, LinearOperatorZeros)
+from . import experimental
 
 __all__ = ["LinearOperator", "LinearOperatorAdjoint", "LinearOperatorBlockDiag",
-           "LinearOperatorComposition", "LinearOperatorDiag", "LinearOperatorFullMatrix",
+           "LinearOperatorBlockLowerTriangular", "LinearOperatorCirculant",
+           "LinearOperatorCirculant2D", "LinearOperatorCirculant3D", "LinearOperatorComposition",
+           "LinearOperatorDiag", "LinearOperatorFullMatrix", "LinearOperatorHouseholder",
            "LinearOperatorIdentity", "LinearOperatorInversion", "LinearOperatorKronecker",
-           "LinearOperatorLowerTriangular", "LinearOperatorScaledIdentity", "LinearOperatorZeros",
-           "adjoint", "band_part", "banded_triangular_solve", "cholesky", "cholesky_solve",
-           "cross", "det", "diag", "diag_part", "eig", "eigh", "eigh_tridiagonal", "eigvals",
-           "eigvalsh", "einsum", "expm", "eye", "global_norm", "inv", "l2_normalize", "logdet",
-           "logm", "lstsq", "lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve", "matmul",
+           "LinearOperatorLowRankUpdate", "LinearOperatorLowerTriangular",
+           "LinearOperatorPermutation", "LinearOperatorScaledIdentity", "LinearOperatorToeplitz",
+           "LinearOperatorTridiag", "LinearOperatorZeros", "adjoint", "band_part",
+           "banded_triangular_solve", "cholesky", "cholesky_solve", "cross", "det", "diag",
+           "diag_part", "eig", "eigh", "eigh_tridiagonal", "eigvals", "eigvalsh", "einsum",
+           "experimental", "expm", "eye", "global_norm", "inv", "l2_normalize", "logdet", "logm",
+           "lstsq", "lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve", "matmul",
            "matrix_rank", "matrix_transpose", "matvec", "norm", "normalize", "pinv", "qr",
            "set_diag", "slogdet", "solve", "sqrtm", "svd", "tensor_diag", "tensor_diag_part",
            "tensordot", "trace", "triangular_solve", "tridiagonal_matmul", "tridiagonal_solve"]

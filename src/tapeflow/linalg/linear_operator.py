@@ -426,10 +426,10 @@ class CombinedOperator(LinearOperator):
     def operators(self) -> list:
         return list(self._operators)
 
-    def _product(self, method: str, power=lambda op: 1):
-        """The product over the parts of `op.method() ** power(op)`."""
+    def _product(self, method: str, power=lambda op: 1, parts=None):
+        """The product over the parts (or `parts`) of `op.method() ** power(op)`."""
         result = None
-        for op in self._operators:
+        for op in self._operators if parts is None else parts:
             factor = getattr(op, method)()
             factor = factor if power(op) == 1 else factor ** power(op)
             result = factor if result is None else result * factor
