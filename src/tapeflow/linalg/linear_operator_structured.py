@@ -627,13 +627,20 @@ class LinearOperatorTridiag(LinearOperator):
         dims = list(self._compact.shape)
         return TensorShape(dims[:-2] + [dims[-1], dims[-1]])
 
-    def _matmul(self, x, adjoint, adjoint_arg):
+    def _banded(self, function, x, adjoint: bool, adjoint_arg: bool):
+        """`function` (tridiagonal_matmul or _solve) of the diagonals and x, both with the
+        batch shape they broadcast to (a matrix x is never read as a batch of vectors)."""
         x = adjoint_of(x) if adjoint_arg else x
-        return tridiagonal_matmul(adjoint_diagonals(self._compact) if adjoint else self._compact, x)
+        compact = adjoint_diagonals(self._compact) if adjoint else self._compact
+        batch = list(np.broadcast_shapes(tuple(compact.shape[:-2]), tuple(x.shape[:-2])))
+        return function(broadcast_to(compact, batch + list(compact.shape[-2:])),
+                        broadcast_to(x, batch + list(x.shape[-2:])))
+
+    def _matmul(self, x, adjoint, adjoint_arg):
+        return self._banded(tridiagonal_matmul, x, adjoint, adjoint_arg)
 
     def _solve(self, rhs, adjoint, adjoint_arg):
-        rhs = adjoint_of(rhs) if adjoint_arg else rhs
-        return tridiagonal_solve(adjoint_diagonals(self._compact) if adjoint else self._compact, rhs)
+        return self._banded(tridiagonal_solve, rhs, adjoint, adjoint_arg)
 
     def _to_dense(self):
         upper, main, lower = unstack(self._compact, axis=-2)
