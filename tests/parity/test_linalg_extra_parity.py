@@ -35,14 +35,15 @@ def eig_invariants(tf, x):
     return [values, weighted]
 
 
-def operator_methods(tf, op, x):
-    """Every method of a square LinearOperator, on x."""
+def operator_methods(tf, op, x, adjoint_operator=True):
+    """Every method of a square LinearOperator, on x (with `adjoint_operator`, the dense
+    matrix of the operator `adjoint()` returns too)."""
     return [op.shape, op.batch_shape, op.is_square, op.is_self_adjoint, op.is_non_singular,
             op.is_positive_definite, op.to_dense(), op.matmul(x), op.matmul(x, adjoint=True),
             op.matvec(x[..., 0]), op.solve(x), op.solvevec(x[..., 0], adjoint=True),
             op.determinant(), op.log_abs_determinant(), op.diag_part(), op.trace(),
-            op.adjoint().to_dense(), op.inverse().to_dense(), op.shape_tensor(),
-            op.add_to_tensor(op.to_dense())]
+            op.inverse().to_dense(), op.shape_tensor(), op.add_to_tensor(op.to_dense())] + (
+        [op.adjoint().to_dense()] if adjoint_operator else [])
 
 
 def lo(tf):
@@ -158,6 +159,51 @@ CASES = {
     "LinearOperatorKronecker": lambda tf: operator_methods(
         tf, lo(tf).LinearOperatorKronecker([lo(tf).LinearOperatorFullMatrix(SPD[0, :2, :2]),
                                             lo(tf).LinearOperatorDiag(DIAG[:, :2])]), B),
+    "LinearOperatorPermutation": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorPermutation([[1, 2, 3, 0], [0, 3, 2, 1]], dtype=tf.float64), B),
+    "LinearOperatorHouseholder": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorHouseholder(DIAG), B),
+    "LinearOperatorToeplitz": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorToeplitz(DIAG + [4.0, 0.0, 0.0, 0.0], DIAG[::-1]), B),
+    "LinearOperatorTridiag": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorTridiag(BANDS), B) + [
+        lo(tf).LinearOperatorTridiag(tuple(tf.unstack(tf.constant(BANDS[0]))),
+                                     diagonals_format="sequence").to_dense(),
+        lo(tf).LinearOperatorTridiag(tf.constant(A[0]), diagonals_format="matrix").to_dense()],
+    # TF's adjoint() of a complex128 circulant drops its input_output_dtype (complex64 comes
+    # back); tapeflow's keeps it.
+    "LinearOperatorCirculant": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorCirculant(DIAG + 1j * DIAG[::-1],
+                                           input_output_dtype=tf.complex128), B + 0j, False),
+    "LinearOperatorCirculant real": lambda tf: (lambda op: operator_methods(tf, op, B) + [
+        op.convolution_kernel(), op.block_shape, op.eigvals()])(
+        lo(tf).LinearOperatorCirculant(tf.constant([4.0, 1.0, 2.0, 1.0], tf.float64),
+                                       input_output_dtype=tf.float64)),
+    "LinearOperatorCirculant2D": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorCirculant2D(DIAG.reshape(2, 2, 2) + 1j,
+                                             input_output_dtype=tf.complex128), B + 0j, False),
+    "LinearOperatorCirculant3D": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorCirculant3D(DIAG.reshape(1, 2, 2, 2)[0] + 1j,
+                                             input_output_dtype=tf.complex128), B[0] + 0j),
+    "LinearOperatorLowRankUpdate": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorLowRankUpdate(lo(tf).LinearOperatorFullMatrix(A + 4 * np.eye(4)),
+                                               B, DIAG[:, :2], np.flip(B, -2)), B),
+    "LinearOperatorLowRankUpdate self-adjoint": lambda tf: (lambda op: operator_methods(
+        tf, op, B) + [op.is_diag_update_positive, op.diag_operator.to_dense()])(
+        lo(tf).LinearOperatorLowRankUpdate(
+            lo(tf).LinearOperatorDiag(DIAG, is_positive_definite=True), B,
+            diag_update=DIAG[:, :2], is_diag_update_positive=True)),
+    "LinearOperatorBlockLowerTriangular": lambda tf: operator_methods(
+        tf, lo(tf).LinearOperatorBlockLowerTriangular(
+            [[lo(tf).LinearOperatorFullMatrix(A[:, :3, :3] + 4 * np.eye(3))],
+             [lo(tf).LinearOperatorFullMatrix(A[:, 3:, :3]), lo(tf).LinearOperatorDiag(DIAG[:, :1])]]),
+        B),
+    "conjugate_gradient": lambda tf: list(tf.linalg.experimental.conjugate_gradient(
+        lo(tf).LinearOperatorFullMatrix(SPD, is_self_adjoint=True, is_positive_definite=True),
+        tf.constant(B[..., 0]))) + list(tf.linalg.experimental.conjugate_gradient(
+            lo(tf).LinearOperatorFullMatrix(SPD, is_self_adjoint=True, is_positive_definite=True),
+            tf.constant(B[..., 0]), preconditioner=lo(tf).LinearOperatorDiag(1.0 / DIAG),
+            x=tf.constant(B[..., 1]), tol=1e-3, max_iter=3)),
     "LinearOperatorZeros": lambda tf: [
         (lambda op: [op.shape, op.to_dense(), op.matmul(B[..., :3, :]), op.determinant(),
                      op.trace(), op.diag_part(), op.is_square, op.is_self_adjoint])(
@@ -189,7 +235,11 @@ CASES = {
         raised(lambda: lo(tf).LinearOperatorFullMatrix(A[..., :3]).determinant()),
         raised(lambda: lo(tf).LinearOperatorFullMatrix(A[..., :3]).inverse()),
         raised(lambda: lo(tf).LinearOperatorZeros(3).solve(np.ones((3, 1), np.float32))),
-        raised(lambda: lo(tf).LinearOperatorFullMatrix(A).cholesky())],
+        raised(lambda: lo(tf).LinearOperatorFullMatrix(A).cholesky()),
+        raised(lo(tf).LinearOperatorPermutation, [0, 1], is_non_singular=False),
+        raised(lo(tf).LinearOperatorHouseholder, [1.0, 2.0], is_self_adjoint=False),
+        raised(lo(tf).LinearOperatorHouseholder, [1.0, 2.0], is_positive_definite=True),
+        raised(lo(tf).LinearOperatorCirculant, [1.0, 2.0], is_self_adjoint=False)],
     "LinearOperator self-adjoint methods": lambda tf: (lambda op: [
         op.eigvals(), op.cond(), op.cholesky().to_dense(), op.adjoint() is op])(
         lo(tf).LinearOperatorFullMatrix(SPD, is_self_adjoint=True, is_positive_definite=True)),

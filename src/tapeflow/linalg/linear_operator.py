@@ -21,7 +21,7 @@ from ..ops.creation_ops import eye
 from ..ops.diag_ops import diag_part
 from ..ops.linalg_ops import adjoint as adjoint_of
 from ..ops.linalg_ops import cholesky, det, eigvalsh, inv, slogdet, solve, svd
-from ..ops.math_ops import abs, matmul, reduce_sum
+from ..ops.math_ops import abs, cast, matmul, reduce_sum
 from ..ops.reduction_ops import reduce_all, reduce_max, reduce_min
 
 __all__ = ["CombinedOperator", "LinearOperator", "LinearOperatorAdjoint",
@@ -282,9 +282,10 @@ class LinearOperator(Module):
         return det(self.to_dense())
 
     def log_abs_determinant(self, name="log_abs_det") -> Tensor:
-        """log|det| of each matrix, real, shape batch_shape."""
+        """log|det| of each matrix, shape batch_shape, of the operator's dtype (as TF, complex
+        for a complex operator)."""
         self._check_square("Determinant")
-        return self._log_abs_determinant()
+        return cast(self._log_abs_determinant(), self.dtype)
 
     def _log_abs_determinant(self) -> Tensor:
         return slogdet(self.to_dense())[1]

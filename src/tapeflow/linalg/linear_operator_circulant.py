@@ -107,8 +107,7 @@ class _BaseCirculant(LinearOperator):
         return self._as_output(reduce_prod(self._complex_spectrum(), axis=self._block_axes()))
 
     def _log_abs_determinant(self):
-        return cast(reduce_sum(log(abs(self._complex_spectrum())), axis=self._block_axes()),
-                    self.dtype.real_dtype)
+        return reduce_sum(log(abs(self._complex_spectrum())), axis=self._block_axes())
 
     def _trace(self):
         return self._as_output(reduce_sum(self._complex_spectrum(), axis=self._block_axes()))

@@ -585,7 +585,8 @@ class LinearOperatorTridiag(LinearOperator):
 
     Args:
         diagonals: 'compact' [..., 3, N], 'sequence' a tuple of three [..., N] tensors, or
-            'matrix' [..., N, N] (see `tf.linalg.tridiagonal_solve`).
+            'matrix' [..., N, N] (see `tf.linalg.tridiagonal_solve`; to_dense returns that
+            matrix, the other methods read its tridiagonal band).
         diagonals_format: 'compact', 'sequence' or 'matrix'.
 
     Raises:
@@ -643,6 +644,8 @@ class LinearOperatorTridiag(LinearOperator):
         return self._banded(tridiagonal_solve, rhs, adjoint, adjoint_arg)
 
     def _to_dense(self):
+        if self._format == "matrix":
+            return convert_to_tensor(self._diagonals)
         upper, main, lower = unstack(self._compact, axis=-2)
         return diag(main) + diag(upper[..., :-1], k=1) + diag(lower[..., 1:], k=-1)
 

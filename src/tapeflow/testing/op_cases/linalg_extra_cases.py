@@ -152,3 +152,28 @@ case("MatrixSolve", lambda a, x: _operator_methods(tf.linalg.LinearOperatorBlock
 case("Mul", lambda a, b: tf.linalg.LinearOperatorKronecker(
     [tf.linalg.LinearOperatorFullMatrix(a), tf.linalg.LinearOperatorFullMatrix(b)]).to_dense(),
     normal(2, 3), normal(3, 2), label="LinearOperatorKronecker")
+case("FFT", complex_row(lambda s, x: _operator_methods(tf.linalg.LinearOperatorCirculant(
+    s + 2.0, input_output_dtype=tf.complex128), x)), *pair(4), *pair(4, 2),
+    label="LinearOperatorCirculant")
+case("FFT2D", lambda s, x: _operator_methods(tf.linalg.LinearOperatorCirculant2D(
+    s, input_output_dtype=tf.float64), x), uniform(1.0, 2.0, 2, 2), normal(4, 2),
+    label="LinearOperatorCirculant2D real")
+case("MatrixSolve", lambda a, u, v, d, x: _operator_methods(
+    tf.linalg.LinearOperatorLowRankUpdate(tf.linalg.LinearOperatorFullMatrix(a + 3.0 * _I3), u,
+                                          d, v), x),
+    normal(3, 3), normal(3, 2), normal(3, 2), uniform(0.5, 2.0, 2), normal(3, 2),
+    label="LinearOperatorLowRankUpdate")
+case("GatherV2", lambda c, r, x: _operator_methods(tf.linalg.LinearOperatorToeplitz(
+    c + np.array([3.0, 0.0, 0.0]), r), x), normal(3), normal(3), normal(3, 2),
+    label="LinearOperatorToeplitz")
+case("TridiagonalSolve", lambda d, x: _operator_methods(
+    tf.linalg.LinearOperatorTridiag(_dominant(d)), x), normal(3, 3), normal(3, 2),
+    label="LinearOperatorTridiag")
+case("BatchMatMulV2", lambda v, x: _operator_methods(tf.linalg.LinearOperatorHouseholder(v), x),
+     uniform(0.5, 2.0, 3), normal(3, 2), label="LinearOperatorHouseholder")
+case("MatrixSolve", lambda a, b, d, x: _operator_methods(
+    tf.linalg.LinearOperatorBlockLowerTriangular(
+        [[tf.linalg.LinearOperatorFullMatrix(a + 3.0 * _I3)],
+         [tf.linalg.LinearOperatorFullMatrix(b), tf.linalg.LinearOperatorDiag(d)]]), x),
+    normal(3, 3), normal(2, 3), uniform(0.5, 2.0, 2), normal(5, 2),
+    label="LinearOperatorBlockLowerTriangular")
