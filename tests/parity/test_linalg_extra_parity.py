@@ -86,7 +86,8 @@ CASES = {
                          tf.linalg.lstsq(TALL, TALL, l2_regularizer=0.5),
                          tf.linalg.lstsq(np.swapaxes(TALL, -1, -2), B[:, :3], fast=True),
                          tf.linalg.lstsq(TALL, TALL[..., :1], fast=False),
-                         tf.linalg.lstsq(TALL.astype(np.float32), TALL[..., :1].astype(np.float32))],
+                         tf.linalg.lstsq(TALL.astype(np.float32),
+                                         TALL[..., :1].astype(np.float32))],
     "lstsq of mismatched rows": lambda tf: raised(tf.linalg.lstsq, tf.constant(TALL),
                                                   tf.constant(B)),
     "pinv": lambda tf: [tf.linalg.pinv(TALL), tf.linalg.pinv(np.diag([1.0, 1e-3]), rcond=1e-2),
@@ -196,7 +197,8 @@ CASES = {
     "LinearOperatorBlockLowerTriangular": lambda tf: operator_methods(
         tf, lo(tf).LinearOperatorBlockLowerTriangular(
             [[lo(tf).LinearOperatorFullMatrix(A[:, :3, :3] + 4 * np.eye(3))],
-             [lo(tf).LinearOperatorFullMatrix(A[:, 3:, :3]), lo(tf).LinearOperatorDiag(DIAG[:, :1])]]),
+             [lo(tf).LinearOperatorFullMatrix(A[:, 3:, :3]),
+              lo(tf).LinearOperatorDiag(DIAG[:, :1])]]),
         B),
     "conjugate_gradient": lambda tf: list(tf.linalg.experimental.conjugate_gradient(
         lo(tf).LinearOperatorFullMatrix(SPD, is_self_adjoint=True, is_positive_definite=True),

@@ -226,7 +226,8 @@ class LinearOperatorBlockLowerTriangular(CombinedOperator):
         >>> import tapeflow as tf
         >>> operator = tf.linalg.LinearOperatorBlockLowerTriangular(
         ...     [[tf.linalg.LinearOperatorDiag([2.0])],
-        ...      [tf.linalg.LinearOperatorFullMatrix([[1.0]]), tf.linalg.LinearOperatorDiag([4.0])]])
+        ...      [tf.linalg.LinearOperatorFullMatrix([[1.0]]),
+        ...       tf.linalg.LinearOperatorDiag([4.0])]])
         >>> operator.to_dense().numpy(), operator.solvevec([2.0, 5.0]).numpy()
         (array([[2., 0.],
                [1., 4.]], dtype=float32), array([1., 1.], dtype=float32))

@@ -28,12 +28,14 @@ _TRANSFORMS = {1: (fft, ifft), 2: (fft2d, ifft2d), 3: (fft3d, ifft3d)}
 
 class _BaseCirculant(LinearOperator):
     """A circulant operator of block depth 1, 2 or 3 (the last `block_depth` axes of the
-    spectrum are the block shape)."""
+    spectrum are the block shape), with TF's constructor (named after its class by
+    default)."""
 
-    block_depth_value = 1
+    block_depth_value: int
 
-    def __init__(self, spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
-                 is_positive_definite, is_square, name) -> None:
+    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
+                 is_self_adjoint=None, is_positive_definite=None, is_square=True,
+                 name=None) -> None:
         self._spectrum = operator_tensor(spectrum, "spectrum", self.block_depth_value)
         if is_square is False:
             raise ValueError("A circulant operator is always square.")
@@ -43,7 +45,8 @@ class _BaseCirculant(LinearOperator):
             is_self_adjoint = True
         super().__init__(input_output_dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
-                         is_positive_definite=is_positive_definite, is_square=True, name=name,
+                         is_positive_definite=is_positive_definite, is_square=True,
+                         name=name or type(self).__name__,
                          parameters={"spectrum": spectrum,
                                      "input_output_dtype": input_output_dtype})
 
@@ -156,12 +159,6 @@ class LinearOperatorCirculant(_BaseCirculant):
 
     block_depth_value = 1
 
-    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
-                 is_self_adjoint=None, is_positive_definite=None, is_square=True,
-                 name="LinearOperatorCirculant"):
-        super().__init__(spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
-                         is_positive_definite, is_square, name)
-
 
 class LinearOperatorCirculant2D(_BaseCirculant):
     """A block circulant operator with circulant blocks, given by its 2-D spectrum
@@ -177,12 +174,6 @@ class LinearOperatorCirculant2D(_BaseCirculant):
 
     block_depth_value = 2
 
-    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
-                 is_self_adjoint=None, is_positive_definite=None, is_square=True,
-                 name="LinearOperatorCirculant2D"):
-        super().__init__(spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
-                         is_positive_definite, is_square, name)
-
 
 class LinearOperatorCirculant3D(_BaseCirculant):
     """A block circulant operator with 2-D circulant blocks, given by its 3-D spectrum
@@ -197,9 +188,3 @@ class LinearOperatorCirculant3D(_BaseCirculant):
     """
 
     block_depth_value = 3
-
-    def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
-                 is_self_adjoint=None, is_positive_definite=None, is_square=True,
-                 name="LinearOperatorCirculant3D"):
-        super().__init__(spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
-                         is_positive_definite, is_square, name)
