@@ -115,7 +115,7 @@ def eig(tensor, name=None) -> EigResult:
 
 def eigvals(tensor, name=None) -> Tensor:
     """The eigenvalues of general square matrices, complex64 for float32 input and
-    complex128 for float64 (see `eig`).
+    complex128 for float64 (see `eig`, also for the errors).
 
     Example:
         >>> import tapeflow as tf
@@ -183,6 +183,16 @@ def cross(a, b, name=None) -> Tensor:
 def cholesky_solve(chol, rhs, name=None) -> Tensor:
     """Solves A x = rhs given the Cholesky factor `chol` of A (as from `cholesky`).
 
+    Args:
+        chol: the lower-triangular factor [..., M, M] (only its lower triangle is read).
+        rhs: [..., M, K], its batch axes broadcasting with chol's.
+
+    Returns:
+        x, [..., M, K].
+
+    Raises:
+        InvalidArgumentError: bad ranks, shapes or dtypes.
+
     Example:
         >>> import tapeflow as tf
         >>> chol = tf.linalg.cholesky(tf.constant([[4.0, 2.0], [2.0, 5.0]]))
@@ -216,6 +226,19 @@ def _lu_inputs(op_name: str, lower_upper, perm) -> tuple:
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Tensor:
     """Solves input @ x = rhs from the LU decomposition `(lower_upper, perm)` of `lu`.
 
+    Args:
+        lower_upper: the packed factors [..., M, M].
+        perm: the row permutation [..., M], an integer tensor.
+        rhs: [..., M, K], its batch axes broadcasting with lower_upper's.
+        validate_args: unused (the arguments are always checked).
+
+    Returns:
+        x, [..., M, K].
+
+    Raises:
+        TypeError: a non-integer perm.
+        InvalidArgumentError: shapes that do not match, or an unsupported dtype.
+
     Example:
         >>> import tapeflow as tf
         >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
@@ -231,7 +254,8 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Tensor:
 
 
 def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None) -> Tensor:
-    """The inverse of a matrix from its LU decomposition `(lower_upper, perm)`.
+    """The inverse of a matrix from its LU decomposition `(lower_upper, perm)` (see
+    `lu_solve` for the arguments and errors).
 
     Example:
         >>> import tapeflow as tf
@@ -247,7 +271,8 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None) -> Tens
 
 
 def lu_reconstruct(lower_upper, perm, validate_args=False, name=None) -> Tensor:
-    """The matrix whose LU decomposition is `(lower_upper, perm)`: P^T @ L @ U.
+    """The matrix whose LU decomposition is `(lower_upper, perm)`: P^T @ L @ U (see
+    `lu_solve` for the arguments and errors).
 
     Example:
         >>> import tapeflow as tf
@@ -272,6 +297,7 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Tensor:
         fast: solve the normal equations by Cholesky (fast, differentiable; needs `matrix` of
             full rank unless regularized); otherwise an SVD-based solve, exact for
             rank-deficient matrices (the minimum-norm solution), with no gradient (as TF).
+            Unlike TF's, the fast path also differentiates with respect to l2_regularizer.
 
     Returns:
         A tensor of shape [..., N, K].
@@ -350,6 +376,12 @@ def matrix_rank(a, tol=None, validate_args=False, name=None) -> Tensor:
         a: a float32/64 tensor of shape [..., M, N].
         tol: the threshold; default max(M, N) * the dtype's epsilon * the largest singular
             value.
+
+    Returns:
+        An int32 tensor of shape [...].
+
+    Raises:
+        TypeError: a complex dtype (as TF).
 
     Example:
         >>> import tapeflow as tf

@@ -166,7 +166,17 @@ def adjoint_diagonals(diagonals):
 
 
 def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None) -> Tensor:
-    """A @ rhs for tridiagonal A, in O(M K) (`diagonals` as for `tridiagonal_solve`).
+    """A @ rhs for tridiagonal A, in O(M K).
+
+    Args:
+        diagonals, diagonals_format: A, as for `tridiagonal_solve`.
+        rhs: [..., M, K].
+
+    Returns:
+        A @ rhs, [..., M, K].
+
+    Raises:
+        ValueError: shapes that do not match, or an unknown diagonals_format.
 
     Example:
         >>> import tapeflow as tf
@@ -196,6 +206,12 @@ def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None) ->
             (padded on the left); upper: the superdiagonals from the K-1-th down to the
             diagonal, each left-aligned (padded on the right).
         rhs: [..., M, N].
+
+    Returns:
+        x, [..., M, N].
+
+    Raises:
+        InvalidArgumentError: bad shapes (K > M, sizes that differ) or dtypes.
 
     Example:
         >>> import tapeflow as tf
