@@ -352,3 +352,19 @@ def test_inputs_are_not_modified():
         d, np.ones((4, 1)))
     np.testing.assert_array_equal(a, a_copy)
     np.testing.assert_array_equal(d, d_copy)
+
+
+@pytest.mark.parametrize("fn", [
+    tf.linalg.expm, tf.linalg.pinv, tf.linalg.matrix_rank,
+    lambda a: tf.math.real(tf.linalg.eigvals(a)),
+    lambda a: tf.linalg.sqrtm(tf.matmul(a, a, transpose_b=True)),
+    lambda a: tf.linalg.LinearOperatorFullMatrix(a).solve(tf.ones_like(a))],
+    ids=["expm", "pinv", "matrix_rank", "eigvals", "sqrtm", "LinearOperator.solve"])
+def test_matrices_of_sizes_known_only_when_the_graph_runs(fn):
+    a = well_conditioned()
+    traced = tf.function(fn, input_signature=[tf.TensorSpec([None, None], tf.float64)])
+    np.testing.assert_allclose(traced(tf.constant(a)).numpy(), fn(tf.constant(a)).numpy(),
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match="known when the graph is built"):
+        tf.function(lambda x: tf.linalg.lstsq(x, x),
+                    input_signature=[tf.TensorSpec([None, None], tf.float64)])(a)

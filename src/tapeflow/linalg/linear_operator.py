@@ -131,9 +131,10 @@ class LinearOperator(Module):
 
     @property
     def is_square(self):
-        """The hint, or else whether the known domain and range dimensions agree."""
-        square = self.domain_dimension is not None and \
-            self.domain_dimension == self.range_dimension
+        """The hint, or else whether the domain and range dimensions agree (None while one
+        is unknown)."""
+        dims = (self.domain_dimension, self.range_dimension)
+        square = None if None in dims else dims[0] == dims[1]
         if self._is_square_hint is False and square:
             raise ValueError("User set is_square hint to False, but the operator was square.")
         return square if self._is_square_hint is None else self._is_square_hint
@@ -249,9 +250,11 @@ class LinearOperator(Module):
     def _solve(self, rhs, adjoint: bool, adjoint_arg: bool) -> Tensor:
         rhs = adjoint_of(rhs) if adjoint_arg else rhs
         matrix = self.to_dense()
-        batch = list(np.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(rhs.shape[:-2])))
-        return solve(broadcast_to(matrix, batch + list(matrix.shape[-2:])),
-                     broadcast_to(rhs, batch + list(rhs.shape[-2:])), adjoint=adjoint)
+        if tuple(matrix.shape[:-2]) != tuple(rhs.shape[:-2]):  # solve wants equal batches
+            batch = list(np.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(rhs.shape[:-2])))
+            matrix = broadcast_to(matrix, batch + list(matrix.shape[-2:]))
+            rhs = broadcast_to(rhs, batch + list(rhs.shape[-2:]))
+        return solve(matrix, rhs, adjoint=adjoint)
 
     def solvevec(self, rhs, adjoint=False, name="solve") -> Tensor:
         """x with operator @ x = rhs for vectors: rhs [..., M] -> x [..., N]."""

@@ -16,7 +16,11 @@ from ..framework.execute import execute
 from ..framework.numpy_warnings import silenced
 from ..framework.registry import MULTILINEAR, define_op
 from ..framework.tensor import Tensor
-from .creation_ops import eye, one_hot, ones_like
+from .array_ops import expand_dims
+from .array_ops import shape as array_ops_shape
+from .comparison_ops import equal
+from .creation_ops import eye, ones_like
+from .creation_ops import range as range_
 from .diag_ops import band_part, diag_part, set_diag
 from .indexing_ops import where
 from .linalg_ops import _matrices, cholesky, matmul, svd, triangular_solve
@@ -217,10 +221,13 @@ def _lu_inputs(op_name: str, lower_upper, perm) -> tuple:
     if not perm.dtype.is_integer:
         raise TypeError(f"{op_name}: perm must be an integer tensor, got {perm.dtype.name} "
                         f"(shape {list(perm.shape)}).")
-    if perm.ndim < 1 or perm.shape[-1] != lower_upper.shape[-1]:
+    if perm.ndim is not None and perm.ndim < 1 or None not in (
+            perm.shape[-1:] + lower_upper.shape[-1:]) and perm.shape[-1] != lower_upper.shape[-1]:
         raise invalid_argument(op_name, f"perm of shape {list(perm.shape)} does not match "
                                         f"lower_upper of shape {list(lower_upper.shape)}.")
-    return lower_upper, one_hot(perm, perm.shape[-1], dtype=lower_upper.dtype)
+    # One-hot rows, by comparison: the size may be known only when a graph runs.
+    positions = range_(array_ops_shape(perm, out_type=perm.dtype)[-1], dtype=perm.dtype)
+    return lower_upper, cast(equal(expand_dims(perm, -1), positions), lower_upper.dtype)
 
 
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Tensor:
@@ -322,6 +329,9 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Tensor:
     if not fast:
         return execute(MatrixSolveLs, (matrix, rhs), NO_ATTRS)
     rows, cols = matrix.shape[-2:]
+    if None in (rows, cols):
+        raise ValueError(f"lstsq: the matrix dimensions must be known when the graph is built, "
+                         f"got shape {list(matrix.shape)}.")
     regularizer = cast(l2_regularizer, matrix.dtype) * eye(min(rows, cols), dtype=matrix.dtype)
     if rows >= cols:
         gram = matmul(matrix, matrix, adjoint_a=True) + regularizer
@@ -332,12 +342,14 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Tensor:
 
 def _real_matrices(a, op_name: str) -> tuple:
     """`a` as real matrices, and max(M, N) times its dtype's epsilon (the default tolerance
-    of a singular value, relative to the largest)."""
+    of a singular value, relative to the largest), as a tensor (M and N may be known only
+    when a graph runs)."""
     a = _matrices(op_name, a, square=False)
     if a.dtype.is_complex:
         raise TypeError(f"{op_name}: input `a` must have a float dtype, got {a.dtype.name} "
                         f"(shape {list(a.shape)}).")
-    return a, max(a.shape[-2:]) * np.finfo(a.dtype.as_numpy_dtype).eps
+    size = cast(reduce_max(array_ops_shape(a)[-2:]), a.dtype)
+    return a, size * np.finfo(a.dtype.as_numpy_dtype).eps
 
 
 def pinv(a, rcond=None, validate_args=False, name=None) -> Tensor:
