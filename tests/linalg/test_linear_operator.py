@@ -163,7 +163,9 @@ def test_hints_imply_each_other_and_refuse_contradictions():
 
 def test_operators_of_operators_simplify():
     op = LO.LinearOperatorFullMatrix(A)
-    assert op.adjoint().adjoint() is op and op.inverse().inverse() is op
+    assert op.inverse().inverse() is op
+    assert LO.LinearOperatorAdjoint(op).adjoint() is op
+    np.testing.assert_array_equal(op.adjoint().to_dense().numpy(), np.swapaxes(A, -1, -2))
     symmetric = LO.LinearOperatorDiag(D)
     assert symmetric.adjoint() is symmetric
     product = op.matmul(symmetric)
@@ -353,3 +355,41 @@ def test_conjugate_gradient():
     assert int(LO.experimental.conjugate_gradient(op, b, max_iter=2).i) == 2
     with pytest.raises(ValueError, match="positive definite"):
         LO.experimental.conjugate_gradient(LO.LinearOperatorFullMatrix(spd), b)
+
+
+def structured(op) -> str:
+    return type(op).__name__.replace("LinearOperator", "")
+
+
+def test_structure_is_kept_where_tf_keeps_it():
+    diag = LO.LinearOperatorDiag(D, is_positive_definite=True)
+    scaled = LO.LinearOperatorScaledIdentity(3, M)
+    identity = LO.LinearOperatorIdentity(3, dtype=tf.float64)
+    full = LO.LinearOperatorFullMatrix(A)
+    lower = LO.LinearOperatorLowerTriangular(A)
+    circulant = LO.LinearOperatorCirculant(SPECTRUM, input_output_dtype=tf.complex128)
+    kron = LO.LinearOperatorKronecker([diag, LO.LinearOperatorDiag(D[:, :2])])
+    block = LO.LinearOperatorBlockDiag([diag, identity])
+    cases = [(diag.inverse(), "Diag", 1 / D), (diag.cholesky(), "Diag", np.sqrt(D)),
+             (scaled.inverse(), "ScaledIdentity", 1 / M), (identity.inverse(), "Identity", None),
+             (full.adjoint(), "Adjoint", None), (full.inverse(), "Inversion", None),
+             (lower.adjoint(), "Adjoint", None), (circulant.inverse(), "Circulant", None),
+             (circulant.adjoint(), "Circulant", None), (kron.inverse(), "Kronecker", None),
+             (block.inverse(), "BlockDiag", None), (block.cholesky(), "BlockDiag", None),
+             (diag @ diag, "Diag", D * D), (scaled @ diag, "Diag", M[:, None] * D),
+             (scaled @ scaled, "ScaledIdentity", M * M), (identity @ full, "FullMatrix", None),
+             (full @ identity, "FullMatrix", None), (diag @ lower, "LowerTriangular", None),
+             (full @ full, "Composition", None), (block @ block, "BlockDiag", None),
+             (circulant @ circulant, "Circulant", None), (diag.solve(diag), "Diag", np.ones_like(D))]
+    for result, kind, diagonal in cases:
+        assert structured(result) == kind, (result, kind)
+        if diagonal is not None:
+            np.testing.assert_allclose(result.diag_part().numpy() if kind == "Diag"
+                                       else result.multiplier.numpy(), diagonal, rtol=1e-12)
+    np.testing.assert_allclose((diag @ lower).to_dense().numpy(),
+                               D[..., None] * np.tril(A), rtol=1e-12)
+    np.testing.assert_allclose(block.inverse().to_dense().numpy(),
+                               np.linalg.inv(block.to_dense().numpy()), rtol=1e-10)
+    np.testing.assert_allclose((circulant @ circulant).to_dense().numpy(),
+                               circulant.to_dense().numpy() @ circulant.to_dense().numpy(),
+                               rtol=1e-10, atol=1e-12)

@@ -242,6 +242,30 @@ CASES = {
         raised(lo(tf).LinearOperatorHouseholder, [1.0, 2.0], is_self_adjoint=False),
         raised(lo(tf).LinearOperatorHouseholder, [1.0, 2.0], is_positive_definite=True),
         raised(lo(tf).LinearOperatorCirculant, [1.0, 2.0], is_self_adjoint=False)],
+    "LinearOperator structure of results": lambda tf: (lambda diag, scaled, identity, full,
+                                                          lower, circ, kron, block: [
+        type(op).__name__ for op in (
+            diag.inverse(), diag.cholesky(), scaled.inverse(), identity.inverse(),
+            full.adjoint(), full.inverse(), lower.adjoint(), circ.inverse(), circ.adjoint(),
+            kron.inverse(), block.inverse(), block.cholesky(), diag @ diag, scaled @ diag,
+            scaled @ scaled, identity @ full, full @ identity, diag @ lower, full @ full,
+            block @ block, circ @ circ, diag.solve(diag))] + [
+        # (TF's product of two complex128 circulants comes back complex64: its values are
+        # left out.)
+        (diag @ lower).to_dense(), block.inverse().to_dense(), (scaled @ diag).to_dense(),
+        diag.solve(diag).to_dense()])(
+        lo(tf).LinearOperatorDiag(DIAG, is_positive_definite=True),
+        # (TF's ScaledIdentity @ Diag fails for a batch of multipliers: a scalar one.)
+        lo(tf).LinearOperatorScaledIdentity(4, np.float64(2.0)),
+        lo(tf).LinearOperatorIdentity(4, dtype=tf.float64),
+        lo(tf).LinearOperatorFullMatrix(A + 4 * np.eye(4)),
+        lo(tf).LinearOperatorLowerTriangular(A + 4 * np.eye(4)),
+        lo(tf).LinearOperatorCirculant(DIAG + 1j, input_output_dtype=tf.complex128),
+        lo(tf).LinearOperatorKronecker([lo(tf).LinearOperatorDiag(DIAG[:, :2]),
+                                        lo(tf).LinearOperatorDiag(DIAG[:, 2:])]),
+        lo(tf).LinearOperatorBlockDiag([lo(tf).LinearOperatorDiag(DIAG[:, :2],
+                                                                  is_positive_definite=True),
+                                        lo(tf).LinearOperatorIdentity(2, dtype=tf.float64)])),
     "LinearOperator self-adjoint methods": lambda tf: (lambda op: [
         op.eigvals(), op.cond(), op.cholesky().to_dense(), op.adjoint() is op])(
         lo(tf).LinearOperatorFullMatrix(SPD, is_self_adjoint=True, is_positive_definite=True)),

@@ -25,7 +25,8 @@ from ..ops.math_ops import abs, cast, matmul, reduce_sum
 from ..ops.reduction_ops import reduce_all, reduce_max, reduce_min
 
 __all__ = ["CombinedOperator", "LinearOperator", "LinearOperatorAdjoint",
-           "LinearOperatorComposition", "LinearOperatorInversion", "checked_operators"]
+           "LinearOperatorComposition", "LinearOperatorInversion", "both_non_singular",
+           "checked_operators", "operator_product", "register_product"]
 
 
 def implied_hints(is_non_singular, is_self_adjoint, is_positive_definite, is_square) -> tuple:
@@ -53,6 +54,37 @@ def combined_hint(name: str, given, implied: bool):
     if given is False:
         raise ValueError(f"The operator's parts imply {name}, but the hint says it is not.")
     return True
+
+
+# left @ right as one structured operator, for the pairs of types whose product has a
+# structure of its own: {(left type, right type): rule(left, right)}; LinearOperator in a
+# key stands for any type. Other pairs give a LinearOperatorComposition.
+_PRODUCTS: dict = {}
+
+
+def register_product(left_type, right_type):
+    """Decorator registering `rule(left, right)`, the product of two operators of these types
+    as one operator."""
+    def register(rule):
+        _PRODUCTS[(left_type, right_type)] = rule
+        return rule
+    return register
+
+
+def operator_product(left, right) -> "LinearOperator":
+    """left @ right as one operator: a structured one where a rule is registered, else their
+    composition."""
+    for key in ((type(left), type(right)), (type(left), LinearOperator),
+                (LinearOperator, type(right))):
+        if key in _PRODUCTS:
+            return _PRODUCTS[key](left, right)
+    return LinearOperatorComposition([left, right])
+
+
+def both_non_singular(left, right):
+    """The non-singularity hint of a product: True if both are, False if either is not."""
+    hints = (left.is_non_singular, right.is_non_singular)
+    return False if False in hints else (True if hints == (True, True) else None)
 
 
 class LinearOperator(Module):
@@ -102,6 +134,12 @@ class LinearOperator(Module):
         return self._matmul(identity, adjoint=False, adjoint_arg=False)
 
     # -- facts ----------------------------------------------------------------------------
+    def hints(self) -> dict:
+        """The four hints as keyword arguments, for an operator built from this one."""
+        return {"is_non_singular": self.is_non_singular, "is_self_adjoint": self.is_self_adjoint,
+                "is_positive_definite": self.is_positive_definite,
+                "is_square": self._is_square_hint}
+
     @property
     def dtype(self):
         """The dtype of the operator's entries."""
@@ -204,7 +242,9 @@ class LinearOperator(Module):
         """The operator times x: [..., M, N] @ [..., N, R] -> [..., M, R].
 
         Args:
-            x: a tensor, or a LinearOperator (the result is then their composition).
+            x: a tensor, or a LinearOperator (the result is then their product as an
+                operator: a structured one where TF has one, such as Diag @ Diag, else their
+                composition).
             adjoint: use the operator's adjoint.
             adjoint_arg: use x's adjoint.
 
@@ -214,8 +254,7 @@ class LinearOperator(Module):
         """
         if isinstance(x, LinearOperator):
             left = self.adjoint() if adjoint else self
-            right = x.adjoint() if adjoint_arg else x
-            return LinearOperatorComposition([left, right])
+            return operator_product(left, x.adjoint() if adjoint_arg else x)
         x = self._argument(x, 2, adjoint, adjoint_arg, "matmul")
         return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -242,8 +281,7 @@ class LinearOperator(Module):
         self._check_square("Exact solve", solving=True)
         if isinstance(rhs, LinearOperator):
             left = self.adjoint() if adjoint else self
-            right = rhs.adjoint() if adjoint_arg else rhs
-            return LinearOperatorComposition([left.inverse(), right])
+            return operator_product(left.inverse(), rhs.adjoint() if adjoint_arg else rhs)
         rhs = self._argument(rhs, 2, adjoint, adjoint_arg, "solve")
         return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -338,13 +376,18 @@ class LinearOperator(Module):
 
     # -- operators made of this one -------------------------------------------------------
     def adjoint(self, name="adjoint") -> "LinearOperator":
-        """The adjoint operator (this one when it is self-adjoint)."""
-        return self if self.is_self_adjoint is True else LinearOperatorAdjoint(self)
+        """The adjoint operator: this one when it is self-adjoint, else one of this class
+        where the structure allows, else a LinearOperatorAdjoint."""
+        return self if self.is_self_adjoint is True else self._adjoint()
+
+    def _adjoint(self) -> "LinearOperator":
+        return LinearOperatorAdjoint(self)
 
     H = property(adjoint, doc="The adjoint operator.")
 
     def inverse(self, name="inverse") -> "LinearOperator":
-        """The inverse operator.
+        """The inverse operator: one of this class where the structure allows, else a
+        LinearOperatorInversion.
 
         Raises:
             ValueError: the hints say the operator is singular or not square.
@@ -355,10 +398,14 @@ class LinearOperator(Module):
         if self.is_non_singular is False:
             raise ValueError(f"Cannot take the Inverse: This operator represents a singular "
                              f"matrix ({self.name}).")
+        return self._inverse()
+
+    def _inverse(self) -> "LinearOperator":
         return LinearOperatorInversion(self)
 
     def cholesky(self, name="cholesky") -> "LinearOperator":
-        """The lower-triangular Cholesky factor, as a LinearOperatorLowerTriangular.
+        """The lower-triangular Cholesky factor: an operator of this class where the
+        structure allows (a diagonal's is diagonal), else a LinearOperatorLowerTriangular.
 
         Raises:
             ValueError: the operator is not hinted self-adjoint and positive definite.
@@ -366,6 +413,9 @@ class LinearOperator(Module):
         if not (self.is_positive_definite and self.is_self_adjoint):
             raise ValueError(f"Cholesky decomposition only exists for self-adjoint positive "
                              f"definite matrices; hint them so ({self.name}).")
+        return self._cholesky()
+
+    def _cholesky(self) -> "LinearOperator":
         from .linear_operator_structured import LinearOperatorLowerTriangular
         return LinearOperatorLowerTriangular(cholesky(self.to_dense()), is_non_singular=True,
                                              is_square=True)
@@ -571,7 +621,7 @@ class LinearOperatorAdjoint(LinearOperator):
     def _to_dense(self):
         return adjoint_of(self._operator.to_dense())
 
-    def adjoint(self, name="adjoint") -> LinearOperator:
+    def _adjoint(self) -> LinearOperator:
         return self._operator
 
 
@@ -627,6 +677,6 @@ class LinearOperatorInversion(LinearOperator):
     def _to_dense(self):
         return inv(self._operator.to_dense())
 
-    def inverse(self, name="inverse") -> LinearOperator:
+    def _inverse(self) -> LinearOperator:
         return self._operator
 

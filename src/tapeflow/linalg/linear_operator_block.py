@@ -17,8 +17,9 @@ from ..ops.linalg_ops import det, slogdet
 from ..ops.linalg_ops import solve as solve_matrix
 from ..ops.math_ops import abs, log, matmul, reduce_sum
 from ..ops.reduction_ops import reduce_prod
-from .linear_operator import (CombinedOperator, LinearOperator, _broadcast_batch,
-                              checked_operators, combined_hint)
+from .linear_operator import (CombinedOperator, LinearOperator, LinearOperatorComposition,
+                              _broadcast_batch, both_non_singular, checked_operators,
+                              combined_hint, register_product)
 from .linear_operator_structured import (LinearOperatorDiag, LinearOperatorIdentity,
                                          operator_tensor)
 
@@ -129,6 +130,16 @@ class LinearOperatorBlockDiag(CombinedOperator):
     def _trace(self):
         return sum(op.trace() for op in self._operators)
 
+    def _adjoint(self):
+        return LinearOperatorBlockDiag([op.adjoint() for op in self._operators], **self.hints())
+
+    def _inverse(self):
+        return LinearOperatorBlockDiag([op.inverse() for op in self._operators], **self.hints())
+
+    def _cholesky(self):
+        return LinearOperatorBlockDiag([op.cholesky() for op in self._operators],
+                                       is_non_singular=True, is_square=True)
+
 
 def _kronecker(a, b):
     """The Kronecker product of the matrices in the last two axes of a and b."""
@@ -198,6 +209,16 @@ class LinearOperatorKronecker(CombinedOperator):
             return super()._trace()
         return self._product("trace")
 
+    def _adjoint(self):
+        return LinearOperatorKronecker([op.adjoint() for op in self._operators], **self.hints())
+
+    def _inverse(self):
+        return LinearOperatorKronecker([op.inverse() for op in self._operators], **self.hints())
+
+    def _cholesky(self):
+        return LinearOperatorKronecker([op.cholesky() for op in self._operators],
+                                       is_non_singular=True, is_square=True)
+
     def _diag_part(self):
         if not self._square_parts():
             return super()._diag_part()
@@ -209,6 +230,14 @@ class LinearOperatorKronecker(CombinedOperator):
             result = reshape(broadcast_to(outer, batch + list(outer.shape[-2:])),
                              batch + [result.shape[-1] * part.shape[-1]])
         return result
+
+
+@register_product(LinearOperatorBlockDiag, LinearOperatorBlockDiag)
+def _block_diagonal_product(left, right):
+    if left._sizes() != right._sizes():
+        return LinearOperatorComposition([left, right])
+    return LinearOperatorBlockDiag([a.matmul(b) for a, b in zip(left.operators, right.operators)],
+                                   is_non_singular=both_non_singular(left, right))
 
 
 class LinearOperatorBlockLowerTriangular(CombinedOperator):

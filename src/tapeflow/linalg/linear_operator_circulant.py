@@ -18,7 +18,7 @@ from ..ops.linalg_ops import adjoint as adjoint_of
 from ..ops.math_ops import abs, cast, log, reduce_mean, reduce_sum
 from ..ops.reduction_ops import reduce_all, reduce_prod
 from ..ops.signal_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d
-from .linear_operator import LinearOperator
+from .linear_operator import LinearOperator, both_non_singular, register_product
 from .linear_operator_structured import operator_tensor
 
 __all__ = ["LinearOperatorCirculant", "LinearOperatorCirculant2D", "LinearOperatorCirculant3D"]
@@ -124,6 +124,15 @@ class _BaseCirculant(LinearOperator):
                          self.batch_shape.as_list() + [self.domain_dimension])
         return self._as_output(values)
 
+    def _with_spectrum(self, spectrum, **hints):
+        return type(self)(spectrum, input_output_dtype=self.dtype, **hints)
+
+    def _adjoint(self):
+        return self._with_spectrum(conj(self._spectrum), **self.hints())
+
+    def _inverse(self):
+        return self._with_spectrum(1.0 / self._complex_spectrum(), **self.hints())
+
     def convolution_kernel(self, name="convolution_kernel"):
         """The first column's blocks: the inverse DFT of the spectrum."""
         return self._as_output(_TRANSFORMS[self.block_depth][1](self._complex_spectrum()))
@@ -188,3 +197,12 @@ class LinearOperatorCirculant3D(_BaseCirculant):
     """
 
     block_depth_value = 3
+
+
+def _circulant_product(left, right):
+    return left._with_spectrum(left._complex_spectrum() * right._complex_spectrum(),
+                               is_non_singular=both_non_singular(left, right))
+
+
+for _class in (LinearOperatorCirculant, LinearOperatorCirculant2D, LinearOperatorCirculant3D):
+    register_product(_class, _class)(_circulant_product)

@@ -19,11 +19,11 @@ from ..ops.gather_ops import gather
 from ..ops.diag_ops import band_part, diag, diag_part
 from ..ops.linalg_ops import adjoint as adjoint_of
 from ..ops.linalg_ops import triangular_solve
-from ..ops.math_ops import abs, cast, log, matmul, reduce_sum
+from ..ops.math_ops import abs, cast, log, matmul, reduce_sum, sqrt
 from ..ops.reduction_ops import reduce_prod
 from ..ops.tridiagonal_ops import (adjoint_diagonals, compact_diagonals, tridiagonal_matmul,
                                    tridiagonal_solve)
-from .linear_operator import LinearOperator
+from .linear_operator import LinearOperator, both_non_singular, register_product
 
 __all__ = ["LinearOperatorDiag", "LinearOperatorFullMatrix", "LinearOperatorHouseholder",
            "LinearOperatorIdentity", "LinearOperatorLowerTriangular", "LinearOperatorPermutation",
@@ -46,6 +46,11 @@ def operator_tensor(value, argument: str, min_rank: int):
         raise ValueError(f"Argument {argument} must have at least {min_rank} dimensions. "
                          f"Found: shape {list(tensor.shape)}.")
     return tensor
+
+
+# The hints of a Cholesky factor that is diagonal: positive definite, so non-singular.
+_FACTOR_HINTS = {"is_non_singular": True, "is_self_adjoint": True, "is_positive_definite": True,
+                 "is_square": True}
 
 
 def _real_is_self_adjoint(tensor, is_self_adjoint):
@@ -206,6 +211,15 @@ class LinearOperatorDiag(LinearOperator):
         values = convert_to_tensor(self._diag)
         return real(values) if values.dtype.is_complex else values
 
+    def _adjoint(self):
+        return LinearOperatorDiag(conj(self._diag), **self.hints())
+
+    def _inverse(self):
+        return LinearOperatorDiag(1.0 / self._diag, **self.hints())
+
+    def _cholesky(self):
+        return LinearOperatorDiag(sqrt(self._diag), **_FACTOR_HINTS)
+
 
 def _row_count(value, argument: str) -> int:
     """A non-negative integer size argument."""
@@ -285,6 +299,12 @@ class LinearOperatorIdentity(LinearOperator):
     def _eigvals(self):
         return ones(self._batch + [self._num_rows], self.dtype.real_dtype)
 
+    def _inverse(self):
+        return self
+
+    def _cholesky(self):
+        return self
+
 
 class LinearOperatorScaledIdentity(LinearOperator):
     """multiplier * I of size num_rows; the batch shape is the multiplier's.
@@ -348,6 +368,18 @@ class LinearOperatorScaledIdentity(LinearOperator):
 
     def _trace(self):
         return cast(self._num_rows, self.dtype) * self._multiplier
+
+    def _scaled(self, multiplier, **hints):
+        return LinearOperatorScaledIdentity(self._num_rows, multiplier, **hints)
+
+    def _adjoint(self):
+        return self._scaled(conj(self._multiplier), **self.hints())
+
+    def _inverse(self):
+        return self._scaled(1.0 / self._multiplier, **self.hints())
+
+    def _cholesky(self):
+        return self._scaled(sqrt(self._multiplier), **_FACTOR_HINTS)
 
 
 class LinearOperatorZeros(LinearOperator):
@@ -515,6 +547,9 @@ class LinearOperatorHouseholder(LinearOperator):
     def _solve(self, rhs, adjoint, adjoint_arg):
         return self._matmul(rhs, adjoint, adjoint_arg)
 
+    def _inverse(self):
+        return self
+
     def _determinant(self):
         return -ones(self.batch_shape.as_list(), self.dtype)
 
@@ -651,3 +686,40 @@ class LinearOperatorTridiag(LinearOperator):
 
     def _diag_part(self):
         return unstack(self._compact, axis=-2)[1]
+
+
+@register_product(LinearOperatorIdentity, LinearOperator)
+def _identity_times(left, right):
+    return right
+
+
+@register_product(LinearOperator, LinearOperatorIdentity)
+def _times_identity(left, right):
+    return left
+
+
+def _diagonal_of(operator):
+    """The diagonal of a Diag, or a ScaledIdentity's multiplier broadcast along one."""
+    if isinstance(operator, LinearOperatorDiag):
+        return operator.diag
+    return _column(operator.multiplier) * ones([operator.domain_dimension], operator.dtype)
+
+
+@register_product(LinearOperatorDiag, LinearOperatorDiag)
+@register_product(LinearOperatorDiag, LinearOperatorScaledIdentity)
+@register_product(LinearOperatorScaledIdentity, LinearOperatorDiag)
+def _diagonal_product(left, right):
+    return LinearOperatorDiag(_diagonal_of(left) * _diagonal_of(right),
+                              is_non_singular=both_non_singular(left, right))
+
+
+@register_product(LinearOperatorScaledIdentity, LinearOperatorScaledIdentity)
+def _scaled_product(left, right):
+    return LinearOperatorScaledIdentity(left.domain_dimension, left.multiplier * right.multiplier,
+                                        is_non_singular=both_non_singular(left, right))
+
+
+@register_product(LinearOperatorDiag, LinearOperatorLowerTriangular)
+def _diagonal_times_lower(left, right):
+    return LinearOperatorLowerTriangular(_column(left.diag) * right.to_dense(),
+                                         is_non_singular=both_non_singular(left, right))
