@@ -123,6 +123,13 @@ CASES = {
         tf.linalg.tridiagonal_solve(tf.constant(BANDS.astype(complex)),
                                     tf.constant(B + 1j * B), conjugate_rhs=True),
         tf.linalg.tridiagonal_solve(tf.zeros([3, 3], tf.float64), tf.ones([3, 1], tf.float64))],
+    "half precision": lambda tf: [
+        raised(f, tf.constant(SPD.astype(np.float16))) for f in (  # (TF's eig: a Python bug)
+            tf.linalg.lu, tf.linalg.sqrtm, tf.linalg.expm, tf.linalg.pinv,
+            lambda x: tf.linalg.lstsq(x, x),
+            lambda x: tf.linalg.tridiagonal_solve(x[:, :3], x))] + [
+        tf.linalg.cross(tf.ones([3], tf.float16), tf.ones([3], tf.float16)),
+        tf.linalg.cross(tf.ones([3], tf.int32), tf.constant([0, 1, 2]))],
     "tridiagonal_matmul": lambda tf: [
         tf.linalg.tridiagonal_matmul(tf.constant(BANDS), tf.constant(B)),
         tf.linalg.tridiagonal_matmul(tf.constant(A), tf.constant(B), diagonals_format="matrix")],

@@ -131,7 +131,13 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
     """
     compact = compact_diagonals("tridiagonal_solve", diagonals, diagonals_format)
     compact, rhs = binary_inputs("TridiagonalSolve", compact, rhs)
-    compact = _matrices("TridiagonalSolve", compact, square=False)
+    # float16 is not among the dtypes TF's op takes (InvalidArgumentError, not NotFoundError).
+    compact = _matrices("TridiagonalSolve", compact, square=False, half=True)
+    if compact.dtype.name == "float16":
+        raise invalid_argument("TridiagonalSolve", f"Value for attr 'T' of half is not in the "
+                                                   f"list of allowed values: double, float, "
+                                                   f"complex64, complex128 (shape "
+                                                   f"{list(compact.shape)}).")
     vector = rhs.ndim == compact.ndim - 1
     if vector:
         rhs = expand_dims(rhs, -1)
