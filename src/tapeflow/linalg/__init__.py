@@ -20,11 +20,11 @@ from .linear_operator_block import (LinearOperatorBlockDiag, LinearOperatorBlock
                                     LinearOperatorKronecker, LinearOperatorLowRankUpdate)
 from .linear_operator_circulant import (LinearOperatorCirculant, LinearOperatorCirculant2D,
                                         LinearOperatorCirculant3D)
+from .linear_operator_patterned import (LinearOperatorHouseholder, LinearOperatorPermutation,
+                                        LinearOperatorToeplitz, LinearOperatorTridiag)
 from .linear_operator_structured import (LinearOperatorDiag, LinearOperatorFullMatrix,
-                                         LinearOperatorHouseholder, LinearOperatorIdentity,
-                                         LinearOperatorLowerTriangular, LinearOperatorPermutation,
-                                         LinearOperatorScaledIdentity, LinearOperatorToeplitz,
-                                         LinearOperatorTridiag, LinearOperatorZeros)
+                                         LinearOperatorIdentity, LinearOperatorLowerTriangular,
+                                         LinearOperatorScaledIdentity, LinearOperatorZeros)
 from . import experimental
 
 __all__ = ["LinearOperator", "LinearOperatorAdjoint", "LinearOperatorBlockDiag",
