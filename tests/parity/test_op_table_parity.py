@@ -65,7 +65,7 @@ KNOWN_DIFFERENCES = {
     **{row: "TF registers no gradient for Lu and MatrixLogarithm (LookupError); tapeflow's are "
             "checked by finite differences"
        for row in ("Lu", "Lu[batch]", "Lu[lu_reconstruct]", "Lu[lu_matrix_inverse]",
-                   "MatrixTriangularSolve[lu_solve]", "MatrixLogarithm[complex]",
+                   "Lu[complex]", "MatrixTriangularSolve[lu_solve]", "MatrixLogarithm[complex]",
                    "MatrixLogarithm[complex,batch]")},
     "MatrixSquareRoot[complex]": "TF's MatrixSquareRoot gradient solves its Sylvester equation "
                                  "with the transpose of the root, not its adjoint (no conj); "

@@ -58,6 +58,7 @@ case("Lu", lambda x: tf.linalg.lu(x).lu, normal(3, 3))
 case("Lu", lambda x: tf.linalg.lu(x).lu, normal(2, 4, 4), label="batch")
 case("Lu", lambda x: tf.linalg.lu_reconstruct(*tf.linalg.lu(x)), normal(3, 3),
      label="lu_reconstruct")
+case("Lu", complex_row(lambda z: tf.linalg.lu(z).lu), *pair(3, 3), label="complex")
 case("Lu", lambda x: tf.linalg.lu_matrix_inverse(*tf.linalg.lu(x + 3.0 * _I3)), normal(3, 3),
      label="lu_matrix_inverse")
 case("MatrixTriangularSolve",
