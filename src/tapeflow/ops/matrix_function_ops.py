@@ -1,6 +1,6 @@
 """Primary matrix functions (tf.linalg.expm, logm, sqrtm): kernels and the public functions.
 
-expm is a Padé approximant with scaling and squaring in NumPy; logm and sqrtm run SciPy's
+expm is TF's Padé approximation with scaling and squaring, in NumPy; logm and sqrtm run SciPy's
 Schur-based kernels, imported on first use (`import tapeflow` does not need SciPy). The
 gradient and JVP rules, in `matrix_function_grad.py`, are the Fréchet derivatives these
 functions share.
@@ -37,37 +37,67 @@ def scipy_linalg():
     return _scipy_linalg_module
 
 
-# Padé [13/13] coefficients of exp and the 1-norm up to which they are exact to double
-# precision (Higham 2005); larger matrices are scaled by a power of 2, then squared back.
-_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
-           129060195264000.0, 10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0,
-           40840800.0, 960960.0, 16380.0, 182.0, 1.0)
-_THETA13 = 5.371920351148152
+# Padé [m/m] coefficients of exp for m = 3, 5, 7, 9, 13 (Higham 2005), and the 1-norms up to
+# which each is exact to the working precision, as TF chooses among them: orders 3, 5, 7 in
+# single precision, 3 to 13 in double; above the last bound the matrix is scaled by a power
+# of 2 and the approximant squared back.
+_PADE = {3: (120.0, 60.0, 12.0, 1.0),
+         5: (30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0),
+         7: (17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0),
+         9: (17643225600.0, 8821612800.0, 2075673600.0, 302702400.0, 30270240.0, 2162160.0,
+             110880.0, 3960.0, 90.0, 1.0),
+         13: (64764752532480000.0, 32382376266240000.0, 7771770303897600.0,
+              1187353796428800.0, 129060195264000.0, 10559470521600.0, 670442572800.0,
+              33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)}
+_BOUNDS = {"single": ((3, 4.258730016922831e-1), (5, 1.880152677804762), (7, 3.925724783138660)),
+           "double": ((3, 1.495585217958292e-2), (5, 2.539398330063230e-1),
+                      (7, 9.504178996162932e-1), (9, 2.097847961257068),
+                      (13, 5.371920351148152))}
+
+
+def _pade(a, order: int) -> tuple:
+    """(U, V), the odd and even parts of the Padé approximant of exp(a) of `order`."""
+    b = _PADE[order]
+    ident = np.eye(a.shape[-1], dtype=a.dtype)
+    a2 = a @ a
+    if order == 13:
+        a4 = a2 @ a2
+        a6 = a4 @ a2
+        u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 +
+                 b[3] * a2 + b[1] * ident)
+        v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + \
+            b[0] * ident
+        return u, v
+    powers, odd, even = [ident], b[1] * ident, b[0] * ident
+    for k in range(2, order, 2):
+        powers.append(powers[-1] @ a2)
+        odd = odd + b[k + 1] * powers[-1]
+        even = even + b[k] * powers[-1]
+    return a @ odd, even
 
 
 @silenced
 def _expm(x):
-    a = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
-    norm = np.abs(a).sum(axis=-2).max(axis=-1, initial=0.0)
-    squarings = np.where(np.isfinite(norm) & (norm > _THETA13),
-                         np.ceil(np.log2(np.where(norm > 0, norm, 1.0) / _THETA13)), 0)
-    squarings = squarings.astype(np.int64)
-    a = a / (2.0 ** squarings)[..., None, None]
-    b, ident = _PADE13, np.eye(a.shape[-1], dtype=a.dtype)
-    a2 = a @ a
-    a4 = a2 @ a2
-    a6 = a4 @ a2
-    u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2
-             + b[1] * ident)
-    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + \
-        b[0] * ident
+    """TF's algorithm: the lowest-order Padé approximant exact at each matrix's 1-norm, the
+    highest one of the matrix scaled by 2^-s and squared s times."""
+    bounds = _BOUNDS["single" if x.dtype in (np.float32, np.complex64) else "double"]
+    norm = np.abs(x).sum(axis=-2).max(axis=-1, initial=0.0)[..., None, None]
+    top, top_bound = bounds[-1]
+    with np.errstate(divide="ignore"):
+        squarings = np.floor(np.log2(norm / top_bound))
+    squarings = np.where(np.isfinite(squarings), np.maximum(squarings, 0), 0).astype(np.int64)
+    u, v = _pade(x / (2.0 ** squarings).astype(x.dtype), top)
+    for order, bound in reversed(bounds[:-1]):
+        if np.any(norm < bound):
+            low_u, low_v = _pade(x, order)
+            u, v = np.where(norm < bound, low_u, u), np.where(norm < bound, low_v, v)
     try:
         out = np.linalg.solve(v - u, v + u)
     except np.linalg.LinAlgError:  # nan or inf entries
-        out = np.full_like(a, np.nan)
+        out = np.full_like(x, np.nan)
     for i in range(int(squarings.max(initial=0))):
-        out = np.where((squarings > i)[..., None, None], out @ out, out)
-    return out.astype(x.dtype)
+        out = np.where(squarings > i, out @ out, out)
+    return out
 
 
 def _each_matrix(function):
