@@ -266,6 +266,8 @@ def test_operators_inside_a_function():
 def test_facts_and_parameters():
     op = LO.LinearOperatorScaledIdentity(3, 2.0, name="scale")
     assert op.name == "scale" and op.parameters["num_rows"] == 3
+    assert LO.LinearOperatorIdentity(2, name="a b/c").name == "a b/c"
+    assert LO.LinearOperatorAdjoint(op).name == "scale_adjoint"
     assert op.dtype == tf.float32 and op.graph_parents == []
     assert op.batch_shape_tensor().numpy().tolist() == []
     assert int(op.domain_dimension_tensor()) == 3 and int(op.tensor_rank_tensor()) == 2
