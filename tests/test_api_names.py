@@ -356,3 +356,7 @@ PATHS = PATHS + [(sparse_tensor.SparseTensor, "SparseTensor"),
                  (sparse_embedding.safe_embedding_lookup_sparse,
                   "nn.safe_embedding_lookup_sparse")] + [
     (getattr(tf.sparse, name), f"sparse.{name}") for name in tf.sparse.__all__]
+# tf.linalg's newer names and their top-level aliases: tests/linalg/test_names.py checks them
+# against TF's list.
+PATHS = PATHS + [(getattr(tf.linalg, name), f"linalg.{name}") for name in tf.linalg.__all__] + [
+    (tf.eig, "eig"), (tf.eigvals, "eigvals"), (tf.matrix_square_root, "matrix_square_root")]

@@ -35,6 +35,8 @@ from .ops.complex_ops import complex
 from .ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
 from .ops.logging_ops import print_v2 as print  # noqa: A001  (TF's name)
 from .ops.norm_ops import norm
+from .ops.linalg_extra_ops import eig, eigvals
+from .ops.matrix_function_ops import sqrtm as matrix_square_root
 from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp,
                                 reduce_max, reduce_min, reduce_prod)
 from .eager.backprop import GradientTape, UnconnectedGradients

@@ -62,6 +62,23 @@ KNOWN_DIFFERENCES = {
        for row in ("RFFT3D[(2, 3, 2)]", "RFFT3D[(2, 2, 3)]", "IRFFT3D[(2, 3, 2) to [2, 3, 2]]",
                    "IRFFT3D[(2, 3, 2) to [2, 3, 3]]", "IRFFT3D[(2, 2, 2) to [2, 2, 3]]",
                    "IRFFT3D[(2, 2, 2) to [2, 2, 4]]")},
+    **{row: "TF registers no gradient for Lu and MatrixLogarithm (LookupError); tapeflow's are "
+            "checked by finite differences"
+       for row in ("Lu", "Lu[batch]", "Lu[lu_reconstruct]", "Lu[lu_matrix_inverse]",
+                   "Lu[complex]", "MatrixTriangularSolve[lu_solve]", "MatrixLogarithm[complex]",
+                   "MatrixLogarithm[complex,batch]")},
+    "MatrixSquareRoot[complex]": "TF's MatrixSquareRoot gradient solves its Sylvester equation "
+                                 "with the transpose of the root, not its adjoint (no conj); "
+                                 "tapeflow's is checked by finite differences",
+    "TridiagonalSolve[complex,conjugate_rhs]": "TF's complex TridiagonalSolve gradient with "
+                                               "respect to the diagonals disagrees with finite "
+                                               "differences; tapeflow's agrees",
+    "SelfAdjointEigV2[eigh_tridiagonal]": "TF computes eigh_tridiagonal by bisection, whose "
+                                          "gradient disagrees with finite differences; "
+                                          "tapeflow's goes through eigh and agrees",
+    "Eig[eigvals]": "second order: TF's Eig gradient (compute_v=False) differentiated again "
+                    "disagrees with finite differences on the second matrix of a batch; "
+                    "tapeflow's agrees",
     "MaxPool3D[pool MAX 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
                                f"test_conv_parity.py)",
     **{c.id: "TF 2.21 has GPU kernels only for FFTND, IFFTND, RFFTND and IRFFTND (NotFoundError "

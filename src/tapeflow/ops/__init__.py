@@ -8,7 +8,8 @@ eager/control_flow.py.
 """
 from . import (array_grad, bitwise_grad, comparison_grad, complex_grad,  # noqa: F401
                conv_grad, diag_grad, gather_grad, indexing_grad, linalg_grad, math_grad,
-               counting_grad, partition_grad, segment_grad, space_grad,
+               counting_grad, linalg_extra_grad, matrix_function_grad, partition_grad,
+               segment_grad, space_grad, tridiagonal_grad,
                nn_grad, random_grad, reduction_grad, special_fn_grad, special_grad,
                special_math_grad, sparse_grad, state_ops, tensor_array_grad)
 from . import array_jvp, batched_grad, jvp_util, math_jvp, nn_jvp  # noqa: F401

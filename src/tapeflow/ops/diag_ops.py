@@ -12,10 +12,12 @@ from ..framework.errors import invalid_argument
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor
+from .indexing_ops import where
 from .math_ops import reduce_sum
 from .op_util import NO_ATTRS, as_input
 
-__all__ = ["band_part", "diag", "diag_part", "tensor_diag", "tensor_diag_part", "trace"]
+__all__ = ["band_part", "diag", "diag_part", "set_diag", "tensor_diag", "tensor_diag_part",
+           "trace"]
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -141,6 +143,42 @@ def diag_part(input, name="diag_part", k=0, padding_value=0,  # noqa: A002
             "MatrixDiagPartV3", f"diagonal index k={k} is outside a {rows}x{cols} "
             f"matrix (shape {list(x.shape)}).")
     return execute(MatrixDiagPart, (x,), {"k": k})
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT") -> Tensor:  # noqa: A002
+    """Each matrix of `input` with its k-th diagonal replaced by `diagonal`.
+
+    Args:
+        input: a tensor of shape [..., M, N].
+        diagonal: a tensor of shape [..., L], L the length of the k-th diagonal of an M x N
+            matrix, with the dtype of `input`.
+        k: the diagonal offset (0 main, > 0 above, < 0 below); one integer.
+
+    Raises:
+        InvalidArgumentError: rank below 2, k outside the matrix or a diagonal of the wrong
+            length.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.linalg.set_diag(tf.zeros([2, 3]), tf.constant([1.0, 2.0]), k=1).numpy()
+        array([[0., 1., 0.],
+               [0., 0., 2.]], dtype=float32)
+    """
+    x, d = as_input(input), as_input(diagonal)
+    k = _diag_offset("MatrixSetDiagV3", k)
+    if x.ndim < 2 or d.ndim < 1:
+        raise invalid_argument(
+            "MatrixSetDiagV3", f"input must have rank >= 2 and diagonal rank >= 1, got shapes "
+            f"{list(x.shape)} and {list(d.shape)}.")
+    rows, cols = x.shape[-2], x.shape[-1]
+    length = min(rows + min(k, 0), cols - max(k, 0))
+    if not -rows < k < cols or d.shape[-1] != length:
+        raise invalid_argument(
+            "MatrixSetDiagV3", f"diagonal {k} of a {rows}x{cols} matrix has length "
+            f"{max(length, 0)}, got a diagonal of shape {list(d.shape)} (input shape "
+            f"{list(x.shape)}).")
+    on_diagonal = np.eye(rows, cols, k, dtype=bool)
+    return where(on_diagonal, diag(d, k=k, num_rows=rows, num_cols=cols), x)
 
 
 def trace(x, name=None) -> Tensor:

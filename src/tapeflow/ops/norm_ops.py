@@ -121,6 +121,29 @@ def _spectral_norm(x, axes) -> Tensor:
     return reshape(largest, [1 if i in axes else d for i, d in enumerate(shape)])
 
 
+def normalize(tensor, ord="euclidean", axis=None, name=None) -> tuple:  # noqa: A002
+    """`tensor` divided by its norm, and the norm (kept dimensions), as `norm` computes it.
+
+    Args:
+        tensor, ord, axis: as for `norm`.
+
+    Returns:
+        `(normalized, norm)`: the tensor's shape, and the norm with the reduced axes kept.
+
+    Raises:
+        ValueError: an unsupported `ord` or `axis`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> unit, length = tf.linalg.normalize(tf.constant([3.0, 4.0]))
+        >>> unit.numpy(), length.numpy()
+        (array([0.6, 0.8], dtype=float32), array([5.], dtype=float32))
+    """
+    tensor = convert_to_tensor(tensor)
+    length = norm(tensor, ord=ord, axis=axis, keepdims=True)
+    return tensor / length, length
+
+
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:
     """x / sqrt(max(sum(x**2, axis), epsilon)): unit L2 norm along `axis` (all when None).
 
