@@ -33,14 +33,14 @@ case("SparseValuesGather", lambda v: tf.sparse.slice(_st(v), [0, 0], [2, 4]).val
 case("SparseValuesGather", lambda v, d: tf.sparse.fill_empty_rows(
     _st(v, [[0, 1], [2, 3]], (4, 4)), d)[0].values, normal(2), normal(),
      label="fill_empty_rows")
-case("SparseValuesGather", lambda a, b: tf.sparse.add(_st(a), _st(b, _OTHER)).values,
+case("SparseValuesGather", lambda a, b: tf.sparse.add(_st(a, _SORTED), _st(b, _OTHER)).values,
      normal(4), normal(3), label="add")
-case("SparseValuesGather", lambda a, b: tf.sparse.add(_st(a), _st(b, _OTHER),
+case("SparseValuesGather", lambda a, b: tf.sparse.add(_st(a, _SORTED), _st(b, _OTHER),
                                                      threshold=0.1).values,
      normal(4), normal(3), label="add threshold")
-case("SparseValuesGather", lambda a, b: tf.sparse.maximum(_st(a), _st(b, _OTHER)).values,
+case("SparseValuesGather", lambda a, b: tf.sparse.maximum(_st(a, _SORTED), _st(b, _OTHER)).values,
      normal(4), normal(3), label="maximum")
-case("SparseValuesGather", lambda a, b: tf.sparse.minimum(_st(a), _st(b, _OTHER)).values,
+case("SparseValuesGather", lambda a, b: tf.sparse.minimum(_st(a, _SORTED), _st(b, _OTHER)).values,
      normal(4), normal(3), label="minimum")
 case("SparseValuesScatter", lambda v: tf.sparse.reduce_sum(_st(v), axis=1), normal(4),
      label="reduce_sum")
