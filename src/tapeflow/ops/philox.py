@@ -1,0 +1,239 @@
+"""Philox4x32-10 and TF's transforms of its bits: the kernels of tf.random's stateless ops
+and of `tf.random.Generator`.
+
+A Philox stream is a 64-bit key and a 128-bit counter; block `i` is the cipher of
+`counter + i`: four uint32 words. Each distribution turns blocks into values in groups,
+one block per group (a group is four float32/float16 values or two float64/int64 values),
+so that output `j` depends only on the key, the counter and `j`, as in TF's CPU kernels.
+The transforms use TF's bit layouts (mantissa bits for uniforms, Box-Muller for normals,
+rejection of |x| >= 2 for truncated normals with 256 blocks reserved per output group);
+float32 Box-Muller calls `logf`/`sincosf` as computed by glibc, emulated here in float64
+(checked on every float32 the transform can produce), and float64 calls the platform's
+`log`, `sin` and `cos`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85
+_LOW32 = np.uint64(0xFFFFFFFF)
+_MASK64 = 2 ** 64 - 1
+_MASK128 = 2 ** 128 - 1
+# Blocks a stateful or truncated-normal draw reserves per output (group): TF's constant.
+RESERVED_PER_OUTPUT = 256
+_SEED_KEY = 0x02461E293EC8F720
+
+
+def blocks(key: int, counter: int, offsets) -> np.ndarray:
+    """Philox4x32-10 of `counter + offsets` (mod 2**128) under `key`: uint32 [n, 4]."""
+    offsets = np.asarray(offsets, dtype=np.uint64)
+    lo = np.uint64(counter & _MASK64) + offsets
+    hi = np.uint64((counter >> 64) & _MASK64) + (lo < offsets).astype(np.uint64)
+    c0, c1 = (lo & _LOW32).astype(np.uint32), (lo >> np.uint64(32)).astype(np.uint32)
+    c2, c3 = (hi & _LOW32).astype(np.uint32), (hi >> np.uint64(32)).astype(np.uint32)
+    k0, k1 = key & 0xFFFFFFFF, (key >> 32) & 0xFFFFFFFF
+    for _ in range(10):
+        p0 = _M0 * c0.astype(np.uint64)
+        p1 = _M1 * c2.astype(np.uint64)
+        c0, c1, c2, c3 = ((p1 >> np.uint64(32)).astype(np.uint32) ^ c1 ^ np.uint32(k0),
+                          p1.astype(np.uint32),
+                          (p0 >> np.uint64(32)).astype(np.uint32) ^ c3 ^ np.uint32(k1),
+                          p0.astype(np.uint32))
+        k0, k1 = (k0 + _W0) & 0xFFFFFFFF, (k1 + _W1) & 0xFFFFFFFF
+    return np.stack([c0, c1, c2, c3], axis=-1)
+
+
+def key_counter_from_seed(seed0: int, seed1: int) -> tuple:
+    """The (key, counter) TF's stateless ops derive from a two-integer seed: one Philox block
+    of the seed under a fixed key scrambles it."""
+    counter = (seed0 & _MASK64) | (seed1 & _MASK64) << 64
+    mix = [int(w) for w in blocks(_SEED_KEY, counter, [0])[0]]
+    return mix[0] | mix[1] << 32, (mix[2] | mix[3] << 32) << 64
+
+
+def skip(counter: int, delta: int) -> int:
+    """`counter` advanced by `delta` blocks, wrapping at 2**128."""
+    return (counter + delta) & _MASK128
+
+
+def _words(key, counter, size, per_block):
+    """The blocks of `ceil(size / per_block)` groups, one block per group."""
+    return blocks(key, counter, np.arange(-(-size // per_block), dtype=np.uint64))
+
+
+def _unit_float32(x):
+    return ((x & np.uint32(0x7FFFFF)) | np.uint32(0x3F800000)).view(np.float32) - np.float32(1)
+
+
+def _unit_float16(x):
+    bits = ((x & np.uint32(0x3FF)) | np.uint32(0x3C00)).astype(np.uint16)
+    return bits.view(np.float16) - np.float16(1)
+
+
+def _unit_float64(x0, x1):
+    bits = (x0 & np.uint32(0xFFFFF)).astype(np.uint64) << np.uint64(32) | x1.astype(np.uint64)
+    return (bits | np.uint64(1023 << 52)).view(np.float64) - 1.0
+
+
+def _pairs(words):
+    """The 64-bit integers of consecutive word pairs (low word first)."""
+    return (words[..., 0::2].astype(np.uint64)
+            | words[..., 1::2].astype(np.uint64) << np.uint64(32))
+
+
+def uniform(key: int, counter: int, size: int, dtype) -> np.ndarray:
+    """`size` floats in [0, 1): float32/float16 from one word each, float64 from two."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float64:
+        words = _words(key, counter, size, 2)
+        return _unit_float64(words[:, 0::2], words[:, 1::2]).reshape(-1)[:size]
+    words = _words(key, counter, size, 4).reshape(-1)[:size]
+    return _unit_float16(words) if dtype == np.float16 else _unit_float32(words)
+
+
+def uniform_int(key: int, counter: int, size: int, dtype, low: int, high: int) -> np.ndarray:
+    """`size` integers in [low, high): TF's `low + bits % (high - low)`."""
+    dtype = np.dtype(dtype)
+    utype = np.dtype(f"uint{dtype.itemsize * 8}")
+    span = utype.type((high - low) % 2 ** (8 * dtype.itemsize))
+    bits = full_int(key, counter, size, utype)
+    return (utype.type(low % 2 ** (8 * dtype.itemsize)) + bits % span).view(dtype)
+
+
+def full_int(key: int, counter: int, size: int, dtype) -> np.ndarray:
+    """`size` integers over the whole range of a 32- or 64-bit `dtype`."""
+    dtype = np.dtype(dtype)
+    if dtype.itemsize == 8:
+        return _pairs(_words(key, counter, size, 2)).reshape(-1)[:size].view(dtype)
+    return _words(key, counter, size, 4).reshape(-1)[:size].view(dtype)
+
+
+def _box_muller_float32(x0, x1):
+    u1 = np.maximum(_unit_float32(x0), np.float32(1e-7))
+    v1 = (2 * math.pi * _unit_float32(x1).astype(np.float64)).astype(np.float32)
+    radius = np.sqrt(np.float32(-2) * _logf(u1))
+    sin, cos = _sincosf(v1)
+    return sin * radius, cos * radius
+
+
+def _box_muller_float64(x0, x1, x2, x3):
+    u1 = np.maximum(_unit_float64(x0, x1), 1e-7)
+    v1 = 2 * math.pi * _unit_float64(x2, x3)
+    logs = np.fromiter(map(math.log, u1.reshape(-1).tolist()), np.float64, u1.size)
+    radius = np.sqrt(-2.0 * logs.reshape(u1.shape))
+    return np.sin(v1) * radius, np.cos(v1) * radius
+
+
+def _normal_groups(words, dtype):
+    """Box-Muller values of blocks `words` [..., 4], in TF's order: [..., per_group]."""
+    if dtype == np.float64:
+        return np.stack(_box_muller_float64(*np.moveaxis(words, -1, 0)), axis=-1)
+    first, second = _box_muller_float32(words[..., 0::2], words[..., 1::2])
+    values = np.stack([first, second], axis=-1).reshape(words.shape)
+    return values.astype(dtype) if dtype == np.float16 else values
+
+
+def normal(key: int, counter: int, size: int, dtype) -> np.ndarray:
+    """`size` standard normals: two per word pair (float32, float16) or per block (float64)."""
+    dtype = np.dtype(dtype)
+    words = _words(key, counter, size, 2 if dtype == np.float64 else 4)
+    return _normal_groups(words, dtype).reshape(-1)[:size]
+
+
+def truncated_normal(key: int, counter: int, size: int, dtype) -> np.ndarray:
+    """`size` standard normals within (-2, 2): each group reads the blocks from its reserved
+    range in order and keeps the first candidates inside the bounds."""
+    dtype = np.dtype(dtype)
+    per_group = 2 if dtype == np.float64 else 4
+    groups = -(-size // per_group)
+    stride = per_group * RESERVED_PER_OUTPUT // 4
+    out = np.empty((groups, per_group), dtype)
+    pending = np.arange(groups, dtype=np.uint64)
+    read = 2  # blocks per group; almost always enough (each candidate is kept with p 0.95)
+    # Bounds are checked before a float16 rounding, as TF does.
+    exact = np.float64 if dtype == np.float64 else np.float32
+    while pending.size:
+        offsets = pending[:, None] * np.uint64(stride) + np.arange(read, dtype=np.uint64)
+        candidates = _normal_groups(blocks(key, counter, offsets), exact).reshape(
+            pending.size, -1)
+        inside = np.abs(candidates) < 2
+        done = inside.sum(axis=1) >= per_group
+        first = np.argsort(~inside[done], axis=1, kind="stable")[:, :per_group]
+        out[pending[done].astype(np.intp)] = np.take_along_axis(candidates[done], first, 1)
+        pending = pending[~done]
+        read *= 4
+    return out.reshape(-1)[:size]
+
+
+# glibc's logf and sincosf (the float32 Box-Muller's), evaluated in float64 as glibc does.
+_H = float.fromhex
+_LOGF_TABLE = np.array([[_H(c), _H(lc)] for c, lc in [
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"),
+    ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"),
+    ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"),
+    ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"),
+    ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"),
+    ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"),
+    ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"),
+    ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"),
+    ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2")]])
+_LOGF_POLY = [_H("-0x1.00ea348b88334p-2"), _H("0x1.5575b0be00b6ap-2"),
+              _H("-0x1.ffffef20a4123p-2")]
+_LN2 = _H("0x1.62e42fefa39efp-1")
+
+
+def _logf(x):
+    """log of positive normal float32 `x`: a 16-interval table and a cubic in float64."""
+    ix = x.view(np.uint32)
+    offset = ix - np.uint32(0x3F330000)
+    index = (offset >> np.uint32(19)) % 16
+    exponent = (offset.view(np.int32) >> 23).astype(np.float64)
+    z = (ix - (offset & np.uint32(0x1FF << 23))).view(np.float32).astype(np.float64)
+    r = z * _LOGF_TABLE[index, 0] - 1
+    y0 = _LOGF_TABLE[index, 1] + exponent * _LN2
+    r2 = r * r
+    y = _LOGF_POLY[0] * r2 + (_LOGF_POLY[1] * r + _LOGF_POLY[2])
+    return (y * r2 + (y0 + r)).astype(np.float32)
+
+
+_HALF_PI_INV_2_24 = _H("0x1.45F306DC9C883p+23")
+_HALF_PI = _H("0x1.921FB54442D18p0")
+_COS_POLY = [1.0, _H("-0x1.ffffffd0c621cp-2"), _H("0x1.55553e1068f19p-5"),
+             _H("-0x1.6c087e89a359dp-10"), _H("0x1.99343027bf8c3p-16")]
+_SIN_POLY = [_H("-0x1.555545995a603p-3"), _H("0x1.1107605230bc4p-7"),
+             _H("-0x1.994eb3774cf24p-13")]
+
+
+def _top12(x):
+    return (x.view(np.uint32) >> np.uint32(20)) & np.uint32(0x7FF)
+
+
+def _sincosf(y):
+    """(sin, cos) of float32 `y` in [0, 120): a quadrant reduction and two polynomials."""
+    x = y.astype(np.float64)
+    top = _top12(y)
+    quadrant = ((x * _HALF_PI_INV_2_24).astype(np.int32) + 0x800000) >> 24
+    quadrant[top < _top12(np.float32(math.pi / 4))] = 0
+    x = x - quadrant * _HALF_PI
+    flip = np.where(quadrant & 2, -1.0, 1.0)  # the cosine's sign in quadrants 2 and 3
+    xs = x * np.array([1.0, -1.0, -1.0, 1.0])[quadrant & 3]
+    x2 = x * x
+    x3, x4 = x2 * xs, x2 * x2
+    c = flip * _COS_POLY[0] + x2 * (flip * _COS_POLY[1]) + x4 * (flip * _COS_POLY[2])
+    cos = (c + x4 * x2 * (flip * _COS_POLY[3] + x2 * (flip * _COS_POLY[4]))).astype(np.float32)
+    s = xs + x3 * _SIN_POLY[0]
+    sin = (s + x3 * x2 * (_SIN_POLY[1] + x2 * _SIN_POLY[2])).astype(np.float32)
+    odd = (quadrant & 1).astype(bool)
+    tiny = top < _top12(np.float32(2.0 ** -12))
+    return (np.where(tiny, y, np.where(odd, cos, sin)),
+            np.where(tiny, np.float32(1), np.where(odd, sin, cos)))
