@@ -142,23 +142,7 @@ def _shuffle(value, seed, seed2):
     return value[_generator("RandomShuffle", seed, seed2).permutation(value.shape[0])]
 
 
-def _keyed(seed) -> np.random.Generator:
-    """A generator that depends only on the two-integer `seed` (no draw counter)."""
-    return np.random.Generator(np.random.PCG64([int(k) % 2 ** 64
-                                                for k in np.asarray(seed).reshape(-1)]))
-
-
-def _stateless_uniform(seed, *given, shape, dtype):
-    return _draw_float(_keyed(seed).random, _run_shape(given, shape), dtype)
-
-
-def _stateless_normal(seed, *given, shape, dtype):
-    return _draw_float(_keyed(seed).standard_normal, _run_shape(given, shape), dtype)
-
-
 RandomStandardNormal = define_op("RandomStandardNormal", _standard_normal)
-StatelessRandomUniform = define_op("StatelessRandomUniform", _stateless_uniform)
-StatelessRandomNormal = define_op("StatelessRandomNormal", _stateless_normal)
 RandomUniform = define_op("RandomUniform", _uniform)
 RandomUniformInt = define_op("RandomUniformInt", _uniform_int)
 TruncatedNormal = define_op("TruncatedNormal", _truncated_normal)
@@ -175,8 +159,7 @@ def _drawn_shape(inputs, attrs) -> list:
 
 
 # Shapes for graph building: a probe run of a random kernel would advance its sequence.
-for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal,
-            StatelessRandomUniform, StatelessRandomNormal):
+for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal):
     _op.shape_fn = _drawn_shape
 Multinomial.shape_fn = lambda inputs, attrs: [(np.dtype(attrs["output_dtype"]), (
     inputs[0].shape[0], attrs["num_samples"]))]
@@ -291,68 +274,6 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return rnd if unit_range else rnd * (high - low) + low
 
 
-def _stateless(op, shape, seed, dtype) -> Tensor:
-    """`op`'s draw of `shape` for a [2] integer `seed`.
-
-    Raises:
-        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
-    """
-    dtype = _float_dtype(op.name, dtype)
-    seed = convert_to_tensor(seed)
-    if not seed.dtype.is_integer or seed.shape.as_list() != [2]:
-        raise errors.InvalidArgumentError(
-            None, op.name, f"{op.name}: seed must be an integer tensor of shape [2], got "
-            f"{seed.dtype.name} of shape {seed.shape.as_list()}")
-    if not known_only_when_run(shape):
-        return execute(op, (seed,), {"shape": dims_values(op.name, shape), "dtype": dtype._np})
-    shape = shape if isinstance(shape, Tensor) else stack(list(shape))
-    return execute(op, (seed, shape), {"shape": None, "dtype": dtype._np})
-
-
-def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
-                      name=None, alg="auto_select") -> Tensor:
-    """Uniform float samples in [minval, maxval) (maxval defaults to 1) that depend only on
-    `seed`, a shape [2] integer tensor: the same seed gives the same values, in a
-    `tf.function` too (tapeflow's values are not TF's).
-
-    Raises:
-        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> a = tf.random.stateless_uniform([3], seed=[1, 2])
-        >>> bool((a.numpy() == tf.random.stateless_uniform([3], seed=[1, 2]).numpy()).all())
-        True
-    """
-    rnd = _stateless(StatelessRandomUniform, shape, seed, dtype)
-    if minval == 0 and (maxval is None or maxval == 1):
-        return rnd
-    low = convert_to_tensor(minval, dtype=rnd.dtype)
-    return rnd * (convert_to_tensor(1 if maxval is None else maxval, dtype=rnd.dtype) - low) + low
-
-
-def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
-                     alg="auto_select") -> Tensor:
-    """Normal samples `standard_normal * stddev + mean` that depend only on `seed`, a
-    shape [2] integer tensor (tapeflow's values are not TF's). Differentiable with respect
-    to `mean` and `stddev`.
-
-    Raises:
-        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.random.stateless_normal([2, 3], seed=[4, 5], stddev=2.0).shape
-        TensorShape([2, 3])
-    """
-    rnd = _stateless(StatelessRandomNormal, shape, seed, dtype)
-    if isinstance(mean, numbers.Real) and mean == 0 and isinstance(stddev, numbers.Real) \
-            and stddev == 1:
-        return rnd
-    return rnd * convert_to_tensor(stddev, dtype=rnd.dtype) + convert_to_tensor(mean,
-                                                                                dtype=rnd.dtype)
-
-
 def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor:
     """Draws `num_samples` class indices per row of `logits` (unnormalised log-probabilities).
 
@@ -454,3 +375,132 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
     keep = math_ops.cast(noise >= threshold, x.dtype)
     return x * scale * keep
 
+
+
+def _gamma(alpha, *, shape, seed, seed2):
+    draw = _generator("RandomGamma", seed, seed2).standard_gamma(
+        np.broadcast_to(alpha, shape + alpha.shape).astype(np.float64))
+    return draw.astype(alpha.dtype)
+
+
+def _poisson(rate, *, shape, seed, seed2, dtype):
+    rates = np.broadcast_to(rate, shape + rate.shape)
+    return _generator("RandomPoissonV2", seed, seed2).poisson(rates).astype(dtype)
+
+
+def _gamma_sample_grad(alpha, sample):
+    # d sample / d alpha at a fixed CDF level: -(dP/dalpha) / density. Left of the mean by
+    # P's series, right of it by Q = 1 - P's continued fraction (the series cancels there).
+    from .special_ops import scipy_special
+    a, x = np.broadcast_arrays(alpha.astype(np.float64), sample.astype(np.float64))
+    right = x > a + 1
+    grad = np.empty_like(a)
+    grad[~right] = _series_sample_grad(a[~right], x[~right], scipy_special().psi)
+    grad[right] = _fraction_sample_grad(a[right], x[right], scipy_special().psi)
+    return grad.astype(sample.dtype)
+
+
+def _series_sample_grad(a, x, psi):
+    # P(a, x) = sum_n x^(a+n) e^-x / Gamma(a+n+1) differentiated term by term, over the
+    # density x^(a-1) e^-x / Gamma(a): -(x/a) sum_n r_n (log x - psi(a+1+n)),
+    # r_n = prod_{k<=n} x / (a+k).
+    log_x = np.log(x)
+    digamma = psi(a + 1)
+    ratio = np.ones_like(a)
+    total = log_x - digamma
+    n = 0
+    while ratio.size:
+        n += 1
+        ratio = ratio * x / (a + n)
+        digamma = digamma + 1 / (a + n)
+        total = total + ratio * (log_x - digamma)
+        if n > np.max(x - a, initial=0) and np.all(ratio <= 1e-17 * np.abs(total)):
+            break
+    return -(x / a) * total
+
+
+def _fraction_sample_grad(a, x, psi):
+    # Q(a, x) = x^a e^-x h / Gamma(a) with h Legendre's continued fraction, evaluated by
+    # Lentz's method carrying d/da of every quantity; over the density this leaves
+    # x (h (log x - psi(a)) + dh/da).
+    b = x + 1 - a
+    d = 1 / b
+    dd = d * d
+    c = np.full_like(a, 1e300)
+    dc = np.zeros_like(a)
+    h, dh = d, dd
+    i = 0
+    while a.size:
+        i += 1
+        an, dan = -i * (i - a), float(i)
+        b = b + 2
+        denominator = an * d + b
+        d_denominator = dan * d + an * dd - 1
+        d = 1 / denominator
+        dd = -d_denominator * d * d
+        c, dc = b + an / c, -1 + (dan * c - an * dc) / (c * c)
+        step = d * c
+        h, dh, previous = h * step, dh * step + h * (dd * c + d * dc), dh
+        # (a step of exactly 1 can leave dh moving: integer a truncates the fraction)
+        if np.all((np.abs(step - 1) < 1e-16) & (np.abs(dh - previous) <= 1e-16 * np.abs(dh))) \
+                or i > 10000:
+            break
+    return x * (h * (np.log(x) - psi(a)) + dh)
+
+
+RandomGamma = define_op("RandomGamma", _gamma)
+RandomPoissonV2 = define_op("RandomPoissonV2", _poisson)
+# The gradient of a gamma sample with respect to its concentration (implicit
+# reparameterisation); elementwise in (alpha, sample) after broadcasting.
+RandomGammaGrad = define_op("RandomGammaGrad", _gamma_sample_grad)
+RandomGamma.shape_fn = lambda inputs, attrs: [(inputs[-1]._value.dtype, tuple(
+    attrs["shape"]) + tuple(inputs[-1]._dims))]
+RandomPoissonV2.shape_fn = lambda inputs, attrs: [(np.dtype(attrs["dtype"]), tuple(
+    attrs["shape"]) + tuple(inputs[0]._dims))]
+
+
+def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+    """Gamma samples of concentration `alpha` and rate `beta` (default 1), of shape
+    `shape + broadcast_shape(alpha, beta)`.
+
+    Differentiable with respect to `alpha` (TF's implicit reparameterisation gradient) and
+    `beta`. Sequences follow TF's seeding rules but are not TF's numbers.
+
+    Raises:
+        InvalidArgumentError: a non-float dtype or a negative dimension.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.gamma([5000], alpha=[1.0, 4.0], beta=2.0, seed=1)
+        >>> x.shape, [round(float(m), 1) for m in tf.reduce_mean(x, axis=0).numpy()]
+        (TensorShape([5000, 2]), [0.5, 2.0])
+    """
+    dtype = _float_dtype("RandomGamma", dtype)
+    alpha = convert_to_tensor(alpha, dtype=dtype)
+    beta = convert_to_tensor(1 if beta is None else beta, dtype=dtype)
+    batch = np.broadcast_shapes(tuple(alpha.shape.as_list()), tuple(beta.shape.as_list()))
+    if tuple(alpha.shape.as_list()) != batch:
+        from .array_ops import broadcast_to
+        alpha = broadcast_to(alpha, list(batch))
+    attrs = _seeded_attrs("RandomGamma", shape, dtype, seed)
+    del attrs["dtype"]
+    return math_ops.maximum(np.finfo(dtype._np).tiny,
+                            execute(RandomGamma, (alpha,), attrs) / beta)
+
+
+def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+    """Poisson samples of rate `lam`, of shape `shape + lam.shape`; `dtype` a float or
+    int32/int64. Not differentiable (as TF). Sequences are not TF's numbers.
+
+    Raises:
+        InvalidArgumentError: a negative dimension.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.poisson([2000], [1.0, 30.0], seed=2)
+        >>> x.shape, [round(float(m)) for m in tf.reduce_mean(x, axis=0).numpy()]
+        (TensorShape([2000, 2]), [1, 30])
+    """
+    rate = as_input(lam)
+    attrs = _seeded_attrs("RandomPoissonV2", shape, dtypes.as_dtype(dtype), seed)
+    return execute(RandomPoissonV2, (rate,), attrs)
