@@ -19,7 +19,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import math_ops, philox
-from .array_ops import stack
+from .array_ops import pad, stack
 from .op_util import as_input, dims_values, int_value, known_only_when_run
 from .random_ops import _drawn_shape, _run_shape
 
@@ -237,7 +237,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     Example:
         >>> import tapeflow as tf
         >>> tf.random.stateless_uniform([3], seed=[1, 2]).numpy()
-        array([0.5884774 , 0.7541946 , 0.31369495], dtype=float32)
+        array([0.8440604 , 0.19204533, 0.9962232 ], dtype=float32)
     """
     return uniform_draw("StatelessRandomUniformV2", shape,
                         lambda: seed_key_counter("StatelessRandomUniformV2", seed, alg),
@@ -256,7 +256,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
     Example:
         >>> import tapeflow as tf
         >>> tf.random.stateless_normal([2], seed=[1, 2]).numpy()
-        array([-0.31118813, -0.54458016], dtype=float32)
+        array([0.5441101 , 0.20738031], dtype=float32)
     """
     dtype = float_dtype("StatelessRandomNormalV2", dtype)
     rnd = philox_draw(StatelessRandomNormalV2, shape,
@@ -440,8 +440,8 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     Example:
         >>> import tapeflow as tf
         >>> x = tf.random.stateless_gamma([1000, 2], [1, 2], alpha=[0.5, 5.0])
-        >>> [round(float(m)) for m in tf.reduce_mean(x, axis=0).numpy().round()]
-        [0, 5]
+        >>> [round(float(m), 1) for m in tf.reduce_mean(x, axis=0).numpy()]
+        [0.5, 5.1]
     """
     dtype = float_dtype("StatelessRandomGammaV3", dtype)
     alpha = convert_to_tensor(alpha, dtype=dtype)
@@ -476,3 +476,184 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
             f"of shape {x.shape.as_list()}, num_samples={count}, dtype={out.name}")
     return execute(StatelessMultinomial, (seed_key_counter("StatelessMultinomial", seed), x),
                    {"num_samples": count, "dtype": out._np})
+
+
+def _simon_round_keys(key, width: int, rounds: int) -> list:
+    """Simon's key schedule for `width`-bit words from three key words [n, 3]."""
+    mask = np.uint64(2 ** width - 1)
+    keys = [key[:, i] & mask for i in range(3)]
+    constant, z = np.uint64(0xFFFFFFFC & (2 ** width - 1)), 0x7369F885192C0EF5 & (2 ** width - 1)
+    for i in range(3, rounds):
+        last = keys[i - 1]
+        keys.append(constant ^ np.uint64(z & 1) ^ keys[i - 3] ^ _rotate(last, width - 3, width)
+                    ^ _rotate(last, width - 4, width))
+        z >>= 1
+    return keys
+
+
+def _rotate(x, left: int, width: int):
+    """`x` rotated left by `left` bits within `width`-bit words."""
+    mask = np.uint64(2 ** width - 1)
+    return ((x << np.uint64(left)) | (x >> np.uint64(width - left))) & mask
+
+
+def _index_shuffle(index, seed, max_index, *, rounds):
+    # A Simon block cipher on the smallest even number (>= 16) of bits that holds max_index,
+    # re-encrypting values above max_index (cycle walking): a bijection of [0, max_index].
+    out_shape = np.broadcast_shapes(index.shape, max_index.shape, seed.shape[:-1])
+    n = int(np.prod(out_shape))
+    values = np.broadcast_to(index, out_shape).astype(np.uint64).reshape(n)
+    top = np.broadcast_to(max_index, out_shape).astype(np.uint64).reshape(n)
+    key = np.broadcast_to(seed.astype(np.int64) & 0xFFFFFFFF, (n, 3)).astype(np.uint64)
+    bits = np.ceil(np.log2(np.maximum(top, 1).astype(np.float64))).astype(np.int64)
+    widths = np.maximum(bits + bits % 2, 16) // 2
+    out = np.zeros(n, np.uint64)
+    for width in np.unique(widths[top > 0]):
+        rows = np.nonzero((widths == width) & (top > 0))[0]
+        round_keys = _simon_round_keys(key[rows], int(width), rounds)
+        current, pending = values[rows], np.arange(rows.size)
+        while pending.size:
+            mask = np.uint64(2 ** int(width) - 1)
+            left, right = (current[pending] >> np.uint64(width)) & mask, current[pending] & mask
+            for i in range(0, rounds, 2):
+                left = left ^ _simon_f(right, int(width)) ^ round_keys[i][pending]
+                right = right ^ _simon_f(left, int(width)) ^ round_keys[i + 1][pending]
+            current[pending] = (left << np.uint64(width)) | right
+            pending = pending[current[pending] > top[rows][pending]]
+        out[rows] = current
+    return out.astype(index.dtype).reshape(out_shape)
+
+
+def _simon_f(x, width: int):
+    return (_rotate(x, 1, width) & _rotate(x, 8, width)) ^ _rotate(x, 2, width)
+
+
+RandomIndexShuffle = define_op("RandomIndexShuffle", _index_shuffle)
+RandomIndexShuffle.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, tuple(
+    np.broadcast_shapes(inputs[0]._dims, inputs[2]._dims, inputs[1]._dims[:-1])))]
+
+
+def random_index_shuffle(index, seed, max_index, rounds=4, name=None) -> Tensor:
+    """The position of `index` in a pseudorandom permutation of [0, max_index] chosen by
+    `seed` (shape [3], or [n, 3] for a batch): TF's permutation bit for bit.
+
+    Raises:
+        InvalidArgumentError: a seed not of shape [3] / [n, 3], batch sizes that differ,
+            `rounds` odd or below 4, or non-integer inputs.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random_index_shuffle(tf.range(4), [498247692, 5, 9], 3).numpy()
+        array([2, 0, 1, 3], dtype=int32)
+    """
+    index, seed = as_input(index), as_input(seed)
+    max_index = convert_to_tensor(max_index, dtype=index.dtype)
+    batch = {d for x in (index, max_index) for d in x.shape.as_list()[:1]} | set(
+        seed.shape.as_list()[:-1])
+    if not (index.dtype.is_integer and seed.dtype.is_integer) or index.ndim > 1 \
+            or max_index.ndim > 1 or seed.ndim not in (1, 2) or seed.shape[-1] != 3 \
+            or len(batch) > 1 or rounds < 4 or rounds % 2:
+        raise errors.InvalidArgumentError(
+            None, "RandomIndexShuffle", f"RandomIndexShuffle: index and max_index must be "
+            f"integer scalars or vectors and seed an integer [3] or [n, 3] tensor with one batch "
+            f"size, rounds even and >= 4; got index {index.shape.as_list()}, seed "
+            f"{seed.shape.as_list()} ({seed.dtype.name}), max_index {max_index.shape.as_list()}, "
+            f"rounds={rounds}")
+    return execute(RandomIndexShuffle, (index, seed, max_index), {"rounds": int(rounds)})
+
+
+def index_shuffle(index, seed, max_index) -> Tensor:
+    """The position of `index` in a pseudorandom permutation of [0, max_index] chosen by a
+    stateless seed (shape [2], or [n, 2] for a batch): TF's permutation bit for bit.
+
+    Raises:
+        InvalidArgumentError: see `tf.random_index_shuffle`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.random.experimental.index_shuffle(tf.range(4), seed=[5, 9], max_index=3).numpy()
+        array([2, 0, 1, 3], dtype=int32)
+    """
+    seed = as_input(seed)
+    padded = pad(seed, [[1, 0]] + [[0, 0]] * (seed.ndim - 1), constant_values=498247692)
+    return random_index_shuffle(index, padded, max_index)
+
+
+def _shuffle(key_counter, value):
+    if value.ndim == 0:
+        return value
+    return value[numpy_generator(key_counter).permutation(value.shape[0])]
+
+
+StatelessShuffle = define_op("StatelessShuffle", _shuffle)
+StatelessShuffle.shape_fn = lambda inputs, attrs: [(inputs[1]._value.dtype, inputs[1]._dims)]
+
+
+def stateless_shuffle(value, seed, alg="auto_select", name=None) -> Tensor:
+    """`value` with its first dimension permuted as `seed` decides (tapeflow's permutation,
+    not TF's).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.experimental.stateless_shuffle(tf.range(5), seed=[1, 2])
+        >>> sorted(x.numpy().tolist())
+        [0, 1, 2, 3, 4]
+    """
+    return execute(StatelessShuffle, (seed_key_counter("StatelessShuffle", seed, alg),
+                                      as_input(value)), {})
+
+
+def _parameterized_truncated_normal(key_counter, means, stddevs, minvals, maxvals, *, shape):
+    # Inverse CDF of a uniform draw, on the side of the bounds away from the mean's tail
+    # (flipped when the interval lies above the mean) so that the CDF differences keep
+    # their digits: the sample moves smoothly with the parameters, as the implicit gradient
+    # assumes.
+    from .special_ops import scipy_special
+    special = scipy_special()
+    mean, std, low, high = (np.broadcast_to(p, shape).astype(np.float64)
+                            for p in (means, stddevs, minvals, maxvals))
+    alpha, beta = (low - mean) / std, (high - mean) / std
+    flip = alpha > 0
+    alpha, beta = np.where(flip, -beta, alpha), np.where(flip, -alpha, beta)
+    key, counter = key_counter_values(key_counter)
+    u = philox.uniform(key, counter, int(np.prod(shape)), np.float64).reshape(shape)
+    lower, upper = special.ndtr(alpha), special.ndtr(beta)
+    z = special.ndtri(lower + u * (upper - lower))
+    return (mean + std * np.where(flip, -z, z)).astype(means.dtype)
+
+
+StatelessParameterizedTruncatedNormal = define_op("StatelessParameterizedTruncatedNormal",
+                                                  _parameterized_truncated_normal)
+StatelessParameterizedTruncatedNormal.shape_fn = lambda inputs, attrs: [
+    (inputs[1]._value.dtype, tuple(attrs["shape"]))]
+
+
+def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0,
+                                             maxvals=2.0, name=None) -> Tensor:
+    """Normal samples of mean `means` and deviation `stddevs` restricted to
+    [minvals, maxvals], depending only on `seed` (tapeflow's values are not TF's).
+
+    Differentiable with respect to all four parameters (the implicit gradient: the sample
+    keeps its place in the truncated distribution), as TF. Needs SciPy.
+
+    Raises:
+        InvalidArgumentError: a bad seed, parameters of different dtypes, or `shape` not
+            ending with their broadcast shape.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.stateless_parameterized_truncated_normal([1000], [1, 2], 1.0, 2.0,
+        ...                                                        0.0, 1.5)
+        >>> bool(tf.reduce_min(x) >= 0.0 and tf.reduce_max(x) <= 1.5)
+        True
+    """
+    params = [as_input(p) for p in (means, stddevs, minvals, maxvals)]
+    if len({p.dtype for p in params}) > 1 or not params[0].dtype.is_floating:
+        raise errors.InvalidArgumentError(
+            None, "StatelessParameterizedTruncatedNormal", f"StatelessParameterizedTruncated"
+            f"Normal: means, stddevs, minvals and maxvals must share one float dtype, got "
+            f"{[p.dtype.name for p in params]}")
+    dims = _dominated_shape("StatelessParameterizedTruncatedNormal", shape, *params)
+    key_counter = seed_key_counter("StatelessParameterizedTruncatedNormal", seed)
+    return execute(StatelessParameterizedTruncatedNormal, (key_counter, *params),
+                   {"shape": dims})

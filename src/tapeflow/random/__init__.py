@@ -6,12 +6,14 @@ from ..ops.stateful_random_ops import (Generator, create_rng_state, get_global_g
                                        set_global_generator)
 from ..ops.stateless_random_ops import (Algorithm, fold_in, split, stateless_binomial,
                                         stateless_categorical, stateless_gamma,
-                                        stateless_normal, stateless_poisson,
-                                        stateless_truncated_normal, stateless_uniform)
+                                        stateless_normal, stateless_parameterized_truncated_normal,
+                                        stateless_poisson, stateless_truncated_normal,
+                                        stateless_uniform)
 from . import experimental
 
 __all__ = ["Algorithm", "Generator", "categorical", "create_rng_state", "experimental",
            "fold_in", "gamma", "get_global_generator", "normal", "poisson", "set_global_generator",
            "set_seed", "shuffle", "split", "stateless_binomial", "stateless_categorical",
-           "stateless_gamma", "stateless_normal", "stateless_poisson",
+           "stateless_gamma", "stateless_normal", "stateless_parameterized_truncated_normal",
+           "stateless_poisson",
            "stateless_truncated_normal", "stateless_uniform", "truncated_normal", "uniform"]

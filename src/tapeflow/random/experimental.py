@@ -1,9 +1,9 @@
 """tf.random.experimental: Generators and stateless seed handling under their older names."""
 from ..ops.stateful_random_ops import (Generator, create_rng_state, get_global_generator,
                                        set_global_generator)
-from ..ops.stateless_random_ops import Algorithm
+from ..ops.stateless_random_ops import Algorithm, index_shuffle, stateless_shuffle
 from ..ops.stateless_random_ops import fold_in as stateless_fold_in
 from ..ops.stateless_random_ops import split as stateless_split
 
-__all__ = ["Algorithm", "Generator", "create_rng_state", "get_global_generator",
-           "set_global_generator", "stateless_fold_in", "stateless_split"]
+__all__ = ["Algorithm", "Generator", "create_rng_state", "get_global_generator", "index_shuffle",
+           "set_global_generator", "stateless_fold_in", "stateless_shuffle", "stateless_split"]

@@ -10,7 +10,7 @@ from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
 from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # noqa: F401
                counting_cases,
                diag_cases, gather_cases, graph_cases, indexing_cases, linalg_cases,
-               math_cases, nn_cases, reduction_cases, segment_cases, signal_cases, space_cases,
+               math_cases, nn_cases, random_cases, reduction_cases, segment_cases, signal_cases, space_cases,
                special_cases)  # (each adds its rows)
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]
