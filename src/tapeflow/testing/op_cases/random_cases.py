@@ -26,12 +26,13 @@ case("StatelessMultinomial", lambda logits: tf.random.stateless_categorical(logi
 case("RandomPoissonV2", lambda lam: tf.random.poisson([2], lam, seed=1), positive(3),
      differentiable=False)
 # The sample's derivative holds its CDF level fixed; a rejection sampler's draw at a fixed
-# seed moves differently with alpha, so the rule is checked against the inverse CDF instead.
+# seed moves differently with alpha, so the rule is checked against SciPy's inverse CDF.
 for _op in ("RandomGamma", "StatelessRandomGammaV3"):
-    EXEMPT[_op] = "tests/random/test_distributions.py (against SciPy's inverse gamma CDF)"
-for _op in ("RandomGammaGrad", "StatelessShuffle"):
-    EXEMPT[_op] = "tests/random/test_distributions.py (no gradient rule, as TF: LookupError)"
+    EXEMPT[_op] = "tests/ops/test_random_ops.py, test_stateless_random_ops.py (inverse CDF)"
+EXEMPT["RandomGammaGrad"] = "tests/ops/test_random_ops.py (no rule, as TF: LookupError)"
+EXEMPT["StatelessShuffle"] = "tests/ops/test_stateless_random_ops.py (no rule, as TF)"
 for _op in ("StatelessRandomGetKeyCounter", "StatelessRandomUniformV2", "StatelessRandomNormalV2",
             "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
-            "StatelessRandomUniformFullIntV2", "RngSkip", "RandomIndexShuffle"):
-    EXEMPT[_op] = "tests/random/test_stateless.py (integer inputs only: never recorded)"
+            "StatelessRandomUniformFullIntV2", "RandomIndexShuffle"):
+    EXEMPT[_op] = "tests/ops/test_stateless_random_ops.py (integer inputs only: never recorded)"
+EXEMPT["RngSkip"] = "tests/ops/test_stateful_random_ops.py (integer inputs only: never recorded)"
