@@ -134,7 +134,8 @@ def test_binomial_poisson_and_categorical_statistics():
     p = tf.random.stateless_poisson([5000, 2], [3, 4], [2.0, 50.0], tf.float64)
     assert p.dtype == tf.float64
     np.testing.assert_allclose(p.numpy().mean(axis=0), [2.0, 50.0], rtol=0.03)
-    c = tf.random.stateless_categorical([[np.log(0.2), np.log(0.8)], [0.0, -np.inf]], 4000, [5, 6], tf.int32)
+    c = tf.random.stateless_categorical([[np.log(0.2), np.log(0.8)], [0.0, -np.inf]], 4000,
+                                        [5, 6], tf.int32)
     assert c.dtype == tf.int32 and abs(c.numpy()[0].mean() - 0.8) < 0.03
     assert (c.numpy()[1] == 0).all()
 

@@ -124,3 +124,54 @@ def test_gamma_sample_gradient_matches_tensorflow(parity):
     ours = RandomGammaGrad(alpha, sample)
     theirs = parity.tf.raw_ops.RandomGammaGrad(alpha=alpha, sample=sample).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-9)
+
+
+LABELS = np.array([[1, 7], [3, 3], [0, 9]], np.int64)
+W = np.random.default_rng(3).standard_normal((12, 4)).astype(np.float32)
+B = np.random.default_rng(4).standard_normal(12).astype(np.float32)
+X = np.random.default_rng(5).standard_normal((3, 4)).astype(np.float32)
+
+
+def _samplers(tf):
+    out = []
+    for sampler, extra in ((tf.random.uniform_candidate_sampler, {"range_max": 12}),
+                           (tf.random.log_uniform_candidate_sampler, {"range_max": 12}),
+                           (tf.random.learned_unigram_candidate_sampler, {"range_max": 12}),
+                           (tf.random.fixed_unigram_candidate_sampler,
+                            {"range_max": 12, "unigrams": [float(i + 1) for i in range(12)]})):
+        for unique in (False, True):
+            s, t, e = sampler(LABELS, 2, 5, unique, seed=1, **extra)
+            out.append([s.shape, s.dtype, t if not unique else (t.shape, t.dtype), e.shape,
+                        e.dtype])
+    # A learned sampler's first and second calls (it counts the first's true classes).
+    out += [tf.random.learned_unigram_candidate_sampler(LABELS, 2, 5, False, 12, seed=7)[1]
+            for _ in range(2)]
+    return out + [raised(tf.nn.all_candidate_sampler, LABELS, 2, 5, False),
+                  tf.nn.all_candidate_sampler(LABELS, 2, 12, True)]
+
+
+SAMPLED = (np.array([2, 7, 11, 3], np.int64), np.full((3, 2), 0.5, np.float32),
+           np.array([0.25, 0.5, 0.75, 1.0], np.float32))
+APPROXIMATE = {
+    "candidate samplers": _samplers,
+    "accidental hits": lambda tf: list(tf.nn.compute_accidental_hits(LABELS, [3, 9, 1, 3], 2)),
+    "sampled softmax loss": lambda tf: [
+        tf.nn.sampled_softmax_loss(W, B, LABELS, X, 4, 12, num_true=2, sampled_values=SAMPLED),
+        tf.nn.sampled_softmax_loss(W, B, LABELS[:, :1], X, 4, 12, sampled_values=SAMPLED,
+                                   remove_accidental_hits=False)],
+    "nce loss": lambda tf: [
+        tf.nn.nce_loss(W, B, LABELS, X, 4, 12, num_true=2, sampled_values=SAMPLED),
+        tf.nn.nce_loss(W, B, LABELS[:, :1], X, 4, 12, sampled_values=SAMPLED,
+                       remove_accidental_hits=True)],
+    "sampler errors": lambda tf: [
+        raised(tf.random.uniform_candidate_sampler, LABELS, 2, 13, True, 12),
+        raised(tf.random.uniform_candidate_sampler, LABELS, 2, 3, True, 5),
+        raised(tf.random.uniform_candidate_sampler, [1, 2], 1, 3, True, 5)],
+}
+
+
+@pytest.mark.parametrize("label", list(APPROXIMATE))
+def test_samplers_and_sampled_losses_match_tensorflow(label, parity):
+    theirs = parity.describe(parity.tf, raised(APPROXIMATE[label], parity.tf))
+    ours = parity.describe(tapeflow, raised(APPROXIMATE[label], tapeflow))
+    parity.assert_same(ours, theirs, rtol=1e-6, atol=1e-6, where=label)
