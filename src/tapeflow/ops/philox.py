@@ -73,7 +73,7 @@ def _unit_float16(x):
     return bits.view(np.float16) - np.float16(1)
 
 
-def _unit_float64(x0, x1):
+def unit_float64(x0, x1):
     bits = (x0 & np.uint32(0xFFFFF)).astype(np.uint64) << np.uint64(32) | x1.astype(np.uint64)
     return (bits | np.uint64(1023 << 52)).view(np.float64) - 1.0
 
@@ -89,7 +89,7 @@ def uniform(key: int, counter: int, size: int, dtype) -> np.ndarray:
     dtype = np.dtype(dtype)
     if dtype == np.float64:
         words = _words(key, counter, size, 2)
-        return _unit_float64(words[:, 0::2], words[:, 1::2]).reshape(-1)[:size]
+        return unit_float64(words[:, 0::2], words[:, 1::2]).reshape(-1)[:size]
     words = _words(key, counter, size, 4).reshape(-1)[:size]
     return _unit_float16(words) if dtype == np.float16 else _unit_float32(words)
 
@@ -120,8 +120,8 @@ def _box_muller_float32(x0, x1):
 
 
 def _box_muller_float64(x0, x1, x2, x3):
-    u1 = np.maximum(_unit_float64(x0, x1), 1e-7)
-    v1 = 2 * math.pi * _unit_float64(x2, x3)
+    u1 = np.maximum(unit_float64(x0, x1), 1e-7)
+    v1 = 2 * math.pi * unit_float64(x2, x3)
     logs = np.fromiter(map(math.log, u1.reshape(-1).tolist()), np.float64, u1.size)
     radius = np.sqrt(-2.0 * logs.reshape(u1.shape))
     return np.sin(v1) * radius, np.cos(v1) * radius

@@ -274,6 +274,25 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return rnd if unit_range else rnd * (high - low) + low
 
 
+def categorical_inputs(op_name: str, logits, num_samples, dtype) -> tuple:
+    """(logits, num_samples, output dtype) of a categorical draw, checked.
+
+    Raises:
+        InvalidArgumentError: `logits` is not a float matrix, a negative `num_samples`, or a
+            dtype other than int32/int64 (int64 when None).
+    """
+    x = as_input(logits)
+    out = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    count = int_value(op_name, num_samples, "num_samples")
+    if x.ndim != 2 or not x.dtype.is_floating or count < 0 or out not in (dtypes.int32,
+                                                                          dtypes.int64):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: logits must be a float matrix, num_samples >= 0 and "
+            f"dtype int32 or int64; got a {x.dtype.name} tensor of shape {x.shape.as_list()}, "
+            f"num_samples={count}, dtype={out.name}")
+    return x, count, out
+
+
 def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor:
     """Draws `num_samples` class indices per row of `logits` (unnormalised log-probabilities).
 
@@ -293,15 +312,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor
         >>> tf.random.categorical(tf.math.log([[0.5, 0.5]]), 5, seed=1).shape
         TensorShape([1, 5])
     """
-    x = as_input(logits)
-    out = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    count = int_value("Multinomial", num_samples, "num_samples")
-    if x.ndim != 2 or not x.dtype.is_floating or count < 0 or out not in (dtypes.int32,
-                                                                          dtypes.int64):
-        raise errors.InvalidArgumentError(
-            None, "Multinomial", f"Multinomial: logits must be a float matrix, num_samples >= 0 "
-            f"and dtype int32 or int64; got a {x.dtype.name} tensor of shape "
-            f"{x.shape.as_list()}, num_samples={count}, dtype={out.name}")
+    x, count, out = categorical_inputs("Multinomial", logits, num_samples, dtype)
     seed1, seed2 = get_seed(seed)
     return execute(Multinomial, (x,), {"num_samples": count, "seed": seed1, "seed2": seed2,
                                        "output_dtype": out._np})

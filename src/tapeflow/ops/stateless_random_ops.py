@@ -21,7 +21,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from . import math_ops, philox
 from .array_ops import pad, stack
 from .op_util import as_input, dims_values, int_value, known_only_when_run
-from .random_ops import _drawn_shape, _run_shape
+from .random_ops import _drawn_shape, _run_shape, categorical_inputs
 
 
 class Algorithm(enum.Enum):
@@ -339,7 +339,7 @@ def _multinomial(key_counter, logits, *, num_samples, dtype):
     batch, classes = logits.shape
     words = philox.blocks(key, counter, np.arange(-(-batch * num_samples // 2),
                                                   dtype=np.uint64)).reshape(-1, 2)
-    draws = philox._unit_float64(words[:, 0], words[:, 1])[:batch * num_samples]
+    draws = philox.unit_float64(words[:, 0], words[:, 1])[:batch * num_samples]
     finite = np.isfinite(logits)
     top = np.max(np.where(finite, logits, -np.inf), axis=1, keepdims=True).astype(np.float64)
     weights = np.where(finite, np.exp(logits.astype(np.float64) - top), 0.0)
@@ -465,15 +465,7 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
         >>> tf.random.stateless_categorical([[0.0, 1.0, 2.0]], 5, seed=[1, 2]).numpy()
         array([[2, 2, 1, 2, 2]])
     """
-    x = as_input(logits)
-    out = dtypes.as_dtype(dtype)
-    count = int_value("StatelessMultinomial", num_samples, "num_samples")
-    if x.ndim != 2 or not x.dtype.is_floating or count < 0 or out not in (dtypes.int32,
-                                                                          dtypes.int64):
-        raise errors.InvalidArgumentError(
-            None, "StatelessMultinomial", f"StatelessMultinomial: logits must be a float "
-            f"matrix, num_samples >= 0 and dtype int32 or int64; got a {x.dtype.name} tensor "
-            f"of shape {x.shape.as_list()}, num_samples={count}, dtype={out.name}")
+    x, count, out = categorical_inputs("StatelessMultinomial", logits, num_samples, dtype)
     return execute(StatelessMultinomial, (seed_key_counter("StatelessMultinomial", seed), x),
                    {"num_samples": count, "dtype": out._np})
 
