@@ -63,6 +63,13 @@ CASES = {
                          tf.random.split([1, 2]), tf.random.split(tf.constant([3, 4], tf.int64), 4),
                          tf.random.experimental.stateless_split([5, 6], 3),
                          tf.random.experimental.stateless_fold_in([5, 6], 0)],
+    "index shuffle": lambda tf: [
+        tf.random.experimental.index_shuffle(tf.range(min(top + 1, 50), dtype=tf.int64),
+                                             seed, tf.constant(top, tf.int64))
+        for top in (0, 1, 9, 1000, 65536, 70000, 2 ** 20 + 5, 2 ** 40)
+        for seed in ([1, 2], [-5, 2 ** 33])]
+    + [tf.random_index_shuffle(tf.constant([3, 1], tf.int32), [[1, 2, 3], [4, 5, 6]], 7,
+                               rounds=6)],
     "stateless categorical": lambda tf: [
         tf.random.stateless_categorical([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]], 7, [3, 4]),
         tf.random.stateless_categorical(np.log([[0.1, 0.2, 0.7]]), 20, [1, 2], tf.int32),

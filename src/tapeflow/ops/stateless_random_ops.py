@@ -497,23 +497,48 @@ def _index_shuffle(index, seed, max_index, *, rounds):
     values = np.broadcast_to(index, out_shape).astype(np.uint64).reshape(n)
     top = np.broadcast_to(max_index, out_shape).astype(np.uint64).reshape(n)
     key = np.broadcast_to(seed.astype(np.int64) & 0xFFFFFFFF, (n, 3)).astype(np.uint64)
-    bits = np.ceil(np.log2(np.maximum(top, 1).astype(np.float64))).astype(np.int64)
+    bits = np.ceil(np.log2(np.maximum(top, 1).astype(np.float64))).astype(np.uint64)
     widths = np.maximum(bits + bits % 2, 16) // 2
     out = np.zeros(n, np.uint64)
-    for width in np.unique(widths[top > 0]):
-        rows = np.nonzero((widths == width) & (top > 0))[0]
-        round_keys = _simon_round_keys(key[rows], int(width), rounds)
-        current, pending = values[rows], np.arange(rows.size)
-        while pending.size:
-            mask = np.uint64(2 ** int(width) - 1)
-            left, right = (current[pending] >> np.uint64(width)) & mask, current[pending] & mask
-            for i in range(0, rounds, 2):
-                left = left ^ _simon_f(right, int(width)) ^ round_keys[i][pending]
-                right = right ^ _simon_f(left, int(width)) ^ round_keys[i + 1][pending]
-            current[pending] = (left << np.uint64(width)) | right
-            pending = pending[current[pending] > top[rows][pending]]
+    groups, which = np.unique(np.column_stack([widths, key, top]), axis=0, return_inverse=True)
+    for g, (width, k0, k1, k2, limit) in enumerate(groups.tolist()):
+        rows = np.nonzero(which.reshape(-1) == g)[0]
+        if limit == 0:
+            continue
+        round_keys = _simon_round_keys(np.array([[k0, k1, k2]], np.uint64), width, rounds)
+        if width <= 10:  # a table of the whole block: walks on a small range are long
+            table = _simon_encrypt(np.arange(2 ** (2 * width), dtype=np.uint64), round_keys,
+                                   width)
+            mask = np.uint64(2 ** (2 * width) - 1)
+            out[rows] = _walked(table, np.uint64(limit), 2 * width)[values[rows] & mask]
+            continue
+        current = _simon_encrypt(values[rows], round_keys, width)
+        while (current > limit).any():
+            outside = current > limit
+            current[outside] = _simon_encrypt(current[outside], round_keys, width)
         out[rows] = current
     return out.astype(index.dtype).reshape(out_shape)
+
+
+def _simon_encrypt(values, round_keys, width: int):
+    mask = np.uint64(2 ** width - 1)
+    left, right = (values >> np.uint64(width)) & mask, values & mask
+    for i in range(0, len(round_keys), 2):
+        left = left ^ _simon_f(right, width) ^ round_keys[i]
+        right = right ^ _simon_f(left, width) ^ round_keys[i + 1]
+    return (left << np.uint64(width)) | right
+
+
+def _walked(table, limit, bits: int):
+    """For each start, the first value <= limit along `table`'s cycle after it, by pointer
+    doubling (a cycle is at most 2**bits long)."""
+    jump = table.copy()
+    for _ in range(bits + 1):
+        outside = jump > limit
+        if not outside.any():
+            break
+        jump[outside] = jump[jump[outside]]
+    return jump
 
 
 def _simon_f(x, width: int):
