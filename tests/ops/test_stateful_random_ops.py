@@ -107,6 +107,9 @@ def test_global_generator_can_be_replaced():
         tf.random.set_global_generator(previous)
     other = tf.random.Generator.from_non_deterministic_state()
     assert not np.array_equal(other.state.numpy(), previous.state.numpy())
+    with pytest.raises(TypeError):
+        tf.random.set_global_generator(3)
+    assert tf.random.get_global_generator() is previous
 
 
 @pytest.mark.parametrize("call,error", [

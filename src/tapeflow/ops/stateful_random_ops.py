@@ -273,11 +273,17 @@ def get_global_generator() -> Generator:
 def set_global_generator(generator: Generator) -> None:
     """Replaces the global generator (ops already built keep the old one).
 
+    Raises:
+        TypeError: `generator` is not a Generator (the global one stays).
+
     Example:
         >>> import tapeflow as tf
         >>> tf.random.set_global_generator(tf.random.Generator.from_seed(7))
         >>> tf.random.get_global_generator().state.numpy()
         array([7, 0, 0])
     """
+    if not isinstance(generator, Generator):
+        raise TypeError(f"set_global_generator needs a tf.random.Generator, got "
+                        f"{type(generator).__name__}")
     with _global_lock:
         _shared["generator"] = generator
