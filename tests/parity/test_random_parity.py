@@ -35,7 +35,24 @@ def _generator_draws(tf, alg):
     return out
 
 
+def _stateful_draws(tf):
+    tf.random.set_seed(1234)
+    logits = tf.constant([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])
+    out = [tf.random.normal([5]), tf.random.uniform([3, 2]), tf.random.truncated_normal([7]),
+           tf.random.uniform([6], -4, 9, tf.int64), tf.random.categorical(logits, 5),
+           tf.nn.dropout(tf.ones([3, 4]), 0.5), tf.random.normal([4], 2.0, 3.0, tf.float64)]
+    for _ in range(2):  # each call of a kernel continues its stream
+        out += [tf.random.normal([3], seed=7), tf.random.uniform([2], seed=7, dtype=tf.float16),
+                tf.random.truncated_normal([5], seed=7, dtype=tf.float64),
+                tf.random.categorical(logits, 6, seed=7),
+                tf.random.uniform([3], 0, 100, tf.int32, seed=7)]
+    tf.random.set_seed(None)
+    out.append(tf.random.normal([3], seed=7))  # the default global seed
+    return out
+
+
 CASES = {
+    "stateful draws with seeds": _stateful_draws,
     "stateless uniform": lambda tf: [
         tf.random.stateless_uniform(shape, _seed(tf, seed), dtype=dtype)
         for seed in SEEDS for shape in SHAPES for dtype in FLOATS],

@@ -168,6 +168,22 @@ def truncated_normal(key: int, counter: int, size: int, dtype) -> np.ndarray:
     return out.reshape(-1)[:size]
 
 
+def categorical(key: int, counter: int, logits, num_samples: int) -> np.ndarray:
+    """`num_samples` class indices per row of `logits` [batch, classes]: each sample takes a
+    float64 from two words, row after row, and scales it by the row's total of
+    exp(logit - max) over finite logits, as TF's CPU kernel in one shard."""
+    batch = logits.shape[0]
+    words = blocks(key, counter, np.arange(-(-batch * num_samples // 2),
+                                           dtype=np.uint64)).reshape(-1, 2)
+    draws = unit_float64(words[:, 0], words[:, 1])[:batch * num_samples].reshape(
+        batch, num_samples)
+    finite = np.isfinite(logits)
+    top = np.max(np.where(finite, logits, -np.inf), axis=1, keepdims=True).astype(np.float64)
+    cdf = np.cumsum(np.where(finite, np.exp(logits.astype(np.float64) - top), 0.0), axis=1)
+    return np.array([np.searchsorted(cdf[b], draws[b] * cdf[b, -1], side="right")
+                     for b in range(batch)], np.int64).reshape(batch, num_samples)
+
+
 # glibc's logf and sincosf (the float32 Box-Muller's), evaluated in float64 as glibc does.
 _H = float.fromhex
 _LOGF_TABLE = np.array([[_H(c), _H(lc)] for c, lc in [

@@ -1,9 +1,12 @@
 """Random ops (tf.random) and nn.dropout, with TF's global-seed / op-seed rules.
 
-Each kernel draws from a fresh `numpy.random.Generator(PCG64)` seeded by (global seed, op
-seed, call count): the same seeds give the same sequence, and each further call of an op
-with the same seeds continues it, as TF's stateful kernels do. Sequences are not
-bit-identical to TF's. No-gradient declarations live in `random_grad.py`.
+A seeded normal, uniform, truncated-normal, integer or categorical kernel is TF's: a Philox
+stream keyed by the global seed with the op seed in its counter, each call of the same
+kernel (op, seeds, dtype) continuing 256 blocks per value further on, so the same seeds give
+TF's numbers. Gamma, Poisson and shuffle draw from a `numpy.random.Generator(PCG64)` seeded
+by (global seed, op seed, call count): the same seeds give the same sequence, not TF's.
+Without any seed a kernel draws from fresh entropy. No-gradient declarations live in
+`random_grad.py`.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.shape_inference import constant_shape
 from ..framework.tensor import Tensor, convert_to_tensor
-from . import math_ops
+from . import math_ops, philox
 from .array_ops import shape as shape_of_tensor, stack
 from .op_util import as_input, dims_values, int_value, known_only_when_run
 
@@ -26,13 +29,14 @@ _MAXINT32 = 2 ** 31 - 1
 
 
 class _SeedState:
-    """The global seed, the op-seed sequence it starts, and each seeded kernel's call count."""
+    """The global seed, the op-seed sequence it starts, and how far each seeded kernel has
+    gone: its calls (NumPy-drawn kernels) or the Philox blocks it used."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.global_seed = None
         self.op_seeds = None
-        self.counts: dict = {}
+        self.positions: dict = {}
 
 
 _state = _SeedState()
@@ -58,7 +62,7 @@ def set_seed(seed) -> None:
     with _state.lock:
         _state.global_seed = None if seed is None else int(seed)
         _state.op_seeds = None if seed is None else random.Random(int(seed))
-        _state.counts.clear()
+        _state.positions.clear()
 
 
 def get_seed(op_seed) -> tuple:
@@ -78,17 +82,24 @@ def get_seed(op_seed) -> tuple:
 def _generator(op_name: str, seed, seed2) -> np.random.Generator:
     if seed is None:
         return np.random.default_rng()
-    key = (op_name, seed, seed2)
     with _state.lock:
-        count = _state.counts.get(key, 0)
-        _state.counts[key] = count + 1
+        count = _state.positions.get((op_name, seed, seed2), 0)
+        _state.positions[(op_name, seed, seed2)] = count + 1
     return np.random.Generator(np.random.PCG64([seed, seed2, count]))
 
 
-def _draw_float(draw, shape, dtype):
-    if dtype in (np.float32, np.float64):
-        return draw(shape, dtype=dtype)
-    return draw(shape, dtype=np.float32).astype(dtype)
+def _stream(op_name: str, seed, seed2, dtype, blocks: int) -> tuple:
+    """The Philox (key, counter) of this call of a seeded kernel, which reserves `blocks`:
+    TF's key is the seed and its counter the op seed in the high half, advanced by what
+    earlier calls of the kernel (op, seeds, dtype) reserved. Random without seeds."""
+    if seed is None:
+        return int(np.random.default_rng().integers(2 ** 63)), 0
+    mask = 2 ** 64 - 1
+    position = (op_name, seed, seed2, np.dtype(dtype).str)
+    with _state.lock:
+        offset = _state.positions.get(position, 0)
+        _state.positions[position] = offset + blocks
+    return seed & mask, philox.skip((seed2 & mask) << 64, offset)
 
 
 def _run_shape(given: tuple, shape):
@@ -96,44 +107,23 @@ def _run_shape(given: tuple, shape):
     return tuple(int(d) for d in given[0]) if given else shape
 
 
-def _standard_normal(*given, shape, dtype, seed, seed2):
-    shape = _run_shape(given, shape)
-    rng = _generator("RandomStandardNormal", seed, seed2)
-    return _draw_float(rng.standard_normal, shape, dtype)
-
-
-def _uniform(*given, shape, dtype, seed, seed2):
-    shape = _run_shape(given, shape)
-    return _draw_float(_generator("RandomUniform", seed, seed2).random, shape, dtype)
-
-
-def _uniform_int(shape, minval, maxval, dtype, seed, seed2):
-    return _generator("RandomUniformInt", seed, seed2).integers(minval, maxval, shape, dtype)
-
-
-def _truncated_normal(*given, shape, dtype, seed, seed2):
-    shape = _run_shape(given, shape)
-    rng = _generator("TruncatedNormal", seed, seed2)
-    out = _draw_float(rng.standard_normal, shape, dtype)
-    outside = np.abs(out) > 2
-    while outside.any():  # re-draw only the values beyond two standard deviations
-        out[outside] = _draw_float(rng.standard_normal, int(outside.sum()), dtype)
-        outside = np.abs(out) > 2
-    return out
+def _philox_kernel(op_name: str, fill):
+    """A kernel drawing `fill(key, counter, size, dtype)` from its Philox stream."""
+    def kernel(*given, shape, dtype, seed, seed2, **bounds):
+        shape = _run_shape(given, shape)
+        size = int(np.prod(shape, dtype=np.int64))
+        key, counter = _stream(op_name, seed, seed2, dtype,
+                               philox.RESERVED_PER_OUTPUT * size)
+        return fill(key, counter, size, dtype, **bounds).reshape(shape)
+    return kernel
 
 
 def _multinomial(logits, num_samples, seed, seed2, output_dtype):
-    rng = _generator("Multinomial", seed, seed2)
-    batch, classes = logits.shape
-    weights = np.exp(logits.astype(np.float64) - np.max(logits, axis=1, keepdims=True))
-    cdf = np.cumsum(weights, axis=1)
-    cdf /= cdf[:, -1:]
-    # One searchsorted over all rows: row r's cdf is shifted into [r, r + 1].
-    rows = np.arange(batch)[:, None]
-    draws = rng.random((batch, num_samples)) + rows
-    picks = np.searchsorted((cdf + rows).ravel(), draws.ravel(), side="right")
-    picks = picks.reshape(batch, num_samples) - rows * classes
-    return np.minimum(picks, classes - 1).astype(output_dtype)
+    batch = logits.shape[0]
+    # TF reserves 256 blocks per two words of each sample, in rows of multiples of four.
+    reserved = batch * -(-num_samples // 4) * 4 * 2 * philox.RESERVED_PER_OUTPUT
+    key, counter = _stream("Multinomial", seed, seed2, logits.dtype, reserved)
+    return philox.categorical(key, counter, logits, num_samples).astype(output_dtype)
 
 
 def _shuffle(value, seed, seed2):
@@ -142,10 +132,13 @@ def _shuffle(value, seed, seed2):
     return value[_generator("RandomShuffle", seed, seed2).permutation(value.shape[0])]
 
 
-RandomStandardNormal = define_op("RandomStandardNormal", _standard_normal)
-RandomUniform = define_op("RandomUniform", _uniform)
-RandomUniformInt = define_op("RandomUniformInt", _uniform_int)
-TruncatedNormal = define_op("TruncatedNormal", _truncated_normal)
+RandomStandardNormal = define_op("RandomStandardNormal",
+                                 _philox_kernel("RandomStandardNormal", philox.normal))
+RandomUniform = define_op("RandomUniform", _philox_kernel("RandomUniform", philox.uniform))
+RandomUniformInt = define_op("RandomUniformInt",
+                             _philox_kernel("RandomUniformInt", philox.uniform_int))
+TruncatedNormal = define_op("TruncatedNormal",
+                            _philox_kernel("TruncatedNormal", philox.truncated_normal))
 Multinomial = define_op("Multinomial", _multinomial)
 RandomShuffle = define_op("RandomShuffle", _shuffle)
 
@@ -263,7 +256,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
                 None, "RandomUniformInt", f"RandomUniformInt: Need minval < maxval: {low} >= "
                 f"{high}")
         attrs = _seeded_attrs("RandomUniformInt", shape, dtype, seed)
-        attrs.update(minval=low, maxval=high)
+        attrs.update(low=low, high=high)
         return execute(RandomUniformInt, (), attrs)
     dtype = _float_dtype("RandomUniform", dtype)
     unit_range = isinstance(minval, numbers.Real) and minval == 0 and (

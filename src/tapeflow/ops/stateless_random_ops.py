@@ -334,19 +334,8 @@ def _gamma(key_counter, alpha, *, shape):
 
 
 def _multinomial(key_counter, logits, *, num_samples, dtype):
-    # Two words per sample, row after row, read as TF's one-shard CPU kernel does.
-    key, counter = key_counter_values(key_counter)
-    batch, classes = logits.shape
-    words = philox.blocks(key, counter, np.arange(-(-batch * num_samples // 2),
-                                                  dtype=np.uint64)).reshape(-1, 2)
-    draws = philox.unit_float64(words[:, 0], words[:, 1])[:batch * num_samples]
-    finite = np.isfinite(logits)
-    top = np.max(np.where(finite, logits, -np.inf), axis=1, keepdims=True).astype(np.float64)
-    weights = np.where(finite, np.exp(logits.astype(np.float64) - top), 0.0)
-    cdf = np.cumsum(weights, axis=1)
-    picks = [np.searchsorted(cdf[b], draws.reshape(batch, num_samples)[b] * cdf[b, -1],
-                             side="right") for b in range(batch)]
-    return np.array(picks, dtype).reshape(batch, num_samples)
+    return philox.categorical(*key_counter_values(key_counter), logits, num_samples).astype(
+        dtype)
 
 
 StatelessRandomBinomial = define_op("StatelessRandomBinomial", _binomial)
