@@ -5,7 +5,7 @@ location and scale, which they apply with ordinary ops; gamma samples are differ
 with respect to their concentration by implicit reparameterisation (the sample moves with
 alpha at a fixed value of its CDF), and so are parameterized truncated normals. RandomShuffle,
 StatelessShuffle and RandomGammaGrad have no rule, as in TF: differentiating through them
-raises LookupError naming the op.
+raises LookupError naming the op, and so does RandomPoissonV2 with respect to its rate.
 """
 import math
 
@@ -23,7 +23,7 @@ from . import stateful_random_ops, stateless_random_ops  # noqa: F401  (define t
 _SQRT_HALF = math.sqrt(0.5)
 
 for _op in ("RandomStandardNormal", "RandomUniform", "RandomUniformInt", "TruncatedNormal",
-            "Multinomial", "RandomPoissonV2", "StatelessRandomGetKeyCounter",
+            "Multinomial", "StatelessRandomGetKeyCounter",
             "StatelessRandomUniformV2", "StatelessRandomNormalV2", "StatelessTruncatedNormalV2",
             "StatelessRandomUniformIntV2", "StatelessRandomUniformFullIntV2",
             "StatelessRandomBinomial", "StatelessRandomPoisson", "StatelessMultinomial",

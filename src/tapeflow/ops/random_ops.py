@@ -494,7 +494,8 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None) -
 
 def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
     """Poisson samples of rate `lam`, of shape `shape + lam.shape`; `dtype` a float or
-    int32/int64. Not differentiable (as TF). Sequences are not TF's numbers.
+    int32/int64. As in TF, the op has no gradient rule (differentiating it raises
+    LookupError). Sequences are not TF's numbers.
 
     Raises:
         InvalidArgumentError: a negative dimension.
