@@ -20,6 +20,7 @@ import numpy as np
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 _LOW32 = np.uint64(0xFFFFFFFF)
+_32 = np.uint64(32)
 _MASK64 = 2 ** 64 - 1
 _MASK128 = 2 ** 128 - 1
 # Blocks a stateful or truncated-normal draw reserves per output (group): TF's constant.
@@ -32,18 +33,21 @@ def blocks(key: int, counter: int, offsets) -> np.ndarray:
     offsets = np.asarray(offsets, dtype=np.uint64)
     lo = np.uint64(counter & _MASK64) + offsets
     hi = np.uint64((counter >> 64) & _MASK64) + (lo < offsets).astype(np.uint64)
-    c0, c1 = (lo & _LOW32).astype(np.uint32), (lo >> np.uint64(32)).astype(np.uint32)
-    c2, c3 = (hi & _LOW32).astype(np.uint32), (hi >> np.uint64(32)).astype(np.uint32)
+    # The four words held in uint64 (each below 2**32): products need no conversions.
+    c0, c1, c2, c3 = lo & _LOW32, lo >> _32, hi & _LOW32, hi >> _32
     k0, k1 = key & 0xFFFFFFFF, (key >> 32) & 0xFFFFFFFF
     for _ in range(10):
-        p0 = _M0 * c0.astype(np.uint64)
-        p1 = _M1 * c2.astype(np.uint64)
-        c0, c1, c2, c3 = ((p1 >> np.uint64(32)).astype(np.uint32) ^ c1 ^ np.uint32(k0),
-                          p1.astype(np.uint32),
-                          (p0 >> np.uint64(32)).astype(np.uint32) ^ c3 ^ np.uint32(k1),
-                          p0.astype(np.uint32))
+        p0, p1 = c0 * _M0, c2 * _M1
+        c0 = np.right_shift(p1, _32, out=c0)
+        c0 ^= c1
+        c0 ^= np.uint64(k0)
+        c2 = np.right_shift(p0, _32, out=c2)
+        c2 ^= c3
+        c2 ^= np.uint64(k1)
+        c1 = np.bitwise_and(p1, _LOW32, out=p1)
+        c3 = np.bitwise_and(p0, _LOW32, out=p0)
         k0, k1 = (k0 + _W0) & 0xFFFFFFFF, (k1 + _W1) & 0xFFFFFFFF
-    return np.stack([c0, c1, c2, c3], axis=-1)
+    return np.stack([c0, c1, c2, c3], axis=-1).astype(np.uint32)
 
 
 def key_counter_from_seed(seed0: int, seed1: int) -> tuple:
@@ -152,19 +156,21 @@ def truncated_normal(key: int, counter: int, size: int, dtype) -> np.ndarray:
     stride = per_group * RESERVED_PER_OUTPUT // 4
     out = np.empty((groups, per_group), dtype)
     pending = np.arange(groups, dtype=np.uint64)
-    read = 2  # blocks per group; almost always enough (each candidate is kept with p 0.95)
     # Bounds are checked before a float16 rounding, as TF does.
     exact = np.float64 if dtype == np.float64 else np.float32
+    earlier = np.empty((groups, 0), exact)
+    start, read = 0, 1  # one block is enough for most groups (each candidate is kept w.p. 0.95)
     while pending.size:
-        offsets = pending[:, None] * np.uint64(stride) + np.arange(read, dtype=np.uint64)
-        candidates = _normal_groups(blocks(key, counter, offsets), exact).reshape(
-            pending.size, -1)
+        offsets = pending[:, None] * np.uint64(stride) + np.arange(start, start + read,
+                                                                    dtype=np.uint64)
+        candidates = np.concatenate([earlier, _normal_groups(
+            blocks(key, counter, offsets), exact).reshape(pending.size, -1)], axis=1)
         inside = np.abs(candidates) < 2
-        done = inside.sum(axis=1) >= per_group
-        first = np.argsort(~inside[done], axis=1, kind="stable")[:, :per_group]
-        out[pending[done].astype(np.intp)] = np.take_along_axis(candidates[done], first, 1)
-        pending = pending[~done]
-        read *= 4
+        kept = inside & (np.cumsum(inside, axis=1) <= per_group)
+        done = kept.sum(axis=1) == per_group
+        out[pending[done].astype(np.intp)] = candidates[done][kept[done]].reshape(-1, per_group)
+        earlier, pending = candidates[~done], pending[~done]
+        start, read = start + read, 2
     return out.reshape(-1)[:size]
 
 
