@@ -96,6 +96,18 @@ def test_draws_inside_a_function_advance_the_state():
     np.testing.assert_array_equal(g.state.numpy(), reference.state.numpy())
 
 
+def test_a_checkpoint_saves_and_restores_the_state(tmp_path):
+    g = tf.random.Generator.from_seed(3)
+    checkpoint = tf.train.Checkpoint(generator=g)
+    path = checkpoint.save(str(tmp_path / "generator"))
+    first = g.normal([2]).numpy()
+    checkpoint.restore(path)
+    np.testing.assert_array_equal(g.normal([2]).numpy(), first)
+    holder = tf.Module()
+    holder.generator = g
+    assert len(holder.variables) == 0  # not a Module, as in TF
+
+
 def test_global_generator_can_be_replaced():
     previous = tf.random.get_global_generator()
     assert tf.random.get_global_generator() is previous

@@ -158,6 +158,10 @@ class Generator:
         """The key part of the state (its last word)."""
         return self._state_var.read_value()[-1]
 
+    def _checkpoint_dependencies(self) -> list:
+        """What `tf.train.Checkpoint` saves of a generator: its state, under TF's name."""
+        return [("_state_var", self._state_var)]
+
     def reset(self, state) -> None:
         """Replaces the state."""
         self._state_var.assign(_as_state(state))
