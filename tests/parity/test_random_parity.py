@@ -51,8 +51,21 @@ def _stateful_draws(tf):
     return out
 
 
+def _shuffles(tf):
+    tf.random.set_seed(3)
+    out = [tf.random.shuffle(tf.range(10), seed=5) for _ in range(2)]
+    out += [tf.random.shuffle(tf.reshape(tf.range(14), [7, 2]), seed=5),
+            tf.random.shuffle(tf.constant([[1.0, 2.0]])), tf.random.shuffle(tf.zeros([4, 0])),
+            tf.random.shuffle(tf.range(300, dtype=tf.int64)), tf.random.shuffle(tf.range(9))]
+    tf.random.set_seed(None)
+    return out + [tf.random.experimental.stateless_shuffle(tf.range(10), [1, 2]),
+                  tf.random.experimental.stateless_shuffle(tf.ones([5, 3]) * [[1.0], [2.0], [3.0],
+                                                                              [4.0], [5.0]], [7, 8])]
+
+
 CASES = {
     "stateful draws with seeds": _stateful_draws,
+    "shuffles": _shuffles,
     "stateless uniform": lambda tf: [
         tf.random.stateless_uniform(shape, _seed(tf, seed), dtype=dtype)
         for seed in SEEDS for shape in SHAPES for dtype in FLOATS],

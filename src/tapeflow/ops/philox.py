@@ -190,6 +190,27 @@ def categorical(key: int, counter: int, logits, num_samples: int) -> np.ndarray:
                      for b in range(batch)], np.int64).reshape(batch, num_samples)
 
 
+def shuffle_blocks(rows: int) -> int:
+    """The blocks a shuffle of `rows` rows reserves (a word per swap)."""
+    return -(-(rows - 1) // 4) if rows > 1 else 0
+
+
+def shuffled(key: int, counter: int, value):
+    """`value` with its rows permuted as TF's kernel does: a forward Fisher-Yates shuffle
+    that swaps row i with row i + word_i % (rows - i); a value of at most one row or one
+    element stays as it is."""
+    rows = value.shape[0] if value.ndim else 0
+    if rows <= 1 or value.size <= 1:
+        return value
+    words = blocks(key, counter, np.arange(shuffle_blocks(rows), dtype=np.uint64)).reshape(-1)
+    starts = np.arange(rows - 1, dtype=np.uint64)
+    partners = (starts + words[:rows - 1].astype(np.uint64) % (np.uint64(rows) - starts)).tolist()
+    order = list(range(rows))
+    for i, j in enumerate(partners):
+        order[i], order[j] = order[j], order[i]
+    return value[order]
+
+
 # glibc's logf and sincosf (the float32 Box-Muller's), evaluated in float64 as glibc does.
 _H = float.fromhex
 _LOGF_TABLE = np.array([[_H(c), _H(lc)] for c, lc in [

@@ -1,10 +1,11 @@
 """Random ops (tf.random) and nn.dropout, with TF's global-seed / op-seed rules.
 
-A seeded normal, uniform, truncated-normal, integer or categorical kernel is TF's: a Philox
-stream keyed by the global seed with the op seed in its counter, each call of the same
-kernel (op, seeds, dtype) continuing 256 blocks per value further on, so the same seeds give
-TF's numbers. Gamma, Poisson and shuffle draw from a `numpy.random.Generator(PCG64)` seeded
-by (global seed, op seed, call count): the same seeds give the same sequence, not TF's.
+A seeded normal, uniform, truncated-normal, integer, categorical or shuffle kernel is TF's: a
+Philox stream keyed by the global seed with the op seed in its counter, each call of the
+same kernel (op, seeds, dtype) continuing where the last one's reservation (256 blocks per
+value for most) ended, so the same seeds give TF's numbers. Gamma and Poisson draw from a
+`numpy.random.Generator(PCG64)` seeded by (global seed, op seed, call count): the same seeds
+give the same sequence, not TF's.
 Without any seed a kernel draws from fresh entropy. No-gradient declarations live in
 `random_grad.py`.
 """
@@ -127,9 +128,9 @@ def _multinomial(logits, num_samples, seed, seed2, output_dtype):
 
 
 def _shuffle(value, seed, seed2):
-    if value.ndim == 0:
-        return value
-    return value[_generator("RandomShuffle", seed, seed2).permutation(value.shape[0])]
+    rows = value.shape[0] if value.ndim and value.size > 1 else 0
+    key, counter = _stream("RandomShuffle", seed, seed2, value.dtype, philox.shuffle_blocks(rows))
+    return philox.shuffled(key, counter, value)
 
 
 RandomStandardNormal = define_op("RandomStandardNormal",

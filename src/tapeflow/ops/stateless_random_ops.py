@@ -586,9 +586,7 @@ def index_shuffle(index, seed, max_index) -> Tensor:
 
 
 def _shuffle(key_counter, value):
-    if value.ndim == 0:
-        return value
-    return value[numpy_generator(key_counter).permutation(value.shape[0])]
+    return philox.shuffled(*key_counter_values(key_counter), value)
 
 
 StatelessShuffle = define_op("StatelessShuffle", _shuffle)
@@ -596,8 +594,8 @@ StatelessShuffle.shape_fn = lambda inputs, attrs: [(inputs[1]._value.dtype, inpu
 
 
 def stateless_shuffle(value, seed, alg="auto_select", name=None) -> Tensor:
-    """`value` with its first dimension permuted as `seed` decides (tapeflow's permutation,
-    not TF's).
+    """`value` with its first dimension permuted as `seed` decides: TF's permutation bit
+    for bit.
 
     Example:
         >>> import tapeflow as tf
