@@ -63,8 +63,20 @@ def _shuffles(tf):
                                                                               [4.0], [5.0]], [7, 8])]
 
 
+def _gammas(tf):
+    out = [tf.random.stateless_gamma([6, 4], seed, [0.3, 1.0, 2.5, 150.0], dtype=dtype)
+           for seed in ([1, 2], [7, -8]) for dtype in (tf.float16, tf.float32, tf.float64)]
+    out.append(tf.random.stateless_gamma([3, 2, 2], [3, 4], [0.5, 4.0], [[1.0], [2.0]]))
+    tf.random.set_seed(5)
+    out += [tf.random.gamma([4], [[0.2, 1.0, 3.0]], seed=2) for _ in range(2)]
+    out += [tf.random.gamma([3], 2.0, [1.0, 4.0], dtype=tf.float64), tf.random.gamma([2], 0.9)]
+    tf.random.set_seed(None)
+    return out
+
+
 CASES = {
     "stateful draws with seeds": _stateful_draws,
+    "gammas": _gammas,
     "shuffles": _shuffles,
     "stateless uniform": lambda tf: [
         tf.random.stateless_uniform(shape, _seed(tf, seed), dtype=dtype)

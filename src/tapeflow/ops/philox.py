@@ -126,8 +126,7 @@ def _box_muller_float32(x0, x1):
 def _box_muller_float64(x0, x1, x2, x3):
     u1 = np.maximum(unit_float64(x0, x1), 1e-7)
     v1 = 2 * math.pi * unit_float64(x2, x3)
-    logs = np.fromiter(map(math.log, u1.reshape(-1).tolist()), np.float64, u1.size)
-    radius = np.sqrt(-2.0 * logs.reshape(u1.shape))
+    radius = np.sqrt(-2.0 * _libm(math.log, u1))
     return np.sin(v1) * radius, np.cos(v1) * radius
 
 
@@ -188,6 +187,68 @@ def categorical(key: int, counter: int, logits, num_samples: int) -> np.ndarray:
     cdf = np.cumsum(np.where(finite, np.exp(logits.astype(np.float64) - top), 0.0), axis=1)
     return np.array([np.searchsorted(cdf[b], draws[b] * cdf[b, -1], side="right")
                      for b in range(batch)], np.int64).reshape(batch, num_samples)
+
+
+def _libm(fn, values):
+    """`fn` (a `math` function: the platform's libm, as TF's kernels call it) per element."""
+    flat = np.asarray(values, np.float64).reshape(-1)
+    return np.fromiter(map(fn, flat.tolist()), np.float64, flat.size).reshape(np.shape(values))
+
+
+def gamma(key: int, counter: int, alphas, samples_per_alpha: int) -> np.ndarray:
+    """Standard gamma samples in float64, `samples_per_alpha` per concentration, laid out
+    [samples_per_alpha, len(alphas)]: TF's kernel, lane by lane. Output (alpha i, sample j)
+    reads the blocks reserved for index i * samples_per_alpha + j (256 each): an
+    exponential -log1p(-u) for alpha 1, else Marsaglia and Tsang's transformed rejection
+    with normals and uniforms taken from the end of each two-value block, and for alpha < 1
+    a boost by uniform ** (1 / alpha)."""
+    alphas = np.asarray(alphas, np.float64).reshape(-1)
+    lanes = alphas.size * samples_per_alpha
+    alpha = np.repeat(alphas, samples_per_alpha)
+    position = np.arange(lanes, dtype=np.uint64) * np.uint64(RESERVED_PER_OUTPUT)
+    normals, uniforms = np.zeros((lanes, 2)), np.zeros((lanes, 2))
+    normals_left, uniforms_left = np.zeros(lanes, int), np.zeros(lanes, int)
+    result = np.zeros(lanes)
+
+    def uniform(take):
+        fresh = take[uniforms_left[take] == 0]
+        if fresh.size:
+            words = blocks(key, counter, position[fresh])
+            uniforms[fresh] = np.stack([unit_float64(words[:, 0], words[:, 1]),
+                                        unit_float64(words[:, 2], words[:, 3])], axis=1)
+            uniforms_left[fresh], position[fresh] = 2, position[fresh] + np.uint64(1)
+        uniforms_left[take] -= 1
+        return uniforms[take, uniforms_left[take]]
+
+    exponential = np.nonzero(alpha == 1)[0]
+    result[exponential] = -_libm(math.log1p, -uniform(exponential))
+    pending = np.nonzero(alpha != 1)[0]
+    boost = alpha < 1
+    d = alpha + np.where(boost, 2.0 / 3, -1.0 / 3)
+    c = 1.0 / 3 / np.sqrt(d)
+    while pending.size:
+        fresh = pending[normals_left[pending] == 0]
+        if fresh.size:
+            normals[fresh] = _normal_groups(blocks(key, counter, position[fresh]), np.float64)
+            normals_left[fresh], position[fresh] = 2, position[fresh] + np.uint64(1)
+        normals_left[pending] -= 1
+        x = normals[pending, normals_left[pending]]
+        v = 1 + c[pending] * x
+        tried, x, v = pending[v > 0], x[v > 0], v[v > 0]
+        v = v * v * v
+        u = uniform(tried)
+        accept = u < 1 - 0.0331 * (x * x) * (x * x)
+        unsure = ~accept
+        accept[unsure] = _libm(math.log, u[unsure]) < 0.5 * x[unsure] * x[unsure] + d[tried][
+            unsure] * (1 - v[unsure] + _libm(math.log, v[unsure]))
+        done = tried[accept]
+        result[done] = d[done] * v[accept]
+        boosted = done[boost[done]]
+        result[boosted] *= np.fromiter(map(math.pow, uniform(boosted).tolist(),
+                                           (1 / alpha[boosted]).tolist()), np.float64,
+                                       boosted.size)
+        pending = np.setdiff1d(pending, done, assume_unique=True)
+    return result.reshape(alphas.size, samples_per_alpha).T
 
 
 def shuffle_blocks(rows: int) -> int:

@@ -3,9 +3,9 @@
 A seeded normal, uniform, truncated-normal, integer, categorical or shuffle kernel is TF's: a
 Philox stream keyed by the global seed with the op seed in its counter, each call of the
 same kernel (op, seeds, dtype) continuing where the last one's reservation (256 blocks per
-value for most) ended, so the same seeds give TF's numbers. Gamma and Poisson draw from a
-`numpy.random.Generator(PCG64)` seeded by (global seed, op seed, call count): the same seeds
-give the same sequence, not TF's.
+value for most) ended, so the same seeds give TF's numbers; so are gamma draws. Poisson
+draws come from a `numpy.random.Generator(PCG64)` seeded by (global seed, op seed, call
+count): the same seeds give the same sequence, not TF's.
 Without any seed a kernel draws from fresh entropy. No-gradient declarations live in
 `random_grad.py`.
 """
@@ -383,9 +383,11 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
 
 
 def _gamma(alpha, *, shape, seed, seed2):
-    draw = _generator("RandomGamma", seed, seed2).standard_gamma(
-        np.broadcast_to(alpha, shape + alpha.shape).astype(np.float64))
-    return draw.astype(alpha.dtype)
+    count = int(np.prod(shape, dtype=np.int64))
+    key, counter = _stream("RandomGamma", seed, seed2, alpha.dtype,
+                           philox.RESERVED_PER_OUTPUT * count * alpha.size)
+    return philox.gamma(key, counter, alpha, count).astype(alpha.dtype).reshape(
+        shape + alpha.shape)
 
 
 def _poisson(rate, *, shape, seed, seed2, dtype):
@@ -469,7 +471,7 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None) -
     `shape + broadcast_shape(alpha, beta)`.
 
     Differentiable with respect to `alpha` (TF's implicit reparameterisation gradient) and
-    `beta`. Sequences follow TF's seeding rules but are not TF's numbers.
+    `beta`. With seeds, TF's numbers bit for bit.
 
     Raises:
         InvalidArgumentError: a non-float dtype or a negative dimension.

@@ -4,9 +4,10 @@ counter), with TF's algorithms and numbers for the Philox-based draws.
 A two-integer seed becomes a key and counter through `StatelessRandomGetKeyCounter`; the
 draws take that int64 [3] `key_counter` ([counter low, counter high, key], the layout of a
 `tf.random.Generator`'s state), so a Generator runs the same kernels. Uniform, normal,
-truncated-normal, integer and categorical draws are TF's values bit for bit; binomial,
-Poisson, gamma and the parameterized truncated normal are TF's distributions drawn from a
-NumPy generator keyed by the same state, so they are deterministic but not TF's numbers.
+truncated-normal, integer, categorical, gamma and shuffle draws are TF's values bit for bit;
+binomial and Poisson draws come from a NumPy generator keyed by the same state, and the
+parameterized truncated normal inverts its CDF at a Philox uniform: deterministic, TF's
+distributions, not TF's numbers.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import math_ops, philox
-from .array_ops import pad, stack
+from .array_ops import broadcast_to, pad, stack
 from .op_util import as_input, dims_values, int_value, known_only_when_run
 from .random_ops import _drawn_shape, _run_shape, categorical_inputs
 
@@ -328,9 +329,9 @@ def _poisson(key_counter, lam, *, shape, dtype):
 
 
 def _gamma(key_counter, alpha, *, shape):
-    draw = numpy_generator(key_counter).standard_gamma(
-        np.broadcast_to(alpha, shape).astype(np.float64))
-    return draw.astype(alpha.dtype)
+    key, counter = key_counter_values(key_counter)
+    count = int(np.prod(shape, dtype=np.int64)) // max(alpha.size, 1)
+    return philox.gamma(key, counter, alpha, count).astype(alpha.dtype).reshape(shape)
 
 
 def _multinomial(key_counter, logits, *, num_samples, dtype):
@@ -419,7 +420,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     """Gamma samples of concentration `alpha` and rate `beta` that depend only on `seed`.
 
     Differentiable with respect to `alpha` (implicit reparameterisation, as TF) and `beta`.
-    tapeflow's values are not TF's.
+    TF's values bit for bit.
 
     Raises:
         InvalidArgumentError: a bad seed, or `shape` not ending with the broadcast shape of
@@ -436,6 +437,9 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     alpha = convert_to_tensor(alpha, dtype=dtype)
     beta = convert_to_tensor(1 if beta is None else beta, dtype=dtype)
     dims = _dominated_shape("StatelessRandomGammaV3", shape, alpha, beta)
+    batch = np.broadcast_shapes(tuple(alpha.shape.as_list()), tuple(beta.shape.as_list()))
+    if tuple(alpha.shape.as_list()) != batch:
+        alpha = broadcast_to(alpha, list(batch))
     rnd = execute(StatelessRandomGammaV3, (seed_key_counter("StatelessRandomGammaV3", seed),
                                            alpha), {"shape": dims})
     return math_ops.maximum(np.finfo(dtype._np).tiny, rnd / beta)
