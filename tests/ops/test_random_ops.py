@@ -192,6 +192,14 @@ def test_gamma_gradient_is_the_implicit_reparameterisation():
         outer.gradient(g, alpha)
 
 
+def test_gamma_and_poisson_of_invalid_parameters_return_at_once():
+    # (TF's kernels never return for these)
+    np.testing.assert_array_equal(tf.random.gamma([2], [np.inf, np.nan, -1.0], seed=1).numpy(),
+                                  [[np.inf, np.nan, np.nan]] * 2)
+    np.testing.assert_array_equal(tf.random.poisson([1], [np.inf, np.nan, -1.0], seed=1)
+                                  .numpy(), [[np.inf, np.nan, 0.0]])
+
+
 def test_poisson_shape_dtype_mean_and_no_gradient_rule():
     lam = tf.constant([1.0, 40.0])
     x = tf.random.poisson([3000], lam, seed=2)

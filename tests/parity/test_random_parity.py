@@ -74,8 +74,22 @@ def _gammas(tf):
     return out
 
 
+def _poissons(tf):
+    rates = [0.0, -2.0, 0.5, 3.0, 9.99, 10.0, 50.0, 1000.0]
+    out = [tf.random.stateless_poisson([50, 8], [1, 2], tf.constant(rates, dtype), out)
+           for dtype in (tf.float16, tf.float32, tf.float64)
+           for out in (tf.int32, tf.int64, tf.float32)]
+    tf.random.set_seed(4)
+    out += [tf.random.poisson([30], rates, seed=3) for _ in range(2)]
+    out += [tf.random.poisson([4, 2], [[1.0], [60.0]], tf.int64),
+            tf.random.poisson([5], tf.constant(20.0, tf.float64), tf.float64)]
+    tf.random.set_seed(None)
+    return out
+
+
 CASES = {
     "stateful draws with seeds": _stateful_draws,
+    "poissons": _poissons,
     "gammas": _gammas,
     "shuffles": _shuffles,
     "stateless uniform": lambda tf: [

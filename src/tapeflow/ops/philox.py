@@ -195,48 +195,62 @@ def _libm(fn, values):
     return np.fromiter(map(fn, flat.tolist()), np.float64, flat.size).reshape(np.shape(values))
 
 
+class _Lanes:
+    """Independent draws per output (lane), as TF's gamma and Poisson kernels make them: lane
+    i reads the blocks reserved for it from block 256 i on, a block per request, and uses a
+    block's two (float64) or four (float32) values from the last one down."""
+
+    def __init__(self, key: int, counter: int, lanes: int, dtype) -> None:
+        self.key, self.counter, self.dtype = key, counter, np.dtype(dtype)
+        self.position = np.arange(lanes, dtype=np.uint64) * np.uint64(RESERVED_PER_OUTPUT)
+        width = 2 if self.dtype == np.float64 else 4
+        self.stock = {kind: (np.zeros((lanes, width), self.dtype), np.zeros(lanes, int))
+                      for kind in ("uniform", "normal")}
+
+    def _take(self, kind: str, lanes, fill):
+        values, left = self.stock[kind]
+        fresh = lanes[left[lanes] == 0]
+        if fresh.size:
+            values[fresh] = fill(blocks(self.key, self.counter, self.position[fresh]))
+            left[fresh] = values.shape[1]
+            self.position[fresh] += np.uint64(1)
+        left[lanes] -= 1
+        return values[lanes, left[lanes]]
+
+    def uniform(self, lanes):
+        if self.dtype == np.float64:
+            return self._take("uniform", lanes, lambda w: np.stack(
+                [unit_float64(w[:, 0], w[:, 1]), unit_float64(w[:, 2], w[:, 3])], axis=1))
+        return self._take("uniform", lanes, _unit_float32)
+
+    def normal(self, lanes):
+        return self._take("normal", lanes, lambda w: _normal_groups(w, self.dtype))
+
+
 def gamma(key: int, counter: int, alphas, samples_per_alpha: int) -> np.ndarray:
     """Standard gamma samples in float64, `samples_per_alpha` per concentration, laid out
-    [samples_per_alpha, len(alphas)]: TF's kernel, lane by lane. Output (alpha i, sample j)
-    reads the blocks reserved for index i * samples_per_alpha + j (256 each): an
-    exponential -log1p(-u) for alpha 1, else Marsaglia and Tsang's transformed rejection
-    with normals and uniforms taken from the end of each two-value block, and for alpha < 1
-    a boost by uniform ** (1 / alpha)."""
+    [samples_per_alpha, len(alphas)]: TF's kernel (output i * samples_per_alpha + j is
+    sample j of alpha i): an exponential -log1p(-u) for alpha 1, else Marsaglia and Tsang's
+    transformed rejection, and for alpha < 1 a boost by uniform ** (1 / alpha)."""
     alphas = np.asarray(alphas, np.float64).reshape(-1)
-    lanes = alphas.size * samples_per_alpha
     alpha = np.repeat(alphas, samples_per_alpha)
-    position = np.arange(lanes, dtype=np.uint64) * np.uint64(RESERVED_PER_OUTPUT)
-    normals, uniforms = np.zeros((lanes, 2)), np.zeros((lanes, 2))
-    normals_left, uniforms_left = np.zeros(lanes, int), np.zeros(lanes, int)
-    result = np.zeros(lanes)
-
-    def uniform(take):
-        fresh = take[uniforms_left[take] == 0]
-        if fresh.size:
-            words = blocks(key, counter, position[fresh])
-            uniforms[fresh] = np.stack([unit_float64(words[:, 0], words[:, 1]),
-                                        unit_float64(words[:, 2], words[:, 3])], axis=1)
-            uniforms_left[fresh], position[fresh] = 2, position[fresh] + np.uint64(1)
-        uniforms_left[take] -= 1
-        return uniforms[take, uniforms_left[take]]
-
+    draws = _Lanes(key, counter, alpha.size, np.float64)
+    result = np.zeros(alpha.size)
     exponential = np.nonzero(alpha == 1)[0]
-    result[exponential] = -_libm(math.log1p, -uniform(exponential))
-    pending = np.nonzero(alpha != 1)[0]
+    result[exponential] = -_libm(math.log1p, -draws.uniform(exponential))
+    # (TF's kernel never returns for these; here nan, or inf for an infinite alpha)
+    invalid = ~(alpha > 0) | np.isinf(alpha)
+    result[invalid] = np.where(np.isinf(alpha[invalid]), np.inf, np.nan)
+    pending = np.nonzero((alpha != 1) & ~invalid)[0]
     boost = alpha < 1
     d = alpha + np.where(boost, 2.0 / 3, -1.0 / 3)
     c = 1.0 / 3 / np.sqrt(d)
     while pending.size:
-        fresh = pending[normals_left[pending] == 0]
-        if fresh.size:
-            normals[fresh] = _normal_groups(blocks(key, counter, position[fresh]), np.float64)
-            normals_left[fresh], position[fresh] = 2, position[fresh] + np.uint64(1)
-        normals_left[pending] -= 1
-        x = normals[pending, normals_left[pending]]
+        x = draws.normal(pending)
         v = 1 + c[pending] * x
         tried, x, v = pending[v > 0], x[v > 0], v[v > 0]
         v = v * v * v
-        u = uniform(tried)
+        u = draws.uniform(tried)
         accept = u < 1 - 0.0331 * (x * x) * (x * x)
         unsure = ~accept
         accept[unsure] = _libm(math.log, u[unsure]) < 0.5 * x[unsure] * x[unsure] + d[tried][
@@ -244,11 +258,59 @@ def gamma(key: int, counter: int, alphas, samples_per_alpha: int) -> np.ndarray:
         done = tried[accept]
         result[done] = d[done] * v[accept]
         boosted = done[boost[done]]
-        result[boosted] *= np.fromiter(map(math.pow, uniform(boosted).tolist(),
+        result[boosted] *= np.fromiter(map(math.pow, draws.uniform(boosted).tolist(),
                                            (1 / alpha[boosted]).tolist()), np.float64,
                                        boosted.size)
         pending = np.setdiff1d(pending, done, assume_unique=True)
     return result.reshape(alphas.size, samples_per_alpha).T
+
+
+def poisson(key: int, counter: int, rates, samples_per_rate: int) -> np.ndarray:
+    """Poisson samples in float64, `samples_per_rate` per rate, laid out
+    [samples_per_rate, len(rates)]: TF's kernel (outputs as `gamma`'s), in float64 with the
+    platform's exp, log and lgamma: Knuth's product of uniforms below rate 10, Hormann's
+    transformed rejection from 10 on."""
+    rate = np.repeat(np.asarray(rates, np.float64).reshape(-1), samples_per_rate)
+    draws = _Lanes(key, counter, rate.size, np.float64)
+    result = np.zeros(rate.size)
+    # (TF's kernel never returns for these; here the rate itself)
+    invalid = ~np.isfinite(rate)
+    result[invalid] = rate[invalid]
+    knuth = np.nonzero(rate < 10)[0]
+    bound = _libm(math.exp, -rate[knuth])
+    product, count = np.ones(knuth.size), np.zeros(knuth.size)
+    pending = np.arange(knuth.size)
+    while pending.size:
+        product[pending] = product[pending] * draws.uniform(knuth[pending])
+        hit = product[pending] <= bound[pending]
+        result[knuth[pending[hit]]] = count[pending[hit]]
+        pending = pending[~hit]
+        count[pending] += 1
+    hormann = np.nonzero(~(rate < 10) & ~invalid)[0]
+    r = rate[hormann]
+    log_rate = _libm(math.log, r)
+    b = 0.931 + 2.53 * np.sqrt(r)
+    a = -0.059 + 0.02483 * b
+    inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+    box = 0.9277 - 3.6224 / (b - 2)
+    pending = np.arange(hormann.size)
+    while pending.size:
+        lanes = hormann[pending]
+        u = draws.uniform(lanes) - 0.5
+        v = draws.uniform(lanes)
+        shifted = 0.5 - np.abs(u)
+        p = pending
+        k = np.floor((2 * a[p] / shifted + b[p]) * u + r[p] + 0.43)
+        accept = (shifted >= 0.07) & (v <= box[p])
+        test = ~accept & ~((k < 0) | ((shifted < 0.013) & (v > shifted)))
+        q = p[test]
+        s = _libm(math.log, v[test] * inv_alpha[q] / (a[q] / (shifted[test] * shifted[test])
+                                                       + b[q]))
+        t = -r[q] + k[test] * log_rate[q] - _libm(math.lgamma, k[test] + 1)
+        accept[test] = s <= t
+        result[lanes[accept]] = k[accept]
+        pending = pending[~accept]
+    return result.reshape(-1, samples_per_rate).T
 
 
 def shuffle_blocks(rows: int) -> int:

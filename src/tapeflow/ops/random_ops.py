@@ -3,9 +3,7 @@
 A seeded normal, uniform, truncated-normal, integer, categorical or shuffle kernel is TF's: a
 Philox stream keyed by the global seed with the op seed in its counter, each call of the
 same kernel (op, seeds, dtype) continuing where the last one's reservation (256 blocks per
-value for most) ended, so the same seeds give TF's numbers; so are gamma draws. Poisson
-draws come from a `numpy.random.Generator(PCG64)` seeded by (global seed, op seed, call
-count): the same seeds give the same sequence, not TF's.
+value for most) ended, so the same seeds give TF's numbers; so are gamma and Poisson draws.
 Without any seed a kernel draws from fresh entropy. No-gradient declarations live in
 `random_grad.py`.
 """
@@ -391,8 +389,10 @@ def _gamma(alpha, *, shape, seed, seed2):
 
 
 def _poisson(rate, *, shape, seed, seed2, dtype):
-    rates = np.broadcast_to(rate, shape + rate.shape)
-    return _generator("RandomPoissonV2", seed, seed2).poisson(rates).astype(dtype)
+    count = int(np.prod(shape, dtype=np.int64))
+    key, counter = _stream("RandomPoissonV2", seed, seed2, rate.dtype,
+                           philox.RESERVED_PER_OUTPUT * count * rate.size)
+    return philox.poisson(key, counter, rate, count).astype(dtype).reshape(shape + rate.shape)
 
 
 def _gamma_sample_grad(alpha, sample):
@@ -498,7 +498,7 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None) -
 def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
     """Poisson samples of rate `lam`, of shape `shape + lam.shape`; `dtype` a float or
     int32/int64. As in TF, the op has no gradient rule (differentiating it raises
-    LookupError). Sequences are not TF's numbers.
+    LookupError). With seeds, TF's numbers bit for bit.
 
     Raises:
         InvalidArgumentError: a negative dimension.

@@ -4,8 +4,8 @@ counter), with TF's algorithms and numbers for the Philox-based draws.
 A two-integer seed becomes a key and counter through `StatelessRandomGetKeyCounter`; the
 draws take that int64 [3] `key_counter` ([counter low, counter high, key], the layout of a
 `tf.random.Generator`'s state), so a Generator runs the same kernels. Uniform, normal,
-truncated-normal, integer, categorical, gamma and shuffle draws are TF's values bit for bit;
-binomial and Poisson draws come from a NumPy generator keyed by the same state, and the
+truncated-normal, integer, categorical, gamma, Poisson and shuffle draws are TF's values bit
+for bit; binomial draws come from a NumPy generator keyed by the same state, and the
 parameterized truncated normal inverts its CDF at a Philox uniform: deterministic, TF's
 distributions, not TF's numbers.
 """
@@ -325,7 +325,9 @@ def _binomial(key_counter, counts, probs, *, shape, dtype):
 
 
 def _poisson(key_counter, lam, *, shape, dtype):
-    return numpy_generator(key_counter).poisson(np.broadcast_to(lam, shape)).astype(dtype)
+    key, counter = key_counter_values(key_counter)
+    count = int(np.prod(shape, dtype=np.int64)) // max(lam.size, 1)
+    return philox.poisson(key, counter, lam, count).astype(dtype).reshape(shape)
 
 
 def _gamma(key_counter, alpha, *, shape):
@@ -399,7 +401,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32,
 
 def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None) -> Tensor:
     """Poisson samples of rate `lam` (broadcast to the end of `shape`) that depend only on
-    `seed`; `dtype` may be a float or an int32/int64. tapeflow's values are not TF's.
+    `seed`; `dtype` may be a float or an int32/int64. TF's values bit for bit.
 
     Raises:
         InvalidArgumentError: a bad seed, or `shape` not ending with `lam`'s shape.
