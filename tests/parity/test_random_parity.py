@@ -87,8 +87,24 @@ def _poissons(tf):
     return out
 
 
+COUNTS = [0.0, 5.0, 10.0, 30.0, 100.0, 1000.0, 20.0, 50.0, 7.0]
+PROBS = [0.5, 0.3, 0.95, 0.5, 0.02, 0.7, 0.0, 1.0, 0.6]
+
+
+def _binomials(tf):
+    out = [tf.random.stateless_binomial([40, 9], seed, tf.constant(COUNTS, dtype),
+                                        tf.constant(PROBS, dtype), output)
+           for seed in ([1, 2], [5, 6]) for dtype in (tf.float16, tf.float32, tf.float64)
+           for output in (tf.int32, tf.float64)]
+    out.append(tf.random.stateless_binomial([3, 2, 2], [1, 2], [[10.0], [40.0]], [0.4, 0.9]))
+    g = tf.random.Generator.from_seed(8)
+    out += [g.binomial([7, 9], COUNTS, PROBS), g.state, g.binomial([5], 60.0, 0.25), g.state]
+    return out
+
+
 CASES = {
     "stateful draws with seeds": _stateful_draws,
+    "binomials": _binomials,
     "poissons": _poissons,
     "gammas": _gammas,
     "shuffles": _shuffles,

@@ -190,9 +190,24 @@ def categorical(key: int, counter: int, logits, num_samples: int) -> np.ndarray:
 
 
 def _libm(fn, values):
-    """`fn` (a `math` function: the platform's libm, as TF's kernels call it) per element."""
-    flat = np.asarray(values, np.float64).reshape(-1)
-    return np.fromiter(map(fn, flat.tolist()), np.float64, flat.size).reshape(np.shape(values))
+    """`fn` (a `math` function: the platform's libm, as TF's kernels call it) per element;
+    where `math` refuses a value (log(0), an overflow) NumPy's answer (-inf, inf, nan)."""
+    flat = np.asarray(values, np.float64).reshape(-1).tolist()
+    try:
+        out = np.fromiter(map(fn, flat), np.float64, len(flat))
+    except (ValueError, OverflowError):
+        out = np.array([_guarded(fn, x) for x in flat], np.float64)
+    return out.reshape(np.shape(values))
+
+
+def _guarded(fn, x: float) -> float:
+    try:
+        return fn(x)
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        with np.errstate(all="ignore"):
+            return float(getattr(np, fn.__name__, lambda _: math.inf)(x))
 
 
 class _Lanes:
@@ -200,9 +215,10 @@ class _Lanes:
     i reads the blocks reserved for it from block 256 i on, a block per request, and uses a
     block's two (float64) or four (float32) values from the last one down."""
 
-    def __init__(self, key: int, counter: int, lanes: int, dtype) -> None:
+    def __init__(self, key: int, counter: int, lanes: int, dtype, reserved=None) -> None:
         self.key, self.counter, self.dtype = key, counter, np.dtype(dtype)
-        self.position = np.arange(lanes, dtype=np.uint64) * np.uint64(RESERVED_PER_OUTPUT)
+        self.position = np.arange(lanes, dtype=np.uint64) * np.uint64(RESERVED_PER_OUTPUT) \
+            if reserved is None else np.arange(lanes, dtype=np.uint64) * reserved
         width = 2 if self.dtype == np.float64 else 4
         self.stock = {kind: (np.zeros((lanes, width), self.dtype), np.zeros(lanes, int))
                       for kind in ("uniform", "normal")}
@@ -311,6 +327,95 @@ def poisson(key: int, counter: int, rates, samples_per_rate: int) -> np.ndarray:
         result[lanes[accept]] = k[accept]
         pending = pending[~accept]
     return result.reshape(-1, samples_per_rate).T
+
+
+_STIRLING_TAILS = np.array([0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                            0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                            0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                            0.00833056343336287])
+
+
+def _stirling_tail(k):
+    """log k! minus Stirling's approximation: a table to 9, the series beyond."""
+    squared = (k + 1) * (k + 1)
+    series = (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / squared) / squared) / (k + 1)
+    return np.where(k <= 9, _STIRLING_TAILS[np.clip(k, 0, 9).astype(int)], series)
+
+
+def binomial(key: int, counter: int, counts, probs, samples_per_batch: int) -> np.ndarray:
+    """Binomial samples in float64 for flat parameter batches `counts`, `probs` (of one float
+    dtype, in which the method is chosen), laid out [samples_per_batch, batches]: TF's
+    kernel (outputs as `gamma`'s): inversion by geometric sums (42 blocks reserved per output)
+    where the mean (of successes or of failures, the rarer) is below 10, else Hormann's
+    BTRS (256 blocks per output)."""
+    counts, probs = np.asarray(counts), np.asarray(probs)
+    one = probs.dtype.type(1)
+    flipped = probs > probs.dtype.type(0.5)
+    q = np.where(flipped, one - probs, probs)  # the rarer outcome's probability, in T
+    small = counts * q < probs.dtype.type(10)
+    count = np.repeat(counts.astype(np.float64), samples_per_batch)
+    p = np.repeat(q.astype(np.float64), samples_per_batch)
+    flip = np.repeat(flipped, samples_per_batch)
+    lanes = np.arange(count.size)
+    prob = np.repeat(probs, samples_per_batch)
+    result = np.where(np.isnan(prob), np.nan, np.where(prob >= one, count, 0.0))
+    drawn = (count > 0) & (prob > 0) & (prob < one)
+    inversion = lanes[drawn & np.repeat(small, samples_per_batch)]
+    result[inversion] = _binomial_inversion(_Lanes(key, counter, count.size, np.float64, 42),
+                                            inversion, count[inversion], p[inversion])
+    btrs = lanes[drawn & ~np.repeat(small, samples_per_batch)]
+    result[btrs] = _btrs(_Lanes(key, counter, count.size, np.float64), btrs, count[btrs],
+                         p[btrs])
+    result = np.where(drawn & flip, count - result, result)
+    return result.reshape(-1, samples_per_batch).T
+
+
+def _binomial_inversion(draws, lanes, count, p):
+    """How many geometric(p) waits fit in `count` trials, for each lane."""
+    step = _libm(math.log1p, -p)
+    total, successes, out = np.zeros(lanes.size), np.zeros(lanes.size), np.zeros(lanes.size)
+    pending = np.arange(lanes.size)
+    while pending.size:
+        total[pending] += np.ceil(_libm(math.log, draws.uniform(lanes[pending])) / step[pending])
+        over = total[pending] > count[pending]
+        out[pending[over]] = successes[pending[over]]
+        pending = pending[~over]
+        successes[pending] += 1
+    return out
+
+
+def _btrs(draws, lanes, count, p):
+    """Hormann's transformed rejection with squeeze, per lane."""
+    stddev = np.sqrt(count * p * (1 - p))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * p
+    c = count * p + 0.5
+    box = 0.92 - 4.2 / b
+    r = p / (1 - p)
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = np.floor((count + 1) * p)
+    out = np.zeros(lanes.size)
+    pending = np.arange(lanes.size)
+    while pending.size:
+        i = pending
+        u = draws.uniform(lanes[i])
+        v = draws.uniform(lanes[i])
+        u = u - 0.5
+        us = 0.5 - np.abs(u)
+        k = np.floor((2 * a[i] / us + b[i]) * u + c[i])
+        accept = (us >= 0.07) & (v <= box[i])
+        test = ~accept & ~((k < 0) | (k > count[i]))
+        j, kt, n, mj, rj = i[test], k[test], count[i][test], m[i][test], r[i][test]
+        lhs = _libm(math.log, v[test] * alpha[j] / (a[j] / (us[test] * us[test]) + b[j]))
+        bound = ((mj + 0.5) * _libm(math.log, (mj + 1) / (rj * (n - mj + 1)))
+                 + (n + 1) * _libm(math.log, (n - mj + 1) / (n - kt + 1))
+                 + (kt + 0.5) * _libm(math.log, rj * (n - kt + 1) / (kt + 1))
+                 + _stirling_tail(mj) + _stirling_tail(n - mj) - _stirling_tail(kt)
+                 - _stirling_tail(n - kt))
+        accept[test] = lhs <= bound
+        out[i[accept]] = k[accept]
+        pending = pending[~accept]
+    return out
 
 
 def shuffle_blocks(rows: int) -> int:

@@ -66,13 +66,12 @@ def create_rng_state(seed, alg) -> Tensor:
     return constant(words, dtype=dtypes.int64)
 
 
-def _skip(state, delta):
+def _skip(state, blocks):
     key, counter = key_counter_values(state)
-    return key_counter_array(key, philox.skip(counter,
-                                              philox.RESERVED_PER_OUTPUT * int(delta)))
+    return key_counter_array(key, philox.skip(counter, int(blocks)))
 
 
-# The state advanced by 256 blocks per value of a draw of `delta` values.
+# The state with its counter advanced by `blocks`.
 RngSkip = define_op("RngSkip", _skip)
 RngSkip.shape_fn = lambda inputs, attrs: [(np.dtype(np.int64), (3,))]
 
@@ -180,9 +179,14 @@ class Generator:
         Raises:
             UnimplementedError: a ThreeFry generator (it needs XLA).
         """
+        return self._advance(convert_to_tensor(delta, dtypes.int64)
+                             * philox.RESERVED_PER_OUTPUT)
+
+    def _advance(self, blocks) -> Tensor:
+        """The state, read before its counter moves on by `blocks`."""
         check_philox("RngSkip", self._alg)
         old = self._state_var.read_value()
-        self._state_var.assign(execute(RngSkip, (old, convert_to_tensor(delta, dtypes.int64)),
+        self._state_var.assign(execute(RngSkip, (old, convert_to_tensor(blocks, dtypes.int64)),
                                        {}))
         return old
 
@@ -236,13 +240,17 @@ class Generator:
         return self.uniform(shape, None, None, dtype)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None) -> Tensor:
-        """Binomial samples: successes in `counts` trials of probability `probs`.
+        """Binomial samples: successes in `counts` trials of probability `probs`, TF's values
+        bit for bit.
 
         Raises:
             InvalidArgumentError: `shape` does not end with the broadcast shape of `counts`
                 and `probs`.
         """
-        return binomial_draw(shape, lambda: self._key_counter(shape), counts, probs, dtype)
+        # TF advances 256 blocks for each of 200 per batch member and four samples.
+        return binomial_draw(shape, lambda batches, per_batch: self._advance(
+            batches * 2 * 100 * (per_batch + 3) // 4 * philox.RESERVED_PER_OUTPUT), counts,
+            probs, dtype)
 
     def make_seeds(self, count=1) -> Tensor:
         """`count` seeds for stateless ops: a [2, count] int64 tensor (keys over zeros)."""

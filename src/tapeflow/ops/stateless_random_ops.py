@@ -4,10 +4,9 @@ counter), with TF's algorithms and numbers for the Philox-based draws.
 A two-integer seed becomes a key and counter through `StatelessRandomGetKeyCounter`; the
 draws take that int64 [3] `key_counter` ([counter low, counter high, key], the layout of a
 `tf.random.Generator`'s state), so a Generator runs the same kernels. Uniform, normal,
-truncated-normal, integer, categorical, gamma, Poisson and shuffle draws are TF's values bit
-for bit; binomial draws come from a NumPy generator keyed by the same state, and the
-parameterized truncated normal inverts its CDF at a Philox uniform: deterministic, TF's
-distributions, not TF's numbers.
+truncated-normal, integer, categorical, gamma, Poisson, binomial and shuffle draws are TF's
+values bit for bit; the parameterized truncated normal inverts its CDF at a Philox uniform:
+deterministic, TF's distribution, not TF's numbers.
 """
 from __future__ import annotations
 
@@ -312,16 +311,13 @@ def fold_in(seed, data, alg="auto_select") -> Tensor:
     return stack([first, data])
 
 
-def numpy_generator(key_counter) -> np.random.Generator:
-    """A NumPy generator determined by an int64 [3] key and counter."""
-    return np.random.Generator(np.random.PCG64(
-        np.asarray(key_counter).astype(np.int64).view(np.uint64).tolist()))
-
-
 def _binomial(key_counter, counts, probs, *, shape, dtype):
-    trials = np.broadcast_to(counts, shape).astype(np.int64)
-    return numpy_generator(key_counter).binomial(trials, np.broadcast_to(probs, shape)).astype(
-        dtype)
+    counts, probs = np.broadcast_arrays(counts, probs)
+    per_batch = int(np.prod(shape, dtype=np.int64)) // max(counts.size, 1)
+    draws = philox.binomial(*key_counter_values(key_counter), counts.reshape(-1),
+                            probs.reshape(-1), per_batch)
+    with np.errstate(invalid="ignore"):  # (nan, for a nan probability, as TF's cast)
+        return draws.astype(dtype).reshape(shape)
 
 
 def _poisson(key_counter, lam, *, shape, dtype):
@@ -370,20 +366,24 @@ def _dominated_shape(op_name: str, shape, *params) -> tuple:
 
 def binomial_draw(shape, key_counter, counts, probs, dtype) -> Tensor:
     """Binomial samples of `shape` (ending with the parameters' broadcast shape): the body
-    of `stateless_binomial` and `Generator.binomial`."""
+    of `stateless_binomial` and `Generator.binomial`. `key_counter(batches, per_batch)`
+    gives the key and counter of a draw of that many parameter batches and samples each."""
     probs = as_input(probs)
     if probs.dtype.is_integer:
         probs = convert_to_tensor(probs.numpy(), dtype=dtypes.float32)
     counts = convert_to_tensor(counts, dtype=probs.dtype)
     dims = _dominated_shape("StatelessRandomBinomial", shape, counts, probs)
-    return execute(StatelessRandomBinomial, (key_counter(), counts, probs),
+    batches = int(np.prod(np.broadcast_shapes(tuple(counts.shape.as_list()),
+                                              tuple(probs.shape.as_list())), dtype=np.int64))
+    per_batch = int(np.prod(dims, dtype=np.int64)) // max(batches, 1)
+    return execute(StatelessRandomBinomial, (key_counter(batches, per_batch), counts, probs),
                    {"shape": dims, "dtype": dtypes.as_dtype(dtype)._np})
 
 
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32,
                        name=None) -> Tensor:
     """Binomial samples (successes in `counts` trials of probability `probs`) that depend
-    only on `seed`. tapeflow's values are not TF's.
+    only on `seed`: TF's values bit for bit.
 
     Raises:
         InvalidArgumentError: a bad seed, or `shape` not ending with the broadcast shape of
@@ -395,7 +395,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32,
         >>> x.shape, x.dtype
         (TensorShape([4, 2]), tf.int32)
     """
-    return binomial_draw(shape, lambda: seed_key_counter("StatelessRandomBinomial", seed),
+    return binomial_draw(shape, lambda *_: seed_key_counter("StatelessRandomBinomial", seed),
                          counts, probs, output_dtype)
 
 
