@@ -23,7 +23,7 @@ from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, comp
                           gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                           norm_ops, pool_ops, random_ops, tensor_array_ops,
                           reduction_ops, script_ops, sort_ops, special_math_ops, special_ops,
-                          stateless_random_ops, candidate_sampling_ops)
+                          index_shuffle_ops, candidate_sampling_ops)
 from tapeflow import sampled_losses
 from tapeflow.distribute import losses as distribute_losses
 from tapeflow.testing import gradient_checker
@@ -202,7 +202,7 @@ TF_NAMES = [
     (tensor_shape.TensorShape, "TensorShape"),
     (tensor_spec.TensorSpec, "TensorSpec"), (indexed_slices.IndexedSlices, "IndexedSlices"),
     (dtypes.DType, "DType dtypes.DType"), (dtypes.as_dtype, "as_dtype dtypes.as_dtype"),
-    (stateless_random_ops.random_index_shuffle, "random_index_shuffle"),
+    (index_shuffle_ops.random_index_shuffle, "random_index_shuffle"),
     (candidate_sampling_ops.all_candidate_sampler, "nn.all_candidate_sampler"),
     (candidate_sampling_ops.compute_accidental_hits, "nn.compute_accidental_hits"),
     (candidate_sampling_ops.fixed_unigram_candidate_sampler, "nn.fixed_unigram_candidate_sampler"),

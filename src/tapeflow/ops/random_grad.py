@@ -18,7 +18,7 @@ from .math_ops import Exp
 from .op_util import dtype_of
 from .random_ops import RandomGammaGrad
 from .special_ops import Erfc
-from . import stateful_random_ops, stateless_random_ops  # noqa: F401  (define the ops)
+from . import index_shuffle_ops, stateful_random_ops, stateless_random_ops  # noqa: F401
 
 _SQRT_HALF = math.sqrt(0.5)
 

@@ -1,7 +1,8 @@
 """tf.random.experimental: Generators and stateless seed handling under their older names."""
 from ..ops.stateful_random_ops import (Generator, create_rng_state, get_global_generator,
                                        set_global_generator)
-from ..ops.stateless_random_ops import Algorithm, index_shuffle, stateless_shuffle
+from ..ops.index_shuffle_ops import index_shuffle
+from ..ops.stateless_random_ops import Algorithm, stateless_shuffle
 from ..ops.stateless_random_ops import fold_in as stateless_fold_in
 from ..ops.stateless_random_ops import split as stateless_split
 

@@ -32,8 +32,9 @@ EXEMPT["StatelessShuffle"] = "tests/ops/test_stateless_random_ops.py (no rule, a
 EXEMPT["RandomPoissonV2"] = "tests/ops/test_random_ops.py (no rule, as TF: LookupError)"
 for _op in ("StatelessRandomGetKeyCounter", "StatelessRandomUniformV2", "StatelessRandomNormalV2",
             "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
-            "StatelessRandomUniformFullIntV2", "RandomIndexShuffle"):
+            "StatelessRandomUniformFullIntV2"):
     EXEMPT[_op] = "tests/ops/test_stateless_random_ops.py (integer inputs only: never recorded)"
+EXEMPT["RandomIndexShuffle"] = "tests/ops/test_index_shuffle_ops.py (integer inputs only)"
 EXEMPT["RngSkip"] = "tests/ops/test_stateful_random_ops.py (integer inputs only: never recorded)"
 for _op in ("UniformCandidateSampler", "LogUniformCandidateSampler",
             "LearnedUnigramCandidateSampler", "FixedUnigramCandidateSampler",
