@@ -22,7 +22,9 @@ from tapeflow.ops import (array_ops, bitwise_ops, clip_ops, comparison_ops, comp
                           control_flow_ops, conv_ops, creation_ops, diag_ops, embedding_ops,
                           gather_ops, indexing_ops, linalg_ops, logging_ops, math_ops, nn_ops,
                           norm_ops, pool_ops, random_ops, tensor_array_ops,
-                          reduction_ops, script_ops, sort_ops, special_math_ops, special_ops)
+                          reduction_ops, script_ops, sort_ops, special_math_ops, special_ops,
+                          index_shuffle_ops, candidate_sampling_ops)
+from tapeflow import sampled_losses
 from tapeflow.distribute import losses as distribute_losses
 from tapeflow.testing import gradient_checker
 
@@ -200,8 +202,14 @@ TF_NAMES = [
     (tensor_shape.TensorShape, "TensorShape"),
     (tensor_spec.TensorSpec, "TensorSpec"), (indexed_slices.IndexedSlices, "IndexedSlices"),
     (dtypes.DType, "DType dtypes.DType"), (dtypes.as_dtype, "as_dtype dtypes.as_dtype"),
-    (random_ops.stateless_uniform, "random.stateless_uniform"),
-    (random_ops.stateless_normal, "random.stateless_normal"),
+    (index_shuffle_ops.random_index_shuffle, "random_index_shuffle"),
+    (candidate_sampling_ops.all_candidate_sampler, "nn.all_candidate_sampler"),
+    (candidate_sampling_ops.compute_accidental_hits, "nn.compute_accidental_hits"),
+    (candidate_sampling_ops.fixed_unigram_candidate_sampler, "nn.fixed_unigram_candidate_sampler"),
+    (candidate_sampling_ops.learned_unigram_candidate_sampler,
+     "nn.learned_unigram_candidate_sampler"),
+    (sampled_losses.nce_loss, "nn.nce_loss"),
+    (sampled_losses.sampled_softmax_loss, "nn.sampled_softmax_loss"),
 ]
 for _names in ("bool", "complex64", "complex128", "float16 half", "float32", "float64 double",
                "int8", "int16", "int32", "int64", "uint8"):
@@ -233,7 +241,8 @@ def test_the_table_names_each_function_once():
     assert len(functions) == len(set(functions))
 
 
-@pytest.mark.parametrize("space", ["bitwise", "math", "nn", "linalg", "random", "test", "autodiff",
+# (tf.random's names: tests/random/test_names.py)
+@pytest.mark.parametrize("space", ["bitwise", "math", "nn", "linalg", "test", "autodiff",
                                    "dtypes", "autograph", "autograph.experimental"])
 def test_a_namespace_exports_only_tf_names(space):
     known = {path for _, path in PATHS} | EXTRAS

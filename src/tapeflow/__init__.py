@@ -50,6 +50,7 @@ from .ops.space_ops import (batch_to_space, reverse_sequence, space_to_batch,  #
                             space_to_batch_nd)
 from .ops.indexing_ops import (tensor_scatter_nd_max, tensor_scatter_nd_min,  # noqa: E402
                                tensor_scatter_nd_sub)
+from .ops.index_shuffle_ops import random_index_shuffle  # noqa: E402
 from .framework.graph import Graph, init_scope, name_scope
 from .framework.tensor_spec import TensorSpec
 from .framework.sparse_tensor import SparseTensor, SparseTensorSpec

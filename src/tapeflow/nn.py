@@ -30,6 +30,13 @@ __all__ += ["avg_pool3d", "conv1d_transpose", "conv3d", "conv3d_transpose", "con
             "depthwise_conv2d", "max_pool3d", "pool", "separable_conv2d"]
 
 __all__ += ["compute_average_loss", "scale_regularization_loss"]
+from .ops.candidate_sampling_ops import (all_candidate_sampler,  # noqa: E402
+                                         compute_accidental_hits, fixed_unigram_candidate_sampler,
+                                         learned_unigram_candidate_sampler)
+from .sampled_losses import nce_loss, sampled_softmax_loss  # noqa: E402
+
+__all__ += ["all_candidate_sampler", "compute_accidental_hits", "fixed_unigram_candidate_sampler",
+            "learned_unigram_candidate_sampler", "nce_loss", "sampled_softmax_loss"]
 
 
 def __getattr__(name: str):

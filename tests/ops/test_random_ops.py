@@ -106,17 +106,18 @@ def test_categorical():
     assert tape.gradient(s, x) is None
 
 
-def test_shuffle_permutes_rows_and_has_no_gradient_rule():
+def test_shuffle_permutes_rows_and_is_not_differentiable():
     x = np.arange(20.0).reshape(10, 2)
     out = tf.random.shuffle(x, seed=6).numpy()
     assert sorted(map(tuple, out)) == sorted(map(tuple, x))
     np.testing.assert_array_equal(x, np.arange(20.0).reshape(10, 2))
     t = tf.constant(x)
-    with tf.GradientTape() as tape:
+    with tf.GradientTape(persistent=True) as tape:
         tape.watch(t)
         y = tf.random.shuffle(t)
-    with pytest.raises(LookupError, match="RandomShuffle"):
-        tape.gradient(y, t)
+        z = tf.reduce_sum(y) + tf.reduce_sum(t * t)
+    assert tape.gradient(y, t) is None  # TF declares RandomShuffle not differentiable
+    np.testing.assert_array_equal(tape.gradient(z, t), 2 * x)
 
 
 def test_dropout_scales_kept_values_and_drops_about_rate():
@@ -152,33 +153,62 @@ def test_dropout_with_a_tensor_rate():
     assert set(np.unique(y).tolist()) == {0.0, 2.0}
 
 
-def test_stateless_uniform_depends_only_on_its_seed():
-    a = tf.random.stateless_uniform([4, 3], seed=[1, 2])
-    assert np.array_equal(a.numpy(), tf.random.stateless_uniform([4, 3], seed=[1, 2]).numpy())
-    assert not np.array_equal(a.numpy(), tf.random.stateless_uniform([4, 3], [1, 3]).numpy())
-    assert a.dtype == tf.float32 and np.all((a.numpy() >= 0) & (a.numpy() < 1))
-    wide = tf.random.stateless_uniform([1000], [5, 0], minval=2.0, maxval=4.0, dtype=tf.float64)
-    assert wide.dtype == tf.float64 and 2 <= wide.numpy().min() and wide.numpy().max() < 4
-    traced = tf.function(lambda s: tf.random.stateless_uniform([4, 3], s))
-    np.testing.assert_array_equal(traced(tf.constant([1, 2], tf.int64)).numpy(), a.numpy())
+def test_gamma_shape_dtype_moments_and_seeding():
+    x = tf.random.gamma([4000], [0.5, 3.0], beta=[[2.0], [1.0]], dtype=tf.float64, seed=1)
+    assert x.shape == [4000, 2, 2] and x.dtype == tf.float64
+    means = x.numpy().mean(axis=0)
+    np.testing.assert_allclose(means, [[0.25, 1.5], [0.5, 3.0]], rtol=0.08)
+    assert (x.numpy() > 0).all()
+    tf.random.set_seed(3)
+    a = tf.random.gamma([5], 2.0).numpy()
+    tf.random.set_seed(3)
+    np.testing.assert_array_equal(tf.random.gamma([5], 2.0).numpy(), a)
+    assert tf.random.gamma([2], 1.0, dtype=tf.float16).dtype == tf.float16
+    with pytest.raises(InvalidArgumentError):
+        tf.random.gamma([2], 1, dtype=tf.int32)
 
 
-@pytest.mark.parametrize("seed,dtype", [([1, 2, 3], tf.float32), ([1.0, 2.0], tf.float32),
-                                        ([1, 2], tf.int32)])
-def test_stateless_uniform_errors(seed, dtype):
-    with pytest.raises(tf.errors.InvalidArgumentError, match="StatelessRandomUniform"):
-        tf.random.stateless_uniform([2], seed=seed, dtype=dtype)
+def test_gamma_gradient_is_the_implicit_reparameterisation():
+    # At a fixed CDF level u = P(alpha, x), x moves with alpha as SciPy's inverse CDF does.
+    special = pytest.importorskip("scipy.special")
+    alpha, beta = tf.constant([0.4, 2.0, 30.0], tf.float64), tf.constant(2.0, tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([alpha, beta])
+        x = tf.random.gamma([3], alpha, beta, dtype=tf.float64, seed=5)
+    d_alpha, d_beta = tape.gradient(x, [alpha, beta])
+    standard = x.numpy() * 2.0
+    level = special.gammainc(alpha.numpy(), standard)
+    h = 1e-6
+    expected = (special.gammaincinv(alpha.numpy() + h, level)
+                - special.gammaincinv(alpha.numpy() - h, level)) / (2 * h) / 2.0
+    np.testing.assert_allclose(d_alpha.numpy(), expected.sum(axis=0), rtol=1e-5)
+    np.testing.assert_allclose(float(d_beta), -(x.numpy() / 2.0).sum(), rtol=1e-12)
+    with pytest.raises(LookupError, match="RandomGammaGrad"):
+        with tf.GradientTape() as outer:
+            outer.watch(alpha)
+            with tf.GradientTape() as inner:
+                inner.watch(alpha)
+                y = tf.random.gamma([2], alpha, dtype=tf.float64, seed=1)
+            g = inner.gradient(y, alpha)
+        outer.gradient(g, alpha)
 
 
-def test_stateless_normal_depends_only_on_its_seed_and_is_differentiable_in_its_moments():
-    a = tf.random.stateless_normal([2000], seed=[3, 4])
-    np.testing.assert_array_equal(a.numpy(), tf.random.stateless_normal([2000], [3, 4]).numpy())
-    assert abs(float(np.mean(a.numpy()))) < 0.1 and abs(float(np.std(a.numpy())) - 1) < 0.1
-    mean, stddev = tf.constant(1.0), tf.constant(2.0)
+def test_gamma_and_poisson_of_invalid_parameters_return_at_once():
+    # (TF's kernels never return for these)
+    np.testing.assert_array_equal(tf.random.gamma([2], [np.inf, np.nan, -1.0], seed=1).numpy(),
+                                  [[np.inf, np.nan, np.nan]] * 2)
+    np.testing.assert_array_equal(tf.random.poisson([1], [np.inf, np.nan, -1.0], seed=1)
+                                  .numpy(), [[np.inf, np.nan, 0.0]])
+
+
+def test_poisson_shape_dtype_mean_and_no_gradient_rule():
+    lam = tf.constant([1.0, 40.0])
+    x = tf.random.poisson([3000], lam, seed=2)
+    assert x.shape == [3000, 2] and x.dtype == tf.float32
+    np.testing.assert_allclose(x.numpy().mean(axis=0), [1.0, 40.0], rtol=0.05)
+    assert tf.random.poisson([2], [3.0], tf.int64, seed=1).dtype == tf.int64
     with tf.GradientTape() as tape:
-        tape.watch([mean, stddev])
-        y = tf.reduce_sum(tf.random.stateless_normal([5], [3, 4], mean, stddev))
-    d_mean, d_stddev = tape.gradient(y, [mean, stddev])
-    assert float(d_mean) == 5.0
-    np.testing.assert_allclose(float(d_stddev), tf.random.stateless_normal([5], [3, 4]).numpy()
-                               .sum(), rtol=1e-6)
+        tape.watch(lam)
+        y = tf.random.poisson([2], lam, seed=1)
+    with pytest.raises(LookupError, match="RandomPoissonV2"):
+        tape.gradient(y, lam)

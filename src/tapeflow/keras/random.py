@@ -11,7 +11,7 @@ import random as python_random
 from ..framework import dtypes
 from ..framework.tensor import convert_to_tensor
 from ..framework.variables import Variable
-from ..ops import array_ops, comparison_ops, math_ops, random_ops
+from ..ops import array_ops, comparison_ops, math_ops, stateless_random_ops
 from . import backend
 
 __all__ = ["SeedGenerator", "normal", "uniform", "dropout"]
@@ -64,8 +64,8 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
         >>> tf.keras.random.uniform([2], seed=3).shape
         TensorShape([2])
     """
-    return random_ops.stateless_uniform(shape, _seed_pair(seed), minval, maxval,
-                                        dtype=dtype or backend.floatx())
+    return stateless_random_ops.stateless_uniform(shape, _seed_pair(seed), minval, maxval,
+                                                  dtype=dtype or backend.floatx())
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
@@ -77,8 +77,8 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
         >>> tf.keras.random.normal([2, 2], seed=tf.keras.random.SeedGenerator(1)).shape
         TensorShape([2, 2])
     """
-    return random_ops.stateless_normal(shape, _seed_pair(seed), mean, stddev,
-                                       dtype=dtype or backend.floatx())
+    return stateless_random_ops.stateless_normal(shape, _seed_pair(seed), mean, stddev,
+                                                 dtype=dtype or backend.floatx())
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
@@ -103,5 +103,6 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     shape = sizes if noise_shape is None else \
         [s if n is None else n for s, n in zip(sizes, noise_shape)]
     keep = comparison_ops.greater_equal(
-        random_ops.stateless_uniform(shape, _seed_pair(seed), dtype=inputs.dtype), rate)
+        stateless_random_ops.stateless_uniform(shape, _seed_pair(seed), dtype=inputs.dtype),
+        rate)
     return inputs * math_ops.cast(keep, inputs.dtype) / math_ops.cast(1 - rate, inputs.dtype)

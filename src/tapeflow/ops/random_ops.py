@@ -1,9 +1,11 @@
 """Random ops (tf.random) and nn.dropout, with TF's global-seed / op-seed rules.
 
-Each kernel draws from a fresh `numpy.random.Generator(PCG64)` seeded by (global seed, op
-seed, call count): the same seeds give the same sequence, and each further call of an op
-with the same seeds continues it, as TF's stateful kernels do. Sequences are not
-bit-identical to TF's. No-gradient declarations live in `random_grad.py`.
+A seeded normal, uniform, truncated-normal, integer, categorical or shuffle kernel is TF's: a
+Philox stream keyed by the global seed with the op seed in its counter, each call of the
+same kernel (op, seeds, dtype) continuing where the last one's reservation (256 blocks per
+value for most) ended, so the same seeds give TF's numbers; so are gamma and Poisson draws.
+Without any seed a kernel draws from fresh entropy. No-gradient declarations live in
+`random_grad.py`.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.shape_inference import constant_shape
 from ..framework.tensor import Tensor, convert_to_tensor
-from . import math_ops
+from . import math_ops, philox
 from .array_ops import shape as shape_of_tensor, stack
 from .op_util import as_input, dims_values, int_value, known_only_when_run
 
@@ -26,13 +28,14 @@ _MAXINT32 = 2 ** 31 - 1
 
 
 class _SeedState:
-    """The global seed, the op-seed sequence it starts, and each seeded kernel's call count."""
+    """The global seed, the op-seed sequence it starts, and how far each seeded kernel has
+    gone: its calls (NumPy-drawn kernels) or the Philox blocks it used."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.global_seed = None
         self.op_seeds = None
-        self.counts: dict = {}
+        self.positions: dict = {}
 
 
 _state = _SeedState()
@@ -58,7 +61,7 @@ def set_seed(seed) -> None:
     with _state.lock:
         _state.global_seed = None if seed is None else int(seed)
         _state.op_seeds = None if seed is None else random.Random(int(seed))
-        _state.counts.clear()
+        _state.positions.clear()
 
 
 def get_seed(op_seed) -> tuple:
@@ -78,17 +81,24 @@ def get_seed(op_seed) -> tuple:
 def _generator(op_name: str, seed, seed2) -> np.random.Generator:
     if seed is None:
         return np.random.default_rng()
-    key = (op_name, seed, seed2)
     with _state.lock:
-        count = _state.counts.get(key, 0)
-        _state.counts[key] = count + 1
+        count = _state.positions.get((op_name, seed, seed2), 0)
+        _state.positions[(op_name, seed, seed2)] = count + 1
     return np.random.Generator(np.random.PCG64([seed, seed2, count]))
 
 
-def _draw_float(draw, shape, dtype):
-    if dtype in (np.float32, np.float64):
-        return draw(shape, dtype=dtype)
-    return draw(shape, dtype=np.float32).astype(dtype)
+def _stream(op_name: str, seed, seed2, dtype, blocks: int) -> tuple:
+    """The Philox (key, counter) of this call of a seeded kernel, which reserves `blocks`:
+    TF's key is the seed and its counter the op seed in the high half, advanced by what
+    earlier calls of the kernel (op, seeds, dtype) reserved. Random without seeds."""
+    if seed is None:
+        return int(np.random.default_rng().integers(2 ** 63)), 0
+    mask = 2 ** 64 - 1
+    position = (op_name, seed, seed2, np.dtype(dtype).str)
+    with _state.lock:
+        offset = _state.positions.get(position, 0)
+        _state.positions[position] = offset + blocks
+    return seed & mask, philox.skip((seed2 & mask) << 64, offset)
 
 
 def _run_shape(given: tuple, shape):
@@ -96,72 +106,38 @@ def _run_shape(given: tuple, shape):
     return tuple(int(d) for d in given[0]) if given else shape
 
 
-def _standard_normal(*given, shape, dtype, seed, seed2):
-    shape = _run_shape(given, shape)
-    rng = _generator("RandomStandardNormal", seed, seed2)
-    return _draw_float(rng.standard_normal, shape, dtype)
-
-
-def _uniform(*given, shape, dtype, seed, seed2):
-    shape = _run_shape(given, shape)
-    return _draw_float(_generator("RandomUniform", seed, seed2).random, shape, dtype)
-
-
-def _uniform_int(shape, minval, maxval, dtype, seed, seed2):
-    return _generator("RandomUniformInt", seed, seed2).integers(minval, maxval, shape, dtype)
-
-
-def _truncated_normal(*given, shape, dtype, seed, seed2):
-    shape = _run_shape(given, shape)
-    rng = _generator("TruncatedNormal", seed, seed2)
-    out = _draw_float(rng.standard_normal, shape, dtype)
-    outside = np.abs(out) > 2
-    while outside.any():  # re-draw only the values beyond two standard deviations
-        out[outside] = _draw_float(rng.standard_normal, int(outside.sum()), dtype)
-        outside = np.abs(out) > 2
-    return out
+def _philox_kernel(op_name: str, fill):
+    """A kernel drawing `fill(key, counter, size, dtype)` from its Philox stream."""
+    def kernel(*given, shape, dtype, seed, seed2, **bounds):
+        shape = _run_shape(given, shape)
+        size = int(np.prod(shape, dtype=np.int64))
+        key, counter = _stream(op_name, seed, seed2, dtype,
+                               philox.RESERVED_PER_OUTPUT * size)
+        return fill(key, counter, size, dtype, **bounds).reshape(shape)
+    return kernel
 
 
 def _multinomial(logits, num_samples, seed, seed2, output_dtype):
-    rng = _generator("Multinomial", seed, seed2)
-    batch, classes = logits.shape
-    weights = np.exp(logits.astype(np.float64) - np.max(logits, axis=1, keepdims=True))
-    cdf = np.cumsum(weights, axis=1)
-    cdf /= cdf[:, -1:]
-    # One searchsorted over all rows: row r's cdf is shifted into [r, r + 1].
-    rows = np.arange(batch)[:, None]
-    draws = rng.random((batch, num_samples)) + rows
-    picks = np.searchsorted((cdf + rows).ravel(), draws.ravel(), side="right")
-    picks = picks.reshape(batch, num_samples) - rows * classes
-    return np.minimum(picks, classes - 1).astype(output_dtype)
+    batch = logits.shape[0]
+    # TF reserves 256 blocks per two words of each sample, in rows of multiples of four.
+    reserved = batch * -(-num_samples // 4) * 4 * 2 * philox.RESERVED_PER_OUTPUT
+    key, counter = _stream("Multinomial", seed, seed2, logits.dtype, reserved)
+    return philox.categorical(key, counter, logits, num_samples).astype(output_dtype)
 
 
 def _shuffle(value, seed, seed2):
-    if value.ndim == 0:
-        return value
-    return value[_generator("RandomShuffle", seed, seed2).permutation(value.shape[0])]
+    rows = value.shape[0] if value.ndim and value.size > 1 else 0
+    key, counter = _stream("RandomShuffle", seed, seed2, value.dtype, philox.shuffle_blocks(rows))
+    return philox.shuffled(key, counter, value)
 
 
-def _keyed(seed) -> np.random.Generator:
-    """A generator that depends only on the two-integer `seed` (no draw counter)."""
-    return np.random.Generator(np.random.PCG64([int(k) % 2 ** 64
-                                                for k in np.asarray(seed).reshape(-1)]))
-
-
-def _stateless_uniform(seed, *given, shape, dtype):
-    return _draw_float(_keyed(seed).random, _run_shape(given, shape), dtype)
-
-
-def _stateless_normal(seed, *given, shape, dtype):
-    return _draw_float(_keyed(seed).standard_normal, _run_shape(given, shape), dtype)
-
-
-RandomStandardNormal = define_op("RandomStandardNormal", _standard_normal)
-StatelessRandomUniform = define_op("StatelessRandomUniform", _stateless_uniform)
-StatelessRandomNormal = define_op("StatelessRandomNormal", _stateless_normal)
-RandomUniform = define_op("RandomUniform", _uniform)
-RandomUniformInt = define_op("RandomUniformInt", _uniform_int)
-TruncatedNormal = define_op("TruncatedNormal", _truncated_normal)
+RandomStandardNormal = define_op("RandomStandardNormal",
+                                 _philox_kernel("RandomStandardNormal", philox.normal))
+RandomUniform = define_op("RandomUniform", _philox_kernel("RandomUniform", philox.uniform))
+RandomUniformInt = define_op("RandomUniformInt",
+                             _philox_kernel("RandomUniformInt", philox.uniform_int))
+TruncatedNormal = define_op("TruncatedNormal",
+                            _philox_kernel("TruncatedNormal", philox.truncated_normal))
 Multinomial = define_op("Multinomial", _multinomial)
 RandomShuffle = define_op("RandomShuffle", _shuffle)
 
@@ -175,8 +151,7 @@ def _drawn_shape(inputs, attrs) -> list:
 
 
 # Shapes for graph building: a probe run of a random kernel would advance its sequence.
-for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal,
-            StatelessRandomUniform, StatelessRandomNormal):
+for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal):
     _op.shape_fn = _drawn_shape
 Multinomial.shape_fn = lambda inputs, attrs: [(np.dtype(attrs["output_dtype"]), (
     inputs[0].shape[0], attrs["num_samples"]))]
@@ -280,7 +255,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
                 None, "RandomUniformInt", f"RandomUniformInt: Need minval < maxval: {low} >= "
                 f"{high}")
         attrs = _seeded_attrs("RandomUniformInt", shape, dtype, seed)
-        attrs.update(minval=low, maxval=high)
+        attrs.update(low=low, high=high)
         return execute(RandomUniformInt, (), attrs)
     dtype = _float_dtype("RandomUniform", dtype)
     unit_range = isinstance(minval, numbers.Real) and minval == 0 and (
@@ -291,66 +266,23 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return rnd if unit_range else rnd * (high - low) + low
 
 
-def _stateless(op, shape, seed, dtype) -> Tensor:
-    """`op`'s draw of `shape` for a [2] integer `seed`.
+def categorical_inputs(op_name: str, logits, num_samples, dtype) -> tuple:
+    """(logits, num_samples, output dtype) of a categorical draw, checked.
 
     Raises:
-        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
+        InvalidArgumentError: `logits` is not a float matrix, a negative `num_samples`, or a
+            dtype other than int32/int64 (int64 when None).
     """
-    dtype = _float_dtype(op.name, dtype)
-    seed = convert_to_tensor(seed)
-    if not seed.dtype.is_integer or seed.shape.as_list() != [2]:
+    x = as_input(logits)
+    out = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    count = int_value(op_name, num_samples, "num_samples")
+    if x.ndim != 2 or not x.dtype.is_floating or count < 0 or out not in (dtypes.int32,
+                                                                          dtypes.int64):
         raise errors.InvalidArgumentError(
-            None, op.name, f"{op.name}: seed must be an integer tensor of shape [2], got "
-            f"{seed.dtype.name} of shape {seed.shape.as_list()}")
-    if not known_only_when_run(shape):
-        return execute(op, (seed,), {"shape": dims_values(op.name, shape), "dtype": dtype._np})
-    shape = shape if isinstance(shape, Tensor) else stack(list(shape))
-    return execute(op, (seed, shape), {"shape": None, "dtype": dtype._np})
-
-
-def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
-                      name=None, alg="auto_select") -> Tensor:
-    """Uniform float samples in [minval, maxval) (maxval defaults to 1) that depend only on
-    `seed`, a shape [2] integer tensor: the same seed gives the same values, in a
-    `tf.function` too (tapeflow's values are not TF's).
-
-    Raises:
-        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> a = tf.random.stateless_uniform([3], seed=[1, 2])
-        >>> bool((a.numpy() == tf.random.stateless_uniform([3], seed=[1, 2]).numpy()).all())
-        True
-    """
-    rnd = _stateless(StatelessRandomUniform, shape, seed, dtype)
-    if minval == 0 and (maxval is None or maxval == 1):
-        return rnd
-    low = convert_to_tensor(minval, dtype=rnd.dtype)
-    return rnd * (convert_to_tensor(1 if maxval is None else maxval, dtype=rnd.dtype) - low) + low
-
-
-def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
-                     alg="auto_select") -> Tensor:
-    """Normal samples `standard_normal * stddev + mean` that depend only on `seed`, a
-    shape [2] integer tensor (tapeflow's values are not TF's). Differentiable with respect
-    to `mean` and `stddev`.
-
-    Raises:
-        InvalidArgumentError: a seed not of shape [2] or not integer, or a non-float dtype.
-
-    Example:
-        >>> import tapeflow as tf
-        >>> tf.random.stateless_normal([2, 3], seed=[4, 5], stddev=2.0).shape
-        TensorShape([2, 3])
-    """
-    rnd = _stateless(StatelessRandomNormal, shape, seed, dtype)
-    if isinstance(mean, numbers.Real) and mean == 0 and isinstance(stddev, numbers.Real) \
-            and stddev == 1:
-        return rnd
-    return rnd * convert_to_tensor(stddev, dtype=rnd.dtype) + convert_to_tensor(mean,
-                                                                                dtype=rnd.dtype)
+            None, op_name, f"{op_name}: logits must be a float matrix, num_samples >= 0 and "
+            f"dtype int32 or int64; got a {x.dtype.name} tensor of shape {x.shape.as_list()}, "
+            f"num_samples={count}, dtype={out.name}")
+    return x, count, out
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor:
@@ -372,15 +304,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor
         >>> tf.random.categorical(tf.math.log([[0.5, 0.5]]), 5, seed=1).shape
         TensorShape([1, 5])
     """
-    x = as_input(logits)
-    out = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    count = int_value("Multinomial", num_samples, "num_samples")
-    if x.ndim != 2 or not x.dtype.is_floating or count < 0 or out not in (dtypes.int32,
-                                                                          dtypes.int64):
-        raise errors.InvalidArgumentError(
-            None, "Multinomial", f"Multinomial: logits must be a float matrix, num_samples >= 0 "
-            f"and dtype int32 or int64; got a {x.dtype.name} tensor of shape "
-            f"{x.shape.as_list()}, num_samples={count}, dtype={out.name}")
+    x, count, out = categorical_inputs("Multinomial", logits, num_samples, dtype)
     seed1, seed2 = get_seed(seed)
     return execute(Multinomial, (x,), {"num_samples": count, "seed": seed1, "seed2": seed2,
                                        "output_dtype": out._np})
@@ -454,3 +378,137 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
     keep = math_ops.cast(noise >= threshold, x.dtype)
     return x * scale * keep
 
+
+
+def _gamma(alpha, *, shape, seed, seed2):
+    count = int(np.prod(shape, dtype=np.int64))
+    key, counter = _stream("RandomGamma", seed, seed2, alpha.dtype,
+                           philox.RESERVED_PER_OUTPUT * count * alpha.size)
+    return philox.gamma(key, counter, alpha, count).astype(alpha.dtype).reshape(
+        shape + alpha.shape)
+
+
+def _poisson(rate, *, shape, seed, seed2, dtype):
+    count = int(np.prod(shape, dtype=np.int64))
+    key, counter = _stream("RandomPoissonV2", seed, seed2, rate.dtype,
+                           philox.RESERVED_PER_OUTPUT * count * rate.size)
+    return philox.poisson(key, counter, rate, count).astype(dtype).reshape(shape + rate.shape)
+
+
+def _gamma_sample_grad(alpha, sample):
+    # d sample / d alpha at a fixed CDF level: -(dP/dalpha) / density. Left of the mean by
+    # P's series, right of it by Q = 1 - P's continued fraction (the series cancels there).
+    from .special_ops import scipy_special
+    a, x = np.broadcast_arrays(alpha.astype(np.float64), sample.astype(np.float64))
+    right = x > a + 1
+    grad = np.empty_like(a)
+    grad[~right] = _series_sample_grad(a[~right], x[~right], scipy_special().psi)
+    grad[right] = _fraction_sample_grad(a[right], x[right], scipy_special().psi)
+    return grad.astype(sample.dtype)
+
+
+def _series_sample_grad(a, x, psi):
+    # P(a, x) = sum_n x^(a+n) e^-x / Gamma(a+n+1) differentiated term by term, over the
+    # density x^(a-1) e^-x / Gamma(a): -(x/a) sum_n r_n (log x - psi(a+1+n)),
+    # r_n = prod_{k<=n} x / (a+k).
+    log_x = np.log(x)
+    digamma = psi(a + 1)
+    ratio = np.ones_like(a)
+    total = log_x - digamma
+    n = 0
+    while ratio.size:
+        n += 1
+        ratio = ratio * x / (a + n)
+        digamma = digamma + 1 / (a + n)
+        total = total + ratio * (log_x - digamma)
+        if n > np.max(x - a, initial=0) and np.all(ratio <= 1e-17 * np.abs(total)):
+            break
+    return -(x / a) * total
+
+
+def _fraction_sample_grad(a, x, psi):
+    # Q(a, x) = x^a e^-x h / Gamma(a) with h Legendre's continued fraction, evaluated by
+    # Lentz's method carrying d/da of every quantity; over the density this leaves
+    # x (h (log x - psi(a)) + dh/da).
+    b = x + 1 - a
+    d = 1 / b
+    dd = d * d
+    c = np.full_like(a, 1e300)
+    dc = np.zeros_like(a)
+    h, dh = d, dd
+    i = 0
+    while a.size:
+        i += 1
+        an, dan = -i * (i - a), float(i)
+        b = b + 2
+        denominator = an * d + b
+        d_denominator = dan * d + an * dd - 1
+        d = 1 / denominator
+        dd = -d_denominator * d * d
+        c, dc = b + an / c, -1 + (dan * c - an * dc) / (c * c)
+        step = d * c
+        h, dh, previous = h * step, dh * step + h * (dd * c + d * dc), dh
+        # (a step of exactly 1 can leave dh moving: integer a truncates the fraction)
+        if np.all((np.abs(step - 1) < 1e-16) & (np.abs(dh - previous) <= 1e-16 * np.abs(dh))) \
+                or i > 10000:
+            break
+    return x * (h * (np.log(x) - psi(a)) + dh)
+
+
+RandomGamma = define_op("RandomGamma", _gamma)
+RandomPoissonV2 = define_op("RandomPoissonV2", _poisson)
+# The gradient of a gamma sample with respect to its concentration (implicit
+# reparameterisation); elementwise in (alpha, sample) after broadcasting.
+RandomGammaGrad = define_op("RandomGammaGrad", _gamma_sample_grad)
+RandomGamma.shape_fn = lambda inputs, attrs: [(inputs[-1]._value.dtype, tuple(
+    attrs["shape"]) + tuple(inputs[-1]._dims))]
+RandomPoissonV2.shape_fn = lambda inputs, attrs: [(np.dtype(attrs["dtype"]), tuple(
+    attrs["shape"]) + tuple(inputs[0]._dims))]
+
+
+def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+    """Gamma samples of concentration `alpha` and rate `beta` (default 1), of shape
+    `shape + broadcast_shape(alpha, beta)`.
+
+    Differentiable with respect to `alpha` (TF's implicit reparameterisation gradient) and
+    `beta`. With seeds, TF's numbers bit for bit.
+
+    Raises:
+        InvalidArgumentError: a non-float dtype or a negative dimension.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.gamma([5000], alpha=[1.0, 4.0], beta=2.0, seed=1)
+        >>> x.shape, [round(float(m), 1) for m in tf.reduce_mean(x, axis=0).numpy()]
+        (TensorShape([5000, 2]), [0.5, 2.0])
+    """
+    dtype = _float_dtype("RandomGamma", dtype)
+    alpha = convert_to_tensor(alpha, dtype=dtype)
+    beta = convert_to_tensor(1 if beta is None else beta, dtype=dtype)
+    batch = np.broadcast_shapes(tuple(alpha.shape.as_list()), tuple(beta.shape.as_list()))
+    if tuple(alpha.shape.as_list()) != batch:
+        from .array_ops import broadcast_to
+        alpha = broadcast_to(alpha, list(batch))
+    attrs = _seeded_attrs("RandomGamma", shape, dtype, seed)
+    del attrs["dtype"]
+    return math_ops.maximum(np.finfo(dtype._np).tiny,
+                            execute(RandomGamma, (alpha,), attrs) / beta)
+
+
+def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+    """Poisson samples of rate `lam`, of shape `shape + lam.shape`; `dtype` a float or
+    int32/int64. As in TF, the op has no gradient rule (differentiating it raises
+    LookupError). With seeds, TF's numbers bit for bit.
+
+    Raises:
+        InvalidArgumentError: a negative dimension.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.random.poisson([2000], [1.0, 30.0], seed=2)
+        >>> x.shape, [round(float(m)) for m in tf.reduce_mean(x, axis=0).numpy()]
+        (TensorShape([2000, 2]), [1, 30])
+    """
+    rate = as_input(lam)
+    attrs = _seeded_attrs("RandomPoissonV2", shape, dtypes.as_dtype(dtype), seed)
+    return execute(RandomPoissonV2, (rate,), attrs)

@@ -11,8 +11,8 @@ from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # n
                counting_cases,
                diag_cases, gather_cases, graph_cases, image_cases, indexing_cases, linalg_cases,
                linalg_extra_cases,
-               math_cases, nn_cases, reduction_cases, segment_cases, signal_cases, space_cases,
-               sparse_cases,
+               math_cases, nn_cases, random_cases, reduction_cases, segment_cases, signal_cases,
+               space_cases, sparse_cases,
                special_cases)  # (each adds its rows)
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]

@@ -133,5 +133,3 @@ case("TensorScatterMax", lambda t, u: tf.tensor_scatter_nd_max(t, [[1], [1], [3]
      normal(4, 2), normal(3, 2), label="repeated index")
 case("TensorScatterMin", lambda t, u: tf.tensor_scatter_nd_min(t, [[0, 1], [2, 0]], u),
      normal(3, 2), normal(2), label="element indices")
-for _op in ("StatelessRandomUniform", "StatelessRandomNormal"):
-    EXEMPT[_op] = "tests/ops/test_random_ops.py (its one input, the seed, is integer)"
