@@ -7,13 +7,18 @@ Weights follow Keras's layout: `kernel` [input, units * gates], `recurrent_kerne
 whose `reset_after` bias is [2, 3 * units]: input bias, recurrent bias), so weights copied
 from Keras give Keras's numbers. The built-in cells compute every gate with one matmul per
 step, and the RNN layer projects the inputs of all time steps with one matmul before the
-loop. The time loop is a Python loop over the time steps, eagerly and while a
-`tf.function` is traced (the sequence length must be known when tracing).
+loop. Eagerly (and with `unroll=True`) the time loop is a Python loop over the time steps;
+while a `tf.function` is traced it is one `while_loop` reading the steps from a
+TensorArray and writing the outputs to another, so the graph does not grow with the number
+of steps, which may be unknown.
 """
 from __future__ import annotations
 
 from ... import nn as tf_nn
+from ...eager.control_flow import while_loop
+from ...framework.context import executing_eagerly
 from ...ops import array_ops, creation_ops, math_ops
+from ...ops.tensor_array_ops import TensorArray
 from .. import activations, initializers, regularizers
 from .base import InputSpec, Layer, serialize_constraint
 
@@ -390,8 +395,8 @@ class RNN(Layer):
             in the reversed order).
         stateful: keep the final states of a batch as the next batch's initial states
             (until `reset_states`); needs a fixed batch size.
-        unroll: accepted for Keras compatibility; a known number of steps is always
-            unrolled (see the module's docstring).
+        unroll: run the steps as a Python loop under `tf.function` too (one copy of the
+            cell per step in the graph; the number of steps must be known).
         zero_output_for_mask: masked steps output zeros instead of the previous output.
 
     Call arguments: `inputs`, `initial_state` (a list of tensors), `mask` ([batch, time]
@@ -518,8 +523,8 @@ class RNN(Layer):
         return step, fused
 
     def _run(self, inputs, states, mask, training):
-        """The time loop, a Python loop over the steps: (last output, outputs of every
-        step [batch, time, units] or None, final states)."""
+        """The time loop: (last output, outputs of every step [batch, time, units] or None,
+        final states)."""
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
         step, fused = self._step_fn(training)
@@ -530,7 +535,9 @@ class RNN(Layer):
         keep = None
         if mask is not None:
             keep = math_ops.cast(array_ops.expand_dims(mask, -1), inputs.dtype)
-        return self._python_loop(step, inputs, states, keep)
+        if self.unroll or executing_eagerly():
+            return self._python_loop(step, inputs, states, keep)
+        return self._graph_loop(step, inputs, states, keep)
 
     def _python_loop(self, step, inputs, states, keep):
         xs = array_ops.unstack(inputs, axis=1)
@@ -544,13 +551,51 @@ class RNN(Layer):
         sequence = array_ops.stack(outputs, axis=1) if self.return_sequences else None
         return output, sequence, states
 
+    def _graph_loop(self, step, inputs, states, keep):
+        """One while_loop over the time steps, read from a TensorArray of the time-major
+        inputs; every step's output goes to another TensorArray. The first step is also
+        traced outside the loop, for the output's shape and so that the dropout masks a
+        cell draws on first use are drawn once per call, outside the loop."""
+        def time_major(x):
+            x = array_ops.transpose(x, [1, 0] + list(range(2, x.shape.rank)))
+            return array_ops.reverse(x, [0]) if self.go_backwards else x
+
+        xs = TensorArray(inputs.dtype, size=array_ops.shape(inputs)[1]).unstack(
+            time_major(inputs))
+        keeps = None if keep is None else TensorArray(keep.dtype, size=xs.size()).unstack(
+            time_major(keep))
+        first, _ = step(xs.read(0), states, None, None)
+        steps = xs.size()
+        zero_output = self.zero_output_for_mask
+
+        def body(t, output, states, outputs):
+            output, states = step(xs.read(t), states, None if keeps is None else
+                                  keeps.read(t), None if zero_output else output)
+            if outputs is not None:
+                outputs = outputs.write(t, output)
+            return t + 1, output, states, outputs
+
+        outputs = TensorArray(first.dtype, size=steps, element_shape=first.shape) \
+            if self.return_sequences else None
+        loop_vars = [0, creation_ops.zeros_like(first), list(states)]
+        if outputs is not None:
+            loop_vars.append(outputs)
+            _, output, states, outputs = while_loop(lambda t, *_: t < steps, body, loop_vars)
+        else:
+            _, output, states = while_loop(lambda t, *_: t < steps,
+                                           lambda *args: body(*args, None)[:3], loop_vars)
+        sequence = None
+        if outputs is not None:
+            stacked = outputs.stack()
+            sequence = array_ops.transpose(stacked, [1, 0] + list(range(2, stacked.shape.rank)))
+        return output, sequence, states
+
     def call(self, inputs, initial_state=None, mask=None, training=False):
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        if inputs.shape[1] is None:
-            raise ValueError(f"Layer {self.name}: the number of time steps must be known "
-                             f"(inputs of shape {inputs.shape}); the steps run as a Python "
-                             "loop.")
+        if inputs.shape[1] is None and (self.unroll or executing_eagerly()):
+            raise ValueError(f"Layer {self.name}: cannot unroll a RNN if the time dimension "
+                             f"is undefined (inputs of shape {inputs.shape}).")
         states = self._initial_states(inputs, initial_state)
         last, sequence, states = self._run(inputs, states, mask, training)
         if self.stateful:
