@@ -28,8 +28,10 @@ from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.array_ops import stack
+from ..ops.array_ops import expand_dims, shape, stack
 from ..ops.creation_ops import zeros, zeros_like
+from ..ops.indexing_ops import Bound, tensor_scatter_nd_add
+from ..ops.math_ops import floormod
 from ..ops.tensor_array_ops import TensorArray
 from ..ops.op_util import value_of
 from .domains import dense
@@ -46,23 +48,32 @@ def _if_kernel(pred, *values, then_branch, else_branch, count, specs, variables)
 
 
 def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations, specs,
-                  variables, keep=()):
+                  variables, keep=(), collect=0):
     loop = list(values[:count])
     extra = list(values[count:count + captured])
     kept = [[] for _ in keep]
+    collected = [[] for _ in range(collect)]
+    cond, body = cond_fn._plan, body_fn._plan
     i = 0
-    while (maximum_iterations is None or i < maximum_iterations) and cond_fn._plan(
-            *loop, *extra)[0]:
+    while (maximum_iterations is None or i < maximum_iterations) and cond(*loop, *extra)[0]:
         for history, k in zip(kept, keep):
             history.append(loop[k])
-        loop = list(body_fn._plan(*loop, *extra))
+        out = body(*loop, *extra)
+        if collect:
+            for history, x in zip(collected, out[count:]):
+                history.append(x)
+            out = out[:count]
+        loop = list(out)
         i += 1
-    if not keep:
+    if len(specs) == count:
         return tuple(loop)
-    # The loop variables each iteration started from, stacked once at the end.
+    # The loop variables each iteration started from, and the values the body collects,
+    # each stacked once at the end.
     return (*loop, np.asarray(i, np.int32),
             *[np.stack(h) if h else np.zeros((0,) + np.shape(values[k]), values[k].dtype)
-              for h, k in zip(kept, keep)])
+              for h, k in zip(kept, keep)],
+            *[np.stack(h) if h else np.zeros([0 if d is None else d for d in dims], dtype)
+              for h, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
 
 
 If = define_op("If", _if_kernel, num_outputs=None)
@@ -372,7 +383,11 @@ def _with_buffers(body, structure) -> dict:
     return arrays
 
 
-def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations):
+def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations,
+                 collect: int = 0):
+    """The While node; with `collect`, the body returns that many values after the loop
+    variables, and the result is (loop variables, number of iterations, each collected
+    value of every iteration stacked)."""
     graph = state.graph
     flat = [graph._graph_input(convert_to_tensor(v)) for v in nest.flatten(structure)]
     if shape_invariants is None:
@@ -394,7 +409,8 @@ def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterat
 
     cond_trace = _trace(lambda *a: cond(*packed(a)), "while_cond", flat, shapes)
     body_trace = _trace(body_as_list, "while_body", flat, shapes)
-    _check_structure(list(structure), body_trace[2], "while_loop: body")
+    _check_structure(list(structure), body_trace[2][:len(body_trace[2]) - collect],
+                     "while_loop: body")
     captured = _captured_union(cond_trace, body_trace)
     cond_fn = _finish(cond_trace, captured, "while_cond")
     body_fn = _finish(body_trace, captured, "while_body")
@@ -408,14 +424,19 @@ def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterat
                              f"shape {TensorShape(dims)} after one iteration; pass "
                              "shape_invariants to let it vary.")
         specs.append((dtype, None if s.rank is None else tuple(s.dims)))
+    if collect:
+        specs.append((np.dtype(np.int32), ()))
+        specs += [(dtype, None if dims is None else (None, *dims))
+                  for dtype, dims in body_fn._output_specs[len(flat):]]
     variables = _variable_union(cond_fn, body_fn)
     outs = execute(While, (*flat, *captured, *variables),
                    {"cond_fn": cond_fn, "body_fn": body_fn, "count": len(flat),
                     "captured": len(captured), "specs": specs, "variables": tuple(variables),
                     "maximum_iterations": None if maximum_iterations is None
-                    else int(maximum_iterations)})
-    result = nest.pack_sequence_as(structure, list(outs))
-    return result[0] if single else result
+                    else int(maximum_iterations), "collect": collect})
+    result = nest.pack_sequence_as(structure, list(outs[:len(flat)]))
+    result = result[0] if single else result
+    return (result, outs[len(flat)], list(outs[len(flat) + 1:])) if collect else result
 
 
 @RegisterGradient("While")
@@ -427,39 +448,48 @@ def _while_grad(op, *grads):
     attrs = op.attrs
     count, captured = attrs["count"], attrs["captured"]
     cond_fn, body_fn, limit = attrs["cond_fn"], attrs["body_fn"], attrs["maximum_iterations"]
-
-    keep = attrs.get("keep", ())
+    keep, collect = attrs.get("keep", ()), attrs.get("collect", 0)
 
     def forward(*values):
         loop, extra = list(values[:count]), list(values[count:count + captured])
         kept = [[] for _ in keep]
+        collected = [[] for _ in range(collect)]
         i = 0
         while (limit is None or i < limit) and bool(value_of(
                 nest.flatten(cond_fn._call_flat(loop + extra))[0])):
             for history, k in zip(kept, keep):
                 history.append(loop[k])
-            loop = nest.flatten(body_fn._call_flat(loop + extra))
+            out = nest.flatten(body_fn._call_flat(loop + extra))
+            for history, x in zip(collected, out[count:]):
+                history.append(x)
+            loop = out[:count]
             i += 1
-        if not keep:
+        if len(attrs["specs"]) == count:
             return loop
         return [*loop, convert_to_tensor(i), *[
             stack(h) if h else zeros((0,) + tuple(values[k].shape), values[k].dtype)
-            for h, k in zip(kept, keep)]]
+            for h, k in zip(kept, keep)], *[
+            stack(h) if h else zeros([0 if d is None else d for d in dims], dtype)
+            for h, (dtype, dims) in zip(collected, attrs["specs"][len(attrs["specs"]) - collect:])]]
     return runtime_vjp(forward, op.inputs[:count + captured], grads, attrs["variables"])
 
 
 def _traced_while_grad(op, grads):
     """The gradient of a While node as graph ops: the forward loop (or a second run of it)
-    keeps, stacked, the loop variables each iteration started from (those the body's
-    backward reads), then a loop runs the body's traced backward graph over them in
-    reverse, one slice per iteration. None when a loop variable's shape may change from one
-    iteration to the next (the run-time gradient handles those).
+    keeps, stacked, the loop variables each iteration started from and the intermediate
+    values its backward reads, then a loop runs the body's traced backward graph over them
+    in reverse, one slice per iteration. A captured tensor the body reads one row of (a
+    TensorArray's `read(t)`) gets its gradient rows collected by that loop and added into
+    place once after it, not a dense gradient per iteration. None when a loop variable's
+    shape may change from one iteration to the next (the run-time gradient handles those).
 
-    A While that keeps its history has its gradient the same way: the upstream gradient of
-    history row j joins the gradient of the loop variables iteration j started from."""
+    A While that keeps or collects values has its gradient the same way: the upstream
+    gradient of history row j joins the gradient of the loop variables iteration j started
+    from, that of collected row j the body's upstream gradient of that value."""
     attrs = op.attrs
     count, n_cap = attrs["count"], attrs["captured"]
     cond_fn, body_fn = attrs["cond_fn"], attrs["body_fn"]
+    own_keep, collect = attrs.get("keep", ()), attrs.get("collect", 0)
     loop_in = list(op.inputs[:count])
     captured = list(op.inputs[count:count + n_cap])
     variables = list(attrs["variables"])
@@ -471,52 +501,77 @@ def _traced_while_grad(op, grads):
     loop_t = [k for k in range(count) if is_trainable(loop_in[k])]
     cap_t = [c for c in range(n_cap) if is_trainable(captured[c])
              and op.needs_gradient(count + c)]
-    backward, reads = _body_backward(body_fn, count, loop_t, [count + c for c in cap_t])
+    upstream_collected = list(grads[len(grads) - collect:]) if collect else []
+    extra_t = [e for e, g in enumerate(upstream_collected) if g is not None]
+    backward, reads, saved, rows = _body_backward(body_fn, count, loop_t,
+                                                  [count + c for c in cap_t], extra_t)
+    cap_rows = [c for c in cap_t if count + c in rows]
+    cap_dense = [c for c in cap_t if count + c not in rows]
     keep = tuple(k for k in range(count) if k in reads)
+    saving = body_fn if not saved else ConcreteFunction(
+        body_fn.graph, list(body_fn.inputs), list(body_fn.outputs) + saved,
+        always=body_fn._always, name=f"{body_fn.name}_saving")
     specs = list(attrs["specs"][:count]) + [(np.dtype(np.int32), ())] + \
-        [(attrs["specs"][k][0], (None,) + tuple(dims[k])) for k in keep]
-    kept = _keeping(op.outputs[0]._op, keep, specs)
+        [(attrs["specs"][k][0], (None,) + tuple(dims[k])) for k in keep] + \
+        [(dtype, None if d is None else (None, *d))
+         for dtype, d in saving._output_specs[count:]]
+    kept = _keeping(op.outputs[0]._op, keep, specs, saving, collect + len(saved))
     if kept is None:  # the loop runs again, keeping what the backward reads
         kept = execute(While, (*loop_in, *captured, *variables),
-                       {**attrs, "keep": keep, "specs": specs})
-    steps, history = kept[count], dict(zip(keep, kept[count + 1:]))
-    upstream_history = dict(zip(attrs.get("keep", ()), grads[count + 1:]))
+                       {**attrs, "keep": keep, "specs": specs, "body_fn": saving,
+                        "collect": collect + len(saved)})
+    steps, history = kept[count], dict(zip(keep, kept[count + 1:count + 1 + len(keep)]))
+    saved_history = kept[count + 1 + len(keep) + collect:]
+    upstream_history = dict(zip(own_keep, grads[count + 1:count + 1 + len(own_keep)]))
     own = {v._id: i for i, v in enumerate(body_fn.variables)}
+    n_loop, n_dense, n_vars = len(loop_t), len(cap_dense), len(body_fn.variables)
 
     def reverse_body(j, *rest):
-        g_loop = dict(zip(loop_t, rest[:len(loop_t)]))
-        g_cap = rest[len(loop_t):len(loop_t) + len(cap_t)]
-        g_var = rest[len(loop_t) + len(cap_t):]
+        g_loop = rest[:n_loop]
+        g_cap = rest[n_loop:n_loop + n_dense]
+        g_var = rest[n_loop + n_dense:]
         j = j - 1
         inputs = [history[k][j] if k in history else loop_in[k] for k in range(count)]
-        result = backward._call_flat(inputs + captured + [g_loop[k] for k in loop_t])
+        upstream = list(g_loop) + [dense(upstream_collected[e])[j] for e in extra_t]
+        result = backward._call_flat(inputs + captured + [h[j] for h in saved_history] +
+                                     upstream)
         result = list(result) if isinstance(result, (list, tuple)) else [result]
-        new_loop = result[:len(loop_t)]
+        new_loop = result[:n_loop]
         for n, k in enumerate(loop_t):
             if upstream_history.get(k) is not None:
                 new_loop[n] = new_loop[n] + dense(upstream_history[k])[j]
-        new_cap = [a + g for a, g in zip(g_cap, result[len(loop_t):len(loop_t) + len(cap_t)])]
-        var_grads = result[len(loop_t) + len(cap_t):]
+        new_cap = [a + g for a, g in zip(g_cap, result[n_loop:n_loop + n_dense])]
+        var_grads = result[n_loop + n_dense:n_loop + n_dense + n_vars]
         new_var = [a + var_grads[own[v._id]] if v._id in own else a
                    for a, v in zip(g_var, variables)]
-        return [j, *new_loop, *new_cap, *new_var]
+        return [j, *new_loop, *new_cap, *new_var, *result[n_loop + n_dense + n_vars:]]
 
     start = [steps, *[dense(grads[k]) if grads[k] is not None else zeros_like(loop_in[k])
                       for k in loop_t],
-             *[zeros_like(captured[c]) for c in cap_t],
+             *[zeros_like(captured[c]) for c in cap_dense],
              *[zeros(v.shape, v.dtype) for v in variables]]
-    done = while_loop(lambda j, *rest: j > 0, reverse_body, start)[1:]
+    done, _, rows_found = _graph_while(lambda j, *rest: j > 0, reverse_body, start, False,
+                                       None, None, collect=2 * len(cap_rows)) \
+        if cap_rows else (while_loop(lambda j, *rest: j > 0, reverse_body, start), None, [])
+    done = done[1:]
     in_grads: list = [None] * (count + n_cap)
-    for k, g in zip(loop_t, done[:len(loop_t)]):
+    for k, g in zip(loop_t, done[:n_loop]):
         in_grads[k] = g
-    for c, g in zip(cap_t, done[len(loop_t):len(loop_t) + len(cap_t)]):
+    for c, g in zip(cap_dense, done[n_loop:n_loop + n_dense]):
         in_grads[count + c] = g
-    return in_grads + list(done[len(loop_t) + len(cap_t):])
+    for n, c in enumerate(cap_rows):
+        values, index = rows_found[2 * n], rows_found[2 * n + 1]
+        index = floormod(index, shape(captured[c], out_type=index.dtype)[0])
+        in_grads[count + c] = tensor_scatter_nd_add(zeros_like(captured[c]),
+                                                    expand_dims(index, -1), values)
+    return in_grads + list(done[n_loop + n_dense:])
 
 
-def _keeping(forward, keep: tuple, specs: list):
+def _keeping(forward, keep: tuple, specs: list, body_fn, collect: int):
     """The outputs of the forward While node `forward` made to keep the history `keep`
-    too (its count of steps, then the stacked loop variables), or None when it cannot.
+    and collect what `body_fn` (the node's body with the intermediate values the backward
+    reads as extra outputs) computes too (its count of steps, then the stacked loop
+    variables, then the stacked values), or None when it cannot.
 
     A node of the graph being built that keeps nothing yet is changed in place when
     nothing records the backward pass: plans compiled before bound its attributes and
@@ -524,37 +579,73 @@ def _keeping(forward, keep: tuple, specs: list):
     keeping the history, instead of twice."""
     # A recorder (an outer tape) saw the node with its first outputs only: gradients it
     # sends through the history would not reach the node, so it is left as it is.
-    if forward._graph is not state.graph or forward._attrs.get("keep") or state.recorders:
+    if forward._graph is not state.graph or len(forward._attrs["specs"]) > \
+            forward._attrs["count"] or state.recorders:
         return None
     count = forward._attrs["count"]
-    forward._attrs = {**forward._attrs, "keep": keep, "specs": specs}
+    forward._attrs = {**forward._attrs, "keep": keep, "specs": specs, "body_fn": body_fn,
+                      "collect": collect}
     forward._outputs = forward._outputs + tuple(
         SymbolicTensor(forward, count + i, dtype, dims)
         for i, (dtype, dims) in enumerate(specs[count:]))
     return forward._outputs
 
 
-def _body_backward(body_fn, count: int, loop_t: list, cap_t: list) -> tuple:
+def _row_gradient(g):
+    """[row, index] when the gradient `g` is zeros but for the row `index` (that of a read
+    `x[index]` of a tensor the loop body captured), else None."""
+    op = getattr(g, "_op", None)
+    if op is None or op.type != "DynamicStridedSliceGrad":
+        return None
+    spec = op._attrs["spec"]
+    if len(spec) != 1 or type(spec[0]) is not Bound or len(op._inputs) != 3:
+        return None
+    return [op._inputs[0], op._inputs[2]]
+
+
+def _body_backward(body_fn, count: int, loop_t: list, cap_t: list, extra_t: list) -> tuple:
     """The backward graph of a loop body reduced to what the loop's gradient uses: a
-    function of (the body's inputs, the upstream gradients of the trainable loop
-    variables) returning the gradients of those loop variables, of the captured inputs
-    `cap_t` (positions among the body's inputs) and of the body's variables (zeros where
-    the body does not reach them); and the positions of the loop variables it reads."""
+    function of (the body's inputs, the intermediate values it reads, the upstream
+    gradients of the trainable loop variables and of the collected values `extra_t`)
+    returning the gradients of those loop variables, of the captured inputs `cap_t`
+    (positions among the body's inputs) read densely, of the body's variables (zeros where
+    the body does not reach them), then [row, index] for each captured input read by one
+    row. Also returns the positions of the loop variables it reads, the intermediate
+    values it reads (computed by the forward body, of fully known shape) and the
+    positions of the captured inputs read by row."""
     info = body_fn._gradient_info()
     graph = body_fn.graph
     n_in = len(body_fn.inputs)
+    rows, row_values, wanted = [], [], []
     with graph.as_default():
-        wanted = [info.grads[i] if info.grads[i] is not None else zeros_like(body_fn.inputs[i])
-                  for i in loop_t + cap_t]
+        for i in loop_t:
+            wanted.append(info.grads[i] if info.grads[i] is not None
+                          else zeros_like(body_fn.inputs[i]))
+        for i in cap_t:
+            row = _row_gradient(info.grads[i])
+            if row is not None:
+                rows.append(i)
+                row_values += row
+            else:
+                wanted.append(info.grads[i] if info.grads[i] is not None
+                              else zeros_like(body_fn.inputs[i]))
         wanted += [g if g is not None else zeros(v.shape, v.dtype)
                    for g, v in zip(info.grads[n_in:], body_fn.variables)]
-        wanted = [convert_to_tensor(dense(g)) for g in wanted]
-    upstream = [info.grad_inputs[k] for k in loop_t]
-    backward = ConcreteFunction(graph, list(body_fn.inputs) + upstream, wanted,
+        wanted = [convert_to_tensor(dense(g)) for g in wanted] + row_values
+    upstream = [info.grad_inputs[k] for k in loop_t] + \
+        [info.grad_inputs[count + e] for e in extra_t]
+    # A variable's value is read again rather than kept once per iteration.
+    saved = [t for t in info.saved if t._dims is not None and None not in t._dims
+             and t._op.type != "ReadVariableOp"]
+
+    def build(saved):
+        return ConcreteFunction(graph, list(body_fn.inputs) + saved + upstream, wanted,
                                 name=f"{body_fn.name}_backward")
-    fed = {x._id for x in backward.inputs}
+    backward = build(saved)
     used = {x._id for o in backward._plan.ops for x in o._inputs} | \
         {x._id for x in backward.outputs}
-    reads = {k for k in range(count) if body_fn.inputs[k]._id in used and
-             body_fn.inputs[k]._id in fed}
-    return backward, reads
+    if any(t._id not in used for t in saved):
+        saved = [t for t in saved if t._id in used]
+        backward = build(saved)
+    reads = {k for k in range(count) if body_fn.inputs[k]._id in used}
+    return backward, reads, saved, rows

@@ -577,7 +577,9 @@ class RNN(Layer):
 
         outputs = TensorArray(first.dtype, size=steps, element_shape=first.shape) \
             if self.return_sequences else None
-        loop_vars = [0, creation_ops.zeros_like(first), list(states)]
+        zero = creation_ops.zeros(first.shape, first.dtype) if first.shape.is_fully_defined() \
+            else creation_ops.zeros_like(first)
+        loop_vars = [0, zero, list(states)]
         if outputs is not None:
             loop_vars.append(outputs)
             _, output, states, outputs = while_loop(lambda t, *_: t < steps, body, loop_vars)
