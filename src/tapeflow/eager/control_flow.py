@@ -617,10 +617,14 @@ def _body_backward(body_fn, count: int, loop_t: list, cap_t: list, extra_t: list
     graph = body_fn.graph
     n_in = len(body_fn.inputs)
     rows, row_values, wanted = [], [], []
+
+    def zeros_for(x):  # of a static shape without reading x (the loop then need not keep it)
+        return zeros(x.shape, x.dtype) if x.shape.is_fully_defined() else zeros_like(x)
+
     with graph.as_default():
         for i in loop_t:
             wanted.append(info.grads[i] if info.grads[i] is not None
-                          else zeros_like(body_fn.inputs[i]))
+                          else zeros_for(body_fn.inputs[i]))
         for i in cap_t:
             row = _row_gradient(info.grads[i])
             if row is not None:
@@ -628,7 +632,7 @@ def _body_backward(body_fn, count: int, loop_t: list, cap_t: list, extra_t: list
                 row_values += row
             else:
                 wanted.append(info.grads[i] if info.grads[i] is not None
-                              else zeros_like(body_fn.inputs[i]))
+                              else zeros_for(body_fn.inputs[i]))
         wanted += [g if g is not None else zeros(v.shape, v.dtype)
                    for g, v in zip(info.grads[n_in:], body_fn.variables)]
         wanted = [convert_to_tensor(dense(g)) for g in wanted] + row_values

@@ -118,7 +118,12 @@ def _tensor_scatter_combine(op_name: str, ufunc):
     def kernel(tensor, indices, updates):
         _check_updates(op_name, indices, updates, tensor.shape)
         out = tensor.copy()
-        ufunc.at(out, _nd_positions(op_name, indices, tensor.shape), updates)
+        positions = _nd_positions(op_name, indices, tensor.shape)
+        flat = np.ravel_multi_index(positions, tensor.shape[:len(positions)])
+        if np.unique(flat).size == flat.size:  # no index twice: a plain (much faster) update
+            out[positions] = ufunc(out[positions], updates)
+        else:
+            ufunc.at(out, positions, updates)
         return out
     return kernel
 

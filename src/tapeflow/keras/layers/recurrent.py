@@ -347,6 +347,7 @@ class StackedRNNCells(Layer):
         width = input_shape[-1]
         for cell in self.cells:
             if not cell.built:
+                cell._weight_prefix = f"{self._weight_prefix}{self.name}/"
                 cell.build_from_config({"input_shape": [None, width]})
             width = getattr(cell, "output_size", _state_sizes(cell)[0])
 
@@ -444,6 +445,7 @@ class RNN(Layer):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
         if isinstance(self.cell, Layer) and not self.cell.built:
+            self.cell._weight_prefix = f"{self._weight_prefix}{self.name}/"
             self.cell.build_from_config({"input_shape": [None, input_shape[-1]]})
 
     def compute_mask(self, inputs, mask=None):
@@ -713,7 +715,10 @@ class Bidirectional(Layer):
         layer: the forward RNN layer.
         merge_mode: 'concat' (default), 'sum', 'mul', 'ave', or None (a list of both).
         backward_layer: the backward layer (default a copy of `layer` with `go_backwards`
-            flipped).
+            flipped, named 'backward_' + its name).
+
+    The forward layer is a new layer from `layer`'s config named 'forward_' + its name, so
+    the weights are named as Keras's ('bidirectional/forward_lstm/lstm_cell/kernel').
 
     With `return_sequences`, the backward outputs are put back in time order before the
     merge. With `return_state`, the result is `[merged, *forward_states,
@@ -739,22 +744,21 @@ class Bidirectional(Layer):
             raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should "
                              "be one of {'sum', 'mul', 'ave', 'concat', None}")
         super().__init__(**kwargs)
-        self.forward_layer = layer
+        self.forward_layer = _renamed(layer, "forward_")
         if backward_layer is None:
-            config = layer.get_config()
-            config["go_backwards"] = not config.get("go_backwards", False)
-            config["name"] = "backward_" + layer.name
-            backward_layer = type(layer).from_config(config)
+            backward_layer = _renamed(layer, "backward_", go_backwards=not layer.go_backwards)
         self.backward_layer = backward_layer
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
         if self.return_sequences:
-            layer.zero_output_for_mask = backward_layer.zero_output_for_mask = True
+            self.forward_layer.zero_output_for_mask = backward_layer.zero_output_for_mask = True
         self._initial_weights = weights
 
     def build(self, input_shape) -> None:
-        pass
+        for layer in (self.forward_layer, self.backward_layer):
+            if not layer.built:
+                layer._weight_prefix = f"{self._weight_prefix}{self.name}/"
 
     def call(self, inputs, initial_state=None, mask=None, training=False):
         forward_state = backward_state = None
@@ -805,6 +809,15 @@ class Bidirectional(Layer):
             config["backward_layer"] = deserialize_keras_object(config["backward_layer"],
                                                                 custom_objects)
         return cls(**config)
+
+
+def _renamed(layer, prefix: str, **changes):
+    """A new layer from `layer`'s config named `prefix` + its name (without that prefix
+    already), as Bidirectional names its two directions."""
+    config = {**layer.get_config(), **changes}
+    name = layer.name
+    config["name"] = prefix + (name[len(prefix):] if name.startswith(prefix) else name)
+    return type(layer).from_config(config)
 
 
 class TimeDistributed(Layer):
