@@ -4,11 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.registry import RegisterGradient
-from .array_ops import Reshape
+from .array_ops import ConcatV2, Reshape
 from .comparison_ops import Less
 from .creation_ops import zero_gradient
-from .math_ops import Abs, Cast, Exp, Sigmoid, Sum
-from .nn_ops import EluGrad, LeakyReluGrad, LogSoftmax, Relu6Grad, ReluGrad, SeluGrad, Softmax
+from .math_ops import Abs, Cast, Exp, Sigmoid, Sum, Tanh
+from .nn_ops import (EluGrad, LeakyReluGrad, LogSoftmax, LSTMGatesGrad, Relu6Grad, ReluGrad,
+                     SeluGrad, Softmax)
 from .op_util import dtype_of, shape_of
 
 
@@ -132,3 +133,36 @@ def _bias_add_grad(op, g):
     channel = 1 if op.attrs["data_format"] == "NCHW" else len(shape_of(value)) - 1
     axes = tuple(a for a in range(len(shape_of(value))) if a != channel)
     return g, Sum(g, axis=axes, keepdims=False) if op.needs_gradient(1) else None
+
+
+@RegisterGradient("LSTMGates")
+def _lstm_gates_grad(op, dh, dc):
+    z, c_prev = op.inputs
+    return LSTMGatesGrad(z, c_prev, op.outputs[1], dh, dc)
+
+
+@RegisterGradient("LSTMGatesGrad")
+def _lstm_gates_grad_grad(op, uz, u_prev):
+    # LSTMGatesGrad written out: with gates i, f, o = sigmoid, g = tanh of z's blocks and
+    # t = tanh(c): d = dc + dh * o * (1 - t^2); dz = [d g, d c_prev, d i, dh t] * the
+    # gates' slopes; dc_prev = d f. Its gradient by the chain rule through each term.
+    z, c_prev, c, dh, dc = op.inputs
+    u = shape_of(z)[-1] // 4
+    i, f = Sigmoid(z[..., :u]), Sigmoid(z[..., u:2 * u])
+    g, o = Tanh(z[..., 2 * u:3 * u]), Sigmoid(z[..., 3 * u:])
+    si, sf, sg, so = i * (1 - i), f * (1 - f), 1 - g * g, o * (1 - o)
+    ui, uf, ug, uo = uz[..., :u], uz[..., u:2 * u], uz[..., 2 * u:3 * u], uz[..., 3 * u:]
+    t = Tanh(c)
+    st = 1 - t * t
+    d = dc + dh * o * st
+    d_d = ui * g * si + uf * c_prev * sf + ug * i * sg + u_prev * f   # the gradient of d
+    grad_c = (d_d * dh * o * -2 * t + uo * dh * so) * st
+    grad_dh = d_d * o * st + uo * t * so
+    grad_prev = uf * d * sf
+    grad_i = ui * d * g * (1 - 2 * i) + ug * d * sg
+    grad_f = uf * d * c_prev * (1 - 2 * f) + u_prev * d
+    grad_g = ui * d * si - ug * d * i * 2 * g
+    grad_o = d_d * dh * st + uo * dh * t * (1 - 2 * o)
+    grad_z = ConcatV2(grad_i * si, grad_f * sf, grad_g * sg, grad_o * so,
+                      axis=len(shape_of(z)) - 1)
+    return grad_z, grad_prev, grad_c, grad_dh, d_d

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ... import nn as tf_nn
 from ...eager.control_flow import while_loop
 from ...framework.context import executing_eagerly
-from ...ops import array_ops, creation_ops, math_ops
+from ...ops import array_ops, creation_ops, math_ops, nn_ops
 from ...ops.tensor_array_ops import TensorArray
 from .. import activations, initializers, regularizers
 from .base import InputSpec, Layer, serialize_constraint
@@ -248,6 +248,10 @@ class LSTMCell(_SigmoidGatedCell):
         h_prev, c_prev = states[0], states[1]
         h_prev = self._dropped("recurrent", h_prev, self.recurrent_dropout, training)
         z = projected + math_ops.matmul(h_prev, self.recurrent_kernel)
+        if self.activation is activations.tanh and \
+                self.recurrent_activation is activations.sigmoid:
+            h, c = nn_ops.LSTMGates(z, c_prev)  # Keras's defaults: every gate in one op
+            return h, [h, c]
         i, f, c, o = array_ops.split(z, 4, axis=-1)
         gate = self.recurrent_activation
         c = gate(f) * c_prev + gate(i) * self.activation(c)
