@@ -17,6 +17,8 @@ as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..framework import nest
@@ -32,7 +34,8 @@ from ..ops.array_ops import expand_dims, shape, stack
 from ..ops.creation_ops import zeros, zeros_like
 from ..ops.indexing_ops import Bound, tensor_scatter_nd_add
 from ..ops.math_ops import floormod
-from ..ops.tensor_array_ops import TensorArray
+from ..framework.plan import Plan
+from ..ops.tensor_array_ops import IN_PLACE, TensorArray
 from ..ops.op_util import value_of
 from .domains import dense
 from .function import ConcreteFunction
@@ -53,17 +56,22 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
     extra = list(values[count:count + captured])
     kept = [[] for _ in keep]
     collected = [[] for _ in range(collect)]
-    cond, body = cond_fn._plan, body_fn._plan
+    body, updates = _in_place_plan(body_fn, count)
+    for k, _, _ in updates:  # the loop's own copy, which the updates then change
+        loop[k] = loop[k].copy()
+    owned = {k for k, _, _ in updates}
+    cond = cond_fn._plan
     i = 0
     while (maximum_iterations is None or i < maximum_iterations) and cond(*loop, *extra)[0]:
         for history, k in zip(kept, keep):
-            history.append(loop[k])
+            history.append(loop[k].copy() if k in owned else loop[k])
         out = body(*loop, *extra)
+        if updates:
+            out = _updated(out, updates, count + collect)
         if collect:
-            for history, x in zip(collected, out[count:]):
+            for history, x in zip(collected, out[count:count + collect]):
                 history.append(x)
-            out = out[:count]
-        loop = list(out)
+        loop = list(out[:count])
         i += 1
     if len(specs) == count:
         return tuple(loop)
@@ -74,6 +82,53 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
               for h, k in zip(kept, keep)],
             *[np.stack(h) if h else np.zeros([0 if d is None else d for d in dims], dtype)
               for h, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
+
+
+_in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates)}
+
+
+def _in_place_plan(body_fn, count: int) -> tuple:
+    """The plan a While runs for `body_fn`, and its in-place updates [(loop variable k,
+    update, operand count)]. A loop variable the body gives back written one row
+    (`ta.write(t, x)`, or that write's gradient) is written in its array in place: the plan
+    returns the variable itself there and, after the other outputs, the write's operands,
+    so that a TensorArray of T rows costs O(T) to fill, not a copy of it per row."""
+    plans = _in_place_plans.setdefault(body_fn, {})
+    if count in plans:
+        return plans[count]
+    placeholders = {x._id: k for k, x in enumerate(body_fn.inputs[:count])}
+    outputs = list(body_fn.outputs)
+    operands, updates = [], []
+    for k, out in enumerate(outputs[:count]):
+        op = out._op
+        update = IN_PLACE.get(op._op_def)
+        if update is None or placeholders.get(op._inputs[0]._id) != k or any(
+                o is out for o in outputs[:k] + outputs[k + 1:]):
+            continue
+        outputs[k] = body_fn.inputs[k]
+        operands += op._inputs[1:]
+        updates.append((k, update, len(op._inputs) - 1))
+    plan = Plan(body_fn.graph._ops, body_fn.inputs, outputs + operands, body_fn._always,
+                name=f"{body_fn.name}_in_place") if updates else body_fn._plan
+    plans[count] = plan, updates
+    return plan, updates
+
+
+def _updated(out: tuple, updates: list, count: int) -> list:
+    """The body's outputs with the in-place updates applied; an output that is a view of
+    an updated array (a row read in the iteration) is copied before the array changes."""
+    out = list(out)
+    start = count
+    for k, update, n in updates:
+        buffer = out[k]
+        for j in range(count):
+            x = out[j]
+            if j != k and getattr(x, "base", None) is not None and \
+                    np.may_share_memory(x, buffer):
+                out[j] = x.copy()
+        out[k] = update(buffer, *out[start:start + n])
+        start += n
+    return out[:count]
 
 
 If = define_op("If", _if_kernel, num_outputs=None)

@@ -174,9 +174,8 @@ BiasAdd = define_op("BiasAdd", _bias_add, family=LINEAR)
 # One step of an LSTM's gates from its pre-activations z = x @ kernel + h @ recurrent +
 # bias and the previous cell state: (h, c). A primitive for speed: one kernel call where
 # the gates take eleven ops (Keras's fused kernels and TF's LSTMBlockCell do the same).
-LSTMGates = define_op("LSTMGates", _lstm_gates, num_outputs=2, batching=TRANSPARENT)
-LSTMGatesGrad = define_op("LSTMGatesGrad", _lstm_gates_grad, num_outputs=2,
-                          batching=TRANSPARENT)
+LSTMGates = define_op("LSTMGates", _lstm_gates, num_outputs=2)
+LSTMGatesGrad = define_op("LSTMGatesGrad", _lstm_gates_grad, num_outputs=2)
 SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
                               num_outputs=2, batching=TRANSPARENT)
