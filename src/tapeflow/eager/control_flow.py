@@ -588,9 +588,8 @@ def _traced_while_grad(op, grads):
         j = j - 1
         inputs = [history[k][j] if k in history else loop_in[k] for k in range(count)]
         upstream = list(g_loop) + [dense(upstream_collected[e])[j] for e in extra_t]
-        result = backward._call_flat(inputs + captured + [h[j] for h in saved_history] +
-                                     upstream)
-        result = list(result) if isinstance(result, (list, tuple)) else [result]
+        result = _inlined(backward, inputs + captured + [h[j] for h in saved_history] +
+                          upstream)
         new_loop = result[:n_loop]
         for n, k in enumerate(loop_t):
             if upstream_history.get(k) is not None:
@@ -620,6 +619,33 @@ def _traced_while_grad(op, grads):
         in_grads[count + c] = tensor_scatter_nd_add(zeros_like(captured[c]),
                                                     expand_dims(index, -1), values)
     return in_grads + list(done[n_loop + n_dense:])
+
+
+def _inlined(fn, args: list) -> list:
+    """The outputs of the ConcreteFunction `fn` on `args`, its operations added to the
+    graph being built (so that a loop body's own operations are what a While runs, and
+    what it may update in place), or a call of it when one of them writes a variable."""
+    if any(not hasattr(x, "_op") and x is not op._inputs[0] or op.type != "ReadVariableOp"
+           and not hasattr(x, "_op") for op in fn._plan.ops for x in op._inputs):
+        result = fn._call_flat(args)
+        return list(result) if isinstance(result, (list, tuple)) else [result]
+    mapped = {x._id: a for x, a in zip(fn.inputs, args)}
+    for op in fn._plan.ops:
+        outs = op._outputs
+        if outs and all(o._id in mapped for o in outs):  # fed
+            continue
+        if outs and all(o._const is not None for o in outs):
+            for o in outs:
+                mapped[o._id] = convert_to_tensor(o._const)
+        elif op.type == "ReadVariableOp":
+            mapped[outs[0]._id] = state.graph._graph_input(op._inputs[0])
+        elif op.type != "NoOp":
+            results = execute(op._op_def, tuple(mapped[x._id] for x in op._inputs),
+                              dict(op._attrs))
+            for o, r in zip(outs, results if isinstance(results, (tuple, list)) else
+                            (results,)):
+                mapped[o._id] = r
+    return [mapped[o._id] for o in fn.outputs]
 
 
 def _keeping(forward, keep: tuple, specs: list, body_fn, collect: int):
