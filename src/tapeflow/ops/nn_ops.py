@@ -150,10 +150,29 @@ def _lstm_gates_grad(z, c_prev, c, dh, dc):
     i, f, g, o = a[..., :u], a[..., u:2 * u], a[..., 2 * u:3 * u], a[..., 3 * u:]
     tanh_c = np.tanh(c)
     dc = dc + dh * o * (1 - tanh_c * tanh_c)
+    dz = np.empty_like(a, dtype=np.result_type(a, dc, c_prev))
+    np.multiply(dc, g, out=dz[..., :u])
+    np.multiply(dc, c_prev, out=dz[..., u:2 * u])
+    np.multiply(dc, i, out=dz[..., 2 * u:3 * u])
+    np.multiply(dh, tanh_c, out=dz[..., 3 * u:])
     slope = a * (1 - a)
     slope[..., 2 * u:3 * u] = 1 - g * g
-    dz = np.concatenate(np.broadcast_arrays(dc * g, dc * c_prev, dc * i, dh * tanh_c), -1)
-    return dz * slope, dc * f
+    dz *= slope
+    return dz, dc * f
+
+
+def lstm_gates(z, c_prev) -> tuple:
+    """One LSTM step's (h, c) from its pre-activations `z` [..., 4 * units] (gates i, f, c, o
+    in Keras's order: sigmoid, sigmoid, tanh, sigmoid) and the previous cell state, as one op.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> from tapeflow.ops.nn_ops import lstm_gates
+        >>> h, c = lstm_gates(tf.zeros([1, 4]), tf.ones([1, 1]))
+        >>> float(c[0, 0]), round(float(h[0, 0]), 4)   # c = 0.5 * 1 + 0.5 * 0
+        (0.5, 0.2311)
+    """
+    return execute(LSTMGates, (as_input(z), as_input(c_prev)), NO_ATTRS)
 
 
 Relu = define_op("Relu", _relu, family=ELEMENTWISE)
