@@ -136,33 +136,34 @@ def _bias_add_grad(op, g):
 
 
 @RegisterGradient("LSTMGates")
-def _lstm_gates_grad(op, dh, dc):
-    z, c_prev = op.inputs
-    return LSTMGatesGrad(z, c_prev, op.outputs[1], dh, dc)
+def _lstm_gates_grad(op, dh, dc, dgates):
+    c_prev = op.inputs[1]
+    return LSTMGatesGrad(op.outputs[2], c_prev, op.outputs[1], dh, dc, dgates)
 
 
 @RegisterGradient("LSTMGatesGrad")
 def _lstm_gates_grad_grad(op, uz, u_prev):
-    # LSTMGatesGrad written out: with gates i, f, o = sigmoid, g = tanh of z's blocks and
-    # t = tanh(c): d = dc + dh * o * (1 - t^2); dz = [d g, d c_prev, d i, dh t] * the
-    # gates' slopes; dc_prev = d f. Its gradient by the chain rule through each term.
-    z, c_prev, c, dh, dc = op.inputs
-    u = shape_of(z)[-1] // 4
-    i, f = Sigmoid(z[..., :u]), Sigmoid(z[..., u:2 * u])
-    g, o = Tanh(z[..., 2 * u:3 * u]), Sigmoid(z[..., 3 * u:])
+    # LSTMGatesGrad written out: with gates a = [i, f, g, o], t = tanh(c) and the slopes
+    # s = [i(1-i), f(1-f), 1-g^2, o(1-o)]: d = dc + dh o (1 - t^2);
+    # dz = ([d g, d c_prev, d i, dh t] + dgates) s; dc_prev = d f. Its gradient by the
+    # chain rule through each term.
+    gates, c_prev, c, dh, dc, dgates = op.inputs
+    u = shape_of(gates)[-1] // 4
+    axis = len(shape_of(gates)) - 1
+    i, f, g, o = gates[..., :u], gates[..., u:2 * u], gates[..., 2 * u:3 * u], gates[..., 3 * u:]
     si, sf, sg, so = i * (1 - i), f * (1 - f), 1 - g * g, o * (1 - o)
     ui, uf, ug, uo = uz[..., :u], uz[..., u:2 * u], uz[..., 2 * u:3 * u], uz[..., 3 * u:]
     t = Tanh(c)
     st = 1 - t * t
     d = dc + dh * o * st
-    d_d = ui * g * si + uf * c_prev * sf + ug * i * sg + u_prev * f   # the gradient of d
-    grad_c = (d_d * dh * o * -2 * t + uo * dh * so) * st
-    grad_dh = d_d * o * st + uo * t * so
-    grad_prev = uf * d * sf
-    grad_i = ui * d * g * (1 - 2 * i) + ug * d * sg
-    grad_f = uf * d * c_prev * (1 - 2 * f) + u_prev * d
-    grad_g = ui * d * si - ug * d * i * 2 * g
-    grad_o = d_d * dh * st + uo * dh * t * (1 - 2 * o)
-    grad_z = ConcatV2(grad_i * si, grad_f * sf, grad_g * sg, grad_o * so,
-                      axis=len(shape_of(z)) - 1)
-    return grad_z, grad_prev, grad_c, grad_dh, d_d
+    pre_i, pre_f = d * g + dgates[..., :u], d * c_prev + dgates[..., u:2 * u]
+    pre_g, pre_o = d * i + dgates[..., 2 * u:3 * u], dh * t + dgates[..., 3 * u:]
+    d_d = ui * si * g + uf * sf * c_prev + ug * sg * i + u_prev * f   # the gradient of d
+    grad_gates = ConcatV2(ui * pre_i * (1 - 2 * i) + ug * sg * d,
+                          uf * pre_f * (1 - 2 * f) + u_prev * d,
+                          ui * si * d - ug * pre_g * 2 * g,
+                          uo * pre_o * (1 - 2 * o) + d_d * dh * st, axis=axis)
+    grad_c = (d_d * dh * o * -2 * t + uo * so * dh) * st
+    grad_dh = d_d * o * st + uo * so * t
+    grad_dgates = ConcatV2(ui * si, uf * sf, ug * sg, uo * so, axis=axis)
+    return grad_gates, uf * sf * d, grad_c, grad_dh, d_d, grad_dgates

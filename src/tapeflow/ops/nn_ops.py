@@ -141,34 +141,36 @@ def _lstm_gates(z, c_prev):
     a = _lstm_activations(z)
     u = z.shape[-1] // 4
     c = a[..., u:2 * u] * c_prev + a[..., :u] * a[..., 2 * u:3 * u]
-    return a[..., 3 * u:] * np.tanh(c), c
+    return a[..., 3 * u:] * np.tanh(c), c, a
 
 
-def _lstm_gates_grad(z, c_prev, c, dh, dc):
-    a = _lstm_activations(z)
-    u = z.shape[-1] // 4
-    i, f, g, o = a[..., :u], a[..., u:2 * u], a[..., 2 * u:3 * u], a[..., 3 * u:]
+def _lstm_gates_grad(gates, c_prev, c, dh, dc, dgates):
+    u = gates.shape[-1] // 4
+    i, f, g, o = (gates[..., :u], gates[..., u:2 * u], gates[..., 2 * u:3 * u],
+                  gates[..., 3 * u:])
     tanh_c = np.tanh(c)
     dc = dc + dh * o * (1 - tanh_c * tanh_c)
-    dz = np.empty_like(a, dtype=np.result_type(a, dc, c_prev))
+    dz = np.empty_like(gates, dtype=np.result_type(gates, dc, c_prev))
     np.multiply(dc, g, out=dz[..., :u])
     np.multiply(dc, c_prev, out=dz[..., u:2 * u])
     np.multiply(dc, i, out=dz[..., 2 * u:3 * u])
     np.multiply(dh, tanh_c, out=dz[..., 3 * u:])
-    slope = a * (1 - a)
+    dz += dgates
+    slope = gates * (1 - gates)
     slope[..., 2 * u:3 * u] = 1 - g * g
     dz *= slope
     return dz, dc * f
 
 
 def lstm_gates(z, c_prev) -> tuple:
-    """One LSTM step's (h, c) from its pre-activations `z` [..., 4 * units] (gates i, f, c, o
-    in Keras's order: sigmoid, sigmoid, tanh, sigmoid) and the previous cell state, as one op.
+    """One LSTM step as one op: (h, c, gates) from its pre-activations `z` [..., 4 * units]
+    (gates i, f, c, o in Keras's order: sigmoid, sigmoid, tanh, sigmoid) and the previous
+    cell state; `gates` are the activations (which the gradient reads).
 
     Example:
         >>> import tapeflow as tf
         >>> from tapeflow.ops.nn_ops import lstm_gates
-        >>> h, c = lstm_gates(tf.zeros([1, 4]), tf.ones([1, 1]))
+        >>> h, c, gates = lstm_gates(tf.zeros([1, 4]), tf.ones([1, 1]))
         >>> float(c[0, 0]), round(float(h[0, 0]), 4)   # c = 0.5 * 1 + 0.5 * 0
         (0.5, 0.2311)
     """
@@ -191,9 +193,10 @@ Softplus = define_op("Softplus", _softplus, family=ELEMENTWISE)
 Softsign = define_op("Softsign", _softsign, family=ELEMENTWISE)
 BiasAdd = define_op("BiasAdd", _bias_add, family=LINEAR)
 # One step of an LSTM's gates from its pre-activations z = x @ kernel + h @ recurrent +
-# bias and the previous cell state: (h, c). A primitive for speed: one kernel call where
-# the gates take eleven ops (Keras's fused kernels and TF's LSTMBlockCell do the same).
-LSTMGates = define_op("LSTMGates", _lstm_gates, num_outputs=2)
+# bias and the previous cell state: (h, c, the gates' activations). A primitive for speed:
+# one kernel call where the gates take eleven ops (Keras's fused kernels and TF's
+# LSTMBlockCell do the same); its gradient reads the activations instead of redoing them.
+LSTMGates = define_op("LSTMGates", _lstm_gates, num_outputs=3)
 LSTMGatesGrad = define_op("LSTMGatesGrad", _lstm_gates_grad, num_outputs=2)
 SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,

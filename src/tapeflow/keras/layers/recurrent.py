@@ -250,7 +250,7 @@ class LSTMCell(_SigmoidGatedCell):
         z = projected + math_ops.matmul(h_prev, self.recurrent_kernel)
         if self.activation is activations.tanh and \
                 self.recurrent_activation is activations.sigmoid:
-            h, c = nn_ops.lstm_gates(z, c_prev)  # Keras's defaults: every gate in one op
+            h, c, _ = nn_ops.lstm_gates(z, c_prev)  # Keras's defaults: the gates in one op
             return h, [h, c]
         i, f, c, o = array_ops.split(z, 4, axis=-1)
         gate = self.recurrent_activation
