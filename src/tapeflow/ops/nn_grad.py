@@ -7,7 +7,7 @@ from ..framework.registry import RegisterGradient
 from .array_ops import ConcatV2, Reshape
 from .comparison_ops import Less
 from .creation_ops import zero_gradient
-from .math_ops import Abs, Cast, Exp, Sigmoid, Sum, Tanh
+from .math_ops import Abs, Cast, Exp, MatMul, Sigmoid, Sum, Tanh
 from .nn_ops import (EluGrad, LeakyReluGrad, LogSoftmax, LSTMGatesGrad, Relu6Grad, ReluGrad,
                      SeluGrad, Softmax)
 from .op_util import dtype_of, shape_of
@@ -137,8 +137,10 @@ def _bias_add_grad(op, g):
 
 @RegisterGradient("LSTMGates")
 def _lstm_gates_grad(op, dh, dc, dgates):
-    c_prev = op.inputs[1]
-    return LSTMGatesGrad(op.outputs[2], c_prev, op.outputs[1], dh, dc, dgates)
+    _, h_prev, recurrent_kernel, c_prev = op.inputs
+    dz, dc_prev = LSTMGatesGrad(op.outputs[2], c_prev, op.outputs[1], dh, dc, dgates)
+    return (dz, MatMul(dz, recurrent_kernel, adjoint_b=True) if op.needs_gradient(1) else None,
+            MatMul(h_prev, dz, adjoint_a=True) if op.needs_gradient(2) else None, dc_prev)
 
 
 @RegisterGradient("LSTMGatesGrad")

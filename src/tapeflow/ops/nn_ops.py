@@ -137,7 +137,8 @@ def _lstm_activations(z):
     return a
 
 
-def _lstm_gates(z, c_prev):
+def _lstm_gates(x, h_prev, recurrent_kernel, c_prev):
+    z = x + np.matmul(h_prev, recurrent_kernel)
     a = _lstm_activations(z)
     u = z.shape[-1] // 4
     c = a[..., u:2 * u] * c_prev + a[..., :u] * a[..., 2 * u:3 * u]
@@ -162,19 +163,23 @@ def _lstm_gates_grad(gates, c_prev, c, dh, dc, dgates):
     return dz, dc * f
 
 
-def lstm_gates(z, c_prev) -> tuple:
-    """One LSTM step as one op: (h, c, gates) from its pre-activations `z` [..., 4 * units]
-    (gates i, f, c, o in Keras's order: sigmoid, sigmoid, tanh, sigmoid) and the previous
-    cell state; `gates` are the activations (which the gradient reads).
+def lstm_gates(x, h_prev, recurrent_kernel, c_prev) -> tuple:
+    """One LSTM step as one op: (h, c, gates) from the projected inputs `x` [..., 4 * units]
+    (inputs @ kernel + bias), the previous output and cell state and the recurrent kernel
+    [units, 4 * units]: pre-activations z = x + h_prev @ recurrent_kernel for the gates i,
+    f, c, o in Keras's order (sigmoid, sigmoid, tanh, sigmoid); `gates` are their
+    activations (which the gradient reads).
 
     Example:
         >>> import tapeflow as tf
         >>> from tapeflow.ops.nn_ops import lstm_gates
-        >>> h, c, gates = lstm_gates(tf.zeros([1, 4]), tf.ones([1, 1]))
+        >>> h, c, gates = lstm_gates(tf.zeros([1, 4]), tf.zeros([1, 1]), tf.ones([1, 4]),
+        ...                          tf.ones([1, 1]))
         >>> float(c[0, 0]), round(float(h[0, 0]), 4)   # c = 0.5 * 1 + 0.5 * 0
         (0.5, 0.2311)
     """
-    return execute(LSTMGates, (as_input(z), as_input(c_prev)), NO_ATTRS)
+    return execute(LSTMGates, (as_input(x), as_input(h_prev), as_input(recurrent_kernel),
+                               as_input(c_prev)), NO_ATTRS)
 
 
 Relu = define_op("Relu", _relu, family=ELEMENTWISE)
@@ -192,10 +197,11 @@ LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad, family=ELEMENTWISE)
 Softplus = define_op("Softplus", _softplus, family=ELEMENTWISE)
 Softsign = define_op("Softsign", _softsign, family=ELEMENTWISE)
 BiasAdd = define_op("BiasAdd", _bias_add, family=LINEAR)
-# One step of an LSTM's gates from its pre-activations z = x @ kernel + h @ recurrent +
-# bias and the previous cell state: (h, c, the gates' activations). A primitive for speed:
-# one kernel call where the gates take eleven ops (Keras's fused kernels and TF's
-# LSTMBlockCell do the same); its gradient reads the activations instead of redoing them.
+# One step of an LSTM from its projected inputs x = inputs @ kernel + bias, the previous
+# output and cell state and the recurrent kernel: (h, c, the gates' activations). A
+# primitive for speed: one kernel call where the step takes thirteen ops (Keras's fused
+# kernels and TF's LSTMBlockCell do the same); its gradient reads the activations instead
+# of redoing them.
 LSTMGates = define_op("LSTMGates", _lstm_gates, num_outputs=3)
 LSTMGatesGrad = define_op("LSTMGatesGrad", _lstm_gates_grad, num_outputs=2)
 SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)

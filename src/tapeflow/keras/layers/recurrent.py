@@ -247,11 +247,12 @@ class LSTMCell(_SigmoidGatedCell):
     def step(self, projected, states, training=False):
         h_prev, c_prev = states[0], states[1]
         h_prev = self._dropped("recurrent", h_prev, self.recurrent_dropout, training)
-        z = projected + math_ops.matmul(h_prev, self.recurrent_kernel)
         if self.activation is activations.tanh and \
                 self.recurrent_activation is activations.sigmoid:
-            h, c, _ = nn_ops.lstm_gates(z, c_prev)  # Keras's defaults: the gates in one op
+            # Keras's default activations: the whole step in one op.
+            h, c, _ = nn_ops.lstm_gates(projected, h_prev, self.recurrent_kernel, c_prev)
             return h, [h, c]
+        z = projected + math_ops.matmul(h_prev, self.recurrent_kernel)
         i, f, c, o = array_ops.split(z, 4, axis=-1)
         gate = self.recurrent_activation
         c = gate(f) * c_prev + gate(i) * self.activation(c)
