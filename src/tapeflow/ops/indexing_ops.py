@@ -62,6 +62,8 @@ def _resolved(spec: tuple, bounds) -> tuple:
 
 
 def _dynamic_strided_slice(x, *bounds, spec):
+    if len(spec) == 1 and type(spec[0]) is Bound:  # x[t], as a loop reads its steps
+        return x[int(bounds[spec[0].position])]
     return x[_resolved(spec, bounds)]
 
 
