@@ -17,7 +17,7 @@ from ..framework.registry import RegisterGradient
 from ..framework.tensor import convert_to_tensor
 from ..ops.array_ops import expand_dims, shape, stack
 from ..ops.creation_ops import zeros, zeros_like
-from ..ops.indexing_ops import Bound, tensor_scatter_nd_add
+from ..ops.indexing_ops import Bound, ScatterNd, tensor_scatter_nd_add
 from ..ops.math_ops import floormod
 from ..ops.op_util import value_of
 from .control_flow import While, _graph_while, while_loop
@@ -148,9 +148,11 @@ def _traced_while_grad(op, grads):
         in_grads[count + c] = g
     for n, c in enumerate(cap_rows):
         values, index = rows_found[2 * n], rows_found[2 * n + 1]
-        index = floormod(index, shape(captured[c], out_type=index.dtype)[0])
-        in_grads[count + c] = tensor_scatter_nd_add(zeros_like(captured[c]),
-                                                    expand_dims(index, -1), values)
+        index = expand_dims(floormod(index, shape(captured[c], out_type=index.dtype)[0]), -1)
+        dims = captured[c].shape
+        in_grads[count + c] = ScatterNd(index, values, shape=tuple(dims.as_list())) \
+            if dims.is_fully_defined() else \
+            tensor_scatter_nd_add(zeros_like(captured[c]), index, values)
     return in_grads + list(done[n_loop + n_dense:])
 
 

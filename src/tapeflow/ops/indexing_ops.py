@@ -102,10 +102,20 @@ def _gather_nd(params, indices):
     return params[_nd_positions("GatherNd", indices, params.shape)]
 
 
+def _unique(positions: tuple, shape: tuple) -> bool:
+    """Whether no index tuple of `positions` (into `shape`) repeats."""
+    flat = np.ravel_multi_index(positions, shape[:len(positions)])
+    return np.unique(flat).size == flat.size
+
+
 def _scatter_nd(indices, updates, shape):
     _check_updates("ScatterNd", indices, updates, shape)
     out = np.zeros(shape, dtype=updates.dtype)
-    np.add.at(out, _nd_positions("ScatterNd", indices, shape), updates)
+    positions = _nd_positions("ScatterNd", indices, shape)
+    if _unique(positions, shape):  # no index twice: a plain (much faster) assignment
+        out[positions] = updates
+    else:
+        np.add.at(out, positions, updates)
     return out
 
 
@@ -121,8 +131,7 @@ def _tensor_scatter_combine(op_name: str, ufunc):
         _check_updates(op_name, indices, updates, tensor.shape)
         out = tensor.copy()
         positions = _nd_positions(op_name, indices, tensor.shape)
-        flat = np.ravel_multi_index(positions, tensor.shape[:len(positions)])
-        if np.unique(flat).size == flat.size:  # no index twice: a plain (much faster) update
+        if _unique(positions, tensor.shape):  # no index twice: a plain (much faster) update
             out[positions] = ufunc(out[positions], updates)
         else:
             ufunc.at(out, positions, updates)
