@@ -53,64 +53,34 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
                   variables, keep=(), collect=0):
     loop = list(values[:count])
     extra = list(values[count:count + captured])
-    kept = [_Rows() for _ in keep]
-    collected = [_Rows() for _ in range(collect)]
+    kept = [[] for _ in keep]
+    collected = [[] for _ in range(collect)]
     body, updates = _in_place_plan(body_fn, count)
     for k, _, _ in updates:  # the loop's own copy, which the updates then change
         loop[k] = loop[k].copy()
+    owned = {k for k, _, _ in updates}
     cond = cond_fn._plan
     i = 0
     while (maximum_iterations is None or i < maximum_iterations) and cond(*loop, *extra)[0]:
-        for rows, k in zip(kept, keep):
-            rows.append(loop[k])
+        for history, k in zip(kept, keep):
+            history.append(loop[k].copy() if k in owned else loop[k])
         out = body(*loop, *extra)
         if updates:
             out = _updated(out, updates, count + collect)
         if collect:
-            for rows, x in zip(collected, out[count:count + collect]):
-                rows.append(x)
+            for history, x in zip(collected, out[count:count + collect]):
+                history.append(x)
         loop = list(out[:count])
         i += 1
     if len(specs) == count:
         return tuple(loop)
     # The loop variables each iteration started from, and the values the body collects,
-    # each stacked.
+    # each stacked once at the end.
     return (*loop, np.asarray(i, np.int32),
-            *[rows.stacked(np.shape(values[k]), values[k].dtype) for rows, k in zip(kept, keep)],
-            *[rows.stacked(() if dims is None else [0 if d is None else d for d in dims[1:]],
-                           dtype)
-              for rows, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
-
-
-class _Rows:
-    """Arrays of one shape written one by one into a growing array: what np.stack of them
-    gives, without holding each of them (a copy when written: the array may change after)."""
-
-    __slots__ = ("buffer", "count")
-
-    def __init__(self) -> None:
-        self.buffer = None
-        self.count = 0
-
-    def append(self, x) -> None:
-        buffer = self.buffer
-        if buffer is None:
-            buffer = self.buffer = np.empty((16,) + np.shape(x), np.asarray(x).dtype)
-        elif np.shape(x) != buffer.shape[1:]:
-            raise ValueError(f"while_loop: a value kept for the gradient has shape "
-                             f"{list(np.shape(x))} after {list(buffer.shape[1:])}")
-        elif self.count == len(buffer):
-            grown = np.empty((2 * len(buffer),) + buffer.shape[1:], buffer.dtype)
-            grown[:self.count] = buffer
-            buffer = self.buffer = grown
-        buffer[self.count] = x
-        self.count += 1
-
-    def stacked(self, shape, dtype):
-        """The rows written, stacked (of `shape` and `dtype` when none were)."""
-        if self.buffer is None:
-            return np.zeros((0,) + tuple(shape), dtype)
-        return self.buffer[:self.count]
+            *[np.stack(h) if h else np.zeros((0,) + np.shape(values[k]), values[k].dtype)
+              for h, k in zip(kept, keep)],
+            *[np.stack(h) if h else np.zeros([0 if d is None else d for d in dims], dtype)
+              for h, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
 
 
 _in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates)}
