@@ -575,34 +575,27 @@ class RNN(Layer):
         steps = xs.size()
         zero_output = self.zero_output_for_mask
 
-        def body(t, output, states, outputs):
+        def body(t, output, states, *outputs):  # outputs: [every step's TensorArray] or []
             output, states = step(xs.read(t), states, None if keeps is None else
                                   keeps.read(t), None if zero_output else output)
-            if outputs is not None:
-                outputs = outputs.write(t, output)
-            return t + 1, output, states, outputs
+            return (t + 1, output, states, *[ta.write(t, output) for ta in outputs])
 
-        outputs = TensorArray(first.dtype, size=steps, element_shape=first.shape) \
-            if self.return_sequences else None
         zero = creation_ops.zeros(first.shape, first.dtype) if first.shape.is_fully_defined() \
             else creation_ops.zeros_like(first)
         loop_vars = [0, zero, list(states)]
-        if outputs is not None:
-            loop_vars.append(outputs)
-            _, output, states, outputs = while_loop(lambda t, *_: t < steps, body, loop_vars)
-        else:
-            _, output, states = while_loop(lambda t, *_: t < steps,
-                                           lambda *args: body(*args, None)[:3], loop_vars)
-        sequence = None
-        if outputs is not None:
-            stacked = outputs.stack()
-            sequence = array_ops.transpose(stacked, [1, 0] + list(range(2, stacked.shape.rank)))
-        return output, sequence, states
+        if self.return_sequences:
+            loop_vars.append(TensorArray(first.dtype, size=steps, element_shape=first.shape))
+        _, output, states, *outputs = while_loop(lambda t, *_: t < steps, body, loop_vars)
+        if not outputs:
+            return output, None, states
+        stacked = outputs[0].stack()
+        return output, array_ops.transpose(stacked, [1, 0] + list(range(2, stacked.shape.rank))), \
+            states
 
     def call(self, inputs, initial_state=None, mask=None, training=False):
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        if inputs.shape[1] is None and (self.unroll or executing_eagerly()):
+        if inputs.shape[1] is None and self.unroll:
             raise ValueError(f"Layer {self.name}: cannot unroll a RNN if the time dimension "
                              f"is undefined (inputs of shape {inputs.shape}).")
         states = self._initial_states(inputs, initial_state)
