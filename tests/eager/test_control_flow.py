@@ -326,8 +326,8 @@ def test_while_loop_indexes_a_tensor_with_its_counter(second_order):
 
 def test_while_gradient_keeps_each_iteration_once():
     # Backward through the loop keeps the iterations' values stacked once (linear memory):
-    # the forward loop keeps only what the body's backward reads (h, and t for xs[t]), and
-    # no loop copies a growing history.
+    # the forward loop collects only the intermediate values the body's backward reads
+    # (xs[t] and the tanh), keeps no loop variable, and no loop copies a growing history.
     xs, w = tf.constant(np.ones((4, 2, 3))), tf.constant(np.eye(3))
 
     def grads(w):
@@ -338,9 +338,9 @@ def test_while_gradient_keeps_each_iteration_once():
 
     graph = tf.function(grads).get_concrete_function(w).graph
     loops = [op for op in graph.get_operations() if op.type == "While"]
-    assert [op.get_attr("keep") if "keep" in op.attrs else () for op in loops] == \
-        [(0, 1), ()]
-    assert [o.shape.as_list() for o in loops[0].outputs[2:]] == [[], [None], [None, 2, 3]]
+    assert [(op.attrs.get("keep", ()), op.attrs.get("collect")) for op in loops] == \
+        [((), 2), ((), 0)]
+    assert [o.shape.as_list() for o in loops[0].outputs[2:]] == [[], [None, 2, 3], [None, 2, 3]]
     bodies = [op.get_attr("body_fn").graph for op in loops]
     assert not any(op.type == "ConcatV2" for g in bodies for op in g.get_operations())
     assert not any(op.type == "EagerPyFunc" for op in graph.get_operations())

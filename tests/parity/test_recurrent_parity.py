@@ -32,22 +32,25 @@ def _outputs(out):
     return out if isinstance(out, (list, tuple)) else [out]
 
 
-def _run(framework, layer, x, mask):
+def _run(framework, layer, x, mask, function=False):
     """The layer's outputs and the gradients of a weighted sum of them with respect to the
-    inputs and the weights, in `framework` (TF or tapeflow)."""
-    x = framework.constant(x)
-    with framework.GradientTape() as tape:
-        tape.watch(x)
-        out = _outputs(layer(x) if mask is None else layer(x, mask=framework.constant(mask)))
-        loss = sum(framework.reduce_sum(o * np.float32(i + 1.5)) for i, o in enumerate(out))
-    grads = tape.gradient(loss, [x] + layer.trainable_weights)
+    inputs and the weights, in `framework` (TF or tapeflow), under `function` if asked."""
+    def run(x):
+        with framework.GradientTape() as tape:
+            tape.watch(x)
+            out = _outputs(layer(x) if mask is None else layer(x, mask=framework.constant(mask)))
+            loss = sum(framework.reduce_sum(o * np.float32(i + 1.5)) for i, o in enumerate(out))
+        return list(out), tape.gradient(loss, [x] + layer.trainable_weights)
+
+    out, grads = (framework.function(run) if function else run)(framework.constant(x))
     return ([o.numpy() for o in out],
             [framework.convert_to_tensor(g).numpy() for g in grads])
 
 
+@pytest.mark.parametrize("function", [False, True], ids=["eager", "function"])
 @pytest.mark.parametrize("masked", [False, True], ids=["plain", "masked"])
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_matches_keras(name, masked):
+def test_matches_keras(name, masked, function):
     if masked and name == "time_distributed":
         pytest.skip("TimeDistributed passes masks through")
     x = np.random.default_rng(0).standard_normal((3, 5, 4)).astype(np.float32)
@@ -58,7 +61,7 @@ def test_matches_keras(name, masked):
     ours(x)
     ours.set_weights(theirs.get_weights())
     want_out, want_grads = _run(tf, theirs, x, mask)
-    got_out, got_grads = _run(tapeflow, ours, x, mask)
+    got_out, got_grads = _run(tapeflow, ours, x, mask, function)
     assert len(got_out) == len(want_out)
     for got, want in zip(got_out + got_grads, want_out + want_grads):
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
@@ -133,3 +136,39 @@ def test_config_keys_match_keras(build):
     ours, theirs = set(build(tapeflow.keras.layers).get_config()), set(
         build(keras.layers).get_config())
     assert theirs <= ours and ours - theirs <= {"seed"}     # Keras's SimpleRNN drops seed
+
+
+def _bidirectional_model(K):
+    return K.Sequential([K.Input(shape=(5, 3)),
+                         K.layers.Bidirectional(K.layers.LSTM(4, return_sequences=True)),
+                         K.layers.Bidirectional(K.layers.GRU(2), merge_mode="sum")])
+
+
+def test_bidirectional_weight_names_match_keras():
+    found = []
+    for K in (keras, tapeflow.keras):
+        layer = K.layers.Bidirectional(K.layers.LSTM(3, name="enc"), name="bi")
+        layer(np.zeros((1, 4, 2), np.float32))
+        found.append([getattr(w, "path", w.name).split(":")[0] for w in layer.weights])
+        found.append([layer.forward_layer.name, layer.backward_layer.name])
+    assert found[2:] == found[:2]
+    assert found[0][0] == "bi/forward_enc/lstm_cell/kernel"
+
+
+def test_bidirectional_files_load_both_ways(tmp_path):
+    x = np.random.default_rng(1).random((2, 5, 3)).astype(np.float32)
+    theirs, ours = _bidirectional_model(keras), _bidirectional_model(tapeflow.keras)
+    ours.set_weights([np.random.default_rng(i).standard_normal(w.shape).astype(np.float32)
+                      for i, w in enumerate(ours.get_weights())])
+    want = ours(x).numpy()
+    ours.save(tmp_path / "tapeflow.keras")
+    np.testing.assert_allclose(keras.models.load_model(tmp_path / "tapeflow.keras")(x).numpy(),
+                               want, rtol=1e-5, atol=1e-6)
+    ours.save_weights(tmp_path / "tapeflow.weights.h5")
+    theirs.load_weights(tmp_path / "tapeflow.weights.h5")
+    np.testing.assert_allclose(theirs(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    theirs.set_weights([w * 0.5 for w in theirs.get_weights()])
+    theirs.save_weights(tmp_path / "keras.weights.h5")
+    back = _bidirectional_model(tapeflow.keras)
+    back.load_weights(tmp_path / "keras.weights.h5")
+    np.testing.assert_allclose(back(x).numpy(), theirs(x).numpy(), rtol=1e-5, atol=1e-6)

@@ -5,17 +5,23 @@ each branch, loop condition and loop body is traced into its own FuncGraph; the 
 `While`) runs the chosen compiled plans when the graph runs. The gradient of an `If` is
 another `If` whose branches are the traced backward graphs of the forward branches
 (differentiable again the same way). The gradient of a `While` makes the forward loop
-keep, stacked once at the end, the loop variables each iteration started from (only those
-the body's backward reads; a second loop does it when the forward node cannot be changed),
-and adds a loop of graph ops running the body's traced backward graph over them in
-reverse, one slice per iteration, so memory grows linearly with the steps. Loop variables
-whose shapes may change between iterations (relaxed shape invariants, TensorArrays of
-dynamic size) fall back to re-running the loop under a GradientTape at run time
-(`runtime_vjp`). A TensorArray among the loop variables, or returned by a branch, travels
-as its buffer. Tracing makes this part of the eager layer; `group`, `no_op` and
-`control_dependencies` are graph ops (ops/control_flow_ops.py).
+keep, stacked once at the end, the loop variables each iteration started from and the
+intermediate values of each iteration (only those the body's backward reads; a second
+loop does it when the forward node cannot be changed), and adds a loop of graph ops
+running the body's backward operations over them in reverse, one slice per iteration, so
+memory grows linearly with the steps and nothing is computed twice. A captured tensor the
+body reads one row of per iteration (a TensorArray's `read(t)`) gets its gradient as the
+rows that loop collects, added into place once after it. A TensorArray written one row per
+iteration is written in the loop's own copy of its buffer, in place. Loop variables whose
+shapes may change between iterations (relaxed shape invariants, TensorArrays of dynamic
+size) fall back to re-running the loop under a GradientTape at run time (`runtime_vjp`).
+A TensorArray among the loop variables, or returned by a branch, travels as its buffer.
+Tracing makes this part of the eager layer; `group`, `no_op` and `control_dependencies`
+are graph ops (ops/control_flow_ops.py).
 """
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -23,16 +29,14 @@ from ..framework import nest
 from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.graph import FuncGraph
-from ..framework.graph_tensor import SymbolicTensor
 from ..framework.indexed_slices import IndexedSlices, to_dense
+from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.array_ops import stack
 from ..ops.creation_ops import zeros, zeros_like
-from ..ops.tensor_array_ops import TensorArray
 from ..ops.op_util import value_of
-from .domains import dense
+from ..ops.tensor_array_ops import IN_PLACE, TensorArray
 from .function import ConcreteFunction
 from .script_grad import runtime_vjp
 from .tape import is_trainable
@@ -46,23 +50,84 @@ def _if_kernel(pred, *values, then_branch, else_branch, count, specs, variables)
 
 
 def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations, specs,
-                  variables, keep=()):
+                  variables, keep=(), collect=0):
     loop = list(values[:count])
     extra = list(values[count:count + captured])
     kept = [[] for _ in keep]
+    collected = [[] for _ in range(collect)]
+    body, updates = _in_place_plan(body_fn, count)
+    for k, _, _ in updates:  # the loop's own copy, which the updates then change
+        loop[k] = loop[k].copy()
+    owned = {k for k, _, _ in updates}
+    cond = cond_fn._plan
     i = 0
-    while (maximum_iterations is None or i < maximum_iterations) and cond_fn._plan(
-            *loop, *extra)[0]:
+    while (maximum_iterations is None or i < maximum_iterations) and cond(*loop, *extra)[0]:
         for history, k in zip(kept, keep):
-            history.append(loop[k])
-        loop = list(body_fn._plan(*loop, *extra))
+            history.append(loop[k].copy() if k in owned else loop[k])
+        out = body(*loop, *extra)
+        if updates:
+            out = _updated(out, updates, count + collect)
+        if collect:
+            for history, x in zip(collected, out[count:count + collect]):
+                history.append(x)
+        loop = list(out[:count])
         i += 1
-    if not keep:
+    if len(specs) == count:
         return tuple(loop)
-    # The loop variables each iteration started from, stacked once at the end.
+    # The loop variables each iteration started from, and the values the body collects,
+    # each stacked once at the end.
     return (*loop, np.asarray(i, np.int32),
             *[np.stack(h) if h else np.zeros((0,) + np.shape(values[k]), values[k].dtype)
-              for h, k in zip(kept, keep)])
+              for h, k in zip(kept, keep)],
+            *[np.stack(h) if h else np.zeros([0 if d is None else d for d in dims], dtype)
+              for h, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
+
+
+_in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates)}
+
+
+def _in_place_plan(body_fn, count: int) -> tuple:
+    """The plan a While runs for `body_fn`, and its in-place updates [(loop variable k,
+    update, operand count)]. A loop variable the body gives back written one row
+    (`ta.write(t, x)`, or that write's gradient) is written in its array in place: the plan
+    returns the variable itself there and, after the other outputs, the write's operands,
+    so that a TensorArray of T rows costs O(T) to fill, not a copy of it per row."""
+    plans = _in_place_plans.setdefault(body_fn, {})
+    if count in plans:
+        return plans[count]
+    placeholders = {x._id: k for k, x in enumerate(body_fn.inputs[:count])}
+    outputs = list(body_fn.outputs)
+    operands, updates = [], []
+    for k, out in enumerate(outputs[:count]):
+        op = out._op
+        update = IN_PLACE.get(op._op_def)
+        if update is None or placeholders.get(op._inputs[0]._id) != k or any(
+                o is out for o in outputs[:k] + outputs[k + 1:]):
+            continue
+        outputs[k] = body_fn.inputs[k]
+        operands += op._inputs[1:]
+        updates.append((k, update, len(op._inputs) - 1))
+    plan = Plan(body_fn.graph._ops, body_fn.inputs, outputs + operands, body_fn._always,
+                name=f"{body_fn.name}_in_place") if updates else body_fn._plan
+    plans[count] = plan, updates
+    return plan, updates
+
+
+def _updated(out: tuple, updates: list, count: int) -> list:
+    """The body's outputs with the in-place updates applied; an output that is a view of
+    an updated array (a row read in the iteration) is copied before the array changes."""
+    out = list(out)
+    start = count
+    for k, update, n in updates:
+        buffer = out[k]
+        for j in range(count):
+            x = out[j]
+            if j != k and getattr(x, "base", None) is not None and \
+                    np.may_share_memory(x, buffer):
+                out[j] = x.copy()
+        out[k] = update(buffer, *out[start:start + n])
+        start += n
+    return out[:count]
 
 
 If = define_op("If", _if_kernel, num_outputs=None)
@@ -372,7 +437,11 @@ def _with_buffers(body, structure) -> dict:
     return arrays
 
 
-def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations):
+def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations,
+                 collect: int = 0):
+    """The While node; with `collect`, the body returns that many values after the loop
+    variables, and the result is (loop variables, number of iterations, each collected
+    value of every iteration stacked)."""
     graph = state.graph
     flat = [graph._graph_input(convert_to_tensor(v)) for v in nest.flatten(structure)]
     if shape_invariants is None:
@@ -394,7 +463,8 @@ def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterat
 
     cond_trace = _trace(lambda *a: cond(*packed(a)), "while_cond", flat, shapes)
     body_trace = _trace(body_as_list, "while_body", flat, shapes)
-    _check_structure(list(structure), body_trace[2], "while_loop: body")
+    _check_structure(list(structure), body_trace[2][:len(body_trace[2]) - collect],
+                     "while_loop: body")
     captured = _captured_union(cond_trace, body_trace)
     cond_fn = _finish(cond_trace, captured, "while_cond")
     body_fn = _finish(body_trace, captured, "while_body")
@@ -408,153 +478,19 @@ def _graph_while(cond, body, structure, single, shape_invariants, maximum_iterat
                              f"shape {TensorShape(dims)} after one iteration; pass "
                              "shape_invariants to let it vary.")
         specs.append((dtype, None if s.rank is None else tuple(s.dims)))
+    if collect:
+        specs.append((np.dtype(np.int32), ()))
+        specs += [(dtype, None if dims is None else (None, *dims))
+                  for dtype, dims in body_fn._output_specs[len(flat):]]
     variables = _variable_union(cond_fn, body_fn)
     outs = execute(While, (*flat, *captured, *variables),
                    {"cond_fn": cond_fn, "body_fn": body_fn, "count": len(flat),
                     "captured": len(captured), "specs": specs, "variables": tuple(variables),
                     "maximum_iterations": None if maximum_iterations is None
-                    else int(maximum_iterations)})
-    result = nest.pack_sequence_as(structure, list(outs))
-    return result[0] if single else result
+                    else int(maximum_iterations), "collect": collect})
+    result = nest.pack_sequence_as(structure, list(outs[:len(flat)]))
+    result = result[0] if single else result
+    return (result, outs[len(flat)], list(outs[len(flat) + 1:])) if collect else result
 
 
-@RegisterGradient("While")
-def _while_grad(op, *grads):
-    if state.graph is not None:
-        traced = _traced_while_grad(op, grads)
-        if traced is not None:
-            return traced
-    attrs = op.attrs
-    count, captured = attrs["count"], attrs["captured"]
-    cond_fn, body_fn, limit = attrs["cond_fn"], attrs["body_fn"], attrs["maximum_iterations"]
-
-    keep = attrs.get("keep", ())
-
-    def forward(*values):
-        loop, extra = list(values[:count]), list(values[count:count + captured])
-        kept = [[] for _ in keep]
-        i = 0
-        while (limit is None or i < limit) and bool(value_of(
-                nest.flatten(cond_fn._call_flat(loop + extra))[0])):
-            for history, k in zip(kept, keep):
-                history.append(loop[k])
-            loop = nest.flatten(body_fn._call_flat(loop + extra))
-            i += 1
-        if not keep:
-            return loop
-        return [*loop, convert_to_tensor(i), *[
-            stack(h) if h else zeros((0,) + tuple(values[k].shape), values[k].dtype)
-            for h, k in zip(kept, keep)]]
-    return runtime_vjp(forward, op.inputs[:count + captured], grads, attrs["variables"])
-
-
-def _traced_while_grad(op, grads):
-    """The gradient of a While node as graph ops: the forward loop (or a second run of it)
-    keeps, stacked, the loop variables each iteration started from (those the body's
-    backward reads), then a loop runs the body's traced backward graph over them in
-    reverse, one slice per iteration. None when a loop variable's shape may change from one
-    iteration to the next (the run-time gradient handles those).
-
-    A While that keeps its history has its gradient the same way: the upstream gradient of
-    history row j joins the gradient of the loop variables iteration j started from."""
-    attrs = op.attrs
-    count, n_cap = attrs["count"], attrs["captured"]
-    cond_fn, body_fn = attrs["cond_fn"], attrs["body_fn"]
-    loop_in = list(op.inputs[:count])
-    captured = list(op.inputs[count:count + n_cap])
-    variables = list(attrs["variables"])
-    dims = [dims for _, dims in attrs["specs"][:count]]
-    # Unknown dimensions are fine where the loop variable keeps the shape it entered with
-    # (the iterations then stack); a relaxed shape invariant may change it.
-    if any(d is None or None in d and d != x._dims for d, x in zip(dims, loop_in)):
-        return None
-    loop_t = [k for k in range(count) if is_trainable(loop_in[k])]
-    cap_t = [c for c in range(n_cap) if is_trainable(captured[c])
-             and op.needs_gradient(count + c)]
-    backward, reads = _body_backward(body_fn, count, loop_t, [count + c for c in cap_t])
-    keep = tuple(k for k in range(count) if k in reads)
-    specs = list(attrs["specs"][:count]) + [(np.dtype(np.int32), ())] + \
-        [(attrs["specs"][k][0], (None,) + tuple(dims[k])) for k in keep]
-    kept = _keeping(op.outputs[0]._op, keep, specs)
-    if kept is None:  # the loop runs again, keeping what the backward reads
-        kept = execute(While, (*loop_in, *captured, *variables),
-                       {**attrs, "keep": keep, "specs": specs})
-    steps, history = kept[count], dict(zip(keep, kept[count + 1:]))
-    upstream_history = dict(zip(attrs.get("keep", ()), grads[count + 1:]))
-    own = {v._id: i for i, v in enumerate(body_fn.variables)}
-
-    def reverse_body(j, *rest):
-        g_loop = dict(zip(loop_t, rest[:len(loop_t)]))
-        g_cap = rest[len(loop_t):len(loop_t) + len(cap_t)]
-        g_var = rest[len(loop_t) + len(cap_t):]
-        j = j - 1
-        inputs = [history[k][j] if k in history else loop_in[k] for k in range(count)]
-        result = backward._call_flat(inputs + captured + [g_loop[k] for k in loop_t])
-        result = list(result) if isinstance(result, (list, tuple)) else [result]
-        new_loop = result[:len(loop_t)]
-        for n, k in enumerate(loop_t):
-            if upstream_history.get(k) is not None:
-                new_loop[n] = new_loop[n] + dense(upstream_history[k])[j]
-        new_cap = [a + g for a, g in zip(g_cap, result[len(loop_t):len(loop_t) + len(cap_t)])]
-        var_grads = result[len(loop_t) + len(cap_t):]
-        new_var = [a + var_grads[own[v._id]] if v._id in own else a
-                   for a, v in zip(g_var, variables)]
-        return [j, *new_loop, *new_cap, *new_var]
-
-    start = [steps, *[dense(grads[k]) if grads[k] is not None else zeros_like(loop_in[k])
-                      for k in loop_t],
-             *[zeros_like(captured[c]) for c in cap_t],
-             *[zeros(v.shape, v.dtype) for v in variables]]
-    done = while_loop(lambda j, *rest: j > 0, reverse_body, start)[1:]
-    in_grads: list = [None] * (count + n_cap)
-    for k, g in zip(loop_t, done[:len(loop_t)]):
-        in_grads[k] = g
-    for c, g in zip(cap_t, done[len(loop_t):len(loop_t) + len(cap_t)]):
-        in_grads[count + c] = g
-    return in_grads + list(done[len(loop_t) + len(cap_t):])
-
-
-def _keeping(forward, keep: tuple, specs: list):
-    """The outputs of the forward While node `forward` made to keep the history `keep`
-    too (its count of steps, then the stacked loop variables), or None when it cannot.
-
-    A node of the graph being built that keeps nothing yet is changed in place when
-    nothing records the backward pass: plans compiled before bound its attributes and
-    outputs as they were and are unaffected; those compiled after run the loop once,
-    keeping the history, instead of twice."""
-    # A recorder (an outer tape) saw the node with its first outputs only: gradients it
-    # sends through the history would not reach the node, so it is left as it is.
-    if forward._graph is not state.graph or forward._attrs.get("keep") or state.recorders:
-        return None
-    count = forward._attrs["count"]
-    forward._attrs = {**forward._attrs, "keep": keep, "specs": specs}
-    forward._outputs = forward._outputs + tuple(
-        SymbolicTensor(forward, count + i, dtype, dims)
-        for i, (dtype, dims) in enumerate(specs[count:]))
-    return forward._outputs
-
-
-def _body_backward(body_fn, count: int, loop_t: list, cap_t: list) -> tuple:
-    """The backward graph of a loop body reduced to what the loop's gradient uses: a
-    function of (the body's inputs, the upstream gradients of the trainable loop
-    variables) returning the gradients of those loop variables, of the captured inputs
-    `cap_t` (positions among the body's inputs) and of the body's variables (zeros where
-    the body does not reach them); and the positions of the loop variables it reads."""
-    info = body_fn._gradient_info()
-    graph = body_fn.graph
-    n_in = len(body_fn.inputs)
-    with graph.as_default():
-        wanted = [info.grads[i] if info.grads[i] is not None else zeros_like(body_fn.inputs[i])
-                  for i in loop_t + cap_t]
-        wanted += [g if g is not None else zeros(v.shape, v.dtype)
-                   for g, v in zip(info.grads[n_in:], body_fn.variables)]
-        wanted = [convert_to_tensor(dense(g)) for g in wanted]
-    upstream = [info.grad_inputs[k] for k in loop_t]
-    backward = ConcreteFunction(graph, list(body_fn.inputs) + upstream, wanted,
-                                name=f"{body_fn.name}_backward")
-    fed = {x._id for x in backward.inputs}
-    used = {x._id for o in backward._plan.ops for x in o._inputs} | \
-        {x._id for x in backward.outputs}
-    reads = {k for k in range(count) if body_fn.inputs[k]._id in used and
-             body_fn.inputs[k]._id in fed}
-    return backward, reads
+from . import while_gradient  # noqa: E402,F401  (registers the gradient of While)

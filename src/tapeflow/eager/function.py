@@ -304,7 +304,10 @@ class _Gradient:
             self.grad_inputs = [graph.placeholder(o._value.dtype, o.shape, name="grad")
                                 for o in f.outputs]
             self.sources = list(f.inputs) + list(f.variables)
-            grads = backward(records, f.outputs, self.grad_inputs, self.sources, GraphDomain())
+            # An input may be a value the graph computes (fed, so not computed): the
+            # gradient stops there as the plans do.
+            grads = backward(records, f.outputs, self.grad_inputs, self.sources, GraphDomain(),
+                             stop_ids=frozenset(t._id for t in f.inputs))
             # The plans fetch tensors: sparse gradients (a gather's) are summed into dense.
             self.grads = [to_dense(g) if isinstance(g, IndexedSlices) else g for g in grads]
         fed = {t._id for t in f.inputs}

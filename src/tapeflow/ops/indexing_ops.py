@@ -62,6 +62,8 @@ def _resolved(spec: tuple, bounds) -> tuple:
 
 
 def _dynamic_strided_slice(x, *bounds, spec):
+    if len(spec) == 1 and type(spec[0]) is Bound:  # x[t], as a loop reads its steps
+        return x[int(bounds[spec[0].position])]
     return x[_resolved(spec, bounds)]
 
 
@@ -100,10 +102,20 @@ def _gather_nd(params, indices):
     return params[_nd_positions("GatherNd", indices, params.shape)]
 
 
+def _unique(positions: tuple, shape: tuple) -> bool:
+    """Whether no index tuple of `positions` (into `shape`) repeats."""
+    flat = np.ravel_multi_index(positions, shape[:len(positions)])
+    return np.unique(flat).size == flat.size
+
+
 def _scatter_nd(indices, updates, shape):
     _check_updates("ScatterNd", indices, updates, shape)
     out = np.zeros(shape, dtype=updates.dtype)
-    np.add.at(out, _nd_positions("ScatterNd", indices, shape), updates)
+    positions = _nd_positions("ScatterNd", indices, shape)
+    if _unique(positions, shape):  # no index twice: a plain (much faster) assignment
+        out[positions] = updates
+    else:
+        np.add.at(out, positions, updates)
     return out
 
 
@@ -118,7 +130,11 @@ def _tensor_scatter_combine(op_name: str, ufunc):
     def kernel(tensor, indices, updates):
         _check_updates(op_name, indices, updates, tensor.shape)
         out = tensor.copy()
-        ufunc.at(out, _nd_positions(op_name, indices, tensor.shape), updates)
+        positions = _nd_positions(op_name, indices, tensor.shape)
+        if _unique(positions, tensor.shape):  # no index twice: a plain (much faster) update
+            out[positions] = ufunc(out[positions], updates)
+        else:
+            ufunc.at(out, positions, updates)
         return out
     return kernel
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.registry import RegisterGradient
-from .array_ops import Reshape
+from .array_ops import ConcatV2, Reshape
 from .comparison_ops import Less
 from .creation_ops import zero_gradient
-from .math_ops import Abs, Cast, Exp, Sigmoid, Sum
-from .nn_ops import EluGrad, LeakyReluGrad, LogSoftmax, Relu6Grad, ReluGrad, SeluGrad, Softmax
+from .math_ops import Abs, Cast, Exp, MatMul, Sigmoid, Sum, Tanh
+from .nn_ops import (EluGrad, LeakyReluGrad, LogSoftmax, LSTMGatesGrad, Relu6Grad, ReluGrad,
+                     SeluGrad, Softmax)
 from .op_util import dtype_of, shape_of
 
 
@@ -132,3 +133,39 @@ def _bias_add_grad(op, g):
     channel = 1 if op.attrs["data_format"] == "NCHW" else len(shape_of(value)) - 1
     axes = tuple(a for a in range(len(shape_of(value))) if a != channel)
     return g, Sum(g, axis=axes, keepdims=False) if op.needs_gradient(1) else None
+
+
+@RegisterGradient("LSTMGates")
+def _lstm_gates_grad(op, dh, dc, dgates):
+    _, h_prev, recurrent_kernel, c_prev = op.inputs
+    dz, dc_prev = LSTMGatesGrad(op.outputs[2], c_prev, op.outputs[1], dh, dc, dgates)
+    return (dz, MatMul(dz, recurrent_kernel, adjoint_b=True) if op.needs_gradient(1) else None,
+            MatMul(h_prev, dz, adjoint_a=True) if op.needs_gradient(2) else None, dc_prev)
+
+
+@RegisterGradient("LSTMGatesGrad")
+def _lstm_gates_grad_grad(op, uz, u_prev):
+    # LSTMGatesGrad written out: with gates a = [i, f, g, o], t = tanh(c) and the slopes
+    # s = [i(1-i), f(1-f), 1-g^2, o(1-o)]: d = dc + dh o (1 - t^2);
+    # dz = ([d g, d c_prev, d i, dh t] + dgates) s; dc_prev = d f. Its gradient by the
+    # chain rule through each term.
+    gates, c_prev, c, dh, dc, dgates = op.inputs
+    u = shape_of(gates)[-1] // 4
+    axis = len(shape_of(gates)) - 1
+    i, f, g, o = gates[..., :u], gates[..., u:2 * u], gates[..., 2 * u:3 * u], gates[..., 3 * u:]
+    si, sf, sg, so = i * (1 - i), f * (1 - f), 1 - g * g, o * (1 - o)
+    ui, uf, ug, uo = uz[..., :u], uz[..., u:2 * u], uz[..., 2 * u:3 * u], uz[..., 3 * u:]
+    t = Tanh(c)
+    st = 1 - t * t
+    d = dc + dh * o * st
+    pre_i, pre_f = d * g + dgates[..., :u], d * c_prev + dgates[..., u:2 * u]
+    pre_g, pre_o = d * i + dgates[..., 2 * u:3 * u], dh * t + dgates[..., 3 * u:]
+    d_d = ui * si * g + uf * sf * c_prev + ug * sg * i + u_prev * f   # the gradient of d
+    grad_gates = ConcatV2(ui * pre_i * (1 - 2 * i) + ug * sg * d,
+                          uf * pre_f * (1 - 2 * f) + u_prev * d,
+                          ui * si * d - ug * pre_g * 2 * g,
+                          uo * pre_o * (1 - 2 * o) + d_d * dh * st, axis=axis)
+    grad_c = (d_d * dh * o * -2 * t + uo * so * dh) * st
+    grad_dh = d_d * o * st + uo * so * t
+    grad_dgates = ConcatV2(ui * si, uf * sf, ug * sg, uo * so, axis=axis)
+    return grad_gates, uf * sf * d, grad_c, grad_dh, d_d, grad_dgates

@@ -125,6 +125,67 @@ def _sparse_xent(logits, labels):
     return loss, backprop
 
 
+def _lstm_activations(z):
+    """The gates of LSTM pre-activations z [..., 4 * units] in Keras's order i, f, c, o:
+    sigmoid of i, f and o, tanh of the candidate c. One tanh of every block serves all:
+    sigmoid(x) = (1 + tanh(x / 2)) / 2, exact to rounding (within 1e-7 of 0 where the
+    sigmoid is below that), in a quarter of a stable sigmoid's time."""
+    u = z.shape[-1] // 4
+    a = z * 0.5
+    a[..., 2 * u:3 * u] = z[..., 2 * u:3 * u]
+    np.tanh(a, out=a)
+    candidate = a[..., 2 * u:3 * u].copy()
+    a *= 0.5
+    a += 0.5
+    a[..., 2 * u:3 * u] = candidate
+    return a
+
+
+def _lstm_gates(x, h_prev, recurrent_kernel, c_prev):
+    z = x + np.matmul(h_prev, recurrent_kernel)
+    a = _lstm_activations(z)
+    u = z.shape[-1] // 4
+    c = a[..., u:2 * u] * c_prev + a[..., :u] * a[..., 2 * u:3 * u]
+    return a[..., 3 * u:] * np.tanh(c), c, a
+
+
+def _lstm_gates_grad(gates, c_prev, c, dh, dc, dgates):
+    u = gates.shape[-1] // 4
+    i, f, g, o = (gates[..., :u], gates[..., u:2 * u], gates[..., 2 * u:3 * u],
+                  gates[..., 3 * u:])
+    tanh_c = np.tanh(c)
+    dc = dc + dh * o * (1 - tanh_c * tanh_c)
+    dz = np.empty_like(gates, dtype=np.result_type(gates, dc, c_prev))
+    np.multiply(dc, g, out=dz[..., :u])
+    np.multiply(dc, c_prev, out=dz[..., u:2 * u])
+    np.multiply(dc, i, out=dz[..., 2 * u:3 * u])
+    np.multiply(dh, tanh_c, out=dz[..., 3 * u:])
+    dz += dgates
+    slope = gates * (1 - gates)
+    slope[..., 2 * u:3 * u] = 1 - g * g
+    dz *= slope
+    return dz, dc * f
+
+
+def lstm_gates(x, h_prev, recurrent_kernel, c_prev) -> tuple:
+    """One LSTM step as one op: (h, c, gates) from the projected inputs `x` [..., 4 * units]
+    (inputs @ kernel + bias), the previous output and cell state and the recurrent kernel
+    [units, 4 * units]: pre-activations z = x + h_prev @ recurrent_kernel for the gates i,
+    f, c, o in Keras's order (sigmoid, sigmoid, tanh, sigmoid); `gates` are their
+    activations (which the gradient reads).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> from tapeflow.ops.nn_ops import lstm_gates
+        >>> h, c, gates = lstm_gates(tf.zeros([1, 4]), tf.zeros([1, 1]), tf.ones([1, 4]),
+        ...                          tf.ones([1, 1]))
+        >>> float(c[0, 0]), round(float(h[0, 0]), 4)   # c = 0.5 * 1 + 0.5 * 0
+        (0.5, 0.2311)
+    """
+    return execute(LSTMGates, (as_input(x), as_input(h_prev), as_input(recurrent_kernel),
+                               as_input(c_prev)), NO_ATTRS)
+
+
 Relu = define_op("Relu", _relu, family=ELEMENTWISE)
 ReluGrad = define_op("ReluGrad", _relu_grad, family=ELEMENTWISE)
 Softmax = define_op("Softmax", _softmax, batching=STACKED)
@@ -140,6 +201,13 @@ LeakyReluGrad = define_op("LeakyReluGrad", _leaky_relu_grad, family=ELEMENTWISE)
 Softplus = define_op("Softplus", _softplus, family=ELEMENTWISE)
 Softsign = define_op("Softsign", _softsign, family=ELEMENTWISE)
 BiasAdd = define_op("BiasAdd", _bias_add, family=LINEAR)
+# One step of an LSTM from its projected inputs x = inputs @ kernel + bias, the previous
+# output and cell state and the recurrent kernel: (h, c, the gates' activations). A
+# primitive for speed: one kernel call where the step takes thirteen ops (Keras's fused
+# kernels and TF's LSTMBlockCell do the same); its gradient reads the activations instead
+# of redoing them.
+LSTMGates = define_op("LSTMGates", _lstm_gates, num_outputs=3)
+LSTMGatesGrad = define_op("LSTMGatesGrad", _lstm_gates_grad, num_outputs=2)
 SoftmaxXent = define_op("SoftmaxCrossEntropyWithLogits", _softmax_xent, num_outputs=2)
 SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent,
                               num_outputs=2, batching=TRANSPARENT)

@@ -4,6 +4,8 @@ The gradient rule of Einsum lives in `special_math_grad.py`.
 """
 from __future__ import annotations
 
+import functools
+import math
 import string
 
 import numpy as np
@@ -18,7 +20,50 @@ from .op_util import as_input, int_value, int_values, normalize_axis, same_dtype
 
 @silenced
 def _einsum(*operands, equation):
+    if len(operands) == 2 and operands[0].dtype == operands[1].dtype and \
+            operands[0].dtype.kind in "fc":
+        plan = _as_matmul(equation, operands[0].shape, operands[1].shape)
+        if plan is not None:
+            perm_a, shape_a, perm_b, shape_b, shape_out, perm_out = plan
+            a = operands[0].transpose(perm_a).reshape(shape_a)
+            b = operands[1].transpose(perm_b).reshape(shape_b)
+            return np.matmul(a, b).reshape(shape_out).transpose(perm_out)
     return np.einsum(equation, *operands, optimize=len(operands) > 1)
+
+
+@functools.lru_cache(maxsize=512)
+def _as_matmul(equation: str, shape_a: tuple, shape_b: tuple):
+    """A two-operand einsum as one batched matmul, worked out once per equation and
+    shapes (NumPy's einsum plans its contraction again on every call): the transposes and
+    shapes (batch, rows, inner) and (batch, inner, columns) of the operands, then the
+    shape and transpose of the product. None where the equation is not such a product
+    (an ellipsis, a repeated subscript, a subscript summed in one operand alone, sizes
+    that broadcast)."""
+    if "->" not in equation or "." in equation:
+        return None
+    lhs, out = equation.split("->")
+    terms = lhs.split(",")
+    if len(terms) != 2:
+        return None
+    ta, tb = terms
+    if any(len(set(t)) != len(t) for t in (ta, tb, out)) or \
+            (len(ta), len(tb)) != (len(shape_a), len(shape_b)):
+        return None
+    size = dict(zip(ta, shape_a))
+    if any(size.setdefault(c, d) != d for c, d in zip(tb, shape_b)):
+        return None
+    batch = [c for c in ta if c in tb and c in out]
+    inner = [c for c in ta if c in tb and c not in out]
+    rows = [c for c in ta if c not in tb]
+    columns = [c for c in tb if c not in ta]
+    if sorted(out) != sorted(batch + rows + columns):
+        return None
+    n_batch, n_rows, n_inner, n_columns = (math.prod(size[c] for c in group) for group in
+                                           (batch, rows, inner, columns))
+    product = batch + rows + columns
+    return ([ta.index(c) for c in batch + rows + inner], (n_batch, n_rows, n_inner),
+            [tb.index(c) for c in batch + inner + columns], (n_batch, n_inner, n_columns),
+            tuple(size[c] for c in product), [product.index(c) for c in out])
 
 
 def _stacked_equation(attrs: dict) -> dict:

@@ -50,10 +50,27 @@ def _write_grad(g, buffer, index):
     return out
 
 
+def _write_into(buffer, index, value):
+    if buffer.shape[1:] != value.shape:
+        return _write(buffer, index, value)
+    buffer[index] = value
+    return buffer
+
+
+def _write_grad_into(g, buffer, index):
+    if g.shape != buffer.shape:
+        return np.zeros_like(buffer)
+    g[index] = 0
+    return g
+
+
 # A write into the buffer; the gradient of the buffer is the upstream one with the written
 # row cleared (TensorArrayWriteGrad, which is its own adjoint; rules in tensor_array_grad.py).
 TensorArrayWrite = define_op("TensorArrayWrite", _write, family=LINEAR)
 TensorArrayWriteGrad = define_op("TensorArrayWriteGrad", _write_grad, family=LINEAR)
+# The same writes done in the buffer's own array, by a while_loop that owns it (a copy it
+# made) and gives the body's result back in its place.
+IN_PLACE = {TensorArrayWrite: _write_into, TensorArrayWriteGrad: _write_grad_into}
 
 
 class TensorArray:

@@ -228,13 +228,13 @@ def test_function_matches_eager_with_masks_and_gradients(name, backwards):
             loss = tf.reduce_sum(seq ** 2) + sum(tf.reduce_sum(s * 1.5) for s in states)
         return [seq, *states, *tape.gradient(loss, [x] + layer.trainable_weights)]
 
-    for got, want in zip(tf.function(run)(x), run(x)):
-        np.testing.assert_allclose(tf.convert_to_tensor(got).numpy(), want.numpy(),
-                                   rtol=1e-5, atol=1e-6)
     unknown_length = tf.function(run, input_signature=[
         tf.TensorSpec([None, None, 4], tf.float32)])
-    with pytest.raises(ValueError, match="number of time steps must be known"):
-        unknown_length(x)
+    want = run(x)
+    for traced in (tf.function(run), unknown_length):
+        for got, expected in zip(traced(x), want):
+            np.testing.assert_allclose(tf.convert_to_tensor(got).numpy(), expected.numpy(),
+                                       rtol=1e-5, atol=1e-6)
 
 
 def test_fit_and_evaluate_weigh_masked_steps_zero():
@@ -281,3 +281,73 @@ def test_input_gradients_match_finite_differences(build):
     theoretical, numerical = tf.test.compute_gradient(lambda x: layer(x, mask=tf.constant(
         MASK[:2, :4])), [x])
     np.testing.assert_allclose(theoretical[0], numerical[0], atol=1e-6)
+
+
+def _traced_ops(layer, steps, **call):
+    """The op types of the graph of a training step of `layer` on `steps` time steps."""
+    x = np.random.default_rng(2).standard_normal((2, steps, 4)).astype(np.float32)
+    layer(x)
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            out = layer(x, **call)
+            loss = sum(tf.reduce_sum(o ** 2) for o in (out if isinstance(out, list) else [out]))
+        return tape.gradient(loss, layer.trainable_weights)
+    graph = tf.function(step).get_concrete_function(tf.constant(x)).graph
+    return graph.get_operations()
+
+
+@pytest.mark.parametrize("build,directions", [
+    (lambda: L.LSTM(3, return_sequences=True, dropout=0.2, recurrent_dropout=0.3), 1),
+    (lambda: L.GRU(3, go_backwards=True), 1),
+    (lambda: L.RNN([L.SimpleRNNCell(3), L.LSTMCell(2)], return_state=True), 1),
+    (lambda: L.Bidirectional(L.LSTM(2, return_sequences=True)), 2)],
+    ids=["lstm", "gru", "stacked", "bidirectional"])
+def test_function_runs_one_while_loop_whatever_the_length(build, directions):
+    counts = []
+    for steps in (3, 12):
+        ops = _traced_ops(build(), steps, training=True)
+        counts.append(len(ops))
+        loops = [op for op in ops if op.type == "While"]
+        assert len(loops) == 2 * directions    # a loop per direction, and its gradient's
+        bodies = [op.get_attr("body_fn").graph.get_operations() for op in loops]
+        assert not any("Random" in op.type for body in bodies for op in body)
+    assert counts[0] == counts[1]
+
+
+def test_unroll_runs_the_steps_as_python():
+    ops = _traced_ops(L.SimpleRNN(3, unroll=True), 4)
+    assert not any(op.type == "While" for op in ops)
+    with pytest.raises(ValueError, match="cannot unroll"):
+        tf.function(L.SimpleRNN(3, unroll=True), input_signature=[
+            tf.TensorSpec([None, None, 4], tf.float32)]).get_concrete_function()
+
+
+def test_function_traces_once_for_every_length():
+    layer = L.GRU(3, return_sequences=True)
+    run = tf.function(lambda x: layer(x), input_signature=[
+        tf.TensorSpec([None, None, 4], tf.float32)])
+    for steps in (2, 5, 7):
+        x = X[:, :steps] if steps <= 5 else np.concatenate([X, X[:, :2]], 1)
+        np.testing.assert_allclose(run(x).numpy(), layer(x).numpy(), rtol=1e-5, atol=1e-6)
+    assert run.experimental_get_tracing_count() == 1
+
+
+def test_initial_and_carried_states_in_function_match_eager():
+    layer = L.LSTM(3, return_state=True, go_backwards=True)
+    layer(X)
+    h0, c0 = tf.constant(np.ones((3, 3), np.float32)), tf.constant(np.zeros((3, 3), np.float32))
+    mask = tf.constant(MASK)
+    eager = layer(X, initial_state=[h0, c0], mask=mask)
+    traced = tf.function(lambda: layer(X, initial_state=[h0, c0], mask=mask))()
+    for got, want in zip(traced, eager):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    stateful, reference_layer = L.GRU(3, stateful=True), L.GRU(3)
+    stateful(X[:, :2])
+    reference_layer(X)
+    reference_layer.set_weights(stateful.get_weights())
+    stateful.reset_state()
+    step = tf.function(lambda x: stateful(x))
+    step(X[:, :2])
+    np.testing.assert_allclose(step(X[:, 2:]).numpy(), reference_layer(X).numpy(),
+                               rtol=1e-5, atol=1e-6)

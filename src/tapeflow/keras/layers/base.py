@@ -192,6 +192,8 @@ class Layer(Module):
         self._loss_graph = None
         self._name = name or backend.unique_object_name(snake_case(type(self).__name__))
         self._scope = NameScope(self._name)
+        # The names of the layers that own this one (an RNN its cell), each with a '/'.
+        self._weight_prefix = ""
         self._trainable = bool(trainable)
         self._dtype_policy = mixed_precision.get(dtype)
         self._dtype = dtypes.as_dtype(self._dtype_policy.compute_dtype)
@@ -231,7 +233,8 @@ class Layer(Module):
     # -- weights --------------------------------------------------------------------------
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
                    regularizer=None, trainable=None, constraint=None, **kwargs) -> Variable:
-        """Creates a weight Variable of this layer, named 'layer_name/name'.
+        """Creates a weight Variable of this layer, named 'layer_name/name' (after the names
+        of the layers that own it, as an RNN owns its cell: 'lstm/lstm_cell/kernel').
 
         Args:
             name: the weight's name (also its name in checkpoints).
@@ -253,7 +256,7 @@ class Layer(Module):
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         initializer = initializers.get(initializer)
-        variable = Variable(initializer(shape, dtype=dtype), name=f"{self._name}/{name}",
+        variable = Variable(initializer(shape, dtype=dtype), name=f"{self._weight_prefix}{self._name}/{name}",
                             trainable=True if trainable is None else bool(trainable),
                             dtype=dtype, constraint=constraint)
         self._own_weights.append((name, variable))

@@ -7,13 +7,18 @@ Weights follow Keras's layout: `kernel` [input, units * gates], `recurrent_kerne
 whose `reset_after` bias is [2, 3 * units]: input bias, recurrent bias), so weights copied
 from Keras give Keras's numbers. The built-in cells compute every gate with one matmul per
 step, and the RNN layer projects the inputs of all time steps with one matmul before the
-loop. The time loop is a Python loop over the time steps, eagerly and while a
-`tf.function` is traced (the sequence length must be known when tracing).
+loop. Eagerly (and with `unroll=True`) the time loop is a Python loop over the time steps;
+while a `tf.function` is traced it is one `while_loop` reading the steps from a
+TensorArray and writing the outputs to another, so the graph does not grow with the number
+of steps, which may be unknown.
 """
 from __future__ import annotations
 
 from ... import nn as tf_nn
-from ...ops import array_ops, creation_ops, math_ops
+from ...eager.control_flow import while_loop
+from ...framework.context import executing_eagerly
+from ...ops import array_ops, creation_ops, math_ops, nn_ops
+from ...ops.tensor_array_ops import TensorArray
 from .. import activations, initializers, regularizers
 from .base import InputSpec, Layer, serialize_constraint
 
@@ -242,6 +247,11 @@ class LSTMCell(_SigmoidGatedCell):
     def step(self, projected, states, training=False):
         h_prev, c_prev = states[0], states[1]
         h_prev = self._dropped("recurrent", h_prev, self.recurrent_dropout, training)
+        if self.activation is activations.tanh and \
+                self.recurrent_activation is activations.sigmoid:
+            # Keras's default activations: the whole step in one op.
+            h, c, _ = nn_ops.lstm_gates(projected, h_prev, self.recurrent_kernel, c_prev)
+            return h, [h, c]
         z = projected + math_ops.matmul(h_prev, self.recurrent_kernel)
         i, f, c, o = array_ops.split(z, 4, axis=-1)
         gate = self.recurrent_activation
@@ -342,6 +352,7 @@ class StackedRNNCells(Layer):
         width = input_shape[-1]
         for cell in self.cells:
             if not cell.built:
+                cell._weight_prefix = f"{self._weight_prefix}{self.name}/"
                 cell.build_from_config({"input_shape": [None, width]})
             width = getattr(cell, "output_size", _state_sizes(cell)[0])
 
@@ -390,8 +401,8 @@ class RNN(Layer):
             in the reversed order).
         stateful: keep the final states of a batch as the next batch's initial states
             (until `reset_states`); needs a fixed batch size.
-        unroll: accepted for Keras compatibility; a known number of steps is always
-            unrolled (see the module's docstring).
+        unroll: run the steps as a Python loop under `tf.function` too (one copy of the
+            cell per step in the graph; the number of steps must be known).
         zero_output_for_mask: masked steps output zeros instead of the previous output.
 
     Call arguments: `inputs`, `initial_state` (a list of tensors), `mask` ([batch, time]
@@ -439,6 +450,7 @@ class RNN(Layer):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
         if isinstance(self.cell, Layer) and not self.cell.built:
+            self.cell._weight_prefix = f"{self._weight_prefix}{self.name}/"
             self.cell.build_from_config({"input_shape": [None, input_shape[-1]]})
 
     def compute_mask(self, inputs, mask=None):
@@ -518,8 +530,8 @@ class RNN(Layer):
         return step, fused
 
     def _run(self, inputs, states, mask, training):
-        """The time loop, a Python loop over the steps: (last output, outputs of every
-        step [batch, time, units] or None, final states)."""
+        """The time loop: (last output, outputs of every step [batch, time, units] or None,
+        final states)."""
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
         step, fused = self._step_fn(training)
@@ -530,7 +542,9 @@ class RNN(Layer):
         keep = None
         if mask is not None:
             keep = math_ops.cast(array_ops.expand_dims(mask, -1), inputs.dtype)
-        return self._python_loop(step, inputs, states, keep)
+        if self.unroll or executing_eagerly():
+            return self._python_loop(step, inputs, states, keep)
+        return self._graph_loop(step, inputs, states, keep)
 
     def _python_loop(self, step, inputs, states, keep):
         xs = array_ops.unstack(inputs, axis=1)
@@ -544,13 +558,46 @@ class RNN(Layer):
         sequence = array_ops.stack(outputs, axis=1) if self.return_sequences else None
         return output, sequence, states
 
+    def _graph_loop(self, step, inputs, states, keep):
+        """One while_loop over the time steps, read from a TensorArray of the time-major
+        inputs; every step's output goes to another TensorArray. The first step is also
+        traced outside the loop, for the output's shape and so that the dropout masks a
+        cell draws on first use are drawn once per call, outside the loop."""
+        def time_major(x):
+            x = array_ops.transpose(x, [1, 0] + list(range(2, x.shape.rank)))
+            return array_ops.reverse(x, [0]) if self.go_backwards else x
+
+        xs = TensorArray(inputs.dtype, size=array_ops.shape(inputs)[1]).unstack(
+            time_major(inputs))
+        keeps = None if keep is None else TensorArray(keep.dtype, size=xs.size()).unstack(
+            time_major(keep))
+        first, _ = step(xs.read(0), states, None, None)
+        steps = xs.size()
+        zero_output = self.zero_output_for_mask
+
+        def body(t, output, states, *outputs):  # outputs: [every step's TensorArray] or []
+            output, states = step(xs.read(t), states, None if keeps is None else
+                                  keeps.read(t), None if zero_output else output)
+            return (t + 1, output, states, *[ta.write(t, output) for ta in outputs])
+
+        zero = creation_ops.zeros(first.shape, first.dtype) if first.shape.is_fully_defined() \
+            else creation_ops.zeros_like(first)
+        loop_vars = [0, zero, list(states)]
+        if self.return_sequences:
+            loop_vars.append(TensorArray(first.dtype, size=steps, element_shape=first.shape))
+        _, output, states, *outputs = while_loop(lambda t, *_: t < steps, body, loop_vars)
+        if not outputs:
+            return output, None, states
+        stacked = outputs[0].stack()
+        return output, array_ops.transpose(stacked, [1, 0] + list(range(2, stacked.shape.rank))), \
+            states
+
     def call(self, inputs, initial_state=None, mask=None, training=False):
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        if inputs.shape[1] is None:
-            raise ValueError(f"Layer {self.name}: the number of time steps must be known "
-                             f"(inputs of shape {inputs.shape}); the steps run as a Python "
-                             "loop.")
+        if inputs.shape[1] is None and self.unroll:
+            raise ValueError(f"Layer {self.name}: cannot unroll a RNN if the time dimension "
+                             f"is undefined (inputs of shape {inputs.shape}).")
         states = self._initial_states(inputs, initial_state)
         last, sequence, states = self._run(inputs, states, mask, training)
         if self.stateful:
@@ -666,7 +713,10 @@ class Bidirectional(Layer):
         layer: the forward RNN layer.
         merge_mode: 'concat' (default), 'sum', 'mul', 'ave', or None (a list of both).
         backward_layer: the backward layer (default a copy of `layer` with `go_backwards`
-            flipped).
+            flipped, named 'backward_' + its name).
+
+    The forward layer is a new layer from `layer`'s config named 'forward_' + its name, so
+    the weights are named as Keras's ('bidirectional/forward_lstm/lstm_cell/kernel').
 
     With `return_sequences`, the backward outputs are put back in time order before the
     merge. With `return_state`, the result is `[merged, *forward_states,
@@ -692,22 +742,21 @@ class Bidirectional(Layer):
             raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should "
                              "be one of {'sum', 'mul', 'ave', 'concat', None}")
         super().__init__(**kwargs)
-        self.forward_layer = layer
+        self.forward_layer = _renamed(layer, "forward_")
         if backward_layer is None:
-            config = layer.get_config()
-            config["go_backwards"] = not config.get("go_backwards", False)
-            config["name"] = "backward_" + layer.name
-            backward_layer = type(layer).from_config(config)
+            backward_layer = _renamed(layer, "backward_", go_backwards=not layer.go_backwards)
         self.backward_layer = backward_layer
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
         if self.return_sequences:
-            layer.zero_output_for_mask = backward_layer.zero_output_for_mask = True
+            self.forward_layer.zero_output_for_mask = backward_layer.zero_output_for_mask = True
         self._initial_weights = weights
 
     def build(self, input_shape) -> None:
-        pass
+        for layer in (self.forward_layer, self.backward_layer):
+            if not layer.built:
+                layer._weight_prefix = f"{self._weight_prefix}{self.name}/"
 
     def call(self, inputs, initial_state=None, mask=None, training=False):
         forward_state = backward_state = None
@@ -758,6 +807,15 @@ class Bidirectional(Layer):
             config["backward_layer"] = deserialize_keras_object(config["backward_layer"],
                                                                 custom_objects)
         return cls(**config)
+
+
+def _renamed(layer, prefix: str, **changes):
+    """A new layer from `layer`'s config named `prefix` + its name (without that prefix
+    already), as Bidirectional names its two directions."""
+    config = {**layer.get_config(), **changes}
+    name = layer.name
+    config["name"] = prefix + (name[len(prefix):] if name.startswith(prefix) else name)
+    return type(layer).from_config(config)
 
 
 class TimeDistributed(Layer):

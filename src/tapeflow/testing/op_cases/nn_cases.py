@@ -55,6 +55,14 @@ case("SoftmaxCrossEntropyWithLogits",
      lambda p: tf.nn.softmax_cross_entropy_with_logits(p, _LARGE.reshape(2, 3)),
      uniform(0.0, 1.0, 2, 3), label="labels")
 case("Tanh", lambda x: tf.nn.gelu(x, approximate=True), normal(2, 3), label="gelu approximate")
+# The outputs weighed differently, so that each one's rule is checked.
+case("LSTMGates", lambda x, h, u, c: tf.concat([o * w for o, w in zip(
+    nn_ops.LSTMGates(x, h, u, c), (1.0, -1.5, 0.5))], -1),
+     normal(2, 8), normal(2, 3), normal(3, 8), normal(2, 2))
+case("LSTMGatesGrad", lambda *args: tf.concat([o * w for o, w in zip(
+    nn_ops.LSTMGatesGrad(*args), (1.0, -1.5))], -1),
+     uniform(0.1, 0.9, 2, 8), normal(2, 2), normal(2, 2), normal(2, 2), normal(2, 2),
+     normal(2, 8))
 case("Sigmoid", tf.nn.silu, normal(2, 3), label="silu")
 case("Sigmoid", lambda x: tf.nn.swish(x, beta=1.5), normal(4), label="swish beta=1.5")
 
