@@ -60,6 +60,14 @@ from .eager.functional_ops import (case, foldl, foldr, map_fn, scan, switch_case
 from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402
+from .framework.dtypes import (bfloat16, qint8, qint16, qint32, quint8, quint16,  # noqa: E402
+                               resource, string, uint16, uint32, uint64, variant)
+from .framework.variables import VariableAggregation, VariableSynchronization  # noqa: E402
+from .framework.tensor_spec import TypeSpec  # noqa: E402
+from .framework.type_spec import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,  # noqa: E402
+                                  TensorArraySpec, type_spec_from_value)
+from .framework.device import DeviceSpec, device  # noqa: E402
+from .framework.graph import Operation  # noqa: E402
 
 __version__ = "0.1.0"
 
