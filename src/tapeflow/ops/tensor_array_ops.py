@@ -19,7 +19,7 @@ from ..framework.execute import execute
 from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.type_spec import TensorArraySpec
+from .type_spec import TensorArraySpec
 from .array_ops import concat, expand_dims, reshape, shape, stack
 from .creation_ops import fill
 from .gather_ops import gather

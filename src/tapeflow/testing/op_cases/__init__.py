@@ -12,5 +12,6 @@ from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # n
                diag_cases, gather_cases, graph_cases, indexing_cases, linalg_cases,
                math_cases, nn_cases, reduction_cases, segment_cases, signal_cases, space_cases,
                special_cases)  # (each adds its rows)
+from . import toplevel_cases  # noqa: F401,E402
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]

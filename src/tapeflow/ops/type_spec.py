@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
-from .indexed_slices import IndexedSlices
-from .tensor import constant, is_tensor
-from .tensor_shape import TensorShape
-from .tensor_spec import TensorSpec, TypeSpec
+from ..framework import dtypes
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.tensor import constant, is_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_spec import TensorSpec, TypeSpec
 
 __all__ = ["TypeSpec", "TensorArraySpec", "IndexedSlicesSpec", "NoneTensorSpec",
            "OptionalSpec", "type_spec_from_value"]
@@ -38,7 +38,7 @@ class TensorArraySpec(TypeSpec):
 
     @property
     def value_type(self) -> type:
-        from ..ops.tensor_array_ops import TensorArray
+        from .tensor_array_ops import TensorArray  # which imports this module
         return TensorArray
 
     def _serialize(self) -> tuple:
