@@ -17,6 +17,7 @@ from .array_ops import rank as rank_of
 from .array_ops import shape
 from .comparison_ops import equal, greater, less
 from .control_flow_ops import no_op
+from .logging_ops import format_array
 from .math_ops import cast
 from .op_util import as_input, binary_inputs
 from .reduction_ops import reduce_all
@@ -29,7 +30,7 @@ def _summary(piece, summarize: int, eager: bool) -> str:
         return repr(piece.encode()) if eager else f"[{piece}]"
     flat = np.ravel(piece)
     shown = flat if summarize < 0 else flat[:summarize]
-    text = (", " if eager else " ").join(str(v) for v in shown)
+    text = ", ".join(str(v) for v in shown) if eager else " ".join(map(format_array, shown))
     if len(shown) < flat.size:
         text += ", ..." if eager else "..."
     return text if eager else f"[{text}]"
