@@ -75,6 +75,12 @@ from .ops.cast_ops import bitcast, saturate_cast  # noqa: E402
 from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,  # noqa: E402
                             assert_rank)
 from .ops.control_flow_ops import tuple  # noqa: E402,A004  (TF's name)
+from .ops.conv_variants import (conv, conv2d_backprop_filter_v2,  # noqa: E402
+                                conv2d_backprop_input_v2)
+from .ops.patch_ops import extract_volume_patches  # noqa: E402
+from .ops.init_ops import (constant_initializer, ones_initializer,  # noqa: E402
+                           random_normal_initializer, random_uniform_initializer,
+                           zeros_initializer)
 from .ops.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: E402
 from .ops.logging_ops import get_logger, timestamp  # noqa: E402
 from .ops.math_ops import truncatediv, truncatemod  # noqa: E402

@@ -44,3 +44,9 @@ __all__ += ["depth_to_space", "space_to_batch", "space_to_depth"]
 from .ops.counting_ops import in_top_k  # noqa: E402
 
 __all__ += ["in_top_k"]
+from .ops.conv_variants import (atrous_conv2d, atrous_conv2d_transpose,  # noqa: E402
+                                conv_transpose, depthwise_conv2d_backprop_filter,
+                                depthwise_conv2d_backprop_input)
+
+__all__ += ["atrous_conv2d", "atrous_conv2d_transpose", "conv_transpose",
+            "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input"]
