@@ -50,3 +50,11 @@ from .ops.conv_variants import (atrous_conv2d, atrous_conv2d_transpose,  # noqa:
 
 __all__ += ["atrous_conv2d", "atrous_conv2d_transpose", "conv_transpose",
             "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input"]
+from .ops.nn_impl_ops import (batch_norm_with_global_normalization, crelu,  # noqa: E402
+                              local_response_normalization, log_poisson_loss, lrn,
+                              normalize_moments, sufficient_statistics,
+                              weighted_cross_entropy_with_logits, weighted_moments)
+
+__all__ += ["batch_norm_with_global_normalization", "crelu", "local_response_normalization",
+            "log_poisson_loss", "lrn", "normalize_moments", "sufficient_statistics",
+            "weighted_cross_entropy_with_logits", "weighted_moments"]

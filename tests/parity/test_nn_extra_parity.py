@@ -1,0 +1,117 @@
+"""tf.nn's further functions against TensorFlow: values, gradients (first and, for the
+differentiable ones, through a second tape) and error classes, each case written once
+against a module `tf`."""
+import numpy as np
+import pytest
+
+import tapeflow
+
+pytestmark = pytest.mark.parity
+
+RNG = np.random.default_rng(7)
+X = RNG.standard_normal((2, 3)).astype(np.float32)
+IMAGES = RNG.standard_normal((2, 5, 6, 3)).astype(np.float32)
+W2233, W2223 = (RNG.standard_normal(s).astype(np.float32) for s in ((2, 2, 3, 4), (2, 2, 2, 3)))
+DY_SAME, DY_VALID = (RNG.standard_normal(s).astype(np.float32) for s in ((2, 5, 6, 9),
+                                                                        (2, 3, 5, 6)))
+
+
+def _grad(tf, f, *values, order=2):
+    """f's value and its gradient with respect to each value, and (order 2) the gradient of
+    the sum of squares of the first gradient."""
+    xs = [tf.constant(v) for v in values]
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch(xs)
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            y = f(*xs)
+        grads = tape.gradient(y, xs)
+        first = tf.reduce_sum(grads[0] * grads[0])
+    return (y, grads, outer.gradient(first, xs)) if order == 2 else (y, grads)
+
+
+CASES = {
+    "crelu": lambda tf: _grad(tf, lambda x: tf.nn.crelu(x) ** 2, X),
+    "crelu axis 0": lambda tf: tf.nn.crelu(X, axis=0),
+    "log_poisson_loss": lambda tf: _grad(
+        tf, lambda t, x: tf.nn.log_poisson_loss(t, x, compute_full_loss=True),
+        np.array([0.5, 1.0, 2.0, 3.0], np.float32), np.array([0.5, -1.0, 2.0, 0.0], np.float32)),
+    "log_poisson_loss partial": lambda tf: _grad(
+        tf, lambda t, x: tf.nn.log_poisson_loss(t, x), np.array([0.0, 1.0, 2.5], np.float32),
+        np.array([0.5, -1.0, 2.0], np.float32)),
+    "log_poisson_loss shapes": lambda tf: tf.nn.log_poisson_loss(tf.constant([0.0, 1.0]),
+                                                                 tf.constant([0.5, -1.0, 2.0])),
+    "weighted_cross_entropy_with_logits": lambda tf: _grad(
+        tf, lambda z, x: tf.nn.weighted_cross_entropy_with_logits(z, x, 3.0),
+        np.array([0.0, 1.0, 0.5, 0.2], np.float32),
+        np.array([-100.0, 2.0, 100.0, -0.3], np.float32)),
+    "weighted_cross_entropy shapes": lambda tf: tf.nn.weighted_cross_entropy_with_logits(
+        tf.constant([0.0, 1.0]), tf.constant([1.0, 2.0, 3.0]), 2.0),
+    "sufficient_statistics": lambda tf: (
+        tf.nn.sufficient_statistics(X, [0])[:3],
+        tf.nn.sufficient_statistics(X, [0, 1], shift=1.0, keepdims=True)),
+    "normalize_moments": lambda tf: _grad(
+        tf, lambda m, v: tf.stack(tf.nn.normalize_moments(4.0, m, v, tf.constant([1.0, 0.5]))),
+        np.array([8.0, 4.0], np.float32), np.array([20.0, 10.0], np.float32)),
+    "moments from sufficient statistics": lambda tf: _grad(
+        tf, lambda x: tf.stack(tf.nn.normalize_moments(*tf.nn.sufficient_statistics(x, [0]))),
+        X),
+    "weighted_moments": lambda tf: _grad(
+        tf, lambda x, w: tf.stack(tf.nn.weighted_moments(x, [0], w)), X,
+        np.array([[1.0], [3.0]], np.float32)),
+    "weighted_moments keepdims, zero weights": lambda tf: (
+        tf.nn.weighted_moments(X, [0, 1], np.abs(X), keepdims=True),
+        tf.nn.weighted_moments(X, [0], np.zeros((2, 1), np.float32))),
+    "batch_norm_with_global_normalization": lambda tf: [_grad(
+        tf, lambda x, m, v, b, g: tf.nn.batch_norm_with_global_normalization(
+            x, m, v, b, g, 0.001, scale), X, np.array([1.0, 2, 3], np.float32),
+        np.array([4.0, 1, 9], np.float32), np.array([0.5, 0, 0], np.float32),
+        np.array([2.0, 2, 2], np.float32)) for scale in (True, False)],
+    # TF's LRNGrad has no gradient: first order only (tapeflow's LRN is a composite).
+    "lrn": lambda tf: _grad(
+        tf, lambda x: tf.nn.lrn(x, depth_radius=2, bias=1.0, alpha=0.1, beta=0.75), IMAGES,
+        order=1),
+    "local_response_normalization defaults": lambda tf: _grad(
+        tf, tf.nn.local_response_normalization, IMAGES[..., :2], order=1),
+    "lrn rank 3": lambda tf: tf.nn.lrn(IMAGES[0]),
+    "lrn float64": lambda tf: tf.nn.lrn(tf.constant(IMAGES, tf.float64)),
+    "atrous_conv2d": lambda tf: _grad(
+        tf, lambda x, w: tf.nn.atrous_conv2d(x, w, 2, "SAME"), IMAGES, W2233),
+    "atrous_conv2d_transpose": lambda tf: _grad(
+        tf, lambda x, w: tf.nn.atrous_conv2d_transpose(x, w, [2, 7, 8, 2], 2, "VALID"),
+        IMAGES[:, :5, :6], W2223),
+    "atrous rate 0": lambda tf: tf.nn.atrous_conv2d(IMAGES, np.ones((2, 2, 3, 1), np.float32),
+                                                    0, "SAME"),
+    "conv_transpose": lambda tf: (
+        tf.nn.conv_transpose(IMAGES[:, 0], np.ones((3, 2, 3), np.float32), [2, 12, 2], 2),
+        tf.nn.conv_transpose(IMAGES, np.ones((3, 3, 2, 3), np.float32), [2, 10, 12, 2], 2),
+        tf.nn.conv_transpose(IMAGES[None], np.ones((1, 3, 3, 2, 3), np.float32),
+                             [1, 2, 10, 12, 2], [1, 2, 2])),
+    "conv_transpose bad rank": lambda tf: tf.nn.conv_transpose(IMAGES, np.ones((3, 3, 2, 3)),
+                                                               [2, 10], 2),
+    "depthwise backprop": lambda tf: (
+        tf.nn.depthwise_conv2d_backprop_input(
+            [2, 5, 6, 3], np.linspace(-1, 1, 36, dtype=np.float32).reshape(2, 2, 3, 3),
+            DY_SAME[:, :3, :3], [1, 2, 2, 1], "SAME"),
+        tf.nn.depthwise_conv2d_backprop_filter(IMAGES, [2, 2, 3, 3], DY_SAME, [1, 1, 1, 1],
+                                               "SAME"),
+        tf.nn.depthwise_conv2d_backprop_filter(IMAGES, [3, 2, 3, 2], DY_VALID, [1, 1, 1, 1],
+                                               "VALID")),
+    "depthwise backprop NCHW": lambda tf: tf.nn.depthwise_conv2d_backprop_input(
+        [2, 3, 5, 6], np.ones((2, 2, 3, 1), np.float32), np.ones((2, 3, 4, 5), np.float32),
+        [1, 1, 1, 1], "VALID", data_format="NCHW"),
+}
+
+
+def _raised(fn, module):
+    try:
+        return fn(module)
+    except Exception as e:  # noqa: BLE001  (the class is what is compared)
+        return ("raised", type(e).__name__)
+
+
+@pytest.mark.parametrize("label", list(CASES))
+def test_matches_tensorflow(label, parity):
+    theirs = parity.describe(parity.tf, _raised(CASES[label], parity.tf))
+    ours = parity.describe(tapeflow, _raised(CASES[label], tapeflow))
+    parity.assert_same(ours, theirs, rtol=2e-5, atol=2e-5, where=label)
