@@ -58,3 +58,6 @@ from .ops.nn_impl_ops import (batch_norm_with_global_normalization, crelu,  # no
 __all__ += ["batch_norm_with_global_normalization", "crelu", "local_response_normalization",
             "log_poisson_loss", "lrn", "normalize_moments", "sufficient_statistics",
             "weighted_cross_entropy_with_logits", "weighted_moments"]
+from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
+
+__all__ += ["dilation2d", "erosion2d", "max_pool_with_argmax"]

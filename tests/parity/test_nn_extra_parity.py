@@ -30,6 +30,11 @@ def _grad(tf, f, *values, order=2):
     return (y, grads, outer.gradient(first, xs)) if order == 2 else (y, grads)
 
 
+TIES = np.array([[1, 3, 3, 0], [2, 3, 1, 1], [0, 0, 5, 5]], np.float32).reshape(1, 3, 4, 1)
+TIES2 = np.concatenate([TIES, TIES * 2, -TIES - 10])
+SMALL = np.arange(24, dtype=np.float32).reshape(1, 3, 4, 2) / 3 - 2
+FILTER = np.array([[[0.0, 1.0], [1.0, 0.5]], [[0.5, 0.0], [0.0, 0.0]]], np.float32)
+
 CASES = {
     "crelu": lambda tf: _grad(tf, lambda x: tf.nn.crelu(x) ** 2, X),
     "crelu axis 0": lambda tf: tf.nn.crelu(X, axis=0),
@@ -101,6 +106,41 @@ CASES = {
         [2, 3, 5, 6], np.ones((2, 2, 3, 1), np.float32), np.ones((2, 3, 4, 5), np.float32),
         [1, 1, 1, 1], "VALID", data_format="NCHW"),
 }
+
+
+# TF's gradient ops of max_pool_with_argmax and dilation2d have no gradients: first order.
+CASES.update({
+    "max_pool_with_argmax": lambda tf: [
+        tuple(tf.nn.max_pool_with_argmax(TIES2, k, s, p, include_batch_in_index=b))
+        for k, s, p, b in ((2, 2, "SAME", False), (2, 2, "SAME", True), (3, 2, "SAME", False),
+                           ([1, 2, 2, 1], [1, 1, 1, 1], "VALID", True))],
+    "max_pool_with_argmax int32, ints": lambda tf: (
+        tf.nn.max_pool_with_argmax(TIES2, 2, 2, "VALID", output_dtype=tf.int32),
+        tuple(tf.nn.max_pool_with_argmax(tf.cast(TIES2, tf.int32), 2, 2, "VALID"))),
+    "max_pool_with_argmax gradient": lambda tf: _grad(
+        tf, lambda x: tf.nn.max_pool_with_argmax(x, 2, 1, "SAME")[0] ** 2, TIES2, order=1),
+    "max_pool_with_argmax NCHW": lambda tf: tf.nn.max_pool_with_argmax(TIES2, 2, 2, "VALID",
+                                                                       data_format="NCHW"),
+    "dilation2d": lambda tf: [_grad(
+        tf, lambda x, w: tf.nn.dilation2d(x, w, s, p, "NHWC", r) ** 2, SMALL, FILTER,
+        order=1)
+        for s, p, r in (([1, 1, 1, 1], "SAME", [1, 1, 1, 1]), ([1, 1, 2, 1], "VALID",
+                                                              [1, 1, 1, 1]),
+                        ([1, 1, 1, 1], "VALID", [1, 2, 1, 1]), ([1, 2, 2, 1], "SAME",
+                                                                [1, 1, 2, 1]))],
+    "dilation2d ties": lambda tf: _grad(
+        tf, lambda x, w: tf.nn.dilation2d(x, w, [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1]),
+        TIES2, np.zeros((2, 2, 1), np.float32), order=1),
+    "erosion2d": lambda tf: [_grad(
+        tf, lambda x, w: tf.nn.erosion2d(x, w, s, p, "NHWC", r) ** 2, SMALL, FILTER,
+        order=1)
+        for s, p, r in (([1, 1, 1, 1], "SAME", [1, 1, 1, 1]), ([1, 2, 1, 1], "VALID",
+                                                              [1, 1, 2, 1]))],
+    "dilation2d NCHW": lambda tf: tf.nn.dilation2d(SMALL, FILTER, [1, 1, 1, 1], "VALID",
+                                                   "NCHW", [1, 1, 1, 1]),
+    "dilation2d depth mismatch": lambda tf: tf.nn.dilation2d(
+        SMALL, FILTER[..., :1], [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1]),
+})
 
 
 def _raised(fn, module):

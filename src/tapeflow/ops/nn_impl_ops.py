@@ -12,7 +12,7 @@ from .comparison_ops import less_equal
 from .creation_ops import zeros_like
 from .indexing_ops import slice as slice_
 from .indexing_ops import where
-from .math_ops import (abs, add_n, cast, divide_no_nan, exp, log, log1p, multiply, pow,
+from .math_ops import (abs, add, add_n, cast, divide_no_nan, exp, log, log1p, multiply, pow,
                        reciprocal, reduce_sum, square, squared_difference)
 from .nn_ops import _float_features, batch_normalization, relu
 from .op_util import as_input, binary_inputs, normalize_axes
@@ -56,10 +56,12 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None) -> tup
     x = as_input(x)
     axes = normalize_axes("SufficientStatistics", axes, x.ndim)
     count = cast(np.prod([x.shape[a] for a in axes], dtype=np.int64), x.dtype)
-    shifted = x if shift is None else x - binary_inputs("Sub", x, shift)[1]
+    if shift is not None:
+        shift = binary_inputs("Sub", x, shift)[1]
+    shifted = x if shift is None else x - shift
     mean_ss = reduce_sum(shifted, axis=axes, keepdims=keepdims)
     variance_ss = reduce_sum(square(shifted), axis=axes, keepdims=keepdims)
-    return count, mean_ss, variance_ss, None if shift is None else as_input(shift)
+    return count, mean_ss, variance_ss, shift
 
 
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None) -> tuple:
@@ -79,7 +81,7 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None) -> tuple:
     mean_ss = as_input(mean_ss)
     divisor = reciprocal(binary_inputs("Mul", mean_ss, counts)[1])
     shifted_mean = mean_ss * divisor
-    mean = shifted_mean if shift is None else shifted_mean + shift
+    mean = shifted_mean if shift is None else add(*binary_inputs("AddV2", shifted_mean, shift))
     variance = binary_inputs("Mul", variance_ss, divisor)[0] * divisor - square(shifted_mean)
     return mean, variance
 

@@ -1,5 +1,5 @@
-"""Gradient-check rows for the top-level ops of tf: truncating division, bitcasts,
-histograms, checks and shape arithmetic. None is differentiable."""
+"""Gradient-check rows for the top-level ops of tf (truncating division, bitcasts,
+histograms, checks, shape arithmetic) and tf.nn's window argmax. None is differentiable."""
 import tapeflow as tf
 
 from ._table import EXEMPT, case, normal, positive
@@ -11,6 +11,8 @@ case("HistogramFixedWidth", lambda x: tf.histogram_fixed_width(x, [-1.0, 1.0], n
 case("HistogramFixedWidthBins",
      lambda x: tf.histogram_fixed_width_bins(x, [-1.0, 1.0], nbins=4), normal(8),
      differentiable=False)
+case("WindowArgmax", lambda x: tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")[1],
+     normal(1, 4, 4, 2), differentiable=False)
 
 EXEMPT.update({
     "TruncateMod": "tests/ops/test_truncate_ops.py (no gradient rule, as TF: LookupError)",
