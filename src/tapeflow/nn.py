@@ -61,3 +61,9 @@ __all__ += ["batch_norm_with_global_normalization", "crelu", "local_response_nor
 from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
 
 __all__ += ["dilation2d", "erosion2d", "max_pool_with_argmax"]
+from .ops.ctc_ops import collapse_repeated, ctc_loss, ctc_unique_labels  # noqa: E402
+
+__all__ += ["collapse_repeated", "ctc_loss", "ctc_unique_labels"]
+from .ctc_decoders import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: E402
+
+__all__ += ["ctc_beam_search_decoder", "ctc_greedy_decoder"]

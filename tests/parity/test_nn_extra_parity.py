@@ -1,6 +1,8 @@
 """tf.nn's further functions against TensorFlow: values, gradients (first and, for the
 differentiable ones, through a second tape) and error classes, each case written once
 against a module `tf`."""
+import collections
+
 import numpy as np
 import pytest
 
@@ -140,6 +142,52 @@ CASES.update({
                                                    "NCHW", [1, 1, 1, 1]),
     "dilation2d depth mismatch": lambda tf: tf.nn.dilation2d(
         SMALL, FILTER[..., :1], [1, 1, 1, 1], "VALID", "NHWC", [1, 1, 1, 1]),
+})
+
+
+CTC_LOGITS = RNG.standard_normal((6, 3, 5)).astype(np.float32)
+CTC_LABELS = np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4]], np.int32)
+
+
+def _sparse_labels(tf):
+    """CTC_LABELS without its zeros as a SparseTensor (TF's, or a triple of arrays where
+    tapeflow has no SparseTensor type)."""
+    if hasattr(tf.sparse, "from_dense"):
+        return tf.sparse.from_dense(CTC_LABELS)
+    indices = np.argwhere(CTC_LABELS != 0)
+    return collections.namedtuple("Labels", "indices values dense_shape")(
+        indices, CTC_LABELS[tuple(indices.T)], np.array(CTC_LABELS.shape))
+
+
+def _sparse(tf, decoded):
+    return [(d.indices, d.values, d.dense_shape) for d in decoded]
+
+
+CASES.update({
+    "ctc_loss": lambda tf: _grad(
+        tf, lambda x: tf.nn.ctc_loss(CTC_LABELS, x, [3, 1, 2], [6, 4, 5]), CTC_LOGITS, order=1),
+    "ctc_loss blank_index": lambda tf: [
+        tf.nn.ctc_loss(CTC_LABELS, CTC_LOGITS, [3, 2, 2], [6, 4, 5], blank_index=b)
+        for b in (4, -1, 2)],
+    "ctc_loss batch major": lambda tf: _grad(tf, lambda x: tf.nn.ctc_loss(
+        CTC_LABELS, x, [3, 1, 0], [6, 4, 5], logits_time_major=False, blank_index=4),
+        CTC_LOGITS.transpose(1, 0, 2), order=1),
+    "ctc_loss sparse labels": lambda tf: _grad(tf, lambda x: tf.nn.ctc_loss(
+        _sparse_labels(tf), x, None, [6, 4, 5], blank_index=0), CTC_LOGITS, order=1),
+    "ctc_loss no logit_length": lambda tf: tf.nn.ctc_loss(CTC_LABELS, CTC_LOGITS, [3, 1, 2],
+                                                          None),
+    "collapse_repeated": lambda tf: tf.nn.collapse_repeated(
+        tf.constant([[1, 1, 2, 2, 3], [4, 4, 4, 0, 0], [5, 5, 5, 5, 5]]), [5, 3, 2]),
+    "ctc_unique_labels": lambda tf: tf.nn.ctc_unique_labels(
+        tf.constant([[3, 4, 3, 7], [1, 1, 0, 0]])),
+    "ctc_greedy_decoder": lambda tf: [
+        (lambda d, s: (_sparse(tf, d), s))(*tf.nn.ctc_greedy_decoder(CTC_LOGITS, [6, 4, 5], m, b))
+        for m, b in ((True, None), (False, None), (True, 0), (True, -2))],
+    # Where pruning drops a prefix at a near-tie, TF's beam can keep another (beam_width
+    # 10, top_paths 3 here differ): the cases compare full beams and narrow ones.
+    "ctc_beam_search_decoder": lambda tf: [
+        (lambda d, s: (_sparse(tf, d), s))(*tf.nn.ctc_beam_search_decoder(
+            CTC_LOGITS, [6, 4, 5], w, k)) for w, k in ((100, 1), (100, 3), (2, 2), (1, 1))],
 })
 
 

@@ -13,3 +13,4 @@ from . import (array_grad, bitwise_grad, comparison_grad, complex_grad,  # noqa:
                tensor_array_grad)
 from . import array_jvp, batched_grad, jvp_util, math_jvp, nn_jvp  # noqa: F401
 from . import signal_grad  # noqa: E402,F401
+from . import ctc_grad  # noqa: E402,F401

@@ -146,6 +146,9 @@ def _ensure_shape(x, shape):
 Identity = define_op("Identity", _identity, family=IDENTITY)
 # TF registers no gradient for GuaranteeConst: differentiating through it is a LookupError.
 GuaranteeConst = define_op("GuaranteeConst", _identity, family=IDENTITY)
+# An identity whose gradient is a LookupError (none is registered): what a rule wraps a
+# value in when differentiating it further is not supported (TF's prevent_gradient).
+PreventGradient = define_op("PreventGradient", _identity, family=IDENTITY)
 # An identity that checks the shape when it runs (a compiled plan must run it).
 EnsureShape = define_op("EnsureShape", _ensure_shape, family=LINEAR, batching=TRANSPARENT)
 EnsureShape.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, tuple(
