@@ -1,13 +1,17 @@
 """The top-level names added for TF's op surface (dtypes, specs, checks, shape and cast
-utilities, graph queries) and tf.nn's extra functions: each resolves to its
-implementation. tests/test_api_names.py adds these paths to the names TF has."""
+utilities, graph queries, initializers, convolutions) and tf.nn's further functions: each
+resolves to its implementation. tests/test_api_names.py adds these paths to the names TF
+has."""
 import importlib
 
 import pytest
 
+from tapeflow import ctc_decoders
 from tapeflow.framework import device, dtypes, graph, tensor_conversion, tensor_spec, variables
-from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, histogram_ops,
-                          logging_ops, math_ops, script_ops, shape_ops, type_spec)
+from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, conv_variants,
+                          ctc_ops, histogram_ops, init_ops, logging_ops, math_ops,
+                          morphology_ops, nn_impl_ops, patch_ops, script_ops, shape_ops,
+                          type_spec)
 
 TOPLEVEL_NAMES = [
     (variables.VariableAggregation, "VariableAggregation"),
@@ -36,6 +40,36 @@ TOPLEVEL_NAMES = [
     (shape_ops.broadcast_static_shape, "broadcast_static_shape"),
     (shape_ops.required_space_to_batch_paddings, "required_space_to_batch_paddings"),
     (shape_ops.shape_n, "shape_n"), (shape_ops.unravel_index, "unravel_index"),
+    (init_ops.constant_initializer, "constant_initializer"),
+    (init_ops.ones_initializer, "ones_initializer"),
+    (init_ops.zeros_initializer, "zeros_initializer"),
+    (init_ops.random_normal_initializer, "random_normal_initializer"),
+    (init_ops.random_uniform_initializer, "random_uniform_initializer"),
+    (conv_variants.conv, "conv"),
+    (conv_variants.conv2d_backprop_filter_v2, "conv2d_backprop_filter_v2"),
+    (conv_variants.conv2d_backprop_input_v2, "conv2d_backprop_input_v2"),
+    (patch_ops.extract_volume_patches, "extract_volume_patches"),
+    # tf.nn
+    (conv_variants.atrous_conv2d, "nn.atrous_conv2d"),
+    (conv_variants.atrous_conv2d_transpose, "nn.atrous_conv2d_transpose"),
+    (conv_variants.conv_transpose, "nn.conv_transpose"),
+    (conv_variants.depthwise_conv2d_backprop_filter, "nn.depthwise_conv2d_backprop_filter"),
+    (conv_variants.depthwise_conv2d_backprop_input, "nn.depthwise_conv2d_backprop_input"),
+    (nn_impl_ops.batch_norm_with_global_normalization,
+     "nn.batch_norm_with_global_normalization"),
+    (nn_impl_ops.crelu, "nn.crelu"),
+    (nn_impl_ops.local_response_normalization, "nn.local_response_normalization nn.lrn"),
+    (nn_impl_ops.log_poisson_loss, "nn.log_poisson_loss"),
+    (nn_impl_ops.normalize_moments, "nn.normalize_moments"),
+    (nn_impl_ops.sufficient_statistics, "nn.sufficient_statistics"),
+    (nn_impl_ops.weighted_cross_entropy_with_logits, "nn.weighted_cross_entropy_with_logits"),
+    (nn_impl_ops.weighted_moments, "nn.weighted_moments"),
+    (morphology_ops.dilation2d, "nn.dilation2d"), (morphology_ops.erosion2d, "nn.erosion2d"),
+    (morphology_ops.max_pool_with_argmax, "nn.max_pool_with_argmax"),
+    (ctc_ops.ctc_loss, "nn.ctc_loss"), (ctc_ops.collapse_repeated, "nn.collapse_repeated"),
+    (ctc_ops.ctc_unique_labels, "nn.ctc_unique_labels"),
+    (ctc_decoders.ctc_greedy_decoder, "nn.ctc_greedy_decoder"),
+    (ctc_decoders.ctc_beam_search_decoder, "nn.ctc_beam_search_decoder"),
 ]
 for _name in ("bfloat16", "qint8", "qint16", "qint32", "quint8", "quint16", "resource",
               "string", "uint16", "uint32", "uint64", "variant"):

@@ -3,7 +3,6 @@ every call (not once while tracing), formatting tensors as TF does; `timestamp`,
 `Timestamp` op read when it runs; `get_logger`."""
 from __future__ import annotations
 
-import logging
 import sys
 import time
 
@@ -207,13 +206,15 @@ def timestamp(name=None):
     return execute(Timestamp, (), {})
 
 
-def get_logger() -> logging.Logger:
-    """The logger tapeflow writes its warnings to (named "tapeflow").
+def get_logger():
+    """The logger tapeflow writes its warnings to (named "tapeflow"); the logging module is
+    imported on first use, so `import tapeflow` stays quick.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.get_logger().name
         'tapeflow'
     """
+    import logging
     return logging.getLogger("tapeflow")
 
