@@ -9,7 +9,7 @@ import pytest
 from tapeflow import ctc_decoders
 from tapeflow.framework import device, dtypes, graph, tensor_conversion, tensor_spec, variables
 from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, conv_variants,
-                          ctc_ops, histogram_ops, init_ops, logging_ops, math_ops,
+                          ctc_ops, histogram_ops, init_ops, isotonic_ops, logging_ops, math_ops,
                           morphology_ops, nn_impl_ops, patch_ops, script_ops, shape_ops,
                           type_spec)
 
@@ -70,6 +70,8 @@ TOPLEVEL_NAMES = [
     (ctc_ops.ctc_unique_labels, "nn.ctc_unique_labels"),
     (ctc_decoders.ctc_greedy_decoder, "nn.ctc_greedy_decoder"),
     (ctc_decoders.ctc_beam_search_decoder, "nn.ctc_beam_search_decoder"),
+    (conv_variants.with_space_to_batch, "nn.with_space_to_batch"),
+    (isotonic_ops.isotonic_regression, "nn.isotonic_regression"),
 ]
 for _name in ("bfloat16", "qint8", "qint16", "qint32", "quint8", "quint16", "resource",
               "string", "uint16", "uint32", "uint64", "variant"):

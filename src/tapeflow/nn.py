@@ -46,10 +46,11 @@ from .ops.counting_ops import in_top_k  # noqa: E402
 __all__ += ["in_top_k"]
 from .ops.conv_variants import (atrous_conv2d, atrous_conv2d_transpose,  # noqa: E402
                                 conv_transpose, depthwise_conv2d_backprop_filter,
-                                depthwise_conv2d_backprop_input)
+                                depthwise_conv2d_backprop_input, with_space_to_batch)
 
 __all__ += ["atrous_conv2d", "atrous_conv2d_transpose", "conv_transpose",
-            "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input"]
+            "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input",
+            "with_space_to_batch"]
 from .ops.nn_impl_ops import (batch_norm_with_global_normalization, crelu,  # noqa: E402
                               local_response_normalization, log_poisson_loss, lrn,
                               normalize_moments, sufficient_statistics,
@@ -67,3 +68,6 @@ __all__ += ["collapse_repeated", "ctc_loss", "ctc_unique_labels"]
 from .ctc_decoders import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: E402
 
 __all__ += ["ctc_beam_search_decoder", "ctc_greedy_decoder"]
+from .ops.isotonic_ops import isotonic_regression  # noqa: E402
+
+__all__ += ["isotonic_regression"]

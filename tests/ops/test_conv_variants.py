@@ -106,3 +106,20 @@ def test_extract_volume_patches():
 def test_extract_volume_patches_errors(ksizes, padding):
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.extract_volume_patches(tf.ones([1, 3, 3, 3, 1]), ksizes, [1, 1, 1, 1, 1], padding)
+
+
+@pytest.mark.parametrize("rate,padding", [([2, 2], "SAME"), ([2, 3], "VALID")])
+def test_with_space_to_batch_is_a_dilated_convolution(rate, padding):
+    op = lambda x, n, p: tf.nn.conv2d(x, W, 1, p)  # noqa: E731
+    got = tf.nn.with_space_to_batch(X, rate, padding, op, filter_shape=W.shape[:2])
+    np.testing.assert_allclose(got.numpy(), tf.nn.conv2d(X, W, 1, padding,
+                                                         dilations=rate).numpy(), rtol=1e-5)
+
+
+def test_with_space_to_batch_channels_first_and_errors():
+    doubled = tf.nn.with_space_to_batch(X.transpose(0, 3, 1, 2), [2, 2], "VALID",
+                                        lambda x, n, p: x * 2, data_format="NCHW")
+    np.testing.assert_allclose(doubled.numpy(), X.transpose(0, 3, 1, 2) * 2)
+    assert tf.nn.with_space_to_batch(X, [1, 1], "SAME", lambda x, n, p: (n, p)) == (2, "SAME")
+    with pytest.raises(ValueError, match="filter_shape"):
+        tf.nn.with_space_to_batch(X, [2, 2], "SAME", lambda x, n, p: x)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.testing.op_cases import CASES
+from tapeflow.testing.op_cases import CASES, NO_SECOND_DERIVATIVE
 
 # Rows whose traced graphs may hold an EagerPyFunc, with why.
 CALLBACKS = {"EagerPyFunc": "tf.py_function: the row runs the user's Python"}
@@ -15,9 +15,6 @@ CALLBACKS = {"EagerPyFunc": "tf.py_function: the row runs the user's Python"}
 # in TF): only their graphs are checked.
 RANDOM_DRAWS = {"Mul[dropout]", "Mul[dropout noise_shape]", "Mul[random.normal mean, stddev]",
                 "Mul[random.uniform minval, maxval]"}
-
-# Ops without a second derivative (a LookupError, as in TF): only first ones are compared.
-FIRST_ORDER_ONLY = {"CTCLoss": "the fused kernel's gradient output is not differentiable"}
 
 DIFFERENTIABLE = [c for c in CASES if c.differentiable]
 
@@ -63,7 +60,7 @@ def _derivatives(fn, case, upstream, weights):
                      for g in inner.gradient(out, xs, output_gradients=upstream)]
             total = tf.add_n([tf.reduce_sum(g * w) for g, w in zip(first, weights)
                               if g is not None])
-        if case.op in FIRST_ORDER_ONLY:
+        if case.op in NO_SECOND_DERIVATIVE:
             return first, []
         second = outer.gradient(total, xs)
         return first, [None if g is None else tf.convert_to_tensor(g) for g in second]

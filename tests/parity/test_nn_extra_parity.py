@@ -191,6 +191,32 @@ CASES.update({
 })
 
 
+ISO = RNG.standard_normal((3, 6)).astype(np.float32)
+ISO[0, 2] = ISO[0, 1]   # a tie
+
+
+def _dilated_conv(tf, w):
+    return lambda x, n, padding: tf.nn.conv2d(x, w, 1, padding)
+
+
+CASES.update({
+    "with_space_to_batch": lambda tf: [_grad(tf, lambda x, w: tf.nn.with_space_to_batch(
+        x, rate, p, _dilated_conv(tf, w), filter_shape=[2, 2]), IMAGES, W2233, order=1)
+        for rate, p in (([2, 2], "SAME"), ([2, 3], "VALID"), ([1, 1], "SAME"))],
+    "with_space_to_batch NCHW": lambda tf: tf.nn.with_space_to_batch(
+        IMAGES.transpose(0, 3, 1, 2), [2, 2], "VALID", lambda x, n, p: x * 2,
+        data_format="NCHW"),
+    "with_space_to_batch SAME without filter_shape": lambda tf: tf.nn.with_space_to_batch(
+        IMAGES, [2, 2], "SAME", lambda x, n, p: x),
+    "isotonic_regression": lambda tf: [
+        _grad(tf, lambda x: tf.nn.isotonic_regression(x, decreasing=d, axis=a)[0] ** 2, ISO,
+              order=1) for d, a in ((True, -1), (False, -1), (True, 0))],
+    "isotonic_regression segments, ints": lambda tf: (
+        tf.nn.isotonic_regression(ISO, decreasing=False)[1],
+        tuple(tf.nn.isotonic_regression(tf.constant([[1, 3, 2]])))),
+})
+
+
 def _raised(fn, module):
     try:
         return fn(module)

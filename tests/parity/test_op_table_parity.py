@@ -62,6 +62,9 @@ KNOWN_DIFFERENCES = {
        for row in ("RFFT3D[(2, 3, 2)]", "RFFT3D[(2, 2, 3)]", "IRFFT3D[(2, 3, 2) to [2, 3, 2]]",
                    "IRFFT3D[(2, 3, 2) to [2, 3, 3]]", "IRFFT3D[(2, 2, 2) to [2, 2, 3]]",
                    "IRFFT3D[(2, 2, 2) to [2, 2, 4]]")},
+    **{row: "TF's Python wrapper mixes a float32 constant into float64 inputs "
+            "(InvalidArgumentError); float32 in test_toplevel_parity.py / test_nn_extra_parity.py"
+       for row in ("HistogramFixedWidthBins", "CTCLoss", "CTCLoss[repeat]")},
     "MaxPool3D[pool MAX 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
                                f"test_conv_parity.py)",
     "AvgPool3D[avg_pool 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "

@@ -13,10 +13,12 @@ from .conv_ops import (CONV_OPS, FLOATS, _conv, channel_first, check_rank, conv1
                        from_channels_last, resolve_padding, spatial, spatial_sizes,
                        to_channels_last, typed_inputs)
 from .op_util import as_input, int_values
+from .shape_ops import required_space_to_batch_paddings
+from .space_ops import batch_to_space, space_to_batch_nd
 
 __all__ = ["atrous_conv2d", "atrous_conv2d_transpose", "conv", "conv2d_backprop_filter_v2",
            "conv2d_backprop_input_v2", "conv_transpose", "depthwise_conv2d_backprop_filter",
-           "depthwise_conv2d_backprop_input"]
+           "depthwise_conv2d_backprop_input", "with_space_to_batch"]
 
 
 def _explicit_pairs(padding, explicit_paddings, rank: int):
@@ -310,4 +312,59 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME",  # noq
     defaults = {3: "NWC", 4: "NHWC", 5: "NDHWC"}
     return transposes[rank](input, filters, output_shape, strides, padding,
                             data_format or defaults[rank], dilations)
+
+
+def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  # noqa: A002
+                        spatial_dims=None, data_format=None):
+    """Runs `op` with a dilation: the input is rearranged by space_to_batch with blocks of
+    `dilation_rate`, `op(converted, num_spatial_dims, "VALID")` runs on it, and
+    batch_to_space puts the result back (the padding of "SAME" follows `filter_shape`).
+
+    Args:
+        input: a tensor with spatial dimensions `spatial_dims` (default 1..N, or 2..N+1 for
+            data formats starting "NC").
+        dilation_rate: N positive ints; all 1 runs `op(input, N, padding)` directly.
+        padding: "SAME" or "VALID".
+        op: `op(input, num_spatial_dims, padding)`.
+        filter_shape: the filter's N spatial sizes, needed for "SAME".
+
+    Raises:
+        ValueError: "SAME" without filter_shape, a bad padding, or a rate below 1.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> w = tf.ones([3, 3, 1, 1])
+        >>> y = tf.nn.with_space_to_batch(tf.ones([1, 6, 6, 1]), [2, 2], "VALID",
+        ...                               lambda x, n, p: tf.nn.conv2d(x, w, 1, p))
+        >>> y.shape
+        TensorShape([1, 2, 2, 1])
+    """
+    x = as_input(input)
+    rates = [int(r) for r in np.ravel(dilation_rate)]
+    count = len(rates)
+    if min(rates) < 1:
+        raise ValueError(f"dilation_rate must be positive, got {rates}")
+    if padding not in ("SAME", "VALID"):
+        raise ValueError(f"Invalid padding method {padding!r}")
+    if max(rates) == 1:
+        return op(x, count, padding)
+    first = 2 if data_format is not None and data_format.startswith("NC") else 1
+    dims = list(range(first, first + count)) if spatial_dims is None else \
+        [int(d) for d in spatial_dims]
+    if padding == "SAME":
+        if filter_shape is None:
+            raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. "
+                             f"Received: filter_shape=None and padding={padding}")
+        totals = [(int(f) - 1) * r for f, r in zip(np.ravel(filter_shape), rates)]
+        base = [[t // 2, t - t // 2] for t in totals]
+    else:
+        base = [[0, 0]] * count
+    # Blocks over every dimension from 1 to the last spatial one, 1 where not spatial.
+    span = range(1, max(dims) + 1)
+    block = [rates[dims.index(d)] if d in dims else 1 for d in span]
+    base = [base[dims.index(d)] if d in dims else [0, 0] for d in span]
+    sizes = [x.shape[d] for d in span]
+    paddings, crops = required_space_to_batch_paddings(sizes, block, base)
+    converted = space_to_batch_nd(x, block, paddings)
+    return batch_to_space(op(converted, count, "VALID"), block, crops)
 

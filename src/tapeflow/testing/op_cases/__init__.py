@@ -6,7 +6,8 @@ float64; non-differentiable rows are checked to give None gradients.
 """
 from __future__ import annotations
 
-from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
+from ._table import (CASES, EXEMPT, NO_SECOND_DERIVATIVE, Case, case, ints, normal, positive,
+                     uniform)
 from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # noqa: F401
                counting_cases,
                diag_cases, gather_cases, graph_cases, indexing_cases, linalg_cases,
@@ -14,4 +15,5 @@ from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # n
                special_cases)  # (each adds its rows)
 from . import toplevel_cases  # noqa: F401,E402
 
-__all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]
+__all__ = ["CASES", "EXEMPT", "NO_SECOND_DERIVATIVE", "Case", "case", "ints", "normal",
+           "positive", "uniform"]

@@ -27,6 +27,8 @@ class Case(NamedTuple):
 CASES: list[Case] = []
 # Ops checked elsewhere than this table, with where.
 EXEMPT: dict[str, str] = {}
+# Ops whose rows are differentiable once only (a LookupError beyond, as in TF), with why.
+NO_SECOND_DERIVATIVE: dict[str, str] = {}
 
 
 def case(op: str, fn: Callable, *args, differentiable: bool = True, label: str = "",

@@ -1,9 +1,9 @@
 """Gradient-check rows for the top-level ops of tf (truncating division, bitcasts,
-histograms, checks, shape arithmetic) and tf.nn's window argmax and CTC ops. Only CTCLoss
+histograms, checks, shape arithmetic) and tf.nn's window argmax, CTC and isotonic ops. Only CTCLoss
 is differentiable, to first order (as TF's)."""
 import tapeflow as tf
 
-from ._table import EXEMPT, case, normal, positive
+from ._table import EXEMPT, NO_SECOND_DERIVATIVE, case, normal, positive
 
 case("TruncateDiv", tf.truncatediv, normal(3, 4), positive(4), differentiable=False)
 case("Bitcast", lambda x: tf.bitcast(x, tf.int32), normal(3), differentiable=False)
@@ -14,6 +14,7 @@ case("HistogramFixedWidthBins",
      differentiable=False)
 case("WindowArgmax", lambda x: tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")[1],
      normal(1, 4, 4, 2), differentiable=False)
+NO_SECOND_DERIVATIVE["CTCLoss"] = "the fused kernel's gradient output is not differentiable"
 # Two steps of three classes, and a batch of two of four steps: labels of lengths 1 to 2.
 case("CTCLoss", lambda x: tf.nn.ctc_loss([[1, 2], [2, 0]], x, [2, 1], [4, 3]),
      normal(4, 2, 3), order=1)
@@ -23,6 +24,8 @@ case("CTCGreedyDecoder", lambda x: tf.nn.ctc_greedy_decoder(x, [4, 3])[1], norma
      differentiable=False)
 case("CTCBeamSearchDecoder", lambda x: tf.nn.ctc_beam_search_decoder(x, [4, 3], 4)[1],
      normal(4, 2, 3), differentiable=False)
+case("IsotonicSegments", lambda x: tf.nn.isotonic_regression(x)[1], normal(2, 5),
+     differentiable=False)
 
 EXEMPT.update({
     "TruncateMod": "tests/ops/test_truncate_ops.py (no gradient rule, as TF: LookupError)",
