@@ -6,12 +6,12 @@ import importlib
 
 import pytest
 
-from tapeflow import ctc_decoders
+from tapeflow import ctc_decoders, tensor_util
 from tapeflow.framework import device, dtypes, graph, tensor_conversion, tensor_spec, variables
 from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, conv_variants,
-                          ctc_ops, histogram_ops, init_ops, isotonic_ops, logging_ops, math_ops,
-                          morphology_ops, nn_impl_ops, patch_ops, script_ops, shape_ops,
-                          type_spec)
+                          critical_section_ops, ctc_ops, histogram_ops, init_ops, isotonic_ops,
+                          logging_ops, math_ops, morphology_ops, nn_impl_ops, patch_ops,
+                          script_ops, shape_ops, type_spec)
 
 TOPLEVEL_NAMES = [
     (variables.VariableAggregation, "VariableAggregation"),
@@ -49,6 +49,9 @@ TOPLEVEL_NAMES = [
     (conv_variants.conv2d_backprop_filter_v2, "conv2d_backprop_filter_v2"),
     (conv_variants.conv2d_backprop_input_v2, "conv2d_backprop_input_v2"),
     (patch_ops.extract_volume_patches, "extract_volume_patches"),
+    (tensor_util.make_tensor_proto, "make_tensor_proto"),
+    (tensor_util.make_ndarray, "make_ndarray"),
+    (critical_section_ops.CriticalSection, "CriticalSection"),
     # tf.nn
     (conv_variants.atrous_conv2d, "nn.atrous_conv2d"),
     (conv_variants.atrous_conv2d_transpose, "nn.atrous_conv2d_transpose"),

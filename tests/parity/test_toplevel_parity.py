@@ -132,6 +132,12 @@ CASES = {
 }
 
 
+# (make_tensor_proto needs the tensorboard package, which the TF environment lacks: its
+# round trips are in tests/test_tensor_util.py.)
+CASES["critical section"] = lambda tf: tf.CriticalSection().execute(
+    lambda: (3, tf.constant(2.0)))
+
+
 def _scope(tf):
     with tf.name_scope("a"):
         with tf.name_scope("b"):
