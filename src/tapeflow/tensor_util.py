@@ -3,8 +3,6 @@ back, made by the `tensorboard` package's protobuf classes (the `tensorboard` ex
 imported on first use)."""
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from .framework import dtypes
@@ -14,11 +12,9 @@ __all__ = ["make_ndarray", "make_tensor_proto"]
 
 
 def _tensorboard(module: str):
-    try:
-        return importlib.import_module(f"tensorboard.{module}")
-    except ImportError as error:
-        raise ImportError("tf.make_tensor_proto and tf.make_ndarray use the TensorProto of the "
-                          "`tensorboard` package: pip install 'tapeflow[tensorboard]'") from error
+    from .summary import tensorboard_module  # (tf.summary loads on first use)
+    return tensorboard_module(module, "tf.make_tensor_proto and tf.make_ndarray use the "
+                              "TensorProto of")
 
 
 def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,

@@ -164,13 +164,17 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
         >>> paddings.numpy().tolist(), crops.numpy().tolist()
         ([[0, 1], [0, 2]], [[0, 1], [0, 2]])
     """
-    sizes = np.array(int_values("RequiredSpaceToBatchPaddings", input_shape, "input_shape"))
-    block = np.array(int_values("RequiredSpaceToBatchPaddings", block_shape, "block_shape"))
-    if sizes.shape != block.shape:
-        raise ValueError(f"required_space_to_batch_paddings: input_shape and block_shape "
-                         f"must have one length, got {sizes.tolist()} and {block.tolist()}")
-    base = np.zeros((len(sizes), 2), int) if base_paddings is None else np.reshape(
-        int_values("RequiredSpaceToBatchPaddings", base_paddings, "base_paddings"), (-1, 2))
+    sizes = np.array(int_values("RequiredSpaceToBatchPaddings", input_shape, "input_shape"),
+                     np.int64)
+    block = np.array(int_values("RequiredSpaceToBatchPaddings", block_shape, "block_shape"),
+                     np.int64)
+    base = np.zeros((len(sizes), 2), np.int64) if base_paddings is None else np.array(
+        int_values("RequiredSpaceToBatchPaddings", base_paddings, "base_paddings"), np.int64)
+    if sizes.shape != block.shape or base.size != 2 * len(sizes) or np.any(block < 1):
+        raise ValueError(f"required_space_to_batch_paddings: input_shape and block_shape must "
+                         f"have one length N (block sizes positive) and base_paddings N pairs, "
+                         f"got {sizes.tolist()}, {block.tolist()} and {base.tolist()}")
+    base = base.reshape(-1, 2)
     padded = sizes + base[:, 0] + base[:, 1]
     extra = (block - padded % block) % block
     paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1)
