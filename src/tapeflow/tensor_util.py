@@ -48,11 +48,18 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False,
         if verify_shape:
             raise ValueError("allow_broadcast and verify_shape are not both allowed.")
         if shape is not None:
-            values = np.broadcast_to(np.asarray(values), tuple(shape))
+            try:
+                values = np.broadcast_to(np.asarray(values), tuple(shape))
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"make_tensor_proto: cannot broadcast the values to {shape}: "
+                                 f"{e}") from None
     stub = None if dtype is None else _tensorboard("compat.tensorflow_stub.dtypes").as_dtype(
         dtypes.as_dtype(dtype).name)
-    return _tensorboard("util.tensor_util").make_tensor_proto(
-        values, stub, shape, verify_shape)
+    make = _tensorboard("util.tensor_util").make_tensor_proto
+    try:
+        return make(values, stub, shape, verify_shape)
+    except (TypeError, ValueError) as e:  # said by the TensorProto maker (or NumPy under it)
+        raise type(e)(f"make_tensor_proto: {e}") from None
 
 
 def make_ndarray(tensor) -> np.ndarray:

@@ -340,7 +340,7 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  #
         TensorShape([1, 2, 2, 1])
     """
     x = as_input(input)
-    rates = [int(r) for r in np.ravel(dilation_rate)]
+    rates = int_values("WithSpaceToBatch", dilation_rate, "dilation_rate")
     count = len(rates)
     if min(rates) < 1:
         raise ValueError(f"dilation_rate must be positive, got {rates}")
@@ -355,7 +355,8 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  #
         if filter_shape is None:
             raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. "
                              f"Received: filter_shape=None and padding={padding}")
-        totals = [(int(f) - 1) * r for f, r in zip(np.ravel(filter_shape), rates)]
+        totals = [(f - 1) * r for f, r in zip(
+            int_values("WithSpaceToBatch", filter_shape, "filter_shape"), rates)]
         base = [[t // 2, t - t // 2] for t in totals]
     else:
         base = [[0, 0]] * count

@@ -54,13 +54,13 @@ def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None) -> tup
         (2.0, array([4.], dtype=float32), array([10.], dtype=float32))
     """
     x = as_input(x)
-    axes = normalize_axes("SufficientStatistics", axes, x.ndim)
-    count = cast(np.prod([x.shape[a] for a in axes], dtype=np.int64), x.dtype)
     if shift is not None:
         shift = binary_inputs("Sub", x, shift)[1]
     shifted = x if shift is None else x - shift
-    mean_ss = reduce_sum(shifted, axis=axes, keepdims=keepdims)
+    mean_ss = reduce_sum(shifted, axis=axes, keepdims=keepdims)   # checks the axes
     variance_ss = reduce_sum(square(shifted), axis=axes, keepdims=keepdims)
+    axes = normalize_axes("SufficientStatistics", axes, x.ndim)
+    count = cast(np.prod([x.shape[a] for a in axes], dtype=np.int64), x.dtype)
     return count, mean_ss, variance_ss, shift
 
 
