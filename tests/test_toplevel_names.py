@@ -9,9 +9,9 @@ import pytest
 from tapeflow import ctc_decoders, tensor_util
 from tapeflow.framework import device, dtypes, graph, tensor_conversion, tensor_spec, variables
 from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, conv_variants,
-                          critical_section_ops, ctc_ops, histogram_ops, init_ops, isotonic_ops,
-                          logging_ops, math_ops, morphology_ops, nn_impl_ops, patch_ops,
-                          script_ops, shape_ops, type_spec)
+                          critical_section_ops, ctc_ops, fractional_pool_ops, histogram_ops,
+                          init_ops, isotonic_ops, logging_ops, math_ops, morphology_ops,
+                          nn_impl_ops, patch_ops, script_ops, shape_ops, type_spec)
 
 TOPLEVEL_NAMES = [
     (variables.VariableAggregation, "VariableAggregation"),
@@ -75,6 +75,8 @@ TOPLEVEL_NAMES = [
     (ctc_decoders.ctc_beam_search_decoder, "nn.ctc_beam_search_decoder"),
     (conv_variants.with_space_to_batch, "nn.with_space_to_batch"),
     (isotonic_ops.isotonic_regression, "nn.isotonic_regression"),
+    (fractional_pool_ops.fractional_max_pool, "nn.fractional_max_pool"),
+    (fractional_pool_ops.fractional_avg_pool, "nn.fractional_avg_pool"),
 ]
 for _name in ("bfloat16", "qint8", "qint16", "qint32", "quint8", "quint16", "resource",
               "string", "uint16", "uint32", "uint64", "variant"):

@@ -71,3 +71,6 @@ __all__ += ["ctc_beam_search_decoder", "ctc_greedy_decoder"]
 from .ops.isotonic_ops import isotonic_regression  # noqa: E402
 
 __all__ += ["isotonic_regression"]
+from .ops.fractional_pool_ops import fractional_avg_pool, fractional_max_pool  # noqa: E402
+
+__all__ += ["fractional_avg_pool", "fractional_max_pool"]

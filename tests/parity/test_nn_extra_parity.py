@@ -217,6 +217,25 @@ CASES.update({
 })
 
 
+# With whole ratios the pooling regions are not random: the results are comparable.
+CASES.update({
+    "fractional pooling": lambda tf: [
+        _grad(tf, lambda x: pool(x, [1.0, 2.0, 3.0, 1.0], pseudo_random=p, overlapping=o,
+                                 seed=1)[0] ** 2, IMAGES[:, :4, :6], order=1)
+        for pool in (tf.nn.fractional_max_pool, tf.nn.fractional_avg_pool)
+        for p in (False, True) for o in (False, True)],
+    "fractional pooling sequences": lambda tf: (
+        tf.nn.fractional_avg_pool(IMAGES[:, :4], [1.0, 2.0, 2.0, 1.0])[1:],
+        tf.nn.fractional_max_pool(IMAGES[:, :4], 2.0, pseudo_random=True)[1:]),
+    "fractional pooling bad ratios": lambda tf: [_raised(f, tf) for f in (
+        lambda tf: tf.nn.fractional_max_pool(IMAGES, [2.0, 2.0, 2.0, 1.0]),
+        lambda tf: tf.nn.fractional_max_pool(IMAGES, 0.5),
+        lambda tf: tf.nn.fractional_avg_pool(IMAGES, 2.0),
+        lambda tf: tf.nn.fractional_avg_pool(IMAGES, [2.0]),
+        lambda tf: tf.nn.fractional_avg_pool(IMAGES, [1.0, 0.5, 2.0, 1.0]))],
+})
+
+
 def _raised(fn, module):
     try:
         return fn(module)

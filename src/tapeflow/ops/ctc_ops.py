@@ -10,7 +10,7 @@ from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import define_op, no_gradient
 from ..framework.tensor import Tensor
-from .array_ops import Reshape, transpose
+from .array_ops import transpose
 from .comparison_ops import equal
 from .indexing_ops import where
 from .math_ops import cast

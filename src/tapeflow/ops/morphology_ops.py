@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework import dtypes, errors
+from ..framework import dtypes
 from ..framework.execute import execute
 from ..framework.registry import define_op, no_gradient
 from ..framework.tensor import Tensor
@@ -36,7 +36,7 @@ _REAL = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "ui
          "uint16", "uint32", "uint64")
 
 
-def _nhwc(op_name: str, data_format) -> None:
+def _nhwc(data_format) -> None:
     if data_format != "NHWC":
         raise ValueError(f"`data_format` values other than 'NHWC' are not supported. "
                          f"Received: data_format={data_format}")
@@ -70,7 +70,7 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # 
         >>> float(output[0, 0, 0, 0]), int(argmax[0, 0, 0, 0])
         (3.0, 1)
     """
-    _nhwc("MaxPoolWithArgmax", data_format)
+    _nhwc(data_format)
     x = as_input(input)
     if x.dtype.name not in _REAL:
         raise fail("MaxPoolWithArgmax", f"dtype {x.dtype.name} is not a real number type "
@@ -116,7 +116,7 @@ def dilation2d(input, filters, strides, padding, data_format, dilations,  # noqa
         ...                  [1, 1, 1, 1]).numpy().ravel()
         array([6., 7.], dtype=float32)
     """
-    _nhwc("Dilation2D", data_format)
+    _nhwc(data_format)
     x, w = binary_inputs("Dilation2D", input, filters)
     if x.dtype.name not in _REAL:
         raise fail("Dilation2D", f"dtype {x.dtype.name} is not a real number type.")
@@ -157,6 +157,6 @@ def erosion2d(value, filters, strides, padding, data_format, dilations, name=Non
         ...                 [1, 1, 1, 1]).numpy().ravel()
         array([-5., -4.], dtype=float32)
     """
-    _nhwc("Erosion2D", data_format)
+    _nhwc(data_format)
     return -dilation2d(-as_input(value), reverse(as_input(filters), [0, 1]), strides, padding,
                        data_format, dilations)
