@@ -11,7 +11,7 @@ from tapeflow.framework import device, dtypes, graph, tensor_conversion, tensor_
 from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, conv_variants,
                           critical_section_ops, ctc_ops, fractional_pool_ops, histogram_ops,
                           init_ops, isotonic_ops, logging_ops, math_ops, morphology_ops,
-                          nn_impl_ops, patch_ops, script_ops, shape_ops, type_spec)
+                          nn_impl_ops, patch_ops, script_ops, serving_ops, shape_ops, type_spec)
 
 TOPLEVEL_NAMES = [
     (variables.VariableAggregation, "VariableAggregation"),
@@ -52,6 +52,8 @@ TOPLEVEL_NAMES = [
     (tensor_util.make_tensor_proto, "make_tensor_proto"),
     (tensor_util.make_ndarray, "make_ndarray"),
     (critical_section_ops.CriticalSection, "CriticalSection"),
+    (serving_ops.check_pinned, "check_pinned"),
+    (serving_ops.nondifferentiable_batch_function, "nondifferentiable_batch_function"),
     # tf.nn
     (conv_variants.atrous_conv2d, "nn.atrous_conv2d"),
     (conv_variants.atrous_conv2d_transpose, "nn.atrous_conv2d_transpose"),

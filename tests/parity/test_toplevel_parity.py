@@ -136,6 +136,12 @@ CASES = {
 # round trips are in tests/test_tensor_util.py.)
 CASES["critical section"] = lambda tf: tf.CriticalSection().execute(
     lambda: (3, tf.constant(2.0)))
+CASES["check_pinned"] = lambda tf: tf.check_pinned(tf.constant([1.0]))
+CASES["batch function"] = lambda tf: tf.nondifferentiable_batch_function(1, 4, 100)(
+    lambda x: x * 2)(tf.constant([[1.0], [2.0]]))
+CASES["batch function gradient"] = lambda tf: _grad(
+    tf, tf.nondifferentiable_batch_function(1, 4, 100)(lambda x: x * 2),
+    np.array([[1.0], [2.0]], np.float32))
 
 
 def _scope(tf):
