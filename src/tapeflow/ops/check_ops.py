@@ -76,10 +76,10 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802  (TF's nam
         >>> import tapeflow as tf
         >>> x = tf.constant([1.0, -2.0])
         >>> try:
-        ...     tf.Assert(tf.reduce_all(x > 0), ["x must be positive:", x])
+        ...     tf.Assert(tf.reduce_all(x > 0), ["x:", x])
         ... except tf.errors.InvalidArgumentError as e:
         ...     print(e)
-        Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: b'x must be positive:'
+        Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: b'x:'
         1.0, -2.0
     """
     cond = convert_to_tensor(condition)

@@ -1,7 +1,8 @@
 """Connectionist temporal classification: `ctc_loss` (op CTCLoss, the forward-backward
 algorithm in log space, returning the loss and its logits gradient as TF's fused kernel
-does; its rule is in ctc_grad.py), and the label helpers `collapse_repeated` and `ctc_unique_labels`. The decoders,
-which return SparseTensors, are in tapeflow/ctc_decoders.py."""
+does; its rule is in ctc_grad.py), the label helpers `collapse_repeated` and
+`ctc_unique_labels`, and the decoding ops (their SparseTensor results are made in
+tapeflow/ctc_decoders.py)."""
 from __future__ import annotations
 
 import numpy as np

@@ -8,8 +8,8 @@ from ..framework import errors
 from ..framework.tensor import Tensor
 from .array_ops import pad, reshape, transpose
 from .gather_ops import gather
-from .op_util import as_input, int_values
-from .space_ops import extract_patches
+from .op_util import int_values
+from .space_ops import extract_patches, patch_input
 
 __all__ = ["extract_volume_patches"]
 
@@ -46,16 +46,7 @@ def extract_volume_patches(input, ksizes, strides, padding, name=None) -> Tensor
         ...                           "VALID").numpy().ravel()
         array([0, 1, 2, 3, 4, 5, 6, 7], dtype=int32)
     """
-    x = as_input(input)
-    if x.ndim != 5:
-        raise errors.InvalidArgumentError(
-            None, "ExtractVolumePatches", f"ExtractVolumePatches: input must be 5-D, got shape "
-            f"{x.shape.as_list()}")
-    padding = padding.upper() if isinstance(padding, str) else padding
-    if padding not in ("VALID", "SAME"):
-        raise errors.InvalidArgumentError(
-            None, "ExtractVolumePatches", f"ExtractVolumePatches: padding must be VALID or "
-            f"SAME, got {padding!r}")
+    x, padding = patch_input("ExtractVolumePatches", "input", input, 5, padding)
     (kd, kh, kw), (sd, sh, sw) = _window("ksizes", ksizes), _window("strides", strides)
     batch, depth, height, width, channels = x.shape.as_list()
     planes = extract_patches(reshape(x, [-1, height, width, channels]), [1, kh, kw, 1],
