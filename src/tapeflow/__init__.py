@@ -65,7 +65,7 @@ from .framework.dtypes import (bfloat16, qint8, qint16, qint32, quint8, quint16,
 from .framework.variables import VariableAggregation, VariableSynchronization  # noqa: E402
 from .framework.tensor_spec import TypeSpec  # noqa: E402
 from .ops.type_spec import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,  # noqa: E402
-                                  TensorArraySpec, type_spec_from_value)
+                            TensorArraySpec, type_spec_from_value)
 from .framework.device import DeviceSpec, device  # noqa: E402
 from .framework.graph import (Operation, get_current_name_scope, inside_function,  # noqa: E402
                               is_symbolic_tensor)
