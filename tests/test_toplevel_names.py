@@ -9,9 +9,10 @@ import pytest
 from tapeflow import ctc_decoders, tensor_util
 from tapeflow.framework import device, dtypes, graph, tensor_conversion, tensor_spec, variables
 from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, conv_variants,
-                          critical_section_ops, ctc_ops, fractional_pool_ops, histogram_ops,
-                          init_ops, isotonic_ops, logging_ops, math_ops, morphology_ops,
-                          nn_impl_ops, patch_ops, script_ops, serving_ops, shape_ops, type_spec)
+                          critical_section_ops, ctc_ops, fingerprint_ops, fractional_pool_ops,
+                          histogram_ops, init_ops, isotonic_ops, logging_ops, math_ops,
+                          morphology_ops, nn_impl_ops, patch_ops, script_ops, serving_ops,
+                          shape_ops, type_spec)
 
 TOPLEVEL_NAMES = [
     (variables.VariableAggregation, "VariableAggregation"),
@@ -53,6 +54,7 @@ TOPLEVEL_NAMES = [
     (tensor_util.make_ndarray, "make_ndarray"),
     (critical_section_ops.CriticalSection, "CriticalSection"),
     (serving_ops.check_pinned, "check_pinned"),
+    (fingerprint_ops.fingerprint, "fingerprint"),
     (serving_ops.nondifferentiable_batch_function, "nondifferentiable_batch_function"),
     # tf.nn
     (conv_variants.atrous_conv2d, "nn.atrous_conv2d"),

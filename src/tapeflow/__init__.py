@@ -87,6 +87,7 @@ from .ops.math_ops import truncatediv, truncatemod  # noqa: E402
 from .ops.script_ops import numpy_function  # noqa: E402
 from .tensor_util import make_ndarray, make_tensor_proto  # noqa: E402
 from .ops.critical_section_ops import CriticalSection  # noqa: E402
+from .ops.fingerprint_ops import fingerprint  # noqa: E402
 from .ops.serving_ops import check_pinned, nondifferentiable_batch_function  # noqa: E402
 from .ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
                             required_space_to_batch_paddings, shape_n, unravel_index)

@@ -136,6 +136,13 @@ CASES = {
 # round trips are in tests/test_tensor_util.py.)
 CASES["critical section"] = lambda tf: tf.CriticalSection().execute(
     lambda: (3, tf.constant(2.0)))
+CASES["fingerprint"] = lambda tf: [tf.fingerprint(d) for d in (
+    np.zeros((2, 0), np.uint8), np.array([[1]], np.uint8), np.array([True, False]),
+    *(np.arange(3 * n, dtype=np.uint8).reshape(3, n) for n in (3, 5, 12, 20, 40, 64, 65, 100,
+                                                                 200, 333)),
+    np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 3, 4), np.zeros((0, 3)))]
+CASES["fingerprint method"] = lambda tf: tf.fingerprint([[1.0]], method="md5")
+CASES["fingerprint scalar"] = lambda tf: tf.fingerprint(1.0)
 CASES["check_pinned"] = lambda tf: tf.check_pinned(tf.constant([1.0]))
 CASES["batch function"] = lambda tf: tf.nondifferentiable_batch_function(1, 4, 100)(
     lambda x: x * 2)(tf.constant([[1.0], [2.0]]))

@@ -24,6 +24,7 @@ case("CTCGreedyDecoder", lambda x: tf.nn.ctc_greedy_decoder(x, [4, 3])[1], norma
      differentiable=False)
 case("CTCBeamSearchDecoder", lambda x: tf.nn.ctc_beam_search_decoder(x, [4, 3], 4)[1],
      normal(4, 2, 3), differentiable=False)
+case("Fingerprint", tf.fingerprint, normal(3, 2), differentiable=False)
 case("IsotonicSegments", lambda x: tf.nn.isotonic_regression(x)[1], normal(2, 5),
      differentiable=False)
 
