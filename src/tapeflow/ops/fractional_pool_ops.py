@@ -31,7 +31,11 @@ def _ratios(pooling_ratio, maximum: bool) -> tuple:
                 None, "FractionalAvgPool", f"FractionalAvgPool: pooling_ratio must hold 4 "
                 f"values >= 1, the first and last 1.0, got {pooling_ratio}")
         return ratios[1], ratios[2]
-    ratios = [float(r) for r in np.ravel(pooling_ratio)]
+    try:
+        ratios = [float(r) for r in np.asarray(pooling_ratio, np.float64).ravel()]
+    except (TypeError, ValueError):
+        raise ValueError(f"`pooling_ratio` must be a number or a list of 4 numbers, got "
+                         f"{pooling_ratio!r}") from None
     if len(ratios) == 1:
         ratios = [1.0, ratios[0], ratios[0], 1.0]
     if len(ratios) != 4 or ratios[0] != 1.0 or ratios[3] != 1.0:
