@@ -5,6 +5,8 @@ The table was checked against TF 2's API (the golden API files and the "View ali
 function's page): a row is a tapeflow function and all the TF paths that name it.
 """
 import importlib
+import importlib.util
+import pathlib
 import types
 
 import pytest
@@ -224,6 +226,12 @@ TF_MEMBERS = {"Module", "executing_eagerly", "newaxis"}
 EXTRAS = {"autodiff.hessian", "autodiff.hessian_vector_product", "autodiff.jvp",
           "autodiff.linearize", "autodiff.vjp", "utils"}
 PATHS = [(fn, path) for fn, paths in TF_NAMES for path in paths.split()]
+# Names whose table is in their area's own test file.
+_spec = importlib.util.spec_from_file_location(
+    "toplevel_names", pathlib.Path(__file__).with_name("test_toplevel_names.py"))
+_module = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_module)
+PATHS += _module.PATHS
 
 
 def resolve(path: str):

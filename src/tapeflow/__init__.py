@@ -64,6 +64,37 @@ from .eager.functional_ops import (case, foldl, foldr, map_fn, scan, switch_case
 from .ops.control_flow_ops import control_dependencies, group, no_op
 from .ops.script_ops import py_function
 from .module import Module  # noqa: E402
+from .framework.dtypes import (bfloat16, qint8, qint16, qint32, quint8, quint16,  # noqa: E402
+                               resource, string, uint16, uint32, uint64, variant)
+from .framework.variables import VariableAggregation, VariableSynchronization  # noqa: E402
+from .framework.tensor_spec import TypeSpec  # noqa: E402
+from .ops.type_spec import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,  # noqa: E402
+                            TensorArraySpec, type_spec_from_value)
+from .framework.device import DeviceSpec, device  # noqa: E402
+from .framework.graph import (Operation, get_current_name_scope, inside_function,  # noqa: E402
+                              is_symbolic_tensor)
+from .framework.tensor_conversion import register_tensor_conversion_function  # noqa: E402
+from .ops.array_ops import guarantee_const, parallel_stack  # noqa: E402
+from .ops.cast_ops import bitcast, saturate_cast  # noqa: E402
+from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,  # noqa: E402
+                            assert_rank)
+from .ops.control_flow_ops import tuple  # noqa: E402,A004  (TF's name)
+from .ops.conv_variants import (conv, conv2d_backprop_filter_v2,  # noqa: E402
+                                conv2d_backprop_input_v2)
+from .ops.patch_ops import extract_volume_patches  # noqa: E402
+from .ops.init_ops import (constant_initializer, ones_initializer,  # noqa: E402
+                           random_normal_initializer, random_uniform_initializer,
+                           zeros_initializer)
+from .ops.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: E402
+from .ops.logging_ops import get_logger, timestamp  # noqa: E402
+from .ops.math_ops import truncatediv, truncatemod  # noqa: E402
+from .ops.script_ops import numpy_function  # noqa: E402
+from .tensor_util import make_ndarray, make_tensor_proto  # noqa: E402
+from .ops.critical_section_ops import CriticalSection  # noqa: E402
+from .ops.fingerprint_ops import fingerprint  # noqa: E402
+from .ops.serving_ops import check_pinned, nondifferentiable_batch_function  # noqa: E402
+from .ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
+                            required_space_to_batch_paddings, shape_n, unravel_index)
 
 __version__ = "0.1.0"
 

@@ -58,3 +58,25 @@ __all__ += ["approx_max_k", "approx_min_k", "zero_fraction"]
 from .sparse.embedding import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: E402
 
 __all__ += ["embedding_lookup_sparse", "safe_embedding_lookup_sparse"]
+
+from .ctc_decoders import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: E402
+from .ops.conv_variants import (atrous_conv2d, atrous_conv2d_transpose,  # noqa: E402
+                                conv_transpose, depthwise_conv2d_backprop_filter,
+                                depthwise_conv2d_backprop_input, with_space_to_batch)
+from .ops.ctc_ops import collapse_repeated, ctc_loss, ctc_unique_labels  # noqa: E402
+from .ops.fractional_pool_ops import fractional_avg_pool, fractional_max_pool  # noqa: E402
+from .ops.isotonic_ops import isotonic_regression  # noqa: E402
+from .ops.morphology_ops import dilation2d, erosion2d, max_pool_with_argmax  # noqa: E402
+from .ops.nn_impl_ops import (batch_norm_with_global_normalization, crelu,  # noqa: E402
+                              local_response_normalization, log_poisson_loss, lrn,
+                              normalize_moments, sufficient_statistics,
+                              weighted_cross_entropy_with_logits, weighted_moments)
+
+__all__ += ["atrous_conv2d", "atrous_conv2d_transpose", "batch_norm_with_global_normalization",
+            "collapse_repeated", "conv_transpose", "crelu", "ctc_beam_search_decoder",
+            "ctc_greedy_decoder", "ctc_loss", "ctc_unique_labels",
+            "depthwise_conv2d_backprop_filter", "depthwise_conv2d_backprop_input",
+            "dilation2d", "erosion2d", "fractional_avg_pool", "fractional_max_pool",
+            "isotonic_regression", "local_response_normalization", "log_poisson_loss", "lrn",
+            "max_pool_with_argmax", "normalize_moments", "sufficient_statistics",
+            "weighted_cross_entropy_with_logits", "weighted_moments", "with_space_to_batch"]

@@ -33,14 +33,16 @@ __all__ = ["SummaryWriter", "create_file_writer", "create_noop_writer", "scalar"
 _state = threading.local()
 
 
-def _tensorboard(module: str):
-    """A module of the tensorboard package, e.g. 'summary.writer.event_file_writer'."""
+def tensorboard_module(module: str, purpose: str = "tf.summary writes TensorBoard event "
+                       "files with"):
+    """A module of the tensorboard package, e.g. 'summary.writer.event_file_writer'; an
+    ImportError naming the extra (and `purpose`, what needs it) when it is missing."""
     import importlib
     try:
         return importlib.import_module(f"tensorboard.{module}")
     except ImportError as error:
-        raise ImportError("tf.summary writes TensorBoard event files with the `tensorboard` "
-                          "package: pip install 'tapeflow[tensorboard]'") from error
+        raise ImportError(f"{purpose} the `tensorboard` package: pip install "
+                          f"'tapeflow[tensorboard]'") from error
 
 
 def _stack(name: str) -> list:
@@ -54,7 +56,7 @@ class SummaryWriter:
 
     def __init__(self, logdir, max_queue: int = 10, flush_millis: int = 120_000,
                  filename_suffix: str = ".v2") -> None:
-        module = _tensorboard("summary.writer.event_file_writer")
+        module = tensorboard_module("summary.writer.event_file_writer")
         self.logdir = str(logdir)
         self._writer = module.EventFileWriter(self.logdir, max_queue_size=max_queue,
                                               flush_secs=flush_millis / 1000,
@@ -78,7 +80,7 @@ class SummaryWriter:
     def write(self, summary, step: int) -> None:
         if self._closed:
             raise RuntimeError(f"SummaryWriter for {self.logdir} is closed.")
-        event = _tensorboard("compat.proto.event_pb2").Event(
+        event = tensorboard_module("compat.proto.event_pb2").Event(
             wall_time=time.time(), step=int(step), summary=summary)
         self._writer.add_event(event)
 
@@ -216,21 +218,21 @@ def scalar(name: str, data, step=None, description=None) -> bool:
     if value.size != 1:
         raise ValueError(f"tf.summary.scalar {name!r}: data must be a scalar, got shape "
                          f"{value.shape}.")
-    make = _tensorboard("plugins.scalar.summary_v2").scalar_pb
+    make = tensorboard_module("plugins.scalar.summary_v2").scalar_pb
     return _write(name, step, lambda: make(name, np.float32(value.reshape(())), description))
 
 
 def histogram(name: str, data, step=None, buckets=None, description=None) -> bool:
     """Writes a histogram of the values of `data` in `buckets` (30) equal-width buckets."""
     values = _values(data, name)
-    make = _tensorboard("plugins.histogram.summary_v2").histogram_pb
+    make = tensorboard_module("plugins.histogram.summary_v2").histogram_pb
     return _write(name, step, lambda: make(name, values, buckets, description))
 
 
 def text(name: str, data, step=None, description=None) -> bool:
     """Writes a string (or an array of strings) shown by TensorBoard's text dashboard."""
     values = _values(data, name)
-    make = _tensorboard("plugins.text.summary_v2").text_pb
+    make = tensorboard_module("plugins.text.summary_v2").text_pb
     return _write(name, step, lambda: make(name, values, description))
 
 
@@ -260,9 +262,9 @@ def image(name: str, data, step=None, max_outputs: int = 3, description=None) ->
         values = np.clip(np.round(values.astype(np.float64) * 255.0), 0, 255).astype(np.uint8)
 
     def make():
-        tensor_util = _tensorboard("util.tensor_util")
-        metadata = _tensorboard("plugins.image.metadata")
-        summary = _tensorboard("compat.proto.summary_pb2").Summary()
+        tensor_util = tensorboard_module("util.tensor_util")
+        metadata = tensorboard_module("plugins.image.metadata")
+        summary = tensorboard_module("compat.proto.summary_pb2").Summary()
         height, width = values.shape[1:3]
         encoded = [str(width).encode(), str(height).encode(),
                    *(_png(picture) for picture in values[:max_outputs])]
@@ -279,8 +281,8 @@ def write(tag: str, tensor, step=None, metadata=None, name=None) -> bool:
     values = _values(tensor, tag)
 
     def make():
-        summary = _tensorboard("compat.proto.summary_pb2").Summary()
-        value = summary.value.add(tag=tag, tensor=_tensorboard(
+        summary = tensorboard_module("compat.proto.summary_pb2").Summary()
+        value = summary.value.add(tag=tag, tensor=tensorboard_module(
             "util.tensor_util").make_tensor_proto(values))
         if isinstance(metadata, bytes):
             value.metadata.ParseFromString(metadata)

@@ -23,7 +23,7 @@ TF_ERRORS = (ValueError, TypeError, tf.errors.OpError)
 NOT_OPS = {"cond", "while_loop", "function", "custom_gradient", "grad_pass_through",
            "recompute_grad", "py_function", "no_gradient", "control_dependencies", "init_scope",
            "executing_eagerly", "group", "no_op", "gradients", "hessians", "set_seed",
-           "is_tensor", "as_dtype"}
+           "is_tensor", "as_dtype", "parallel_stack"}
 
 
 def public_ops() -> dict:

@@ -88,6 +88,9 @@ KNOWN_DIFFERENCES = {
     "Eig[eigvals]": "second order: TF's Eig gradient (compute_v=False) differentiated again "
                     "disagrees with finite differences on the second matrix of a batch; "
                     "tapeflow's agrees",
+    **{row: "TF's Python wrapper mixes a float32 constant into float64 inputs "
+            "(InvalidArgumentError); float32 in test_toplevel_parity.py / test_nn_extra_parity.py"
+       for row in ("HistogramFixedWidthBins", "CTCLoss", "CTCLoss[repeat]")},
     "MaxPool3D[pool MAX 3-D]": f"float64 3-D pooling: {_CPU_ONLY} (float32 in "
                                f"test_conv_parity.py)",
     **{c.id: "TF 2.21 has GPU kernels only for FFTND, IFFTND, RFFTND and IRFFTND (NotFoundError "

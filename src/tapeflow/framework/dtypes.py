@@ -7,7 +7,9 @@ import numpy as np
 
 __all__ = [
     "DType", "as_dtype", "float16", "float32", "float64", "half", "double",
-    "int8", "int16", "int32", "int64", "uint8", "bool", "complex64", "complex128",
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
+    "complex64", "complex128", "bfloat16", "qint8", "qint16", "qint32", "quint8", "quint16",
+    "string", "resource", "variant",
 ]
 
 
@@ -21,7 +23,7 @@ class DType:
     """
 
     __slots__ = ("name", "_np", "is_floating", "is_complex", "is_integer", "is_bool",
-                 "is_unsigned")
+                 "is_unsigned", "is_quantized")
 
     def __init__(self, name: str, np_type: type) -> None:
         self.name = name
@@ -32,6 +34,7 @@ class DType:
         self.is_integer = kind in "iu"
         self.is_unsigned = kind == "u"
         self.is_bool = kind == "b"
+        self.is_quantized = False
 
     @property
     def as_numpy_dtype(self) -> type:
@@ -61,6 +64,17 @@ class DType:
     @property
     def max(self):
         return (np.finfo if self.is_floating else np.iinfo)(self._np).max
+
+    @property
+    def limits(self) -> tuple:
+        """(min, max) of an integer or bool type; ValueError for other types, as TF."""
+        if not (self.is_integer or self.is_bool):
+            raise ValueError(f"{self} does not have defined limits.")
+        return (0, 1) if self.is_bool else (int(self.min), int(self.max))
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return True
 
     def is_compatible_with(self, other) -> bool:
         return self == as_dtype(other)
@@ -97,15 +111,95 @@ int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
+uint16 = DType("uint16", np.uint16)
+uint32 = DType("uint32", np.uint32)
+uint64 = DType("uint64", np.uint64)
 bool = DType("bool", np.bool_)  # noqa: A001  (TF's public name)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 half = float16
 double = float64
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64,
-        complex128)
-_BY_NAME = {d.name: d for d in _ALL}
+
+
+class _OpaqueDType(DType):
+    """A TF dtype tapeflow names and describes but has no kernels for: bfloat16 (NumPy has
+    no such type), the quantized types, string, resource and variant. Its properties are
+    TF's; asking an op or a tensor for one is a TypeError."""
+
+    __slots__ = ("_numpy_type", "_size", "_min_max")
+
+    def __init__(self, name: str, numpy_type, size: int, is_floating: bool = False,
+                 is_quantized: bool = False, min_max=None) -> None:
+        self.name = name
+        self._numpy_type, self._size, self._min_max = numpy_type, size, min_max
+        self.is_floating, self.is_quantized = is_floating, is_quantized
+        self.is_complex = self.is_integer = self.is_bool = self.is_unsigned = False
+
+    @property
+    def _np(self):
+        raise TypeError(f"tapeflow cannot compute with {self.name} tensors: it has no kernels "
+                        f"for that dtype")
+
+    @property
+    def as_numpy_dtype(self):
+        if self._numpy_type is None:
+            raise TypeError(f"{self} has no NumPy type")
+        if isinstance(self._numpy_type, str):  # bfloat16: the ml_dtypes package's type
+            try:
+                import ml_dtypes
+            except ImportError:
+                raise TypeError(f"{self} needs the ml_dtypes package for its NumPy type") \
+                    from None
+            return getattr(ml_dtypes, self._numpy_type)
+        return self._numpy_type
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def min(self):
+        if self._min_max is None:
+            raise TypeError(f"Cannot find minimum value of {self}.")
+        return self._min_max[0]
+
+    @property
+    def max(self):
+        if self._min_max is None:
+            raise TypeError(f"Cannot find maximum value of {self}.")
+        return self._min_max[1]
+
+    @property
+    def limits(self) -> tuple:
+        raise ValueError(f"{self} does not have defined limits.")
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return self.name not in ("resource", "variant")
+
+
+def _quantized(name: str, code: str) -> _OpaqueDType:
+    numpy_type = np.dtype([(name, code)])
+    return _OpaqueDType(name, numpy_type, numpy_type.itemsize, is_quantized=True)
+
+
+_BFLOAT16_MAX = float.fromhex("0x1.fep127")
+bfloat16 = _OpaqueDType("bfloat16", "bfloat16", 2, is_floating=True,
+                        min_max=(-_BFLOAT16_MAX, _BFLOAT16_MAX))
+qint8 = _quantized("qint8", "i1")
+qint16 = _quantized("qint16", "<i2")
+qint32 = _quantized("qint32", "<i4")
+quint8 = _quantized("quint8", "u1")
+quint16 = _quantized("quint16", "<u2")
+string = _OpaqueDType("string", object, 0)
+resource = _OpaqueDType("resource", None, 0)
+variant = _OpaqueDType("variant", None, 0)
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+        bool, complex64, complex128)
+_OPAQUE = (bfloat16, qint8, qint16, qint32, quint8, quint16, string, resource, variant)
+_BY_NAME = {d.name: d for d in _ALL + _OPAQUE}
 _BY_NAME.update(half=float16, double=float64)
 _BY_NUMPY = {d._np: d for d in _ALL}
 # Keyed by type character too: a fast lookup for Tensor.dtype (several chars can mean one type).

@@ -25,7 +25,8 @@ from .tensor_shape import TensorShape
 from .variables import Variable
 
 __all__ = ["Graph", "FuncGraph", "Operation", "get_default_graph",
-           "reset_default_graph", "init_scope", "name_scope", "GraphKeys"]
+           "reset_default_graph", "init_scope", "name_scope", "GraphKeys",
+           "get_current_name_scope", "inside_function", "is_symbolic_tensor"]
 
 
 def _const_kernel(value, dtype):
@@ -667,3 +668,42 @@ class name_scope:
 
     def __exit__(self, *exc) -> None:
         self._exit(*exc)
+
+
+def get_current_name_scope() -> str:
+    """The name scope ops created now would get, without the trailing "/" ("" at the top).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> with tf.name_scope("outer"), tf.name_scope("inner"):
+        ...     tf.get_current_name_scope()
+        'outer/inner'
+    """
+    graph = state.graph
+    scope = graph._scope if graph is not None else _eager_scopes.current
+    return scope[:-1] if scope.endswith("/") else scope
+
+
+def inside_function() -> bool:
+    """Whether code runs while a tf.function (or a cond/while_loop branch) is traced.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.inside_function(), tf.function(lambda: tf.inside_function())()
+        (False, True)
+    """
+    graph = state.graph
+    return graph is not None and graph.building_function
+
+
+def is_symbolic_tensor(tensor) -> bool:
+    """Whether `tensor` is a graph tensor (of a Graph or a function being traced), whose
+    value is known only when the graph runs.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.is_symbolic_tensor(tf.constant(1.0))
+        False
+    """
+    return isinstance(tensor, SymbolicTensor)
+

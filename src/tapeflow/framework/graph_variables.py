@@ -38,6 +38,7 @@ class GraphVariable(Variable):
                  shape=None, collections=None, **kwargs) -> None:
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        self._set_modes(trainable, synchronization, aggregation, name)
         self._graph = graph
         self._id = _next_id()
         self._name = graph.unique_name("Variable" if name is None else str(name))
@@ -53,7 +54,6 @@ class GraphVariable(Variable):
                              f"the explicitly supplied `shape` argument {self._shape}.")
         self._value = SymbolicValue(value._value.dtype, None if self._shape.rank is None
                                     else tuple(self._shape.dims), None)
-        self._trainable = True if trainable is None else bool(trainable)
         self.constraint = constraint
         with graph.name_scope(self._name + "/"):
             self._initializer = graph._assign_variable(

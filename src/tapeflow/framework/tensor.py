@@ -304,6 +304,10 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
     return Tensor(arr)
 
 
+# (base_type, conversion_func) pairs by priority: see tf.register_tensor_conversion_function.
+CONVERSION_FUNCTIONS: list = []
+
+
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = None) -> Tensor:
     """Returns `value` as a Tensor: tensors pass through, variables are read.
 
@@ -326,6 +330,15 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
                              f"dtype {tensor.dtype.name}: {tensor!r}")
         return tensor
+    for base_type, conversion_func in CONVERSION_FUNCTIONS:
+        if isinstance(value, base_type):
+            tensor = conversion_func(value, dtype=dtype, name=name, as_ref=False)
+            if tensor is NotImplemented:
+                continue
+            if not is_tensor(tensor):
+                raise RuntimeError(f"Conversion function {conversion_func!r} for type "
+                                   f"{base_type} returned non-Tensor: {tensor!r}")
+            return convert_to_tensor(tensor, dtype)
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return constant(value, dtypes.as_dtype(dtype_hint))

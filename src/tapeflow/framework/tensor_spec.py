@@ -1,13 +1,53 @@
-"""TensorSpec: the dtype and (partial) shape a tf.function input must have."""
+"""TypeSpec, and TensorSpec: the dtype and (partial) shape a tf.function input must have."""
 from __future__ import annotations
+
+import abc
 
 from . import dtypes
 from .tensor_shape import TensorShape
 
-__all__ = ["TensorSpec"]
+__all__ = ["TensorSpec", "TypeSpec"]
 
 
-class TensorSpec:
+class TypeSpec(abc.ABC):
+    """The base of value specs: a subclass names the `value_type` it describes and the
+    fields (`_serialize()`) that make two specs equal.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> isinstance(tf.TensorSpec([2]), tf.TypeSpec)
+        True
+    """
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def value_type(self) -> type:
+        """The Python type of the values this spec describes."""
+
+    @abc.abstractmethod
+    def _serialize(self) -> tuple:
+        """The fields that define the spec."""
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        """Whether `spec_or_value` is a spec equal to this one."""
+        return self == spec_or_value
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and self._serialize() == other._serialize()
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._serialize()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(repr(f) for f in self._serialize())})"
+
+
+class TensorSpec(TypeSpec):
     """Describes a tensor: its shape (unknown dimensions None), dtype and an optional name.
 
     Example:
@@ -42,16 +82,17 @@ class TensorSpec:
     def name(self):
         return self._name
 
+    @property
+    def value_type(self) -> type:
+        from .tensor import Tensor
+        return Tensor
+
+    def _serialize(self) -> tuple:
+        return (self._shape, self._dtype, self._name)
+
     def is_compatible_with(self, other) -> bool:
         """Whether a tensor (or spec) `other` fits: the same dtype and a compatible shape."""
         return other.dtype == self._dtype and self._shape.is_compatible_with(other.shape)
-
-    def __eq__(self, other) -> bool:
-        return (isinstance(other, TensorSpec) and self._shape == other._shape
-                and self._dtype == other._dtype and self._name == other._name)
-
-    def __hash__(self) -> int:
-        return hash((self._shape, self._dtype, self._name))
 
     def __repr__(self) -> str:
         return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={self._name!r})"

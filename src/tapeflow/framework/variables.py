@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import enum
 import inspect
 import sys
 import threading
@@ -12,7 +13,42 @@ from . import dtypes, errors
 from .context import state
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
-__all__ = ["Variable", "variable_creator_scope"]
+__all__ = ["Variable", "VariableAggregation", "VariableSynchronization",
+           "variable_creator_scope"]
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's replicas are made to agree (tapeflow keeps one copy,
+    so the mode is recorded only). With ON_READ a variable is not trainable by default."""
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How the updates of a distributed variable's replicas combine: NONE, SUM, MEAN or
+    ONLY_FIRST_REPLICA (recorded on the variable; tapeflow keeps one copy).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN).aggregation
+        <VariableAggregation.MEAN: 2>
+    """
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+def _variable_mode(enum_type, value, what: str, name):
+    if value is None:
+        return enum_type(0)
+    if not isinstance(value, enum_type):
+        raise ValueError(f"Invalid variable {what} mode: {value} for variable: {name}")
+    return value
 
 # assign_add and assign_sub read, then write: one at a time, so no thread's update is lost.
 _READ_MODIFY_WRITE = threading.Lock()
@@ -81,11 +117,18 @@ class Variable(metaclass=_VariableMeta):
 
     Args:
         initial_value: a value or a zero-argument callable returning one.
-        trainable: whether tapes watch it automatically (default True).
+        trainable: whether tapes watch it automatically (default True, False with
+            `synchronization=ON_READ`).
         name: the name; `.name` appends ":0" as TF does.
         dtype: converts the initial value to this dtype.
         shape: the static shape; defaults to the initial value's.
         constraint: an optional projection applied by optimizers after updates.
+        synchronization, aggregation: a `VariableSynchronization` and a
+            `VariableAggregation`, recorded (tapeflow's variables have one copy).
+
+    Raises:
+        ValueError: no initial value, a shape that does not fit it, or a synchronization or
+            aggregation that is not of its enum.
 
     Example:
         >>> import tapeflow as tf
@@ -98,7 +141,8 @@ class Variable(metaclass=_VariableMeta):
         3.0
     """
 
-    __slots__ = ("_value", "_id", "_trainable", "_name", "_shape", "constraint", "__weakref__")
+    __slots__ = ("_value", "_id", "_trainable", "_name", "_shape", "constraint",
+                 "_synchronization", "_aggregation", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
@@ -107,19 +151,29 @@ class Variable(metaclass=_VariableMeta):
                  shape=None, **kwargs) -> None:
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        self._set_modes(trainable, synchronization, aggregation, name)
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype) if isinstance(initial_value, Tensor) \
             else constant(initial_value, dtype=dtype)
         self._value = np.array(value._value)
         self._id = _next_id()
-        self._trainable = True if trainable is None else bool(trainable)
         self._name = "Variable" if name is None else str(name)
         self._shape = TensorShape(self._value.shape if shape is None else shape)
         if validate_shape and not self._shape.is_compatible_with(self._value.shape):
             raise ValueError(f"The initial value's shape {self._value.shape} is not compatible "
                              f"with the explicitly supplied `shape` argument {self._shape}.")
         self.constraint = constraint
+
+    def _set_modes(self, trainable, synchronization, aggregation, name) -> None:
+        """Checks and records the distribution modes, and `trainable` (which defaults to
+        False when ON_READ)."""
+        self._synchronization = _variable_mode(VariableSynchronization, synchronization,
+                                               "synchronization", name)
+        self._aggregation = _variable_mode(VariableAggregation, aggregation, "aggregation", name)
+        if trainable is None:
+            trainable = self._synchronization is not VariableSynchronization.ON_READ
+        self._trainable = bool(trainable)
 
     # -- reading -------------------------------------------------------------------------
     @property
@@ -129,6 +183,14 @@ class Variable(metaclass=_VariableMeta):
     @property
     def shape(self) -> TensorShape:
         return self._shape
+
+    @property
+    def synchronization(self) -> VariableSynchronization:
+        return self._synchronization
+
+    @property
+    def aggregation(self) -> VariableAggregation:
+        return self._aggregation
 
     @property
     def name(self) -> str:

@@ -11,6 +11,7 @@ import os
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
                                   define_op)
@@ -33,6 +34,10 @@ def _identity(x):
 
 
 def _placeholder_with_default(x, shape):
+    return x
+
+
+def _prevent_gradient(x, message):
     return x
 
 
@@ -143,6 +148,20 @@ def _ensure_shape(x, shape):
 
 
 Identity = define_op("Identity", _identity, family=IDENTITY)
+# TF registers no gradient for GuaranteeConst: differentiating through it is a LookupError.
+GuaranteeConst = define_op("GuaranteeConst", _identity, family=IDENTITY)
+# An identity whose gradient is a LookupError when it is computed (TF's prevent_gradient):
+# what a rule wraps a value in when differentiating it further is not supported. The error
+# is an op of the backward pass, so a backward graph that holds it can still be built.
+PreventGradient = define_op("PreventGradient", _prevent_gradient, family=IDENTITY)
+
+
+def _refuse_gradient(g, message):
+    raise LookupError(message)
+
+
+RefuseGradient = define_op("RefuseGradient", _refuse_gradient)
+RefuseGradient.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, inputs[0]._dims)]
 # An identity that checks the shape when it runs (a compiled plan must run it).
 EnsureShape = define_op("EnsureShape", _ensure_shape, family=LINEAR, batching=TRANSPARENT)
 EnsureShape.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, tuple(
@@ -507,6 +526,43 @@ def stack(values, axis=0, name="stack") -> Tensor:
                 f"{first.as_list()} != values[{i}].shape = {v.shape.as_list()}")
     rank = None if values[0].ndim is None else values[0].ndim + 1
     return execute(Pack, tuple(values), {"axis": normalize_axis("Pack", axis, rank)})
+
+
+def parallel_stack(values, name="parallel_stack") -> Tensor:
+    """`stack(values)` along a new first axis, for graphs: every input's shape must be fully
+    known while the graph is built.
+
+    Raises:
+        RuntimeError: eagerly (as TF, which only builds it in graphs).
+        ValueError: an input shape not fully known.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> f = tf.function(lambda a, b: tf.parallel_stack([a, b]))
+        >>> f(tf.constant([1, 2]), tf.constant([3, 4])).numpy()
+        array([[1, 2],
+               [3, 4]], dtype=int32)
+    """
+    if state.graph is None:
+        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
+    values = [as_input(v) for v in values]
+    for v in values:
+        if not v.shape.is_fully_defined():
+            raise ValueError(f"parallel_stack: every input's shape must be fully defined, got "
+                             f"{v.shape}")
+    return stack(values)
+
+
+def guarantee_const(input, name=None) -> Tensor:  # noqa: A002  (TF's argument name)
+    """`input`, promised constant for the graph's lifetime (a hint TF's compiler uses;
+    tapeflow returns it as it is). Differentiating through it is a LookupError, as in TF.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> float(tf.guarantee_const(tf.constant(2.0)))
+        2.0
+    """
+    return execute(GuaranteeConst, (as_input(input),), NO_ATTRS)
 
 
 def unstack(value, num=None, axis=0, name="unstack") -> list:

@@ -5,14 +5,16 @@
 """
 from __future__ import annotations
 
+import builtins
 import contextlib
 
 from ..framework import nest
 from ..framework.context import state
 from ..framework.graph import NoOp, Operation
 from ..framework.graph_tensor import SymbolicTensor
+from .array_ops import identity
 
-__all__ = ["group", "no_op", "control_dependencies"]
+__all__ = ["group", "no_op", "control_dependencies", "tuple"]
 
 
 def group(*inputs, name=None):
@@ -66,4 +68,32 @@ def control_dependencies(control_inputs):
     if state.graph is None:
         return contextlib.nullcontext()
     return state.graph.control_dependencies(control_inputs)
+
+
+def tuple(tensors, control_inputs=None, name=None) -> list:  # noqa: A001  (TF's name)
+    """`tensors` (None entries kept), each available only once all of them (and the
+    `control_inputs` operations) are computed: in a graph, identities that depend on every
+    one; eagerly, the tensors as they are.
+
+    Raises:
+        TypeError: `tensors` is not a list or tuple, or a control input is not an operation.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a, b = tf.tuple([tf.constant(1.0), tf.constant(2.0)])
+        >>> float(a + b)
+        3.0
+    """
+    if not isinstance(tensors, (list, builtins.tuple)):
+        raise TypeError(f"tuple: tensors must be a list or tuple, got {type(tensors).__name__}")
+    graph = state.graph
+    if graph is None:
+        return list(tensors)
+    deps = [t.op for t in tensors if isinstance(t, SymbolicTensor)]
+    for op in control_inputs or []:
+        if not isinstance(op, Operation):
+            raise TypeError(f"tuple: control_inputs must be operations, got {op!r}")
+        deps.append(op)
+    with graph.control_dependencies(deps):
+        return [None if t is None else identity(t) for t in tensors]
 

@@ -115,21 +115,27 @@ def max_pool(x, ksize, strides, pads):
     return windows.max(axis=_window_axes(len(ksize)))
 
 
-def _pool_argmax(x, ksize, strides, pads):
-    """The flat index into `x` of each output's window maximum; ties go to the first in
-    row-major window order, as TF's CPU kernel does."""
+def window_argmax(x, ksize, strides, dilations, pads, bias=None):
+    """For each output of a max over windows (of `x` plus `bias` [*ksize, channels] when
+    given), the flat index into `x` of the maximum and its tap (flat index into the window);
+    ties go to the first in row-major window order, as TF's CPU kernels do."""
     nd = len(ksize)
-    windows = _windows(_pad(x, pads, _lowest(x.dtype)), ksize, strides, (1,) * nd)
+    windows = _windows(_pad(x, pads, _lowest(x.dtype)), ksize, strides, dilations)
     out = windows.shape[1:1 + nd]
-    best = windows.reshape(windows.shape[:1 + nd] + (-1, x.shape[-1])).argmax(axis=-2)
+    taps = windows.reshape(windows.shape[:1 + nd] + (-1, x.shape[-1]))
+    best = (taps if bias is None else taps + bias.reshape(-1, x.shape[-1])).argmax(axis=-2)
     offsets = np.unravel_index(best, ksize)
     positions = []
-    for axis, (size, stride, offset, (before, _)) in enumerate(
-            zip(x.shape[1:-1], strides, offsets, pads)):
+    for axis, (size, stride, rate, offset, (before, _)) in enumerate(
+            zip(x.shape[1:-1], strides, dilations, offsets, pads)):
         starts = np.arange(out[axis]).reshape((-1,) + (1,) * (nd - axis))
-        positions.append(np.clip(starts * stride + offset - before, 0, size - 1))
+        positions.append(np.clip(starts * stride + offset * rate - before, 0, size - 1))
     batch = np.arange(x.shape[0]).reshape((-1,) + (1,) * (nd + 1))
-    return np.ravel_multi_index((batch, *positions, np.arange(x.shape[-1])), x.shape)
+    return np.ravel_multi_index((batch, *positions, np.arange(x.shape[-1])), x.shape), best
+
+
+def _pool_argmax(x, ksize, strides, pads):
+    return window_argmax(x, ksize, strides, (1,) * len(ksize), pads)[0]
 
 
 def max_pool_grad(x, y, out_backprop, ksize, strides, pads):

@@ -1,8 +1,10 @@
 """tf.print: a `PrintV2` op that writes when it runs, so inside tf.function it prints on
-every call (not once while tracing), formatting tensors as TF does."""
+every call (not once while tracing), formatting tensors as TF does; `timestamp`, a
+`Timestamp` op read when it runs; `get_logger`."""
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 
@@ -12,7 +14,7 @@ from ..framework.execute import execute
 from ..framework.registry import OUTPUT, define_op, no_gradient
 from ..framework.tensor import convert_to_tensor, is_tensor
 
-__all__ = ["print_v2", "format_array"]
+__all__ = ["print_v2", "format_array", "get_logger", "timestamp"]
 
 
 def _format_scalar(value) -> str:
@@ -179,3 +181,40 @@ def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=N
     execute(PrintV2, tuple(tensors), attrs)
     graph = state.graph
     return graph.get_operations()[-1] if graph is not None else None
+
+
+def _timestamp():
+    return np.array(time.time(), np.float64)
+
+
+# Stateful (OUTPUT): a graph reads the clock each time it runs, never once while tracing.
+Timestamp = define_op("Timestamp", _timestamp, family=OUTPUT)
+Timestamp.shape_fn = lambda inputs, attrs: [(np.dtype(np.float64), ())]
+no_gradient("Timestamp")
+
+
+def timestamp(name=None):
+    """The time when the op runs, in seconds since the epoch, as a float64 scalar (inside
+    tf.function, at each call).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> t = tf.timestamp()
+        >>> t.dtype, float(t) > 1e9
+        (tf.float64, True)
+    """
+    return execute(Timestamp, (), {})
+
+
+def get_logger():
+    """The logger tapeflow writes its warnings to (named "tapeflow"); the logging module is
+    imported on first use, so `import tapeflow` stays quick.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.get_logger().name
+        'tapeflow'
+    """
+    import logging
+    return logging.getLogger("tapeflow")
+

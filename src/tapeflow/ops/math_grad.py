@@ -405,5 +405,5 @@ def _cast_grad(op, g):
     return Cast(g, dtype=source)
 
 
-for _op in ("Round", "Floor", "Ceil", "FloorDiv"):
+for _op in ("Round", "Floor", "Ceil", "FloorDiv", "TruncateDiv"):
     no_gradient(_op)

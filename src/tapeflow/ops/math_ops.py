@@ -107,6 +107,26 @@ def _floor_mod(x, y):
     return np.mod(x, y)
 
 
+def _truncate_div(x, y):
+    if x.dtype.kind in "iu":
+        _check_integer_divisor("TruncateDiv", y)
+        return (np.abs(x) // np.abs(y) * np.sign(x) * np.sign(y)).astype(x.dtype)
+    return np.trunc(np.true_divide(x, y))
+
+
+def _truncate_mod(x, y):
+    if x.dtype.kind in "iu":
+        _check_integer_divisor("TruncateMod", y)
+    return np.fmod(x, y)
+
+
+def _check_integer_divisor(op_name: str, y) -> None:
+    # TF's truncating kernels report an integer division by zero as an internal error.
+    if not np.all(y):
+        raise errors.InternalError(None, op_name, f"{op_name}: integer division by zero "
+                                   f"(divisor of dtype {y.dtype} and shape {list(np.shape(y))}).")
+
+
 def _squared_difference(x, y):
     d = np.subtract(x, y)
     return d * np.conj(d) if d.dtype.kind == "c" else d * d
@@ -171,6 +191,9 @@ Mul = define_op("Mul", np.multiply, family=MULTILINEAR, batching=TRANSPARENT)
 RealDiv = define_op("RealDiv", np.true_divide, family=ELEMENTWISE)
 FloorDiv = define_op("FloorDiv", _floor_div, family=ELEMENTWISE)
 FloorMod = define_op("FloorMod", _floor_mod, family=ELEMENTWISE)
+# As in TF, TruncateDiv is not differentiable and TruncateMod has no gradient rule.
+TruncateDiv = define_op("TruncateDiv", _truncate_div, family=ELEMENTWISE)
+TruncateMod = define_op("TruncateMod", _truncate_mod, family=ELEMENTWISE)
 Pow = define_op("Pow", np.power, family=ELEMENTWISE)
 Maximum = define_op("Maximum", np.maximum, family=ELEMENTWISE)
 Minimum = define_op("Minimum", np.minimum, family=ELEMENTWISE)
@@ -249,10 +272,11 @@ def _adopt(fn, public_name: str):
 def function_doc(summary: str, args: str, returns: str, raises: str, call: str,
                  result: str, namespace: str = "math") -> str:
     """The docstring of a generated public function: Args, Returns, Raises and a doctest
-    `tf.<namespace>.<call>` printing `result`."""
+    `tf.<namespace>.<call>` (`tf.<call>` for namespace "") printing `result`."""
+    path = f"tf.{namespace}." if namespace else "tf."
     return (f"{summary}\n\n    Args:\n        {args}\n\n    Returns:\n        {returns}\n\n"
             f"    Raises:\n        {raises}\n\n    Example:\n        >>> import tapeflow as tf"
-            f"\n        >>> tf.{namespace}.{call}\n        {result}\n")
+            f"\n        >>> {path}{call}\n        {result}\n")
 
 
 def no_kernel_error(op_name: str, x) -> errors.NotFoundError:
@@ -320,6 +344,13 @@ floormod = binary_function(FloorMod, "floormod", "The remainder of floor divisio
                            "sign of y (Python's %)", REAL, "tf.constant([-7, 7]), 3",
                            "array([2, 1], dtype=int32)")
 mod = floormod
+truncatediv = binary_function(TruncateDiv, "truncatediv", "x / y rounded toward zero; not "
+                              "differentiable", REAL, "tf.constant([7, -7]), 2",
+                              "array([ 3, -3], dtype=int32)", namespace="")
+truncatemod = binary_function(TruncateMod, "truncatemod", "The remainder of division rounded "
+                              "toward zero, with the sign of x (C's fmod); it has no gradient "
+                              "rule", REAL, "tf.constant([7, -7]), 2", "array([ 1, -1], "
+                              "dtype=int32)", namespace="")
 maximum = binary_function(Maximum, "maximum", "The larger of x and y; at ties the gradient "
                           "goes to x", REAL, _V, "array([2., 4.], dtype=float32)")
 minimum = binary_function(Minimum, "minimum", "The smaller of x and y; at ties the gradient "

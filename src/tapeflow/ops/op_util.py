@@ -7,7 +7,8 @@ import numpy as np
 from ..framework import errors
 from ..framework import dtypes
 from ..framework.graph_tensor import SymbolicValue
-from ..framework.tensor import Tensor, array_from_python, constant
+from ..framework.tensor import (CONVERSION_FUNCTIONS, Tensor, array_from_python, constant,
+                                convert_to_tensor)
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 
@@ -16,10 +17,11 @@ _INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int16, np.int32, np.int64))
 
 
 def as_input(x):
-    """A Tensor or Variable as is; anything else becomes a constant."""
+    """A Tensor or Variable as is; anything else is converted (by a registered conversion
+    function where one takes its type)."""
     if type(x) is Tensor or isinstance(x, (Tensor, Variable)):
         return x
-    return constant(x)
+    return convert_to_tensor(x)
 
 
 # Python scalars already converted, by (value, dtype char): tensors are immutable, so one
@@ -41,6 +43,8 @@ def _like(value, like, op_name: str) -> Tensor:
                 _SCALARS.clear()
             cached = _SCALARS[key] = Tensor(_scalar_array(value, np_dtype, op_name))
             return cached
+    if CONVERSION_FUNCTIONS and any(isinstance(value, base) for base, _ in CONVERSION_FUNCTIONS):
+        return convert_to_tensor(value, like.dtype)
     # NumPy data is cast to the tensor's dtype; Python data must be representable in it.
     return Tensor(_scalar_array(value, like.dtype, op_name))
 
@@ -78,7 +82,7 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         return x, _like(y, x, op_name)
     if ty:
         return _like(x, y, op_name), y
-    x = constant(x)
+    x = as_input(x)
     return x, _like(y, x, op_name)
 
 
@@ -91,7 +95,7 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
         InvalidArgumentError: the two dtypes differ.
     """
     if not (type(x) is Tensor or isinstance(x, (Tensor, Variable))):
-        x = constant(x)
+        x = as_input(x)
     if type(y) is Tensor or isinstance(y, (Tensor, Variable)):
         if x._value.dtype is y._value.dtype:
             return x, y
@@ -99,7 +103,7 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
     try:
         return x, _like(y, x, op_name)
     except TypeError:
-        return binary_inputs(op_name, x, constant(y))
+        return binary_inputs(op_name, x, as_input(y))
 
 
 def shape_of(x) -> tuple:

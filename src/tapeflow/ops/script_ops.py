@@ -18,7 +18,7 @@ from ..framework.registry import define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from .op_util import value_of
 
-__all__ = ["py_function", "spec_of", "EagerPyFunc"]
+__all__ = ["numpy_function", "py_function", "spec_of", "EagerPyFunc"]
 
 
 def _eager_py_func(*values, fn, Tout, variables=()):
@@ -77,3 +77,32 @@ def py_function(func, inp, Tout, name=None):
     inputs = tuple([convert_to_tensor(x) for x in nest.flatten(inp)])
     outs = execute(EagerPyFunc, inputs, {"fn": call, "Tout": [(d._np, None) for d in out_dtypes]})
     return outs[0] if single else list(outs)
+
+
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
+    """Runs `func` on the NumPy values of `inp`, eagerly even inside a graph; not
+    differentiable (func sees arrays, not tensors). With only `Tout` given it is a
+    decorator.
+
+    Args:
+        func: a function of NumPy arrays returning an array or a list of them.
+        inp: the list of input tensors.
+        Tout: the output dtype, or a list of them.
+        stateful: accepted (every call runs func).
+
+    Returns:
+        A tensor, or a list of tensors when `Tout` is a list.
+
+    Example:
+        >>> import numpy as np
+        >>> import tapeflow as tf
+        >>> tf.numpy_function(np.sort, [tf.constant([3.0, 1.0])], tf.float32).numpy()
+        array([1., 3.], dtype=float32)
+    """
+    if func is None:
+        return lambda f: (lambda *args: numpy_function(f, list(args), Tout, stateful, name))
+
+    def on_arrays(*tensors):
+        return func(*[np.asarray(t._value) for t in tensors])
+    return py_function(on_arrays, [convert_to_tensor(x) for x in inp], Tout, name=name)
+

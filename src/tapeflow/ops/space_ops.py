@@ -363,6 +363,24 @@ def _window(what: str, value) -> tuple:
     return tuple(values[1:3])
 
 
+def patch_input(op_name: str, what: str, value, rank: int, padding) -> tuple:
+    """The input of a patch extraction, checked to have `rank`, and its padding, "VALID"
+    or "SAME" (any case).
+
+    Raises:
+        InvalidArgumentError: another rank or padding.
+    """
+    x = as_input(value)
+    if x.ndim != rank:
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: {what} must be {rank}-D, got shape {x.shape.as_list()}")
+    padding = padding.upper() if isinstance(padding, str) else padding
+    if padding not in ("VALID", "SAME"):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: padding must be VALID or SAME, got {padding!r}")
+    return x, padding
+
+
 def extract_patches(images, sizes, strides, rates, padding, name=None) -> Tensor:
     """The `sizes` patches of each image, `strides` apart, each reading every `rates`-th
     pixel, flattened into the depth: [b, h, w, c] becomes [b, out_rows, out_cols,
@@ -386,16 +404,7 @@ def extract_patches(images, sizes, strides, rates, padding, name=None) -> Tensor
         ...                          "VALID")[0, 0, 0].numpy()
         array([0, 1, 3, 4], dtype=int32)
     """
-    x = as_input(images)
-    if x.ndim != 4:
-        raise errors.InvalidArgumentError(
-            None, "ExtractImagePatches", f"ExtractImagePatches: images must be 4-D, got shape "
-            f"{x.shape.as_list()}")
-    padding = padding.upper() if isinstance(padding, str) else padding
-    if padding not in ("VALID", "SAME"):
-        raise errors.InvalidArgumentError(
-            None, "ExtractImagePatches", f"ExtractImagePatches: padding must be VALID or SAME, "
-            f"got {padding!r}")
+    x, padding = patch_input("ExtractImagePatches", "images", images, 4, padding)
     return execute(ExtractImagePatches, (x,), {
         "sizes": _window("sizes", sizes), "strides": _window("strides", strides),
         "rates": _window("rates", rates), "padding": padding})

@@ -19,6 +19,7 @@ from ..framework.execute import execute
 from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from .type_spec import TensorArraySpec
 from .array_ops import concat, expand_dims, reshape, shape, stack
 from .creation_ops import fill
 from .gather_ops import gather
@@ -125,6 +126,10 @@ class TensorArray:
     @property
     def element_shape(self) -> TensorShape:
         return self._element_shape
+
+    @property
+    def _type_spec(self) -> TensorArraySpec:
+        return TensorArraySpec(self._element_shape, self._dtype, self._dynamic_size)
 
     @property
     def flow(self):

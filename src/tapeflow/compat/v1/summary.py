@@ -14,7 +14,7 @@ import tapeflow as tf
 
 from ...framework.context import executing_eagerly
 from ...framework.graph import GraphKeys, get_default_graph
-from ...summary import SummaryWriter, _tensorboard
+from ...summary import SummaryWriter, tensorboard_module
 
 __all__ = ["scalar", "merge", "merge_all", "FileWriter"]
 
@@ -83,7 +83,7 @@ class FileWriter:
     def add_summary(self, summary, global_step=None) -> None:
         """Writes `summary` (a value of a summary op, or serialized Summary bytes) at
         `global_step` (0 when None)."""
-        summary_pb2 = _tensorboard("compat.proto.summary_pb2")
+        summary_pb2 = tensorboard_module("compat.proto.summary_pb2")
         if isinstance(summary, (bytes, bytearray)):
             proto = summary_pb2.Summary.FromString(bytes(summary))
         else:

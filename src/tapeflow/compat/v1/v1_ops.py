@@ -14,7 +14,7 @@ from ...ops.array_ops import expand_dims
 from ...ops.comparison_ops import not_equal
 from ...ops.control_flow_ops import group, no_op
 from ...ops.indexing_ops import tensor_scatter_nd_add, tensor_scatter_nd_update
-from ...ops.script_ops import py_function
+from ...ops.script_ops import numpy_function
 
 __all__ = ["set_random_seed", "random_normal", "random_uniform", "truncated_normal",
            "local_variables", "tables_initializer",
@@ -172,6 +172,4 @@ def py_func(func, inp, Tout, stateful=True, name=None):
         >>> tf1.py_func(np.sort, [[3.0, 1.0]], tf1.float32).numpy()
         array([1., 3.], dtype=float32)
     """
-    def on_arrays(*tensors):
-        return func(*[t.numpy() for t in tensors])
-    return py_function(on_arrays, [convert_to_tensor(x) for x in inp], Tout, name=name)
+    return numpy_function(func, inp, Tout, stateful, name)

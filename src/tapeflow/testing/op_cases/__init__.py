@@ -13,6 +13,6 @@ from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # n
                linalg_extra_cases,
                math_cases, nn_cases, random_cases, reduction_cases, segment_cases, signal_cases,
                space_cases, sparse_cases,
-               special_cases)  # (each adds its rows)
+               special_cases, toplevel_cases)  # (each adds its rows)
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]
