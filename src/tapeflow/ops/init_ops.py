@@ -127,7 +127,8 @@ class random_normal_initializer(_RandomInitializer):  # noqa: N801
                              f"{dtype}.")
         if self.seed is None:
             return random_ops.normal(shape, self.mean, self.stddev, dtype)
-        return stateless_random_ops.stateless_normal(shape, self._seed(), self.mean, self.stddev, dtype)
+        return stateless_random_ops.stateless_normal(shape, self._seed(), self.mean,
+                                                     self.stddev, dtype)
 
     def get_config(self) -> dict:
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
@@ -157,8 +158,8 @@ class random_uniform_initializer(_RandomInitializer):  # noqa: N801
                              f"Received: {dtype}.")
         if self.seed is None:
             return random_ops.uniform(shape, self.minval, self.maxval, dtype)
-        return stateless_random_ops.stateless_uniform(shape, self._seed(), self.minval, self.maxval,
-                                            dtype)
+        return stateless_random_ops.stateless_uniform(shape, self._seed(), self.minval,
+                                                      self.maxval, dtype)
 
     def get_config(self) -> dict:
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
