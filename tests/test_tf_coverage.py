@@ -206,9 +206,6 @@ MISSING = {
     "sparse": """
         cross
     """.split(),
-    "dtypes": """
-        QUANTIZED_DTYPES saturate_cast
-    """.split(),
     "compat.v1.train": """
         AdagradDAOptimizer BytesList Checkpoint CheckpointManager CheckpointOptions
         CheckpointSaverListener ClusterDef ClusterSpec Coordinator Example Feature FeatureList

@@ -7,6 +7,7 @@ import importlib
 import pytest
 
 from tapeflow import ctc_decoders, tensor_util
+from tapeflow import dtypes as dtypes_namespace
 from tapeflow.framework import device, dtypes, graph, tensor_conversion, tensor_spec, variables
 from tapeflow.ops import (array_ops, cast_ops, check_ops, control_flow_ops, conv_variants,
                           critical_section_ops, ctc_ops, fingerprint_ops, fractional_pool_ops,
@@ -30,7 +31,7 @@ TOPLEVEL_NAMES = [
     (check_ops.assert_greater, "assert_greater"), (check_ops.assert_less, "assert_less"),
     (check_ops.assert_rank, "assert_rank"),
     (array_ops.guarantee_const, "guarantee_const"), (array_ops.parallel_stack, "parallel_stack"),
-    (cast_ops.bitcast, "bitcast"), (cast_ops.saturate_cast, "saturate_cast"),
+    (cast_ops.bitcast, "bitcast"), (cast_ops.saturate_cast, "saturate_cast dtypes.saturate_cast"),
     (control_flow_ops.tuple, "tuple"),
     (histogram_ops.histogram_fixed_width, "histogram_fixed_width"),
     (histogram_ops.histogram_fixed_width_bins, "histogram_fixed_width_bins"),
@@ -85,6 +86,7 @@ TOPLEVEL_NAMES = [
 for _name in ("bfloat16", "qint8", "qint16", "qint32", "quint8", "quint16", "resource",
               "string", "uint16", "uint32", "uint64", "variant"):
     TOPLEVEL_NAMES.append((getattr(dtypes, _name), f"{_name} dtypes.{_name}"))
+TOPLEVEL_NAMES.append((dtypes_namespace.QUANTIZED_DTYPES, "dtypes.QUANTIZED_DTYPES"))
 PATHS = [(obj, path) for obj, paths in TOPLEVEL_NAMES for path in paths.split()]
 
 
