@@ -12,6 +12,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.tensor import Tensor
+from ..ops import init_ops
 from . import backend
 from .naming import by_name
 
@@ -54,18 +55,8 @@ def _allocated(initializer, make, *args) -> Tensor:
         raise errors.out_of_memory(type(initializer).__name__, e) from None
 
 
-class Initializer:
+class Initializer(init_ops.Initializer):
     """Base class: `initializer(shape, dtype=None)` returns a Tensor of that shape."""
-
-    def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        raise NotImplementedError
-
-    def get_config(self) -> dict:
-        return {}
-
-    @classmethod
-    def from_config(cls, config: dict) -> "Initializer":
-        return cls(**config)
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
