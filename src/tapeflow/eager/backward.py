@@ -73,7 +73,8 @@ class AggregationMethod:
 
 def backward(records: list, targets: list, upstream: list, sources: list, domain,
              tape=None, stop_ids=frozenset(), consume: bool = False,
-             unconnected: UnconnectedGradients = UnconnectedGradients.NONE) -> list:
+             unconnected: UnconnectedGradients = UnconnectedGradients.NONE,
+             on_final=None) -> list:
     """d(sum of targets)/d(source) for each source, None where unconnected.
 
     Args:
@@ -90,6 +91,11 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
         stop_ids: ids of tensors held constant (`tf.gradients`' stop_gradients).
         consume: release the records (pop them from `records`) as they are used.
         unconnected: ZERO gives zeros shaped like the source where it is unconnected.
+        on_final: None, or `on_final(index, gradient)`, called once per source (its index in
+            `sources`) with its gradient as it is returned: as soon as the loop has
+            processed the last record that touches the source (the rest of the pass may
+            then overlap with whatever the call starts, e.g. communication), else after the
+            loop, in source order.
     """
     target_ids = {t._id for t in targets}
     if tape is None:
@@ -120,7 +126,29 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     ndarray = np.ndarray
     # A batched domain's gradients never have their input's shape: each is unbroadcast.
     exact = not domain.batched
+    result = domain.result
+    zero = unconnected is UnconnectedGradients.ZERO
+
+    def collected(s):
+        s_id = s._id
+        g = rest = None
+        if s_id in source_ids:
+            g, rest = found.get(s_id), pending.get(s_id)
+        if rest is not None:
+            if deferred and type(rest) is list:
+                rest = total(rest)
+            g = rest if g is None else total([g, rest]) if deferred else add(g, rest)
+        if g is None and zero:
+            g = zeros(s)
+        return None if g is None else result(g)
+
+    # {record index: indices of the sources that record is the last to touch}; when the
+    # loop passes below it their gradients are final.
+    last_touches = {} if on_final is None else _last_touches(records, sources, source_ids)
+    final: dict = {}
     for index in range(len(records) - 1, -1, -1):
+        if last_touches and index + 1 in last_touches:
+            _finish(last_touches.pop(index + 1), sources, collected, final, on_final)
         rec = records.pop() if consume else records[index]
         op, inputs, outputs, attrs = rec
         single = len(outputs) == 1
@@ -184,22 +212,33 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                 g = unbroadcast_to(g, x, len(inputs) == 1)
             old = pending.get(x_id)
             pending[x_id] = g if old is None else add(old, g)
-    result = domain.result
-    zero = unconnected is UnconnectedGradients.ZERO
-    gradients = []
-    for s in sources:
-        s_id = s._id
-        g = rest = None
-        if s_id in source_ids:
-            g, rest = found.get(s_id), pending.get(s_id)
-        if rest is not None:
-            if deferred and type(rest) is list:
-                rest = total(rest)
-            g = rest if g is None else total([g, rest]) if deferred else add(g, rest)
-        if g is None and zero:
-            g = zeros(s)
-        gradients.append(None if g is None else result(g))
-    return gradients
+    if on_final is None:
+        return [collected(s) for s in sources]
+    _finish(range(len(sources)), sources, collected, final, on_final)
+    return [final[i] for i in range(len(sources))]
+
+
+def _last_touches(records: list, sources: list, source_ids: set) -> dict:
+    """{record index: [source indices]}: the first record (in running order) with each
+    source among its inputs or outputs; the reverse loop processes it last."""
+    first: dict = {}
+    for index, (_, inputs, outputs, _) in enumerate(records):
+        for x in (*inputs, *outputs):
+            if x._id in source_ids and x._id not in first:
+                first[x._id] = index
+    touches: dict = {}
+    for i, s in enumerate(sources):
+        if s._id in first:
+            touches.setdefault(first[s._id], []).append(i)
+    return touches
+
+
+def _finish(indices, sources: list, collected, final: dict, on_final) -> None:
+    """Reports each source of `indices` not reported yet to `on_final`, once."""
+    for i in indices:
+        if i not in final:
+            final[i] = collected(sources[i])
+            on_final(i, final[i])
 
 
 def reachable(records, source_ids: set, trainable_ids=None) -> set:
