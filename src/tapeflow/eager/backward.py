@@ -126,29 +126,21 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     ndarray = np.ndarray
     # A batched domain's gradients never have their input's shape: each is unbroadcast.
     exact = not domain.batched
-    result = domain.result
     zero = unconnected is UnconnectedGradients.ZERO
+    indices = range(len(records) - 1, -1, -1)
+    if on_final is not None:
+        final: dict = {}
 
-    def collected(s):
-        s_id = s._id
-        g = rest = None
-        if s_id in source_ids:
-            g, rest = found.get(s_id), pending.get(s_id)
-        if rest is not None:
-            if deferred and type(rest) is list:
-                rest = total(rest)
-            g = rest if g is None else total([g, rest]) if deferred else add(g, rest)
-        if g is None and zero:
-            g = zeros(s)
-        return None if g is None else result(g)
+        def finish(sources_done):
+            """Reports each source of `sources_done` not reported yet, once."""
+            todo = [i for i in sources_done if i not in final]
+            for i, g in zip(todo, _collected([sources[i] for i in todo], source_ids, found,
+                                             pending, domain, zero)):
+                final[i] = g
+                on_final(i, g)
 
-    # {record index: indices of the sources that record is the last to touch}; when the
-    # loop passes below it their gradients are final.
-    last_touches = {} if on_final is None else _last_touches(records, sources, source_ids)
-    final: dict = {}
-    for index in range(len(records) - 1, -1, -1):
-        if last_touches and index + 1 in last_touches:
-            _finish(last_touches.pop(index + 1), sources, collected, final, on_final)
+        indices = _reporting(indices, _last_touches(records, sources, source_ids), finish)
+    for index in indices:
         rec = records.pop() if consume else records[index]
         op, inputs, outputs, attrs = rec
         single = len(outputs) == 1
@@ -213,9 +205,40 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
             old = pending.get(x_id)
             pending[x_id] = g if old is None else add(old, g)
     if on_final is None:
-        return [collected(s) for s in sources]
-    _finish(range(len(sources)), sources, collected, final, on_final)
+        return _collected(sources, source_ids, found, pending, domain, zero)
+    finish(range(len(sources)))
     return [final[i] for i in range(len(sources))]
+
+
+def _collected(sources: list, source_ids: set, found: dict, pending: dict, domain,
+               zero: bool) -> list:
+    """The gradients of `sources`: what reached each as a recorded output (`found`) plus
+    what is pending for it; zeros (`zero`) or None where nothing did."""
+    deferred, total, add, zeros, result = domain.deferred, domain.total, domain.add, \
+        domain.zeros, domain.result
+    gradients = []
+    for s in sources:
+        s_id = s._id
+        g = rest = None
+        if s_id in source_ids:
+            g, rest = found.get(s_id), pending.get(s_id)
+        if rest is not None:
+            if deferred and type(rest) is list:
+                rest = total(rest)
+            g = rest if g is None else total([g, rest]) if deferred else add(g, rest)
+        if g is None and zero:
+            g = zeros(s)
+        gradients.append(None if g is None else result(g))
+    return gradients
+
+
+def _reporting(indices, last_touches: dict, finish):
+    """`indices` (of records, descending), calling `finish` with the sources whose last
+    record the loop has just processed before it takes the next one."""
+    for index in indices:
+        if index + 1 in last_touches:
+            finish(last_touches.pop(index + 1))
+        yield index
 
 
 def _last_touches(records: list, sources: list, source_ids: set) -> dict:
@@ -231,14 +254,6 @@ def _last_touches(records: list, sources: list, source_ids: set) -> dict:
         if s._id in first:
             touches.setdefault(first[s._id], []).append(i)
     return touches
-
-
-def _finish(indices, sources: list, collected, final: dict, on_final) -> None:
-    """Reports each source of `indices` not reported yet to `on_final`, once."""
-    for i in indices:
-        if i not in final:
-            final[i] = collected(sources[i])
-            on_final(i, final[i])
 
 
 def reachable(records, source_ids: set, trainable_ids=None) -> set:
