@@ -12,9 +12,9 @@ import enum
 import threading
 import weakref
 
+from ..eager.backprop import final_gradient_hooks
 from ..framework import nest
 from ..framework.tensor import convert_to_tensor
-from ..eager.backprop import final_gradient_hooks
 from ..framework.variables import variable_creator_scope
 from ..ops import array_ops, math_ops
 from . import cross_replica
