@@ -154,9 +154,9 @@ def overlapped_gradients(rank: int) -> dict:
     started = []
     start = buckets.GradientBuckets._start
 
-    def counting_start(self, gradients):
-        started.append(len(gradients))
-        start(self, gradients)
+    def counting_start(self, bucket):
+        started.append(len(bucket))
+        start(self, bucket)
 
     buckets.GradientBuckets._start = counting_start
     strategy = tf.distribute.MultiWorkerMirroredStrategy(
