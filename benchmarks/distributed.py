@@ -7,7 +7,8 @@ allreduce  the sum over 2 ranks of a 10 M-parameter float32 gradient (4 arrays, 
            raw `Allreduce` of one buffer of the same size; medians, with their throughput.
 mlp        one data-parallel training step of the mlp_large case (batch 256, 784-1024-1024-10,
            SGD, tf.function): run by 1 rank on the whole batch, then by 2 ranks on half each,
-           with gradients summed over the ranks; the speed-up is the ratio of the medians.
+           with gradients summed over the ranks, in 5 such pairs back to back (the machine's
+           load drifts); the speed-up is the median of the pairs' ratios of medians.
 
 Usage: python benchmarks/distributed.py [--quick] [allreduce] [mlp]
 (as a worker: python benchmarks/distributed.py --worker KIND ROUNDS)
@@ -133,13 +134,18 @@ def report(names: list, quick: bool) -> None:
             print(f"  {name:<20}{seconds * 1e3:>9.2f} ms{result['bytes'] / seconds / 1e9:>8.2f}"
                   f"{result['ratios'][name]:>10.2f}")
     if "mlp" in names:
-        one = launch("mlp", 1, rounds)["step"]
-        two = launch("mlp", 2, rounds)["step"]
+        load = os.getloadavg()[0]
+        pairs = [(launch("mlp", 1, rounds)["step"], launch("mlp", 2, rounds)["step"])
+                 for _ in range(1 if quick else 5)]
         print(f"\nmlp: one data-parallel training step of mlp_large (batch 256), median of "
-              f"{rounds}")
-        print(f"  1 process, batch 256       {one * 1e3:>9.2f} ms")
-        print(f"  2 processes, 128 each      {two * 1e3:>9.2f} ms")
-        print(f"  speed-up                   {one / two:>9.2f}x")
+              f"{rounds}, {len(pairs)} pairs of runs (load {load:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after)")
+        print(f"  1 process, batch 256       {statistics.median(p[0] for p in pairs) * 1e3:>9.2f} "
+              "ms")
+        print(f"  2 processes, 128 each      {statistics.median(p[1] for p in pairs) * 1e3:>9.2f} "
+              "ms")
+        print(f"  speed-up                   {statistics.median(o / t for o, t in pairs):>9.2f}x"
+              f"  (pairs: {', '.join(f'{o / t:.2f}' for o, t in pairs)})")
 
 
 def main(argv: list) -> int:

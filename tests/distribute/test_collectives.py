@@ -116,6 +116,15 @@ def test_worker_command_and_a_missing_mpiexec(monkeypatch):
         launch.worker_command(0, ["train.py"])
 
 
+def test_each_worker_gets_its_share_of_the_cores_unless_its_threads_are_set(monkeypatch):
+    monkeypatch.setattr(launch.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4},
+                        raising=False)
+    env = launch.worker_environment(2, {"PATH": "/bin", "MKL_NUM_THREADS": "3"})
+    assert env == {"PATH": "/bin", "OMP_NUM_THREADS": "2", "OPENBLAS_NUM_THREADS": "2",
+                   "MKL_NUM_THREADS": "3"}
+    assert launch.worker_environment(8, {})["OPENBLAS_NUM_THREADS"] == "1"
+
+
 def test_without_mpi4py_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "mpi4py", None)
     with pytest.raises(ImportError, match=r"pip install 'tapeflow\[distributed\]'"):

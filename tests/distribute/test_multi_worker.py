@@ -105,6 +105,21 @@ def test_collectives_across_two_workers(collectives):
         assert float(result["grad_of_all_reduce"]) == 4.0 * rank
 
 
+def test_gradients_reduced_during_the_backward_pass_equal_the_blocking_all_reduce(
+        collectives):
+    rank0, rank1 = collectives
+    # Buckets of at most 64 bytes, the last layer's first: a bias alone (12 bytes), its
+    # kernel (192), the first bias (64), the first kernel (320); Horovod's tape packs its
+    # four gradients into one 4 MiB bucket.
+    for mode, buckets in (("eager", [1, 1, 1, 1]), ("graph", [1, 1, 1, 1]), ("hvd", [4])):
+        assert rank0[f"overlap_{mode}_buckets"].tolist() == buckets
+        for i in range(4):
+            np.testing.assert_array_equal(rank0[f"overlap_{mode}_{i}"],
+                                          rank0[f"blocking_{mode}_{i}"])
+            np.testing.assert_array_equal(rank0[f"overlap_{mode}_{i}"],
+                                          rank1[f"overlap_{mode}_{i}"])
+
+
 def test_synchronized_batch_norm_uses_every_workers_examples(collectives):
     one = tf.distribute.MirroredStrategy()
     whole = workers.batch_norm(one, np.concatenate([workers.batch_norm_input(r)

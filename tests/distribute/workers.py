@@ -143,6 +143,61 @@ def batch_norm_input(rank: int) -> np.ndarray:
     return (np.arange(6.0).reshape(3, 2) ** 2 + 5 * rank).astype("float32")
 
 
+def overlapped_gradients(rank: int) -> dict:
+    """The gradients of an MLP summed over the workers as optimizers take them (their
+    all-reduce started during the backward pass, in buckets of at most 64 bytes: four
+    here) and by the blocking all-reduce, eagerly and in a tf.function; the same for
+    Horovod's DistributedGradientTape (averaged)."""
+    import tapeflow.distribute as hvd
+    from tapeflow.distribute import buckets
+    from tapeflow.distribute.distribute_lib import sum_mirrored_gradients
+    started = []
+    start = buckets.GradientBuckets._start
+
+    def counting_start(self, bucket):
+        started.append(len(bucket))
+        start(self, bucket)
+
+    buckets.GradientBuckets._start = counting_start
+    strategy = tf.distribute.MultiWorkerMirroredStrategy(
+        communication_options=tf.distribute.experimental.CommunicationOptions(bytes_per_pack=64))
+    model, _ = build(strategy, rank)
+    x, y = global_batches(seed=rank)[0]
+
+    def local_gradients():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x) ** 2 * (rank + 1.0))
+        return tape, loss
+
+    def replica():
+        tape, loss = local_gradients()
+        grads = tape.gradient(loss, model.trainable_variables)
+        blocking = tf.distribute.get_replica_context().all_reduce("sum", grads)
+        overlapped = [g for g, _ in sum_mirrored_gradients(zip(grads,
+                                                                model.trainable_variables))]
+        return overlapped, blocking
+
+    result = {}
+    for mode, run in (("eager", lambda: strategy.run(replica)),
+                      ("graph", tf.function(lambda: strategy.run(replica)))):
+        started.clear()
+        overlapped, blocking = run()
+        result[f"overlap_{mode}_buckets"] = np.array(started)
+        for i, (a, b) in enumerate(zip(overlapped, blocking)):
+            result[f"overlap_{mode}_{i}"], result[f"blocking_{mode}_{i}"] = a.numpy(), b.numpy()
+    started.clear()
+    tape, loss = local_gradients()
+    local = tape.gradient(loss, model.trainable_variables)
+    tape, loss = local_gradients()
+    averaged = hvd.DistributedGradientTape(tape).gradient(loss, model.trainable_variables)
+    result["overlap_hvd_buckets"] = np.array(started)
+    for i, (a, g) in enumerate(zip(averaged, local)):
+        result[f"overlap_hvd_{i}"], result[f"blocking_hvd_{i}"] = a.numpy(), \
+            hvd.allreduce(g).numpy()
+    buckets.GradientBuckets._start = start
+    return result
+
+
 def scenario_collectives(strategy, rank: int) -> dict:
     """Reductions, gathers of uneven sizes, Horovod's calls, IndexedSlices and several
     packs (bytes_per_pack small)."""
@@ -165,6 +220,7 @@ def scenario_collectives(strategy, rank: int) -> dict:
     synchronized = batch_norm(strategy, batch_norm_input(rank), True)
     local = batch_norm(strategy, batch_norm_input(rank), False)
     return {
+        **overlapped_gradients(rank),
         **{f"bn_sync_{k}": v for k, v in synchronized.items()},
         **{f"bn_local_{k}": v for k, v in local.items()},
         "reduce_mean_axis0": strategy.reduce("MEAN", value, axis=0).numpy(),

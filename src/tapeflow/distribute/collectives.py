@@ -3,10 +3,11 @@
 `MPICommunicator` moves raw buffers with mpi4py's upper-case methods (`Iallreduce`,
 `Iallgather`, `Ibcast` on NumPy arrays: no pickling). Arrays of one dtype are packed into
 one contiguous buffer (or a few, `bytes_per_pack` each), reduced in place, and handed back as
-views of that buffer. A collective is started non-blocking and waited for in a loop that
-also watches the other workers: a worker that raised sends a notice before it exits (one
-that ends normally says how many collectives it took part in), a worker that vanished on
-this host is noticed by its process id, and past
+views of that buffer; `start_all_reduce` returns at once, with a `Reduction` to wait for
+later (gradients are reduced so while the backward pass goes on). A collective is started
+non-blocking and waited for in a loop that also watches the other workers: a worker that
+raised sends a notice before it exits (one that ends normally says how many collectives it
+took part in), a worker that vanished on this host is noticed by its process id, and past
 `timeout_seconds` the wait gives up; each raises an error naming the rank instead of
 hanging.
 """
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..framework import errors
 
-__all__ = ["LocalCommunicator", "MPICommunicator", "default_timeout", "world"]
+__all__ = ["LocalCommunicator", "MPICommunicator", "Reduction", "default_timeout", "world"]
 
 _NOTICE_TAG = 77
 _ACK_TAG = 78
@@ -120,6 +121,10 @@ class LocalCommunicator:
     def all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
                    timeout=None) -> list:
         return [np.array(a) for a in arrays]
+
+    def start_all_reduce(self, arrays: list, op: str = "sum",
+                         bytes_per_pack: int = 0) -> "Reduction":
+        return Reduction(self, [], arrays, op, [])
 
     def all_gather(self, array, axis: int = 0, timeout=None) -> np.ndarray:
         return np.array(array)
@@ -265,6 +270,11 @@ class MPICommunicator:
     def all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
                    timeout=None) -> list:
         """Element-wise sum (or mean) of each array over the ranks, as new arrays."""
+        return self.start_all_reduce(arrays, op, bytes_per_pack).wait(timeout)
+
+    def start_all_reduce(self, arrays: list, op: str = "sum",
+                         bytes_per_pack: int = 0) -> "Reduction":
+        """Starts `all_reduce` of the arrays (non-blocking); its `wait` gives the result."""
         arrays = [np.ascontiguousarray(a).reshape(np.shape(a)) for a in arrays]
         requests, packed = [], []
         for pack in _packs(arrays, bytes_per_pack):
@@ -278,13 +288,7 @@ class MPICommunicator:
                 requests.append(self._data.Iallreduce(self._MPI.IN_PLACE, buffer,
                                                       op=self._MPI.SUM))
             packed.append((pack, buffer))
-        self._wait(requests, f"all_reduce of {len(arrays)} tensors", timeout)
-        for _, buffer in packed:
-            if op == "mean" and buffer.dtype.kind in "fc":
-                buffer /= buffer.dtype.type(self.size)
-            elif op == "mean":
-                buffer //= self.size
-        return _unpacked(arrays, packed)
+        return Reduction(self, packed, arrays, op, requests)
 
     def all_gather(self, array, axis: int = 0, timeout=None) -> np.ndarray:
         """The ranks' arrays concatenated along `axis` (their sizes there may differ)."""
@@ -314,6 +318,34 @@ class MPICommunicator:
 
     def barrier(self, timeout=None) -> None:
         self._wait([self._data.Ibarrier()], "barrier", timeout)
+
+
+class Reduction:
+    """An all-reduce under way (`start_all_reduce`): `progress` lets MPI move it on while
+    the caller computes; `wait` gives the reduced arrays, once."""
+
+    def __init__(self, communicator, packed: list, arrays: list, op: str,
+                 requests: list) -> None:
+        self._communicator = communicator
+        # (indices of `arrays`, buffer) per pack; the arrays are kept until the sends end.
+        self._packed, self._arrays, self._op, self._requests = packed, arrays, op, requests
+
+    def progress(self) -> None:
+        if self._requests:
+            self._communicator._MPI.Request.Testall(self._requests)
+
+    def wait(self, timeout=None) -> list:
+        communicator = self._communicator
+        if communicator.size == 1:
+            return [np.array(a) for a in self._arrays]
+        communicator._wait(self._requests, f"all_reduce of {len(self._arrays)} tensors",
+                           timeout)
+        for _, buffer in self._packed:
+            if self._op == "mean" and buffer.dtype.kind in "fc":
+                buffer /= buffer.dtype.type(communicator.size)
+            elif self._op == "mean":
+                buffer //= communicator.size
+        return _unpacked(self._arrays, self._packed)
 
 
 def _alive(pid: int) -> bool:

@@ -18,7 +18,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops import math_ops
 from ..ops.script_ops import EagerPyFunc, spec_of
 
-__all__ = ["all_gather", "all_reduce", "broadcast"]
+__all__ = ["StartedReduction", "all_gather", "all_reduce", "broadcast"]
 
 
 def _on_arrays(fn, tensors: list, out_specs: list) -> list:
@@ -48,6 +48,43 @@ def _reduce_dense(communicator, op: str, tensors: list, bytes_per_pack: int, tim
         return ys, grad
 
     return list(reduced(*tensors)) if tensors else []
+
+
+class StartedReduction:
+    """The sum (or mean) over the workers of dense tensors, started here (at once, or where
+    this stands in the graph being built) and finished by `result()`, which may come much
+    later: what runs in between overlaps with the communication. `earlier` reductions are
+    moved on (`progress`) when this one starts."""
+
+    def __init__(self, communicator, op: str, tensors: list, bytes_per_pack: int = 0,
+                 timeout=None, earlier: list = ()) -> None:
+        self._specs = [spec_of(t) for t in tensors]
+        self._timeout = timeout
+        self._running = None
+        self._results = None
+        self.eager = executing_eagerly()
+
+        def start(arrays):
+            for reduction in earlier:
+                reduction.progress()
+            self._running = communicator.start_all_reduce(arrays, op, bytes_per_pack)
+            return [np.array(True)]
+
+        self._token = _on_arrays(start, tensors, [(np.dtype(np.bool_), ())])[0]
+
+    def progress(self) -> None:
+        if self._running is not None:
+            self._running.progress()
+
+    def result(self) -> list:
+        """The reduced tensors (in a graph: the node that waits for them), made once."""
+        if self._results is None:
+            def finish(_):
+                running, self._running = self._running, None
+                return running.wait(self._timeout)
+
+            self._results = _on_arrays(finish, [self._token], self._specs)
+        return self._results
 
 
 def _gather_slices(communicator, op: str, slices: IndexedSlices, timeout) -> IndexedSlices:

@@ -12,11 +12,13 @@ import enum
 import threading
 import weakref
 
+from ..eager.backprop import final_gradient_hooks
 from ..framework import nest
 from ..framework.tensor import convert_to_tensor
 from ..framework.variables import variable_creator_scope
 from ..ops import array_ops, math_ops
 from . import cross_replica
+from .buckets import GradientBuckets
 from .collectives import LocalCommunicator
 from .options import CommunicationOptions
 
@@ -82,6 +84,28 @@ class ReplicaContext:
     def __init__(self, strategy: "Strategy", replica_id_in_sync_group=0) -> None:
         self._strategy = strategy
         self._replica_id = int(replica_id_in_sync_group)
+        # The GradientBuckets of this replica's gradient calls.
+        self._buckets: list = []
+
+    def _start_reductions(self, sources: list):
+        """The hook of a gradient call: reduces the gradients of mirrored variables."""
+        strategy = self._strategy
+        wanted = {i for i, s in enumerate(sources) if strategy.mirrors(s)}
+        if not wanted:
+            return None
+        pack, timeout = strategy._communication(None)
+        self._buckets.append(GradientBuckets(strategy._communicator, sources, wanted, "sum",
+                                             pack, timeout))
+        return self._buckets[-1]
+
+    def _reduced(self, gradient):
+        """The sum over the replicas of `gradient` if a gradient call started it, else
+        None."""
+        for buckets in self._buckets:
+            reduced = buckets.reduced(gradient)
+            if reduced is not None:
+                return reduced
+        return None
 
     @property
     def strategy(self) -> "Strategy":
@@ -248,7 +272,15 @@ class Strategy:
         """
         context = ReplicaContext(self, self._communicator.rank)
         with self._entered(context), variable_creator_scope(self._create_variable):
-            return fn(*args, **(kwargs or {}))
+            if self._communicator.size == 1:
+                return fn(*args, **(kwargs or {}))
+            # Gradients of mirrored variables start their all-reduce during the backward
+            # pass; applying them takes the sums (`sum_mirrored_gradients`).
+            with final_gradient_hooks(context._start_reductions):
+                result = fn(*args, **(kwargs or {}))
+            for buckets in context._buckets:
+                buckets.settle()
+            return result
 
     def experimental_local_results(self, value) -> tuple:
         """This worker's values of a per-replica result: a tuple of one."""
@@ -367,10 +399,17 @@ def sum_mirrored_gradients(grads_and_vars) -> list:
     """(gradient, variable) pairs with the gradients of mirrored variables summed over their
     strategy's replicas, each strategy's in one packed all-reduce (optimizers call this)."""
     pairs = list(grads_and_vars)
+    replica = _context.stack[-1][1] if _context.stack else None
     for strategy in list(_strategies):
         if strategy.num_replicas_in_sync == 1:
             continue
         mine = [i for i, (g, v) in enumerate(pairs) if g is not None and strategy.mirrors(v)]
+        if replica is not None and replica._strategy is strategy:
+            started = [(i, replica._reduced(pairs[i][0])) for i in mine]
+            for i, gradient in started:
+                if gradient is not None:
+                    pairs[i] = (gradient, pairs[i][1])
+            mine = [i for i, gradient in started if gradient is None]
         if mine:
             pack, timeout = strategy._communication(None)
             summed = cross_replica.all_reduce(strategy._communicator, "sum",

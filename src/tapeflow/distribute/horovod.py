@@ -6,10 +6,14 @@ initial variables from rank 0, and scale the learning rate by `size()` if you li
 """
 from __future__ import annotations
 
+import contextlib
+
+from ..eager.backprop import final_gradient_hooks
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.nest import flatten, pack_sequence_as
 from ..framework.tensor import convert_to_tensor
 from . import cross_replica
+from .buckets import GradientBuckets
 from .collectives import default_timeout, world
 from .distribute_lib import ReduceOp
 
@@ -153,16 +157,34 @@ class DistributedGradientTape:
         self._sparse_as_dense = sparse_as_dense
 
     def gradient(self, target, sources, output_gradients=None, **kwargs):
-        """The tape's gradients, reduced over the workers (None stays None)."""
-        grads = self._tape.gradient(target, sources, output_gradients, **kwargs)
+        """The tape's gradients, reduced over the workers (None stays None). The dense ones
+        start their reduction while the backward pass still runs (`buckets`)."""
+        communicator, op = world(), self._op.value.lower()
+        started = []
+
+        def start_reductions(flat_sources):
+            started.append(GradientBuckets(communicator, flat_sources,
+                                           set(range(len(flat_sources))), op,
+                                           timeout=default_timeout()))
+            return started[-1]
+
+        with contextlib.ExitStack() as hooks:
+            if communicator.size > 1:
+                hooks.enter_context(final_gradient_hooks(start_reductions))
+            grads = self._tape.gradient(target, sources, output_gradients, **kwargs)
         flat = flatten(grads)
-        present = [i for i, g in enumerate(flat) if g is not None]
-        values = [flat[i] for i in present]
+        rest = []
+        for i, g in enumerate(flat):
+            reduced = started[0].reduced(g) if started and g is not None else None
+            if reduced is not None:
+                flat[i] = reduced
+            elif g is not None:
+                rest.append(i)
+        values = [flat[i] for i in rest]
         if self._sparse_as_dense:
             values = [convert_to_tensor(v) if isinstance(v, IndexedSlices) else v for v in values]
-        reduced = cross_replica.all_reduce(world(), self._op.value.lower(), values,
-                                           timeout=default_timeout())
-        for i, r in zip(present, reduced):
+        reduced = cross_replica.all_reduce(communicator, op, values, timeout=default_timeout())
+        for i, r in zip(rest, reduced):
             flat[i] = r
         return pack_sequence_as(grads, flat)
 

@@ -4,7 +4,9 @@ A thin front: it finds the `mpiexec` of the MPI that mpi4py uses (the `mpich` wh
 it beside the Python executable) and runs `mpiexec -n N python script.py args`, each rank's
 script under `watch` (`python -m tapeflow.distribute.launch script.py args`), which names
 the rank when a signal kills it: mpiexec stops the other ranks then, reporting only a
-process id.
+process id. Each worker's BLAS and OpenMP pools get its share of this machine's cores
+(`worker_environment`), unless the environment already sizes them: N ranks each starting a
+pool as large as the machine would oversubscribe it many times over.
 """
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ import signal
 import subprocess
 import sys
 
-__all__ = ["local_options", "mpiexec", "run", "watch", "worker_command"]
+__all__ = ["local_options", "mpiexec", "run", "watch", "worker_command", "worker_environment"]
+
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def mpiexec() -> str:
@@ -49,9 +53,21 @@ def worker_command(workers: int, argv: list) -> list:
             "tapeflow.distribute.launch", *argv]
 
 
+def worker_environment(workers: int, env=None) -> dict:
+    """`env` (default: this process's environment) with the BLAS and OpenMP threads of each
+    of `workers` ranks set to the usable cores divided among them (at least one); a thread
+    variable already set is kept."""
+    env = dict(os.environ if env is None else env)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        os.cpu_count() or 1
+    for variable in _THREAD_VARIABLES:
+        env.setdefault(variable, str(max(1, cores // workers)))
+    return env
+
+
 def run(workers: int, argv: list, env=None) -> int:
     """Runs `python *argv` as `workers` MPI ranks; returns mpiexec's exit status."""
-    return subprocess.call(worker_command(workers, argv), env=env)
+    return subprocess.call(worker_command(workers, argv), env=worker_environment(workers, env))
 
 
 def watch(argv: list) -> int:

@@ -21,7 +21,8 @@ class CommunicationOptions:
 
     Args:
         bytes_per_pack: tensors of one dtype are packed into buffers of at most this many
-            bytes, each all-reduced as one; 0 (the default) packs each dtype into one.
+            bytes, each all-reduced as one (gradients: buckets, each started as soon as the
+            backward pass has filled it); 0 (the default): 4 MiB.
         timeout_seconds: a collective not completed by every worker within this time raises
             `tf.errors.DeadlineExceededError`. None: $TAPEFLOW_COLLECTIVE_TIMEOUT seconds,
             600 unless set (0 there: no limit).

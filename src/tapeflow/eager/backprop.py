@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 
 from ..framework import nest
 from ..framework.context import state
@@ -13,8 +14,28 @@ from .domains import GraphDomain, eager_domain
 from .output_gradients import checked_output_gradients
 from .tape import Tape, log_warning, snapshot, warn_none_gradients
 
-__all__ = ["GradientTape", "UnconnectedGradients"]
+__all__ = ["GradientTape", "UnconnectedGradients", "final_gradient_hooks"]
 
+
+class _Hooks(threading.local):
+    factory = None
+
+
+_hooks = _Hooks()
+
+
+@contextlib.contextmanager
+def final_gradient_hooks(factory):
+    """Inside, every `GradientTape.gradient` call of this thread asks `factory(sources)`
+    (the flattened sources) for `on_final(index, gradient)` or None; `on_final` then hears
+    of each source's gradient as soon as the reverse pass has finished it (see
+    `backward`), while the pass goes on. `tf.distribute` starts the all-reduce of gradients
+    this way."""
+    previous, _hooks.factory = _hooks.factory, factory
+    try:
+        yield
+    finally:
+        _hooks.factory = previous
 
 
 class GradientTape:
@@ -196,8 +217,10 @@ class GradientTape:
         if graph is None and warn_none_gradients():
             from .diagnostics import none_gradient_warner
             warn_none = none_gradient_warner(tape)
+        factory = _hooks.factory
         grads = backward(tape.entries, flat_targets, upstream, flat_sources, domain, tape=tape,
-                         consume=not self._persistent, unconnected=unconnected)
+                         consume=not self._persistent, unconnected=unconnected,
+                         on_final=None if factory is None else factory(flat_sources))
         if warn_none is not None:
             warn_none(flat_targets, flat_sources, grads)
         return nest.pack_sequence_as(sources, grads)

@@ -75,7 +75,8 @@ class AggregationMethod:
 
 def backward(records: list, targets: list, upstream: list, sources: list, domain,
              tape=None, stop_ids=frozenset(), consume: bool = False,
-             unconnected: UnconnectedGradients = UnconnectedGradients.NONE) -> list:
+             unconnected: UnconnectedGradients = UnconnectedGradients.NONE,
+             on_final=None) -> list:
     """d(sum of targets)/d(source) for each source, None where unconnected.
 
     Args:
@@ -92,6 +93,11 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
         stop_ids: ids of tensors held constant (`tf.gradients`' stop_gradients).
         consume: release the records (pop them from `records`) as they are used.
         unconnected: ZERO gives zeros shaped like the source where it is unconnected.
+        on_final: None, or `on_final(index, gradient)`, called once per source (its index in
+            `sources`) with its gradient as it is returned: as soon as the loop has
+            processed the last record that touches the source (the rest of the pass may
+            then overlap with whatever the call starts, e.g. communication), else after the
+            loop, in source order.
     """
     target_ids = {t._id for t in targets}
     if tape is None:
@@ -124,7 +130,21 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
     ndarray = np.ndarray
     # A batched domain's gradients never have their input's shape: each is unbroadcast.
     exact = not domain.batched
-    for index in range(len(records) - 1, -1, -1):
+    zero = unconnected is UnconnectedGradients.ZERO
+    indices = range(len(records) - 1, -1, -1)
+    if on_final is not None:
+        final: dict = {}
+
+        def finish(sources_done):
+            """Reports each source of `sources_done` not reported yet, once."""
+            todo = [i for i in sources_done if i not in final]
+            for i, g in zip(todo, _collected([sources[i] for i in todo], source_ids, found,
+                                             pending, domain, zero)):
+                final[i] = g
+                on_final(i, g)
+
+        indices = _reporting(indices, _last_touches(records, sources, source_ids), finish)
+    for index in indices:
         rec = records.pop() if consume else records[index]
         op, inputs, outputs, attrs = rec
         arity = len(inputs)
@@ -188,8 +208,18 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                 g = unbroadcast_to(g, x, arity == 1)
             old = pending.get(x_id)
             pending[x_id] = g if old is None else add(old, g)
-    result = domain.result
-    zero = unconnected is UnconnectedGradients.ZERO
+    if on_final is None:
+        return _collected(sources, source_ids, found, pending, domain, zero)
+    finish(range(len(sources)))
+    return [final[i] for i in range(len(sources))]
+
+
+def _collected(sources: list, source_ids: set, found: dict, pending: dict, domain,
+               zero: bool) -> list:
+    """The gradients of `sources`: what reached each as a recorded output (`found`) plus
+    what is pending for it; zeros (`zero`) or None where nothing did."""
+    deferred, total, add, zeros, result = domain.deferred, domain.total, domain.add, \
+        domain.zeros, domain.result
     gradients = []
     for s in sources:
         s_id = s._id
@@ -204,6 +234,30 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
             g = zeros(s)
         gradients.append(None if g is None else result(g))
     return gradients
+
+
+def _reporting(indices, last_touches: dict, finish):
+    """`indices` (of records, descending), calling `finish` with the sources whose last
+    record the loop has just processed before it takes the next one."""
+    for index in indices:
+        if index + 1 in last_touches:
+            finish(last_touches.pop(index + 1))
+        yield index
+
+
+def _last_touches(records: list, sources: list, source_ids: set) -> dict:
+    """{record index: [source indices]}: the first record (in running order) with each
+    source among its inputs or outputs; the reverse loop processes it last."""
+    first: dict = {}
+    for index, (_, inputs, outputs, _) in enumerate(records):
+        for x in (*inputs, *outputs):
+            if x._id in source_ids and x._id not in first:
+                first[x._id] = index
+    touches: dict = {}
+    for i, s in enumerate(sources):
+        if s._id in first:
+            touches.setdefault(first[s._id], []).append(i)
+    return touches
 
 
 def reachable(records, source_ids: set, trainable_ids=None) -> set:
