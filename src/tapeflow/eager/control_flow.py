@@ -55,7 +55,8 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
     extra = list(values[count:count + captured])
     kept = [[] for _ in keep]
     collected = [[] for _ in range(collect)]
-    body, updates = _in_place_plan(body_fn, count)
+    body, updates, prelude = _in_place_plan(body_fn, count)
+    fed = None  # the body's captured inputs and loop-invariant values, on the first iteration
     for k, _, _ in updates:  # the loop's own copy, which the updates then change
         loop[k] = loop[k].copy()
     owned = {k for k, _, _ in updates}
@@ -64,7 +65,10 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
     while (maximum_iterations is None or i < maximum_iterations) and cond(*loop, *extra)[0]:
         for history, k in zip(kept, keep):
             history.append(loop[k].copy() if k in owned else loop[k])
-        out = body(*loop, *extra)
+        if fed is None:
+            fed = extra if prelude is None else \
+                extra + [_contiguous(v) for v in prelude(*extra)]
+        out = body(*loop, *fed)
         if updates:
             out = _updated(out, updates, count + collect)
         if collect:
@@ -83,15 +87,22 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
               for h, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
 
 
-_in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates)}
+_in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates, prelude)}
 
 
 def _in_place_plan(body_fn, count: int) -> tuple:
-    """The plan a While runs for `body_fn`, and its in-place updates [(loop variable k,
-    update, operand count)]. A loop variable the body gives back written one row
-    (`ta.write(t, x)`, or that write's gradient) is written in its array in place: the plan
-    returns the variable itself there and, after the other outputs, the write's operands,
-    so that a TensorArray of T rows costs O(T) to fill, not a copy of it per row."""
+    """The plan a While runs for `body_fn`, its in-place updates [(loop variable k,
+    update, operand count)] and its prelude (or None).
+
+    A loop variable the body gives back written one row (`ta.write(t, x)`, or that write's
+    gradient) is written in its array in place: the plan returns the variable itself there
+    and, after the other outputs, the write's operands, so that a TensorArray of T rows
+    costs O(T) to fill, not a copy of it per row.
+
+    In a body that changes no state, what depends on no loop variable (a variable read, its
+    transpose) is the prelude: a plan of the captured inputs run once per loop, whose
+    results the body plan takes after the captured inputs (contiguous, as the loop reads
+    them every iteration)."""
     plans = _in_place_plans.setdefault(body_fn, {})
     if count in plans:
         return plans[count]
@@ -107,10 +118,47 @@ def _in_place_plan(body_fn, count: int) -> tuple:
         outputs[k] = body_fn.inputs[k]
         operands += op._inputs[1:]
         updates.append((k, update, len(op._inputs) - 1))
-    plan = Plan(body_fn.graph._ops, body_fn.inputs, outputs + operands, body_fn._always,
-                name=f"{body_fn.name}_in_place") if updates else body_fn._plan
-    plans[count] = plan, updates
-    return plan, updates
+    invariant = _invariant(body_fn, count, outputs + operands)
+    if invariant:
+        captured = body_fn.inputs[count:]
+        prelude = Plan(body_fn.graph._ops, captured, invariant, name=f"{body_fn.name}_prelude")
+        plan = Plan(body_fn.graph._ops, body_fn.inputs + invariant, outputs + operands,
+                    body_fn._always, name=f"{body_fn.name}_hoisted")
+    else:
+        prelude = None
+        plan = Plan(body_fn.graph._ops, body_fn.inputs, outputs + operands, body_fn._always,
+                    name=f"{body_fn.name}_in_place") if updates else body_fn._plan
+    plans[count] = plan, updates, prelude
+    return plan, updates, prelude
+
+
+def _invariant(body_fn, count: int, fetches: list) -> list:
+    """The tensors of a body computed from its captured inputs alone that a loop-dependent
+    operation (or a fetch) reads, when the body runs no stateful operation; else []."""
+    ops = body_fn._plan.ops
+    if any(op._stateful for op in ops):
+        return []
+    variant = {x._id for x in body_fn.inputs[:count]}
+    fixed = {x._id for x in body_fn.inputs[count:]}
+    computed: dict = {}
+    for op in ops:
+        if op.type == "Placeholder" or not op._inputs and not op._outputs:
+            continue
+        if any(x._id in variant for x in op._inputs) or op._control_inputs:
+            variant.update(o._id for o in op._outputs)
+        elif all(o._const is None for o in op._outputs):
+            for o in op._outputs:
+                computed[o._id] = o
+    read = [x for op in ops if any(o._id in variant for o in op._outputs) for x in op._inputs]
+    seen: dict = {}
+    for x in read + list(fetches):
+        if x._id in computed and x._id not in fixed:
+            seen.setdefault(x._id, x)
+    return list(seen.values())
+
+
+def _contiguous(value):
+    return value.copy() if type(value) is np.ndarray and not value.flags.c_contiguous else value
 
 
 def _updated(out: tuple, updates: list, count: int) -> list:
