@@ -145,14 +145,33 @@ def _matmul_error(a, b) -> errors.InvalidArgumentError:
         f"{list(b.shape)} (after transposes); dtypes {a.dtype} and {b.dtype}.")
 
 
-def _sum(x, axis, keepdims):
+_ONES = {np.dtype(np.float32): np.ones(256, np.float32),
+         np.dtype(np.float64): np.ones(256, np.float64)}
+
+
+def _add_reduce(x, axis, keepdims):
+    """np.add.reduce of `x` over `axis` in its own dtype. Many short rows (the last axis of
+    a contiguous float32/float64 array: a layer normalization's, a softmax's) are summed as
+    one product with a vector of ones, which BLAS does several times faster than NumPy's
+    reduction row by row."""
+    ones = _ONES.get(x.dtype)
+    if ones is not None and axis is not None and len(axis) == 1 and \
+            axis[0] in (-1, x.ndim - 1) and \
+            2 <= x.shape[-1] <= ones.size and x.size >= 64 * x.shape[-1] and \
+            x.flags.c_contiguous:
+        total = x.reshape(-1, x.shape[-1]) @ ones[:x.shape[-1]]
+        return total.reshape(x.shape[:-1] + (1,) * keepdims)
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
+def _sum(x, axis, keepdims):
+    return _add_reduce(x, axis, keepdims)
 
 
 def _mean(x, axis, keepdims):
     if x.dtype.kind in "fc":
         count = math.prod([x.shape[a] for a in axis])
-        return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims) / x.dtype.type(count)
+        return _add_reduce(x, axis, keepdims) / x.dtype.type(count)
     count = math.prod([x.shape[a] for a in axis])
     total = np.add.reduce(x, axis=axis, dtype=np.int64, keepdims=keepdims)
     return (np.sign(total) * (np.abs(total) // max(count, 1))).astype(x.dtype)
