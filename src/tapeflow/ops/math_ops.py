@@ -145,23 +145,31 @@ def _matmul_error(a, b) -> errors.InvalidArgumentError:
         f"{list(b.shape)} (after transposes); dtypes {a.dtype} and {b.dtype}.")
 
 
-_ONES = {np.dtype(np.float32): np.ones(256, np.float32),
-         np.dtype(np.float64): np.ones(256, np.float64)}
+@functools.lru_cache(maxsize=64)
+def _ones(size: int, dtype) -> np.ndarray:
+    return np.ones(size, dtype)
 
 
 def _add_reduce(x, axis, keepdims):
-    """np.add.reduce of `x` over `axis` in its own dtype. Many short rows (the last axis of
-    a contiguous float32/float64 array: a layer normalization's, a softmax's) are summed as
-    one product with a vector of ones, which BLAS does several times faster than NumPy's
-    reduction row by row."""
-    ones = _ONES.get(x.dtype)
-    if ones is not None and axis is not None and len(axis) == 1 and \
-            axis[0] in (-1, x.ndim - 1) and \
-            2 <= x.shape[-1] <= ones.size and x.size >= 64 * x.shape[-1] and \
+    """np.add.reduce of `x` over `axis` in its own dtype. Over the last axis alone, or over
+    leading axes, of a contiguous float32/float64 array (a normalization's rows, a bias's
+    gradient) the sum is one product with a vector of ones, which BLAS does several times
+    faster than NumPy's reduction (row by row, or row after row)."""
+    if axis is not None and x.dtype in _BLAS_FLOATS and x.size >= 4096 and \
             x.flags.c_contiguous:
-        total = x.reshape(-1, x.shape[-1]) @ ones[:x.shape[-1]]
-        return total.reshape(x.shape[:-1] + (1,) * keepdims)
+        axes = sorted(a % x.ndim for a in axis)
+        if axes == [x.ndim - 1] and x.shape[-1] <= 256:
+            total = x.reshape(-1, x.shape[-1]) @ _ones(x.shape[-1], x.dtype)
+            return total.reshape(x.shape[:-1] + (1,) * keepdims)
+        if axes == list(range(len(axes))) and len(axes) < x.ndim:
+            rows = math.prod(x.shape[:len(axes)])
+            if rows <= 65536:
+                total = _ones(rows, x.dtype) @ x.reshape(rows, -1)
+                return total.reshape((1,) * len(axes) * keepdims + x.shape[len(axes):])
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _sum(x, axis, keepdims):
