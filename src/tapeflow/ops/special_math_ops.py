@@ -29,7 +29,8 @@ def _einsum(*operands, equation):
             a = first.transpose(perm_a).reshape(shape_a)
             b = second.transpose(perm_b).reshape(shape_b)
             product = np.matmul(a, b).reshape(shape_out)
-            return product if perm_out is None else product.transpose(perm_out)
+            return product if perm_out is None else \
+                np.ascontiguousarray(product.transpose(perm_out))
     return np.einsum(equation, *operands, optimize=len(operands) > 1)
 
 
