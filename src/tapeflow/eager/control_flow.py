@@ -53,8 +53,9 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
                   variables, keep=(), collect=0):
     loop = list(values[:count])
     extra = list(values[count:count + captured])
-    kept = [[] for _ in keep]
-    collected = [[] for _ in range(collect)]
+    trips = _trips.get(body_fn, 0)
+    kept = [_History(trips) for _ in keep]
+    collected = [_History(trips) for _ in range(collect)]
     body, updates, prelude = _in_place_plan(body_fn, count)
     fed = None  # the body's captured inputs and loop-invariant values, on the first iteration
     for k, _, _ in updates:  # the loop's own copy, which the updates then change
@@ -78,13 +79,49 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
         i += 1
     if len(specs) == count:
         return tuple(loop)
+    if keep or collect:
+        _trips[body_fn] = i
     # The loop variables each iteration started from, and the values the body collects,
-    # each stacked once at the end.
+    # each as one array.
     return (*loop, np.asarray(i, np.int32),
-            *[np.stack(h) if h else np.zeros((0,) + np.shape(values[k]), values[k].dtype)
+            *[h.stacked((0,) + np.shape(values[k]), values[k].dtype)
               for h, k in zip(kept, keep)],
-            *[np.stack(h) if h else np.zeros([0 if d is None else d for d in dims], dtype)
+            *[h.stacked([0 if d is None else d for d in dims], dtype)
               for h, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
+
+
+_trips = weakref.WeakKeyDictionary()  # body function: iterations of its last saving run
+
+
+class _History:
+    """The values a loop variable (or a collected value) takes, one per iteration, as one
+    array: written row by row, while still in cache, into an array sized by the iterations
+    of the loop's last run (`size`); kept in a list and stacked at the end where that does
+    not fit (the first run, a longer run, values of changing shapes)."""
+
+    __slots__ = ("rows", "buffer", "count", "size")
+
+    def __init__(self, size: int) -> None:
+        self.rows, self.buffer, self.count, self.size = [], None, 0, size
+
+    def append(self, x) -> None:
+        count, buffer = self.count, self.buffer
+        if count == 0 and self.size and type(x) is np.ndarray:
+            buffer = self.buffer = np.empty((self.size,) + x.shape, x.dtype)
+        if buffer is not None:
+            if count < len(buffer) and type(x) is np.ndarray and \
+                    x.shape == buffer.shape[1:] and x.dtype == buffer.dtype:
+                buffer[count] = x
+                self.count = count + 1
+                return
+            self.rows, self.buffer = list(buffer[:count]), None
+        self.rows.append(x)
+        self.count = count + 1
+
+    def stacked(self, empty_shape, dtype) -> np.ndarray:
+        if self.buffer is not None:
+            return self.buffer[:self.count]
+        return np.stack(self.rows) if self.rows else np.zeros(empty_shape, dtype)
 
 
 _in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates, prelude)}
