@@ -61,7 +61,7 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
     for k, _, _ in updates:  # the loop's own copy, which the updates then change
         loop[k] = loop[k].copy()
     owned = {k for k, _, _ in updates}
-    cond = cond_fn._plan
+    cond, body = cond_fn._plan.inner(), body.inner()
     i = 0
     while (maximum_iterations is None or i < maximum_iterations) and cond(*loop, *extra)[0]:
         for history, k in zip(kept, keep):
