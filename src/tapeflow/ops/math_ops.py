@@ -132,6 +132,10 @@ def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint
             b = b.conj()
     if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
         raise _matmul_error(a, b)
+    if a.ndim > 2 and b.ndim == 2 and not b.flags.c_contiguous and a.flags.c_contiguous:
+        # A stack of products with one transposed matrix (a Dense layer's input gradient):
+        # one product of the stacked rows, much faster than one per matrix of the stack.
+        return (a.reshape(-1, a.shape[-1]) @ b).reshape(a.shape[:-1] + b.shape[-1:])
     return a @ b
 
 
