@@ -367,3 +367,45 @@ def test_while_gradient_with_an_unknown_batch_dimension_is_traced(second_order):
     graph = derivatives.get_concrete_function().graph
     kept = [op for op in graph.get_operations() if op.type == "While" and op.attrs.get("keep")]
     assert kept  # the traced gradient, not the run-time fallback
+
+
+def test_while_gradient_for_trip_counts_that_change_between_runs():
+    # The kept values are written into arrays sized by the previous run's iterations: a
+    # longer, shorter or empty run next still gives every iteration's gradient.
+    w = tf.constant([[0.5, -0.3], [0.2, 0.4]])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def grads(xs):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            steps = tf.shape(xs)[0]
+            _, h = tf.while_loop(lambda t, h: t < steps,
+                                 lambda t, h: (t + 1, tf.tanh(xs[t] + tf.matmul(h, w))),
+                                 (tf.constant(0), tf.ones([1, 2])))
+            loss = tf.reduce_sum(h * h)
+        return tape.gradient(loss, w, unconnected_gradients="zero")
+
+    def eager(xs):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            h = tf.ones([1, 2])
+            for x in xs:
+                h = tf.tanh(x + tf.matmul(h, w))
+            loss = tf.reduce_sum(h * h)
+        return tape.gradient(loss, w, unconnected_gradients="zero").numpy()
+
+    rng = np.random.default_rng(0)
+    for steps in (3, 5, 2, 0, 4):
+        xs = rng.standard_normal((steps, 2)).astype(np.float32)
+        np.testing.assert_allclose(grads(tf.constant(xs)).numpy(), eager(tf.constant(xs)),
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_while_body_error_names_the_node_in_the_body():
+    @tf.function
+    def f(x, i):
+        return tf.while_loop(lambda t, s: t < 3, lambda t, s: (t + 1, s + tf.gather(x, i + t)),
+                             (0, 0.0))[1]
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"node GatherV2"):
+        f(tf.constant([1.0, 2.0, 3.0]), tf.constant(1))

@@ -229,3 +229,18 @@ def test_reduce_euclidean_norm_dtypes_gradient_and_errors():
         tf.math.reduce_euclidean_norm(tf.constant([True]))
     with pytest.raises(errors.InvalidArgumentError, match="dimension 3"):
         tf.math.reduce_euclidean_norm(tf.constant([1.0]), axis=3)
+
+
+@pytest.mark.parametrize("axis", [-1, 2, [0, 1], [1, 0], [0], [0, 1, 2], [1, 2]])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_sum_and_mean_of_many_short_rows_and_of_leading_axes(axis, layout, keepdims):
+    # Large float arrays take a product with ones for these axes (a transposed view's
+    # leading axes in memory order): the same values as NumPy's reduction.
+    base = np.random.default_rng(0).standard_normal((40, 30, 64)).astype(np.float32)
+    x = base if layout == "contiguous" else base.transpose(1, 0, 2)
+    for reduce, numpy in ((tf.reduce_sum, np.sum), (tf.reduce_mean, np.mean)):
+        got = reduce(tf.constant(x), axis=axis, keepdims=keepdims).numpy()
+        want = numpy(x.astype(np.float64), axis=tuple(np.atleast_1d(axis)), keepdims=keepdims)
+        assert got.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-4)

@@ -63,3 +63,18 @@ def test_tensordot_errors():
         tf.tensordot(tf.zeros([2]), tf.zeros([2]), [[0], [0], [0]])
     with pytest.raises(InvalidArgumentError, match="contracted"):
         tf.tensordot(tf.zeros([2, 3]), tf.zeros([2, 3]), 1)
+
+
+@pytest.mark.parametrize("equation", ["aecd,abcd->acbe", "acbe,aecd->abcd", "abcd,aecd->acbe",
+                                      "abc,cde->abde", "abde,abc->cde"])
+def test_einsum_as_one_product_gives_a_contiguous_result(equation):
+    # Attention's products: the operands swap, or the result is copied, so that the
+    # result lies in its own layout.
+    rng = np.random.default_rng(0)
+    sizes = dict(a=2, b=5, c=3, d=4, e=6)
+    lhs = equation.split("->")[0].split(",")
+    operands = [rng.standard_normal([sizes[c] for c in term]).astype(np.float32)
+                for term in lhs]
+    got = tf.einsum(equation, *operands).numpy()
+    assert got.flags.c_contiguous
+    np.testing.assert_allclose(got, np.einsum(equation, *operands), rtol=1e-5, atol=1e-5)

@@ -53,18 +53,23 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
                   variables, keep=(), collect=0):
     loop = list(values[:count])
     extra = list(values[count:count + captured])
-    kept = [[] for _ in keep]
-    collected = [[] for _ in range(collect)]
-    body, updates = _in_place_plan(body_fn, count)
+    trips = _trips.get(body_fn, 0)
+    kept = [_History(trips) for _ in keep]
+    collected = [_History(trips) for _ in range(collect)]
+    body, updates, prelude = _in_place_plan(body_fn, count)
+    fed = None  # the body's captured inputs and loop-invariant values, on the first iteration
     for k, _, _ in updates:  # the loop's own copy, which the updates then change
         loop[k] = loop[k].copy()
     owned = {k for k, _, _ in updates}
-    cond = cond_fn._plan
+    cond, body = cond_fn._plan.inner(), body.inner()
     i = 0
     while (maximum_iterations is None or i < maximum_iterations) and cond(*loop, *extra)[0]:
         for history, k in zip(kept, keep):
             history.append(loop[k].copy() if k in owned else loop[k])
-        out = body(*loop, *extra)
+        if fed is None:
+            fed = extra if prelude is None else \
+                extra + [_contiguous(v) for v in prelude(*extra)]
+        out = body(*loop, *fed)
         if updates:
             out = _updated(out, updates, count + collect)
         if collect:
@@ -74,24 +79,67 @@ def _while_kernel(*values, cond_fn, body_fn, count, captured, maximum_iterations
         i += 1
     if len(specs) == count:
         return tuple(loop)
+    if keep or collect:
+        _trips[body_fn] = i
     # The loop variables each iteration started from, and the values the body collects,
-    # each stacked once at the end.
+    # each as one array.
     return (*loop, np.asarray(i, np.int32),
-            *[np.stack(h) if h else np.zeros((0,) + np.shape(values[k]), values[k].dtype)
+            *[h.stacked((0,) + np.shape(values[k]), values[k].dtype)
               for h, k in zip(kept, keep)],
-            *[np.stack(h) if h else np.zeros([0 if d is None else d for d in dims], dtype)
+            *[h.stacked([0 if d is None else d for d in dims], dtype)
               for h, (dtype, dims) in zip(collected, specs[len(specs) - collect:])])
 
 
-_in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates)}
+_trips = weakref.WeakKeyDictionary()  # body function: iterations of its last saving run
+
+
+class _History:
+    """The values a loop variable (or a collected value) takes, one per iteration, as one
+    array: written row by row, while still in cache, into an array sized by the iterations
+    of the loop's last run (`size`); kept in a list and stacked at the end where that does
+    not fit (the first run, a longer run, values of changing shapes)."""
+
+    __slots__ = ("rows", "buffer", "count", "size")
+
+    def __init__(self, size: int) -> None:
+        self.rows, self.buffer, self.count, self.size = [], None, 0, size
+
+    def append(self, x) -> None:
+        count, buffer = self.count, self.buffer
+        if count == 0 and self.size and type(x) is np.ndarray:
+            buffer = self.buffer = np.empty((self.size,) + x.shape, x.dtype)
+        if buffer is not None:
+            if count < len(buffer) and type(x) is np.ndarray and \
+                    x.shape == buffer.shape[1:] and x.dtype == buffer.dtype:
+                buffer[count] = x
+                self.count = count + 1
+                return
+            self.rows, self.buffer = list(buffer[:count]), None
+        self.rows.append(x)
+        self.count = count + 1
+
+    def stacked(self, empty_shape, dtype) -> np.ndarray:
+        if self.buffer is not None:
+            return self.buffer[:self.count]
+        return np.stack(self.rows) if self.rows else np.zeros(empty_shape, dtype)
+
+
+_in_place_plans = weakref.WeakKeyDictionary()  # body function: {count: (plan, updates, prelude)}
 
 
 def _in_place_plan(body_fn, count: int) -> tuple:
-    """The plan a While runs for `body_fn`, and its in-place updates [(loop variable k,
-    update, operand count)]. A loop variable the body gives back written one row
-    (`ta.write(t, x)`, or that write's gradient) is written in its array in place: the plan
-    returns the variable itself there and, after the other outputs, the write's operands,
-    so that a TensorArray of T rows costs O(T) to fill, not a copy of it per row."""
+    """The plan a While runs for `body_fn`, its in-place updates [(loop variable k,
+    update, operand count)] and its prelude (or None).
+
+    A loop variable the body gives back written one row (`ta.write(t, x)`, or that write's
+    gradient) is written in its array in place: the plan returns the variable itself there
+    and, after the other outputs, the write's operands, so that a TensorArray of T rows
+    costs O(T) to fill, not a copy of it per row.
+
+    In a body that changes no state, what depends on no loop variable (a variable read, its
+    transpose) is the prelude: a plan of the captured inputs run once per loop, whose
+    results the body plan takes after the captured inputs (contiguous, as the loop reads
+    them every iteration)."""
     plans = _in_place_plans.setdefault(body_fn, {})
     if count in plans:
         return plans[count]
@@ -107,10 +155,47 @@ def _in_place_plan(body_fn, count: int) -> tuple:
         outputs[k] = body_fn.inputs[k]
         operands += op._inputs[1:]
         updates.append((k, update, len(op._inputs) - 1))
-    plan = Plan(body_fn.graph._ops, body_fn.inputs, outputs + operands, body_fn._always,
-                name=f"{body_fn.name}_in_place") if updates else body_fn._plan
-    plans[count] = plan, updates
-    return plan, updates
+    invariant = _invariant(body_fn, count, outputs + operands)
+    if invariant:
+        captured = body_fn.inputs[count:]
+        prelude = Plan(body_fn.graph._ops, captured, invariant, name=f"{body_fn.name}_prelude")
+        plan = Plan(body_fn.graph._ops, body_fn.inputs + invariant, outputs + operands,
+                    body_fn._always, name=f"{body_fn.name}_hoisted")
+    else:
+        prelude = None
+        plan = Plan(body_fn.graph._ops, body_fn.inputs, outputs + operands, body_fn._always,
+                    name=f"{body_fn.name}_in_place") if updates else body_fn._plan
+    plans[count] = plan, updates, prelude
+    return plan, updates, prelude
+
+
+def _invariant(body_fn, count: int, fetches: list) -> list:
+    """The tensors of a body computed from its captured inputs alone that a loop-dependent
+    operation (or a fetch) reads, when the body runs no stateful operation; else []."""
+    ops = body_fn._plan.ops
+    if any(op._stateful for op in ops):
+        return []
+    variant = {x._id for x in body_fn.inputs[:count]}
+    fixed = {x._id for x in body_fn.inputs[count:]}
+    computed: dict = {}
+    for op in ops:
+        if op.type == "Placeholder" or not op._inputs and not op._outputs:
+            continue
+        if any(x._id in variant for x in op._inputs) or op._control_inputs:
+            variant.update(o._id for o in op._outputs)
+        elif all(o._const is None for o in op._outputs):
+            for o in op._outputs:
+                computed[o._id] = o
+    read = [x for op in ops if any(o._id in variant for o in op._outputs) for x in op._inputs]
+    seen: dict = {}
+    for x in read + list(fetches):
+        if x._id in computed and x._id not in fixed:
+            seen.setdefault(x._id, x)
+    return list(seen.values())
+
+
+def _contiguous(value):
+    return value.copy() if type(value) is np.ndarray and not value.flags.c_contiguous else value
 
 
 def _updated(out: tuple, updates: list, count: int) -> list:

@@ -171,6 +171,9 @@ def _unfed(op):
     return missing
 
 
+_KERNEL_ERRORS = (errors.OpError, ValueError, TypeError, IndexError, ArithmeticError,
+                  MemoryError)
+
 # Arrays smaller than this are left to the end of the run: freeing them early saves no
 # memory worth a statement.
 _FREE_BYTES = 4096
@@ -324,20 +327,37 @@ class Plan:
             if outer is None and run.writes:
                 _commit(run.writes, run.store)
             return result
-        except errors.OpError as e:
-            op = self._failing_op(e.__traceback__)
-            if e.op is None or not hasattr(e.op, "_op_def"):
-                e.op = op
-                e.message = _with_node(e.message, op)
-            raise
-        except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as e:
-            op = self._failing_op(e.__traceback__)
-            error = kernel_error("plan" if op is None else op.type, e,
-                                 () if op is None else op._inputs)
-            raise type(error)(None, op, _with_node(error.message, op)) from None
+        except _KERNEL_ERRORS as e:
+            self._reraise(e)
         finally:
             if outer is None:
                 run.writes, run.store = None, saved_store
+
+    def inner(self):
+        """A function running this plan on feed values (as `__call__` does) from inside a
+        run in progress, whose state it shares: a loop calls it once per iteration."""
+        if run_state.writes is None or state.graph is not None or state.recorders:
+            return self
+
+        def run_inner(*values):
+            try:
+                return fn(*values)
+            except _KERNEL_ERRORS as e:
+                self._reraise(e)
+        fn = self._fn
+        return run_inner
+
+    def _reraise(self, e):
+        """Raises kernel error `e` naming the node of this plan that raised it."""
+        op = self._failing_op(e.__traceback__)
+        if isinstance(e, errors.OpError):
+            if e.op is None or not hasattr(e.op, "_op_def"):
+                e.op = op
+                e.message = _with_node(e.message, op)
+            raise e
+        error = kernel_error("plan" if op is None else op.type, e,
+                             () if op is None else op._inputs)
+        raise type(error)(None, op, _with_node(error.message, op)) from None
 
     def _failing_op(self, tb):
         op = None

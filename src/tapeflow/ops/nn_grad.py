@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.registry import RegisterGradient
-from .array_ops import ConcatV2, Reshape
+from .array_ops import ConcatV2, Reshape, Transpose
 from .comparison_ops import Less
 from .creation_ops import zero_gradient
 from .math_ops import Abs, Cast, Exp, MatMul, Sigmoid, Sum, Tanh
@@ -139,7 +139,10 @@ def _bias_add_grad(op, g):
 def _lstm_gates_grad(op, dh, dc, dgates):
     _, h_prev, recurrent_kernel, c_prev = op.inputs
     dz, dc_prev = LSTMGatesGrad(op.outputs[2], c_prev, op.outputs[1], dh, dc, dgates)
-    return (dz, MatMul(dz, recurrent_kernel, adjoint_b=True) if op.needs_gradient(1) else None,
+    # dz @ kernel^T through a Transpose node: a loop computes it once, contiguous (a
+    # product with a transposed operand is much slower at these sizes).
+    return (dz, MatMul(dz, Transpose(recurrent_kernel, perm=(1, 0)))
+            if op.needs_gradient(1) else None,
             MatMul(h_prev, dz, adjoint_a=True) if op.needs_gradient(2) else None, dc_prev)
 
 

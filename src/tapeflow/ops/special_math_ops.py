@@ -24,28 +24,42 @@ def _einsum(*operands, equation):
             operands[0].dtype.kind in "fc":
         plan = _as_matmul(equation, operands[0].shape, operands[1].shape)
         if plan is not None:
-            perm_a, shape_a, perm_b, shape_b, shape_out, perm_out = plan
-            a = operands[0].transpose(perm_a).reshape(shape_a)
-            b = operands[1].transpose(perm_b).reshape(shape_b)
-            return np.matmul(a, b).reshape(shape_out).transpose(perm_out)
+            swap, perm_a, shape_a, perm_b, shape_b, shape_out, perm_out = plan
+            first, second = operands[::-1] if swap else operands
+            a = first.transpose(perm_a).reshape(shape_a)
+            b = second.transpose(perm_b).reshape(shape_b)
+            product = np.matmul(a, b).reshape(shape_out)
+            return product if perm_out is None else \
+                np.ascontiguousarray(product.transpose(perm_out))
     return np.einsum(equation, *operands, optimize=len(operands) > 1)
 
 
 @functools.lru_cache(maxsize=512)
 def _as_matmul(equation: str, shape_a: tuple, shape_b: tuple):
     """A two-operand einsum as one batched matmul, worked out once per equation and
-    shapes (NumPy's einsum plans its contraction again on every call): the transposes and
-    shapes (batch, rows, inner) and (batch, inner, columns) of the operands, then the
-    shape and transpose of the product. None where the equation is not such a product
-    (an ellipsis, a repeated subscript, a subscript summed in one operand alone, sizes
-    that broadcast)."""
+    shapes (NumPy's einsum plans its contraction again on every call): whether the
+    operands swap places, the transposes and shapes (batch, rows, inner) and (batch,
+    inner, columns) of the operands, then the shape and transpose (None: none) of the
+    product. The operands swap when that makes the product the result's own layout (no
+    transposed view for the ops that read it). None where the equation is not such a
+    product (an ellipsis, a repeated subscript, a subscript summed in one operand alone,
+    sizes that broadcast)."""
     if "->" not in equation or "." in equation:
         return None
     lhs, out = equation.split("->")
     terms = lhs.split(",")
     if len(terms) != 2:
         return None
-    ta, tb = terms
+    plan = _matmul_plan(*terms, out, shape_a, shape_b)
+    if plan is not None and plan[-1] is not None:
+        swapped = _matmul_plan(*terms[::-1], out, shape_b, shape_a)
+        if swapped[-1] is None:
+            return (True, *swapped)
+    return None if plan is None else (False, *plan)
+
+
+def _matmul_plan(ta: str, tb: str, out: str, shape_a: tuple, shape_b: tuple):
+    """`_as_matmul` for the operands in this order."""
     if any(len(set(t)) != len(t) for t in (ta, tb, out)) or \
             (len(ta), len(tb)) != (len(shape_a), len(shape_b)):
         return None
@@ -61,9 +75,11 @@ def _as_matmul(equation: str, shape_a: tuple, shape_b: tuple):
     n_batch, n_rows, n_inner, n_columns = (math.prod(size[c] for c in group) for group in
                                            (batch, rows, inner, columns))
     product = batch + rows + columns
+    perm_out = [product.index(c) for c in out]
     return ([ta.index(c) for c in batch + rows + inner], (n_batch, n_rows, n_inner),
             [tb.index(c) for c in batch + inner + columns], (n_batch, n_inner, n_columns),
-            tuple(size[c] for c in product), [product.index(c) for c in out])
+            tuple(size[c] for c in product),
+            None if perm_out == list(range(len(out))) else perm_out)
 
 
 def _stacked_equation(attrs: dict) -> dict:
