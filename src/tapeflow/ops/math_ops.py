@@ -22,7 +22,8 @@ from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRA
                                   define_op)
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
-from .op_util import NO_ATTRS, as_input, binary_inputs, hinted_inputs, normalize_axes
+from .op_util import (NO_ATTRS, SCALARS, as_input, binary_inputs, hinted_inputs,
+                      normalize_axes)
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
 # silently promote (sin of an int32) or reinterpret (logical_and of floats).
@@ -346,7 +347,10 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
                     returns: str = "the inputs' dtype", convert=binary_inputs,
                     namespace: str = "math"):
     def fn(x, y, name=None):
-        inputs = convert(op.name, x, y)
+        # `x * 1.01`: the scalar's cached constant, found here without another call.
+        scalar = SCALARS.get((y, x._value.dtype.char)) \
+            if type(x) is Tensor and type(y) is float else None
+        inputs = convert(op.name, x, y) if scalar is None else (x, scalar)
         if inputs[0]._value.dtype.kind not in kinds:
             raise dtype_error(op.name, inputs[0], kinds)
         return execute(op, inputs, NO_ATTRS)

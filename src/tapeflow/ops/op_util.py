@@ -25,8 +25,9 @@ def as_input(x):
 
 
 # Python scalars already converted, by (value, dtype char): tensors are immutable, so one
-# constant serves every `x * 1.01`. Cleared when it grows past a few hundred entries.
-_SCALARS: dict = {}
+# constant serves every `x * 1.01` (the operators look here first). Cleared when it grows
+# past a few hundred entries.
+SCALARS: dict = {}
 
 
 def _like(value, like, op_name: str) -> Tensor:
@@ -35,13 +36,13 @@ def _like(value, like, op_name: str) -> Tensor:
     kind = type(value)
     if kind is float or kind is int:
         key = (value, np_dtype.char)
-        cached = _SCALARS.get(key)
+        cached = SCALARS.get(key)
         if cached is not None:
             return cached
         if np_dtype.kind in "fc" or kind is int and np_dtype.kind in "iu":
-            if len(_SCALARS) > 512:
-                _SCALARS.clear()
-            cached = _SCALARS[key] = Tensor(_scalar_array(value, np_dtype, op_name))
+            if len(SCALARS) > 512:
+                SCALARS.clear()
+            cached = SCALARS[key] = Tensor(_scalar_array(value, np_dtype, op_name))
             return cached
     if CONVERSION_FUNCTIONS and any(isinstance(value, base) for base, _ in CONVERSION_FUNCTIONS):
         return convert_to_tensor(value, like.dtype)
@@ -66,10 +67,6 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         TypeError: Python data that does not fit the other operand's dtype.
     """
     tx = type(x) is Tensor or isinstance(x, (Tensor, Variable))
-    if tx and type(y) is float:  # `x * 1.01`: a cached constant, without another call
-        cached = _SCALARS.get((y, x._value.dtype.char))
-        if cached is not None:
-            return x, cached
     ty = type(y) is Tensor or isinstance(y, (Tensor, Variable))
     if tx and ty:
         if x._value.dtype != y._value.dtype:
