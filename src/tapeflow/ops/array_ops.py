@@ -19,8 +19,8 @@ from ..framework.shape_inference import constant_shape, shape_text
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
-from .op_util import (NO_ATTRS, as_input, binary_inputs, int_value, int_values, known_dims,
-                      normalize_axis, same_dtype_inputs)
+from .op_util import (NO_ATTRS, add_reduce, as_input, binary_inputs, int_value, int_values,
+                      known_dims, normalize_axis, same_dtype_inputs)
 
 # -- kernels ---------------------------------------------------------------------------------
 try:
@@ -228,10 +228,10 @@ def _sum_to_shape(g, shape):
         return g
     lead = g.ndim - len(shape)
     if lead > 0 and g.shape[lead:] == shape:  # broadcast along leading axes only (a bias)
-        return np.add.reduce(g, axis=tuple(range(lead)), dtype=g.dtype)
+        return add_reduce(g, tuple(range(lead)), False)
     axes = broadcast_axes(g.shape, shape)
     if axes:
-        g = np.add.reduce(g, axis=axes, dtype=g.dtype)
+        g = add_reduce(g, axes, False)
     return g.reshape(shape)
 
 

@@ -22,7 +22,7 @@ from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRA
                                   define_op)
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
-from .op_util import (NO_ATTRS, SCALARS, as_input, binary_inputs, hinted_inputs,
+from .op_util import (NO_ATTRS, SCALARS, add_reduce, as_input, binary_inputs, hinted_inputs,
                       normalize_axes)
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
@@ -170,46 +170,10 @@ def _matmul_error(a, b) -> errors.InvalidArgumentError:
         f"{list(b.shape)} (after transposes); dtypes {a.dtype} and {b.dtype}.")
 
 
-@functools.lru_cache(maxsize=64)
-def _ones(size: int, dtype) -> np.ndarray:
-    return np.ones(size, dtype)
-
-
-def _add_reduce(x, axis, keepdims):
-    """np.add.reduce of `x` over `axis` in its own dtype. Over the last axis alone, or over
-    leading axes (in whatever order they lie in memory), of a contiguous float32/float64
-    array (a normalization's rows, a bias's gradient) the sum is one product with a vector
-    of ones, which BLAS does several times faster than NumPy's reduction (row by row, or
-    row after row)."""
-    if axis is not None and x.dtype in _BLAS_FLOATS and x.size >= 4096:
-        axes = sorted(a % x.ndim for a in axis)
-        if axes == [x.ndim - 1] and x.shape[-1] <= 256 and x.flags.c_contiguous:
-            total = x.reshape(-1, x.shape[-1]) @ _ones(x.shape[-1], x.dtype)
-            return total.reshape(x.shape[:-1] + (1,) * keepdims)
-        lead = len(axes)
-        if axes == list(range(lead)) and lead < x.ndim:
-            rows = math.prod(x.shape[:lead])
-            if not x.flags.c_contiguous:  # summed axes in memory order, if that is contiguous
-                x = x.transpose(sorted(range(lead), key=lambda a: -x.strides[a]) +
-                                list(range(lead, x.ndim)))
-            if rows <= 65536 and x.flags.c_contiguous:
-                total = _ones(rows, x.dtype) @ x.reshape(rows, -1)
-                return total.reshape((1,) * lead * keepdims + x.shape[lead:])
-    return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
-
-
-_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-def _sum(x, axis, keepdims):
-    return _add_reduce(x, axis, keepdims)
-
-
 def _mean(x, axis, keepdims):
-    if x.dtype.kind in "fc":
-        count = math.prod([x.shape[a] for a in axis])
-        return _add_reduce(x, axis, keepdims) / x.dtype.type(count)
     count = math.prod([x.shape[a] for a in axis])
+    if x.dtype.kind in "fc":
+        return add_reduce(x, axis, keepdims) / x.dtype.type(count)
     total = np.add.reduce(x, axis=axis, dtype=np.int64, keepdims=keepdims)
     return (np.sign(total) * (np.abs(total) // max(count, 1))).astype(x.dtype)
 
@@ -288,7 +252,7 @@ def _matmul_check(inputs, attrs) -> None:
 
 
 MatMul.shape_fn = _matmul_check
-Sum = define_op("Sum", _sum, family=LINEAR, batching=STACKED)
+Sum = define_op("Sum", add_reduce, family=LINEAR, batching=STACKED)
 Mean = define_op("Mean", _mean, family=LINEAR, batching=STACKED)
 Cast = define_op("Cast", _cast, family=LINEAR, batching=TRANSPARENT)
 

@@ -13,7 +13,9 @@ from ..framework.execute import execute
 from ..framework.registry import ELEMENTWISE, LINEAR, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
 from .array_ops import broadcast_to, squeeze, transpose
-from .math_ops import Sigmoid, Tanh, _add_reduce, add, cast, multiply, reduce_mean, reduce_sum, sqrt, square
+from .math_ops import (Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt,
+                       square)
+from .op_util import add_reduce
 from .special_ops import erfc
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
 
@@ -47,7 +49,7 @@ def _softmax(x, axis):
     else:
         e = x - np.maximum.reduce(x, axis=axis, keepdims=True)
     np.exp(e, out=e)
-    e /= _add_reduce(e, (axis,), True)
+    e /= add_reduce(e, (axis,), True)
     return e
 
 
