@@ -5,8 +5,8 @@ import numpy as np
 
 from ..framework.registry import RegisterGradient, no_gradient
 from . import creation_ops  # noqa: F401  (defines the ops whose rules are below)
-from .array_ops import (BroadcastTo, ConcatV2, MirrorPad, MirrorPadGrad, Pack, RefuseGradient,
-                        Reshape, ReverseV2, Roll, Shape, SplitV, Transpose, Unpack)
+from .array_ops import (BroadcastTo, ConcatV2, MirrorPad, MirrorPadGrad, Pack, Reshape,
+                        ReverseV2, Roll, Shape, SplitV, Transpose, Unpack)
 from .indexing_ops import Slice
 from .math_ops import Sum
 from .op_util import dtype_of, shape_of
@@ -25,8 +25,8 @@ def _identity_grad(op, g):
 
 @RegisterGradient("PreventGradient")
 def _prevent_gradient_grad(op, g):
-    return RefuseGradient(g, message=f"No gradient defined for operation 'PreventGradient': "
-                          f"{op.attrs['message']}")
+    raise LookupError(f"No gradient defined for operation 'PreventGradient': "
+                      f"{op.attrs['message']}")
 
 
 @RegisterGradient("IdentityN")

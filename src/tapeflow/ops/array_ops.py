@@ -150,18 +150,9 @@ def _ensure_shape(x, shape):
 Identity = define_op("Identity", _identity, family=IDENTITY)
 # TF registers no gradient for GuaranteeConst: differentiating through it is a LookupError.
 GuaranteeConst = define_op("GuaranteeConst", _identity, family=IDENTITY)
-# An identity whose gradient is a LookupError when it is computed (TF's prevent_gradient):
-# what a rule wraps a value in when differentiating it further is not supported. The error
-# is an op of the backward pass, so a backward graph that holds it can still be built.
+# An identity whose gradient is a LookupError (TF's prevent_gradient): what a rule wraps a
+# value in when differentiating it further is not supported.
 PreventGradient = define_op("PreventGradient", _prevent_gradient, family=IDENTITY)
-
-
-def _refuse_gradient(g, message):
-    raise LookupError(message)
-
-
-RefuseGradient = define_op("RefuseGradient", _refuse_gradient)
-RefuseGradient.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, inputs[0]._dims)]
 # An identity that checks the shape when it runs (a compiled plan must run it).
 EnsureShape = define_op("EnsureShape", _ensure_shape, family=LINEAR, batching=TRANSPARENT)
 EnsureShape.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype, tuple(

@@ -32,7 +32,6 @@ EXEMPT.update({
     "GuaranteeConst": "tests/ops/test_graph_array_ops.py (no gradient rule, as TF: LookupError)",
     "Assert": "tests/ops/test_check_ops.py (no outputs)",
     "PreventGradient": "tests/ops/test_ctc_ops.py (its gradient is a LookupError by design)",
-    "RefuseGradient": "tests/ops/test_ctc_ops.py (raises LookupError when it runs)",
     "CheckPinned": "tests/ops/test_serving_ops.py (raises InvalidArgumentError when it runs)",
     "Timestamp": "tests/ops/test_timestamp.py (no inputs)",
     "BroadcastArgs": "tests/ops/test_shape_ops.py (integer inputs are never recorded)",
