@@ -14,7 +14,8 @@ case("HistogramFixedWidthBins",
      differentiable=False)
 case("WindowArgmax", lambda x: tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")[1],
      normal(1, 4, 4, 2), differentiable=False)
-# The fused kernel's gradient output is not differentiable (order 1). Two steps of three classes, and a batch of two of four steps: labels of lengths 1 to 2.
+# The fused kernel's gradient output is not differentiable (order 1). Two steps of three
+# classes, and a batch of two of four steps: labels of lengths 1 to 2.
 case("CTCLoss", lambda x: tf.nn.ctc_loss([[1, 2], [2, 0]], x, [2, 1], [4, 3]),
      normal(4, 2, 3), order=1)
 case("CTCLoss", lambda x: tf.nn.ctc_loss([[1, 1]], x, [2], [3], blank_index=2),
