@@ -150,6 +150,7 @@ class _RawDomain(_TensorDomain):
 
     def __init__(self) -> None:
         self.raw_view = OpRecord(None, None, None, None)
+        self.raw_view.memo = {}
 
     as_value = staticmethod(_unwrap)
 

@@ -33,9 +33,12 @@ class OpRecord:
     raw NumPy values when nothing records it; rules are written to work on either.
     `skip_input_indices` (as in TF) names the inputs whose gradient nobody needs, so a
     rule may return None for them without computing it.
+    `memo` is a dict shared by every record of one backward pass over raw arrays (None
+    otherwise), where a rule may keep what it derives from an array that many records
+    share (`op_util.transposed`).
     """
 
-    __slots__ = ("op", "inputs", "outputs", "attrs", "_tensors", "_needed")
+    __slots__ = ("op", "inputs", "outputs", "attrs", "_tensors", "_needed", "memo")
 
     def __init__(self, op, inputs, outputs, attrs: dict) -> None:
         self.op = op
@@ -44,6 +47,7 @@ class OpRecord:
         self.attrs = attrs
         self._tensors = inputs
         self._needed = None
+        self.memo = None
 
     @property
     def type(self) -> str:

@@ -145,16 +145,20 @@ def _sparse_xent(logits, labels):
 
 
 @functools.lru_cache(maxsize=64)
-def _gate_constants(units: int, dtype) -> tuple:
-    """Per column of LSTM pre-activations [4 * units] (gates i, f, c, o): the scale that
-    turns tanh into sigmoid (0.5 on the sigmoid gates, 1 on the candidate), the offset
-    (0.5, 0) and the candidate's indicator (1 on c, 0 elsewhere)."""
-    scale = np.full(4 * units, 0.5, dtype)
-    scale[2 * units:3 * units] = 1
-    offset = np.full(4 * units, 0.5, dtype)
-    offset[2 * units:3 * units] = 0
-    candidate = np.zeros(4 * units, dtype)
-    candidate[2 * units:3 * units] = 1
+def _gate_constants(shape: tuple, dtype) -> tuple:
+    """For LSTM pre-activations of `shape` [..., 4 * units] (gates i, f, c, o), whole arrays
+    of that shape (read-only; an operand of the whole shape costs half as much as a row
+    broadcast): the scale that turns tanh into sigmoid (0.5 on the sigmoid gates, 1 on the
+    candidate), the offset (0.5, 0) and the candidate's indicator (1 on c, 0 elsewhere)."""
+    units = shape[-1] // 4
+    scale = np.full(shape, 0.5, dtype)
+    scale[..., 2 * units:3 * units] = 1
+    offset = np.full(shape, 0.5, dtype)
+    offset[..., 2 * units:3 * units] = 0
+    candidate = np.zeros(shape, dtype)
+    candidate[..., 2 * units:3 * units] = 1
+    for constant in (scale, offset, candidate):
+        constant.flags.writeable = False
     return scale, offset, candidate
 
 
@@ -164,7 +168,7 @@ def _lstm_activations(z):
     every block serves all: sigmoid(x) = (1 + tanh(x / 2)) / 2, exact to rounding (within
     1e-7 of 0 where the sigmoid is below that), in a quarter of a stable sigmoid's time;
     a scale and an offset per column make it four whole-array operations."""
-    scale, offset, _ = _gate_constants(z.shape[-1] // 4, z.dtype)
+    scale, offset, _ = _gate_constants(z.shape, z.dtype)
     z *= scale
     np.tanh(z, out=z)
     z *= scale
@@ -202,7 +206,7 @@ def _lstm_gates_grad(gates, c_prev, c, dh, dc, dgates):
     # (1 - a) (a + [0, 0, 1, 0]).
     slope = 1 - gates
     dz *= slope
-    np.add(gates, _gate_constants(u, gates.dtype)[2], out=slope)
+    np.add(gates, _gate_constants(gates.shape, gates.dtype)[2], out=slope)
     dz *= slope
     d *= f
     return dz, d

@@ -205,6 +205,30 @@ def test_gradients_reach_every_weight_eager_and_in_function(name):
     np.testing.assert_allclose(eager, traced, rtol=1e-6)
 
 
+def test_eager_gradients_follow_in_place_weight_updates():
+    # One eager backward pass transposes the recurrent kernel once for all its steps
+    # (OpRecord.memo); after the optimizer updates the kernel, the next pass must use the
+    # new kernel: each pass agrees with the traced step, which has no memo.
+    layer = L.LSTM(3)
+    x = tf.constant(X)
+    layer(x)
+    optimizer = tf.keras.optimizers.SGD(0.5)
+
+    def grads():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(layer(x) ** 2)
+        return tape.gradient(loss, layer.trainable_weights)
+
+    traced = tf.function(grads)
+    before = layer.cell.recurrent_kernel.numpy().copy()
+    for _ in range(3):
+        got = grads()
+        for g, want in zip(got, traced()):
+            np.testing.assert_allclose(g.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+        optimizer.apply_gradients(zip(got, layer.trainable_weights))
+    assert not np.allclose(before, layer.cell.recurrent_kernel.numpy())
+
+
 def test_config_round_trip():
     layer = L.LSTM(3, return_sequences=True, go_backwards=True, dropout=0.1)
     clone = L.LSTM.from_config(layer.get_config())
