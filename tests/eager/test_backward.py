@@ -1,5 +1,6 @@
-"""The reverse loop's per-source hook (`final_gradient_hooks`): each source's gradient is
-reported once, as soon as the loop has finished it, and is the gradient returned."""
+"""The reverse loop: its per-source hook (`final_gradient_hooks`: each source's gradient is
+reported once, as soon as the loop has finished it, and is the gradient returned) and how it
+sums the gradients reaching one tensor (in place only into arrays nobody else holds)."""
 import numpy as np
 import pytest
 
@@ -94,3 +95,31 @@ def test_a_persistent_tape_reports_every_call_and_no_factory_or_none_means_no_ho
     tape.gradient(loss, [w1])
     assert [[i for i, _ in call] for call in calls] == [[1, 0], [0]]
     assert calls[0][0][1] is first[1] and calls[1][0][1] is second[0]
+
+
+# -- summing -------------------------------------------------------------------------------
+
+def test_a_weight_read_many_times_sums_its_gradients_and_no_array_anyone_holds_changes():
+    # w's gradient is summed over four reads (in place, into the loop's own array); the
+    # upstream arrays, the inputs and the recorded values must stay as they were, so a
+    # persistent tape gives the same gradient twice.
+    x, w0 = X[:, :3].copy(), (np.eye(3) * 0.5 + 0.1).astype("float32")
+    upstream = RNG.normal(size=(4, 3)).astype("float32")
+    kept = [a.copy() for a in (x, w0, upstream)]
+    upstream = [tf.constant(upstream), tf.constant(upstream)]
+    w = tf.Variable(w0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = tf.constant(x)
+        for _ in range(4):
+            y = tf.matmul(y, w)
+        z = y + y
+    first = tape.gradient([z, z], w, output_gradients=upstream).numpy()
+    second = tape.gradient([z, z], w, output_gradients=upstream).numpy()
+    # L = sum(4 upstream * x w^4): dL/dw = sum over k of (x w^k)^T (4 upstream) (w^(3-k))^T.
+    power = np.linalg.matrix_power
+    want = sum((x @ power(w0, k)).T @ (4 * kept[2]) @ power(w0, 3 - k).T for k in range(4))
+    np.testing.assert_allclose(first, want, rtol=1e-5)
+    np.testing.assert_array_equal(second, first)
+    for now, before in zip((x, w0, upstream[0].numpy(), upstream[1].numpy(), w.numpy()),
+                           kept + [kept[2], w0]):
+        np.testing.assert_array_equal(now, before)

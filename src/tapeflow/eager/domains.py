@@ -16,6 +16,8 @@ rules use it too), itself differentiable.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..framework.context import state
@@ -80,9 +82,26 @@ def _sum(old, new):
     return old + new
 
 
+# References to `old` while `_add` runs when only the reverse loop holds it: the pending
+# dict, the loop's variable, `_add`'s parameter and the count's own argument. Counted so on
+# CPython up to 3.13; elsewhere (borrowed references from 3.14) nothing is added in place.
+_LOOP_ONLY = 4
+if sys.implementation.name == "cpython" and sys.version_info < (3, 14):
+    _references = sys.getrefcount
+else:
+    def _references(array) -> int:
+        return -1
+
+
 def _add(old, new):
-    """`_sum`, with two arrays (the raw domain's usual case) added straight away."""
+    """`_sum`, with two arrays (the raw domain's usual case) added straight away: into
+    `old` itself when nothing else can see it (no other reference, not a view; e.g. a
+    recurrent kernel's gradient summed over the steps), else into a new array."""
     if type(old) is np.ndarray and type(new) is np.ndarray:
+        if old.base is None and _references(old) == _LOOP_ONLY and old.shape == new.shape \
+                and old.dtype == new.dtype and old.flags.writeable:
+            old += new
+            return old
         return old + new
     return _sum(old, new)
 
