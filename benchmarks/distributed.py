@@ -8,7 +8,11 @@ allreduce  the sum over 2 ranks of a 10 M-parameter float32 gradient (4 arrays, 
 mlp        one data-parallel training step of the mlp_large case (batch 256, 784-1024-1024-10,
            SGD, tf.function): run by 1 rank on the whole batch, then by 2 ranks on half each,
            with gradients summed over the ranks, in 5 such pairs back to back (the machine's
-           load drifts); the speed-up is the median of the pairs' ratios of medians.
+           load drifts); the speed-up is the median of the pairs' ratios of medians. The same
+           step written by hand in NumPy shows what this machine allows: its gradients summed
+           by one mpi4py `Allreduce`, or reduce-scattered so each rank updates half the
+           weights and all-gathers them (the least communication and update work), or not
+           communicated at all (compute alone; not a correct step).
 
 Usage: python benchmarks/distributed.py [--quick] [allreduce] [mlp]
 (as a worker: python benchmarks/distributed.py --worker KIND ROUNDS)
@@ -112,6 +116,67 @@ def worker_mlp(rounds: int) -> dict:
             "step": _median_time(lambda: step(*part), rounds, barrier)}
 
 
+# How a hand-written step combines the ranks' gradients (see the module docstring).
+NUMPY_SCHEMES = {"numpy-allreduce": "NumPy + mpi4py Allreduce",
+                 "numpy-sharded": "NumPy + reduce-scatter, half update, all-gather",
+                 "numpy-none": "NumPy, no communication"}
+
+
+def worker_numpy(rounds: int, scheme: str) -> dict:
+    """The mlp step by hand: forward, backward and SGD in NumPy on this rank's half of the
+    batch; weights and gradients live in one flat buffer each (no packing copies)."""
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD
+    workers, rank = comm.Get_size(), comm.Get_rank()
+    rng = np.random.default_rng(0)
+    batch, sizes = 256, (784, 1024, 1024, 10)
+    x = rng.standard_normal((batch, sizes[0])).astype(np.float32)
+    y = rng.integers(0, 10, batch)
+    x, y = np.array_split(x, workers)[rank], np.array_split(y, workers)[rank]
+    shapes = [s for fan_in, units in zip(sizes, sizes[1:]) for s in ((fan_in, units), (units,))]
+    total = sum(int(np.prod(s)) for s in shapes)
+    total += -total % workers
+    weights_flat, grads_flat, summed_flat = (np.zeros(total, np.float32) for _ in range(3))
+
+    def views(flat):
+        out, offset = [], 0
+        for shape in shapes:
+            size = int(np.prod(shape))
+            out.append(flat[offset:offset + size].reshape(shape))
+            offset += size
+        return out
+    weights, grads, summed = views(weights_flat), views(grads_flat), views(summed_flat)
+    for w in weights[::2]:
+        w[...] = rng.standard_normal(w.shape) * np.sqrt(2 / w.shape[0])
+    lr, shard = np.float32(0.01), total // workers
+
+    def step():
+        hidden = [x]
+        for i in (0, 2):
+            hidden.append(np.maximum(hidden[-1] @ weights[i] + weights[i + 1], 0))
+        logits = hidden[-1] @ weights[4] + weights[5]
+        p = np.exp(logits - logits.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        p[np.arange(len(y)), y] -= 1
+        g = p / np.float32(batch)
+        for i in (4, 2, 0):
+            np.matmul(hidden[i // 2].T, g, out=grads[i])
+            np.sum(g, axis=0, out=grads[i + 1])
+            if i:
+                g = (g @ weights[i].T) * (hidden[i // 2] > 0)
+        if workers == 1 or scheme == "numpy-none":
+            weights_flat[:] -= lr * grads_flat
+        elif scheme == "numpy-allreduce":
+            comm.Allreduce(grads_flat, summed_flat, op=MPI.SUM)
+            weights_flat[:] -= lr * summed_flat
+        else:
+            mine = summed_flat[:shard]
+            comm.Reduce_scatter_block(grads_flat, mine, op=MPI.SUM)
+            weights_flat[rank * shard:(rank + 1) * shard] -= lr * mine
+            comm.Allgather(MPI.IN_PLACE, weights_flat)
+    return {"workers": workers, "step": _median_time(step, rounds, comm.Barrier)}
+
+
 def launch(kind: str, workers: int, rounds: int) -> dict:
     from tapeflow.distribute import launch as launcher
     command = launcher.worker_command(workers, [os.path.abspath(__file__), "--worker", kind,
@@ -135,17 +200,23 @@ def report(names: list, quick: bool) -> None:
                   f"{result['ratios'][name]:>10.2f}")
     if "mlp" in names:
         load = os.getloadavg()[0]
-        pairs = [(launch("mlp", 1, rounds)["step"], launch("mlp", 2, rounds)["step"])
-                 for _ in range(1 if quick else 5)]
+        runs: dict = {"tapeflow": [], **{scheme: [] for scheme in NUMPY_SCHEMES}}
+        for _ in range(1 if quick else 5):
+            runs["tapeflow"].append((launch("mlp", 1, rounds)["step"],
+                                     launch("mlp", 2, rounds)["step"]))
+            alone = launch("numpy-none", 1, rounds)["step"]
+            for scheme in NUMPY_SCHEMES:
+                runs[scheme].append((alone, launch(scheme, 2, rounds)["step"]))
         print(f"\nmlp: one data-parallel training step of mlp_large (batch 256), median of "
-              f"{rounds}, {len(pairs)} pairs of runs (load {load:.2f} before, "
-              f"{os.getloadavg()[0]:.2f} after)")
-        print(f"  1 process, batch 256       {statistics.median(p[0] for p in pairs) * 1e3:>9.2f} "
-              "ms")
-        print(f"  2 processes, 128 each      {statistics.median(p[1] for p in pairs) * 1e3:>9.2f} "
-              "ms")
-        print(f"  speed-up                   {statistics.median(o / t for o, t in pairs):>9.2f}x"
-              f"  (pairs: {', '.join(f'{o / t:.2f}' for o, t in pairs)})")
+              f"{rounds}, {len(runs['tapeflow'])} rounds of runs (load {load:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after); speed-up: 1 process on 256 / 2 on 128 each")
+        print(f"  {'contender':<50}{'1 process':>11}{'2 processes':>13}{'speed-up':>10}")
+        for name, pairs in runs.items():
+            one = statistics.median(p[0] for p in pairs) * 1e3
+            two = statistics.median(p[1] for p in pairs) * 1e3
+            speed_up = statistics.median(o / t for o, t in pairs)
+            print(f"  {NUMPY_SCHEMES.get(name, name):<50}{one:>8.2f} ms{two:>10.2f} ms"
+                  f"{speed_up:>9.2f}x")
 
 
 def main(argv: list) -> int:
@@ -156,7 +227,8 @@ def main(argv: list) -> int:
     args = parser.parse_args(argv)
     if args.worker:
         kind, rounds = args.worker
-        result = {"allreduce": worker_allreduce, "mlp": worker_mlp}[kind](int(rounds))
+        result = worker_numpy(int(rounds), kind) if kind in NUMPY_SCHEMES else \
+            {"allreduce": worker_allreduce, "mlp": worker_mlp}[kind](int(rounds))
         from tapeflow.distribute import rank
         if rank() == 0:
             print(json.dumps(result))
