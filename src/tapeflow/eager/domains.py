@@ -196,7 +196,20 @@ class _RawDomain(_TensorDomain):
             return rule(view, out_grads[0])
         return rule(view, *out_grads)
 
+    def unbroadcast(self, g, x, single_input: bool = False):
+        if type(g) is not np.ndarray:
+            return super().unbroadcast(g, x, single_input)
+        shape = x._value.shape
+        if g.ndim == len(shape) + 1 and g.shape[1:] == shape and g.size < _SMALL:
+            return np.add.reduce(g, 0, g.dtype)  # a bias's gradient (what Sum would do)
+        return SumToShape.kernel(g, shape)
+
     add = staticmethod(_add)
+
+
+# Below this many elements a sum over the leading axis is NumPy's own reduction (see
+# op_util.add_reduce), called straight away for a bias's gradient.
+_SMALL = 32768
 
 
 TENSOR = _TensorDomain()

@@ -364,6 +364,8 @@ def _spread(op, g, dims):
     x = op.inputs[0]
     if dims is None:
         shape = shape_of(x)
+        if type(x) is np.ndarray and g.size == 1:  # raw arrays, one value (a loss's mean)
+            return np.full(shape, g, g.dtype)
         return BroadcastTo(keep_reduced_dims(g, shape, op.attrs), shape)
     # Unknown dimensions: the reduced axes kept as 1 (-1 for the one unknown axis kept),
     # then a broadcast to the input's shape when the graph runs.
