@@ -104,6 +104,23 @@ def test_mutable_array_updates_in_place_and_copies_on_write(initial):
     assert array.dtype == np.float32 and array.shape == np.shape(initial)
 
 
+@pytest.mark.parametrize("method, op", [("assign_add", np.add), ("assign_sub", np.subtract)])
+def test_assign_add_and_sub_leave_earlier_reads_and_the_delta_alone(method, op):
+    # The update is written into the variable's array only when nothing else holds it.
+    v = tf.Variable([1.0, 2.0])
+    delta = tf.constant([0.5, 4.0])
+    getattr(v, method)(delta)                      # nothing holds the array: in place
+    first = op([1.0, 2.0], [0.5, 4.0])
+    np.testing.assert_array_equal(v.numpy(), first)
+    read = v.read_value()                          # a reader holds it: a new array
+    getattr(v, method)(delta)
+    np.testing.assert_array_equal(read.numpy(), first)
+    np.testing.assert_array_equal(v.numpy(), op(first, [0.5, 4.0]))
+    np.testing.assert_array_equal(delta.numpy(), [0.5, 4.0])
+    getattr(v, method)(v)                          # the variable's own value as delta
+    np.testing.assert_array_equal(v.numpy(), op(op(first, [0.5, 4.0]), op(first, [0.5, 4.0])))
+
+
 def test_variable_creator_scopes_nest_innermost_first():
     calls = []
 

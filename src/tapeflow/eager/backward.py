@@ -19,6 +19,7 @@ import numpy as np
 
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, gradient_rule
+from ..framework.tensor import Tensor
 from .tape import is_trainable
 
 __all__ = ["AggregationMethod", "UnconnectedGradients", "as_unconnected", "backward",
@@ -162,17 +163,22 @@ def backward(records: list, targets: list, upstream: list, sources: list, domain
                 continue
         else:
             out_grads = []
+            arrived = live = False  # a gradient to pass on; an output on a path to a source
             for o in outputs:
-                g = pending.pop(o._id, None)
+                o_id = o._id
+                live = live or o_id in relevant
+                g = pending.pop(o_id, None)
                 if g is not None:
                     if deferred and type(g) is list:
                         g = total(g)
-                    if o._id in source_ids:
-                        found[o._id] = g
-                    if o._id in stop_ids:
+                    if o_id in source_ids:
+                        found[o_id] = g
+                    if o_id in stop_ids:
                         g = None
+                    else:
+                        arrived = True
                 out_grads.append(g)
-            if all(g is None for g in out_grads) or not any(o._id in relevant for o in outputs):
+            if not (arrived and live):
                 continue
         rule = op.grad
         if rule is NO_GRADIENT:
@@ -220,6 +226,7 @@ def _collected(sources: list, source_ids: set, found: dict, pending: dict, domai
     what is pending for it; zeros (`zero`) or None where nothing did."""
     deferred, total, add, zeros, result = domain.deferred, domain.total, domain.add, \
         domain.zeros, domain.result
+    raw = domain.raw  # its arrays become Tensors (as `result` makes them)
     gradients = []
     for s in sources:
         s_id = s._id
@@ -232,7 +239,8 @@ def _collected(sources: list, source_ids: set, found: dict, pending: dict, domai
             g = rest if g is None else total([g, rest]) if deferred else add(g, rest)
         if g is None and zero:
             g = zeros(s)
-        gradients.append(None if g is None else result(g))
+        gradients.append(None if g is None else Tensor(g) if raw and type(g) is np.ndarray
+                         else result(g))
     return gradients
 
 

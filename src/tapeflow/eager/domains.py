@@ -16,10 +16,9 @@ rules use it too), itself differentiable.
 """
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
+from ..framework.allocator import references
 from ..framework.context import state
 from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, aggregate, to_dense
@@ -83,14 +82,8 @@ def _sum(old, new):
 
 
 # References to `old` while `_add` runs when only the reverse loop holds it: the pending
-# dict, the loop's variable, `_add`'s parameter and the count's own argument. Counted so on
-# CPython up to 3.13; elsewhere (borrowed references from 3.14) nothing is added in place.
+# dict, the loop's variable, `_add`'s parameter and the count's own argument.
 _LOOP_ONLY = 4
-if sys.implementation.name == "cpython" and sys.version_info < (3, 14):
-    _references = sys.getrefcount
-else:
-    def _references(array) -> int:
-        return -1
 
 
 def _add(old, new):
@@ -98,7 +91,7 @@ def _add(old, new):
     `old` itself when nothing else can see it (no other reference, not a view; e.g. a
     recurrent kernel's gradient summed over the steps), else into a new array."""
     if type(old) is np.ndarray and type(new) is np.ndarray:
-        if old.base is None and _references(old) == _LOOP_ONLY and old.shape == new.shape \
+        if old.base is None and references(old) == _LOOP_ONLY and old.shape == new.shape \
                 and old.dtype == new.dtype and old.flags.writeable:
             old += new
             return old
@@ -195,6 +188,10 @@ class _RawDomain(_TensorDomain):
         if len(out_grads) == 1:
             return rule(view, out_grads[0])
         return rule(view, *out_grads)
+
+    def zeros(self, output):
+        value = output._value
+        return np.zeros(value.shape, value.dtype)
 
     def unbroadcast(self, g, x, single_input: bool = False):
         if type(g) is not np.ndarray:

@@ -8,6 +8,9 @@ the trim threshold to 256 MiB, as frameworks' caching allocators do: freed memor
 by the next step instead. It changes nothing where the C library has no `mallopt` (not
 glibc), where the user set `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TRIM_THRESHOLD_`, or where
 `TAPEFLOW_SYSTEM_MALLOC` is set.
+
+`references` tells whether an array may be reused in place: only where nothing else holds it
+(a variable's update, a gradient summed by the reverse loop).
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import ctypes
 import os
 import sys
 
-__all__ = ["keep_freed_memory"]
+__all__ = ["keep_freed_memory", "references"]
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -35,3 +38,12 @@ def keep_freed_memory() -> bool:
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     return bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)) and \
         bool(mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD))
+
+
+# The references to an object: exact (sys.getrefcount) on CPython up to 3.13; elsewhere
+# (borrowed references from 3.14, other interpreters) -1, so no array is reused in place.
+if sys.implementation.name == "cpython" and sys.version_info < (3, 14):
+    references = sys.getrefcount
+else:
+    def references(obj) -> int:
+        return -1

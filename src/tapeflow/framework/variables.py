@@ -4,12 +4,12 @@ from __future__ import annotations
 import contextlib
 import enum
 import inspect
-import sys
 import threading
 
 import numpy as np
 
 from . import dtypes, errors
+from .allocator import references
 from .context import state
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
@@ -275,7 +275,7 @@ class Variable(metaclass=_VariableMeta):
             return self._assign_in_graph(state.graph, "AssignAddVariableOp", delta, read_value)
         delta = self._checked_value(delta, "assign_add to")
         with _READ_MODIFY_WRITE:
-            self._value = self._value + delta
+            self._value = self._updated(np.add, delta)
         return self if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
@@ -284,8 +284,20 @@ class Variable(metaclass=_VariableMeta):
             return self._assign_in_graph(state.graph, "AssignSubVariableOp", delta, read_value)
         delta = self._checked_value(delta, "assign_sub to")
         with _READ_MODIFY_WRITE:
-            self._value = self._value - delta
+            self._value = self._updated(np.subtract, delta)
         return self if read_value else None
+
+    def _updated(self, ufunc, delta):
+        """ufunc(value, delta), written into the value's own array when nothing else holds
+        it (a step's update allocates nothing), else into a new one (copy-on-write: a
+        tensor read earlier keeps its value)."""
+        value = self._value
+        # References: the slot, `value` and getrefcount's argument.
+        if type(value) is np.ndarray and references(value) == 3 and value.base is None \
+                and value.flags.writeable and type(delta) is np.ndarray \
+                and delta.dtype == value.dtype and delta.shape == value.shape:
+            return ufunc(value, delta, out=value)
+        return ufunc(value, delta)
 
     def _assign_in_graph(self, graph, op_name: str, value, read_value: bool):
         from .registry import get_op
@@ -312,10 +324,9 @@ class Variable(metaclass=_VariableMeta):
             >>> v.numpy(), before.numpy()
             (array([0.5, 1.5], dtype=float32), array([1., 2.], dtype=float32))
         """
-        # Two references: the slot and getrefcount's argument. Without refcounts, copy.
+        # Two references: the slot and the count's argument. Without exact counts, copy.
         # (A rank-0 result of NumPy arithmetic is a scalar, not an array: copy that too.)
-        if not isinstance(self._value, np.ndarray) \
-                or getattr(sys, "getrefcount", lambda _: 3)(self._value) > 2:
+        if not isinstance(self._value, np.ndarray) or references(self._value) != 2:
             self._value = np.array(self._value)
         return self._value
 

@@ -312,11 +312,19 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
 def binary_function(op, public_name: str, summary: str, kinds: str, example: str, result: str,
                     returns: str = "the inputs' dtype", convert=binary_inputs,
                     namespace: str = "math"):
+    reflected = convert is binary_inputs  # `0.01 * g` converts 0.01 as `g * 0.01` would
+
     def fn(x, y, name=None):
-        # `x * 1.01`: the scalar's cached constant, found here without another call.
-        scalar = SCALARS.get((y, x._value.dtype.char)) \
-            if type(x) is Tensor and type(y) is float else None
-        inputs = convert(op.name, x, y) if scalar is None else (x, scalar)
+        # `x * 1.01` (or `0.01 * g`): the scalar's cached constant, found here without
+        # another call.
+        if type(y) is float and type(x) is Tensor:
+            scalar = SCALARS.get((y, x._value.dtype.char))
+            inputs = convert(op.name, x, y) if scalar is None else (x, scalar)
+        elif reflected and type(x) is float and type(y) is Tensor:
+            scalar = SCALARS.get((x, y._value.dtype.char))
+            inputs = convert(op.name, x, y) if scalar is None else (scalar, y)
+        else:
+            inputs = convert(op.name, x, y)
         if inputs[0]._value.dtype.kind not in kinds:
             raise dtype_error(op.name, inputs[0], kinds)
         return execute(op, inputs, NO_ATTRS)
