@@ -160,6 +160,11 @@ def _matmul_grad(op, g):
     a, b = op.inputs
     attrs = op.attrs
     if not any(attrs.values()):  # the common a @ b
+        if type(g) is np.ndarray and g.ndim == 2 and b.ndim == 2 and g.dtype.kind == "f":
+            # Real matrices over raw arrays (a dense layer's pass): NumPy's product as the
+            # MatMul kernel would compute it, without its checks.
+            return (g @ b.T if op.needs_gradient(0) else None,
+                    a.T @ g if op.needs_gradient(1) else None)
         return (MatMul(g, b, adjoint_b=True) if op.needs_gradient(0) else None,
                 MatMul(a, g, adjoint_a=True) if op.needs_gradient(1) else None)
     transpose_a, transpose_b = attrs.get("transpose_a", False), attrs.get("transpose_b", False)
