@@ -35,7 +35,7 @@ class OpRecord:
     rule may return None for them without computing it.
     `memo` is a dict shared by every record of one backward pass over raw arrays (None
     otherwise), where a rule may keep what it derives from an array that many records
-    share (`op_util.transposed`).
+    share (the LSTM rule's transposed recurrent kernel, `nn_grad._transposed`).
     """
 
     __slots__ = ("op", "inputs", "outputs", "attrs", "_tensors", "_needed", "memo")
