@@ -27,9 +27,6 @@ KNOWN_DIFFERENCES = {
                                                        "SparseReduceSumSparse (LookupError)",
     "SparseValuesScatter[softmax]": "second order: TF's SparseSoftmax gradient is not "
                                     "differentiable again (NotImplementedError)",
-    "GatherNd[SparseTensor * dense row]": "TF's SparseDenseCwiseMul gives the dense operand a "
-                                          "dense gradient; tapeflow's gather gives equal "
-                                          "values as IndexedSlices",
     "Prod[with zeros]": f"second order: {_CUMPROD_AT_ZERO}",
     "Cumprod[two zeros]": _CUMPROD_AT_ZERO,
     **{f"Cumprod[with zeros,exclusive={e},reverse={r}]": _CUMPROD_AT_ZERO

@@ -97,6 +97,21 @@ def test_gradients_reach_values_the_dense_factor_and_a_variable():
     np.testing.assert_allclose(gd.numpy(), [[3.0], [0.0], [6.0]])
 
 
+@pytest.mark.parametrize("row", [[1.0, 2.0, 3.0, 4.0], [2.0]], ids=["row", "one"])
+def test_a_dense_row_factor_gets_a_dense_gradient(row):
+    # As TF's SparseDenseCwiseMul: a Tensor, not IndexedSlices, with each column's values
+    # summed (a broadcast row of one sums them all).
+    d = tf.constant(row)
+    with tf.GradientTape() as tape:
+        tape.watch(d)
+        y = tf.reduce_sum((_st() * d).values)
+    grad = tape.gradient(y, d)
+    assert type(grad) is tf.Tensor
+    by_column = np.zeros(4)
+    np.add.at(by_column, np.asarray(INDICES)[:, 1], [1.0, 2.0])
+    np.testing.assert_allclose(grad.numpy(), by_column if len(row) == 4 else [3.0])
+
+
 def test_spec_describes_shape_and_dtype():
     spec = tf.SparseTensorSpec([None, 4], tf.float32)
     assert repr(spec) == "SparseTensorSpec(TensorShape([None, 4]), tf.float32)"

@@ -159,8 +159,14 @@ def _at_indices(sp: SparseTensor, other, op_name: str):
         raise ValueError(f"{op_name}: the dense operand of shape {other.shape} has a higher rank "
                          f"than the SparseTensor of shape {sp.shape}")
     dims = other.shape.as_list()
-    columns = get_op("GatherV2")(sp.indices, np.arange(own - rank, own), axis=1, batch_dims=0)
+    positions = np.arange(own - rank, own)
     keep = np.array([0 if d == 1 else 1 for d in dims], np.int64)
+    if rank == 1:
+        # Gathered by whole rows, the dense operand's gradient would be IndexedSlices; TF's
+        # SparseDenseCwiseMul gives it a dense one: gather from a column instead.
+        other = get_op("Reshape")(other, (-1, 1))
+        positions, keep = np.array([own - 1, own - 1]), np.array([keep[0], 0], np.int64)
+    columns = get_op("GatherV2")(sp.indices, positions, axis=1, batch_dims=0)
     return get_op("GatherNd")(other, columns * keep)
 
 
