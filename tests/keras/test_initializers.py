@@ -78,6 +78,27 @@ def test_seeded_initializers_repeat_and_unseeded_ones_follow_the_session_seed():
     assert all(np.array_equal(x, y) for x, y in zip(first, again))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_an_int_seed_draws_keras_stream_tfs_stateless_ops_seeded_seed_0(dtype):
+    # Keras 3 draws GlorotUniform(seed=s) as stateless_uniform(seed=[s, 0]) within bounds
+    # made float32 first; the truncated and plain normals with the scale as given.
+    limit = np.float32(math.sqrt(6.0 / (3 + 4)))
+    want = tf.random.stateless_uniform((3, 4), seed=[5, 0], minval=np.asarray(-limit, dtype),
+                                       maxval=np.asarray(limit, dtype), dtype=dtype)
+    got = K.GlorotUniform(seed=5)((3, 4), dtype=dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    want = tf.random.stateless_truncated_normal((4, 3), seed=[9, 0], stddev=math.sqrt(
+        2.0 / 4) / 0.87962566103423978, dtype=dtype)
+    np.testing.assert_array_equal(K.HeNormal(seed=9)((4, 3), dtype=dtype).numpy(),
+                                  want.numpy())
+    want = tf.random.stateless_normal((2, 5), seed=[2 ** 40 % (2 ** 31 - 2), 0], mean=1.0,
+                                      stddev=0.5, dtype=dtype)
+    np.testing.assert_array_equal(K.RandomNormal(1.0, 0.5, seed=2 ** 40)((2, 5), dtype=dtype)
+                                  .numpy(), want.numpy())
+    q = K.Orthogonal(seed=1)((4, 6), dtype=dtype).numpy()
+    assert q.dtype == dtype and np.allclose(q @ q.T, np.eye(4), atol=1e-5)
+
+
 def test_constant_zeros_ones_and_dtypes():
     assert K.Constant(2.5)((2,), dtype="float64").numpy().tolist() == [2.5, 2.5]
     assert K.Zeros()((2, 1), dtype=tf.int64).numpy().dtype == np.int64

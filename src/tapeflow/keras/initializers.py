@@ -1,8 +1,12 @@
 """keras.initializers: starting values for weights, with Keras's formulas.
 
-A seeded initializer returns the same values on every call (as Keras 2 does); an unseeded
-one follows TF's global seed (`tf.random.set_seed`, `keras.utils.set_random_seed`):
-reproducible after it is set, different every run otherwise.
+An initializer seeded with an int returns the same values on every call, Keras 3's own:
+Keras draws them with TF's stateless random ops seeded `[seed, 0]`, which tapeflow computes
+bit for bit (tf.random.stateless_*), so `GlorotUniform(seed=1)` gives the weights Keras
+gives (Orthogonal: to the rounding of the QR decomposition). An unseeded one follows TF's
+global seed (`tf.random.set_seed`, `keras.utils.set_random_seed`): reproducible after it is
+set, different every run otherwise (not Keras's numbers, which come from its own seed
+generators).
 """
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.tensor import Tensor
-from ..ops import init_ops
+from ..framework.graph import init_scope
+from ..ops import init_ops, stateless_random_ops
 from . import backend
 from .naming import by_name
 
@@ -111,33 +116,80 @@ class Constant(Initializer):
         return {"value": self.value}
 
 
+class _Seeded:
+    """Keras 3's draws for an int `seed`: TF's stateless random ops seeded [seed, 0] (the
+    seed reduced modulo 2**31 - 2, as Keras's TF backend casts it), in `dtype`."""
+
+    def __init__(self, seed: int, dtype) -> None:
+        self.seed = [seed % _SEED_MODULUS, 0]
+        self.dtype = dtype
+
+    def uniform(self, shape: tuple, low: float, high: float) -> np.ndarray:
+        # Keras casts the bounds with tf.cast, which makes a Python float float32 first.
+        def cast(bound):
+            return self.dtype.type(np.float32(bound))
+        return self._eager(stateless_random_ops.stateless_uniform, shape, minval=cast(low),
+                           maxval=cast(high))
+
+    def normal(self, shape: tuple, mean: float, stddev: float) -> np.ndarray:
+        return self._eager(stateless_random_ops.stateless_normal, shape, mean=mean,
+                           stddev=stddev)
+
+    def truncated_normal(self, shape: tuple, mean: float, stddev: float) -> np.ndarray:
+        return self._eager(stateless_random_ops.stateless_truncated_normal, shape, mean=mean,
+                           stddev=stddev)
+
+    def _eager(self, draw, shape: tuple, **params) -> np.ndarray:
+        with init_scope():
+            return draw(shape, self.seed, dtype=self.dtype, **params).numpy()
+
+
+class _Generated:
+    """Draws from a NumPy generator (an unseeded initializer's), cast to `dtype`."""
+
+    def __init__(self, rng: np.random.Generator, dtype) -> None:
+        self.rng = rng
+        self.dtype = dtype
+
+    def uniform(self, shape: tuple, low: float, high: float) -> np.ndarray:
+        return self.rng.uniform(low, high, shape).astype(self.dtype)
+
+    def normal(self, shape: tuple, mean: float, stddev: float) -> np.ndarray:
+        return self.rng.normal(mean, stddev, shape).astype(self.dtype)
+
+    def truncated_normal(self, shape: tuple, mean: float, stddev: float) -> np.ndarray:
+        """Normal samples redrawn until all lie within two standard deviations of the mean."""
+        values = self.rng.standard_normal(shape)
+        outside = np.abs(values) > 2.0
+        while outside.any():
+            values[outside] = self.rng.standard_normal(int(outside.sum()))
+            outside = np.abs(values) > 2.0
+        return (mean + stddev * values).astype(self.dtype)
+
+
+# Keras's TF backend reduces an int64 seed modulo int32's largest value less one.
+_SEED_MODULUS = 2**31 - 2
+
+
 class _Random(Initializer):
-    """An initializer drawing from a NumPy generator: fixed by `seed`, else by the global
-    seed."""
+    """An initializer drawing random values: Keras 3's for an int `seed`, else from a NumPy
+    generator that the global seed fixes."""
 
     def __init__(self, seed=None) -> None:
         self.seed = seed
 
     def __call__(self, shape, dtype=None, **kwargs) -> Tensor:
-        dtype = _float_dtype(dtype, type(self).__name__)
-        return _allocated(self, lambda: self._sample(backend.rng(self.seed),
-                                                     _shape(shape)).astype(dtype))
+        dtype = np.dtype(_float_dtype(dtype, type(self).__name__))
+        seeded = isinstance(self.seed, (int, np.integer)) and not isinstance(self.seed, bool)
+        draws = _Seeded(int(self.seed), dtype) if seeded else \
+            _Generated(backend.rng(self.seed), dtype)
+        return _allocated(self, lambda: self._sample(draws, _shape(shape)))
 
-    def _sample(self, rng: np.random.Generator, shape: tuple) -> np.ndarray:
+    def _sample(self, draws, shape: tuple) -> np.ndarray:
         raise NotImplementedError
 
     def get_config(self) -> dict:
         return {"seed": self.seed}
-
-
-def _truncated_normal(rng: np.random.Generator, shape: tuple, mean: float, stddev: float):
-    """Normal samples redrawn until all lie within two standard deviations of the mean."""
-    values = rng.standard_normal(shape)
-    outside = np.abs(values) > 2.0
-    while outside.any():
-        values[outside] = rng.standard_normal(int(outside.sum()))
-        outside = np.abs(values) > 2.0
-    return mean + stddev * values
 
 
 class RandomNormal(_Random):
@@ -154,8 +206,8 @@ class RandomNormal(_Random):
         self.mean = mean
         self.stddev = stddev
 
-    def _sample(self, rng, shape):
-        return rng.normal(self.mean, self.stddev, shape)
+    def _sample(self, draws, shape):
+        return draws.normal(shape, self.mean, self.stddev)
 
     def get_config(self) -> dict:
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
@@ -171,8 +223,8 @@ class TruncatedNormal(RandomNormal):
         True
     """
 
-    def _sample(self, rng, shape):
-        return _truncated_normal(rng, shape, self.mean, self.stddev)
+    def _sample(self, draws, shape):
+        return draws.truncated_normal(shape, self.mean, self.stddev)
 
 
 class RandomUniform(_Random):
@@ -190,8 +242,8 @@ class RandomUniform(_Random):
         self.minval = minval
         self.maxval = maxval
 
-    def _sample(self, rng, shape):
-        return rng.uniform(self.minval, self.maxval, shape)
+    def _sample(self, draws, shape):
+        return draws.uniform(shape, self.minval, self.maxval)
 
     def get_config(self) -> dict:
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
@@ -233,16 +285,16 @@ class VarianceScaling(_Random):
         self.mode = mode
         self.distribution = distribution
 
-    def _sample(self, rng, shape):
+    def _sample(self, draws, shape):
         fan_in, fan_out = compute_fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, n)
         if self.distribution == "truncated_normal":
-            return _truncated_normal(rng, shape, 0.0, math.sqrt(scale) / _TRUNCATED_STDDEV)
+            return draws.truncated_normal(shape, 0.0, math.sqrt(scale) / _TRUNCATED_STDDEV)
         if self.distribution == "untruncated_normal":
-            return rng.normal(0.0, math.sqrt(scale), shape)
+            return draws.normal(shape, 0.0, math.sqrt(scale))
         limit = math.sqrt(3.0 * scale)
-        return rng.uniform(-limit, limit, shape)
+        return draws.uniform(shape, -limit, limit)
 
     def get_config(self) -> dict:
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
@@ -297,17 +349,17 @@ class Orthogonal(_Random):
         super().__init__(seed)
         self.gain = gain
 
-    def _sample(self, rng, shape):
+    def _sample(self, draws, shape):
         if len(shape) < 2:
             raise ValueError("The tensor to initialize must be at least two-dimensional. "
                              f"Received: shape={shape} of rank {len(shape)}.")
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
-        flat = rng.standard_normal((max(rows, cols), min(rows, cols)))
+        flat = draws.normal((max(rows, cols), min(rows, cols)), 0.0, 1.0)
         q, r = np.linalg.qr(flat)
         q = q * np.sign(np.diag(r))
         if rows < cols:
             q = q.T
-        return self.gain * q.reshape(shape)
+        return (self.gain * q.reshape(shape)).astype(draws.dtype)
 
     def get_config(self) -> dict:
         return {"gain": self.gain, "seed": self.seed}
