@@ -16,6 +16,11 @@ def test_fans_of_dense_and_conv_kernels():
     assert compute_fans((5,)) == (5, 5)
     assert compute_fans((4, 3)) == (4, 3)
     assert compute_fans((3, 3, 2, 8)) == (18, 72)      # receptive field 9
+    assert compute_fans((4, 2, 5), [0, 1], [2]) == (8, 5)   # an EinsumDense kernel's axes
+    assert compute_fans((4, 2, 5), [0], None) == (8, 20)    # both or neither
+    init = K.HeUniform(seed=1, input_axes=[0, 1], output_axes=[2])
+    assert np.abs(init((4, 2, 5)).numpy()).max() <= math.sqrt(6 / 8)
+    assert init.get_config() == {"seed": 1, "input_axes": [0, 1], "output_axes": [2]}
 
 
 @pytest.mark.parametrize("cls, limit", [

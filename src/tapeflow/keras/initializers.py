@@ -40,8 +40,13 @@ def _shape(shape) -> tuple:
     return tuple(int(d) for d in getattr(shape, "as_list", lambda: shape)())
 
 
-def compute_fans(shape: tuple) -> tuple:
-    """(fan_in, fan_out) of a weight shape; convolution kernels count the receptive field."""
+def compute_fans(shape: tuple, input_axes=None, output_axes=None) -> tuple:
+    """(fan_in, fan_out) of a weight shape; convolution kernels count the receptive field.
+    With both `input_axes` and `output_axes` (an EinsumDense kernel's), the products of
+    the sizes along them."""
+    if input_axes is not None and output_axes is not None:
+        return (int(np.prod([shape[a] for a in input_axes])),
+                int(np.prod([shape[a] for a in output_axes])))
     if len(shape) < 1:
         return 1, 1
     if len(shape) == 1:
@@ -254,7 +259,8 @@ class VarianceScaling(_Random):
 
     'truncated_normal' draws with stddev sqrt(scale / n) / 0.8796 (the truncation's
     correction), 'untruncated_normal' with sqrt(scale / n), and 'uniform' within
-    +-sqrt(3 * scale / n).
+    +-sqrt(3 * scale / n). `input_axes` and `output_axes` (both, or neither) name the
+    axes whose sizes multiply to the fans (see `compute_fans`).
 
     Raises:
         ValueError: a non-positive scale, or an unknown mode or distribution.
@@ -268,8 +274,10 @@ class VarianceScaling(_Random):
     """
 
     def __init__(self, scale: float = 1.0, mode: str = "fan_in",
-                 distribution: str = "truncated_normal", seed=None) -> None:
+                 distribution: str = "truncated_normal", seed=None, input_axes=None,
+                 output_axes=None) -> None:
         super().__init__(seed)
+        self.input_axes, self.output_axes = input_axes, output_axes
         if scale <= 0.0:
             raise ValueError(f"`scale` must be positive. Received: scale={scale}")
         if mode not in ("fan_in", "fan_out", "fan_avg"):
@@ -286,7 +294,7 @@ class VarianceScaling(_Random):
         self.distribution = distribution
 
     def _sample(self, draws, shape):
-        fan_in, fan_out = compute_fans(shape)
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, n)
         if self.distribution == "truncated_normal":
@@ -298,15 +306,18 @@ class VarianceScaling(_Random):
 
     def get_config(self) -> dict:
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-                "seed": self.seed}
+                "seed": self.seed, "input_axes": self.input_axes,
+                "output_axes": self.output_axes}
 
 
 def _variance_scaling(name: str, scale: float, mode: str, distribution: str, summary: str):
-    def __init__(self, seed=None) -> None:
-        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None) -> None:
+        VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes,
+                                 output_axes)
 
     def get_config(self) -> dict:
-        return {"seed": self.seed}
+        return {"seed": self.seed, "input_axes": self.input_axes,
+                "output_axes": self.output_axes}
 
     doc = (f"{summary}\n\n    Example:\n        >>> import tapeflow as tf\n"
            f"        >>> tf.keras.initializers.{name}(seed=0)((4, 3)).dtype\n"
@@ -386,7 +397,7 @@ def get(identifier):
     Example:
         >>> import tapeflow as tf
         >>> tf.keras.initializers.get("he_normal")
-        HeNormal(seed=None)
+        HeNormal(seed=None, input_axes=None, output_axes=None)
     """
     if identifier is None or isinstance(identifier, Initializer):
         return identifier
