@@ -386,6 +386,8 @@ def _spread(op, g, dims):
 @RegisterGradient("Mean")
 def _mean_grad(op, g):
     x = op.inputs[0]
+    if type(x) is np.ndarray and g.size:  # raw arrays: the count is their sizes' ratio
+        return _spread(op, g / (x.size // g.size), None)
     dims = partly_known_dims(x)
     if dims is None:
         shape = shape_of(x)
