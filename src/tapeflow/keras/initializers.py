@@ -421,6 +421,7 @@ def serialize(initializer: Initializer) -> dict:
 zeros, ones, constant = Zeros, Ones, Constant
 random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
 variance_scaling = VarianceScaling
-glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
+glorot_uniform, glorot_normal = GlorotUniform, GlorotNormal
+he_normal, he_uniform = HeNormal, HeUniform
 lecun_normal, lecun_uniform = LecunNormal, LecunUniform
 orthogonal = OrthogonalInitializer = Orthogonal
