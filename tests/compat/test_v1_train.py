@@ -109,6 +109,21 @@ SCHEDULES = [  # (schedule of the step, values at steps 0, 5, 10, 15, 25)
     (lambda s: tf1.train.cosine_decay(1.0, s, 20), [1.0, 0.8535534, 0.5, 0.1464466, 0.0]),
     (lambda s: tf1.train.cosine_decay(1.0, s, 20, alpha=0.5),
      [1.0, 0.9267767, 0.75, 0.5732233, 0.5]),
+    (lambda s: tf1.train.inverse_time_decay(1.0, s, 10, 0.5),
+     [1.0, 0.8, 1 / 1.5, 1 / 1.75, 1 / 2.25]),
+    (lambda s: tf1.train.inverse_time_decay(1.0, s, 10, 0.5, staircase=True),
+     [1.0, 1.0, 1 / 1.5, 1 / 1.5, 0.5]),
+    (lambda s: tf1.train.natural_exp_decay(1.0, s, 10, 0.5),
+     [1.0, 0.7788008, 0.6065307, 0.4723666, 0.2865048]),
+    # periods of 10, 20, 40 steps: steps 10 and 30 restart
+    (lambda s: tf1.train.cosine_decay_restarts(1.0, s, 10), [1.0, 0.5, 1.0, 0.8535534,
+                                                             0.1464466]),
+    (lambda s: tf1.train.cosine_decay_restarts(1.0, s, 10, t_mul=1.0, m_mul=0.5),
+     [1.0, 0.5, 0.5, 0.25, 0.125]),
+    (lambda s: tf1.train.linear_cosine_decay(1.0, s, 20),      # the step clipped at 20
+     [1.001, 0.75 * 0.8535534 + 0.001, 0.251, 0.25 * 0.1464466 + 0.001, 0.001]),
+    (lambda s: tf1.train.noisy_linear_cosine_decay(1.0, s, 20, initial_variance=0.0),
+     [1.001, 0.75 * 0.8535534 + 0.001, 0.251, 0.25 * 0.1464466 + 0.001, 0.001]),
 ]
 
 
@@ -124,6 +139,34 @@ def test_schedules(graph_mode, schedule, expected):
 def test_schedule_errors():
     with pytest.raises(ValueError, match="boundaries"):
         tf1.train.piecewise_constant(0, [1, 2], [1.0])
+    assert tf1.train.piecewise_constant_decay is tf1.train.piecewise_constant
+
+
+def test_noisy_linear_cosine_decay_varies_around_the_linear_cosine(graph_mode):
+    noisy = tf1.train.noisy_linear_cosine_decay(1.0, 5, 20, initial_variance=0.1)
+    plain = tf1.train.linear_cosine_decay(1.0, 5, 20)
+    sess = tf1.Session()
+    draws = np.array([sess.run(noisy) for _ in range(200)])
+    # noise of stddev sqrt(0.1 / 6 ** 0.55) on the linear part, times the cosine 0.854
+    assert len(set(draws.tolist())) > 100
+    np.testing.assert_allclose(draws.mean(), sess.run(plain), atol=0.03)
+    np.testing.assert_allclose(draws.std(), 0.8535534 * np.sqrt(0.1 / 6 ** 0.55), rtol=0.2)
+
+
+@pytest.mark.parametrize("fail", [True, False])
+def test_nan_tensor_hook_raises_or_stops(graph_mode, fail):
+    loss = tf1.placeholder(tf.float32, [])
+    hook = tf1.train.NanTensorHook(loss, fail_on_nan_loss=fail)
+    with tf1.train.MonitoredSession(hooks=[hook]) as sess:
+        sess.run(loss, {loss: 2.0})
+        assert not sess.should_stop()
+        if fail:
+            with pytest.raises(tf1.train.NanLossDuringTrainingError,
+                               match="NaN loss during training"):
+                sess.run(loss, {loss: float("nan")})
+        else:
+            sess.run(loss, {loss: float("nan")})
+            assert sess.should_stop()
 
 
 def test_exponential_moving_average(graph_mode):

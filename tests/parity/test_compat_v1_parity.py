@@ -75,7 +75,18 @@ def schedules_and_averages(v1):
                      v1.train.piecewise_constant(step, [3, 9], [0.3, 0.2, 0.1]),
                      v1.train.polynomial_decay(0.1, step, 12, 0.01, power=0.5),
                      v1.train.polynomial_decay(0.1, step, 12, 0.01, power=2.0, cycle=True),
-                     v1.train.cosine_decay(0.1, step, 12, alpha=0.1)]
+                     v1.train.cosine_decay(0.1, step, 12, alpha=0.1),
+                     v1.train.inverse_time_decay(0.1, step, 7, 0.6),
+                     v1.train.inverse_time_decay(0.1, step, 7, 0.6, staircase=True),
+                     v1.train.natural_exp_decay(0.1, step, 7, 0.6),
+                     v1.train.natural_exp_decay(0.1, step, 7, 0.6, staircase=True),
+                     v1.train.piecewise_constant_decay(step, [3, 9], [0.3, 0.2, 0.1]),
+                     v1.train.cosine_decay_restarts(0.1, step, 4, m_mul=0.7, alpha=0.1),
+                     v1.train.cosine_decay_restarts(0.1, step, 3, t_mul=1.0, m_mul=0.5),
+                     v1.train.cosine_decay_restarts(0.1, step, 2, t_mul=3.0),
+                     v1.train.linear_cosine_decay(0.1, step, 12, num_periods=1.5, alpha=0.2,
+                                                  beta=0.01),
+                     v1.train.noisy_linear_cosine_decay(0.1, step, 12, initial_variance=0.0)]
         w = v1.get_variable("w", initializer=v1.constant([1.0, -2.0]))
         global_step = v1.train.get_or_create_global_step()
         ema = v1.train.ExponentialMovingAverage(0.8, num_updates=global_step)

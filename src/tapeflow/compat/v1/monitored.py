@@ -11,6 +11,8 @@ import logging
 import os
 import time
 
+import numpy as np
+
 import tapeflow as tf
 
 from ...client.session import Session
@@ -20,7 +22,8 @@ from .saver import Saver
 from .schedules import get_global_step
 
 __all__ = ["SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
-           "StopAtStepHook", "CheckpointSaverHook", "LoggingTensorHook", "SecondOrStepTimer",
+           "StopAtStepHook", "CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook",
+           "NanLossDuringTrainingError", "SecondOrStepTimer",
            "Scaffold", "ChiefSessionCreator", "MonitoredTrainingSession", "MonitoredSession"]
 
 _logger = logging.getLogger("tapeflow")
@@ -147,6 +150,45 @@ class StopAtStepHook(SessionRunHook):
         if int(run_values.results) + 1 >= self._last_step:
             if int(run_context.session.run(self._global_step)) >= self._last_step:
                 run_context.request_stop()
+
+
+class NanLossDuringTrainingError(RuntimeError):
+    """The loss a `NanTensorHook` watches became NaN."""
+
+    def __str__(self) -> str:
+        return "NaN loss during training."
+
+
+class NanTensorHook(SessionRunHook):
+    """Watches `loss_tensor` at every run: when it is NaN, logs "Model diverged with loss =
+    NaN." and raises NanLossDuringTrainingError (`fail_on_nan_loss`, the default) or asks the
+    loop to stop.
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     loss = tf1.placeholder(tf1.float32, [])
+        ...     hook = tf1.train.NanTensorHook(loss, fail_on_nan_loss=False)
+        ...     with tf1.train.MonitoredSession(hooks=[hook]) as sess:
+        ...         _ = sess.run(loss, feed_dict={loss: 1.0})
+        ...         _ = sess.run(loss, feed_dict={loss: float("nan")})
+        ...         print(sess.should_stop())
+        True
+    """
+
+    def __init__(self, loss_tensor, fail_on_nan_loss=True) -> None:
+        self._loss_tensor, self._fail_on_nan_loss = loss_tensor, fail_on_nan_loss
+
+    def before_run(self, run_context):
+        return SessionRunArgs(self._loss_tensor)
+
+    def after_run(self, run_context, run_values) -> None:
+        if np.isnan(run_values.results):
+            if self._fail_on_nan_loss:
+                _logger.error("Model diverged with loss = NaN.")
+                raise NanLossDuringTrainingError
+            _logger.warning("Model diverged with loss = NaN.")
+            run_context.request_stop()
 
 
 class CheckpointSaverHook(SessionRunHook):

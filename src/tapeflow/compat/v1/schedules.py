@@ -15,7 +15,9 @@ from ...framework.graph import GraphKeys, get_default_graph
 from .scopes import absolute_name_scope
 
 __all__ = ["get_global_step", "create_global_step", "get_or_create_global_step",
-           "exponential_decay", "piecewise_constant", "polynomial_decay", "cosine_decay",
+           "exponential_decay", "natural_exp_decay", "inverse_time_decay", "piecewise_constant",
+           "piecewise_constant_decay", "polynomial_decay", "cosine_decay",
+           "cosine_decay_restarts", "linear_cosine_decay", "noisy_linear_cosine_decay",
            "ExponentialMovingAverage"]
 
 
@@ -72,6 +74,17 @@ def _step(learning_rate, global_step):
     return rate, tf.cast(global_step, rate.dtype)
 
 
+def _exponential(learning_rate, global_step, decay_steps, base, staircase, name):
+    """learning_rate * base() ^ (global_step / decay_steps), floored with `staircase`."""
+    def compute():
+        rate, step = _step(learning_rate, global_step)
+        p = step / tf.cast(decay_steps, rate.dtype)
+        if staircase:
+            p = tf.floor(p)
+        return tf.multiply(rate, tf.pow(tf.cast(base(), rate.dtype), p), name=name)
+    return _schedule(compute)
+
+
 def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
                       name=None):
     """learning_rate * decay_rate ^ (global_step / decay_steps) (the exponent floored with
@@ -84,12 +97,46 @@ def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, stair
         ...     print(round(float(tf1.Session().run(lr)), 6))
         0.025
     """
+    return _exponential(learning_rate, global_step, decay_steps, lambda: decay_rate,
+                        staircase, name)
+
+
+def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
+                      name=None):
+    """learning_rate * exp(-decay_rate * global_step / decay_steps) (the quotient floored
+    with `staircase`): `exponential_decay` with the base exp(-decay_rate), computed as TF
+    does (in float32 for a Python number).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     lr = tf1.train.natural_exp_decay(1.0, 10, 10, 0.5)
+        ...     print(round(float(tf1.Session().run(lr)), 6))
+        0.606531
+    """
+    return _exponential(learning_rate, global_step, decay_steps,
+                        lambda: tf.exp(tf.negative(tf.convert_to_tensor(decay_rate))),
+                        staircase, name)
+
+
+def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
+                       name=None):
+    """learning_rate / (1 + decay_rate * global_step / decay_steps) (the quotient floored
+    with `staircase`).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     lr = tf1.train.inverse_time_decay(0.1, 10, 10, 0.5)
+        ...     print(round(float(tf1.Session().run(lr)), 6))
+        0.066667
+    """
     def compute():
         rate, step = _step(learning_rate, global_step)
         p = step / tf.cast(decay_steps, rate.dtype)
         if staircase:
             p = tf.floor(p)
-        return tf.multiply(rate, tf.pow(tf.cast(decay_rate, rate.dtype), p), name=name)
+        return tf.divide(rate, 1.0 + tf.cast(decay_rate, rate.dtype) * p, name=name)
     return _schedule(compute)
 
 
@@ -167,6 +214,98 @@ def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
         decayed = (1.0 - alpha) * cosine + alpha
         return tf.multiply(rate, decayed, name=name)
     return _schedule(compute)
+
+
+piecewise_constant_decay = piecewise_constant
+
+
+def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                          alpha=0.0, name=None):
+    """Cosine decay with warm restarts (SGDR): each period `t_mul` times as long as the one
+    before and starting from `m_mul` times its rate, decaying to `alpha` times it (step 20
+    below is halfway through the second period, steps 10 to 30).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     lrs = [tf1.train.cosine_decay_restarts(1.0, s, 10) for s in (5, 10, 20)]
+        ...     print([round(float(v), 6) for v in tf1.Session().run(lrs)])
+        [0.5, 1.0, 0.5]
+    """
+    def compute():
+        rate, step = _step(learning_rate, global_step)
+        dtype = rate.dtype
+        fraction = step / tf.cast(first_decay_steps, dtype)
+        t, m = tf.cast(t_mul, dtype), tf.cast(m_mul, dtype)
+        if float(t_mul) == 1.0:
+            restart = tf.floor(fraction)
+            fraction = fraction - restart
+        else:
+            # Periods 1, t, t^2, ...: the restart whose geometric sum the fraction has passed.
+            restart = tf.floor(tf.math.log(1.0 - fraction * (1.0 - t)) / tf.math.log(t))
+            done = (1.0 - tf.pow(t, restart)) / (1.0 - t)
+            fraction = (fraction - done) / tf.pow(t, restart)
+        cosine = 0.5 * tf.pow(m, restart) * (1.0 + tf.cos(tf.constant(math.pi, dtype) *
+                                                         fraction))
+        alpha_ = tf.cast(alpha, dtype)
+        return tf.multiply(rate, (1 - alpha_) * cosine + alpha_, name=name)
+    return _schedule(compute)
+
+
+def _linear_cosine(learning_rate, global_step, decay_steps, num_periods, alpha, beta, name,
+                   noise=None):
+    """TF's linear cosine decay; `noise(step, linear)` adds to the linear part."""
+    def compute():
+        rate, step = _step(learning_rate, global_step)
+        dtype = rate.dtype
+        steps = tf.cast(decay_steps, dtype)
+        step = tf.minimum(step, steps)
+        linear = (steps - step) / steps
+        if noise is not None:
+            linear = linear + noise(step, linear)
+        fraction = 2.0 * tf.cast(num_periods, dtype) * (step / steps)
+        cosine = 0.5 * (1.0 + tf.cos(tf.constant(math.pi, dtype) * fraction))
+        decayed = (tf.cast(alpha, dtype) + linear) * cosine + tf.cast(beta, dtype)
+        return tf.multiply(rate, decayed, name=name)
+    return _schedule(compute)
+
+
+def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0,
+                        beta=0.001, name=None):
+    """learning_rate * ((alpha + linear) * cosine + beta), where linear falls from 1 to 0
+    and cosine makes `num_periods` periods over decay_steps (the step clipped there).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     lr = tf1.train.linear_cosine_decay(1.0, 5, 10)
+        ...     print(round(float(tf1.Session().run(lr)), 6))
+        0.251
+    """
+    return _linear_cosine(learning_rate, global_step, decay_steps, num_periods, alpha, beta,
+                          name)
+
+
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0,
+                              variance_decay=0.55, num_periods=0.5, alpha=0.0, beta=0.001,
+                              name=None):
+    """`linear_cosine_decay` with normal noise added to its linear part, of variance
+    initial_variance / (1 + step) ^ variance_decay (a draw per evaluation).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     lr = tf1.train.noisy_linear_cosine_decay(1.0, 10, 10)
+        ...     print(round(float(tf1.Session().run(lr)), 6))   # cosine 0 at the end
+        0.001
+    """
+    def noise(step, linear):
+        dtype = linear.dtype
+        variance = tf.cast(initial_variance, dtype) / tf.pow(1.0 + step, tf.cast(
+            variance_decay, dtype))
+        return tf.random.normal(tf.shape(linear), stddev=tf.sqrt(variance), dtype=dtype)
+    return _linear_cosine(learning_rate, global_step, decay_steps, num_periods, alpha, beta,
+                          name, noise)
 
 
 # -- moving averages ---------------------------------------------------------------------
