@@ -183,10 +183,22 @@ def test_exponential_moving_average(graph_mode):
     sess.run(w.assign(10.0))
     sess.run(update)  # decay min(0.9, 1/10)
     assert sess.run(shadow) == pytest.approx(9.0)
-    with pytest.raises(ValueError, match="already computed"):
-        ema.apply([w])
+    again = ema.apply([w])          # as TF 2.21: the same shadow, updated again
+    assert ema.average(w) is shadow and len(tf1.global_variables()) == 3
+    sess.run(again)                  # decay still 1/10 (n = 0): 9 + 0.9 * (10 - 9)
+    assert sess.run(shadow) == pytest.approx(9.9)
     with pytest.raises(TypeError, match="float"):
         ema.apply([tf1.Variable(1, name="i")])
+
+
+def test_exponential_moving_average_executing_eagerly():
+    w = tf.Variable([1.0, 2.0], dtype=tf.float64)
+    ema = tf.train.ExponentialMovingAverage(0.75)
+    assert ema.apply([w]) is None
+    np.testing.assert_array_equal(ema.average(w).numpy(), [1.0, 2.0])
+    w.assign([5.0, 2.0])
+    ema.apply([w, w])                # listed twice: updated twice, as TF
+    np.testing.assert_allclose(ema.average(w).numpy(), [1.0 + 4 * (1 - 0.75 ** 2), 2.0])
 
 
 def test_saver_round_trip_and_max_to_keep(graph_mode, tmp_path):
@@ -338,3 +350,36 @@ def test_sparse_gradients_leave_untouched_rows_alone(graph_mode):
     np.testing.assert_allclose(sess.run(emb), [[0.8, 0.8], [0.8, 0.8], [1.0, 1.0]], rtol=1e-6)
     np.testing.assert_allclose(sess.run(optimizer.get_slot(emb, "momentum")),
                                [[2.0, 2.0], [2.0, 2.0], [0.0, 0.0]])
+
+
+def test_global_step_value_and_checks(graph_mode):
+    step = tf1.train.get_or_create_global_step()
+    sess = tf1.Session()
+    sess.run(tf1.global_variables_initializer())
+    sess.run(step.assign_add(3))
+    assert tf1.train.global_step(sess, step) == 3
+    tf1.train.assert_global_step(step)
+    tf1.train.assert_global_step(tf1.placeholder(tf.int32, None))   # shape unknown: fine
+    for bad, message in ((1.0, "must be a Variable or Tensor"),
+                         (tf1.Variable(0.0), "does not have integer type"),
+                         (tf1.Variable([1, 2]), "is not scalar")):
+        with pytest.raises(TypeError, match=message):
+            tf1.train.assert_global_step(bad)
+
+
+def test_global_step_executing_eagerly():
+    step = tf.Variable(7, dtype=tf.int64)
+    assert tf1.train.global_step(None, step) == 7
+
+
+def test_final_ops_and_feed_fn_hooks(graph_mode):
+    x = tf1.placeholder(tf.float32, [])
+    total = tf1.Variable(0.0)
+    add = total.assign_add(x)
+    fed = iter([1.0, 2.0, 3.0])
+    final = tf1.train.FinalOpsHook({"total": total * 10.0})
+    hooks = [tf1.train.FeedFnHook(lambda: {x: next(fed)}), final]
+    with tf1.train.MonitoredSession(hooks=hooks) as sess:
+        for _ in range(3):
+            sess.run(add)
+    assert final.final_ops_values == {"total": 60.0}

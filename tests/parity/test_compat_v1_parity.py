@@ -4,6 +4,7 @@ order), schedules and moving averages; the same TF1 code runs on both libraries.
 import numpy as np
 import pytest
 
+import tapeflow
 import tapeflow.compat.v1 as tapeflow_v1
 
 pytestmark = pytest.mark.parity
@@ -201,6 +202,29 @@ def layers_losses_metrics(v1, layers):
             inference = sess.run(logits, {x: images, training: False})
             metrics = [sess.run([accuracy[1], mean[1]], feed) for _ in range(2)]
         return [first, after, inference, metrics], names
+
+
+def eager_moving_averages(module):
+    """An eager ExponentialMovingAverage applied three times (a variable listed twice), in
+    float32 and float64, with and without num_updates."""
+    out = []
+    for dtype in ("float32", "float64"):
+        for num_updates in (None, 3):
+            w = module.Variable(np.array([1.0, 2.0], dtype))
+            ema = module.train.ExponentialMovingAverage(0.9, num_updates=num_updates)
+            ema.apply([w])
+            out.append(ema.average(w).numpy().copy())
+            for value in ([3.0, 0.0], [5.0, 1.0]):
+                w.assign(np.array(value, dtype))
+                ema.apply([w, w])
+                out.append(ema.average(w).numpy().copy())
+    return out
+
+
+def test_eager_moving_average_matches(tensorflow):
+    for ours, theirs in zip(eager_moving_averages(tapeflow), eager_moving_averages(tensorflow)):
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(ours, theirs)
 
 
 def test_layers_losses_and_metrics_match(tensorflow):

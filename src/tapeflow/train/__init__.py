@@ -1,6 +1,16 @@
-"""tf.train: object-based checkpoints."""
+"""tf.train: object-based checkpoints, reading them, and moving averages."""
 from .checkpoint import (Checkpoint, CheckpointManager, get_checkpoint_state, latest_checkpoint,
                          list_variables, load_variable)
+from .checkpoint_utils import CheckpointOptions, checkpoints_iterator, load_checkpoint
 
-__all__ = ["Checkpoint", "CheckpointManager", "get_checkpoint_state", "latest_checkpoint",
-           "list_variables", "load_variable"]
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "ExponentialMovingAverage",
+           "checkpoints_iterator", "get_checkpoint_state", "latest_checkpoint",
+           "list_variables", "load_checkpoint", "load_variable"]
+
+
+def __getattr__(name: str):
+    # TF1's moving average (tf.train's is the same class) loads with compat.v1, on first use.
+    if name == "ExponentialMovingAverage":
+        from ..compat.v1.schedules import ExponentialMovingAverage
+        return ExponentialMovingAverage
+    raise AttributeError(f"module 'tapeflow.train' has no attribute {name!r}")

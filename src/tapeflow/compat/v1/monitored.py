@@ -23,6 +23,7 @@ from .schedules import get_global_step
 
 __all__ = ["SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
            "StopAtStepHook", "CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook",
+           "FinalOpsHook", "FeedFnHook",
            "NanLossDuringTrainingError", "SecondOrStepTimer",
            "Scaffold", "ChiefSessionCreator", "MonitoredTrainingSession", "MonitoredSession"]
 
@@ -189,6 +190,33 @@ class NanTensorHook(SessionRunHook):
                 raise NanLossDuringTrainingError
             _logger.warning("Model diverged with loss = NaN.")
             run_context.request_stop()
+
+
+class FinalOpsHook(SessionRunHook):
+    """Runs `final_ops` (a tensor, a list or a dict of them; fed `final_ops_feed_dict`) as
+    the session ends; their values are then `final_ops_values`."""
+
+    def __init__(self, final_ops, final_ops_feed_dict=None) -> None:
+        self._final_ops, self._feed_dict = final_ops, final_ops_feed_dict
+        self._final_ops_values = None
+
+    @property
+    def final_ops_values(self):
+        return self._final_ops_values
+
+    def end(self, session) -> None:
+        if self._final_ops is not None:
+            self._final_ops_values = session.run(self._final_ops, feed_dict=self._feed_dict)
+
+
+class FeedFnHook(SessionRunHook):
+    """Feeds every run what `feed_fn()` returns (a dict of tensors to values)."""
+
+    def __init__(self, feed_fn) -> None:
+        self.feed_fn = feed_fn
+
+    def before_run(self, run_context):
+        return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())
 
 
 class CheckpointSaverHook(SessionRunHook):

@@ -14,7 +14,8 @@ from ...framework.context import executing_eagerly
 from ...framework.graph import GraphKeys, get_default_graph
 from .scopes import absolute_name_scope
 
-__all__ = ["get_global_step", "create_global_step", "get_or_create_global_step",
+__all__ = ["get_global_step", "create_global_step", "get_or_create_global_step", "global_step",
+           "assert_global_step",
            "exponential_decay", "natural_exp_decay", "inverse_time_decay", "piecewise_constant",
            "piecewise_constant_decay", "polynomial_decay", "cosine_decay",
            "cosine_decay_restarts", "linear_cosine_decay", "noisy_linear_cosine_decay",
@@ -58,6 +59,41 @@ def get_or_create_global_step(graph=None):
     """
     step = get_global_step(graph)
     return create_global_step(graph) if step is None else step
+
+
+def global_step(sess, global_step_tensor) -> int:
+    """The global step's value as an int (run in `sess`; executing eagerly, read).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     step = tf1.train.get_or_create_global_step()
+        ...     sess = tf1.Session()
+        ...     _ = sess.run(tf1.global_variables_initializer())
+        ...     print(tf1.train.global_step(sess, step))
+        0
+    """
+    if executing_eagerly():
+        return int(global_step_tensor.numpy())
+    return int(sess.run(global_step_tensor))
+
+
+def assert_global_step(global_step_tensor) -> None:
+    """Checks that `global_step_tensor` can be a global step.
+
+    Raises:
+        TypeError: not a Variable or Tensor, not of an integer dtype, or of a known shape
+            that is not scalar.
+    """
+    if not isinstance(global_step_tensor, (tf.Variable, tf.Tensor)):
+        raise TypeError(f'Existing "global_step" must be a Variable or Tensor: '
+                        f"{global_step_tensor}.")
+    if not global_step_tensor.dtype.base_dtype.is_integer:
+        raise TypeError(f'Existing "global_step" does not have integer type: '
+                        f"{global_step_tensor.dtype}")
+    shape = global_step_tensor.get_shape()
+    if shape.ndims != 0 and shape.is_fully_defined():
+        raise TypeError(f'Existing "global_step" is not scalar: {shape}')
 
 
 # -- learning-rate schedules -------------------------------------------------------------
@@ -340,12 +376,13 @@ class ExponentialMovingAverage:
         return self._name
 
     def apply(self, var_list=None):
-        """Creates the shadows of `var_list` (default: the trainable variables) and returns
-        the operation updating them.
+        """Updates the shadows of `var_list` (default: the trainable variables), creating
+        those missing (from the variable's value); returns the operation updating them in
+        a graph, None executing eagerly (the update is done). Called again, it updates the
+        same shadows.
 
         Raises:
             TypeError: a variable that is not a float.
-            ValueError: a variable given twice.
         """
         if var_list is None:
             var_list = get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES)
@@ -353,11 +390,11 @@ class ExponentialMovingAverage:
         for var in var_list:
             if not var.dtype.is_floating:
                 raise TypeError(f"The variables must be half, float, or double: {var.name}")
-            if id(var) in self._averages:
-                raise ValueError(f"Moving average already computed for: {var.name}")
         graph = get_default_graph()
         with tf.control_dependencies(None):
             for var in var_list:
+                if id(var) in self._averages:
+                    continue
                 initial = var if executing_eagerly() else var.initial_value
                 with absolute_name_scope(graph, var.name.split(":")[0]):
                     shadow = tf.Variable(tf.identity(initial), trainable=False,
@@ -365,14 +402,15 @@ class ExponentialMovingAverage:
                 self._averages[id(var)] = (var, shadow)
                 if not executing_eagerly():
                     graph.add_to_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, var)
+        # As TF: the decay (and 1 - decay) in float32, cast to each variable's dtype.
+        decay = tf.convert_to_tensor(self._decay, dtype=tf.float32)
+        if self._num_updates is not None:
+            n = tf.cast(self._num_updates, tf.float32)
+            decay = tf.minimum(decay, (1.0 + n) / (10.0 + n))
         updates = []
         for var in var_list:
             shadow = self._averages[id(var)][1]
-            decay = tf.cast(self._decay, var.dtype)
-            if self._num_updates is not None:
-                n = tf.cast(self._num_updates, tf.float32)
-                decay = tf.minimum(decay, tf.cast((1.0 + n) / (10.0 + n), var.dtype))
-            updates.append(shadow.assign_sub((shadow - var) * (1.0 - decay)))
+            updates.append(shadow.assign_sub((shadow - var) * tf.cast(1.0 - decay, var.dtype)))
         return None if executing_eagerly() else tf.group(*updates, name=self._name)
 
     def average(self, var):

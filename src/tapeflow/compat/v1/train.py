@@ -3,15 +3,20 @@ moving averages and monitored sessions with hooks (graph mode and eager)."""
 from .optimizers import (AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer,
                          GradientDescentOptimizer, MomentumOptimizer, Optimizer,
                          RMSPropOptimizer)
-from .monitored import (CheckpointSaverHook, ChiefSessionCreator, LoggingTensorHook,
-                        MonitoredSession, MonitoredTrainingSession, NanLossDuringTrainingError,
-                        NanTensorHook, Scaffold, SecondOrStepTimer,
+from ...train.checkpoint import (Checkpoint, CheckpointManager, list_variables,
+                                 load_variable)
+from ...train.checkpoint_utils import (CheckpointOptions, NewCheckpointReader,
+                                       checkpoints_iterator, load_checkpoint)
+from .monitored import (CheckpointSaverHook, ChiefSessionCreator, FeedFnHook, FinalOpsHook,
+                        LoggingTensorHook, MonitoredSession, MonitoredTrainingSession,
+                        NanLossDuringTrainingError, NanTensorHook, Scaffold, SecondOrStepTimer,
                         SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues,
                         StopAtStepHook)
 from .saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
-from .schedules import (ExponentialMovingAverage, cosine_decay, cosine_decay_restarts,
-                        create_global_step, exponential_decay, get_global_step,
-                        get_or_create_global_step, inverse_time_decay, linear_cosine_decay,
+from .schedules import (ExponentialMovingAverage, assert_global_step, cosine_decay,
+                        cosine_decay_restarts, create_global_step, exponential_decay,
+                        get_global_step, get_or_create_global_step, global_step,
+                        inverse_time_decay, linear_cosine_decay,
                         natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant,
                         piecewise_constant_decay, polynomial_decay)
 
@@ -26,4 +31,7 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
            "MonitoredTrainingSession", "NanLossDuringTrainingError", "NanTensorHook", "Scaffold",
            "SecondOrStepTimer", "SessionRunArgs", "SessionRunContext", "SessionRunHook",
            "SessionRunValues", "StopAtStepHook", "Saver", "checkpoint_exists",
-           "get_checkpoint_state", "latest_checkpoint"]
+           "get_checkpoint_state", "latest_checkpoint", "Checkpoint", "CheckpointManager",
+           "CheckpointOptions", "NewCheckpointReader", "checkpoints_iterator", "list_variables",
+           "load_checkpoint", "load_variable", "FeedFnHook", "FinalOpsHook", "global_step",
+           "assert_global_step"]
