@@ -2,8 +2,10 @@
 from .checkpoint import (Checkpoint, CheckpointManager, get_checkpoint_state, latest_checkpoint,
                          list_variables, load_variable)
 from .checkpoint_utils import CheckpointOptions, checkpoints_iterator, load_checkpoint
+from .cluster import ClusterSpec
 
-__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "ExponentialMovingAverage",
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "ClusterSpec",
+           "ExponentialMovingAverage",
            "checkpoints_iterator", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable"]
 
