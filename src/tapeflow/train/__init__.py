@@ -3,8 +3,9 @@ from .checkpoint import (Checkpoint, CheckpointManager, get_checkpoint_state, la
                          list_variables, load_variable)
 from .checkpoint_utils import CheckpointOptions, checkpoints_iterator, load_checkpoint
 from .cluster import ClusterSpec
+from .coordinator import Coordinator
 
-__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "ClusterSpec",
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "ClusterSpec", "Coordinator",
            "ExponentialMovingAverage",
            "checkpoints_iterator", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable"]

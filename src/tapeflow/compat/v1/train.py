@@ -8,6 +8,7 @@ from ...train.checkpoint import (Checkpoint, CheckpointManager, list_variables,
 from ...train.checkpoint_utils import (CheckpointOptions, NewCheckpointReader,
                                        checkpoints_iterator, load_checkpoint)
 from ...train.cluster import ClusterSpec
+from ...train.coordinator import Coordinator
 from .monitored import (CheckpointSaverHook, ChiefSessionCreator, FeedFnHook, FinalOpsHook,
                         LoggingTensorHook, MonitoredSession, MonitoredTrainingSession,
                         NanLossDuringTrainingError, NanTensorHook, Scaffold, SecondOrStepTimer,
@@ -35,4 +36,4 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
            "get_checkpoint_state", "latest_checkpoint", "Checkpoint", "CheckpointManager",
            "CheckpointOptions", "NewCheckpointReader", "checkpoints_iterator", "list_variables",
            "load_checkpoint", "load_variable", "FeedFnHook", "FinalOpsHook", "global_step",
-           "assert_global_step", "ClusterSpec"]
+           "assert_global_step", "ClusterSpec", "Coordinator"]
