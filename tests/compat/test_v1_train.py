@@ -37,6 +37,8 @@ OPTIMIZERS = [  # (optimizer, its variables' names)
     (lambda: tf1.train.AdagradOptimizer(0.5), ["w/Adagrad:0"]),
     (lambda: tf1.train.AdadeltaOptimizer(50.0), ["w/Adadelta:0", "w/Adadelta_1:0"]),
     (lambda: tf1.train.FtrlOptimizer(0.5), ["w/Ftrl:0", "w/Ftrl_1:0"]),
+    (lambda: tf1.train.ProximalGradientDescentOptimizer(0.1), []),
+    (lambda: tf1.train.ProximalAdagradOptimizer(0.5), ["w/ProximalAdagrad:0"]),
 ]
 
 
@@ -62,6 +64,19 @@ def test_slots_and_var_list(graph_mode):
         assert sess.run(beta1_power) == pytest.approx(0.81)
     assert all(not v.trainable for v in optimizer.variables())
     assert tf1.trainable_variables() == [a, b]
+
+
+def test_proximal_steps_shrink_toward_zero(graph_mode):
+    # v = w - lr g = [0.4, -0.05, 2.0]; l1 = 0.5 takes lr * l1 = 0.1 off |v| (0 below it),
+    # then l2 = 1 divides by 1 + lr * l2 = 1.2.
+    w = tf1.Variable([0.5, 0.0, 2.0], name="w")
+    proximal = tf1.train.ProximalGradientDescentOptimizer(
+        0.2, l1_regularization_strength=0.5, l2_regularization_strength=1.0)
+    step = proximal.apply_gradients([(tf1.constant([0.5, 0.25, 0.0]), w)])
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        sess.run(step)
+        np.testing.assert_allclose(sess.run(w), [0.3 / 1.2, 0.0, 1.9 / 1.2], rtol=1e-6)
 
 
 def test_optimizer_argument_errors():

@@ -15,7 +15,8 @@ from ...framework.indexed_slices import IndexedSlices
 from .scopes import absolute_name_scope
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
-           "RMSPropOptimizer", "AdagradOptimizer", "AdadeltaOptimizer", "FtrlOptimizer"]
+           "RMSPropOptimizer", "AdagradOptimizer", "AdadeltaOptimizer", "FtrlOptimizer",
+           "ProximalGradientDescentOptimizer", "ProximalAdagradOptimizer"]
 
 
 def _op_name(variable) -> str:
@@ -404,6 +405,68 @@ class AdagradOptimizer(_RowwiseOptimizer):
         accum_t = self._assign(accum, accum + tf.square(grad), rows)
         return self._assign(
             var, var - grad * _value(self._lr, var.dtype) * tf.math.rsqrt(accum_t), rows)
+
+
+def _proximal(var, grad, rate, l1, l2):
+    """TF's proximal (FOBOS) step with learning rate `rate`: v = var - rate * grad, then
+    sign(v) max(|v| - rate * l1, 0) / (1 + rate * l2) (v / (1 + rate * l2) without l1)."""
+    v = var - grad * rate
+    if l1 > 0:
+        v = tf.sign(v) * tf.maximum(tf.abs(v) - rate * _value(l1, var.dtype), 0.0)
+    return v / (1.0 + rate * _value(l2, var.dtype))
+
+
+class ProximalGradientDescentOptimizer(_RowwiseOptimizer):
+    """Gradient descent followed by the proximal step of l1 and l2 penalties (FOBOS):
+    v = var - learning_rate * g; var = sign(v) max(|v| - learning_rate * l1, 0) /
+    (1 + learning_rate * l2).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> w = tf.Variable(1.0)
+        >>> opt = tf.compat.v1.train.ProximalGradientDescentOptimizer(
+        ...     0.5, l1_regularization_strength=0.2, l2_regularization_strength=1.0)
+        >>> opt.apply_gradients([(tf.constant(1.0), w)])
+        >>> round(float(w), 4)   # (1 - 0.5 - 0.1) / 1.5
+        0.2667
+    """
+
+    def __init__(self, learning_rate, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, use_locking: bool = False,
+                 name: str = "ProximalGradientDescent") -> None:
+        super().__init__(use_locking, name)
+        self._lr = learning_rate
+        self._l1, self._l2 = l1_regularization_strength, l2_regularization_strength
+
+    def _apply_rows(self, grad, var, rows):
+        rate = _value(self._lr, var.dtype)
+        return self._assign(var, _proximal(var, grad, rate, self._l1, self._l2), rows)
+
+
+class ProximalAdagradOptimizer(AdagradOptimizer):
+    """Adagrad's rate learning_rate / sqrt(accum) (accum += g², from
+    `initial_accumulator_value`) in the proximal step of `ProximalGradientDescentOptimizer`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> w = tf.Variable(1.0)
+        >>> opt = tf.compat.v1.train.ProximalAdagradOptimizer(0.5)
+        >>> opt.apply_gradients([(tf.constant(1.0), w)])
+        >>> round(float(w), 4)
+        0.5233
+    """
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking: bool = False, name: str = "ProximalAdagrad") -> None:
+        super().__init__(learning_rate, initial_accumulator_value, use_locking, name)
+        self._l1, self._l2 = l1_regularization_strength, l2_regularization_strength
+
+    def _apply_rows(self, grad, var, rows):
+        accum = self.get_slot(var, "accumulator")
+        accum_t = self._assign(accum, accum + tf.square(grad), rows)
+        rate = _value(self._lr, var.dtype) * tf.math.rsqrt(accum_t)
+        return self._assign(var, _proximal(var, grad, rate, self._l1, self._l2), rows)
 
 
 class AdadeltaOptimizer(_RowwiseOptimizer):

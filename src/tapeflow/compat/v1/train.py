@@ -2,6 +2,7 @@
 moving averages and monitored sessions with hooks (graph mode and eager)."""
 from .optimizers import (AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, FtrlOptimizer,
                          GradientDescentOptimizer, MomentumOptimizer, Optimizer,
+                         ProximalAdagradOptimizer, ProximalGradientDescentOptimizer,
                          RMSPropOptimizer)
 from ...train.checkpoint import (Checkpoint, CheckpointManager, list_variables,
                                  load_variable)
@@ -24,6 +25,7 @@ from .schedules import (ExponentialMovingAverage, assert_global_step, cosine_dec
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
            "RMSPropOptimizer", "AdagradOptimizer", "AdadeltaOptimizer", "FtrlOptimizer",
+           "ProximalGradientDescentOptimizer", "ProximalAdagradOptimizer",
            "ExponentialMovingAverage", "cosine_decay", "cosine_decay_restarts",
            "create_global_step", "exponential_decay", "get_global_step",
            "get_or_create_global_step", "inverse_time_decay", "linear_cosine_decay",
