@@ -213,13 +213,11 @@ MISSING = {
         SessionCreator SessionManager SingularMonitoredSession StepCounterHook
         SummarySaverHook Supervisor SyncReplicasOptimizer VocabInfo WorkerSessionCreator
         add_queue_runner basic_train_loop batch batch_join do_quantize_training_on_graphdef
-        export_meta_graph generate_checkpoint_state_proto get_checkpoint_mtimes
-        import_meta_graph init_from_checkpoint input_producer limit_epochs
+        export_meta_graph import_meta_graph init_from_checkpoint input_producer limit_epochs
         match_filenames_once maybe_batch maybe_batch_join maybe_shuffle_batch
-        maybe_shuffle_batch_join range_input_producer remove_checkpoint
-        replica_device_setter sdca_fprint sdca_optimizer sdca_shrink_l1 shuffle_batch
-        shuffle_batch_join slice_input_producer start_queue_runners string_input_producer
-        summary_iterator update_checkpoint_state warm_start write_graph
+        maybe_shuffle_batch_join range_input_producer replica_device_setter sdca_fprint
+        sdca_optimizer sdca_shrink_l1 shuffle_batch shuffle_batch_join slice_input_producer
+        start_queue_runners string_input_producer summary_iterator warm_start write_graph
     """.split(),
 }
 

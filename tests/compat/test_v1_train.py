@@ -398,3 +398,26 @@ def test_final_ops_and_feed_fn_hooks(graph_mode):
         for _ in range(3):
             sess.run(add)
     assert final.final_ops_values == {"total": 60.0}
+
+
+def test_checkpoint_state_files_and_removal(graph_mode, tmp_path):
+    v = tf1.get_variable("v", initializer=tf1.constant([1.0]))
+    saver = tf1.train.Saver()
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        first = saver.save(sess, str(tmp_path / "model"), global_step=1)
+        second = saver.save(sess, str(tmp_path / "model"), global_step=2)
+    times = tf1.train.get_checkpoint_mtimes([first, str(tmp_path / "none"), second])
+    assert len(times) == 2 and times[0] <= times[1]
+    tf1.train.remove_checkpoint(first)
+    tf1.train.remove_checkpoint(first)                       # gone already: no error
+    assert not tf1.train.checkpoint_exists(first) and tf1.train.checkpoint_exists(second)
+    tf1.train.update_checkpoint_state(str(tmp_path), second, latest_filename="kept")
+    state = tf1.train.get_checkpoint_state(str(tmp_path), "kept")
+    assert state.model_checkpoint_path == second and state.all_model_checkpoint_paths == [second]
+    with pytest.raises(RuntimeError, match="conflicts with path used for checkpoint state"):
+        tf1.train.update_checkpoint_state(str(tmp_path), str(tmp_path / "checkpoint"))
+    relative = tf1.train.generate_checkpoint_state_proto("run", "run/m-2", ["run/m-1"])
+    assert (relative.model_checkpoint_path, relative.all_model_checkpoint_paths) == (
+        "m-2", ["m-1", "m-2"])
+    assert v.name == "v:0"

@@ -474,13 +474,14 @@ def _confined(index: str, directory: str, entry: str) -> str:
     return value
 
 
-def write_state(directory: str, latest: str, kept: list) -> None:
-    """Records `latest` and the `kept` checkpoints in the `checkpoint` file of `directory`
-    (atomically)."""
+def write_state(directory: str, latest: str, kept: list, filename: str | None = None) -> None:
+    """Records `latest` and the `kept` checkpoints in the `checkpoint` file (or `filename`)
+    of `directory` (atomically)."""
     lines = [f'model_checkpoint_path: "{os.path.relpath(latest, directory)}"']
     lines += [f'all_model_checkpoint_paths: "{os.path.relpath(p, directory)}"' for p in kept]
     text = "\n".join(lines) + "\n"
-    atomic_write(os.path.join(directory, _STATE_FILE), lambda f: f.write(text.encode()))
+    atomic_write(os.path.join(directory, filename or _STATE_FILE),
+                 lambda f: f.write(text.encode()))
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):

@@ -9,11 +9,13 @@ import os
 from ...framework import errors
 from ...framework.context import executing_eagerly
 from ...framework.graph import GraphKeys, get_default_graph
-from ...train.checkpoint import (data_path, get_checkpoint_state, latest_checkpoint,
-                                 read_values, write_values)
+from ...train.checkpoint import (CheckpointState, data_path, get_checkpoint_state,
+                                 latest_checkpoint, read_values, write_values)
 from ...train.checkpoint import write_state as record_state
 
-__all__ = ["Saver", "latest_checkpoint", "checkpoint_exists", "get_checkpoint_state"]
+__all__ = ["Saver", "latest_checkpoint", "checkpoint_exists", "get_checkpoint_state",
+           "get_checkpoint_mtimes", "remove_checkpoint", "generate_checkpoint_state_proto",
+           "update_checkpoint_state"]
 
 
 def _names(var_list) -> dict:
@@ -161,3 +163,60 @@ def checkpoint_exists(checkpoint_prefix) -> bool:
     """Whether the checkpoint `checkpoint_prefix` exists."""
     return os.path.exists(data_path(checkpoint_prefix))
 
+
+
+def get_checkpoint_mtimes(checkpoint_prefixes) -> list:
+    """The modification times (seconds since the epoch) of the checkpoints among
+    `checkpoint_prefixes` that exist, in their order."""
+    return [os.path.getmtime(data_path(p)) for p in checkpoint_prefixes
+            if os.path.exists(data_path(p))]
+
+
+def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
+    """Deletes the checkpoint `checkpoint_prefix` (and its `.meta` file, if any); a file
+    already gone is no error."""
+    for path in (data_path(checkpoint_prefix), f"{os.fspath(checkpoint_prefix)}."
+                 f"{meta_graph_suffix}"):
+        if os.path.exists(path):
+            os.remove(path)
+
+
+def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
+                                    all_model_checkpoint_paths=None,
+                                    all_model_checkpoint_timestamps=None,
+                                    last_preserved_timestamp=None) -> CheckpointState:
+    """The CheckpointState naming `model_checkpoint_path` the latest and
+    `all_model_checkpoint_paths` (oldest first) those kept; the latest ends that list (it
+    is added when missing). Within a relative `save_dir`, relative paths are made relative
+    to it, as TF does (tapeflow has no protocol buffers: the state is that object)."""
+    kept = list(all_model_checkpoint_paths or [])
+    if not kept or kept[-1] != model_checkpoint_path:
+        kept.append(model_checkpoint_path)
+    if not os.path.isabs(save_dir):
+        def relative(path):
+            return path if os.path.isabs(path) else os.path.relpath(path, save_dir)
+        model_checkpoint_path, kept = relative(model_checkpoint_path), [relative(p) for p in kept]
+    return CheckpointState(model_checkpoint_path, kept)
+
+
+def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
+                            latest_filename=None, all_model_checkpoint_timestamps=None,
+                            last_preserved_timestamp=None) -> None:
+    """Writes the `checkpoint` state file (or `latest_filename`) of `save_dir`: the latest
+    checkpoint and those kept (see `generate_checkpoint_state_proto`).
+
+    Raises:
+        RuntimeError: the checkpoint path is the state file's own path.
+    """
+    state_file = os.path.join(save_dir, latest_filename or "checkpoint")
+    if os.fspath(model_checkpoint_path) == state_file:
+        raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
+                           "checkpoint state.  Please use a different save path.")
+    kept = list(all_model_checkpoint_paths or [])
+    if not kept or kept[-1] != model_checkpoint_path:
+        kept.append(model_checkpoint_path)
+
+    def absolute(path):
+        return path if os.path.isabs(path) else os.path.join(save_dir, path)
+    record_state(save_dir, absolute(model_checkpoint_path), [absolute(p) for p in kept],
+                 latest_filename)

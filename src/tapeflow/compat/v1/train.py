@@ -15,7 +15,9 @@ from .monitored import (CheckpointSaverHook, ChiefSessionCreator, FeedFnHook, Fi
                         NanLossDuringTrainingError, NanTensorHook, Scaffold, SecondOrStepTimer,
                         SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues,
                         StopAtStepHook)
-from .saver import Saver, checkpoint_exists, get_checkpoint_state, latest_checkpoint
+from .saver import (Saver, checkpoint_exists, generate_checkpoint_state_proto,
+                    get_checkpoint_mtimes, get_checkpoint_state, latest_checkpoint,
+                    remove_checkpoint, update_checkpoint_state)
 from .schedules import (ExponentialMovingAverage, assert_global_step, cosine_decay,
                         cosine_decay_restarts, create_global_step, exponential_decay,
                         get_global_step, get_or_create_global_step, global_step,
@@ -38,4 +40,5 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
            "get_checkpoint_state", "latest_checkpoint", "Checkpoint", "CheckpointManager",
            "CheckpointOptions", "NewCheckpointReader", "checkpoints_iterator", "list_variables",
            "load_checkpoint", "load_variable", "FeedFnHook", "FinalOpsHook", "global_step",
-           "assert_global_step", "ClusterSpec", "Coordinator"]
+           "assert_global_step", "ClusterSpec", "Coordinator", "get_checkpoint_mtimes",
+           "remove_checkpoint", "generate_checkpoint_state_proto", "update_checkpoint_state"]
