@@ -181,6 +181,14 @@ def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph
             os.remove(path)
 
 
+def _ending_with(paths, latest: str) -> list:
+    """The kept checkpoints `paths` (oldest first), `latest` added last if it is not."""
+    kept = list(paths or [])
+    if not kept or kept[-1] != latest:
+        kept.append(latest)
+    return kept
+
+
 def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
                                     all_model_checkpoint_paths=None,
                                     all_model_checkpoint_timestamps=None,
@@ -189,9 +197,7 @@ def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
     `all_model_checkpoint_paths` (oldest first) those kept; the latest ends that list (it
     is added when missing). Within a relative `save_dir`, relative paths are made relative
     to it, as TF does (tapeflow has no protocol buffers: the state is that object)."""
-    kept = list(all_model_checkpoint_paths or [])
-    if not kept or kept[-1] != model_checkpoint_path:
-        kept.append(model_checkpoint_path)
+    kept = _ending_with(all_model_checkpoint_paths, model_checkpoint_path)
     if not os.path.isabs(save_dir):
         def relative(path):
             return path if os.path.isabs(path) else os.path.relpath(path, save_dir)
@@ -212,9 +218,7 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
     if os.fspath(model_checkpoint_path) == state_file:
         raise RuntimeError(f"Save path '{model_checkpoint_path}' conflicts with path used for "
                            "checkpoint state.  Please use a different save path.")
-    kept = list(all_model_checkpoint_paths or [])
-    if not kept or kept[-1] != model_checkpoint_path:
-        kept.append(model_checkpoint_path)
+    kept = _ending_with(all_model_checkpoint_paths, model_checkpoint_path)
 
     def absolute(path):
         return path if os.path.isabs(path) else os.path.join(save_dir, path)
