@@ -273,14 +273,14 @@ def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2
         dtype = rate.dtype
         fraction = step / tf.cast(first_decay_steps, dtype)
         t, m = tf.cast(t_mul, dtype), tf.cast(m_mul, dtype)
-        if float(t_mul) == 1.0:
-            restart = tf.floor(fraction)
-            fraction = fraction - restart
-        else:
-            # Periods 1, t, t^2, ...: the restart whose geometric sum the fraction has passed.
-            restart = tf.floor(tf.math.log(1.0 - fraction * (1.0 - t)) / tf.math.log(t))
-            done = (1.0 - tf.pow(t, restart)) / (1.0 - t)
-            fraction = (fraction - done) / tf.pow(t, restart)
+        # Periods 1, t, t^2, ... (t may be a tensor): the restart whose geometric sum the
+        # fraction has passed, or with t = 1 its whole part.
+        geometric = tf.floor(tf.math.log(1.0 - fraction * (1.0 - t)) / tf.math.log(t))
+        done = (1.0 - tf.pow(t, geometric)) / (1.0 - t)
+        constant = tf.equal(t, 1.0)
+        restart = tf.where(constant, tf.floor(fraction), geometric)
+        fraction = tf.where(constant, fraction - restart,
+                            (fraction - done) / tf.pow(t, geometric))
         cosine = 0.5 * tf.pow(m, restart) * (1.0 + tf.cos(tf.constant(math.pi, dtype) *
                                                          fraction))
         alpha_ = tf.cast(alpha, dtype)
