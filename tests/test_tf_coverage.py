@@ -210,10 +210,10 @@ MISSING = {
         AdagradDAOptimizer BytesList CheckpointSaverListener ClusterDef Example Feature
         FeatureList FeatureLists Features FloatList GlobalStepWaiterHook Int64List JobDef
         LooperThread ProfilerHook QueueRunner SaverDef SequenceExample Server ServerDef
-        SessionCreator SessionManager SingularMonitoredSession StepCounterHook
-        SummarySaverHook Supervisor SyncReplicasOptimizer VocabInfo WorkerSessionCreator
-        add_queue_runner basic_train_loop batch batch_join do_quantize_training_on_graphdef
-        export_meta_graph import_meta_graph init_from_checkpoint input_producer limit_epochs
+        SessionCreator SessionManager StepCounterHook SummarySaverHook Supervisor
+        SyncReplicasOptimizer VocabInfo WorkerSessionCreator add_queue_runner
+        basic_train_loop batch batch_join do_quantize_training_on_graphdef export_meta_graph
+        import_meta_graph init_from_checkpoint input_producer limit_epochs
         match_filenames_once maybe_batch maybe_batch_join maybe_shuffle_batch
         maybe_shuffle_batch_join range_input_producer replica_device_setter sdca_fprint
         sdca_optimizer sdca_shrink_l1 shuffle_batch shuffle_batch_join slice_input_producer

@@ -421,3 +421,24 @@ def test_checkpoint_state_files_and_removal(graph_mode, tmp_path):
     assert (relative.model_checkpoint_path, relative.all_model_checkpoint_paths) == (
         "m-2", ["m-1", "m-2"])
     assert v.name == "v:0"
+
+
+def test_singular_monitored_session_restores_and_runs_raw(tmp_path):
+    with tf1.Graph().as_default():
+        v = tf1.get_variable("v", initializer=tf1.constant(5.0))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(v.assign(7.0))
+            tf1.train.Saver().save(sess, str(tmp_path / "model"))
+    with tf1.Graph().as_default():
+        v = tf1.get_variable("v", initializer=tf1.constant(5.0))
+        seen = []
+
+        class Counting(tf1.train.SessionRunHook):
+            def before_run(self, run_context):
+                seen.append(1)
+
+        with tf1.train.SingularMonitoredSession(hooks=[Counting()],
+                                                checkpoint_dir=str(tmp_path)) as sess:
+            assert sess.run(v) == 7.0 and len(seen) == 1
+            assert sess.raw_session().run(v * 2.0) == 14.0 and len(seen) == 1

@@ -25,7 +25,8 @@ __all__ = ["SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunV
            "StopAtStepHook", "CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook",
            "FinalOpsHook", "FeedFnHook",
            "NanLossDuringTrainingError", "SecondOrStepTimer",
-           "Scaffold", "ChiefSessionCreator", "MonitoredTrainingSession", "MonitoredSession"]
+           "Scaffold", "ChiefSessionCreator", "MonitoredTrainingSession", "MonitoredSession",
+           "SingularMonitoredSession"]
 
 _logger = logging.getLogger("tapeflow")
 
@@ -450,6 +451,29 @@ class MonitoredSession:
             self._session = None
         return exc_type is not None and issubclass(exc_type, (errors.OutOfRangeError,
                                                               StopIteration))
+
+
+class SingularMonitoredSession(MonitoredSession):
+    """A MonitoredSession of one worker, made from the ChiefSessionCreator arguments, whose
+    underlying Session `raw_session()` gives (to run without the hooks).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     v = tf1.Variable(2.0)
+        ...     with tf1.train.SingularMonitoredSession() as sess:
+        ...         print(sess.run(v * 3.0), sess.raw_session().run(v))
+        6.0 2.0
+    """
+
+    def __init__(self, hooks=None, scaffold=None, master="", config=None, checkpoint_dir=None,
+                 stop_grace_period_secs=120, checkpoint_filename_with_path=None) -> None:
+        creator = ChiefSessionCreator(scaffold, master, config, checkpoint_dir,
+                                      checkpoint_filename_with_path)
+        super().__init__(creator, hooks, stop_grace_period_secs)
+
+    def raw_session(self) -> Session:
+        return self._session
 
 
 _USE_DEFAULT = object()

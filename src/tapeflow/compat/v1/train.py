@@ -13,6 +13,7 @@ from ...train.coordinator import Coordinator
 from .monitored import (CheckpointSaverHook, ChiefSessionCreator, FeedFnHook, FinalOpsHook,
                         LoggingTensorHook, MonitoredSession, MonitoredTrainingSession,
                         NanLossDuringTrainingError, NanTensorHook, Scaffold, SecondOrStepTimer,
+                        SingularMonitoredSession,
                         SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues,
                         StopAtStepHook)
 from .saver import (Saver, checkpoint_exists, generate_checkpoint_state_proto,
@@ -41,4 +42,5 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
            "CheckpointOptions", "NewCheckpointReader", "checkpoints_iterator", "list_variables",
            "load_checkpoint", "load_variable", "FeedFnHook", "FinalOpsHook", "global_step",
            "assert_global_step", "ClusterSpec", "Coordinator", "get_checkpoint_mtimes",
-           "remove_checkpoint", "generate_checkpoint_state_proto", "update_checkpoint_state"]
+           "remove_checkpoint", "generate_checkpoint_state_proto", "update_checkpoint_state",
+           "SingularMonitoredSession"]
