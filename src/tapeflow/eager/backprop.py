@@ -188,12 +188,10 @@ class GradientTape:
                              "context is less efficient than calling it outside: the gradient "
                              "computation is recorded too. Do it only for higher derivatives.")
         unconnected = as_unconnected(unconnected_gradients)
-        flat_targets = [target] if type(target) is Tensor else \
-            [snapshot(t) for t in nest.flatten(target)]
-        flat = nest.is_flat(sources)  # a list or tuple of tensors: packed back as its type
-        flat_sources = list(sources) if flat else nest.flatten(sources)
+        flat_targets = [snapshot(t) for t in nest.flatten(target)]
+        flat_sources = nest.flatten(sources)
         for s in flat_sources:
-            if type(s) is not Tensor and not isinstance(s, (Tensor, Variable)):
+            if not isinstance(s, (Tensor, Variable)):
                 raise ValueError(f"gradient() sources must be Tensors or Variables, got {s!r}")
         if output_gradients is None:
             upstream = [None] * len(flat_targets)
@@ -225,4 +223,4 @@ class GradientTape:
                          on_final=None if factory is None else factory(flat_sources))
         if warn_none is not None:
             warn_none(flat_targets, flat_sources, grads)
-        return type(sources)(grads) if flat else nest.pack_sequence_as(sources, grads)
+        return nest.pack_sequence_as(sources, grads)

@@ -19,7 +19,6 @@ import numpy as np
 
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import NO_GRADIENT, gradient_rule
-from ..framework.tensor import Tensor
 from .tape import is_trainable
 
 __all__ = ["AggregationMethod", "UnconnectedGradients", "as_unconnected", "backward",
@@ -226,7 +225,6 @@ def _collected(sources: list, source_ids: set, found: dict, pending: dict, domai
     what is pending for it; zeros (`zero`) or None where nothing did."""
     deferred, total, add, zeros, result = domain.deferred, domain.total, domain.add, \
         domain.zeros, domain.result
-    raw = domain.raw  # its arrays become Tensors (as `result` makes them)
     gradients = []
     for s in sources:
         s_id = s._id
@@ -239,8 +237,7 @@ def _collected(sources: list, source_ids: set, found: dict, pending: dict, domai
             g = rest if g is None else total([g, rest]) if deferred else add(g, rest)
         if g is None and zero:
             g = zeros(s)
-        gradients.append(None if g is None else Tensor(g) if raw and type(g) is np.ndarray
-                         else result(g))
+        gradients.append(None if g is None else result(g))
     return gradients
 
 

@@ -28,7 +28,7 @@ from ..ops.array_ops import (BroadcastTo, ConcatV2, Reshape, SplitV, SumToShape,
                              broadcast_axes, shape)
 from ..ops.creation_ops import fill
 from ..ops.math_ops import Sum
-from ..ops.op_util import dtype_of, known_dims, shape_of
+from ..ops.op_util import LEADING_AXES_BLAS_MIN, dtype_of, known_dims, shape_of
 from ..ops.script_ops import EagerPyFunc, spec_of
 from .backward import AggregationMethod, one_per_input
 from .tape import OpRecord, is_trainable
@@ -189,24 +189,16 @@ class _RawDomain(_TensorDomain):
             return rule(view, out_grads[0])
         return rule(view, *out_grads)
 
-    def zeros(self, output):
-        value = output._value
-        return np.zeros(value.shape, value.dtype)
-
     def unbroadcast(self, g, x, single_input: bool = False):
         if type(g) is not np.ndarray:
             return super().unbroadcast(g, x, single_input)
         shape = x._value.shape
-        if g.ndim == len(shape) + 1 and g.shape[1:] == shape and g.size < _SMALL:
-            return np.add.reduce(g, 0, g.dtype)  # a bias's gradient (what Sum would do)
+        if g.ndim == len(shape) + 1 and g.shape[1:] == shape and \
+                g.size < LEADING_AXES_BLAS_MIN:  # a bias's gradient: add_reduce's own choice
+            return np.add.reduce(g, 0, g.dtype)
         return SumToShape.kernel(g, shape)
 
     add = staticmethod(_add)
-
-
-# Below this many elements a sum over the leading axis is NumPy's own reduction (see
-# op_util.add_reduce), called straight away for a bias's gradient.
-_SMALL = 32768
 
 
 TENSOR = _TensorDomain()

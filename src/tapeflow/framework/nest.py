@@ -6,7 +6,7 @@ def _is_sequence(x) -> bool:
     return isinstance(x, (list, tuple, dict))
 
 
-def is_flat(structure) -> bool:
+def _is_flat(structure) -> bool:
     """A plain list or tuple of leaves (the common case, handled without recursion)."""
     if type(structure) is not list and type(structure) is not tuple:
         return False
@@ -18,7 +18,7 @@ def is_flat(structure) -> bool:
 
 def flatten(structure) -> list:
     """The leaves of `structure` in order (dicts by sorted key); a leaf flattens to [leaf]."""
-    if is_flat(structure):
+    if _is_flat(structure):
         return list(structure)
     if isinstance(structure, dict):
         return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
@@ -29,7 +29,7 @@ def flatten(structure) -> list:
 
 def pack_sequence_as(structure, flat: list):
     """Rebuilds `structure` with the leaves taken in order from `flat`."""
-    if is_flat(structure):
+    if _is_flat(structure):
         return type(structure)(flat)
     return _build(structure, iter(flat))
 

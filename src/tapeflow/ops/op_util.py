@@ -293,6 +293,11 @@ def dtype_of(x) -> np.dtype:
 
 
 # -- the one sum reduction (Sum, Mean, SumToShape, softmax) ---------------------------------
+# Below this many elements NumPy's own reduction over leading axes is as fast as the BLAS
+# product (measured); a bias's gradient is usually that small.
+LEADING_AXES_BLAS_MIN = 32768
+
+
 @functools.lru_cache(maxsize=64)
 def _ones(size: int, dtype) -> np.ndarray:
     return np.ones(size, dtype)
@@ -310,8 +315,7 @@ def add_reduce(x, axis, keepdims):
             total = x.reshape(-1, x.shape[-1]) @ _ones(x.shape[-1], x.dtype)
             return total.reshape(x.shape[:-1] + (1,) * keepdims)
         lead = len(axes)
-        # (below ~32K elements NumPy's own reduction over leading axes is as fast)
-        if axes == list(range(lead)) and lead < x.ndim and x.size >= 32768:
+        if axes == list(range(lead)) and lead < x.ndim and x.size >= LEADING_AXES_BLAS_MIN:
             rows = math.prod(x.shape[:lead])
             if not x.flags.c_contiguous:  # summed axes in memory order, if that is contiguous
                 x = x.transpose(sorted(range(lead), key=lambda a: -x.strides[a]) +
