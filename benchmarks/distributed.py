@@ -7,12 +7,15 @@ allreduce  the sum over 2 ranks of a 10 M-parameter float32 gradient (4 arrays, 
            raw `Allreduce` of one buffer of the same size; medians, with their throughput.
 mlp        one data-parallel training step of the mlp_large case (batch 256, 784-1024-1024-10,
            SGD, tf.function): run by 1 rank on the whole batch, then by 2 ranks on half each,
-           with gradients summed over the ranks, in 5 such pairs back to back (the machine's
-           load drifts); the speed-up is the median of the pairs' ratios of medians. The same
-           step written by hand in NumPy shows what this machine allows: its gradients summed
-           by one mpi4py `Allreduce`, or reduce-scattered so each rank updates half the
-           weights and all-gathers them (the least communication and update work), or not
-           communicated at all (compute alone; not a correct step).
+           with gradients summed over the ranks (in the memory the ranks share, and again
+           with TAPEFLOW_SHARED_MEMORY=0: by MPI's Iallreduce), in 5 such rounds back to back
+           (the machine's load drifts); the speed-up is the median of the rounds' ratios of
+           medians. The same step written by hand in NumPy shows what this machine allows:
+           its gradients summed by one mpi4py `Allreduce`; or reduce-scattered so each rank
+           updates half the weights and all-gathers them; or, weights and gradients in
+           memory the ranks share, each rank summing and updating its half in place (the
+           least work any scheme can do); or not communicated at all (compute alone; not a
+           correct step).
 
 Usage: python benchmarks/distributed.py [--quick] [allreduce] [mlp]
 (as a worker: python benchmarks/distributed.py --worker KIND ROUNDS)
@@ -117,8 +120,11 @@ def worker_mlp(rounds: int) -> dict:
 
 
 # How a hand-written step combines the ranks' gradients (see the module docstring).
+NAMES = {"tapeflow": "tapeflow (sums in shared memory)",
+         "tapeflow-mpi": "tapeflow, TAPEFLOW_SHARED_MEMORY=0 (MPI Iallreduce)"}
 NUMPY_SCHEMES = {"numpy-allreduce": "NumPy + mpi4py Allreduce",
                  "numpy-sharded": "NumPy + reduce-scatter, half update, all-gather",
+                 "numpy-shared": "NumPy + shared memory, half sum and update",
                  "numpy-none": "NumPy, no communication"}
 
 
@@ -137,6 +143,14 @@ def worker_numpy(rounds: int, scheme: str) -> dict:
     total = sum(int(np.prod(s)) for s in shapes)
     total += -total % workers
     weights_flat, grads_flat, summed_flat = (np.zeros(total, np.float32) for _ in range(3))
+    if scheme == "numpy-shared":
+        node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+        windows = [MPI.Win.Allocate_shared(count * 4 if rank == 0 else 0, 4, comm=node)
+                   for count in (total, total * workers)]
+        flats = [np.ndarray((count,), np.float32, w.Shared_query(0)[0])
+                 for w, count in zip(windows, (total, total * workers))]
+        weights_flat, grads_flat = flats[0], flats[1][rank * total:(rank + 1) * total]
+        all_grads = flats[1].reshape(workers, total)
 
     def views(flat):
         out, offset = [], 0
@@ -169,6 +183,12 @@ def worker_numpy(rounds: int, scheme: str) -> dict:
         elif scheme == "numpy-allreduce":
             comm.Allreduce(grads_flat, summed_flat, op=MPI.SUM)
             weights_flat[:] -= lr * summed_flat
+        elif scheme == "numpy-shared":
+            node.Barrier()
+            part = slice(rank * shard, (rank + 1) * shard)
+            np.add.reduce(all_grads[:, part], axis=0, out=summed_flat[:shard])
+            weights_flat[part] -= lr * summed_flat[:shard]
+            node.Barrier()
         else:
             mine = summed_flat[:shard]
             comm.Reduce_scatter_block(grads_flat, mine, op=MPI.SUM)
@@ -177,12 +197,12 @@ def worker_numpy(rounds: int, scheme: str) -> dict:
     return {"workers": workers, "step": _median_time(step, rounds, comm.Barrier)}
 
 
-def launch(kind: str, workers: int, rounds: int) -> dict:
+def launch(kind: str, workers: int, rounds: int, **env) -> dict:
     from tapeflow.distribute import launch as launcher
     command = launcher.worker_command(workers, [os.path.abspath(__file__), "--worker", kind,
                                                 str(rounds)])
     done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          timeout=600)
+                          timeout=600, env={**os.environ, **env})
     if done.returncode:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -200,22 +220,25 @@ def report(names: list, quick: bool) -> None:
                   f"{result['ratios'][name]:>10.2f}")
     if "mlp" in names:
         load = os.getloadavg()[0]
-        runs: dict = {"tapeflow": [], **{scheme: [] for scheme in NUMPY_SCHEMES}}
+        runs: dict = {"tapeflow": [], "tapeflow-mpi": [],
+                      **{scheme: [] for scheme in NUMPY_SCHEMES}}
         for _ in range(1 if quick else 5):
-            runs["tapeflow"].append((launch("mlp", 1, rounds)["step"],
-                                     launch("mlp", 2, rounds)["step"]))
+            one = launch("mlp", 1, rounds)["step"]
+            runs["tapeflow"].append((one, launch("mlp", 2, rounds)["step"]))
+            runs["tapeflow-mpi"].append((one, launch("mlp", 2, rounds,
+                                                     TAPEFLOW_SHARED_MEMORY="0")["step"]))
             alone = launch("numpy-none", 1, rounds)["step"]
             for scheme in NUMPY_SCHEMES:
                 runs[scheme].append((alone, launch(scheme, 2, rounds)["step"]))
         print(f"\nmlp: one data-parallel training step of mlp_large (batch 256), median of "
               f"{rounds}, {len(runs['tapeflow'])} rounds of runs (load {load:.2f} before, "
               f"{os.getloadavg()[0]:.2f} after); speed-up: 1 process on 256 / 2 on 128 each")
-        print(f"  {'contender':<50}{'1 process':>11}{'2 processes':>13}{'speed-up':>10}")
+        print(f"  {'contender':<52}{'1 process':>11}{'2 processes':>13}{'speed-up':>10}")
         for name, pairs in runs.items():
             one = statistics.median(p[0] for p in pairs) * 1e3
             two = statistics.median(p[1] for p in pairs) * 1e3
             speed_up = statistics.median(o / t for o, t in pairs)
-            print(f"  {NUMPY_SCHEMES.get(name, name):<50}{one:>8.2f} ms{two:>10.2f} ms"
+            print(f"  {NAMES.get(name) or NUMPY_SCHEMES[name]:<52}{one:>8.2f} ms{two:>10.2f} ms"
                   f"{speed_up:>9.2f}x")
 
 

@@ -120,6 +120,21 @@ def test_gradients_reduced_during_the_backward_pass_equal_the_blocking_all_reduc
                                           rank1[f"overlap_{mode}_{i}"])
 
 
+def test_large_packs_are_summed_in_shared_memory(collectives):
+    for rank, result in enumerate(collectives):
+        assert bool(result["shared_used"])
+        for i in range(3):
+            np.testing.assert_array_equal(result[f"shared_second_{i}"],
+                                          result[f"shared_expected_{i}"])
+        assert not result["shared_writeable"].any()          # views of the shared sums
+        np.testing.assert_array_equal(result["shared_int_mean"], 2)    # (1 + 4) // 2
+        # Rank 1 still held the first sum, so the second went to a new region.
+        assert int(result["shared_outputs"]) == 2
+    rank1 = collectives[1]
+    for i in range(3):
+        np.testing.assert_array_equal(rank1[f"shared_kept_{i}"], rank1[f"shared_kept_copy_{i}"])
+
+
 def test_synchronized_batch_norm_uses_every_workers_examples(collectives):
     one = tf.distribute.MirroredStrategy()
     whole = workers.batch_norm(one, np.concatenate([workers.batch_norm_input(r)

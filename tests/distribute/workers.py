@@ -198,6 +198,34 @@ def overlapped_gradients(rank: int) -> dict:
     return result
 
 
+def shared_reductions(rank: int) -> dict:
+    """Large packs summed in the memory both ranks share: three arrays in one pack whose
+    shard boundary falls inside one of them; a result rank 1 keeps while the same shapes
+    are reduced again (rank 0 dropped its copy: the second sum must go elsewhere); an int
+    mean."""
+    from tapeflow.distribute import collectives
+    communicator = collectives.world()
+    sizes = [(70000,), (3,), (500, 101)]
+    arrays = [np.arange(np.prod(s), dtype="float32").reshape(s) * (rank + 1) for s in sizes]
+    first = communicator.all_reduce(arrays, bytes_per_pack=1 << 30)
+    kept = [a.copy() for a in first] if rank == 1 else None
+    if rank == 0:
+        first = None
+    second = communicator.all_reduce([a * 2 for a in arrays], bytes_per_pack=1 << 30)
+    ints = communicator.all_reduce([np.full(20000, 3 * rank + 1, np.int64)], op="mean")[0]
+    result = {"shared_used": np.array(communicator._shared is not None),
+              "shared_outputs": np.array(len(communicator._shared._outputs[
+                  (np.dtype("float32"), sum(int(np.prod(s)) for s in sizes))])),
+              "shared_writeable": np.array([a.flags.writeable for a in second]),
+              "shared_int_mean": ints}
+    for i, (a, b) in enumerate(zip(second, arrays)):
+        result[f"shared_second_{i}"], result[f"shared_expected_{i}"] = a, b * 3 * 2 // (rank + 1)
+    if rank == 1:
+        for i, (a, b) in enumerate(zip(first, kept)):
+            result[f"shared_kept_{i}"], result[f"shared_kept_copy_{i}"] = a, b
+    return result
+
+
 def scenario_collectives(strategy, rank: int) -> dict:
     """Reductions, gathers of uneven sizes, Horovod's calls, IndexedSlices and several
     packs (bytes_per_pack small)."""
@@ -221,6 +249,7 @@ def scenario_collectives(strategy, rank: int) -> dict:
     local = batch_norm(strategy, batch_norm_input(rank), False)
     return {
         **overlapped_gradients(rank),
+        **shared_reductions(rank),
         **{f"bn_sync_{k}": v for k, v in synchronized.items()},
         **{f"bn_local_{k}": v for k, v in local.items()},
         "reduce_mean_axis0": strategy.reduce("MEAN", value, axis=0).numpy(),

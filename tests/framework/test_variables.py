@@ -104,6 +104,23 @@ def test_mutable_array_updates_in_place_and_copies_on_write(initial):
     assert array.dtype == np.float32 and array.shape == np.shape(initial)
 
 
+@pytest.mark.parametrize("kind", ["view", "read-only"])
+def test_mutable_array_copies_memory_the_variable_does_not_own(kind):
+    # A graph's assignment can leave a variable holding a view of another buffer (an
+    # all-reduce's shared-memory sum, say) or a read-only array: writing into it would
+    # change what others hold, so the variable takes its own copy first.
+    owner = np.arange(6, dtype=np.float32)
+    v = tf.Variable(np.zeros(3, np.float32))
+    held = owner[3:] if kind == "view" else np.array([3.0, 4.0, 5.0], np.float32)
+    held.flags.writeable = kind == "view"
+    v._value = held
+    del held
+    v.mutable_array()[...] += 1.0
+    np.testing.assert_array_equal(v.numpy(), [4.0, 5.0, 6.0])
+    np.testing.assert_array_equal(owner, np.arange(6))
+    assert v.mutable_array().base is None and v.mutable_array().flags.writeable
+
+
 @pytest.mark.parametrize("method, op", [("assign_add", np.add), ("assign_sub", np.subtract)])
 def test_assign_add_and_sub_leave_earlier_reads_and_the_delta_alone(method, op):
     # The update is written into the variable's array only when nothing else holds it.

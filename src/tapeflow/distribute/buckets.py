@@ -4,9 +4,10 @@ Inside `strategy.run` (and `DistributedGradientTape.gradient`) each `GradientTap
 call reports every source's gradient as soon as the reverse pass has finished it
 (`final_gradient_hooks`). `GradientBuckets` cuts the sources it reduces, last first (a
 model's last layers finish first), into buckets of one dtype and at most `bytes_per_pack`
-bytes (4 MiB when 0; a larger gradient is a bucket of its own), and starts the non-blocking
-all-reduce of a bucket, one packed buffer, once its gradients and those of every bucket
-before it are final. The buckets and their order depend on the sources only, never on the
+bytes (when 0, the communicator's `auto_pack_bytes`: 4 MiB, or one bucket per dtype where the
+sums are made in shared memory; a larger gradient is a bucket of its own), and starts the
+non-blocking all-reduce of a bucket, one packed buffer, once its gradients and those of
+every bucket before it are final. The buckets and their order depend on the sources only, never on the
 order in which a worker's pass finishes them, so every worker starts the same collectives
 in the same order. Whoever applies the gradients asks `reduced(gradient)` for the sum: it
 waits for that gradient's bucket only. Under `tf.function` the same happens where the nodes
@@ -19,7 +20,6 @@ import numpy as np
 
 from ..framework.indexed_slices import IndexedSlices
 from ..ops.script_ops import spec_of
-from .collectives import _AUTO_PACK_BYTES
 from .cross_replica import StartedReduction
 
 __all__ = ["GradientBuckets"]
@@ -34,7 +34,7 @@ class GradientBuckets:
         sources: the call's flattened sources.
         wanted: indices of the sources whose dense gradients are reduced.
         op: "sum" or "mean".
-        bytes_per_pack: the most bytes in a bucket (0: 4 MiB).
+        bytes_per_pack: the most bytes in a bucket (0: the communicator's automatic size).
         timeout: seconds a reduction may wait for the other workers.
     """
 
@@ -43,7 +43,7 @@ class GradientBuckets:
         self._communicator, self._op, self._timeout = communicator, op, timeout
         # Lists of source indices; {source index: its bucket's number}.
         self._buckets = _cut(sources, sorted(wanted, reverse=True),
-                             bytes_per_pack or _AUTO_PACK_BYTES)
+                             bytes_per_pack or communicator.auto_pack_bytes)
         self._bucket_of = {i: b for b, bucket in enumerate(self._buckets) for i in bucket}
         self._waiting = [len(bucket) for bucket in self._buckets]
         self._final: dict = {}

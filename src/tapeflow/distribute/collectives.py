@@ -3,7 +3,8 @@
 `MPICommunicator` moves raw buffers with mpi4py's upper-case methods (`Iallreduce`,
 `Iallgather`, `Ibcast` on NumPy arrays: no pickling). Arrays of one dtype are packed into
 one contiguous buffer (or a few, `bytes_per_pack` each), reduced in place, and handed back as
-views of that buffer; `start_all_reduce` returns at once, with a `Reduction` to wait for
+views of that buffer (when every rank runs on this host, large packs are summed in memory
+the ranks share instead: `shared_memory`); `start_all_reduce` returns at once, with a `Reduction` to wait for
 later (gradients are reduced so while the backward pass goes on). A collective is started
 non-blocking and waited for in a loop that also watches the other workers: a worker that
 raised sends a notice before it exits (one that ends normally says how many collectives it
@@ -29,7 +30,13 @@ _NOTICE_TAG = 77
 _ACK_TAG = 78
 # Packs hold at most this many bytes when bytes_per_pack is 0 (automatic): small tensors
 # share a buffer (one message for many), a larger one is reduced alone, without a copy.
+# Sums in shared memory have no message to bound: there every array of a dtype is one pack
+# (one synchronisation for all; see `auto_pack_bytes`).
 _AUTO_PACK_BYTES = 4 << 20
+_UNBOUNDED = np.iinfo(np.int64).max
+# Packs at least this large are summed in shared memory when every rank is on one host
+# (`shared_memory`); smaller ones, whose time is latency, by MPI.
+_SHARED_MIN_BYTES = 64 << 10
 # How often a waiting collective looks at its peers, and how long it tests without
 # yielding the processor, in seconds.
 _WATCH_INTERVAL = 0.05
@@ -52,10 +59,9 @@ def _mpi():
     return MPI
 
 
-def _packs(arrays: list, bytes_per_pack: int) -> list:
-    """Lists of indices of `arrays` to pack together: same dtype, at most `bytes_per_pack`
-    bytes per pack (0: 4 MiB); an array larger than that is a pack of its own."""
-    limit = bytes_per_pack or _AUTO_PACK_BYTES
+def _packs(arrays: list, limit: int) -> list:
+    """Lists of indices of `arrays` to pack together: same dtype, at most `limit` bytes per
+    pack; an array larger than that is a pack of its own."""
     by_dtype: dict = {}
     for i, array in enumerate(arrays):
         by_dtype.setdefault(array.dtype, []).append(i)
@@ -72,6 +78,16 @@ def _packs(arrays: list, bytes_per_pack: int) -> list:
     return packs
 
 
+def references(arrays: list) -> list:
+    """Each array's reference count, taken the same way for every caller."""
+    return [sys.getrefcount(array) for array in arrays]
+
+
+# The count of an array only a list holds, taken the way `references` takes it, so that it
+# holds whatever references the interpreter itself adds or borrows.
+UNREFERENCED = references([np.empty(0)])[0]
+
+
 class _BufferPool:
     """Receive buffers, each reused once nothing refers to it any more (no view of it that
     was handed out survives): steady training steps reduce into memory already paged in."""
@@ -80,18 +96,11 @@ class _BufferPool:
 
     def __init__(self) -> None:
         self._buffers: dict = {}
-        # The count of an array only a pool's list holds, taken the way `get` takes it, so
-        # that it holds whatever references the interpreter itself adds or borrows.
-        self._unreferenced = self._references([np.empty(0)])[0]
-
-    @staticmethod
-    def _references(buffers: list) -> list:
-        return [sys.getrefcount(buffer) for buffer in buffers]
 
     def get(self, dtype, size: int) -> np.ndarray:
         buffers = self._buffers.setdefault((np.dtype(dtype), size), [])
-        for buffer, count in zip(buffers, self._references(buffers)):
-            if count <= self._unreferenced:
+        for buffer, count in zip(buffers, references(buffers)):
+            if count <= UNREFERENCED:
                 return buffer
         buffer = np.empty(size, dtype)
         if len(buffers) < self._KEEP:
@@ -100,7 +109,8 @@ class _BufferPool:
 
 
 def _unpacked(arrays: list, packed: list) -> list:
-    """Views of the packed buffers, shaped as `arrays` and in their order."""
+    """Views of the packed buffers, shaped as `arrays` and in their order (None for the
+    arrays in no pack)."""
     results: list = [None] * len(arrays)
     for pack, buffer in packed:
         offset = 0
@@ -117,6 +127,7 @@ class LocalCommunicator:
     size = 1
     local_rank = 0
     local_size = 1
+    auto_pack_bytes = _AUTO_PACK_BYTES
 
     def all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
                    timeout=None) -> list:
@@ -169,8 +180,16 @@ class MPICommunicator:
         local = [r for r, (h, _) in enumerate(self._peers) if h == host]
         self.local_rank, self.local_size = local.index(self.rank), len(local)
         self._neighbours = [(r, self._peers[r][1]) for r in local if r != self.rank]
+        # Every rank on this host: large packs are summed in shared memory.
+        self._shared = None
         if self.size > 1:
             self._install_failure_notice()
+            if self.local_size == self.size and \
+                    os.environ.get("TAPEFLOW_SHARED_MEMORY", "1") != "0":
+                from .shared_memory import SharedMemory
+                self._shared = SharedMemory(self)
+        # The bytes of a pack when bytes_per_pack is 0 (see _AUTO_PACK_BYTES).
+        self.auto_pack_bytes = _AUTO_PACK_BYTES if self._shared is None else _UNBOUNDED
 
     # -- failures -------------------------------------------------------------------------
     def _install_failure_notice(self) -> None:
@@ -269,17 +288,23 @@ class MPICommunicator:
     # -- collectives ----------------------------------------------------------------------
     def all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
                    timeout=None) -> list:
-        """Element-wise sum (or mean) of each array over the ranks, as new arrays."""
+        """Element-wise sum (or mean) of each array over the ranks: views of the
+        communicator's buffers, which stay valid while held (read them, do not write)."""
         return self.start_all_reduce(arrays, op, bytes_per_pack).wait(timeout)
 
     def start_all_reduce(self, arrays: list, op: str = "sum",
                          bytes_per_pack: int = 0) -> "Reduction":
         """Starts `all_reduce` of the arrays (non-blocking); its `wait` gives the result."""
         arrays = [np.ascontiguousarray(a).reshape(np.shape(a)) for a in arrays]
-        requests, packed = [], []
-        for pack in _packs(arrays, bytes_per_pack):
+        requests, packed, shared = [], [], []
+        for pack in _packs(arrays, bytes_per_pack or self.auto_pack_bytes):
             dtype = arrays[pack[0]].dtype
-            buffer = self._pool.get(dtype, sum(arrays[i].size for i in pack))
+            size = sum(arrays[i].size for i in pack)
+            if self._shared is not None and dtype.kind in "iufc" and \
+                    size * dtype.itemsize >= _SHARED_MIN_BYTES:
+                shared.append((pack, self._shared.start([arrays[i] for i in pack], op)))
+                continue
+            buffer = self._pool.get(dtype, size)
             if len(pack) == 1:
                 requests.append(self._data.Iallreduce(arrays[pack[0]].reshape(-1), buffer,
                                                       op=self._MPI.SUM))
@@ -288,7 +313,7 @@ class MPICommunicator:
                 requests.append(self._data.Iallreduce(self._MPI.IN_PLACE, buffer,
                                                       op=self._MPI.SUM))
             packed.append((pack, buffer))
-        return Reduction(self, packed, arrays, op, requests)
+        return Reduction(self, packed, arrays, op, requests, shared)
 
     def all_gather(self, array, axis: int = 0, timeout=None) -> np.ndarray:
         """The ranks' arrays concatenated along `axis` (their sizes there may differ)."""
@@ -311,7 +336,7 @@ class MPICommunicator:
         _check_root(root, self.size)
         arrays = [np.asarray(a) for a in arrays]
         packed = [(pack, np.concatenate([arrays[i].ravel() for i in pack]))
-                  for pack in _packs(arrays, bytes_per_pack)]
+                  for pack in _packs(arrays, bytes_per_pack or _AUTO_PACK_BYTES)]
         requests = [self._data.Ibcast(buffer, root=root) for _, buffer in packed]
         self._wait(requests, f"broadcast of {len(arrays)} tensors from rank {root}", timeout)
         return _unpacked(arrays, packed)
@@ -325,10 +350,12 @@ class Reduction:
     the caller computes; `wait` gives the reduced arrays, once."""
 
     def __init__(self, communicator, packed: list, arrays: list, op: str,
-                 requests: list) -> None:
+                 requests: list, shared: list = ()) -> None:
         self._communicator = communicator
         # (indices of `arrays`, buffer) per pack; the arrays are kept until the sends end.
         self._packed, self._arrays, self._op, self._requests = packed, arrays, op, requests
+        # (indices of `arrays`, SharedReduction) per pack summed in shared memory.
+        self._shared = shared
 
     def progress(self) -> None:
         if self._requests:
@@ -338,14 +365,18 @@ class Reduction:
         communicator = self._communicator
         if communicator.size == 1:
             return [np.array(a) for a in self._arrays]
-        communicator._wait(self._requests, f"all_reduce of {len(self._arrays)} tensors",
-                           timeout)
+        what = f"all_reduce of {len(self._arrays)} tensors"
+        communicator._wait(self._requests, what, timeout)
         for _, buffer in self._packed:
             if self._op == "mean" and buffer.dtype.kind in "fc":
                 buffer /= buffer.dtype.type(communicator.size)
             elif self._op == "mean":
                 buffer //= communicator.size
-        return _unpacked(self._arrays, self._packed)
+        results = _unpacked(self._arrays, self._packed)
+        for pack, reduction in self._shared:
+            for i, result in zip(pack, reduction.wait(what, timeout)):
+                results[i] = result
+        return results
 
 
 def _alive(pid: int) -> bool:

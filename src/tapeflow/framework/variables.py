@@ -325,8 +325,10 @@ class Variable(metaclass=_VariableMeta):
             (array([0.5, 1.5], dtype=float32), array([1., 2.], dtype=float32))
         """
         # Two references: the slot and the count's argument. Without exact counts, copy.
-        # (A rank-0 result of NumPy arithmetic is a scalar, not an array: copy that too.)
-        if not isinstance(self._value, np.ndarray) or references(self._value) != 2:
+        # (A rank-0 result of NumPy arithmetic is a scalar, not an array: copy that too; so
+        # is a view, whose memory another array or process may hold, or a read-only array.)
+        if not isinstance(self._value, np.ndarray) or references(self._value) != 2 or \
+                self._value.base is not None or not self._value.flags.writeable:
             self._value = np.array(self._value)
         return self._value
 

@@ -1,0 +1,154 @@
+"""All-reduce through memory the ranks of one machine share (MPI-3 shared windows).
+
+When every rank runs on one host, `MPICommunicator` sums dense packs here instead of with
+MPI's `Iallreduce`, which copies each buffer through MPI's own cells several times. Each
+pack of n values has two node-wide regions, made with `MPI.Win.Allocate_shared`:
+
+- an input region, one row per rank: a rank writes into its row the parts of its pack that
+  the other ranks sum (everything but its own shard), when the reduction starts;
+- an output region of n values: rank r sums shard r (values [r*n//size, (r+1)*n//size))
+  from its own arrays and the other rows into it.
+
+Every rank then reads the whole sum where it lies: results are read-only views of the
+output region, and nothing is copied but the parts others need. Two synchronisations per
+reduction: before summing (every row written), after (every shard summed). The first is a
+tiny all-reduce that also picks the output region: an output region is reused only when no
+rank still holds a view of an earlier result in it (each says which regions it holds; any
+region held anywhere is skipped, and a new one is made when all are). Input regions are
+taken in the order reductions start, which is the same on every rank, and given back when
+one ends. Waits go through the communicator's `_wait` (peers watched, timeout), so a failed
+rank is named here too. Each element of a sum is computed once, by one rank, so every rank
+gets the same bits.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .collectives import references, UNREFERENCED
+
+__all__ = ["SharedMemory", "SharedReduction"]
+
+
+def _segments(sizes: list, lo: int, hi: int):
+    """(array index, start, stop in that array, flat start) for each part of the packed
+    arrays (of `sizes`) that lies in the flat range [lo, hi)."""
+    offset = 0
+    for i, size in enumerate(sizes):
+        start, stop = max(lo, offset), min(hi, offset + size)
+        if start < stop:
+            yield i, start - offset, stop - offset, start
+        offset += size
+
+
+class SharedMemory:
+    """The node-wide windows of one communicator's ranks (all on one host)."""
+
+    def __init__(self, communicator) -> None:
+        MPI = self._MPI = communicator._MPI
+        self._communicator = communicator
+        self._node = communicator._data.Split_type(MPI.COMM_TYPE_SHARED)
+        self.rank, self.size = self._node.Get_rank(), self._node.Get_size()
+        self._windows: list = []
+        # {(dtype, n): [[region, in use]]} for inputs; {(dtype, n): [region]} for outputs.
+        self._inputs: dict = {}
+        self._outputs: dict = {}
+
+    def _region(self, dtype: np.dtype, shape: tuple) -> np.ndarray:
+        """A new node-wide array (collective over the node's ranks)."""
+        MPI = self._MPI
+        count = int(np.prod(shape))
+        window = MPI.Win.Allocate_shared(count * dtype.itemsize if self.rank == 0 else 0,
+                                         dtype.itemsize, comm=self._node)
+        window.Lock_all(MPI.MODE_NOCHECK)
+        self._windows.append(window)
+        memory, _ = window.Shared_query(0)
+        return np.ndarray(shape, dtype, memory)
+
+    def start(self, arrays: list, op: str) -> "SharedReduction":
+        """Starts the sum (`op` "sum" or "mean") of `arrays`, one pack of one dtype."""
+        return SharedReduction(self, arrays, op)
+
+    def sync(self) -> None:
+        """Makes this rank's writes visible to the others and theirs to it (with a
+        process synchronisation between two calls)."""
+        for window in self._windows:
+            window.Sync()
+
+    def take_input(self, dtype: np.dtype, n: int) -> list:
+        """A free input region for a pack of `n` values: [array (size, n), in use]."""
+        regions = self._inputs.setdefault((dtype, n), [])
+        for region in regions:
+            if not region[1]:
+                region[1] = True
+                return region
+        regions.append([self._region(dtype, (self.size, n)), True])
+        return regions[-1]
+
+    def agree_on_output(self, dtype: np.dtype, n: int, what: str, timeout) -> np.ndarray:
+        """An output region no rank holds a result in; also the synchronisation before
+        summing (every rank's input row is written once this returns)."""
+        regions = self._outputs.setdefault((dtype, n), [])
+        held = np.array([count > UNREFERENCED for count in references(regions)] + [0],
+                        np.uint8)
+        anywhere = np.empty_like(held)
+        self.sync()
+        self._communicator._wait([self._node.Iallreduce(held, anywhere, op=self._MPI.MAX)],
+                                 what, timeout)
+        self.sync()
+        free = np.flatnonzero(anywhere[:-1] == 0)
+        if free.size:
+            return regions[free[0]]
+        regions.append(self._region(dtype, (n,)))
+        return regions[-1]
+
+    def barrier(self, what: str, timeout) -> None:
+        self.sync()
+        self._communicator._wait([self._node.Ibarrier()], what, timeout)
+        self.sync()
+
+
+class SharedReduction:
+    """The sum (or mean) of one pack of arrays (one dtype) over the ranks, started: the
+    parts the others sum are in this rank's input row; `wait` sums this rank's shard and
+    gives read-only views of the whole result, shaped as the arrays."""
+
+    def __init__(self, shared: SharedMemory, arrays: list, op: str) -> None:
+        self._shared, self._arrays, self._op = shared, arrays, op
+        self._dtype = arrays[0].dtype
+        self._sizes = [a.size for a in arrays]
+        n = self._n = sum(self._sizes)
+        rank, size = shared.rank, shared.size
+        self._bounds = [k * n // size for k in range(size + 1)]
+        self._input = shared.take_input(self._dtype, n)
+        row = self._input[0][rank]
+        flat = [a.reshape(-1) for a in arrays]
+        for lo, hi in ((0, self._bounds[rank]), (self._bounds[rank + 1], n)):
+            for i, start, stop, at in _segments(self._sizes, lo, hi):
+                row[at:at + stop - start] = flat[i][start:stop]
+
+    def wait(self, what: str, timeout) -> list:
+        shared, rank = self._shared, self._shared.rank
+        out = shared.agree_on_output(self._dtype, self._n, what, timeout)
+        rows = self._input[0]
+        others = [k for k in range(shared.size) if k != rank]
+        for i, start, stop, at in _segments(self._sizes, self._bounds[rank],
+                                            self._bounds[rank + 1]):
+            part = slice(at, at + stop - start)
+            np.add(self._arrays[i].reshape(-1)[start:stop], rows[others[0], part],
+                   out=out[part])
+            for k in others[1:]:
+                out[part] += rows[k, part]
+        shard = out[self._bounds[rank]:self._bounds[rank + 1]]
+        if self._op == "mean" and self._dtype.kind in "fc":
+            shard /= self._dtype.type(shared.size)
+        elif self._op == "mean":
+            shard //= shared.size
+        shared.barrier(what, timeout)
+        self._input[1] = False
+        results, offset = [], 0
+        for array in self._arrays:
+            view = out[offset:offset + array.size].reshape(array.shape)
+            view.flags.writeable = False
+            results.append(view)
+            offset += array.size
+        return results
