@@ -11,7 +11,8 @@ from tapeflow.distribute import collectives, launch
 
 
 @pytest.mark.parametrize("bytes_per_pack,expected", [
-    (0, [[0, 2, 3], [1]]), (8, [[0], [2], [3], [1]]), (12, [[0, 2], [3], [1]])])
+    (collectives._AUTO_PACK_BYTES, [[0, 2, 3], [1]]), (8, [[0], [2], [3], [1]]),
+    (12, [[0, 2], [3], [1]])])
 def test_packs_group_by_dtype_up_to_the_size(bytes_per_pack, expected):
     arrays = [np.zeros(2, "float32"), np.zeros(1, "int64"), np.zeros(1, "float32"),
               np.zeros(2, "float32")]
