@@ -66,6 +66,27 @@ def test_two_workers_train_like_one_process_on_the_whole_batch(tmp_path):
     assert_same_as_one_process(rank0, model, losses)
 
 
+def test_optimizer_steps_split_between_workers_equal_whole_steps_on_one_process(tmp_path):
+    # Workers on one machine each update their part of every variable and slot (Lamb,
+    # whose update takes norms, updates them whole); both hold the same bits, those one
+    # process gets on the whole batches, eagerly and in a tf.function.
+    done = mpirun("parts", tmp_path)
+    assert done.returncode == 0, done.stderr
+    rank0, rank1 = results(tmp_path, "parts")
+    for key in rank0:
+        np.testing.assert_array_equal(rank0[key], rank1[key], err_msg=key)
+    one = tf.distribute.MirroredStrategy()
+    for name in workers.PART_OPTIMIZERS:
+        for function in (False, True):
+            expected = workers.train_in_parts(one, 0, name, function)
+            for key, value in expected.items():
+                if key.endswith("_shared"):
+                    assert bool(rank0[key]) == (name != "lamb"), key
+                    continue
+                np.testing.assert_allclose(rank0[key], value, rtol=1e-5, atol=1e-6,
+                                           err_msg=key)
+
+
 def test_keras_fit_evaluate_predict_on_two_workers_match_one_process(tmp_path):
     done = mpirun("keras", tmp_path, CHECKPOINT_DIR=str(tmp_path))
     assert done.returncode == 0, done.stderr

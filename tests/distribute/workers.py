@@ -23,26 +23,25 @@ def global_batches(seed: int = 0) -> list:
              rng.integers(0, CLASSES, size=n).astype("int64")) for n in sizes]
 
 
-def build(strategy, rank: int = 0):
-    """A small MLP and Adam, made in the strategy's scope. Each rank seeds differently:
-    the scope gives every one the chief's initial weights."""
+def build(strategy, rank: int = 0, optimizer=lambda: tf.keras.optimizers.Adam(0.05)):
+    """A small MLP and an optimizer (Adam), made in the strategy's scope. Each rank seeds
+    differently: the scope gives every one the chief's initial weights."""
     tf.keras.utils.set_random_seed(1 + rank)
     with strategy.scope():
         model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="tanh"),
                                      tf.keras.layers.Dense(CLASSES)])
         model(np.zeros((1, FEATURES), "float32"))
-        optimizer = tf.keras.optimizers.Adam(0.05)
+        optimizer = optimizer()
     return model, optimizer
 
 
 def train(strategy, batches, epochs: int = 1, on_epoch_end=None, first_epoch: int = 0,
-          model_and_optimizer=None, rank: int = 0) -> tuple:
+          model_and_optimizer=None, rank: int = 0, function: bool = True) -> tuple:
     """The custom training loop of TF's multi-worker guide; returns (model, losses)."""
     model, optimizer = model_and_optimizer or build(strategy, rank)
     loss_object = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True,
                                                                 reduction="none")
 
-    @tf.function
     def step(x, y, global_batch_size):
         def replica_step(x, y):
             with tf.GradientTape() as tape:
@@ -54,6 +53,8 @@ def train(strategy, batches, epochs: int = 1, on_epoch_end=None, first_epoch: in
             return loss
         return strategy.reduce("SUM", strategy.run(replica_step, args=(x, y)), axis=None)
 
+    if function:
+        step = tf.function(step)
     losses = []
     for epoch in range(first_epoch, epochs):
         sizes = [len(x) for x, _ in batches]
@@ -71,6 +72,39 @@ def weights(model) -> dict:
 def scenario_train(strategy, rank: int) -> dict:
     model, losses = train(strategy, global_batches(), rank=rank)
     return {"losses": np.array(losses), **weights(model)}
+
+
+# Optimizers whose steps workers sharing memory split among them (elementwise updates:
+# weight decay, momentum and slots, clipping by norm first), and one they do not (Lamb).
+PART_OPTIMIZERS = {
+    "sgd": lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9, weight_decay=0.01),
+    "adam": lambda: tf.keras.optimizers.Adam(0.05, clipnorm=1.0),
+    "lamb": lambda: tf.keras.optimizers.Lamb(0.01),
+}
+
+
+def train_in_parts(strategy, rank: int, name: str, function: bool) -> dict:
+    """Two steps of `train` with optimizer `name`: the weights and optimizer variables,
+    whether the first kernel is a read-only (shared) view, and the kernel after an
+    assign_add, which must take a private copy."""
+    model_and_optimizer = build(strategy, rank, PART_OPTIMIZERS[name])
+    model, losses = train(strategy, global_batches()[:2], rank=rank, function=function,
+                          model_and_optimizer=model_and_optimizer)
+    kernel = model.weights[0]
+    shared = not np.asarray(kernel).flags.writeable
+    optimizer_variables = [v.numpy() for v in model_and_optimizer[1].variables]
+    before = kernel.numpy()
+    kernel.assign_add(np.ones(kernel.shape, "float32"))
+    key = f"{name}_{'graph' if function else 'eager'}"
+    return {f"{key}_losses": np.array(losses), f"{key}_shared": np.array(shared),
+            f"{key}_added": kernel.numpy() - before,
+            **{f"{key}_w{i}": w for i, w in enumerate(weights(model).values())},
+            **{f"{key}_opt{i}": v for i, v in enumerate(optimizer_variables)}}
+
+
+def scenario_parts(strategy, rank: int) -> dict:
+    return {k: v for name in PART_OPTIMIZERS for function in (False, True)
+            for k, v in train_in_parts(strategy, rank, name, function).items()}
 
 
 def fit_keras(strategy, rank: int = 0) -> dict:

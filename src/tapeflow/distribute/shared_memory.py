@@ -5,13 +5,14 @@ MPI's `Iallreduce`, which copies each buffer through MPI's own cells several tim
 pack of n values has two node-wide regions, made with `MPI.Win.Allocate_shared`:
 
 - an input region, one row per rank: a rank writes into its row the parts of its pack that
-  the other ranks sum (everything but its own shard), when the reduction starts;
-- an output region of n values: rank r sums shard r (values [r*n//size, (r+1)*n//size))
-  from its own arrays and the other rows into it.
+  the other ranks sum (everything but its own parts), when the reduction starts;
+- an output region of n values: rank r sums its part of each array (values
+  [r*m//size, (r+1)*m//size) of an array of m values, the part an optimizer step in parts
+  updates on rank r: `sharded_update`) from its own arrays and the other rows into it.
 
 Every rank then reads the whole sum where it lies: results are read-only views of the
 output region, and nothing is copied but the parts others need. Two synchronisations per
-reduction: before summing (every row written), after (every shard summed). The first is a
+reduction: before summing (every row written), after (every part summed). The first is a
 tiny all-reduce that also picks the output region: an output region is reused only when no
 rank still holds a view of an earlier result in it (each says which regions it holds; any
 region held anywhere is skipped, and a new one is made when all are). Input regions are
@@ -27,17 +28,6 @@ import numpy as np
 from .collectives import references, UNREFERENCED
 
 __all__ = ["SharedMemory", "SharedReduction"]
-
-
-def _segments(sizes: list, lo: int, hi: int):
-    """(array index, start, stop in that array, flat start) for each part of the packed
-    arrays (of `sizes`) that lies in the flat range [lo, hi)."""
-    offset = 0
-    for i, size in enumerate(sizes):
-        start, stop = max(lo, offset), min(hi, offset + size)
-        if start < stop:
-            yield i, start - offset, stop - offset, start
-        offset += size
 
 
 class SharedMemory:
@@ -101,6 +91,28 @@ class SharedMemory:
         regions.append(self._region(dtype, (n,)))
         return regions[-1]
 
+    def shard(self, size: int) -> tuple:
+        """[lo, hi): the part of `size` values this rank computes."""
+        return self.rank * size // self.size, (self.rank + 1) * size // self.size
+
+    def gather(self, shards: list, sizes: list, dtype: np.dtype, what: str, timeout) -> list:
+        """Every rank's `shards` (this rank's `shard(size)` of values of `sizes` values
+        each) joined into whole values of `dtype`: read-only flat views of a region no rank
+        held a view of (two synchronisations; nothing is copied after the shards are
+        written)."""
+        region = self.agree_on_output(dtype, sum(sizes), what, timeout)
+        offsets = np.cumsum([0] + list(sizes))
+        for shard, size, offset in zip(shards, sizes, offsets):
+            lo, hi = self.shard(size)
+            region[offset + lo:offset + hi] = shard
+        self.barrier(what, timeout)
+        views = []
+        for size, offset in zip(sizes, offsets):
+            view = region[offset:offset + size]
+            view.flags.writeable = False
+            views.append(view)
+        return views
+
     def barrier(self, what: str, timeout) -> None:
         self.sync()
         self._communicator._wait([self._node.Ibarrier()], what, timeout)
@@ -109,46 +121,43 @@ class SharedMemory:
 
 class SharedReduction:
     """The sum (or mean) of one pack of arrays (one dtype) over the ranks, started: the
-    parts the others sum are in this rank's input row; `wait` sums this rank's shard and
+    parts the others sum are in this rank's input row; `wait` sums this rank's part of
+    each array (`SharedMemory.shard`, the part an optimizer step in parts updates here) and
     gives read-only views of the whole result, shaped as the arrays."""
 
     def __init__(self, shared: SharedMemory, arrays: list, op: str) -> None:
         self._shared, self._arrays, self._op = shared, arrays, op
         self._dtype = arrays[0].dtype
-        self._sizes = [a.size for a in arrays]
-        n = self._n = sum(self._sizes)
-        rank, size = shared.rank, shared.size
-        self._bounds = [k * n // size for k in range(size + 1)]
-        self._input = shared.take_input(self._dtype, n)
-        row = self._input[0][rank]
-        flat = [a.reshape(-1) for a in arrays]
-        for lo, hi in ((0, self._bounds[rank]), (self._bounds[rank + 1], n)):
-            for i, start, stop, at in _segments(self._sizes, lo, hi):
-                row[at:at + stop - start] = flat[i][start:stop]
+        self._flat = [a.reshape(-1) for a in arrays]
+        self._offsets = np.cumsum([0] + [a.size for a in arrays])
+        self._n = int(self._offsets[-1])
+        self._input = shared.take_input(self._dtype, self._n)
+        row = self._input[0][shared.rank]
+        for flat, offset in zip(self._flat, self._offsets):
+            lo, hi = shared.shard(flat.size)
+            row[offset:offset + lo] = flat[:lo]
+            row[offset + hi:offset + flat.size] = flat[hi:]
 
     def wait(self, what: str, timeout) -> list:
         shared, rank = self._shared, self._shared.rank
         out = shared.agree_on_output(self._dtype, self._n, what, timeout)
         rows = self._input[0]
         others = [k for k in range(shared.size) if k != rank]
-        for i, start, stop, at in _segments(self._sizes, self._bounds[rank],
-                                            self._bounds[rank + 1]):
-            part = slice(at, at + stop - start)
-            np.add(self._arrays[i].reshape(-1)[start:stop], rows[others[0], part],
-                   out=out[part])
+        for flat, offset in zip(self._flat, self._offsets):
+            lo, hi = shared.shard(flat.size)
+            part = slice(offset + lo, offset + hi)
+            np.add(flat[lo:hi], rows[others[0], part], out=out[part])
             for k in others[1:]:
                 out[part] += rows[k, part]
-        shard = out[self._bounds[rank]:self._bounds[rank + 1]]
-        if self._op == "mean" and self._dtype.kind in "fc":
-            shard /= self._dtype.type(shared.size)
-        elif self._op == "mean":
-            shard //= shared.size
+            if self._op == "mean" and self._dtype.kind in "fc":
+                out[part] /= self._dtype.type(shared.size)
+            elif self._op == "mean":
+                out[part] //= shared.size
         shared.barrier(what, timeout)
         self._input[1] = False
-        results, offset = [], 0
-        for array in self._arrays:
+        results = []
+        for array, offset in zip(self._arrays, self._offsets):
             view = out[offset:offset + array.size].reshape(array.shape)
             view.flags.writeable = False
             results.append(view)
-            offset += array.size
         return results

@@ -332,6 +332,24 @@ class Variable(metaclass=_VariableMeta):
             self._value = np.array(self._value)
         return self._value
 
+    def adopt_array(self, array: np.ndarray) -> None:
+        """Takes `array` as the value without a copy (tapeflow's engine API, not TF's).
+
+        For an array nobody writes afterwards, such as a read-only view of memory other
+        processes share (`tf.distribute`'s optimizer steps in parts). Writes through the
+        variable then take a private copy first (see `mutable_array`).
+
+        Raises:
+            ValueError: another dtype or shape than the variable's, naming both.
+        """
+        if not isinstance(array, np.ndarray) or array.dtype != self._value.dtype or \
+                array.shape != self._value.shape:
+            raise ValueError(f"adopt_array of variable {self.name!r}: expected a "
+                             f"{self._value.dtype} array of shape {self._value.shape}, got "
+                             f"{getattr(array, 'dtype', type(array).__name__)} "
+                             f"{getattr(array, 'shape', '')}")
+        self._value = array
+
     # -- identity ------------------------------------------------------------------------
     def ref(self):
         from .tensor import Reference

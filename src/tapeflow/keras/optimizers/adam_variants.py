@@ -44,6 +44,8 @@ class Nadam(_Moments):
         0.9
     """
 
+    _ELEMENTWISE = True
+
     def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, name: str | None = None, **kwargs) -> None:
         super().__init__(learning_rate, beta_1, beta_2, epsilon, name, **kwargs)
@@ -105,6 +107,8 @@ class Adamax(_Moments):
         >>> round(float(w), 4)
         0.9
     """
+
+    _ELEMENTWISE = True
 
     def _slot_names(self) -> dict:
         return {"momentum": 0.0, "norm": 0.0}
@@ -168,6 +172,8 @@ class Lion(Optimizer):
         >>> w.numpy()
         array([0.9, 1.1], dtype=float32)
     """
+
+    _ELEMENTWISE = True
 
     def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.99,
                  name: str | None = None, **kwargs) -> None:

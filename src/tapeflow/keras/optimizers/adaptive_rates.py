@@ -28,6 +28,8 @@ class Adadelta(Optimizer):
         0.999
     """
 
+    _ELEMENTWISE = True
+
     def __init__(self, learning_rate=0.001, rho: float = 0.95, epsilon: float = 1e-7,
                  name: str | None = None, **kwargs) -> None:
         super().__init__(learning_rate, name=name, **kwargs)
@@ -73,6 +75,8 @@ class Ftrl(Optimizer):
         >>> float(w)
         -1.0
     """
+
+    _ELEMENTWISE = True
 
     def __init__(self, learning_rate=0.001, learning_rate_power: float = -0.5,
                  initial_accumulator_value: float = 0.1,

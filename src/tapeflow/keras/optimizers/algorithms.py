@@ -34,6 +34,8 @@ class SGD(Optimizer):
         0.71
     """
 
+    _ELEMENTWISE = True
+
     def __init__(self, learning_rate=0.01, momentum: float = 0.0, nesterov: bool = False,
                  name: str | None = None, **kwargs) -> None:
         super().__init__(learning_rate, name=name, **kwargs)
@@ -78,6 +80,8 @@ class Adam(Optimizer):
         >>> round(float(w), 4)              # the first step moves by about lr
         0.9
     """
+
+    _ELEMENTWISE = True
 
     def __init__(self, learning_rate=0.001, beta_1: float = 0.9, beta_2: float = 0.999,
                  epsilon: float = 1e-7, amsgrad: bool = False, name: str | None = None,
@@ -163,6 +167,8 @@ class RMSprop(Optimizer):
         0.99
     """
 
+    _ELEMENTWISE = True
+
     def __init__(self, learning_rate=0.001, rho: float = 0.9, momentum: float = 0.0,
                  epsilon: float = 1e-7, centered: bool = False, name: str | None = None,
                  **kwargs) -> None:
@@ -219,6 +225,8 @@ class Adagrad(Optimizer):
         >>> float(w)
         0.5
     """
+
+    _ELEMENTWISE = True
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value: float = 0.1,
                  epsilon: float = 1e-7, name: str | None = None, **kwargs) -> None:

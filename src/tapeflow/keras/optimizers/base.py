@@ -194,6 +194,10 @@ class Optimizer:
     # How Keras 3 lists slots: group by group, each group variable by variable. None: all
     # the formula's slots form one group.
     _SLOT_GROUPS: tuple | None = None
+    # Whether `_update_step` is elementwise in the gradient, the value and the slots (no
+    # norms or reductions), so that workers sharing memory may each apply it to a part of
+    # every variable (`tapeflow.distribute.sharded_update`).
+    _ELEMENTWISE = False
 
     def _slot_names(self) -> dict:
         """{slot name: initial value} of the state the update formula keeps per variable."""
@@ -421,8 +425,19 @@ class Optimizer:
             gradients = self._clipped(xp, gradients)
             lr = self._current_learning_rate()
             self._prepare_step(xp, count, building, update_when)
-            for gradient, variable in zip(gradients, variables):
-                self._apply(xp, gradient, variable, lr, count, building, update_when)
+            whole = range(len(variables))
+            if self._ELEMENTWISE and update_when is None:
+                from ...distribute import sharded_update
+                strategy, parts = sharded_update.sharing(variables)
+                if strategy is not None:
+                    sharded_update.apply_in_parts(
+                        strategy, [(gradients[i], variables[i], self._slots_of(variables[i]))
+                                   for i in parts],
+                        lambda g, variable, value, slots: self._new_values(
+                            xp, g, variable, value, slots, lr, count, building))
+                    whole = sorted(set(whole) - set(parts))
+            for i in whole:
+                self._apply(xp, gradients[i], variables[i], lr, count, building, update_when)
         if self.use_ema:
             self._update_averages(count, building, when)
         for variable in variables:
@@ -497,31 +512,39 @@ class Optimizer:
 
     def _apply(self, xp, gradient, variable: Variable, lr, count, building: bool,
                when=None) -> None:
-        """One variable's update: read, decay, `_update_step`, write back."""
+        """One variable's update: read, `_new_values`, write back."""
         slot_variables = self._slots_of(variable)
+        if building:
+            value = variable.read_value()
+            slots = {name: slot.read_value() for name, slot in slot_variables.items()}
+        else:
+            value = variable.mutable_array()
+            slots = {name: slot.mutable_array() for name, slot in slot_variables.items()}
+        new_value, new_slots = self._new_values(xp, gradient, variable, value, slots, lr,
+                                                count, building)
+        if building:
+            variable.assign(_keep(when, new_value, value))
+            for name, slot_value in new_slots.items():
+                slot_variables[name].assign(_keep(when, slot_value, slots[name]))
+        else:
+            np.copyto(value, new_value)
+            for name, slot_value in new_slots.items():
+                np.copyto(slots[name], slot_value)
+
+    def _new_values(self, xp, gradient, variable: Variable, value, slots: dict, lr, count,
+                    building: bool) -> tuple:
+        """(new value, {slot name: new value}) of `variable` (or of the same part of it,
+        its slots and its gradient): weight decay, then `_update_step`, in its dtype."""
         dtype = variable.dtype
         if building:
             lr = math_ops.cast(lr, dtype)
             step = math_ops.cast(count + 1, dtype)
-            value = variable.read_value()
-            slots = {name: slot.read_value() for name, slot in slot_variables.items()}
         else:
             lr = dtype.as_numpy_dtype(lr)
             step = dtype.as_numpy_dtype(count + 1)
-            value = variable.mutable_array()
-            slots = {name: slot.mutable_array() for name, slot in slot_variables.items()}
-        target = value
         if self._decays(variable):
             value = value - value * dtype.as_numpy_dtype(self.weight_decay) * lr
-        new_value, new_slots = self._update_step(xp, gradient, value, slots, lr, step)
-        if building:
-            variable.assign(_keep(when, new_value, target))
-            for name, slot_value in new_slots.items():
-                slot_variables[name].assign(_keep(when, slot_value, slots[name]))
-        else:
-            np.copyto(target, new_value)
-            for name, slot_value in new_slots.items():
-                np.copyto(slots[name], slot_value)
+        return self._update_step(xp, gradient, value, slots, lr, step)
 
     def _update_step(self, xp, gradient, value, slots: dict, lr, step) -> tuple:
         """(new value, {slot name: new value}) from the gradient, the current value and
