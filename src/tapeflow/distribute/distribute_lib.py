@@ -184,6 +184,8 @@ class Strategy:
         self._options = communication_options or CommunicationOptions()
         self._mirrored: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
         _strategies.add(self)
+        if getattr(self._communicator, "_shared", None) is not None:
+            _sharing_memory.add(self)
 
     # -- facts ----------------------------------------------------------------------------
     @property
@@ -393,6 +395,8 @@ class Strategy:
 
 
 _strategies: weakref.WeakSet = weakref.WeakSet()
+# Those whose several workers share memory (`sharded_update`).
+_sharing_memory: weakref.WeakSet = weakref.WeakSet()
 
 
 def sum_mirrored_gradients(grads_and_vars) -> list:

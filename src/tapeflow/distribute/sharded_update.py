@@ -20,7 +20,7 @@ import numpy as np
 from ..framework.context import executing_eagerly
 from ..ops import array_ops
 from .cross_replica import _on_arrays
-from .distribute_lib import _strategies
+from .distribute_lib import _sharing_memory
 
 __all__ = ["apply_in_parts", "sharing"]
 
@@ -28,10 +28,9 @@ __all__ = ["apply_in_parts", "sharing"]
 def sharing(variables: list):
     """(strategy, indices): the strategy with several workers on one machine that mirrors
     the `variables` at those indices; (None, []) when there is none."""
-    for strategy in list(_strategies):
-        shared = getattr(strategy._communicator, "_shared", None)
-        if shared is None or strategy.num_replicas_in_sync == 1:
-            continue
+    if not _sharing_memory:
+        return None, []
+    for strategy in list(_sharing_memory):
         indices = [i for i, v in enumerate(variables) if strategy.mirrors(v)]
         if indices:
             return strategy, indices
