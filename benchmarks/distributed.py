@@ -7,8 +7,9 @@ allreduce  the sum over 2 ranks of a 10 M-parameter float32 gradient (4 arrays, 
            raw `Allreduce` of one buffer of the same size; medians, with their throughput.
 mlp        one data-parallel training step of the mlp_large case (batch 256, 784-1024-1024-10,
            SGD, tf.function): run by 1 rank on the whole batch, then by 2 ranks on half each,
-           with gradients summed over the ranks (in the memory the ranks share, and again
-           with TAPEFLOW_SHARED_MEMORY=0: by MPI's Iallreduce), in 5 such rounds back to back
+           with gradients summed over the ranks (in the memory the ranks share, each rank
+           updating its part of the weights there; and again with TAPEFLOW_SHARED_MEMORY=0:
+           by MPI's Iallreduce, every rank updating all), in 5 such rounds back to back
            (the machine's load drifts); the speed-up is the median of the rounds' ratios of
            medians. The same step written by hand in NumPy shows what this machine allows:
            its gradients summed by one mpi4py `Allreduce`; or reduce-scattered so each rank
@@ -120,7 +121,7 @@ def worker_mlp(rounds: int) -> dict:
 
 
 # How a hand-written step combines the ranks' gradients (see the module docstring).
-NAMES = {"tapeflow": "tapeflow (sums in shared memory)",
+NAMES = {"tapeflow": "tapeflow (sums and update in shared memory)",
          "tapeflow-mpi": "tapeflow, TAPEFLOW_SHARED_MEMORY=0 (MPI Iallreduce)"}
 NUMPY_SCHEMES = {"numpy-allreduce": "NumPy + mpi4py Allreduce",
                  "numpy-sharded": "NumPy + reduce-scatter, half update, all-gather",
