@@ -4,15 +4,15 @@ Inside `strategy.run` (and `DistributedGradientTape.gradient`) each `GradientTap
 call reports every source's gradient as soon as the reverse pass has finished it
 (`final_gradient_hooks`). `GradientBuckets` cuts the sources it reduces, last first (a
 model's last layers finish first), into buckets of one dtype and at most `bytes_per_pack`
-bytes (when 0, the communicator's `auto_pack_bytes`: 4 MiB, or one bucket per dtype where the
-sums are made in shared memory; a larger gradient is a bucket of its own), and starts the
-non-blocking all-reduce of a bucket, one packed buffer, once its gradients and those of
-every bucket before it are final. The buckets and their order depend on the sources only, never on the
-order in which a worker's pass finishes them, so every worker starts the same collectives
-in the same order. Whoever applies the gradients asks `reduced(gradient)` for the sum: it
-waits for that gradient's bucket only. Under `tf.function` the same happens where the nodes
-stand in the graph, which runs its nodes in the order they were made. The sums are those of
-the blocking path (`all_reduce`).
+bytes (when 0, the communicator's `auto_pack_bytes`: 4 MiB, or one bucket per dtype where
+the sums are made in shared memory; a larger gradient is a bucket of its own), and starts
+the non-blocking all-reduce of a bucket, one packed buffer, once its gradients and those of
+every bucket before it are final. The buckets and their order depend on the sources only,
+never on the order in which a worker's pass finishes them, so every worker starts the same
+collectives in the same order. Whoever applies the gradients asks `reduced(gradient)` for
+the sum: it waits for that gradient's bucket only. Under `tf.function` the same happens
+where the nodes stand in the graph, which runs its nodes in the order they were made. The
+sums are those of the blocking path (`all_reduce`).
 """
 from __future__ import annotations
 

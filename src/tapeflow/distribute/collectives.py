@@ -4,13 +4,13 @@
 `Iallgather`, `Ibcast` on NumPy arrays: no pickling). Arrays of one dtype are packed into
 one contiguous buffer (or a few, `bytes_per_pack` each), reduced in place, and handed back as
 views of that buffer (when every rank runs on this host, large packs are summed in memory
-the ranks share instead: `shared_memory`); `start_all_reduce` returns at once, with a `Reduction` to wait for
-later (gradients are reduced so while the backward pass goes on). A collective is started
-non-blocking and waited for in a loop that also watches the other workers: a worker that
-raised sends a notice before it exits (one that ends normally says how many collectives it
-took part in), a worker that vanished on this host is noticed by its process id, and past
-`timeout_seconds` the wait gives up; each raises an error naming the rank instead of
-hanging.
+the ranks share instead: `shared_memory`); `start_all_reduce` returns at once, with a
+`Reduction` to wait for later (gradients are reduced so while the backward pass goes on).
+A collective is started non-blocking and waited for in a loop that also watches the other
+workers: a worker that raised sends a notice before it exits (one that ends normally says
+how many collectives it took part in), a worker that vanished on this host is noticed by
+its process id, and past `timeout_seconds` the wait gives up; each raises an error naming
+the rank instead of hanging.
 """
 from __future__ import annotations
 

@@ -49,18 +49,20 @@ def apply_in_parts(strategy, items: list, update) -> None:
     shared = strategy._communicator._shared
     _, timeout = strategy._communication(None)
     eager = executing_eagerly()
+
+    def part(x, size: int):
+        lo, hi = shared.shard(size)
+        if eager:
+            return np.reshape(np.asarray(x), -1)[lo:hi]
+        return array_ops.reshape(x, [-1])[lo:hi]
+
+    read = np.asarray if eager else (lambda variable: variable.read_value())
     targets, parts = [], []
     for gradient, variable, slots in items:
-        lo, hi = shared.shard(variable.shape.num_elements())
-
-        def part(x):
-            if eager:
-                return np.reshape(np.asarray(x), -1)[lo:hi]
-            return array_ops.reshape(x, [-1])[lo:hi]
-
-        read = np.asarray if eager else (lambda v: v.read_value())
-        new_value, new_slots = update(part(gradient), variable, part(read(variable)),
-                                      {name: part(read(s)) for name, s in slots.items()})
+        size = variable.shape.num_elements()
+        new_value, new_slots = update(part(gradient, size), variable,
+                                      part(read(variable), size),
+                                      {name: part(read(s), size) for name, s in slots.items()})
         targets.append(variable)
         parts.append(new_value)
         for name, value in new_slots.items():
@@ -68,18 +70,20 @@ def apply_in_parts(strategy, items: list, update) -> None:
             parts.append(value)
     by_dtype: dict = {}
     for i, target in enumerate(targets):
-        by_dtype.setdefault(target.dtype, []).append(i)
+        by_dtype.setdefault(np.dtype(target.dtype.as_numpy_dtype), []).append(i)
     for dtype, indices in by_dtype.items():
         sizes = [targets[i].shape.num_elements() for i in indices]
-        what = f"optimizer step in parts ({len(indices)} {dtype.name} values)"
-        joined = _on_arrays(
-            lambda arrays, sizes=sizes, dtype=dtype.as_numpy_dtype, what=what:
-                shared.gather(arrays, sizes, np.dtype(dtype), what, timeout),
-            [parts[i] for i in indices], [(np.dtype(dtype.as_numpy_dtype), (n,))
-                                          for n in sizes])
+        joined = _on_arrays(_joiner(shared, sizes, dtype, timeout),
+                            [parts[i] for i in indices], [(dtype, (n,)) for n in sizes])
         for i, flat in zip(indices, joined):
             target = targets[i]
             if eager:
                 target.adopt_array(np.asarray(flat).reshape(target.shape))
             else:
                 target.assign(array_ops.reshape(flat, target.shape))
+
+
+def _joiner(shared, sizes: list, dtype: np.dtype, timeout):
+    """The function joining every worker's parts of values of `sizes` values (`dtype`)."""
+    what = f"optimizer step in parts ({len(sizes)} {dtype.name} values)"
+    return lambda arrays: shared.gather(arrays, sizes, dtype, what, timeout)

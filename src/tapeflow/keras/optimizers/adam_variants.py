@@ -56,8 +56,8 @@ class Nadam(_Moments):
         return {"momentum": 0.0, "velocity": 0.0}
 
     def _build_state(self, first_variable: Variable) -> None:
-        self._u_product = Variable(np.ones((), first_variable.dtype.as_numpy_dtype), name="variable",
-                                   trainable=False)
+        self._u_product = Variable(np.ones((), first_variable.dtype.as_numpy_dtype),
+                                   name="variable", trainable=False)
 
     def _state_variables(self) -> list:
         return [] if self._u_product is None else [("u_product", self._u_product)]
