@@ -27,11 +27,13 @@ __all__ = ["apply_in_parts", "sharing"]
 
 def sharing(variables: list):
     """(strategy, indices): the strategy with several workers on one machine that mirrors
-    the `variables` at those indices; (None, []) when there is none."""
+    the `variables` at those indices (of fully known shapes); (None, []) when there is
+    none."""
     if not _sharing_memory:
         return None, []
     for strategy in list(_sharing_memory):
-        indices = [i for i, v in enumerate(variables) if strategy.mirrors(v)]
+        indices = [i for i, v in enumerate(variables)
+                   if strategy.mirrors(v) and v.shape.is_fully_defined()]
         if indices:
             return strategy, indices
     return None, []
