@@ -121,6 +121,21 @@ def test_mutable_array_copies_memory_the_variable_does_not_own(kind):
     assert v.mutable_array().base is None and v.mutable_array().flags.writeable
 
 
+def test_adopt_array_takes_the_array_without_a_copy_and_checks_it():
+    v = tf.Variable(np.zeros((2, 2), np.float32), name="w")
+    shared = np.arange(4, dtype=np.float32).reshape(2, 2)
+    shared.flags.writeable = False
+    v.adopt_array(shared)
+    assert np.shares_memory(np.asarray(v), shared)
+    v.assign_add(np.ones((2, 2), np.float32))       # a private copy, the array untouched
+    np.testing.assert_array_equal(v.numpy(), [[1, 2], [3, 4]])
+    np.testing.assert_array_equal(shared, [[0, 1], [2, 3]])
+    for wrong in (np.zeros((4,), np.float32), np.zeros((2, 2), np.float64), [[0.0] * 2] * 2):
+        with pytest.raises(ValueError, match="adopt_array of variable 'w"):
+            v.adopt_array(wrong)
+    np.testing.assert_array_equal(v.numpy(), [[1, 2], [3, 4]])
+
+
 @pytest.mark.parametrize("method, op", [("assign_add", np.add), ("assign_sub", np.subtract)])
 def test_assign_add_and_sub_leave_earlier_reads_and_the_delta_alone(method, op):
     # The update is written into the variable's array only when nothing else holds it.
