@@ -5,6 +5,7 @@ a restarted job resumes from the chief's last checkpoint."""
 import importlib.util
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -41,9 +42,19 @@ def mpirun(scenario: str, outdir, **env) -> subprocess.CompletedProcess:
         launch.mpiexec()
     except FileNotFoundError:
         pytest.skip("no mpiexec beside this Python or on PATH")
-    return subprocess.run(launch.worker_command(2, [str(WORKERS), scenario, str(outdir)]),
-                          env=environment, capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+    # In a session of its own, so that a run past TIMEOUT is stopped whole (mpiexec, its
+    # process manager and the ranks), leaving nothing behind to disturb the next run.
+    process = subprocess.Popen(launch.worker_command(2, [str(WORKERS), scenario, str(outdir)]),
+                               env=environment, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        pytest.fail(f"{scenario} ran past {TIMEOUT} s; its output:\n{stderr[-3000:]}")
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
 def results(outdir, scenario: str) -> list:

@@ -247,8 +247,8 @@ def shared_reductions(rank: int) -> dict:
         first = None
     second = communicator.all_reduce([a * 2 for a in arrays], bytes_per_pack=1 << 30)
     ints = communicator.all_reduce([np.full(20000, 3 * rank + 1, np.int64)], op="mean")[0]
-    result = {"shared_used": np.array(communicator._shared is not None),
-              "shared_outputs": np.array(len(communicator._shared._outputs[
+    result = {"shared_used": np.array(communicator.shares_memory),
+              "shared_outputs": np.array(len(communicator.shared_memory()._outputs[
                   (np.dtype("float32"), sum(int(np.prod(s)) for s in sizes))])),
               "shared_writeable": np.array([a.flags.writeable for a in second]),
               "shared_int_mean": ints}

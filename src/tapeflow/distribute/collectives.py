@@ -127,6 +127,7 @@ class LocalCommunicator:
     size = 1
     local_rank = 0
     local_size = 1
+    shares_memory = False
     auto_pack_bytes = _AUTO_PACK_BYTES
 
     def all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
@@ -180,16 +181,23 @@ class MPICommunicator:
         local = [r for r, (h, _) in enumerate(self._peers) if h == host]
         self.local_rank, self.local_size = local.index(self.rank), len(local)
         self._neighbours = [(r, self._peers[r][1]) for r in local if r != self.rank]
-        # Every rank on this host: large packs are summed in shared memory.
-        self._shared = None
         if self.size > 1:
             self._install_failure_notice()
-            if self.local_size == self.size and \
-                    os.environ.get("TAPEFLOW_SHARED_MEMORY", "1") != "0":
-                from .shared_memory import SharedMemory
-                self._shared = SharedMemory(self)
+        # Every rank on this host: large packs are summed in shared memory, whose windows
+        # are made when first needed (`shared_memory()`).
+        self.shares_memory = self.size > 1 and self.local_size == self.size and \
+            os.environ.get("TAPEFLOW_SHARED_MEMORY", "1") != "0"
+        self._shared = None
         # The bytes of a pack when bytes_per_pack is 0 (see _AUTO_PACK_BYTES).
-        self.auto_pack_bytes = _AUTO_PACK_BYTES if self._shared is None else _UNBOUNDED
+        self.auto_pack_bytes = _UNBOUNDED if self.shares_memory else _AUTO_PACK_BYTES
+
+    def shared_memory(self):
+        """The ranks' `shared_memory.SharedMemory`, made on the first call (a collective:
+        every rank makes the same first call, e.g. the same first large all-reduce)."""
+        if self._shared is None:
+            from .shared_memory import SharedMemory
+            self._shared = SharedMemory(self)
+        return self._shared
 
     # -- failures -------------------------------------------------------------------------
     def _install_failure_notice(self) -> None:
@@ -300,9 +308,10 @@ class MPICommunicator:
         for pack in _packs(arrays, bytes_per_pack or self.auto_pack_bytes):
             dtype = arrays[pack[0]].dtype
             size = sum(arrays[i].size for i in pack)
-            if self._shared is not None and dtype.kind in "iufc" and \
+            if self.shares_memory and dtype.kind in "iufc" and \
                     size * dtype.itemsize >= _SHARED_MIN_BYTES:
-                shared.append((pack, self._shared.start([arrays[i] for i in pack], op)))
+                shared.append((pack, self.shared_memory().start([arrays[i] for i in pack],
+                                                                op)))
                 continue
             buffer = self._pool.get(dtype, size)
             if len(pack) == 1:

@@ -184,7 +184,7 @@ class Strategy:
         self._options = communication_options or CommunicationOptions()
         self._mirrored: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
         _strategies.add(self)
-        if getattr(self._communicator, "_shared", None) is not None:
+        if getattr(self._communicator, "shares_memory", False):
             _sharing_memory.add(self)
 
     # -- facts ----------------------------------------------------------------------------

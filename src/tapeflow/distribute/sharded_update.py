@@ -48,7 +48,7 @@ def apply_in_parts(strategy, items: list, update) -> None:
         update: `update(gradient, variable, value, slots) -> (new value, {slot name: new
             value})` on flat parts (arrays eagerly, Tensors while a graph is built).
     """
-    shared = strategy._communicator._shared
+    shared = strategy._communicator.shared_memory()
     _, timeout = strategy._communication(None)
     eager = executing_eagerly()
 
