@@ -207,6 +207,8 @@ class MPICommunicator:
             if self.failure is None and not issubclass(kind, KeyboardInterrupt):
                 self._tell_peers(("failed", f"{kind.__name__}: {value}"))
                 self._await_acknowledgements(seconds=1.0)
+                # The peers stop now: leave without finalizing MPI too (see _at_exit).
+                self.failure = f"rank {self.rank} raised {kind.__name__}: {value}"
             previous(kind, value, traceback)
 
         sys.excepthook = notify_then_report
@@ -235,7 +237,8 @@ class MPICommunicator:
 
     def _at_exit(self) -> None:
         if self.failure is not None:
-            # Finalizing MPI with a peer gone can block: leave at once, reporting failure.
+            # Finalizing MPI with a peer gone can block (its shared memory among others):
+            # leave at once, reporting failure.
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(1)
