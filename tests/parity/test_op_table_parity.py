@@ -50,7 +50,8 @@ KNOWN_DIFFERENCES = {
     "Conv2D[NCHW]": f"NCHW convolution: {_CPU_ONLY}",
     "AvgPool[NCHW]": f"NCHW pooling: {_CPU_ONLY}",
     "MaxPool[explicit padding]": "second order: TF's MaxPoolGradGrad rejects explicit padding",
-    "MaxPool[max_pool1d explicit padding]": "second order: TF's MaxPoolGradGrad rejects explicit padding",
+    "MaxPool[max_pool1d explicit padding]":
+        "second order: TF's MaxPoolGradGrad rejects explicit padding",
     "AvgPool[avg_pool1d NCW]": f"NCW pooling: {_CPU_ONLY}",
     "Conv2D[grouped, 2 groups]": f"grouped convolution gradients: {_CPU_ONLY} (forward values "
                                  f"in test_conv_parity.py)",

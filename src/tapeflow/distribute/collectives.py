@@ -378,7 +378,8 @@ class Reduction:
         if communicator.size == 1:
             return [np.array(a) for a in self._arrays]
         what = f"all_reduce of {len(self._arrays)} tensors"
-        communicator._wait(self._requests, what, timeout)
+        if self._requests or not self._shared:
+            communicator._wait(self._requests, what, timeout)
         for _, buffer in self._packed:
             if self._op == "mean" and buffer.dtype.kind in "fc":
                 buffer /= buffer.dtype.type(communicator.size)
