@@ -83,6 +83,14 @@ def references(arrays: list) -> list:
     return [sys.getrefcount(array) for array in arrays]
 
 
+def divide_in_place(array: np.ndarray, count: int) -> None:
+    """A sum made a mean: divided by `count`, floored for integers."""
+    if array.dtype.kind in "fc":
+        array /= array.dtype.type(count)
+    else:
+        array //= count
+
+
 # The count of an array only a list holds, taken the way `references` takes it, so that it
 # holds whatever references the interpreter itself adds or borrows.
 UNREFERENCED = references([np.empty(0)])[0]
@@ -380,11 +388,9 @@ class Reduction:
         what = f"all_reduce of {len(self._arrays)} tensors"
         if self._requests or not self._shared:
             communicator._wait(self._requests, what, timeout)
-        for _, buffer in self._packed:
-            if self._op == "mean" and buffer.dtype.kind in "fc":
-                buffer /= buffer.dtype.type(communicator.size)
-            elif self._op == "mean":
-                buffer //= communicator.size
+        if self._op == "mean":
+            for _, buffer in self._packed:
+                divide_in_place(buffer, communicator.size)
         results = _unpacked(self._arrays, self._packed)
         for pack, reduction in self._shared:
             for i, result in zip(pack, reduction.wait(what, timeout)):

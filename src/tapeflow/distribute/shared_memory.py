@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .collectives import references, UNREFERENCED
+from .collectives import UNREFERENCED, divide_in_place, references
 
 __all__ = ["SharedMemory", "SharedReduction"]
 
@@ -106,12 +106,7 @@ class SharedMemory:
             lo, hi = self.shard(size)
             region[offset + lo:offset + hi] = shard
         self.barrier(what, timeout)
-        views = []
-        for size, offset in zip(sizes, offsets):
-            view = region[offset:offset + size]
-            view.flags.writeable = False
-            views.append(view)
-        return views
+        return _read_only_views(region, offsets, [(size,) for size in sizes])
 
     def barrier(self, what: str, timeout) -> None:
         self.sync()
@@ -149,15 +144,18 @@ class SharedReduction:
             np.add(flat[lo:hi], rows[others[0], part], out=out[part])
             for k in others[1:]:
                 out[part] += rows[k, part]
-            if self._op == "mean" and self._dtype.kind in "fc":
-                out[part] /= self._dtype.type(shared.size)
-            elif self._op == "mean":
-                out[part] //= shared.size
+            if self._op == "mean":
+                divide_in_place(out[part], shared.size)
         shared.barrier(what, timeout)
         self._input[1] = False
-        results = []
-        for array, offset in zip(self._arrays, self._offsets):
-            view = out[offset:offset + array.size].reshape(array.shape)
-            view.flags.writeable = False
-            results.append(view)
-        return results
+        return _read_only_views(out, self._offsets, [a.shape for a in self._arrays])
+
+
+def _read_only_views(region: np.ndarray, offsets, shapes: list) -> list:
+    """Read-only views of `region` from each offset, of each shape."""
+    views = []
+    for offset, shape in zip(offsets, shapes):
+        view = region[offset:offset + int(np.prod(shape))].reshape(shape)
+        view.flags.writeable = False
+        views.append(view)
+    return views
