@@ -14,9 +14,9 @@ class Recording(LocalCommunicator):
     def __init__(self) -> None:
         self.started = []
 
-    def start_all_reduce(self, arrays, op="sum", bytes_per_pack=0):
+    def start_all_reduce(self, arrays, op="sum", bytes_per_pack=0, places=None):
         self.started.append([a.shape for a in arrays])
-        return super().start_all_reduce(arrays, op, bytes_per_pack)
+        return super().start_all_reduce(arrays, op, bytes_per_pack, places)
 
 
 # float32 sources of 16, 64, 8, 256 bytes and a float64 one of 16.

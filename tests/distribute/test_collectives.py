@@ -16,7 +16,7 @@ from tapeflow.distribute import collectives, launch
 def test_packs_group_by_dtype_up_to_the_size(bytes_per_pack, expected):
     arrays = [np.zeros(2, "float32"), np.zeros(1, "int64"), np.zeros(1, "float32"),
               np.zeros(2, "float32")]
-    assert collectives._packs(arrays, bytes_per_pack) == expected
+    assert collectives._packs(collectives._specs(arrays), bytes_per_pack) == expected
 
 
 def test_unpacked_views_take_the_original_shapes():

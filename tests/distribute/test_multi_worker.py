@@ -167,6 +167,17 @@ def test_large_packs_are_summed_in_shared_memory(collectives):
         np.testing.assert_array_equal(rank1[f"shared_kept_{i}"], rank1[f"shared_kept_copy_{i}"])
 
 
+def test_a_graph_computes_what_it_sums_in_shared_memory_in_place(collectives):
+    for rank, result in enumerate(collectives):
+        product = collectives[0]["placed_own"]            # rank 1's is twice rank 0's
+        np.testing.assert_array_equal(result["placed_first"], product * 6)
+        np.testing.assert_array_equal(result["placed_second"], product * 3)
+        np.testing.assert_array_equal(result["placed_sum"],
+                                      3 * (np.arange(60000.0).reshape(200, 300) % 7).sum(0))
+        # This rank's whole product lies in its row: it was computed there.
+        np.testing.assert_array_equal(result["placed_row"], result["placed_own"])
+
+
 def test_synchronized_batch_norm_uses_every_workers_examples(collectives):
     one = tf.distribute.MirroredStrategy()
     whole = workers.batch_norm(one, np.concatenate([workers.batch_norm_input(r)

@@ -260,6 +260,29 @@ def shared_reductions(rank: int) -> dict:
     return result
 
 
+def placed_reduction(rank: int) -> dict:
+    """A graph's all-reduce of a product (>= 64 KiB) and a small sum, run twice: the
+    product is computed in this rank's row of the shared input region (the copy into it
+    writes only the other ranks' parts), the sum is copied there."""
+    from tapeflow.distribute import collectives
+    from tapeflow.distribute.cross_replica import StartedReduction
+    communicator = collectives.world()
+    a = (np.arange(200 * 300, dtype="float32").reshape(200, 300) % 7) * (rank + 1)
+    b = np.arange(300 * 100, dtype="float32").reshape(300, 100) % 5
+
+    @tf.function
+    def summed(a, b):
+        return StartedReduction(communicator, "sum", [tf.matmul(a, b), tf.reduce_sum(a, 0)],
+                                bytes_per_pack=1 << 30).result()
+
+    first = [t.numpy() for t in summed(a * 2, b)]
+    second = [t.numpy() for t in summed(a, b)]
+    row = communicator.shared_memory()._inputs[(np.dtype("float32"), 200 * 100 + 300)][0][0]
+    return {"placed_first": first[0], "placed_second": second[0], "placed_sum": second[1],
+            "placed_row": row[rank, :200 * 100].reshape(200, 100).copy(),
+            "placed_own": a @ b}
+
+
 def scenario_collectives(strategy, rank: int) -> dict:
     """Reductions, gathers of uneven sizes, Horovod's calls, IndexedSlices and several
     packs (bytes_per_pack small)."""
@@ -284,6 +307,7 @@ def scenario_collectives(strategy, rank: int) -> dict:
     return {
         **overlapped_gradients(rank),
         **shared_reductions(rank),
+        **placed_reduction(rank),
         **{f"bn_sync_{k}": v for k, v in synchronized.items()},
         **{f"bn_local_{k}": v for k, v in local.items()},
         "reduce_mean_axis0": strategy.reduce("MEAN", value, axis=0).numpy(),

@@ -235,3 +235,48 @@ def test_session_variables_are_updated_in_place_too():
     sess.run(update)
     assert _address(sess._values[v._id]) == address
     np.testing.assert_array_equal(sess.run(v), np.zeros(N))
+
+
+def _placing_reader(inputs: list, buffers: dict, asked: list):
+    """A Python node reading `inputs` that asks for input i to be computed into
+    `buffers[i]` (None when absent); it returns the sum of each input and notes `asked`."""
+    from tapeflow.framework.execute import execute
+    from tapeflow.ops.script_ops import EagerPyFunc
+
+    def into(index):
+        asked.append(index)
+        return buffers.get(index)
+
+    def fn(*arrays):
+        return [np.array(sum(float(a.sum()) for a in arrays))]
+
+    return execute(EagerPyFunc, tuple(inputs), {"fn": fn, "Tout": [(np.dtype("float64"), ())],
+                                                "into": into})[0]
+
+
+def test_a_reader_may_have_its_inputs_computed_into_its_own_memory():
+    a_value, b_value = np.arange(12.0).reshape(3, 4), np.arange(8.0).reshape(4, 2)
+    with tf.Graph().as_default() as g:
+        a = tf1.placeholder(tf.float64, [3, 4])
+        b = tf1.placeholder(tf.float64, [4, 2])
+        product = tf.matmul(a, b)        # placed: a kernel with `out`, read by the node only
+        difference = a - 1.0             # placed: a ufunc
+        shared = tf.tanh(b)              # read twice: computed as usual
+        fetched = b * 2.0                # fetched too: computed as usual
+        total = _placing_reader([product, difference, shared, shared * 1.0, fetched],
+                                buffers := {0: np.zeros((3, 2)), 1: np.zeros((3, 4))},
+                                asked := [])
+    plan = Plan(g.get_operations(), [a, b], [total, fetched])
+    assert len(re.findall(r"\bout=", plan.source())) == 3  # MatMul, Sub, Mul(shared, 1.0)
+    got_total, got_fetched = plan(a_value, b_value)
+    np.testing.assert_array_equal(buffers[0], a_value @ b_value)
+    np.testing.assert_array_equal(buffers[1], a_value - 1.0)
+    expected = (a_value @ b_value).sum() + (a_value - 1.0).sum() + 2 * np.tanh(b_value).sum() \
+        + (b_value * 2.0).sum()
+    assert float(got_total) == pytest.approx(expected)
+    np.testing.assert_array_equal(got_fetched, b_value * 2.0)
+    assert sorted(asked) == [0, 1, 3]  # input 3, given no buffer, was computed as usual
+    asked.clear()
+    plan(a_value + 1.0, b_value)  # each run asks again
+    np.testing.assert_array_equal(buffers[1], a_value)
+    assert sorted(asked) == [0, 1, 3]

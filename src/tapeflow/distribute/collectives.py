@@ -59,23 +59,28 @@ def _mpi():
     return MPI
 
 
-def _packs(arrays: list, limit: int) -> list:
-    """Lists of indices of `arrays` to pack together: same dtype, at most `limit` bytes per
-    pack; an array larger than that is a pack of its own."""
+def _packs(specs: list, limit: int) -> list:
+    """Lists of indices of arrays of `specs` ((dtype, size) each) to pack together: same
+    dtype, at most `limit` bytes per pack; an array larger than that is a pack of its own."""
     by_dtype: dict = {}
-    for i, array in enumerate(arrays):
-        by_dtype.setdefault(array.dtype, []).append(i)
+    for i, (dtype, _) in enumerate(specs):
+        by_dtype.setdefault(np.dtype(dtype), []).append(i)
     packs = []
-    for indices in by_dtype.values():
-        current, size = [], 0
+    for dtype, indices in by_dtype.items():
+        current, filled = [], 0
         for i in indices:
-            if current and size + arrays[i].nbytes > limit:
+            nbytes = specs[i][1] * dtype.itemsize
+            if current and filled + nbytes > limit:
                 packs.append(current)
-                current, size = [], 0
+                current, filled = [], 0
             current.append(i)
-            size += arrays[i].nbytes
+            filled += nbytes
         packs.append(current)
     return packs
+
+
+def _specs(arrays: list) -> list:
+    return [(a.dtype, a.size) for a in arrays]
 
 
 def references(arrays: list) -> list:
@@ -142,8 +147,11 @@ class LocalCommunicator:
                    timeout=None) -> list:
         return [np.array(a) for a in arrays]
 
-    def start_all_reduce(self, arrays: list, op: str = "sum",
-                         bytes_per_pack: int = 0) -> "Reduction":
+    def input_places(self, specs: list, bytes_per_pack: int = 0):
+        return None
+
+    def start_all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
+                         places=None) -> "Reduction":
         return Reduction(self, [], arrays, op, [])
 
     def all_gather(self, array, axis: int = 0, timeout=None) -> np.ndarray:
@@ -311,18 +319,46 @@ class MPICommunicator:
         communicator's buffers, which stay valid while held (read them, do not write)."""
         return self.start_all_reduce(arrays, op, bytes_per_pack).wait(timeout)
 
-    def start_all_reduce(self, arrays: list, op: str = "sum",
-                         bytes_per_pack: int = 0) -> "Reduction":
-        """Starts `all_reduce` of the arrays (non-blocking); its `wait` gives the result."""
+    def _in_shared_memory(self, dtype: np.dtype, size: int) -> bool:
+        """Whether a pack of `size` values of `dtype` is summed in shared memory."""
+        return self.shares_memory and dtype.kind in "iufc" and \
+            size * dtype.itemsize >= _SHARED_MIN_BYTES
+
+    def input_places(self, specs: list, bytes_per_pack: int = 0):
+        """Where arrays of `specs` ((dtype, shape) each) that will be all-reduced with
+        `places=` may be computed, to be summed without a copy: a function of the array's
+        index giving an array or None (`shared_memory.InputPlaces`); None when no pack of
+        them would be summed in shared memory, or a shape is not fully known."""
+        if not self.shares_memory or any(d is None or None in d for _, d in specs):
+            return None
+        sizes = [(np.dtype(t), int(np.prod(d, dtype=np.int64))) for t, d in specs]
+        layout = {}
+        for number, pack in enumerate(_packs(sizes, bytes_per_pack or self.auto_pack_bytes)):
+            dtype, total = sizes[pack[0]][0], sum(sizes[i][1] for i in pack)
+            if self._in_shared_memory(dtype, total):
+                offset = 0
+                for i in pack:
+                    layout[i] = (number, dtype, total, offset, tuple(specs[i][1]))
+                    offset += sizes[i][1]
+        if not layout:
+            return None
+        from .shared_memory import InputPlaces
+        return InputPlaces(self.shared_memory, layout)
+
+    def start_all_reduce(self, arrays: list, op: str = "sum", bytes_per_pack: int = 0,
+                         places=None) -> "Reduction":
+        """Starts `all_reduce` of the arrays (non-blocking); its `wait` gives the result.
+        `places`: the `input_places` of these arrays' specs and `bytes_per_pack`, where
+        some of them may have been computed."""
         arrays = [np.ascontiguousarray(a).reshape(np.shape(a)) for a in arrays]
         requests, packed, shared = [], [], []
-        for pack in _packs(arrays, bytes_per_pack or self.auto_pack_bytes):
+        for number, pack in enumerate(_packs(_specs(arrays),
+                                             bytes_per_pack or self.auto_pack_bytes)):
             dtype = arrays[pack[0]].dtype
             size = sum(arrays[i].size for i in pack)
-            if self.shares_memory and dtype.kind in "iufc" and \
-                    size * dtype.itemsize >= _SHARED_MIN_BYTES:
-                shared.append((pack, self.shared_memory().start([arrays[i] for i in pack],
-                                                                op)))
+            if self._in_shared_memory(dtype, size):
+                shared.append((pack, self.shared_memory().start(
+                    [arrays[i] for i in pack], op, places and places.taken(number))))
                 continue
             buffer = self._pool.get(dtype, size)
             if len(pack) == 1:
@@ -356,7 +392,7 @@ class MPICommunicator:
         _check_root(root, self.size)
         arrays = [np.asarray(a) for a in arrays]
         packed = [(pack, np.concatenate([arrays[i].ravel() for i in pack]))
-                  for pack in _packs(arrays, bytes_per_pack or _AUTO_PACK_BYTES)]
+                  for pack in _packs(_specs(arrays), bytes_per_pack or _AUTO_PACK_BYTES)]
         requests = [self._data.Ibcast(buffer, root=root) for _, buffer in packed]
         self._wait(requests, f"broadcast of {len(arrays)} tensors from rank {root}", timeout)
         return _unpacked(arrays, packed)

@@ -21,16 +21,21 @@ from ..ops.script_ops import EagerPyFunc, spec_of
 __all__ = ["StartedReduction", "all_gather", "all_reduce", "broadcast"]
 
 
-def _on_arrays(fn, tensors: list, out_specs: list) -> list:
+def _on_arrays(fn, tensors: list, out_specs: list, into=None) -> list:
     """`fn(arrays) -> arrays` on the tensors' values: now, or as a graph node. The values
-    are read without a copy and the new arrays `fn` returns are wrapped without one."""
+    are read without a copy and the new arrays `fn` returns are wrapped without one. In a
+    graph, `into(index)` may give the array the input `index` is to be computed in (see
+    framework/plan.py), or None."""
     if executing_eagerly():
         return [Tensor(a) for a in fn([np.asarray(t) for t in tensors])]
 
     def call(*values):
         return fn([np.asarray(v) for v in values])
 
-    return list(execute(EagerPyFunc, tuple(tensors), {"fn": call, "Tout": out_specs}))
+    attrs = {"fn": call, "Tout": out_specs}
+    if into is not None:
+        attrs["into"] = into
+    return list(execute(EagerPyFunc, tuple(tensors), attrs))
 
 
 def _reduce_dense(communicator, op: str, tensors: list, bytes_per_pack: int, timeout) -> list:
@@ -63,14 +68,17 @@ class StartedReduction:
         self._running = None
         self._results = None
         self.eager = executing_eagerly()
+        # In a graph, the gradients may be computed where they are summed (no copy there).
+        places = None if self.eager else communicator.input_places(self._specs,
+                                                                   bytes_per_pack)
 
         def start(arrays):
             for reduction in earlier:
                 reduction.progress()
-            self._running = communicator.start_all_reduce(arrays, op, bytes_per_pack)
+            self._running = communicator.start_all_reduce(arrays, op, bytes_per_pack, places)
             return [np.array(True)]
 
-        self._token = _on_arrays(start, tensors, [(np.dtype(np.bool_), ())])[0]
+        self._token = _on_arrays(start, tensors, [(np.dtype(np.bool_), ())], places)[0]
 
     def progress(self) -> None:
         if self._running is not None:

@@ -21,6 +21,7 @@ from ..framework.context import executing_eagerly
 from ..ops import array_ops
 from .cross_replica import _on_arrays
 from .distribute_lib import _sharing_memory
+from .shared_memory import JoinPlaces
 
 __all__ = ["apply_in_parts", "sharing"]
 
@@ -75,8 +76,12 @@ def apply_in_parts(strategy, items: list, update) -> None:
         by_dtype.setdefault(np.dtype(target.dtype.as_numpy_dtype), []).append(i)
     for dtype, indices in by_dtype.items():
         sizes = [targets[i].shape.num_elements() for i in indices]
-        joined = _on_arrays(_joiner(shared, sizes, dtype, timeout),
-                            [parts[i] for i in indices], [(dtype, (n,)) for n in sizes])
+        what = f"optimizer step in parts ({len(sizes)} {dtype.name} values)"
+        places = None if eager else JoinPlaces(strategy._communicator.shared_memory, sizes,
+                                               dtype, what, timeout)
+        joined = _on_arrays(_joiner(shared, sizes, dtype, what, timeout, places),
+                            [parts[i] for i in indices], [(dtype, (n,)) for n in sizes],
+                            places)
         for i, flat in zip(indices, joined):
             target = targets[i]
             if eager:
@@ -85,7 +90,8 @@ def apply_in_parts(strategy, items: list, update) -> None:
                 target.assign(array_ops.reshape(flat, target.shape))
 
 
-def _joiner(shared, sizes: list, dtype: np.dtype, timeout):
-    """The function joining every worker's parts of values of `sizes` values (`dtype`)."""
-    what = f"optimizer step in parts ({len(sizes)} {dtype.name} values)"
-    return lambda arrays: shared.gather(arrays, sizes, dtype, what, timeout)
+def _joiner(shared, sizes: list, dtype: np.dtype, what: str, timeout, places):
+    """The function joining every worker's parts of values of `sizes` values (`dtype`),
+    some of them computed where `places` (a `JoinPlaces`, or None) put them."""
+    return lambda arrays: shared.gather(arrays, sizes, dtype, what, timeout,
+                                        places and places.taken())

@@ -5,7 +5,9 @@ MPI's `Iallreduce`, which copies each buffer through MPI's own cells several tim
 pack of n values has two node-wide regions, made with `MPI.Win.Allocate_shared`:
 
 - an input region, one row per rank: a rank writes into its row the parts of its pack that
-  the other ranks sum (everything but its own parts), when the reduction starts;
+  the other ranks sum (everything but its own parts), when the reduction starts; in a
+  compiled graph the arrays are computed there in the first place (`InputPlaces`: the
+  plan's kernels write into the row), and nothing is copied;
 - an output region of n values: rank r sums its part of each array (values
   [r*m//size, (r+1)*m//size) of an array of m values, the part an optimizer step in parts
   updates on rank r: `sharded_update`) from its own arrays and the other rows into it.
@@ -14,8 +16,10 @@ Every rank then reads the whole sum where it lies: results are read-only views o
 output region, and nothing is copied but the parts others need. Two synchronisations per
 reduction: before summing (every row written), after (every part summed). The first is a
 tiny all-reduce that also picks the output region: an output region is reused only when no
-rank still holds a view of an earlier result in it (each says which regions it holds; any
-region held anywhere is skipped, and a new one is made when all are). Input regions are
+rank still holds a view of an earlier result in it (each says which regions it holds, of
+every size; any region held anywhere is skipped, and a new one is made when all are). The
+optimizer's join (`gather`, whose parts a graph computes in place: `JoinPlaces`) takes a
+region found free there without a synchronisation of its own. Input regions are
 taken in the order reductions start, which is the same on every rank, and given back when
 one ends. Waits go through the communicator's `_wait` (peers watched, timeout), so a failed
 rank is named here too. Each element of a sum is computed once, by one rank, so every rank
@@ -42,6 +46,9 @@ class SharedMemory:
         # {(dtype, n): [[region, in use]]} for inputs; {(dtype, n): [region]} for outputs.
         self._inputs: dict = {}
         self._outputs: dict = {}
+        # {(dtype, n): [index in _outputs]} of the output regions known to be free (see
+        # agree_on_output).
+        self._known_free: dict = {}
 
     def _region(self, dtype: np.dtype, shape: tuple) -> np.ndarray:
         """A new node-wide array (collective over the node's ranks)."""
@@ -54,9 +61,10 @@ class SharedMemory:
         memory, _ = window.Shared_query(0)
         return np.ndarray(shape, dtype, memory)
 
-    def start(self, arrays: list, op: str) -> "SharedReduction":
-        """Starts the sum (`op` "sum" or "mean") of `arrays`, one pack of one dtype."""
-        return SharedReduction(self, arrays, op)
+    def start(self, arrays: list, op: str, region=None) -> "SharedReduction":
+        """Starts the sum (`op` "sum" or "mean") of `arrays`, one pack of one dtype;
+        `region`: the input region some of them were computed in (`InputPlaces`)."""
+        return SharedReduction(self, arrays, op, region)
 
     def sync(self) -> None:
         """Makes this rank's writes visible to the others and theirs to it (with a
@@ -74,20 +82,34 @@ class SharedMemory:
         regions.append([self._region(dtype, (self.size, n)), True])
         return regions[-1]
 
-    def agree_on_output(self, dtype: np.dtype, n: int, what: str, timeout) -> np.ndarray:
-        """An output region no rank holds a result in; also the synchronisation before
-        summing (every rank's input row is written once this returns)."""
-        regions = self._outputs.setdefault((dtype, n), [])
-        held = np.array([count > UNREFERENCED for count in references(regions)] + [0],
-                        np.uint8)
+    def agree_on_output(self, dtype: np.dtype, n: int, what: str, timeout,
+                        synchronise: bool = True) -> np.ndarray:
+        """An output region for `n` values no rank holds a result in. With `synchronise`,
+        also the synchronisation before summing (every rank's input row is written once
+        this returns), which takes stock of every output region. Without, a region that was
+        free everywhere at the last stock-taking and has not been handed out since (so is
+        free still: a view of it can only come from one handed out) is taken with no
+        synchronisation, if there is one."""
+        key = (dtype, n)
+        regions = self._outputs.setdefault(key, [])
+        known = self._known_free.get(key)
+        if known and not synchronise:
+            return regions[known.pop(0)]
+        held = np.array([count > UNREFERENCED for group in self._outputs.values()
+                         for count in references(group)] + [0], np.uint8)
         anywhere = np.empty_like(held)
         self.sync()
         self._communicator._wait([self._node.Iallreduce(held, anywhere, op=self._MPI.MAX)],
                                  what, timeout)
         self.sync()
-        free = np.flatnonzero(anywhere[:-1] == 0)
-        if free.size:
-            return regions[free[0]]
+        start = 0
+        for group_key, group in self._outputs.items():
+            self._known_free[group_key] = \
+                [i for i in range(len(group)) if not anywhere[start + i]]
+            start += len(group)
+        known = self._known_free[key]
+        if known:
+            return regions[known.pop(0)]
         regions.append(self._region(dtype, (n,)))
         return regions[-1]
 
@@ -95,16 +117,21 @@ class SharedMemory:
         """[lo, hi): the part of `size` values this rank computes."""
         return self.rank * size // self.size, (self.rank + 1) * size // self.size
 
-    def gather(self, shards: list, sizes: list, dtype: np.dtype, what: str, timeout) -> list:
+    def gather(self, shards: list, sizes: list, dtype: np.dtype, what: str, timeout,
+               region=None) -> list:
         """Every rank's `shards` (this rank's `shard(size)` of values of `sizes` values
         each) joined into whole values of `dtype`: read-only flat views of a region no rank
-        held a view of (two synchronisations; nothing is copied after the shards are
-        written)."""
-        region = self.agree_on_output(dtype, sum(sizes), what, timeout)
+        held a view of (one synchronisation after the shards are written, two when no
+        region is known free; nothing is copied after that). `region`: the region agreed on
+        already (`JoinPlaces`), where some shards were computed."""
+        if region is None:
+            region = self.agree_on_output(dtype, sum(sizes), what, timeout,
+                                          synchronise=False)
         offsets = np.cumsum([0] + list(sizes))
         for shard, size, offset in zip(shards, sizes, offsets):
             lo, hi = self.shard(size)
-            region[offset + lo:offset + hi] = shard
+            if not _lies_at(shard, region, offset + lo):
+                region[offset + lo:offset + hi] = shard
         self.barrier(what, timeout)
         return _read_only_views(region, offsets, [(size,) for size in sizes])
 
@@ -120,15 +147,17 @@ class SharedReduction:
     each array (`SharedMemory.shard`, the part an optimizer step in parts updates here) and
     gives read-only views of the whole result, shaped as the arrays."""
 
-    def __init__(self, shared: SharedMemory, arrays: list, op: str) -> None:
+    def __init__(self, shared: SharedMemory, arrays: list, op: str, region=None) -> None:
         self._shared, self._arrays, self._op = shared, arrays, op
         self._dtype = arrays[0].dtype
         self._flat = [a.reshape(-1) for a in arrays]
         self._offsets = np.cumsum([0] + [a.size for a in arrays])
         self._n = int(self._offsets[-1])
-        self._input = shared.take_input(self._dtype, self._n)
+        self._input = region or shared.take_input(self._dtype, self._n)
         row = self._input[0][shared.rank]
         for flat, offset in zip(self._flat, self._offsets):
+            if _lies_at(flat, row, offset):  # computed in place
+                continue
             lo, hi = shared.shard(flat.size)
             row[offset:offset + lo] = flat[:lo]
             row[offset + hi:offset + flat.size] = flat[hi:]
@@ -149,6 +178,78 @@ class SharedReduction:
         shared.barrier(what, timeout)
         self._input[1] = False
         return _read_only_views(out, self._offsets, [a.shape for a in self._arrays])
+
+
+class InputPlaces:
+    """Where the inputs of one graph node's all-reduce are computed (the node's `into`,
+    framework/plan.py): an array of a pack summed in shared memory at its place in this
+    rank's row of an input region, which is taken when the first of the pack is asked for
+    and handed to the reduction of that pack started next (`taken`); None for the others.
+
+    Args:
+        shared_memory: a function giving the `SharedMemory` (made on first use).
+        layout: {input index: (pack number, dtype, values in the pack, offset, shape)}.
+    """
+
+    def __init__(self, shared_memory, layout: dict) -> None:
+        self._shared_memory, self._layout = shared_memory, layout
+        self._regions: dict = {}   # {pack number: input region taken for the next start}
+
+    def __call__(self, index: int):
+        where = self._layout.get(index)
+        if where is None:
+            return None
+        number, dtype, n, offset, shape = where
+        shared = self._shared_memory()
+        region = self._regions.get(number)
+        if region is None:
+            region = self._regions[number] = shared.take_input(dtype, n)
+        size = int(np.prod(shape, dtype=np.int64))
+        return region[0][shared.rank, offset:offset + size].reshape(shape)
+
+    def taken(self, number: int):
+        """The input region taken for pack `number` (None when none was)."""
+        return self._regions.pop(number, None)
+
+
+class JoinPlaces:
+    """Where the parts a graph node joins (`SharedMemory.gather`) are computed (the node's
+    `into`): this rank's part of value `index` in the output region agreed on when the
+    first is asked for; the agreement then happens there, and `taken` hands the region to
+    the join.
+
+    Args:
+        shared_memory: a function giving the `SharedMemory` (made on first use).
+        sizes: the values' sizes; dtype: theirs; what, timeout: as `gather` has them.
+    """
+
+    def __init__(self, shared_memory, sizes: list, dtype: np.dtype, what: str,
+                 timeout) -> None:
+        self._shared_memory, self._sizes, self._dtype = shared_memory, sizes, dtype
+        self._what, self._timeout = what, timeout
+        self._offsets = np.cumsum([0] + list(sizes))
+        self._region = None
+
+    def __call__(self, index: int) -> np.ndarray:
+        shared = self._shared_memory()
+        if self._region is None:
+            self._region = shared.agree_on_output(self._dtype, int(self._offsets[-1]),
+                                                  self._what, self._timeout,
+                                                  synchronise=False)
+        lo, hi = shared.shard(self._sizes[index])
+        offset = self._offsets[index]
+        return self._region[offset + lo:offset + hi]
+
+    def taken(self):
+        """The region agreed on for the join (None when none was)."""
+        region, self._region = self._region, None
+        return region
+
+
+def _lies_at(flat: np.ndarray, row: np.ndarray, offset: int) -> bool:
+    """Whether `flat` is the memory of `row` from `offset` on."""
+    return flat.__array_interface__["data"][0] == \
+        row.__array_interface__["data"][0] + int(offset) * row.itemsize
 
 
 def _read_only_views(region: np.ndarray, offsets, shapes: list) -> list:

@@ -15,12 +15,22 @@ so a failed run changes no variable. Reads see earlier writes of the same run. A
 AssignAdd/AssignSub whose result the run does not use is committed as `combine(old, delta)`
 computed into the variable's own array when nothing else holds that array (as NumPy's
 `p -= lr * g`), so an optimizer step allocates no second copy of its parameters.
+
+An op may say where some of its inputs are to be computed: a function `into(index)` in its
+attribute `into` gives the array (or None) input `index` is to be written into, and its
+producer computes straight into it (`out=`) when that producer is a one-output kernel taking
+`out` (a NumPy ufunc, or a kernel with an `out` parameter), its output has a fully known
+shape and nothing else reads or fetches it. A collective's node asks so for memory other
+processes read (`distribute.shared_memory`): the gradients it sums are not copied there.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import sys
 import threading
+from collections import Counter
 
 import numpy as np
 
@@ -193,6 +203,34 @@ def _keeps_shape(op) -> bool:
     return before is not None and None not in before and before == after
 
 
+def _placements(ops: list, kept: set) -> dict:
+    """{tensor id: (into, index)} for the outputs computed into memory their reader gives
+    (see the module docstring); `kept`: ids of fetched or fed tensors."""
+    readers = Counter(x._id for op in ops for x in op._inputs)
+    placed = {}
+    for op in ops:
+        into = op._attrs.get("into")
+        if into is None:
+            continue
+        for index, x in enumerate(op._inputs):
+            producer, dims = getattr(x, "_op", None), getattr(x, "_dims", None)
+            if producer is not None and readers[x._id] == 1 and x._id not in kept and \
+                    dims is not None and None not in dims and x._const is None and \
+                    producer._op_def.num_outputs == 1 and _takes_out(producer._op_def.kernel):
+                placed[x._id] = (into, index)
+    return placed
+
+
+@functools.lru_cache(maxsize=None)
+def _takes_out(kernel) -> bool:
+    if isinstance(kernel, np.ufunc):
+        return kernel.nout == 1
+    try:
+        return "out" in inspect.signature(kernel).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _with_frees(steps: list, kept: set, sizes: dict):
     """Yields (op, code, names to free after it): each intermediate is freed after the
     step that reads it last (at once when nothing reads it), unless it is fetched (`kept`)
@@ -226,11 +264,11 @@ class Plan:
                  name: str = "plan") -> None:
         self.feeds = list(feeds)
         self.fetches = list(fetches)
-        feed_ids = {t._id for t in feeds}
-        self.ops = prune(ops, self.fetches, feed_ids, always)
+        self.ops = prune(ops, self.fetches, {t._id for t in feeds}, always)
         self._compile(name)
 
     def _compile(self, name: str) -> None:
+        feed_ids = {t._id for t in self.feeds}
         names: dict = {}
         bound: dict = {}
         for i, t in enumerate(self.feeds):
@@ -239,6 +277,8 @@ class Plan:
             {f._id for f in self.fetches if not _is_operation(f)}
         steps = []  # (op, code, names it reads, names it defines)
         sizes: dict = {}  # name: static byte size, None when not known
+        placed = _placements(self.ops, feed_ids | {f._id for f in self.fetches
+                                                   if not _is_operation(f)})
         for k, op in enumerate(self.ops):
             outs = op._outputs
             op_def = op._op_def
@@ -273,6 +313,10 @@ class Plan:
                 for key, value in op._attrs.items():
                     bound[f"a{k}_{key}"] = value
                     attrs.append(f"{key}=a{k}_{key}")
+                if outs and outs[0]._id in placed:
+                    into, index = placed[outs[0]._id]
+                    bound[f"p{k}"] = functools.partial(into, index)
+                    attrs.append(f"out=p{k}()")
             call = f"k{k}({', '.join(reads + attrs)})"
             targets = []
             for j, o in enumerate(outs):

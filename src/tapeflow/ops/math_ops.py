@@ -142,7 +142,8 @@ def _add_n(*inputs):
     return functools.reduce(np.add, inputs)
 
 
-def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False):
+def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+            out=None):
     if transpose_a or adjoint_a:
         a = a.swapaxes(-1, -2) if a.ndim > 1 else a
         if adjoint_a and a.dtype.kind == "c":
@@ -153,6 +154,8 @@ def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint
             b = b.conj()
     if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
         raise _matmul_error(a, b)
+    if out is not None:
+        return np.matmul(a, b, out=out)
     if a.ndim > 2 and b.ndim == 2 and a.flags.c_contiguous:
         # A stack of products with one matrix (a Dense layer on a sequence, its input
         # gradient): one product of the stacked rows, 1.3-1.6x faster than NumPy's product

@@ -21,7 +21,8 @@ from .op_util import value_of
 __all__ = ["numpy_function", "py_function", "spec_of", "EagerPyFunc"]
 
 
-def _eager_py_func(*values, fn, Tout, variables=()):
+def _eager_py_func(*values, fn, Tout, variables=(), into=None):
+    # `into`: where a compiled plan computes the inputs (framework/plan.py).
     return tuple([value_of(o) for o in fn(*values[:len(values) - len(variables)])])
 
 
