@@ -214,9 +214,9 @@ class InputPlaces:
 
 class JoinPlaces:
     """Where the parts a graph node joins (`SharedMemory.gather`) are computed (the node's
-    `into`): this rank's part of value `index` in the output region agreed on when the
-    first is asked for; the agreement then happens there, and `taken` hands the region to
-    the join.
+    `into`): this rank's part of value `index` in the output region chosen when the first
+    is asked for (as `gather` chooses one: known free, or agreed on there), which `taken`
+    hands to the join.
 
     Args:
         shared_memory: a function giving the `SharedMemory` (made on first use).
@@ -248,7 +248,7 @@ class JoinPlaces:
 
 def _lies_at(flat: np.ndarray, row: np.ndarray, offset: int) -> bool:
     """Whether `flat` is the memory of `row` from `offset` on."""
-    return flat.__array_interface__["data"][0] == \
+    return np.asarray(flat).__array_interface__["data"][0] == \
         row.__array_interface__["data"][0] + int(offset) * row.itemsize
 
 

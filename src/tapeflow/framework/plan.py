@@ -221,7 +221,6 @@ def _placements(ops: list, kept: set) -> dict:
     return placed
 
 
-@functools.lru_cache(maxsize=None)
 def _takes_out(kernel) -> bool:
     if isinstance(kernel, np.ufunc):
         return kernel.nout == 1
