@@ -195,14 +195,21 @@ def test_synchronized_batch_norm_uses_every_workers_examples(collectives):
                                        atol=1e-5)
 
 
+def mpi_shared_files() -> set:
+    return set(Path("/dev/shm").glob("mpich_shm_*"))
+
+
 def test_a_worker_that_raises_stops_the_others_with_its_rank(tmp_path):
     start = time.monotonic()
+    before = mpi_shared_files()
     done = mpirun("fault", tmp_path)
     assert done.returncode != 0
     assert "rank 0 caught: " in done.stdout
     assert "worker rank 1 failed with RuntimeError: worker 1 broke on purpose" in done.stderr
     assert "UnavailableError" in done.stderr
     assert time.monotonic() - start < TIMEOUT
+    # The ranks left without finalizing MPI, and removed the files finalizing removes.
+    assert not mpi_shared_files() - before
 
 
 def test_a_worker_that_ends_early_is_named_not_waited_for(tmp_path):

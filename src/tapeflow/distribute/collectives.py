@@ -254,7 +254,9 @@ class MPICommunicator:
     def _at_exit(self) -> None:
         if self.failure is not None:
             # Finalizing MPI with a peer gone can block (its shared memory among others):
-            # leave at once, reporting failure.
+            # leave at once, reporting failure, removing the names of the shared-memory
+            # files finalizing would have removed.
+            _remove_shared_files()
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(1)
@@ -432,6 +434,29 @@ class Reduction:
             for i, result in zip(pack, reduction.wait(what, timeout)):
                 results[i] = result
         return results
+
+
+# The shared-memory files MPI implementations make for the ranks of a host (MPICH's;
+# Open MPI's), which MPI_Finalize removes.
+_MPI_SHARED_FILES = ("/dev/shm/mpich_shm_", "/dev/shm/vader_segment", "/dev/shm/sm_segment")
+
+
+def _remove_shared_files() -> None:
+    """Removes the names of MPI's shared-memory files this process maps (a job that leaves
+    without finalizing MPI would leave them in /dev/shm, taking memory, for good). The
+    memory itself stays mapped until every process of the job has exited."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split(None, 5)[5].rstrip("\n") for line in maps
+                     if line.count(" ") >= 5 and "/dev/shm/" in line}
+    except OSError:
+        return
+    for path in paths:
+        if path.startswith(_MPI_SHARED_FILES) and not path.endswith(" (deleted)"):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def _alive(pid: int) -> bool:
