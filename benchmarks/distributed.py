@@ -7,8 +7,9 @@ allreduce  the sum over 2 ranks of a 10 M-parameter float32 gradient (4 arrays, 
            raw `Allreduce` of one buffer of the same size; medians, with their throughput.
 mlp        one data-parallel training step of the mlp_large case (batch 256, 784-1024-1024-10,
            SGD, tf.function): run by 1 rank on the whole batch, then by 2 ranks on half each,
-           with gradients summed over the ranks (in the memory the ranks share, each rank
-           updating its part of the weights there; and again with TAPEFLOW_SHARED_MEMORY=0:
+           with gradients summed over the ranks (in the memory the ranks share, where the
+           compiled step computes them, each rank updating its part of the weights there;
+           and again with TAPEFLOW_SHARED_MEMORY=0:
            by MPI's Iallreduce, every rank updating all), in 5 such rounds back to back
            (the machine's load drifts); the speed-up is the median of the rounds' ratios of
            medians. The same step written by hand in NumPy shows what this machine allows:
