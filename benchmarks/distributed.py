@@ -9,8 +9,8 @@ mlp        one data-parallel training step of the mlp_large case (batch 256, 784
            SGD, tf.function): run by 1 rank on the whole batch, then by 2 ranks on half each,
            with gradients summed over the ranks (in the memory the ranks share, where the
            compiled step computes them, each rank updating its part of the weights there;
-           and again with TAPEFLOW_SHARED_MEMORY=0:
-           by MPI's Iallreduce, every rank updating all), in 5 such rounds back to back
+           and again with TAPEFLOW_SHARED_MEMORY=0: by MPI's Iallreduce, every rank
+           updating all), in 5 such rounds back to back
            (the machine's load drifts); the speed-up is the median of the rounds' ratios of
            medians. The same step written by hand in NumPy shows what this machine allows:
            its gradients summed by one mpi4py `Allreduce`; or reduce-scattered so each rank
