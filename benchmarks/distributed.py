@@ -11,8 +11,8 @@ mlp        one data-parallel training step of the mlp_large case (batch 256, 784
            compiled step computes them, each rank updating its part of the weights there;
            and again with TAPEFLOW_SHARED_MEMORY=0: by MPI's Iallreduce, every rank
            updating all), in 5 such rounds back to back (the machine's load drifts); the
-           speed-up is the median of the rounds' ratios of
-           medians. The same step written by hand in NumPy shows what this machine allows:
+           speed-up is the median of the rounds' ratios of medians. The same step written
+           by hand in NumPy shows what this machine allows:
            its gradients summed by one mpi4py `Allreduce`; or reduce-scattered so each rank
            updates half the weights and all-gathers them; or, weights and gradients in
            memory the ranks share, each rank summing and updating its half in place (the
