@@ -77,8 +77,7 @@ def apply_in_parts(strategy, items: list, update) -> None:
     for dtype, indices in by_dtype.items():
         sizes = [targets[i].shape.num_elements() for i in indices]
         what = f"optimizer step in parts ({len(sizes)} {dtype.name} values)"
-        places = None if eager else JoinPlaces(strategy._communicator.shared_memory, sizes,
-                                               dtype, what, timeout)
+        places = None if eager else JoinPlaces(shared, sizes, dtype, what, timeout)
         joined = _on_arrays(_joiner(shared, sizes, dtype, what, timeout, places),
                             [parts[i] for i in indices], [(dtype, (n,)) for n in sizes],
                             places)

@@ -129,11 +129,17 @@ class SharedMemory:
                                           synchronise=False)
         offsets = np.cumsum([0] + list(sizes))
         for shard, size, offset in zip(shards, sizes, offsets):
-            lo, hi = self.shard(size)
-            if not _lies_at(shard, region, offset + lo):
-                region[offset + lo:offset + hi] = shard
+            place = self.own_part(region, offset, size)
+            if not _same_memory(shard, place):
+                place[...] = shard
         self.barrier(what, timeout)
         return _read_only_views(region, offsets, [(size,) for size in sizes])
+
+    def own_part(self, region: np.ndarray, offset: int, size: int) -> np.ndarray:
+        """This rank's part (`shard(size)`) of the value of `size` values at `offset` of
+        `region`."""
+        lo, hi = self.shard(size)
+        return region[offset + lo:offset + hi]
 
     def barrier(self, what: str, timeout) -> None:
         self.sync()
@@ -156,7 +162,7 @@ class SharedReduction:
         self._input = region or shared.take_input(self._dtype, self._n)
         row = self._input[0][shared.rank]
         for flat, offset in zip(self._flat, self._offsets):
-            if _lies_at(flat, row, offset):  # computed in place
+            if _same_memory(flat, row[offset:offset + flat.size]):  # computed in place
                 continue
             lo, hi = shared.shard(flat.size)
             row[offset:offset + lo] = flat[:lo]
@@ -219,26 +225,23 @@ class JoinPlaces:
     hands to the join.
 
     Args:
-        shared_memory: a function giving the `SharedMemory` (made on first use).
+        shared: the `SharedMemory`.
         sizes: the values' sizes; dtype: theirs; what, timeout: as `gather` has them.
     """
 
-    def __init__(self, shared_memory, sizes: list, dtype: np.dtype, what: str,
+    def __init__(self, shared: SharedMemory, sizes: list, dtype: np.dtype, what: str,
                  timeout) -> None:
-        self._shared_memory, self._sizes, self._dtype = shared_memory, sizes, dtype
+        self._shared, self._sizes, self._dtype = shared, sizes, dtype
         self._what, self._timeout = what, timeout
         self._offsets = np.cumsum([0] + list(sizes))
         self._region = None
 
     def __call__(self, index: int) -> np.ndarray:
-        shared = self._shared_memory()
         if self._region is None:
-            self._region = shared.agree_on_output(self._dtype, int(self._offsets[-1]),
-                                                  self._what, self._timeout,
-                                                  synchronise=False)
-        lo, hi = shared.shard(self._sizes[index])
-        offset = self._offsets[index]
-        return self._region[offset + lo:offset + hi]
+            self._region = self._shared.agree_on_output(
+                self._dtype, int(self._offsets[-1]), self._what, self._timeout,
+                synchronise=False)
+        return self._shared.own_part(self._region, self._offsets[index], self._sizes[index])
 
     def taken(self):
         """The region agreed on for the join (None when none was)."""
@@ -246,10 +249,9 @@ class JoinPlaces:
         return region
 
 
-def _lies_at(flat: np.ndarray, row: np.ndarray, offset: int) -> bool:
-    """Whether `flat` is the memory of `row` from `offset` on."""
-    return np.asarray(flat).__array_interface__["data"][0] == \
-        row.__array_interface__["data"][0] + int(offset) * row.itemsize
+def _same_memory(a, b: np.ndarray) -> bool:
+    """Whether array `a` starts where `b` does (it was computed in `b`'s place)."""
+    return np.asarray(a).__array_interface__["data"][0] == b.__array_interface__["data"][0]
 
 
 def _read_only_views(region: np.ndarray, offsets, shapes: list) -> list:
