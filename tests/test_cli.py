@@ -18,7 +18,8 @@ def run_cli(capsys, *argv):
 
 def test_version(capsys):
     status, out, _ = run_cli(capsys, "--version")
-    assert status == 0 and out == f"tapeflow {tf.__version__}\n"
+    assert status == 0 and out == (f"tapeflow {tf.version.TAPEFLOW_VERSION} "
+                                   f"(TensorFlow {tf.version.VERSION} API)\n")
 
 
 @pytest.mark.parametrize("command, options", [

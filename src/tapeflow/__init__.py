@@ -96,7 +96,9 @@ from .ops.serving_ops import check_pinned, nondifferentiable_batch_function  # n
 from .ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
                             required_space_to_batch_paddings, shape_n, unravel_index)
 
-__version__ = "0.1.0"
+from . import version  # noqa: E402
+__version__ = version.VERSION  # the TF API level; tapeflow's own: __tapeflow_version__
+__tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
 _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "summary", "train",

@@ -1,5 +1,5 @@
-"""The `tapeflow` command line: `demo`, `check` (the gradient table), `bench`, and `run`
-(a script on several MPI workers).
+"""The `tapeflow` command line: `demo`, `check` (the gradient table), `bench`, `run` (a
+script on several MPI workers) and `as-tensorflow` (a program with tapeflow as TensorFlow).
 
 Each command's options are parsed and checked before any work starts; `tapeflow COMMAND
 --help` lists them. A bad option is one line on stderr and exit status 2.
@@ -86,6 +86,8 @@ def _workers_option(rest: list):
 
 def _run_options(parser: argparse.ArgumentParser, _) -> None:
     parser.add_argument("-n", "--np", dest="n", type=int, default=1, help="number of workers")
+    parser.add_argument("--as-tensorflow", action="store_true",
+                        help="each worker runs the script with tapeflow as TensorFlow")
     parser.add_argument("rest", nargs=argparse.REMAINDER, metavar="script.py [args]",
                         help="the script and its arguments")
 
@@ -99,7 +101,33 @@ def _run(args: argparse.Namespace, _) -> int:
         print("tapeflow run: usage: tapeflow run -n N script.py [args]", file=sys.stderr)
         return 2
     from .distribute import launch
-    return launch.run(args.n, args.rest)
+    rest = ["-m", "tapeflow", "as-tensorflow", *args.rest] if args.as_tensorflow else args.rest
+    return launch.run(args.n, rest)
+
+
+def _as_tensorflow_options(parser: argparse.ArgumentParser, _) -> None:
+    parser.usage = "tapeflow as-tensorflow (script.py | -m module) [args]"
+    parser.add_argument("program", nargs="*", metavar="script.py | -m module",
+                        help="the program and its arguments, passed on as they are")
+
+
+def _as_tensorflow(args: argparse.Namespace, _) -> int:
+    """`tapeflow as-tensorflow script.py [args]` or `... -m module [args]`: the program, in
+    this process, with `import tensorflow` resolving to tapeflow (`tapeflow.standin`)."""
+    from . import standin
+    rest = args.argv
+    if rest[:1] == ["-m"] and len(rest) > 1:
+        standin.run_module(rest[1], rest[2:])
+    elif rest and not rest[0].startswith("-"):
+        if not Path(rest[0]).is_file():
+            print(f"tapeflow as-tensorflow: {rest[0]}: no such file", file=sys.stderr)
+            return 2
+        standin.run_path(rest[0], rest[1:])
+    else:
+        print("tapeflow as-tensorflow: usage: tapeflow as-tensorflow script.py [args] | "
+              "-m module [args]", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _check(args: argparse.Namespace, _) -> int:
@@ -116,6 +144,9 @@ def _script_options(parser: argparse.ArgumentParser, found: dict) -> None:
         found["add_options"](parser)
 
 
+# Commands whose arguments are a program's command line, passed on unparsed (but --help).
+_PASSING_ON = frozenset(["as-tensorflow"])
+
 COMMANDS = {  # name: (what it does, the script it runs, its options, the command)
     "demo": ("run the gradient-tape prelude, then train the digits CNN", DEMO, _demo_options,
              _demo),
@@ -124,12 +155,14 @@ COMMANDS = {  # name: (what it does, the script it runs, its options, the comman
     "bench": ("run the benchmarks against NumPy and the installed peers", BENCH,
               _script_options, _bench),
     "run": ("run a script on N local MPI workers (mpiexec -n N)", None, _run_options, _run),
+    "as-tensorflow": ("run a program or module unmodified, with tapeflow as TensorFlow", None,
+                      _as_tensorflow_options, _as_tensorflow),
 }
 
 
 def _version() -> str:
-    from . import __version__
-    return f"tapeflow {__version__}"
+    from .version import TAPEFLOW_VERSION, VERSION
+    return f"tapeflow {TAPEFLOW_VERSION} (TensorFlow {VERSION} API)"
 
 
 def main(argv: list | None = None) -> int:
@@ -155,7 +188,8 @@ def main(argv: list | None = None) -> int:
     sub = _Parser(prog=f"tapeflow {known.command}", description=help_text)
     found = _script(script) if script is not None else {}
     options(sub, found)
-    args = sub.parse_args(argv[1:])
+    passed_on = known.command in _PASSING_ON and argv[1:2] not in (["-h"], ["--help"])
+    args = argparse.Namespace() if passed_on else sub.parse_args(argv[1:])
     args.argv = argv[1:]
     return run(args, found)
 
