@@ -351,8 +351,13 @@ def test_signal_exports_only_tf_names():
 def test_tf1_programs_names_live_only_in_compat_v1():
     v1 = tf.compat.v1
     for name in ("get_variable", "variable_scope", "placeholder_with_default", "layers",
-                 "losses", "metrics", "set_random_seed", "to_float", "arg_max"):
+                 "set_random_seed", "to_float", "arg_max"):
         assert hasattr(v1, name) and not hasattr(tf, name), name
+    # TF 2 keeps `tf.losses` and `tf.metrics`, as Keras's modules: not v1's
+    assert tf.losses is tf.keras.losses and v1.losses is not tf.losses
+    assert tf.metrics is tf.keras.metrics and v1.metrics is not tf.metrics
+    assert tf.optimizers is tf.keras.optimizers
+    assert tf.initializers is tf.keras.initializers
     assert v1.train.AdamOptimizer is not tf.keras.optimizers.Adam
 
 

@@ -76,3 +76,35 @@ def test_name_scope_and_with_name_scope():
     with m.name_scope as scope:
         assert scope == "scaled/"
     assert float(m(tf.constant(2.0))) == 6.0
+
+
+class Scoped(tf.Module):
+    @tf.Module.with_name_scope
+    def scope(self, depth=0):
+        return self.scope(depth - 1) if depth else tf.get_current_name_scope()
+
+
+def test_module_name_scope_is_a_real_reenterable_scope_under_the_outer_one():
+    assert Scoped().scope(depth=2) == "scoped"  # entered three times, nested
+    with tf.name_scope("outer"):
+        inner = Scoped(name="inner")
+    assert inner.name_scope.name == "outer/inner/" and inner.scope() == "outer/inner"
+    assert tf.get_current_name_scope() == ""
+
+
+def test_module_scopes_are_made_unique_in_a_graph_and_name_its_ops():
+    graph = tf.Graph()
+    with graph.as_default():
+        a, b = Scoped(name="m"), Scoped(name="m")
+        with a.name_scope:
+            c = tf.constant(1.0, name="c")
+        with b.name_scope:
+            d = tf.constant(1.0, name="c")
+    assert (a.name_scope.name, b.name_scope.name, c.name, d.name) == ("m/", "m_1/", "m/c:0",
+                                                                      "m_1/c:0")
+
+
+def test_module_ignores_tfs_bookkeeping_properties():
+    assert tf.Module._TF_MODULE_IGNORED_PROPERTIES == frozenset((
+        "_self_unconditional_checkpoint_dependencies", "_self_unconditional_dependency_names"))
+    assert isinstance(tf.Module()._name_scope, tf.name_scope)

@@ -102,18 +102,23 @@ __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
 _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "summary", "train",
-                               "utils"])
+                               "types", "utils"])
+
+
+# TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).
+_KERAS_ALIASES = {"optimizers": "keras.optimizers", "losses": "keras.losses",
+                  "metrics": "keras.metrics", "initializers": "keras.initializers"}
 
 
 def __getattr__(name: str):
-    if name in _LAZY_SUBMODULES:
+    if name in _LAZY_SUBMODULES or name in _KERAS_ALIASES:
         import importlib
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(f"{__name__}.{_KERAS_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'tapeflow' has no attribute {name!r}")
 
 
 def __dir__() -> list:
-    return sorted(set(globals()) | _LAZY_SUBMODULES)
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_KERAS_ALIASES))
 from . import signal  # noqa: E402,F401  (tf.signal)
 from .ops.signal_ops import (raw_fftnd as fftnd, raw_ifftnd as ifftnd,  # noqa: E402,F401
                              raw_irfftnd as irfftnd, raw_rfftnd as rfftnd)

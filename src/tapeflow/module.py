@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .framework.graph import name_scope
 from .framework.variables import Variable
 
 __all__ = ["Module", "camel_to_snake", "tracked_leaves"]
@@ -24,21 +25,6 @@ def tracked_leaves(value, path: tuple = ()):
             yield from tracked_leaves(item, path + (str(index),))
     else:
         yield path, value
-
-
-class NameScope:
-    """What `Module.name_scope` returns: a context manager whose `name` ends with '/'."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name + "/"
-
-    def __enter__(self) -> str:
-        return self.name
-
-    def __exit__(self, *exc) -> None:
-        return None
 
 
 class Module:
@@ -72,8 +58,9 @@ class Module:
         ('net', 4, 2)
     """
 
-    # Bookkeeping attributes the traversal skips (subclasses extend the set).
-    _TF_MODULE_IGNORED_PROPERTIES = frozenset(("_name", "_scope"))
+    # Attributes the traversal skips (subclasses extend the set, as TF's Keras does).
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset(("_self_unconditional_checkpoint_dependencies",
+                                               "_self_unconditional_dependency_names"))
 
     def __init__(self, name: str | None = None) -> None:
         if name is None:
@@ -82,7 +69,10 @@ class Module:
             raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
                              "Python 3 identifiers.")
         self._name = str(name)
-        self._scope = NameScope(self._name)
+        # The scope opened now, made unique in a graph, under the scope around the module;
+        # its full name ("outer/name/") is what every later entry of `name_scope` opens.
+        with name_scope(self._name) as scope_name:
+            self._name_scope = name_scope(scope_name)
 
     @property
     def name(self) -> str:
@@ -90,9 +80,10 @@ class Module:
         return self._name
 
     @property
-    def name_scope(self) -> NameScope:
-        """A context manager for this module's name scope (`.name` is 'name/')."""
-        return self._scope
+    def name_scope(self) -> name_scope:
+        """The module's name scope, a `tf.name_scope` that may be entered again and again
+        (nested too); its `.name` is the full scope with a trailing '/' ('outer/name/')."""
+        return self._name_scope
 
     @property
     def variables(self) -> tuple:

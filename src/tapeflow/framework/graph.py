@@ -643,11 +643,13 @@ class name_scope:
         'block/c:0'
     """
 
+    __slots__ = ("_name", "_exits")
+
     def __init__(self, name: str) -> None:
         if not isinstance(name, str):
             raise ValueError(f"name_scope: name must be a string, got {name!r}")
         self._name = name
-        self._exit = None
+        self._exits = []  # one per entry not yet left: a scope object may be re-entered
 
     @property
     def name(self) -> str:
@@ -657,17 +659,17 @@ class name_scope:
         graph = state.graph
         if graph is not None:
             scope = graph.name_scope(self._name)
-            self._exit = scope.__exit__
+            self._exits.append(scope.__exit__)
             return scope.__enter__()
         saved = _eager_scopes.current
         name = self._name
         _eager_scopes.current = name if name.endswith("/") or not name else \
             saved + name + "/"
-        self._exit = lambda *exc: setattr(_eager_scopes, "current", saved)
+        self._exits.append(lambda *exc: setattr(_eager_scopes, "current", saved))
         return _eager_scopes.current
 
     def __exit__(self, *exc) -> None:
-        self._exit(*exc)
+        self._exits.pop()(*exc)
 
 
 def get_current_name_scope() -> str:

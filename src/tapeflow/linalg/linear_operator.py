@@ -14,7 +14,8 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..module import Module, NameScope
+from ..framework.graph import name_scope
+from ..module import Module
 from ..ops.array_ops import broadcast_to, expand_dims, reshape
 from ..ops.complex_ops import conj, real
 from ..ops.creation_ops import eye
@@ -117,7 +118,7 @@ class LinearOperator(Module):
         # Any string names an operator (composites join names with "_o_", "_x_", ...), not
         # only the identifiers a Module takes.
         self._name = str(name or type(self).__name__)
-        self._scope = NameScope(self._name)
+        self._name_scope = name_scope(self._name + "/")
         (self._is_non_singular, self._is_self_adjoint, self._is_positive_definite,
          self._is_square_hint) = implied_hints(is_non_singular, is_self_adjoint,
                                                is_positive_definite, is_square)

@@ -13,7 +13,8 @@ from ...framework import dtypes, nest
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
-from ...module import Module, NameScope, tracked_leaves
+from ...framework.graph import name_scope
+from ...module import Module, tracked_leaves
 from ...ops import array_ops
 from ...ops.math_ops import cast
 from .. import backend, initializers, mixed_precision, regularizers
@@ -191,7 +192,7 @@ class Layer(Module):
         self._loss_call = 0
         self._loss_graph = None
         self._name = name or backend.unique_object_name(snake_case(type(self).__name__))
-        self._scope = NameScope(self._name)
+        self._name_scope = name_scope(self._name + "/")
         # The names of the layers that own this one (an RNN its cell), each with a '/'.
         self._weight_prefix = ""
         self._trainable = bool(trainable)
