@@ -65,20 +65,23 @@ def outcomes(report: Path) -> dict:
         for child in case:
             if child.tag in ("failure", "error", "skipped"):
                 outcome = "failed" if child.tag == "failure" else child.tag
-                message = child.get("message") or (child.text or "").strip().split("\n")[-1]
+                message = child.get("message") or ""
+                if message in ("", "collection failure"):  # the raised exception's line
+                    raised = [line[1:].strip() for line in (child.text or "").splitlines()
+                              if line.startswith("E ")]
+                    message = raised[-1] if raised else message
                 break
         found[test_id] = (outcome, message)
     return found
 
 
 def cause(message: str) -> str:
-    """A failure's message folded into a cause: its first line, numbers, quoted text and
-    addresses replaced, so the same fault in many tests counts once."""
+    """A failure's message folded into a cause: its first line, with numbers, long quoted
+    values and addresses replaced, so the same fault in many tests counts once."""
     line = message.strip().split("\n")[0][:200]
     line = re.sub(r"0x[0-9a-f]+", "0x…", line)
-    line = re.sub(r"'[^']*'", "'…'", line)
-    line = re.sub(r'"[^"]*"', '"…"', line)
-    return re.sub(r"\d+(\.\d+)?", "N", line)
+    line = re.sub(r"'[^']{40,}'|\"[^\"]{40,}\"", "'…'", line)  # long quoted values, not names
+    return re.sub(r"(?<![A-Za-z_])\d+(\.\d+)?", "N", line)
 
 
 def main(argv=None) -> int:
@@ -108,7 +111,7 @@ def main(argv=None) -> int:
         print(f"{args.suite}: {len(passed)} of {len(results)} tests pass on TensorFlow; "
               f"recorded in {record.relative_to(HERE.parent)}")
         return 0
-    reference = record.read_text().split()
+    reference = record.read_text().splitlines()
     passed = [t for t in reference if results.get(t, ("missing",))[0] == "passed"]
     share = 100.0 * len(passed) / len(reference)
     print(f"{args.suite} ({requirement}) with tapeflow as TensorFlow: {len(passed)} of the "
@@ -117,6 +120,13 @@ def main(argv=None) -> int:
     print("  of those: " + ", ".join(f"{n} {kind}" for kind, n in counts.most_common()))
     causes = collections.Counter(cause(results[t][1]) for t in reference
                                  if t in results and results[t][0] in ("failed", "error"))
+    unknown = set(results) - set(reference)
+    broken = collections.Counter(cause(results[t][1]) for t in unknown
+                                 if results[t][0] == "error" and t.startswith("::"))
+    if broken:
+        print(f"test modules that fail to import: {sum(broken.values())}")
+        for text, n in broken.most_common(args.causes):
+            print(f"  {n:5d}  {text}")
     if causes:
         print(f"top failure causes (tests, cause):")
         for text, n in causes.most_common(args.causes):
