@@ -12,7 +12,7 @@ Per function (and per function defined inside it), in this order:
    calls over functions defined in place: the bodies, `get_state` and `set_state` over the
    variables the statement assigns (its symbols, reached with `nonlocal`). `and`, `or`,
    `not`, `x if c else y` and calls (`ag__.converted_call`, which converts user functions
-   and routes `print`) become operator calls too.
+   and gives `range` and `len` their tensor forms) become operator calls too.
 4. Every symbol starts as `ag__.Undefined(name)` and is read through `ag__.ld`, which raises
    the right error for a variable that has no value.
 """
