@@ -226,28 +226,28 @@ class ConcreteFunction:
         for op in self._plan.ops:
             if op._inputs and isinstance(op._inputs[0], Variable):
                 variables.setdefault(op._inputs[0]._id, op._inputs[0])
-        self.variables = list(variables.values())
+        self.variables = tuple(variables.values())
         self._stateful = any(op._stateful for op in self._plan.ops)
         self._output_specs = [(o._value.dtype, o._dims) for o in outputs]
         self._gradient = None
         self.structured_input_signature = None
         self.function_type = None
 
-    def _describe_inputs(self, layout: list) -> None:
+    def _describe_inputs(self, layout: list, annotated: list) -> None:
         """Sets `structured_input_signature` and `function_type` from the trace's arguments
-        (see function_type.parameter_layout, with specs for the traced values)."""
+        (see function_type.parameter_layout): `layout` with specs named as the placeholders
+        for the traced values, `annotated` with the specs' own names (None for tensors)."""
         positional = tuple(v for _, kind, v in layout if kind.name != "KEYWORD_ONLY")
         keywords = {name: v for name, kind, v in layout if kind.name == "KEYWORD_ONLY"}
         self.structured_input_signature = (positional, keywords)
-        unnamed = [(name, kind, nest.map_structure(_unnamed, v)) for name, kind, v in layout]
         captures = {id(outer): spec_of(outer) for outer in self.captured_inputs}
         captures.update({id(v): TensorSpec([], "resource") for v in self.variables})
         self.function_type = FunctionType.of_trace(
-            unnamed, output_structure(self.structured_outputs), captures)
+            annotated, output_structure(self.structured_outputs), captures)
 
     @property
-    def trainable_variables(self) -> list:
-        return [v for v in self.variables if v.trainable]
+    def trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if v.trainable)
 
     @property
     def output_shapes(self):
@@ -336,10 +336,6 @@ class ConcreteFunction:
         if self.function_type is None:
             return repr(self)
         return f"ConcreteFunction {self.pretty_printed_signature()}"
-
-
-def _unnamed(x):
-    return TensorSpec(x.shape, x.dtype) if isinstance(x, TensorSpec) else x
 
 
 def _output_leaf(function):
@@ -587,13 +583,7 @@ class Function:
                 graph, placeholders + [inner for _, inner in graph.captures.values()], outputs,
                 [outer for outer, _ in graph.captures.values()],
                 [op for op in graph._ops if op._stateful], name=self._name)
-        specs = iter([spec_of(p, p.op.name) for p in placeholders])
-        spec_layout = []
-        for name, kind, value in layout:
-            spec_layout.append((name, kind, nest.map_structure(
-                lambda x: next(specs) if _is_tensor_leaf(x) and not isinstance(
-                    x, (CompositeTensor, TypeSpec)) else x, value)))
-        concrete._describe_inputs(spec_layout)
+        concrete._describe_inputs(*_spec_layouts(layout, iter(stand_ins)))
         self._tracing_count += 1
         self._recent.append(True)
         if self._tracing_count >= RETRACING_WARNING_THRESHOLD and all(self._recent) and \
@@ -674,6 +664,29 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<tapeflow.function {self._name}>"
+
+
+def _spec_layouts(layout: list, stand_ins) -> tuple:
+    """`layout` (see function_type.parameter_layout) with each tensor or composite argument
+    replaced by the spec of its stand-in in the trace: named as its placeholder, and named as
+    the argument's own spec (None for a tensor)."""
+    named, annotated = [], []
+    for name, kind, value in layout:
+        flat = nest.flatten(value)
+        pairs = []
+        for leaf in flat:
+            if not _is_tensor_leaf(leaf):
+                pairs.append((leaf, leaf))
+                continue
+            stand_in = next(stand_ins)
+            spec = spec_of(stand_in, None if isinstance(stand_in, CompositeTensor) else
+                           stand_in.op.name)
+            own = getattr(leaf, "name", None) if isinstance(leaf, TensorSpec) else None
+            pairs.append((spec, spec if isinstance(stand_in, CompositeTensor) else
+                          TensorSpec(spec.shape, spec.dtype, name=own)))
+        named.append((name, kind, nest.pack_sequence_as(value, [p[0] for p in pairs])))
+        annotated.append((name, kind, nest.pack_sequence_as(value, [p[1] for p in pairs])))
+    return named, annotated
 
 
 def _check_input_signature(signature) -> None:

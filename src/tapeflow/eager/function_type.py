@@ -85,9 +85,7 @@ class _Text:
 
 def type_text(value) -> str:
     """TF's text for the type of `value`: a spec, a structure of them, or a Python value."""
-    if isinstance(value, TensorSpec):
-        return repr(TensorSpec(value.shape, value.dtype))
-    if isinstance(value, TypeSpec):
+    if isinstance(value, (TensorSpec, TypeSpec)):
         return repr(value)
     spec = spec_of(value)
     if spec is not None:
@@ -158,6 +156,8 @@ class FunctionType(inspect.Signature):
 
     def __str__(self) -> str:
         return self.pretty_printed(True)
+
+    __repr__ = __str__
 
 
 def output_structure(structured_outputs):
