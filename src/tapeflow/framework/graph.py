@@ -612,7 +612,7 @@ def init_scope():
         ... def f():
         ...     with tf.init_scope():
         ...         return tf.executing_eagerly()
-        >>> f()
+        >>> bool(f())
         True
     """
     graph = state.graph
@@ -696,7 +696,7 @@ def inside_function() -> bool:
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.inside_function(), tf.function(lambda: tf.inside_function())()
+        >>> tf.inside_function(), bool(tf.function(lambda: tf.inside_function())())
         (False, True)
     """
     graph = state.graph
