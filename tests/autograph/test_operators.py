@@ -1,10 +1,7 @@
 """The run-time operators: Python values keep Python semantics (short circuits, one branch
 run), tensors in graphs build graph control flow, and undefined values raise when read."""
-import sys
-
 import pytest
 
-import tapeflow
 import tapeflow as tf
 from tapeflow.autograph import operators as ag
 
@@ -98,23 +95,6 @@ def test_loop_variable_that_is_not_a_tensor():
 
     with pytest.raises(TypeError, match="'name' is a variable of a tensor loop"):
         f(tf.constant(2))
-
-
-def test_print_of_graph_tensors_goes_to_tf_print_when_there_is_one(monkeypatch, capsys):
-    printed = []
-    monkeypatch.setattr(tapeflow, "print",
-                        lambda *args, **kwargs: printed.append((args, kwargs)), raising=False)
-
-    @tf.function
-    def f(x):
-        print("x is", x, sep=": ")
-        return x
-
-    f(tf.constant(1.0))
-    (args, kwargs), = printed
-    assert args[0] == "x is" and tf.is_tensor(args[1])
-    assert kwargs == {"sep": ": ", "end": "\n", "output_stream": sys.stdout}
-    assert capsys.readouterr().out == ""
 
 
 def test_len_and_range_of_graph_tensors():

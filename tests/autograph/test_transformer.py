@@ -127,7 +127,7 @@ def test_to_code_is_python_that_names_the_statements():
 
     code = tf.autograph.to_code(f)
     assert "ag__.while_stmt" in code and "ag__.and_" in code and "ag__.not_" in code
-    assert code.startswith("def f(x):")
+    assert code.startswith("def tf__f(x):")
 
 
 class Base(tf.Module):

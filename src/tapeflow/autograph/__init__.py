@@ -1,5 +1,5 @@
 """AutoGraph: `tf.function` converts Python `if`/`while`/`for` (and `break`, `continue`,
-`return`, `and`/`or`/`not`, `print`) on tensors into graph control flow.
+`return`, `and`/`or`/`not`) on tensors into graph control flow.
 
 `transformer.py` rewrites a function's source; `operators.py` holds what the rewritten code
 calls, which chooses between Python and `tf.cond`/`tf.while_loop` when it runs; `api.py`

@@ -52,7 +52,7 @@ def _plain_call(f, args, kwargs):
 
 
 def _builtin(f):
-    """The tensor-aware form of a builtin (print, range, len), else `f`."""
+    """The tensor-aware form of a builtin (range, len, enumerate, iter), else `f`."""
     try:
         return operators.BUILTINS.get(f, f)
     except TypeError:  # unhashable callables
@@ -199,7 +199,7 @@ def _converted_form(f):
 
 def converted_call(f, args: tuple, kwargs):
     """`f(*args, **kwargs)` from converted code: user functions, methods and callable
-    objects are converted first; `print`, `range` and `len` take their tensor-aware forms."""
+    objects are converted first; `range`, `len`, `enumerate` and `iter` take their tensor-aware forms."""
     f = _builtin(f)
     return (_converted_form(f) or f)(*args, **(kwargs or {}))
 

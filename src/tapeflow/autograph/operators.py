@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import builtins
 import numbers
-import sys
 
 import numpy as np
 
@@ -32,13 +31,14 @@ from ..ops.creation_ops import range as tensor_range
 from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
 from ..ops.iterator_ops import get_next_as_optional, make_iterator
+from ..ops.tensor_array_ops import TensorArray
 
 from .transformer import RETURN_VALUE
 
 # What converted code calls (as `ag__.<name>`).
 __all__ = ["Undefined", "UndefinedReturnValue", "ld", "retval", "composite_value",
            "is_defined", "if_stmt", "if_exp", "while_stmt", "for_stmt", "and_", "or_", "not_",
-           "print_", "range_", "len_", "enumerate_", "iter_"]
+           "range_", "len_", "enumerate_", "iter_"]
 
 
 class Undefined:
@@ -162,20 +162,28 @@ def _graph_if(test, body, orelse, get_state, set_state, names: tuple) -> None:
     set_state(merged)
 
 
+def _as_loop_value(x):
+    """A leaf of a statement's symbol as graph control flow carries it: a TensorArray as it
+    is (control flow carries its buffer), anything else as a tensor."""
+    return x if isinstance(x, TensorArray) else convert_to_tensor(x)
+
+
 def _as_tensors(value):
-    """`value` (a structure) with tensors for leaves, or None if it has no tensor form."""
+    """`value` (a structure) with tensors (or TensorArrays) for leaves, or None if it has no
+    tensor form."""
     if isinstance(value, Undefined):
         return None
     try:
-        return nest.map_structure(convert_to_tensor, value)
+        return nest.map_structure(_as_loop_value, value)
     except (TypeError, ValueError):
         return None
 
 
 def _has_tensor_form(value) -> bool:
-    """Whether `value` is a (structure of) tensors or numbers (checked without making ops)."""
+    """Whether `value` is a (structure of) tensors, TensorArrays or numbers (checked without
+    making ops)."""
     return not isinstance(value, Undefined) and all(
-        is_tensor(x) or isinstance(x, (numbers.Number, np.ndarray, np.generic))
+        is_tensor(x) or isinstance(x, (numbers.Number, np.ndarray, np.generic, TensorArray))
         for x in nest.flatten(value))
 
 
@@ -259,23 +267,7 @@ def not_(x):
     return not x
 
 
-# ------------------------------------------------------------------------------------- print
-
-def print_(*objects, **kwargs) -> None:
-    """Python's print; with a tensor in a graph, the printing belongs in the graph.
-
-    The seam for `tf.print`: when tapeflow has it, tensors print when the graph runs. Until
-    then they print as the symbolic tensors they are while the function is traced.
-    """
-    import tapeflow
-    tf_print = getattr(tapeflow, "print", None)
-    if tf_print is not None and any(_is_graph_tensor(x) for x in objects):
-        sep, end, file = kwargs.get("sep"), kwargs.get("end"), kwargs.get("file")
-        tf_print(*objects, sep=" " if sep is None else sep, end="\n" if end is None else end,
-                 output_stream=sys.stdout if file is None else file)
-        return
-    builtins.print(*objects, **kwargs)
-
+# --------------------------------------------------------------------------- builtins
 
 def range_(*args):
     """Python's range; `tf.range` when an argument is a graph tensor (so a `for` over it
@@ -313,7 +305,7 @@ def iter_(iterable):
 
 
 # The builtins converted code calls in their tensor-aware forms.
-BUILTINS = {builtins.print: print_, builtins.range: range_, builtins.len: len_,
+BUILTINS = {builtins.range: range_, builtins.len: len_,
             builtins.enumerate: enumerate_, builtins.iter: iter_}
 
 
@@ -530,7 +522,7 @@ def _checked(name: str, start, value, invariant):
     if _structure(value) != _structure(start):
         raise ValueError(f"{name!r} does not have the same nested structure after one "
                          f"iteration: {start!r} before the loop and {value!r} after")
-    value = nest.map_structure(convert_to_tensor, value)
+    value = nest.map_structure(_as_loop_value, value)
     leaves = nest.flatten(start)
     allowed_shapes = [invariant] * len(leaves) if invariant is None or isinstance(
         invariant, TensorShape) else nest.flatten(invariant)
@@ -538,6 +530,11 @@ def _checked(name: str, start, value, invariant):
         if a.dtype != b.dtype:
             raise TypeError(f"{name!r} has dtype {a.dtype.name} before the loop, but dtype "
                             f"{b.dtype.name} after one iteration")
+        if isinstance(a, TensorArray) or isinstance(b, TensorArray):
+            if type(a) is not type(b):
+                raise ValueError(f"{name!r} is a {type(a).__name__} before the loop, but a "
+                                 f"{type(b).__name__} after one iteration")
+            continue  # its element shape is the while loop's to find
         allowed = allowed if allowed is not None else a.shape
         if not allowed.is_compatible_with(b.shape):
             raise ValueError(

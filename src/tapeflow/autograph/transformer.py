@@ -12,7 +12,7 @@ Per function (and per function defined inside it), in this order:
    calls over functions defined in place: the bodies, `get_state` and `set_state` over the
    variables the statement assigns (its symbols, reached with `nonlocal`). `and`, `or`,
    `not`, `x if c else y` and calls (`ag__.converted_call`, which converts user functions
-   and routes `print`) become operator calls too.
+   and gives `range` and `len` their tensor forms) become operator calls too.
 4. Every symbol starts as `ag__.Undefined(name)` and is read through `ag__.ld`, which raises
    the right error for a variable that has no value.
 """
@@ -24,6 +24,7 @@ import itertools
 RETURN_FLAG = "do_return"
 RETURN_VALUE = "retval_"
 OPERATORS = "ag__"
+CONVERTED_PREFIX = "tf__"
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.While)
@@ -31,9 +32,12 @@ _SCOPES = _FUNCTIONS + (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorEx
 
 
 def convert_function(node: ast.FunctionDef) -> ast.FunctionDef:
-    """The converted form of one function definition (its decorators removed)."""
+    """The converted form of one function definition (its decorators removed), named
+    `tf__<name>` as AutoGraph names converted functions."""
     node.decorator_list = []
-    return _Scope(itertools.count(1)).convert(node)
+    converted = _Scope(itertools.count(1)).convert(node)
+    converted.name = CONVERTED_PREFIX + converted.name
+    return converted
 
 
 def _name(id_: str, ctx=None) -> ast.Name:

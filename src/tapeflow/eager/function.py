@@ -29,7 +29,7 @@ from ..framework import nest
 from ..framework.composite_tensor import CompositeTensor, TypeSpec
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
-from ..framework.graph import FuncGraph
+from ..framework.graph import FuncGraph, Operation
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
@@ -39,6 +39,7 @@ from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
 from .backward import backward
 from .domains import GraphDomain
+from .function_type import FunctionType, output_structure, parameter_layout, spec_of
 
 __all__ = ["Function", "ConcreteFunction"]
 
@@ -225,14 +226,58 @@ class ConcreteFunction:
         for op in self._plan.ops:
             if op._inputs and isinstance(op._inputs[0], Variable):
                 variables.setdefault(op._inputs[0]._id, op._inputs[0])
-        self.variables = list(variables.values())
+        self.variables = tuple(variables.values())
         self._stateful = any(op._stateful for op in self._plan.ops)
         self._output_specs = [(o._value.dtype, o._dims) for o in outputs]
         self._gradient = None
+        self.structured_input_signature = None
+        self.function_type = None
+
+    def _describe_inputs(self, layout: list, annotated: list) -> None:
+        """Sets `structured_input_signature` and `function_type` from the trace's arguments
+        (see function_type.parameter_layout): `layout` with specs named as the placeholders
+        for the traced values, `annotated` with the specs' own names (None for tensors)."""
+        positional = tuple(v for _, kind, v in layout if kind.name != "KEYWORD_ONLY")
+        keywords = {name: v for name, kind, v in layout if kind.name == "KEYWORD_ONLY"}
+        self.structured_input_signature = (positional, keywords)
+        captures = {id(outer): spec_of(outer) for outer in self.captured_inputs}
+        captures.update({id(v): TensorSpec([], "resource") for v in self.variables})
+        self.function_type = FunctionType.of_trace(
+            annotated, output_structure(self.structured_outputs), captures)
 
     @property
-    def trainable_variables(self) -> list:
-        return [v for v in self.variables if v.trainable]
+    def trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if v.trainable)
+
+    @property
+    def output_shapes(self):
+        """The static shapes of the outputs, in the structure of `structured_outputs`."""
+        return nest.map_structure(lambda x: x.shape if spec_of(x) is not None else x,
+                                  self.structured_outputs)
+
+    @property
+    def output_dtypes(self):
+        """The dtypes of the outputs, in the structure of `structured_outputs`."""
+        return nest.map_structure(lambda x: x.dtype if spec_of(x) is not None else x,
+                                  self.structured_outputs)
+
+    def pretty_printed_signature(self, verbose: bool = True) -> str:
+        """The trace's parameters, result type and captures, as text.
+
+        Args:
+            verbose: False gives the one-line form `(x: TensorSpec(...)) -> TensorSpec(...)`.
+
+        Returns:
+            The text.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> f = tf.function(lambda x, n=2: x * n)
+            >>> cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+            >>> cf.pretty_printed_signature(verbose=False)
+            '(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None), n: Literal[2]) -> TensorSpec(shape=(None,), dtype=tf.float32, name=None)'
+        """
+        return self.function_type.pretty_printed(verbose)
 
     def __call__(self, *args):
         expected = len(self.inputs) - len(self.captured_inputs)
@@ -283,7 +328,32 @@ class ConcreteFunction:
         return self._gradient
 
     def __repr__(self) -> str:
-        return f"<ConcreteFunction {self.name} inputs={[str(t.shape) for t in self.inputs]}>"
+        if self.function_type is None:
+            return f"<ConcreteFunction {self.name}>"
+        return f"<ConcreteFunction {self.pretty_printed_signature(False)} at 0x{id(self):X}>"
+
+    def __str__(self) -> str:
+        if self.function_type is None:
+            return repr(self)
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+
+def _output_leaf(function):
+    """The check of one leaf of what `function` returned: tensors, composites, Variables,
+    TensorArrays, operations and None stay, and so do strings (tapeflow has no string
+    tensors); Python numbers and NumPy values become constants; anything else is a
+    TypeError (a tf.function returns tensors)."""
+    def check(x):
+        if x is None or isinstance(x, (Tensor, Variable, CompositeTensor, Operation, str)) or \
+                hasattr(x, "_as_tensor") or hasattr(x, "_type_spec"):
+            return x
+        if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
+            return convert_to_tensor(x)
+        raise TypeError(
+            f"{function!r} returned a value of type {type(x).__name__}, which a tf.function "
+            "cannot return: its results are Tensors, ExtensionTypes (composite tensors) and "
+            "None, in any nesting of lists, tuples and dicts.")
+    return check
 
 
 class _Gradient:
@@ -369,6 +439,7 @@ class Function:
         self._converter = converter
         self._traced_function = None
         self._name = name or getattr(python_function, "__name__", "function")
+        _check_input_signature(input_signature)
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._signature_key = None if input_signature is None else \
             _walk(list(self._input_signature), [])
@@ -388,6 +459,31 @@ class Function:
     @property
     def input_signature(self):
         return self._input_signature
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        """The signatures of the traces made so far (see
+        `ConcreteFunction.pretty_printed_signature`), one after another.
+
+        Args:
+            verbose: False gives each as one line.
+
+        Returns:
+            The text: blocks separated by a blank line (verbose), or lines.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> f = tf.function(lambda x: x)
+            >>> _ = f(tf.constant(1.0)), f(tf.constant([1, 2]))
+            >>> print(f.pretty_printed_concrete_signatures(verbose=False))
+            (x: TensorSpec(shape=(), dtype=tf.float32, name=None)) -> TensorSpec(shape=(), dtype=tf.float32, name=None)
+            (x: TensorSpec(shape=(2,), dtype=tf.int32, name=None)) -> TensorSpec(shape=(2,), dtype=tf.int32, name=None)
+        """
+        return ("\n\n" if verbose else "\n").join(
+            concrete.pretty_printed_signature(verbose) for _, concrete in self._concretes)
 
     def experimental_get_tracing_count(self) -> int:
         """How many times the Python function has been traced."""
@@ -463,11 +559,13 @@ class Function:
     def _trace(self, key, args, kwargs, leaves) -> ConcreteFunction:
         graph = FuncGraph(self._name, outer_graph=state.graph)
         graph.allow_variable_creation = not self._concretes
+        layout, _ = parameter_layout(self._python_function, list(args), kwargs)
+        names = iter(self._placeholder_names(args, kwargs, leaves))
         with graph.as_default():
             placeholders, stand_ins = [], []
             for leaf in _leaf_keys(key, []):
                 parts = [leaf] if leaf[0] == _TENSOR else leaf[3]
-                made = [graph.placeholder(np.dtype(char), TensorShape(dims))
+                made = [graph.placeholder(np.dtype(char), TensorShape(dims), name=next(names))
                         for _, char, dims in parts]
                 placeholders.extend(made)
                 stand_ins.append(made[0] if leaf[0] == _TENSOR else
@@ -476,6 +574,7 @@ class Function:
             call_args, call_kwargs = nest.map_structure(
                 lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))
             outputs = self._function_to_trace()(*call_args, **call_kwargs)
+            outputs = nest.map_structure(_output_leaf(self._python_function), outputs)
             # An eager tensor returned as is is a capture.
             for leaf in _flat_components(nest.flatten(outputs)):
                 if isinstance(leaf, Tensor) and not hasattr(leaf, "_op"):
@@ -484,6 +583,7 @@ class Function:
                 graph, placeholders + [inner for _, inner in graph.captures.values()], outputs,
                 [outer for outer, _ in graph.captures.values()],
                 [op for op in graph._ops if op._stateful], name=self._name)
+        concrete._describe_inputs(*_spec_layouts(layout, iter(stand_ins)))
         self._tracing_count += 1
         self._recent.append(True)
         if self._tracing_count >= RETRACING_WARNING_THRESHOLD and all(self._recent) and \
@@ -496,6 +596,29 @@ class Function:
                 "or an input_signature), or (3) passing Python numbers instead of tensors.",
                 len(self._recent), len(self._recent), self._python_function)
         return concrete
+
+    def _placeholder_names(self, args, kwargs, leaves) -> list:
+        """The names of the placeholders of a trace, one per tensor leaf in order: a
+        TensorSpec's own name, else the argument's (`x`, `args_0` for the first of `*args`,
+        the key of a keyword argument); the graph numbers repeats (`x_1`)."""
+        layout, _ = parameter_layout(self._python_function, list(args), {})
+        names = []
+        for (name, _, value) in layout[:len(args)]:
+            found: list = []
+            _walk(value, found)
+            names.extend([name] * len(found))
+        for key in (sorted(kwargs) if kwargs else ()):
+            found = []
+            _walk(kwargs[key], found)
+            names.extend([key] * len(found))
+        specs: list = []
+        if self._input_signature is not None and args is not self._input_signature and \
+                len(args) == len(self._input_signature):
+            _walk(list(self._input_signature), specs)
+        else:
+            specs = leaves
+        return [spec.name if isinstance(spec, TensorSpec) and spec.name else name
+                for name, spec in zip(names, list(specs) + [None] * (len(names) - len(specs)))]
 
     def _function_to_trace(self):
         if self._traced_function is None:
@@ -541,6 +664,44 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<tapeflow.function {self._name}>"
+
+
+def _spec_layouts(layout: list, stand_ins) -> tuple:
+    """`layout` (see function_type.parameter_layout) with each tensor or composite argument
+    replaced by the spec of its stand-in in the trace: named as its placeholder, and named as
+    the argument's own spec (None for a tensor)."""
+    named, annotated = [], []
+    for name, kind, value in layout:
+        flat = nest.flatten(value)
+        pairs = []
+        for leaf in flat:
+            if not _is_tensor_leaf(leaf):
+                pairs.append((leaf, leaf))
+                continue
+            stand_in = next(stand_ins)
+            spec = spec_of(stand_in, None if isinstance(stand_in, CompositeTensor) else
+                           stand_in.op.name)
+            own = getattr(leaf, "name", None) if isinstance(leaf, TensorSpec) else None
+            pairs.append((spec, spec if isinstance(stand_in, CompositeTensor) else
+                          TensorSpec(spec.shape, spec.dtype, name=own)))
+        named.append((name, kind, nest.pack_sequence_as(value, [p[0] for p in pairs])))
+        annotated.append((name, kind, nest.pack_sequence_as(value, [p[1] for p in pairs])))
+    return named, annotated
+
+
+def _check_input_signature(signature) -> None:
+    """TypeError unless `signature` is None or a (nested) list or tuple of TypeSpecs."""
+    if signature is None:
+        return
+    if not isinstance(signature, (list, tuple)):
+        raise TypeError(f"input_signature must be a tuple or a list of TensorSpecs (or other "
+                        f"TypeSpecs, nested), got {type(signature)}.")
+    invalid = [x for x in nest.flatten(list(signature))
+               if not isinstance(x, (TypeSpec, TensorSpec))]
+    if invalid:
+        raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
+                        f"objects, got invalid args {invalid} with types "
+                        f"{[type(x) for x in invalid]}.")
 
 
 def _flatten_up_to(structure, value):

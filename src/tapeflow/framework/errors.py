@@ -85,3 +85,11 @@ class SymbolicValueError(TypeError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation (`if`, `bool`, iteration) was applied to a symbolic tensor."""
+
+
+class InaccessibleTensorError(ValueError):
+    """A tensor of a graph that is not this one nor one it is nested in (a `tf.function`'s
+    or loop body's graph, finished) was used by an op of this graph.
+
+    Not among `tf.errors`' names (TF keeps it in `errors_impl`): `__all__` leaves it out.
+    """

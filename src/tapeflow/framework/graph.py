@@ -176,16 +176,18 @@ class Graph:
 
     # -- names, scopes, control dependencies, collections ----------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
-        """`name` under the current name scope, made unique with a `_N` suffix."""
+        """`name` under the current name scope, made unique with a `_N` suffix (names that
+        differ only in case count as one: "add" then "Add" gives "Add_1")."""
         full = self._scope + name
-        count = self._names.get(full, 0)
+        key = full.lower()
+        count = self._names.get(key, 0)
         unique = full if count == 0 else f"{full}_{count}"
-        while count and unique in self._names:
+        while count and unique.lower() in self._names:
             count += 1
             unique = f"{full}_{count}"
         if mark_as_used:
-            self._names[full] = count + 1
-            self._names.setdefault(unique, 1)
+            self._names[key] = count + 1
+            self._names.setdefault(unique.lower(), 1)
         return unique
 
     @contextlib.contextmanager
@@ -284,8 +286,10 @@ class Graph:
                         f"this graph: {obj!r}")
 
     # -- adding operations -----------------------------------------------------------------
-    def _add_operation(self, op_def, inputs: tuple, attrs: dict, specs, name=None) -> Operation:
-        op = Operation(self, op_def, inputs, attrs, self.unique_name(name or op_def.name),
+    def _add_operation(self, op_def, inputs: tuple, attrs: dict, specs, name=None,
+                       unique: bool = True) -> Operation:
+        op = Operation(self, op_def, inputs, attrs,
+                       self.unique_name(name or op_def.name) if unique else name,
                        tuple(self._control_stack), len(self._ops))
         op._outputs = tuple([SymbolicTensor(op, i, dtype, dims)
                              for i, (dtype, dims) in enumerate(specs)])
@@ -302,9 +306,12 @@ class Graph:
         inputs = tuple([self._graph_input(x) for x in inputs])
         specs, values = infer_outputs(op_def, inputs, attrs)
         frame, name = _name_from_caller(caller)
-        op = self._add_operation(op_def, inputs, attrs, specs)
-        if name is not None:
-            self._give_name(op, frame, name)
+        if name is None:
+            op = self._add_operation(op_def, inputs, attrs, specs)
+        else:
+            op = self._add_operation(op_def, inputs, attrs, specs,
+                                     name=self._name_given(frame, name), unique=False)
+            self._last_named = (frame, name, op)
         outputs = op._outputs
         if values is not None:
             for out, value in zip(outputs, values):
@@ -315,10 +322,11 @@ class Graph:
                 recorder._record_operation(op_def, inputs, outputs, attrs)
         return outputs[0] if op_def.num_outputs == 1 else outputs
 
-    def _give_name(self, op: Operation, frame, name: str) -> None:
-        """Names `op` `name` (made unique). A public function that adds several nodes
-        names the last one, which gives its result: a node named from the same call before
-        takes its default name back."""
+    def _name_given(self, frame, name: str) -> str:
+        """The node name for `name=name` given to the public function running in `frame`
+        (made unique). A public function that adds several nodes names the last one, which
+        gives its result: a node named from the same call before takes its default name
+        back, and gives its name to the new one."""
         last = self._last_named
         if last is not None and last[0] is frame and last[1] == name:
             previous = last[2]
@@ -326,12 +334,8 @@ class Graph:
             del self._by_name[unique]
             previous._name = self.unique_name(previous._op_def.name)
             self._by_name[previous._name] = previous
-        else:
-            unique = self.unique_name(name)
-        del self._by_name[op._name]
-        op._name = unique
-        self._by_name[unique] = op
-        self._last_named = (frame, name, op)
+            return unique
+        return self.unique_name(name)
 
     def _graph_input(self, x):
         """`x` as a tensor of this graph: eager tensors become constants, variables reads.
@@ -357,8 +361,11 @@ class Graph:
         return inner
 
     def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
-        raise ValueError(f"Tensor {tensor.name!r} belongs to another graph: an op of this graph "
-                         "cannot use it. Build both in the same graph, or feed its value.")
+        raise errors.InaccessibleTensorError(
+            f"Tensor {tensor.name!r} belongs to another graph: an op of this graph cannot use "
+            "it (a tensor made inside a tf.function or a loop body, kept in a Python list or "
+            "attribute, is out of scope outside it). Return it, carry it as a loop variable "
+            "or write it to a TensorArray, or build both in the same graph.")
 
     def _owns_graph(self, graph) -> bool:
         return graph is self
@@ -605,7 +612,7 @@ def init_scope():
         ... def f():
         ...     with tf.init_scope():
         ...         return tf.executing_eagerly()
-        >>> f()
+        >>> bool(f())
         True
     """
     graph = state.graph
@@ -691,7 +698,7 @@ def inside_function() -> bool:
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.inside_function(), tf.function(lambda: tf.inside_function())()
+        >>> tf.inside_function(), bool(tf.function(lambda: tf.inside_function())())
         (False, True)
     """
     graph = state.graph

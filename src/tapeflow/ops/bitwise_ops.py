@@ -49,9 +49,9 @@ invert = unary_function(Invert, "invert", "NOT x, bit by bit (-x - 1 for signed 
 
 def _logical_or_bitwise(logical, bitwise, op):
     """TF's binary operator: logical on bools, bitwise on anything else."""
-    def operator(x, y):
+    def operator(x, y, name=None):
         x, y = binary_inputs(op.name, x, y)
-        return logical(x, y) if x.dtype.is_bool else bitwise(x, y)
+        return logical(x, y, name=name) if x.dtype.is_bool else bitwise(x, y, name=name)
     return operator
 
 

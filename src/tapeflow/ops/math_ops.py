@@ -687,17 +687,28 @@ def cast(x, dtype, name=None) -> Tensor:
 
 
 # -- operators -------------------------------------------------------------------------------
-def _reflected(fn):
-    return lambda self, other: fn(other, self)
+def _named(fn, name: str):
+    """`fn` as the operator `__name__`: in a graph its node is named `name` (TF's names:
+    `x + y` is node "add", `x * y` "mul")."""
+    def operator(self, other):
+        return fn(self, other, name=name)
+    return operator
+
+
+def _reflected(fn, name: str):
+    def operator(self, other):
+        return fn(other, self, name=name)
+    return operator
 
 
 def install_operators(reflected: dict, plain: dict) -> None:
     """Makes Python operators of Tensor and Variable call public functions: `__name__` (and
-    `__rname__` for those in `reflected`) for each name in the dicts."""
+    `__rname__` for those in `reflected`) for each name in the dicts; the binary ones name
+    their graph nodes after the operator."""
     for cls in (Tensor, Variable):
         for name, fn in reflected.items():
-            setattr(cls, f"__{name}__", fn)
-            setattr(cls, f"__r{name}__", _reflected(fn))
+            setattr(cls, f"__{name}__", _named(fn, name))
+            setattr(cls, f"__r{name}__", _reflected(fn, name))
         for name, fn in plain.items():
             setattr(cls, f"__{name}__", fn)
 
@@ -707,7 +718,7 @@ install_operators({"add": add, "sub": subtract, "mul": multiply, "truediv": divi
                   {"neg": negative, "abs": abs})
 
 
-def _radd(self, other):
+def _radd(self, other, name="add"):
     # `other + x` converts other with x's dtype (a TypeError), unlike `x + other` (TF's add).
     return execute_binary(Add, NUMERIC, other, self)
 

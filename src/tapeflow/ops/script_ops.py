@@ -9,6 +9,8 @@ variables change shape.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..framework import dtypes, nest
@@ -45,18 +47,24 @@ def as_tensor(x):
     return x if isinstance(x, Tensor) else Tensor(np.asarray(x))
 
 
-def py_function(func, inp, Tout, name=None):
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Runs the Python function `func` on `inp` (tensors) eagerly, even inside a graph.
 
-    Gradients flow through whatever tapeflow ops `func` uses.
+    Gradients flow through whatever tapeflow ops `func` uses. Without `inp` it wraps
+    `func` (a function of tensors that runs as a py_function on each call); without `func`
+    too it is a decorator: `@tf.py_function(Tout=tf.float32)`.
 
     Args:
         func: a function of tensors returning a tensor or a list of tensors.
         inp: the list of input tensors.
-        Tout: the output dtype, or a list of them.
+        Tout: the output dtype, or a list of them (required, by name in a decorator).
 
     Returns:
-        A tensor, or a list of tensors when `Tout` is a list.
+        A tensor, or a list of tensors when `Tout` is a list; without `inp`, the wrapped
+        function (or, without `func`, the decorator).
+
+    Raises:
+        TypeError: no `Tout`.
 
     Example:
         >>> import tapeflow as tf
@@ -66,7 +74,15 @@ def py_function(func, inp, Tout, name=None):
         ...     y = tf.py_function(lambda t: t * t, [x], tf.float32)
         >>> float(y), float(tape.gradient(y, x))
         (9.0, 6.0)
+        >>> @tf.py_function(Tout=tf.float32)
+        ... def double(t):
+        ...     return t * 2.0
+        >>> float(tf.function(double)(tf.constant(4.0)))
+        8.0
     """
+    wrapped = _wrapped("py_function", py_function, func, inp, Tout, name)
+    if wrapped is not None:
+        return wrapped
     single = not isinstance(Tout, (list, tuple))
     out_dtypes = [dtypes.as_dtype(t) for t in ([Tout] if single else Tout)]
 
@@ -80,10 +96,28 @@ def py_function(func, inp, Tout, name=None):
     return outs[0] if single else list(outs)
 
 
+def _wrapped(public_name: str, script_function, func, inp, Tout, name):
+    """For `py_function`/`numpy_function` called without `inp`: `func` wrapped as a
+    function of its inputs, or (without `func`) a decorator making one; None when `inp` is
+    given. TypeError without `Tout`."""
+    if Tout is None:
+        raise TypeError(f"{public_name}: missing required argument 'Tout'; as a decorator "
+                        f"give it by name: @tf.{public_name}(Tout=dtype)")
+    if inp is not None:
+        return None
+    if func is None:
+        return lambda f: _wrapped(public_name, script_function, f, None, Tout, name)
+
+    @functools.wraps(func)
+    def run(*args):
+        return script_function(func, list(args), Tout, name=name)
+    return run
+
+
 def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Runs `func` on the NumPy values of `inp`, eagerly even inside a graph; not
-    differentiable (func sees arrays, not tensors). With only `Tout` given it is a
-    decorator.
+    differentiable (func sees arrays, not tensors). Without `inp` it wraps `func`; with
+    only `Tout` given it is a decorator.
 
     Args:
         func: a function of NumPy arrays returning an array or a list of them.
@@ -100,8 +134,10 @@ def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
         >>> tf.numpy_function(np.sort, [tf.constant([3.0, 1.0])], tf.float32).numpy()
         array([1., 3.], dtype=float32)
     """
-    if func is None:
-        return lambda f: (lambda *args: numpy_function(f, list(args), Tout, stateful, name))
+    wrapped = _wrapped("numpy_function", functools.partial(numpy_function, stateful=stateful),
+                       func, inp, Tout, name)
+    if wrapped is not None:
+        return wrapped
 
     def on_arrays(*tensors):
         return func(*[np.asarray(t._value) for t in tensors])
