@@ -382,3 +382,7 @@ PATHS = PATHS + [(sparse_tensor.SparseTensor, "SparseTensor"),
 # against TF's list.
 PATHS = PATHS + [(getattr(tf.linalg, name), f"linalg.{name}") for name in tf.linalg.__all__] + [
     (tf.eig, "eig"), (tf.eigvals, "eigvals"), (tf.matrix_square_root, "matrix_square_root")]
+# tf.test: TestCase and Benchmark (tests/test_tf_test.py tests them), main and the build
+# queries.
+PATHS = PATHS + [(getattr(tf.test, name), f"test.{name}") for name in tf.test.__all__
+                 if name != "compute_gradient"]

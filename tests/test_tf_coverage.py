@@ -144,6 +144,15 @@ TF_2_21_NAMES = {
     "bitwise": """
         bitwise_and bitwise_or bitwise_xor invert left_shift right_shift
     """.split(),
+    "test": """
+        Benchmark TestCase assert_equal_graph_def benchmark_config compute_gradient
+        create_local_cluster disable_with_predicate gpu_device_name is_built_with_cuda
+        is_built_with_gpu_support is_built_with_rocm is_built_with_xla is_cpu_target_available
+        is_gpu_available main with_eager_op_as_function
+    """.split(),
+    "test.experimental": """
+        sync_devices
+    """.split(),
     "dtypes": """
         DType QUANTIZED_DTYPES as_dtype bfloat16 bool cast complex complex128 complex64 double
         float16 float32 float64 half int16 int32 int64 int8 qint16 qint32 qint8 quint16 quint8
@@ -205,6 +214,9 @@ MISSING = {
     """.split(),
     "sparse": """
         cross
+    """.split(),
+    "test": """
+        assert_equal_graph_def create_local_cluster
     """.split(),
     "compat.v1.train": """
         AdagradDAOptimizer BytesList CheckpointSaverListener ClusterDef Example Feature

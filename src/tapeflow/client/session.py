@@ -12,10 +12,11 @@ from ..framework.graph_tensor import SymbolicTensor
 from ..framework.graph_variables import GraphVariable
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.plan import Plan, VariableStore
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor, array_from_python
 from ..framework.variables import Variable
 
-__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue"]
+__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "SparseTensorValue"]
 
 
 class _ScalarTypes(dict):
@@ -44,15 +45,21 @@ def _fetched(value):
 IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
                                             ["values", "indices", "dense_shape"])
 IndexedSlicesValue.__doc__ = "The value of a fetched IndexedSlices: NumPy arrays."
+SparseTensorValue = collections.namedtuple("SparseTensorValue",
+                                           ["indices", "values", "dense_shape"])
+SparseTensorValue.__doc__ = "The value of a fetched SparseTensor: NumPy arrays."
 
 
 def _parts(fetch) -> list:
-    """What to compute for one fetch: an IndexedSlices is its components (those already
-    arrays are returned as they are)."""
-    if not isinstance(fetch, IndexedSlices):
+    """What to compute for one fetch: an IndexedSlices or SparseTensor is its components
+    (those already arrays are returned as they are)."""
+    if isinstance(fetch, SparseTensor):
+        parts = [fetch.indices, fetch.values, fetch.dense_shape]
+    elif isinstance(fetch, IndexedSlices):
+        parts = [fetch.values, fetch.indices] + ([] if fetch.dense_shape is None
+                                                 else [fetch.dense_shape])
+    else:
         return [fetch]
-    parts = [fetch.values, fetch.indices] + ([] if fetch.dense_shape is None
-                                             else [fetch.dense_shape])
     return [p if isinstance(p, SymbolicTensor) else np.asarray(p) for p in parts]
 
 
@@ -120,7 +127,7 @@ class Session:
 
         Returns:
             The structure of `fetches` with arrays (None for operations, IndexedSlicesValue
-            for IndexedSlices).
+            for IndexedSlices, SparseTensorValue for SparseTensors).
 
         Raises:
             RuntimeError: the session is closed.
@@ -147,10 +154,7 @@ class Session:
         computed = iter(plan.run(values, self._values))
         results = iter([_fetched(constants[i] if i in constants else next(computed))
                         for i in range(len(flat))])
-        return nest.pack_sequence_as(fetches, [
-            IndexedSlicesValue(next(results), next(results),
-                               next(results) if leaf.dense_shape is not None else None)
-            if isinstance(leaf, IndexedSlices) else next(results) for leaf in leaves])
+        return nest.pack_sequence_as(fetches, [_value(leaf, results) for leaf in leaves])
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function running `fetches` with positional values for the tensors of
@@ -191,6 +195,16 @@ class Session:
 
     def _load(self, variable, value) -> None:
         self._values.load(variable, _feed_value(variable, value))
+
+
+def _value(fetch, results):
+    """The fetched value of `fetch`, its components taken from the iterator `results`."""
+    if isinstance(fetch, SparseTensor):
+        return SparseTensorValue(next(results), next(results), next(results))
+    if isinstance(fetch, IndexedSlices):
+        return IndexedSlicesValue(next(results), next(results),
+                                  next(results) if fetch.dense_shape is not None else None)
+    return next(results)
 
 
 def _feed_value(tensor, value) -> np.ndarray:

@@ -22,7 +22,8 @@ import numpy as np
 
 from ...eager.graph_gradients import gradients as _gradients
 from ...eager.graph_gradients import hessians as _hessians
-from ...client.session import IndexedSlicesValue, InteractiveSession, Session
+from ...client.session import (IndexedSlicesValue, InteractiveSession, Session,
+                               SparseTensorValue)
 from ...eager.backprop import UnconnectedGradients
 from ...framework import dtypes as _dtypes
 from ...framework.context import executing_eagerly, get_default_session
@@ -47,7 +48,8 @@ from .scopes import (AUTO_REUSE, VariableScope, constant_initializer, get_variab
                      truncated_normal_initializer, variable_scope, variance_scaling_initializer,
                      zeros_initializer)
 
-__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "placeholder", "gradients",
+__all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "SparseTensorValue",
+           "placeholder", "gradients",
            "hessians",
            "global_variables_initializer", "variables_initializer", "global_variables",
            "trainable_variables", "local_variables_initializer", "initialize_all_variables",
