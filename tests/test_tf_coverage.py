@@ -158,6 +158,9 @@ TF_2_21_NAMES = {
         float16 float32 float64 half int16 int32 int64 int8 qint16 qint32 qint8 quint16 quint8
         resource saturate_cast string uint16 uint32 uint64 uint8 variant
     """.split(),
+    "xla.experimental": """
+        compile jit_scope
+    """.split(),
     "compat.v1.train": """
         AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer BytesList Checkpoint
         CheckpointManager CheckpointOptions CheckpointSaverHook CheckpointSaverListener
