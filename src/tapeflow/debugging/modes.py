@@ -80,7 +80,7 @@ def disable_check_numerics() -> None:
     Example:
         >>> import tapeflow as tf
         >>> tf.debugging.disable_check_numerics()
-        >>> tf.math.log(tf.constant(-1.0)).numpy()
+        >>> print(tf.math.log(tf.constant(-1.0)).numpy())
         nan
     """
     remove_op_observer(_check_outputs)
