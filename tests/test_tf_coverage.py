@@ -161,6 +161,19 @@ TF_2_21_NAMES = {
     "xla.experimental": """
         compile jit_scope
     """.split(),
+    "nest": """
+        assert_same_structure flatten is_nested map_structure pack_sequence_as
+    """.split(),
+    "debugging": """
+        Assert assert_all_finite assert_equal assert_greater assert_greater_equal
+        assert_integer assert_less assert_less_equal assert_near assert_negative
+        assert_non_negative assert_non_positive assert_none_equal assert_positive
+        assert_proper_iterable assert_rank assert_rank_at_least assert_rank_in
+        assert_same_float_dtype assert_scalar assert_shapes assert_type check_numerics
+        disable_check_numerics disable_traceback_filtering enable_check_numerics
+        enable_traceback_filtering get_log_device_placement is_numeric_tensor
+        is_traceback_filtering_enabled set_log_device_placement
+    """.split(),
     "compat.v1.train": """
         AdadeltaOptimizer AdagradDAOptimizer AdagradOptimizer AdamOptimizer BytesList Checkpoint
         CheckpointManager CheckpointOptions CheckpointSaverHook CheckpointSaverListener
@@ -193,7 +206,8 @@ TF_2_21_NAMES = {
 
 # The share of each namespace's names tapeflow must keep.
 TARGETS = {"tf": 0.85, "math": 0.80, "nn": 0.70, "linalg": 0.70, "random": 0.70,
-           "signal": 0.70, "image": 0.60, "sparse": 0.60, "bitwise": 1.0}
+           "signal": 0.70, "image": 0.60, "sparse": 0.60, "bitwise": 1.0,
+           "nest": 1.0, "debugging": 0.90}
 
 # The TF 1 training API that TF 1 programs use (compat.v1.train): all of it exists.
 V1_TRAIN_REQUIRED = """
@@ -220,6 +234,9 @@ MISSING = {
     """.split(),
     "test": """
         assert_equal_graph_def create_local_cluster
+    """.split(),
+    "debugging": """
+        disable_traceback_filtering enable_traceback_filtering is_traceback_filtering_enabled
     """.split(),
     "compat.v1.train": """
         AdagradDAOptimizer BytesList CheckpointSaverListener ClusterDef Example Feature

@@ -40,7 +40,7 @@ def test_comparison_errors_of_dtype_and_shape():
 
 def test_assert_rank():
     assert tf.assert_rank(tf.constant([1, 2]), 1) is None
-    with pytest.raises(ValueError, match=r"^m\.  Tensor must have rank 2\.  Received rank 1"):
+    with pytest.raises(ValueError, match=r"^m\.  Tensor  must have rank 2\.  Received rank 1"):
         tf.assert_rank(tf.constant([1, 2]), 2, message="m")
     with pytest.raises(ValueError, match="Rank must be a scalar"):
         tf.assert_rank(tf.constant([1, 2]), [2])

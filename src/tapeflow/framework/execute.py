@@ -20,7 +20,27 @@ from .numpy_warnings import QUIET_FILTER, quiet_numpy_warnings
 from .tensor import Tensor
 from .variables import Variable
 
-__all__ = ["execute", "execute_mixed", "describe_inputs", "kernel_error", "tf_wording"]
+__all__ = ["execute", "execute_mixed", "describe_inputs", "kernel_error", "tf_wording",
+           "add_op_observer", "remove_op_observer"]
+
+# Functions told of every eager op once its kernel ran, as observer(op, inputs, outputs)
+# with the output arrays: tf.debugging's NaN check and placement log. Empty when none is
+# on, which the hot path pays for with one global read.
+_observers: tuple = ()
+
+
+def add_op_observer(observer) -> None:
+    """Calls `observer(op, inputs, output_arrays)` after every eager op (until removed);
+    it may raise to fail the op."""
+    global _observers
+    if observer not in _observers:
+        _observers = _observers + (observer,)
+
+
+def remove_op_observer(observer) -> None:
+    """Stops calling `observer`; one that is not added is ignored."""
+    global _observers
+    _observers = tuple(o for o in _observers if o is not observer)
 
 
 def execute(op, inputs: tuple, attrs: dict):
@@ -48,6 +68,9 @@ def execute(op, inputs: tuple, attrs: dict):
         raise
     except (ValueError, TypeError, IndexError, ArithmeticError, MemoryError) as e:
         raise kernel_error(op.name, e, inputs) from None
+    if _observers:
+        for observe in _observers:
+            observe(op, inputs, (out,) if op.num_outputs == 1 else tuple(out))
     if op.num_outputs == 1:
         result = Tensor(out)
         recorders = st.recorders

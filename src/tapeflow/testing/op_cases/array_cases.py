@@ -7,6 +7,7 @@ from tapeflow.ops import array_ops
 from ._table import EXEMPT, case, normal
 
 case("Identity", tf.identity, normal(2, 3))
+case("CheckNumerics", lambda x: tf.debugging.check_numerics(x * x, "x"), normal(2, 3))
 case("EnsureShape", lambda x: tf.ensure_shape(x * x, [2, None]), normal(2, 3))
 case("PlaceholderWithDefault",
      lambda x: tf.compat.v1.placeholder_with_default(x, [2, 3]), normal(2, 3))
