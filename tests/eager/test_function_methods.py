@@ -1,5 +1,7 @@
 """tf.function on methods: each instance gets its own Function (own traces, own
 variables); on the class it is the unbound Function; with tf.Module.with_name_scope."""
+import pytest
+
 import tapeflow as tf
 
 
@@ -33,3 +35,19 @@ def test_each_instance_has_its_own_function_and_variables():
 
 def test_with_name_scope_over_a_function():
     assert float(Scaler(1.0).shifted(tf.constant(1.0))) == 2.0
+
+
+def test_decorate_wraps_the_python_function_in_place_until_the_first_trace():
+    calls = []
+
+    def logged(fn):
+        def wrapper(*args):
+            calls.append(len(args))
+            return fn(*args)
+        return wrapper
+
+    f = tf.function(lambda x: x + 1.0)
+    f._decorate(logged)
+    assert float(f(tf.constant(1.0))) == 2.0 and calls == [1]
+    with pytest.raises(ValueError, match="decorated after they have been traced"):
+        f._decorate(logged)

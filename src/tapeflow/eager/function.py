@@ -489,6 +489,19 @@ class Function:
         """How many times the Python function has been traced."""
         return self._tracing_count
 
+    def _decorate(self, decorator) -> None:
+        """Replaces the Python function by `decorator(python_function)`, in place, as TF's
+        Function allows before its first trace (libraries wrap decorated methods in their
+        own scopes this way).
+
+        Raises:
+            ValueError: the function was traced already (or bound to an instance).
+        """
+        if self._concretes or len(self._bound):
+            raise ValueError("Functions cannot be decorated after they have been traced.")
+        self._python_function = decorator(self._python_function)
+        self._traced_function = None
+
     def __get__(self, instance, owner):
         """A method: each instance gets its own Function (own traces, own variables)."""
         if instance is None:
