@@ -102,7 +102,7 @@ __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
 _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "summary", "train",
-                               "utils"])
+                               "tpu", "utils"])
 
 
 def __getattr__(name: str):
