@@ -271,7 +271,7 @@ class Strategy:
             components.append(next_creator(**{
                 **kwargs, "initial_value": primary.read_value(),
                 "name": f"{primary._name}/replica_{i}"}))
-        variable = MirroredVariable._of(components, replicas)
+        variable = MirroredVariable.of(components, replicas.replica_of_thread)
         self._mirrored[id(variable)] = variable
         return variable
 

@@ -41,6 +41,10 @@ class ReplicaThreads:
         """Whether the calling thread is one of the replicas."""
         return hasattr(self._local, "rank")
 
+    def replica_of_thread(self):
+        """The calling thread's replica, or None outside the replicas."""
+        return getattr(self._local, "rank", None)
+
     # -- running the replicas -------------------------------------------------------------
     def run_replicas(self, fn) -> list:
         """`fn(replica_id)` on one thread per replica; their results in replica order.

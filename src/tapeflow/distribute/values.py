@@ -4,7 +4,7 @@ MirroredStrategy's scope: one component per replica, kept equal by the strategy)
 """
 from __future__ import annotations
 
-from ..framework.variables import Variable
+from ..framework.replicated_variable import ReplicatedVariable
 
 __all__ = ["DistributedValues", "MirroredVariable", "PerReplica"]
 
@@ -47,7 +47,7 @@ class PerReplica(DistributedValues):
     """The values the replicas of `strategy.run` returned (or take as an argument)."""
 
 
-class MirroredVariable(Variable):
+class MirroredVariable(ReplicatedVariable):
     """A variable with one component per replica of a MirroredStrategy: inside
     `strategy.run` each replica reads and updates its own component; outside it (the
     cross-replica context) reads give the first and updates go to every component.
@@ -55,45 +55,10 @@ class MirroredVariable(Variable):
     Made by the strategy's scope, never directly.
     """
 
-    __slots__ = ("_components", "_replicas")
-
-    def __init__(self, *args, **kwargs) -> None:
-        raise TypeError("MirroredVariable is made by creating a tf.Variable in a "
-                        "MirroredStrategy's scope.")
-
-    @classmethod
-    def _of(cls, components: list, replicas) -> "MirroredVariable":
-        primary = components[0]
-        mirrored = object.__new__(cls)
-        for name in ("_id", "_trainable", "_name", "_shape", "constraint",
-                     "_synchronization", "_aggregation"):
-            object.__setattr__(mirrored, name, getattr(primary, name))
-        mirrored._components = tuple(components)
-        mirrored._replicas = replicas
-        return mirrored
-
-    @property
-    def _value(self):
-        replicas = self._replicas
-        index = replicas.rank if replicas.in_replica() else 0
-        return self._components[index]._value
-
-    @_value.setter
-    def _value(self, value) -> None:
-        replicas = self._replicas
-        if replicas.in_replica():
-            self._components[replicas.rank]._value = value
-        else:
-            for component in self._components:
-                component._value = value.copy() if hasattr(value, "copy") else value
-
-    @property
-    def values(self) -> tuple:
-        """The components, in replica order."""
-        return self._components
+    __slots__ = ()
 
     def _replica_value(self, replica: int):
-        return self._components[replica]
+        return self.values[replica]
 
     def __repr__(self) -> str:
-        return _listing("MirroredVariable", self._components, repr)
+        return _listing("MirroredVariable", self.values, repr)

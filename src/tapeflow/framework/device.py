@@ -80,9 +80,9 @@ class DeviceSpec:
             elif len(pieces) == 3 and key == "device":
                 fields["device_type"] = pieces[1]
                 fields["device_index"] = None if pieces[2] == "*" else int(pieces[2])
-            elif len(pieces) == 2 and key != "device" and pieces[1].isdigit():
+            elif len(pieces) == 2 and key in _KNOWN_TYPES and pieces[1].isdigit():
                 fields["device_type"], fields["device_index"] = pieces[0], int(pieces[1])
-            elif len(pieces) == 2 and key != "device" and pieces[1] == "*":
+            elif len(pieces) == 2 and key in _KNOWN_TYPES and pieces[1] == "*":
                 fields["device_type"], fields["device_index"] = pieces[0], None
             else:
                 raise ValueError(f"Unknown attribute {part!r} is encountered while parsing "

@@ -124,11 +124,12 @@ class Runtime:
         self.virtual[device] = configurations or None
 
     def logical_devices(self) -> list:
-        """The logical devices; lists them, so the runtime is initialized."""
-        self.initialize()
+        """The logical devices; lists them, so the runtime is initialized (unless it
+        cannot start: no CPU is visible)."""
         if not any(d.device_type == "CPU" for d in self.visible):
             raise errors.NotFoundError(None, None,
                                        "No CPU devices are available in this process")
+        self.initialize()
         devices = []
         for physical in self.visible:
             count = len(self.virtual.get(physical) or (None,))
