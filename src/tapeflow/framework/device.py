@@ -85,7 +85,7 @@ class DeviceSpec:
             elif len(pieces) == 2 and key in _KNOWN_TYPES and pieces[1] == "*":
                 fields["device_type"], fields["device_index"] = pieces[0], None
             else:
-                raise ValueError(f"Unknown attribute {part!r} is encountered while parsing "
+                raise ValueError(f"Unknown attribute {pieces[0]!r} is encountered while parsing "
                                  f"the device spec: {spec!r}.")
         return DeviceSpec(**fields)
 
