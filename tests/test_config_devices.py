@@ -154,7 +154,10 @@ def test_switches_default_and_round_trip():
     assert experimental.get_synchronous_execution() is True
     assert tf.config.get_soft_device_placement() is True
     options = tf.config.optimizer.get_experimental_options()
-    assert options == {"disable_model_pruning": False, "disable_meta_optimizer": False}
+    assert {k: options[k] for k in ("disable_model_pruning", "disable_meta_optimizer")} == {
+        "disable_model_pruning": False, "disable_meta_optimizer": False}
+    tf.config.optimizer.set_experimental_options({"layout_optimizer": False})
+    assert tf.config.optimizer.get_experimental_options()["layout_optimizer"] is False
     assert tf.config.optimizer.get_jit() == ""
 
 
