@@ -201,6 +201,58 @@ TF_2_21_NAMES = {
         slice_input_producer start_queue_runners string_input_producer summary_iterator
         update_checkpoint_state warm_start write_graph
     """.split(),
+    "config": """
+        LogicalDevice LogicalDeviceConfiguration PhysicalDevice
+        experimental_connect_to_cluster experimental_connect_to_host
+        experimental_functions_run_eagerly experimental_run_functions_eagerly
+        functions_run_eagerly get_logical_device_configuration get_soft_device_placement
+        get_visible_devices list_logical_devices list_physical_devices
+        run_functions_eagerly set_logical_device_configuration set_soft_device_placement
+        set_visible_devices
+    """.split(),
+    "config.experimental": """
+        ClusterDeviceFilters VirtualDeviceConfiguration disable_mlir_bridge
+        enable_mlir_bridge enable_op_determinism enable_tensor_float_32_execution
+        get_device_details get_device_policy get_memory_growth get_memory_info
+        get_memory_usage get_synchronous_execution get_virtual_device_configuration
+        get_visible_devices list_logical_devices list_physical_devices
+        reset_memory_stats set_device_policy set_memory_growth set_synchronous_execution
+        set_virtual_device_configuration set_visible_devices
+        tensor_float_32_execution_enabled
+    """.split(),
+    "config.threading": """
+        get_inter_op_parallelism_threads get_intra_op_parallelism_threads
+        set_inter_op_parallelism_threads set_intra_op_parallelism_threads
+    """.split(),
+    "config.optimizer": """
+        get_experimental_options get_jit set_experimental_options set_jit
+    """.split(),
+    "tpu": """
+        XLAOptions
+    """.split(),
+    "tpu.experimental": """
+        DeviceAssignment DeviceOrderMode HardwareFeature TPUSystemMetadata Topology
+        initialize_tpu_system shutdown_tpu_system
+    """.split(),
+    "distribute": """
+        CrossDeviceOps DistributedDataset DistributedIterator DistributedValues
+        HierarchicalCopyAllReduce InputContext InputOptions InputReplicationMode
+        MirroredStrategy MultiWorkerMirroredStrategy NcclAllReduce OneDeviceStrategy
+        ParameterServerStrategy ReduceOp ReductionToOneDevice ReplicaContext RunOptions
+        Server Strategy StrategyExtended TPUStrategy experimental_set_strategy
+        get_replica_context get_strategy has_strategy in_cross_replica_context
+    """.split(),
+    "distribute.experimental": """
+        CentralStorageStrategy CollectiveCommunication CollectiveHints
+        CommunicationImplementation CommunicationOptions MultiWorkerMirroredStrategy
+        ParameterServerStrategy PreemptionCheckpointHandler PreemptionWatcher
+        TPUStrategy TerminationConfig ValueContext
+    """.split(),
+    "distribute.cluster_resolver": """
+        ClusterResolver GCEClusterResolver KubernetesClusterResolver
+        KubernetesExecutableLocation SimpleClusterResolver SlurmClusterResolver
+        TFConfigClusterResolver TPUClusterResolver UnionResolver
+    """.split(),
 }
 
 
@@ -250,6 +302,24 @@ MISSING = {
         maybe_shuffle_batch_join range_input_producer replica_device_setter sdca_fprint
         sdca_optimizer sdca_shrink_l1 shuffle_batch shuffle_batch_join slice_input_producer
         start_queue_runners string_input_producer summary_iterator warm_start write_graph
+    """.split(),
+    "tpu": """
+        XLAOptions
+    """.split(),
+    "tpu.experimental": """
+        DeviceAssignment DeviceOrderMode HardwareFeature TPUSystemMetadata Topology
+    """.split(),
+    "distribute": """
+        InputReplicationMode ParameterServerStrategy Server StrategyExtended
+    """.split(),
+    "distribute.experimental": """
+        CentralStorageStrategy CollectiveHints ParameterServerStrategy
+        PreemptionCheckpointHandler PreemptionWatcher TerminationConfig
+    """.split(),
+    "distribute.cluster_resolver": """
+        ClusterResolver GCEClusterResolver KubernetesClusterResolver
+        KubernetesExecutableLocation SimpleClusterResolver SlurmClusterResolver
+        TFConfigClusterResolver UnionResolver
     """.split(),
 }
 

@@ -21,6 +21,8 @@ from . import cross_replica
 from .buckets import GradientBuckets
 from .collectives import LocalCommunicator
 from .options import CommunicationOptions
+from .replica_threads import ReplicaThreads
+from .values import DistributedValues, MirroredVariable, PerReplica
 
 __all__ = ["ReduceOp", "ReplicaContext", "RunOptions", "Strategy", "experimental_set_strategy",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
@@ -122,7 +124,9 @@ class ReplicaContext:
 
     @property
     def devices(self) -> tuple:
-        return self._strategy._devices
+        """The device of this replica."""
+        devices = self._strategy._devices
+        return devices[self._replica_id:self._replica_id + 1] if len(devices) > 1 else devices
 
     def all_reduce(self, reduce_op, value, options=None):
         """Sums or averages `value` (a nested structure of tensors) over the replicas.
@@ -247,11 +251,27 @@ class Strategy:
             yield self
 
     def _create_variable(self, next_creator, **kwargs):
+        replicas = self._communicator
+        if isinstance(replicas, ReplicaThreads) and not replicas.in_replica():
+            return self._mirrored_variable(next_creator, replicas, kwargs)
         variable = next_creator(**kwargs)
-        if self._communicator.size > 1:
+        if self._communicator.size > 1 and not isinstance(replicas, ReplicaThreads):
             chief, = cross_replica.broadcast(self._communicator, [variable.read_value()], 0,
                                              timeout=self._options.timeout_seconds)
             variable.assign(chief)
+        self._mirrored[id(variable)] = variable
+        return variable
+
+    def _mirrored_variable(self, next_creator, replicas, kwargs):
+        """A MirroredVariable: the first component made as asked, the others (named
+        '<name>/replica_<i>') start from its value."""
+        primary = next_creator(**kwargs)
+        components = [primary]
+        for i in range(1, replicas.size):
+            components.append(next_creator(**{
+                **kwargs, "initial_value": primary.read_value(),
+                "name": f"{primary._name}/replica_{i}"}))
+        variable = MirroredVariable.of(components, replicas.replica_of_thread)
         self._mirrored[id(variable)] = variable
         return variable
 
@@ -272,6 +292,8 @@ class Strategy:
             >>> float(strategy.run(lambda x: x * 2.0, args=(tf.constant(3.0),)))
             6.0
         """
+        if isinstance(self._communicator, ReplicaThreads):
+            return self._run_replicas(fn, args, kwargs or {})
         context = ReplicaContext(self, self._communicator.rank)
         with self._entered(context), variable_creator_scope(self._create_variable):
             if self._communicator.size == 1:
@@ -284,9 +306,40 @@ class Strategy:
                 buckets.settle()
             return result
 
+    def _run_replicas(self, fn, args: tuple, kwargs: dict):
+        """`fn` on each replica thread, a PerReplica argument giving each its value; the
+        results regrouped: a PerReplica per leaf where the replicas' values differ."""
+        def replica(i: int):
+            picked_args, picked_kwargs = nest.map_structure(
+                lambda v: v._replica_value(i) if isinstance(v, DistributedValues) else v,
+                (args, kwargs))
+            with self._entered(ReplicaContext(self, i)), \
+                    variable_creator_scope(self._create_variable):
+                return fn(*picked_args, **picked_kwargs)
+
+        results = self._communicator.run_replicas(replica)
+        leaves = zip(*[nest.flatten(result) for result in results])
+        return nest.pack_sequence_as(results[0], [
+            values[0] if all(v is values[0] for v in values) else PerReplica(values)
+            for values in leaves])
+
     def experimental_local_results(self, value) -> tuple:
-        """This worker's values of a per-replica result: a tuple of one."""
-        return (value,)
+        """This process's values of a per-replica result, one per local replica (a
+        structure of PerReplica values gives one structure per replica).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> strategy = tf.distribute.MirroredStrategy()
+            >>> strategy.experimental_local_results(tf.constant(1.0))
+            (<tf.Tensor: shape=(), dtype=float32, numpy=1.0>,)
+        """
+        if isinstance(value, (DistributedValues, MirroredVariable)):
+            return tuple(value.values)
+        count = self._communicator.size if isinstance(self._communicator, ReplicaThreads) \
+            else 1
+        return tuple(nest.map_structure(
+            lambda v: v._replica_value(i) if isinstance(v, DistributedValues) else v, value)
+            for i in range(count))
 
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` over the replicas (and along `axis` when not None).
@@ -307,6 +360,8 @@ class Strategy:
             3.0
         """
         op = ReduceOp.of(reduce_op)
+        if isinstance(self._communicator, ReplicaThreads):
+            return nest.map_structure(lambda v: self._reduce_local(op, v, axis), value)
 
         def reduce_one(v):
             tensor = convert_to_tensor(v)
@@ -320,6 +375,18 @@ class Strategy:
 
         with self._entered(None):
             return nest.map_structure(reduce_one, value)
+
+    def _reduce_local(self, op: "ReduceOp", value, axis):
+        """`reduce` over the replicas of this process, by the strategy's CrossDeviceOps."""
+        parts = [convert_to_tensor(v) for v in self.experimental_local_results(value)]
+        if axis is None:
+            return self._cross_device_ops.reduce(op, PerReplica(parts), None)
+        total = self._cross_device_ops.reduce(
+            "sum", PerReplica([math_ops.reduce_sum(p, axis) for p in parts]), None)
+        if op is ReduceOp.SUM:
+            return total
+        count = math_ops.add_n([array_ops.shape(p)[axis] for p in parts])
+        return math_ops.divide(total, math_ops.cast(count, total.dtype))
 
     def _replicas_reduced(self, op: str, value):
         pack, timeout = self._communication(None)
@@ -356,6 +423,9 @@ class Strategy:
             [TensorShape([4]), TensorShape([4])]
         """
         from .input_lib import DistributedDataset
+        if isinstance(self._communicator, ReplicaThreads):
+            return DistributedDataset(dataset, 0, self.num_replicas_in_sync,
+                                      self.num_replicas_in_sync)
         return DistributedDataset(dataset, self._communicator.rank, self.num_replicas_in_sync)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):

@@ -109,19 +109,28 @@ class DistributedDataset:
     `dataset` when it can be iterated more than once.
     """
 
-    def __init__(self, dataset, rank: int, parts: int) -> None:
+    def __init__(self, dataset, rank: int, parts: int, replicas: int = 1) -> None:
         self._dataset = dataset
         self._rank = rank
         self._parts = parts
+        # Replicas of this process (threads): a batch gives a PerReplica of their parts.
+        self._replicas = replicas
 
     def _share(self, batch):
+        if self._replicas > 1:
+            from .values import PerReplica
+            return PerReplica([self._part_of(batch, self._rank + i)
+                               for i in range(self._replicas)])
+        return self._part_of(batch, self._rank)
+
+    def _part_of(self, batch, rank: int):
         leaves = [leaf for leaf in nest.flatten(batch) if leaf is not None]
         rows = len(leaves[0]) if leaves else 0
         for leaf in leaves:
             if len(leaf) != rows:
                 raise ValueError("experimental_distribute_dataset: every tensor of a batch "
                                  f"needs the same batch size, got {[len(x) for x in leaves]}")
-        rows = _part(rows, self._rank, self._parts)
+        rows = _part(rows, rank, self._parts)
         return nest.map_structure(lambda x: None if x is None else convert_to_tensor(x[rows]),
                                   batch)
 

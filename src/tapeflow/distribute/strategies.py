@@ -5,27 +5,49 @@ from __future__ import annotations
 import json
 import os
 
+from ..framework.device import DeviceSpec
+from ..framework.devices import runtime
 from .collectives import world
+from .cross_device_ops import ReductionToOneDevice
 from .distribute_lib import Strategy
+from .replica_threads import ReplicaThreads
 
 __all__ = ["MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy"]
 
 
+def _full_name(device) -> str:
+    local = DeviceSpec(job="localhost", replica=0, task=0, device_type="CPU", device_index=0)
+    spec = device if isinstance(device, DeviceSpec) else DeviceSpec.from_string(device)
+    return local.make_merged_spec(spec).to_string()
+
+
 class MirroredStrategy(Strategy):
-    """Synchronous training on the devices of one machine: here, one replica on the CPU.
+    """Synchronous training on the devices of one machine: one replica per device, each
+    on its own thread, all in this process. By default the devices are the logical CPUs
+    (one, unless `tf.config.set_logical_device_configuration` split the CPU).
+
+    Variables made in `scope()` are MirroredVariables (one component per replica);
+    `run` gives PerReplica values; `reduce` combines them with `cross_device_ops`.
 
     Args:
-        devices: accepted for compatibility; tapeflow runs on the CPU.
-        cross_device_ops: accepted for compatibility.
+        devices: the device names to replicate over (default: every logical CPU).
+        cross_device_ops: a `tf.distribute.CrossDeviceOps` (default:
+            `ReductionToOneDevice`).
 
     Example:
         >>> import tapeflow as tf
-        >>> tf.distribute.MirroredStrategy().num_replicas_in_sync
-        1
+        >>> strategy = tf.distribute.MirroredStrategy()
+        >>> strategy.num_replicas_in_sync, strategy.extended.worker_devices
+        (1, ('/job:localhost/replica:0/task:0/device:CPU:0',))
     """
 
     def __init__(self, devices=None, cross_device_ops=None) -> None:
-        super().__init__()
+        names = runtime.local_device_names()
+        if devices:
+            names = [_full_name(d) for d in devices]
+        super().__init__(ReplicaThreads(len(names)) if len(names) > 1 else None)
+        self._devices = tuple(names)
+        self._cross_device_ops = cross_device_ops or ReductionToOneDevice()
 
 
 class OneDeviceStrategy(Strategy):
@@ -41,8 +63,9 @@ class OneDeviceStrategy(Strategy):
     """
 
     def __init__(self, device) -> None:
+        runtime.initialize()
         super().__init__()
-        self._devices = (device,)
+        self._devices = (_full_name(device),)
 
 
 def _check_tf_config(rank: int, size: int) -> None:

@@ -175,6 +175,16 @@ def _relaxed(template, key):
     return key if template == key else _MISMATCH
 
 
+class _EagerFunctions:
+    """`tf.config.run_functions_eagerly`: while `enabled`, every Function calls its Python
+    function as it is, op by op, instead of a trace (for debugging)."""
+
+    enabled = False
+
+
+eager_functions = _EagerFunctions()
+
+
 class ConcreteFunction:
     """One trace of a tf.function: its graph, input placeholders, outputs and compiled plan.
 
@@ -522,6 +532,8 @@ class Function:
                         self._converter)
 
     def __call__(self, *args, **kwargs):
+        if eager_functions.enabled:
+            return self._python_function(*args, **kwargs)
         leaves: list = []
         if self._input_signature is not None:
             args, leaves = self._bind_signature(args, kwargs)

@@ -17,6 +17,7 @@ from . import errors
 from . import execute as _execute_module
 from . import registry as _registry_module
 from .context import default_session, state, switched
+from .device import device_of_new_op
 from .registry import define_op, get_op, no_gradient
 from .graph_tensor import SymbolicTensor
 from .shape_inference import infer_outputs
@@ -75,7 +76,7 @@ class Operation:
     """
 
     __slots__ = ("_op_def", "_name", "_inputs", "_outputs", "_attrs", "_graph",
-                 "_control_inputs", "_index", "_stateful", "__weakref__")
+                 "_control_inputs", "_index", "_stateful", "_device", "__weakref__")
 
     def __init__(self, graph: "Graph", op_def, inputs: tuple, attrs: dict, name: str,
                  control_inputs: tuple, index: int) -> None:
@@ -101,6 +102,11 @@ class Operation:
     @property
     def graph(self) -> "Graph":
         return self._graph
+
+    @property
+    def device(self) -> str:
+        """The device its `tf.device` scope requested ("" for none)."""
+        return self._device
 
     @property
     def op_def(self):
@@ -166,6 +172,9 @@ class Graph:
         self._variable_reads: dict[int, SymbolicTensor] = {}
         self._variables_by_name: dict = {}
         self._last_named = None  # (caller frame, name, operation) of the last named node
+        # The device of the `tf.device` scopes in force, and a TF 1 device function.
+        self._device = ""
+        self._device_function = None
 
     # -- the default-graph switch ----------------------------------------------------------
     @contextlib.contextmanager
@@ -291,6 +300,7 @@ class Graph:
         op = Operation(self, op_def, inputs, attrs,
                        self.unique_name(name or op_def.name) if unique else name,
                        tuple(self._control_stack), len(self._ops))
+        op._device = device_of_new_op(self, op)
         op._outputs = tuple([SymbolicTensor(op, i, dtype, dims)
                              for i, (dtype, dims) in enumerate(specs)])
         self._ops.append(op)

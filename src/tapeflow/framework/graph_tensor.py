@@ -132,7 +132,8 @@ class SymbolicTensor(Tensor):
 
     @property
     def device(self) -> str:
-        return ""
+        """The device its operation's scope requested ("" for none), as TF's graphs show."""
+        return self._op._device
 
     @property
     def shape(self) -> TensorShape:

@@ -83,7 +83,8 @@ class GraphVariable(Variable):
 
     @property
     def device(self) -> str:
-        return ""
+        """The device the scope it was made in requested ("" for none)."""
+        return self._initializer.device
 
     def read_value(self):
         """A ReadVariableOp tensor: the value when the node runs."""

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import dtypes, errors
 from .context import state
+from .devices import eager_device
 from .numpy_warnings import keep_numpy_quiet
 from .tensor_shape import TensorShape
 
@@ -56,6 +57,13 @@ class Tensor:
     @property
     def name(self) -> str:
         raise AttributeError("Tensor.name is meaningless when eager execution is enabled.")
+
+    @property
+    def device(self) -> str:
+        """The device holding the value: '/job:localhost/replica:0/task:0/device:CPU:0'."""
+        return eager_device()
+
+    backing_device = device
 
     def get_shape(self) -> TensorShape:
         return self.shape

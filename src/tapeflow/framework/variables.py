@@ -11,6 +11,7 @@ import numpy as np
 from . import dtypes, errors
 from .allocator import references
 from .context import state
+from .devices import eager_device
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
 
 __all__ = ["Variable", "VariableAggregation", "VariableSynchronization",
@@ -199,6 +200,11 @@ class Variable(metaclass=_VariableMeta):
     @property
     def trainable(self) -> bool:
         return self._trainable
+
+    @property
+    def device(self) -> str:
+        """The device holding the value: '/job:localhost/replica:0/task:0/device:CPU:0'."""
+        return eager_device()
 
     @property
     def ndim(self) -> int:

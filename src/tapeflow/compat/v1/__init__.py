@@ -27,6 +27,7 @@ from ...client.session import (IndexedSlicesValue, InteractiveSession, Session,
 from ...eager.backprop import UnconnectedGradients
 from ...framework import dtypes as _dtypes
 from ...framework.context import executing_eagerly, get_default_session
+from ...framework.device import device_v1 as device
 from ...framework.graph import (Graph, GraphKeys, disable_eager_execution,
                                 enable_eager_execution, get_default_graph, reset_default_graph)
 from ...framework.registry import no_gradient
@@ -67,7 +68,7 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "SparseTensorV
            "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
            "reduce_prod", "reduce_sum", "scatter_add", "scatter_update", "set_random_seed",
            "tables_initializer", "to_double", "to_float", "to_int32", "to_int64",
-           "truncated_normal", "layers", "losses", "metrics", "nn", "summary"]
+           "truncated_normal", "device", "layers", "losses", "metrics", "nn", "summary"]
 
 NoGradient = NotDifferentiable = no_gradient
 

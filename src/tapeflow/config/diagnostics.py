@@ -1,11 +1,11 @@
-"""Process-wide switches. Today: gradient diagnostics.
+"""tapeflow's own switches, beyond TF's: gradient diagnostics.
 
-Both switches are off by default and then cost nothing: no op does any extra work.
+Both are off by default and then cost nothing: no op does any extra work.
 """
 from __future__ import annotations
 
-from .eager import op_history, tape
-from .eager.diagnostics import NoneGradientWarning
+from ..eager import op_history, tape
+from ..eager.diagnostics import NoneGradientWarning
 
 __all__ = ["set_diagnostics", "diagnostics_enabled", "set_explain_none_gradients",
            "explain_none_gradients_enabled", "NoneGradientWarning"]
