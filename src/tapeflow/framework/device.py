@@ -132,6 +132,12 @@ class _EagerDevice(threading.local):
 _eager_device = _EagerDevice()
 
 
+def eager_scope() -> DeviceSpec:
+    """The device the innermost eager `tf.device` scope of this thread names (an empty
+    spec outside any), as given: a GPU scope stays a GPU here though ops run on the CPU."""
+    return _eager_device.spec
+
+
 def _as_spec(device_name) -> DeviceSpec:
     if isinstance(device_name, DeviceSpec):
         return device_name
