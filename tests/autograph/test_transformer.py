@@ -190,3 +190,27 @@ def test_return_from_a_loop_skips_its_else_clause():
     converted = tf.autograph.to_graph(first_above)
     assert [converted(v) for v in (1.5, 5.0)] == [first_above(v) for v in (1.5, 5.0)] == \
         [2.0, -1.0]
+
+
+def test_installed_packages_are_converted_but_the_ones_tf_leaves_alone(tmp_path, monkeypatch):
+    from tapeflow.autograph import api
+    packages = tmp_path / "site-packages"
+    packages.mkdir()
+    source = "def first_or_zero(x):\n    if x > 0:\n        return x\n    return 0.0 * x\n"
+    for module in ("somelib", "numpy_like"):
+        (packages / f"{module}.py").write_text(source)
+    own, stdlib, _ = api._library_paths()
+    monkeypatch.setattr(api, "_library_paths", lambda: (own, stdlib, (str(packages) + "/",)))
+    monkeypatch.setattr(api, "_NOT_CONVERTED", api._NOT_CONVERTED + ("numpy_like",))
+    api._is_user_file.cache_clear()
+    monkeypatch.syspath_prepend(str(packages))
+    import numpy_like
+    import somelib
+    try:
+        f = tf.function(lambda x: somelib.first_or_zero(x))
+        assert float(f(tf.constant(-2.0))) == 0.0      # the package's `if` became a tf.cond
+        g = tf.function(lambda x: numpy_like.first_or_zero(x))
+        with pytest.raises(TypeError):                   # left as it is: `if tensor` fails
+            g(tf.constant(-2.0))
+    finally:
+        api._is_user_file.cache_clear()

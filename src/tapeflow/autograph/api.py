@@ -1,7 +1,8 @@
 """AutoGraph's entry points: `tf.function` (which converts by default), `to_graph`,
 `to_code`, `do_not_convert`, and `converted_call`, through which converted code calls
-other functions (user functions are converted in turn; tapeflow's, the standard library's
-and installed packages' are called as they are).
+other functions (user functions and installed packages' are converted in turn; tapeflow's,
+the standard library's and those of the packages TF leaves alone, numpy's say, are called as
+they are).
 
 A function's source is parsed and converted once per code object (transformer.py); each
 conversion of a function object makes a fresh function from the cached code that shares
@@ -31,13 +32,21 @@ _compiled: dict = {}  # code object -> (converted code object, converted source)
 
 @functools.lru_cache(maxsize=None)
 def _library_paths() -> tuple:
-    """Where code that is not the user's lives: the standard library, installed packages,
-    tapeflow (found on first use: `import tapeflow` does not load sysconfig)."""
+    """(tapeflow, the standard library, installed packages): where code lives (found on
+    first use: `import tapeflow` does not load sysconfig)."""
     import sysconfig
     paths = sysconfig.get_paths()
-    return tuple(os.path.normcase(os.path.realpath(p)) + os.sep for p in {
-        paths["stdlib"], paths["purelib"], paths["platlib"],
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})
+
+    def folder(path):
+        return os.path.normcase(os.path.realpath(path)) + os.sep
+    return (folder(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+            folder(paths["stdlib"]), tuple({folder(paths["purelib"]), folder(paths["platlib"])}))
+
+
+# Installed packages whose functions are called as they are, TF's conversion rules: every
+# other package's functions (Sonnet's, say) are converted when a tf.function calls them.
+_NOT_CONVERTED = ("numpy", "matplotlib", "pandas", "PIL", "absl.logging", "keras", "tf_keras",
+                  "tensorflow", "tensorflow_probability", "tensorflow_datasets.core")
 
 
 def _operators(recursive: bool) -> types.SimpleNamespace:
@@ -60,10 +69,19 @@ def _builtin(f):
 
 
 @functools.lru_cache(maxsize=None)
-def _is_user_file(filename: str) -> bool:
-    """Whether code compiled from `filename` is the user's (cached: every call a traced
-    function makes asks)."""
-    return not os.path.normcase(os.path.realpath(filename)).startswith(_library_paths())
+@functools.lru_cache(maxsize=4096)
+def _is_user_file(filename: str, module: str) -> bool:
+    """Whether code compiled from `filename`, of module `module`, is converted: not
+    tapeflow's or the standard library's, and no package of `_NOT_CONVERTED` (cached: every
+    call a traced function makes asks)."""
+    path = os.path.normcase(os.path.realpath(filename))
+    own, stdlib, packages = _library_paths()
+    if path.startswith(own):
+        return False
+    if path.startswith(packages):
+        return not any(module == name or module.startswith(name + ".")
+                       for name in _NOT_CONVERTED)
+    return not path.startswith(stdlib)
 
 
 def _definition(f) -> ast.FunctionDef:
@@ -160,11 +178,11 @@ def _is_converted(f) -> bool:
 
 
 def _convertible(f) -> bool:
-    """Whether `f` is user code AutoGraph converts: a function or lambda (not a generator
-    or a coroutine), not converted already, and not tapeflow's, the standard library's or
-    an installed package's."""
+    """Whether `f` is code AutoGraph converts: a function or lambda (not a generator or a
+    coroutine), not converted already, and not tapeflow's, the standard library's or a
+    package TF leaves as it is (numpy, keras, ...; see `_NOT_CONVERTED`)."""
     return isinstance(f, types.FunctionType) and not _is_converted(f) and \
-        _is_user_file(f.__code__.co_filename) and \
+        _is_user_file(f.__code__.co_filename, f.__module__ or "") and \
         not f.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
                                    inspect.CO_ASYNC_GENERATOR)
 
