@@ -265,6 +265,12 @@ def kind(np_dtype: np.dtype) -> str:
     return _FLOAT_KINDS.get(np_dtype, np_dtype.kind)
 
 
+def numpy_dtype(char: str) -> np.dtype:
+    """The NumPy dtype of type character `char`, a loaded extension's (bfloat16's 'E') too."""
+    dtype = _BY_CHAR.get(char)
+    return np.dtype(char) if dtype is None else dtype._np
+
+
 def from_numpy(np_dtype) -> DType:
     """The DType of a NumPy dtype; TypeError for one tapeflow has no DType for."""
     try:
