@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework import dtypes
 from ..framework.allocator import references
 from ..framework.context import state
 from ..framework.errors import SymbolicValueError
@@ -422,7 +423,7 @@ def _stack_of(values, batch: int, raw: bool) -> tuple:
     """Each trainable value broadcast along a new first axis of length `batch` (a view of
     it when raw)."""
     broadcast = np.broadcast_to if raw else BroadcastTo
-    return tuple([broadcast(v, (batch,) + shape_of(v)) if dtype_of(v).kind in "fc" else v
+    return tuple([broadcast(v, (batch,) + shape_of(v)) if dtypes.kind(dtype_of(v)) in "fc" else v
                   for v in values])
 
 

@@ -25,7 +25,7 @@ import weakref
 
 import numpy as np
 
-from ..framework import nest
+from ..framework import dtypes, nest
 from ..framework.composite_tensor import CompositeTensor, TypeSpec
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
@@ -590,7 +590,8 @@ class Function:
             placeholders, stand_ins = [], []
             for leaf in _leaf_keys(key, []):
                 parts = [leaf] if leaf[0] == _TENSOR else leaf[3]
-                made = [graph.placeholder(np.dtype(char), TensorShape(dims), name=next(names))
+                made = [graph.placeholder(dtypes.numpy_dtype(char), TensorShape(dims),
+                                          name=next(names))
                         for _, char, dims in parts]
                 placeholders.extend(made)
                 stand_ins.append(made[0] if leaf[0] == _TENSOR else

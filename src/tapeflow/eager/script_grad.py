@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework import dtypes
 from ..framework.registry import RegisterGradient
 from ..ops.script_ops import EagerPyFunc, as_tensor, spec_of
 from .backprop import GradientTape
@@ -17,7 +18,7 @@ __all__ = ["runtime_vjp"]
 
 
 def _trainable(x) -> bool:
-    return spec_of(x)[0].kind in "fc"
+    return dtypes.kind(spec_of(x)[0]) in "fc"
 
 
 def runtime_vjp(fn, inputs, grads, variables=()) -> list:

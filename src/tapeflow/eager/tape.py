@@ -72,7 +72,7 @@ class OpRecord:
         return f"<OpRecord {self.op.name}>"
 
 
-_TRAINABLE_CHARS = frozenset("efdFD")  # float16/32/64, complex64/128
+_TRAINABLE_CHARS = frozenset("efdFDE")  # float16/32/64, complex64/128, bfloat16 (ml_dtypes)
 
 
 def is_trainable(t) -> bool:

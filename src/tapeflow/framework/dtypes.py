@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import builtins
+import importlib
+import sys
 
 import numpy as np
 
@@ -122,10 +124,61 @@ double = float64
 
 
 
+class _ExtensionDType(DType):
+    """A computing dtype whose NumPy type comes from an optional package, imported the first
+    time a computation needs it: bfloat16 is the ml_dtypes package's (`pip install
+    'tapeflow[bfloat16]'`). Its properties are known without the package.
+
+    On loading, the type joins the lookup tables (`from_numpy`, `Tensor.dtype`) and
+    `_FLOAT_KINDS`: NumPy calls its kind 'V' (void), tapeflow treats it as floating.
+    """
+
+    __slots__ = ("_module", "_type_name", "_extra", "_size", "_min_max", "_loaded")
+
+    def __init__(self, name: str, module: str, type_name: str, extra: str, size: int,
+                 min_max: tuple) -> None:
+        self.name = name
+        self._module, self._type_name, self._extra = module, type_name, extra
+        self._size, self._min_max, self._loaded = size, min_max, None
+        self.is_floating = True
+        self.is_complex = self.is_integer = self.is_bool = self.is_unsigned = False
+        self.is_quantized = False
+
+    @property
+    def _np(self) -> np.dtype:
+        loaded = self._loaded
+        return loaded if loaded is not None else self._load()
+
+    def _load(self) -> np.dtype:
+        try:
+            module = importlib.import_module(self._module)
+        except ImportError:
+            raise ImportError(f"tapeflow computes in {self.name} through the {self._module} "
+                              f"package, which is not installed: pip install "
+                              f"'tapeflow[{self._extra}]'") from None
+        np_dtype = np.dtype(getattr(module, self._type_name))
+        _BY_NUMPY[np_dtype] = _BY_CHAR[np_dtype.char] = self
+        _FLOAT_KINDS[np_dtype] = "f"
+        self._loaded = np_dtype
+        return np_dtype
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def min(self):
+        return self._min_max[0]
+
+    @property
+    def max(self):
+        return self._min_max[1]
+
+
 class _OpaqueDType(DType):
-    """A TF dtype tapeflow names and describes but has no kernels for: bfloat16 (NumPy has
-    no such type), the quantized types, string, resource and variant. Its properties are
-    TF's; asking an op or a tensor for one is a TypeError."""
+    """A TF dtype tapeflow names and describes but has no kernels for: the quantized types,
+    string, resource and variant. Its properties are TF's; asking an op or a tensor for one
+    is a TypeError."""
 
     __slots__ = ("_numpy_type", "_size", "_min_max")
 
@@ -145,13 +198,6 @@ class _OpaqueDType(DType):
     def as_numpy_dtype(self):
         if self._numpy_type is None:
             raise TypeError(f"{self} has no NumPy type")
-        if isinstance(self._numpy_type, str):  # bfloat16: the ml_dtypes package's type
-            try:
-                import ml_dtypes
-            except ImportError:
-                raise TypeError(f"{self} needs the ml_dtypes package for its NumPy type") \
-                    from None
-            return getattr(ml_dtypes, self._numpy_type)
         return self._numpy_type
 
     @property
@@ -185,8 +231,8 @@ def _quantized(name: str, code: str) -> _OpaqueDType:
 
 
 _BFLOAT16_MAX = float.fromhex("0x1.fep127")
-bfloat16 = _OpaqueDType("bfloat16", "bfloat16", 2, is_floating=True,
-                        min_max=(-_BFLOAT16_MAX, _BFLOAT16_MAX))
+bfloat16 = _ExtensionDType("bfloat16", "ml_dtypes", "bfloat16", "bfloat16", 2,
+                          (-_BFLOAT16_MAX, _BFLOAT16_MAX))
 qint8 = _quantized("qint8", "i1")
 qint16 = _quantized("qint16", "<i2")
 qint32 = _quantized("qint32", "<i4")
@@ -198,8 +244,9 @@ variant = _OpaqueDType("variant", None, 0)
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
         bool, complex64, complex128)
-_OPAQUE = (bfloat16, qint8, qint16, qint32, quint8, quint16, string, resource, variant)
-_BY_NAME = {d.name: d for d in _ALL + _OPAQUE}
+_OPAQUE = (qint8, qint16, qint32, quint8, quint16, string, resource, variant)
+_EXTENSIONS = (bfloat16,)
+_BY_NAME = {d.name: d for d in _ALL + _EXTENSIONS + _OPAQUE}
 _BY_NAME.update(half=float16, double=float64)
 _BY_NUMPY = {d._np: d for d in _ALL}
 # Keyed by type character too: a fast lookup for Tensor.dtype (several chars can mean one type).
@@ -208,12 +255,34 @@ _BY_CHAR = {np.dtype(c).char: _BY_NUMPY[np.dtype(c)] for c in np.typecodes["All"
 _BY_CHAR.update({np.dtype(c).char: _BY_NUMPY[np.dtype(c)] for c in "?"})
 
 
+# The NumPy kind tapeflow gives an extension type NumPy calls 'V' (bfloat16: 'f').
+_FLOAT_KINDS: dict = {}
+
+
+def kind(np_dtype: np.dtype) -> str:
+    """The NumPy kind code of `np_dtype` ('f', 'i', ...), with the extension floats (bfloat16)
+    'f'. For checks off the hot path: `np_dtype.kind` first, this where that one fails."""
+    return _FLOAT_KINDS.get(np_dtype, np_dtype.kind)
+
+
+def numpy_dtype(char: str) -> np.dtype:
+    """The NumPy dtype of type character `char`, a loaded extension's (bfloat16's 'E') too."""
+    dtype = _BY_CHAR.get(char)
+    return np.dtype(char) if dtype is None else dtype._np
+
+
 def from_numpy(np_dtype) -> DType:
     """The DType of a NumPy dtype; TypeError for one tapeflow has no DType for."""
     try:
         return _BY_NUMPY[np_dtype]
     except KeyError:
-        raise TypeError(f"tapeflow has no dtype for NumPy dtype {np_dtype}") from None
+        pass
+    for extension in _EXTENSIONS:  # an array made with the package before tapeflow loaded it
+        if extension._loaded is None and extension._module in sys.modules \
+                and getattr(np_dtype, "name", None) == extension._type_name:
+            extension._load()
+            return from_numpy(np_dtype)
+    raise TypeError(f"tapeflow has no dtype for NumPy dtype {np_dtype}")
 
 
 def as_dtype(type_value) -> DType:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework import dtypes
 from ..framework.registry import (ELEMENTWISE, IDENTITY, LINEAR, MULTILINEAR, get_op,
                                   register_family_jvp)
 from .op_util import dtype_of, shape_of
@@ -34,7 +35,7 @@ def linear_jvp(op, *tangents):
     """The JVP of an op linear in its floating inputs jointly: the op applied to their
     tangents (zeros where none), other inputs (indices, shapes, conditions) as they are."""
     args = [t if t is not None else
-            np.zeros(shape_of(x), dtype_of(x)) if dtype_of(x).kind in "fc" else x
+            np.zeros(shape_of(x), dtype_of(x)) if dtypes.kind(dtype_of(x)) in "fc" else x
             for x, t in zip(op.inputs, tangents)]
     return op.op(*args, **op.attrs)
 

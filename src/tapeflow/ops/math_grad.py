@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from ..framework import dtypes
 from ..framework.errors import SymbolicValueError
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.registry import RegisterGradient, no_gradient
@@ -407,7 +408,7 @@ def _mean_grad(op, g):
 def _cast_grad(op, g):
     source = dtype_of(op.inputs[0])
     target = op.attrs["dtype"]
-    if source.kind not in "fc" or target.kind not in "fc":
+    if dtypes.kind(source) not in "fc" or dtypes.kind(target) not in "fc":
         return None
     if type(g) is IndexedSlices:
         return IndexedSlices(Cast(g.values, dtype=source), g.indices, g.dense_shape)

@@ -22,8 +22,8 @@ from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRA
                                   define_op)
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
-from .op_util import (NO_ATTRS, SCALARS, add_reduce, as_input, binary_inputs, hinted_inputs,
-                      normalize_axes)
+from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_input,
+                      binary_inputs, hinted_inputs, in_float32, normalize_axes)
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
 # silently promote (sin of an int32) or reinterpret (logical_and of floats).
@@ -38,7 +38,8 @@ def require_dtype(op_name: str, x, kinds: str):
     Raises:
         InvalidArgumentError: another dtype, naming the op, the dtype and the shape.
     """
-    if x._value.dtype.kind not in kinds:
+    np_dtype = x._value.dtype
+    if np_dtype.kind not in kinds and dtypes.kind(np_dtype) not in kinds:
         raise dtype_error(op_name, x, kinds)
     return x
 
@@ -154,6 +155,8 @@ def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint
             b = b.conj()
     if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
         raise _matmul_error(a, b)
+    if a.dtype.char in ACCUMULATE_IN_FLOAT32:
+        return in_float32(_matmul, a, b)
     if out is not None:
         return np.matmul(a, b, out=out)
     if a.ndim > 2 and b.ndim == 2 and a.flags.c_contiguous:
@@ -177,6 +180,8 @@ def _matmul_error(a, b) -> errors.InvalidArgumentError:
 
 def _mean(x, axis, keepdims):
     count = math.prod([x.shape[a] for a in axis])
+    if x.dtype.char in ACCUMULATE_IN_FLOAT32:
+        return in_float32(_mean, x, axis=axis, keepdims=keepdims)
     if x.dtype.kind in "fc":
         return add_reduce(x, axis, keepdims) / x.dtype.type(count)
     total = np.add.reduce(x, axis=axis, dtype=np.int64, keepdims=keepdims)
@@ -299,7 +304,7 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
         if type(x) is not Tensor:
             x = as_input(x)
         kind = x._value.dtype.kind
-        if kind not in kinds:
+        if kind not in kinds and dtypes.kind(x._value.dtype) not in kinds:
             raise no_kernel_error(op.name, x) if kind in no_kernel else dtype_error(op.name, x,
                                                                                    kinds)
         return execute(op, (x,), NO_ATTRS)
@@ -328,7 +333,8 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
             inputs = convert(op.name, x, y) if scalar is None else (scalar, y)
         else:
             inputs = convert(op.name, x, y)
-        if inputs[0]._value.dtype.kind not in kinds:
+        np_dtype = inputs[0]._value.dtype
+        if np_dtype.kind not in kinds and dtypes.kind(np_dtype) not in kinds:
             raise dtype_error(op.name, inputs[0], kinds)
         return execute(op, inputs, NO_ATTRS)
     _adopt(fn, public_name)

@@ -15,7 +15,7 @@ from ..framework.tensor import Tensor
 from .array_ops import broadcast_to, squeeze, transpose
 from .math_ops import (Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt,
                        square)
-from .op_util import add_reduce
+from .op_util import ACCUMULATE_IN_FLOAT32, add_reduce, in_float32
 from .special_ops import erfc
 from .op_util import NO_ATTRS, as_input, binary_inputs, normalize_axes, normalize_axis
 
@@ -40,6 +40,8 @@ _SOFTMAX_SPREAD = 30.0
 def _softmax(x, axis):
     if not x.size:  # no maximum to subtract
         return x.copy()
+    if x.dtype.char in ACCUMULATE_IN_FLOAT32:
+        return in_float32(_softmax, x, axis=axis)
     # One maximum of all (a fast reduction) in place of a maximum per row (slow for short
     # rows) where the spread allows: the shift cancels in the quotient.
     top = np.maximum.reduce(x, axis=None)
@@ -56,6 +58,8 @@ def _softmax(x, axis):
 def _log_softmax(x, axis):
     if not x.size:
         return x.copy()
+    if x.dtype.char in ACCUMULATE_IN_FLOAT32:
+        return in_float32(_log_softmax, x, axis=axis)
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 

@@ -303,6 +303,20 @@ def _ones(size: int, dtype) -> np.ndarray:
     return np.ones(size, dtype)
 
 
+# Sums, means, matrix products and softmax of bfloat16 (ml_dtypes' type, char 'E') accumulate in
+# float32 and round once at the end, as TF's kernels do: in NumPy's bfloat16 every partial sum
+# would round (a sum of range(300) gives 45312, TF 44800).
+ACCUMULATE_IN_FLOAT32 = frozenset("E")
+
+
+def in_float32(kernel, *arrays, **attrs):
+    """`kernel(*arrays, **attrs)` computed on float32 copies of `arrays` (of a dtype in
+    `ACCUMULATE_IN_FLOAT32`), its result rounded once to their dtype."""
+    dtype = arrays[0].dtype
+    out = kernel(*[a.astype(np.float32) for a in arrays], **attrs)
+    return out.astype(dtype)
+
+
 def add_reduce(x, axis, keepdims):
     """np.add.reduce of `x` over `axis` in its own dtype. Over the last axis alone, or over
     leading axes (in whatever order they lie in memory), of a contiguous float32/float64
@@ -323,6 +337,8 @@ def add_reduce(x, axis, keepdims):
             if rows <= 65536 and x.flags.c_contiguous:
                 total = _ones(rows, x.dtype) @ x.reshape(rows, -1)
                 return total.reshape((1,) * lead * keepdims + x.shape[lead:])
+    if x.dtype.char in ACCUMULATE_IN_FLOAT32:
+        return in_float32(add_reduce, x, axis=axis, keepdims=keepdims)
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 

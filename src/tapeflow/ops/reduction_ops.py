@@ -28,11 +28,11 @@ def _euclidean_norm(x, axis, keepdims):
 
 
 def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    return -np.inf if dtypes.kind(dtype) == "f" else np.iinfo(dtype).min
 
 
 def _highest(dtype):
-    return np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+    return np.inf if dtypes.kind(dtype) == "f" else np.iinfo(dtype).max
 
 
 def _extreme(ufunc, identity):
@@ -62,7 +62,7 @@ def _argmin(x, axis, output_type):
 def _nan_as(x, value):
     """x with nan replaced by `value`: TF's argmax and argmin compare, so a nan never wins
     (NumPy's would)."""
-    if x.dtype.kind not in "fc":
+    if dtypes.kind(x.dtype) not in "fc":
         return x
     nan = np.isnan(x)
     return np.where(nan, value, x) if nan.any() else x

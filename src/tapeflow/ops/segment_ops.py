@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework import dtypes
 from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, define_op
@@ -27,7 +28,7 @@ def _empty_value(kind: str, dtype: np.dtype):
     if kind == "Prod":
         return 1
     if kind in ("Max", "Min"):
-        info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
+        info = np.finfo(dtype) if dtypes.kind(dtype) == "f" else np.iinfo(dtype)
         return info.min if kind == "Max" else info.max
     return 0
 
