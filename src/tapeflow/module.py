@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .framework.graph import get_current_name_scope, name_scope
 from .framework.variables import Variable
 
 __all__ = ["Module", "camel_to_snake", "tracked_leaves"]
@@ -82,7 +83,10 @@ class Module:
             raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
                              "Python 3 identifiers.")
         self._name = str(name)
-        self._scope = NameScope(self._name)
+        # The scope is the module's name under the name scope it is made in, re-entered as
+        # it is on each use; variables made inside are named "scope/name:0".
+        outer = get_current_name_scope()
+        self._scope = name_scope(f"{outer}/{self._name}/" if outer else self._name + "/")
 
     @property
     def name(self) -> str:
@@ -90,8 +94,9 @@ class Module:
         return self._name
 
     @property
-    def name_scope(self) -> NameScope:
-        """A context manager for this module's name scope (`.name` is 'name/')."""
+    def name_scope(self):
+        """A `tf.name_scope` for this module (`.name` is 'outer/name/' when made inside a
+        name scope 'outer')."""
         return self._scope
 
     @property
