@@ -370,8 +370,10 @@ def test_an_optimizer_makes_its_slots_inside_a_tensor_loop():
 
     # TensorFlow 2.21 gives the same number.
     assert float(train(tf.constant(100))) == pytest.approx(2.0193448, rel=1e-6)
+    # The first call, which made the slots, traced twice (as TF's: the second trace, making
+    # no variables, is the one that runs).
     assert float(train(tf.constant(1))) == pytest.approx(float(v)) and \
-        train.experimental_get_tracing_count() == 1
+        train.experimental_get_tracing_count() == 2
 
 
 def test_a_layer_built_inside_a_loop_over_rows_with_a_list_state():

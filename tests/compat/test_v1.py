@@ -225,10 +225,13 @@ def test_initial_values_from_other_variables(graph_mode):
 
 
 def test_functions_in_tf1_graphs(graph_mode):
+    made = []
+
     @tf.function
     def scaled(x):
-        k = tf.Variable(3.0)  # made once, in the TF1 graph: initialized with the others
-        return x * k
+        if not made:  # made once, in the TF1 graph: initialized with the others
+            made.append(tf.Variable(3.0))
+        return x * made[0]
 
     x = tf1.placeholder(tf.float32, [])
     y = scaled(x)

@@ -29,7 +29,8 @@ def test_each_instance_has_its_own_function_and_variables():
     assert a.__call__ is a.__call__ and a.__call__ is not b.__call__
     assert type(Scaler.__call__).__name__ == "Function"
     assert Scaler.__call__.experimental_get_tracing_count() == 0
-    assert a.__call__.experimental_get_tracing_count() == 1
+    # a first call that creates variables traces twice, as TF's (the second creates none)
+    assert a.__call__.experimental_get_tracing_count() == 2
     assert a.v is not b.v and float(a.v) == 2.0 and float(b.v) == 3.0
 
 

@@ -46,6 +46,14 @@ __all__ = ["Function", "ConcreteFunction"]
 _TENSOR = "tensor"
 _COMPOSITE = "composite"
 RETRACING_WARNING_THRESHOLD = 5
+_SINGLETON_VARIABLES = (
+    "tf.function only supports singleton tf.Variables created on the first call: {name!r} "
+    "creates a variable again when traced after its first call, which created variables "
+    "(the first call traces twice). Create each variable once: outside the function, or "
+    "guarded (`if self.w is None: self.w = tf.Variable(...)`).")
+_VARIABLES_LATER = (
+    "Creating variables on a non-first call to a function decorated with tf.function: "
+    "{name!r} creates a variable in a later trace, but its first call created none.")
 
 
 def _call_kernel(*values, f, saved=None):
@@ -457,6 +465,8 @@ class Function:
         self._cache: dict = {}
         self._concretes: list = []
         self._tracing_count = 0
+        # Whether the first trace created variables (None before it succeeded).
+        self._created_variables = None
         self._recent = collections.deque(maxlen=RETRACING_WARNING_THRESHOLD)
         self._bound = weakref.WeakKeyDictionary()
         # Threads making a first call together trace once: the others wait for that trace.
@@ -582,11 +592,24 @@ class Function:
         return concrete
 
     def _trace(self, key, args, kwargs, leaves) -> ConcreteFunction:
+        """Traces for `key`. Only the first trace may create variables (made outside the
+        function, their initial values lifted: FuncGraph.creating_variables); when it
+        does, the function is traced again at once, creating none, and that trace is
+        the one that runs (so a variable created on every trace is a ValueError)."""
+        if self._created_variables is None:
+            concrete = self._trace_once(key, args, kwargs, leaves, None)
+            self._created_variables = bool(concrete.graph.created_variables)
+            if not self._created_variables:
+                return concrete
+        refusal = (_SINGLETON_VARIABLES if self._created_variables else _VARIABLES_LATER
+                   ).format(name=self._name)
+        return self._trace_once(key, args, kwargs, leaves, refusal)
+
+    def _trace_once(self, key, args, kwargs, leaves, refusal) -> ConcreteFunction:
         graph = FuncGraph(self._name, outer_graph=state.graph)
-        graph.allow_variable_creation = not self._concretes
         layout, _ = parameter_layout(self._python_function, list(args), kwargs)
         names = iter(self._placeholder_names(args, kwargs, leaves))
-        with graph.as_default():
+        with graph.as_default(), graph.creating_variables(refusal):
             placeholders, stand_ins = [], []
             for leaf in _leaf_keys(key, []):
                 parts = [leaf] if leaf[0] == _TENSOR else leaf[3]
@@ -596,6 +619,9 @@ class Function:
                 placeholders.extend(made)
                 stand_ins.append(made[0] if leaf[0] == _TENSOR else
                                  leaf[1][0](leaf[2], leaf[1][1])._from_components(made))
+            if refusal is None:  # initial values may be computed from this call's arguments
+                graph.lift_sources = {p._id: leaf for p, leaf in zip(placeholders, leaves)
+                                      if isinstance(leaf, Tensor)}
             replaced = iter(stand_ins)
             call_args, call_kwargs = nest.map_structure(
                 lambda x: next(replaced) if _is_tensor_leaf(x) else x, (list(args), kwargs))

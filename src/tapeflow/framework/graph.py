@@ -23,7 +23,7 @@ from .graph_tensor import SymbolicTensor
 from .shape_inference import infer_outputs
 from .tensor import Tensor, _next_id
 from .tensor_shape import TensorShape
-from .variables import Variable
+from .variables import FUNCTION_PRIORITY, Variable, _default_creator, creator_scope
 
 __all__ = ["Graph", "FuncGraph", "Operation", "get_default_graph",
            "reset_default_graph", "init_scope", "name_scope", "GraphKeys",
@@ -453,9 +453,9 @@ class Graph:
         op = self._add_operation(op_def, (variable, value), {}, [(variable._value.dtype, dims)])
         return op._outputs[0] if read_value else op
 
-    def _make_variable(self, args: tuple, kwargs: dict):
+    def _make_variable(self, kwargs: dict):
         from .graph_variables import GraphVariable
-        return GraphVariable(self, *args, **kwargs)
+        return GraphVariable(self, **kwargs)
 
 
 class FuncGraph(Graph):
@@ -475,8 +475,11 @@ class FuncGraph(Graph):
         # Eager tensors made before the trace are inputs fed at each call (their values are
         # not folded into the graph); those made while tracing are constants.
         self._first_id = _next_id()
-        self.allow_variable_creation = False
+        # What the function's input placeholders stand for while it is traced for a call:
+        # {placeholder id: the argument}, for lifting initial values (framework/lifting.py).
+        self.lift_sources: dict = {}
         self.created_variables: list = []
+        self._variable_refusal = None
 
     def _capture(self, tensor: SymbolicTensor) -> SymbolicTensor:
         entry = self.captures.get(tensor._id)
@@ -502,19 +505,64 @@ class FuncGraph(Graph):
         return graph is self or (self.outer_graph is not None
                                  and self.outer_graph._owns_graph(graph))
 
-    def _make_variable(self, args: tuple, kwargs: dict):
-        if not self.allow_variable_creation and isinstance(self.outer_graph, FuncGraph):
-            # A branch or loop body creates its variables as its function does (an
-            # optimizer's slots made inside a loop, on the first trace).
-            return self.outer_graph._make_variable(args, kwargs)
-        if not self.allow_variable_creation:
-            raise ValueError("tf.function only supports variables created on the first call "
-                             f"of {self.name!r}: create the tf.Variable once, outside the "
-                             "function or guarded so a retrace does not create another.")
+    def placeholder_source(self, placeholder: SymbolicTensor):
+        """What an input placeholder of this graph stands for: the outer tensor of a
+        capture, or the argument of the call being traced (`lift_sources`); else None."""
+        for outer, inner in self.captures.values():
+            if inner is placeholder:
+                return outer
+        return self.lift_sources.get(placeholder._id)
+
+    @contextlib.contextmanager
+    def creating_variables(self, refusal=None):
+        """While tracing, `tf.Variable(...)` (in this graph, its branches, or an init_scope
+        inside) reaches this function's own creator after the user's creators.
+
+        With `refusal=None` (a tf.function's first trace) each variable is made outside the
+        function, as an ordinary eager Variable the function captures: a callable initial
+        value is called here, in the graph, and an initial value the graph computes is
+        lifted (its producing ops run again in the init_scope context, the function's
+        inputs replaced by the arguments of the call being traced; `lifting.lift`). The
+        variables are listed in `created_variables`. Otherwise `refusal` is the message
+        of the ValueError that creating a variable raises (a later trace).
+        `experimental_enable_variable_lifting=False` passes the variable on unlifted.
+        """
+        from .lifting import lift
+        self._variable_refusal = refusal
+
+        def create(next_creator, **kwargs):
+            if kwargs.get("experimental_enable_variable_lifting") is False:
+                return next_creator(**kwargs)
+            if self._variable_refusal is not None:
+                raise ValueError(self._variable_refusal)
+            initial_value = kwargs["initial_value"]
+            if callable(initial_value):
+                initial_value = initial_value()
+            with init_scope():
+                kwargs["initial_value"] = lift(initial_value)
+                variable = _default_creator(**kwargs)
+            self.created_variables.append(variable)
+            return variable
+
+        with creator_scope(create, FUNCTION_PRIORITY):
+            yield
+
+    def _make_variable(self, kwargs: dict):
+        """A variable made in this graph without lifting: outside, under init_scope (a
+        callable initial value is called there); an initial value of a function graph
+        cannot be used.
+
+        Raises:
+            ValueError: the initial value is a tensor of a function graph.
+        """
+        initial_value = kwargs["initial_value"]
+        if isinstance(initial_value, SymbolicTensor) and initial_value.graph.building_function:
+            raise ValueError(
+                f"The initial value {initial_value!r} of variable {kwargs.get('name')!r} could "
+                f"not be lifted out of {self.name!r}: compute it inside tf.init_scope(), or "
+                "pass a callable initial_value (tf.Variable(lambda: tf.zeros([3]))).")
         with init_scope():
-            variable = Variable(*args, **kwargs)
-        self.created_variables.append(variable)
-        return variable
+            return _default_creator(**kwargs)
 
 
 # Frames of these files are the engine's own, between a public function and `execute`.
@@ -614,7 +662,8 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 @contextlib.contextmanager
 def init_scope():
     """Leaves any function being traced: ops run in the outermost context (eager, or the
-    TF1 default graph), and tapes are paused. Variables of a tf.function are made here.
+    TF1 default graph) under the current name scope, with no control dependencies, and
+    tapes are paused. Variables of a tf.function are made here.
 
     Example:
         >>> import tapeflow as tf
@@ -625,11 +674,24 @@ def init_scope():
         >>> bool(f())
         True
     """
-    graph = state.graph
+    inner = state.graph
+    graph = inner
     while isinstance(graph, FuncGraph):
         graph = graph.outer_graph
+    scope = get_current_name_scope()
     with switched(graph=graph, recorders=[]):
-        yield
+        if graph is None:
+            saved = _eager_scopes.current
+            _eager_scopes.current = scope + "/" if scope else ""
+            try:
+                yield
+            finally:
+                _eager_scopes.current = saved
+        elif graph is inner:
+            yield
+        else:
+            with graph.name_scope(scope + "/" if scope else ""), graph.control_dependencies(None):
+                yield
 
 
 class _EagerScopes(threading.local):

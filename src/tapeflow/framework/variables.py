@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import inspect
 import threading
 
 import numpy as np
@@ -44,6 +43,13 @@ class VariableAggregation(enum.Enum):
     ONLY_FIRST_REPLICA = 3
 
 
+def _scoped_name(name: str) -> str:
+    """`name` under the current name scope ("layer/w"), as eager variables are named."""
+    from .graph import get_current_name_scope
+    scope = get_current_name_scope()
+    return f"{scope}/{name}" if scope else name
+
+
 def _variable_mode(enum_type, value, what: str, name):
     if value is None:
         return enum_type(0)
@@ -55,44 +61,100 @@ def _variable_mode(enum_type, value, what: str, name):
 _READ_MODIFY_WRITE = threading.Lock()
 
 
+# Where a variable creator runs in the chain: the user's scopes first (innermost first),
+# then a tf.function's own creator, which makes the variable (see FuncGraph).
+USER_PRIORITY = 100
+FUNCTION_PRIORITY = 50
+
+
 class _VariableMeta(type):
-    """While a graph is built, creating a Variable is the graph's business: a TF1 graph makes
-    a graph variable, a tf.function lifts an eager one out of the trace (first trace only)."""
+    """`tf.Variable(...)` passes through the active variable creators (innermost first) and
+    then the default creator of the current context (`_default_creator`)."""
 
     def __call__(cls, *args, **kwargs):
-        graph = state.graph
-        if graph is not None and cls is Variable:
-            return graph._make_variable(args, kwargs)
-        if state.variable_creators and cls is Variable:
-            return _create_through(state.variable_creators, args, kwargs)
+        if cls is Variable:
+            st = state
+            if st.variable_creators or st.graph is not None:
+                return _create_through(st.variable_creators, _creator_arguments(args, kwargs))
         return super().__call__(*args, **kwargs)
 
 
-def _create_through(creators: list, args: tuple, kwargs: dict):
-    """Calls the innermost creator with TF's keyword arguments and, as its `next_creator`,
-    the next one out; the outermost's `next_creator` makes the Variable."""
-    bound = inspect.signature(Variable.__init__).bind(None, *args, **kwargs)
-    arguments = dict(bound.arguments)
-    del arguments["self"]
-    arguments.update(arguments.pop("kwargs", {}))
+# The keyword arguments creators receive, with the values they get when not given.
+_CREATOR_DEFAULTS = {
+    "initial_value": None, "trainable": None, "validate_shape": True, "caching_device": None,
+    "name": None, "variable_def": None, "dtype": None, "import_scope": None,
+    "constraint": None, "synchronization": VariableSynchronization.AUTO,
+    "aggregation": VariableAggregation.NONE, "shape": None,
+    "experimental_enable_variable_lifting": None}
+_CREATOR_ORDER = tuple(_CREATOR_DEFAULTS)
 
-    def creator_at(depth: int):
-        if depth < 0:
-            return lambda **kw: type.__call__(Variable, **kw)
-        return lambda **kw: creators[depth](creator_at(depth - 1), **kw)
 
-    return creator_at(len(creators) - 1)(**arguments)
+def _creator_arguments(args: tuple, kwargs: dict) -> dict:
+    """The constructor's arguments by name: TF's full keyword set, then any others."""
+    if len(args) > len(_CREATOR_ORDER):
+        raise TypeError(f"Variable() takes at most {len(_CREATOR_ORDER)} positional arguments "
+                        f"({len(args)} given)")
+    arguments = dict(_CREATOR_DEFAULTS)
+    for key, value in zip(_CREATOR_ORDER, args):
+        arguments[key] = value
+    for key, value in kwargs.items():
+        if key in _CREATOR_ORDER[:len(args)]:
+            raise TypeError(f"Variable() got multiple values for argument {key!r}")
+        arguments[key] = value
+    return arguments
+
+
+def _default_creator(**kwargs):
+    """The end of every creator chain: a graph variable while a graph is built (the graph
+    decides), else an eager Variable."""
+    graph = state.graph
+    if graph is not None:
+        return graph._make_variable(kwargs)
+    return type.__call__(Variable, **kwargs)
+
+
+def _create_through(entries: list, kwargs: dict):
+    """Calls the first creator with `kwargs` and, as its `next_creator`, the next one; the
+    last one's `next_creator` is `_default_creator`. Creators run by priority (higher
+    first), and among equal priorities the innermost scope first."""
+    ordered = sorted(reversed(entries), key=lambda entry: -entry[0])
+
+    def creator_at(index: int):
+        if index == len(ordered):
+            return _default_creator
+        creator = ordered[index][1]
+        return lambda **kw: creator(creator_at(index + 1), **kw)
+
+    return creator_at(0)(**kwargs)
 
 
 @contextlib.contextmanager
+def creator_scope(creator, priority: int):
+    """Installs `creator` on this thread's chain at `priority` (the engine's form of
+    `variable_creator_scope`; a tf.function installs its own at FUNCTION_PRIORITY)."""
+    creators = state.variable_creators
+    entry = (priority, creator)
+    creators.append(entry)
+    try:
+        yield
+    finally:
+        creators.remove(entry)
+
+
 def variable_creator_scope(variable_creator):
-    """Routes every eager `tf.Variable(...)` made inside through `variable_creator`.
+    """Routes every `tf.Variable(...)` made inside through `variable_creator`.
 
     Args:
         variable_creator: `creator(next_creator, **kwargs)`, where kwargs are the Variable's
-            constructor arguments by name (`initial_value`, `trainable`, `name`, `dtype`,
-            ...); it returns a Variable, usually `next_creator(**kwargs)` after changing them.
-            Scopes nest: the innermost creator runs first.
+            constructor arguments by name: `initial_value`, `trainable`, `validate_shape`,
+            `caching_device`, `name`, `variable_def`, `dtype`, `import_scope`, `constraint`,
+            `synchronization` (AUTO when not given), `aggregation` (NONE when not given),
+            `shape` and `experimental_enable_variable_lifting`. It returns a Variable,
+            usually `next_creator(**kwargs)` after changing them. Scopes nest: the innermost
+            creator runs first; inside a tf.function the function's own creator runs last.
+
+    Returns:
+        A context manager.
 
     Example:
         >>> import tapeflow as tf
@@ -104,13 +166,7 @@ def variable_creator_scope(variable_creator):
         >>> v.trainable
         False
     """
-    creators = state.variable_creators
-    depth = len(creators)
-    creators.append(variable_creator)
-    try:
-        yield
-    finally:
-        del creators[depth]
+    return creator_scope(variable_creator, USER_PRIORITY)
 
 
 class Variable(metaclass=_VariableMeta):
@@ -148,8 +204,10 @@ class Variable(metaclass=_VariableMeta):
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
-                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
-                 shape=None, **kwargs) -> None:
+                 import_scope=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, shape=None,
+                 experimental_enable_variable_lifting=True, **kwargs) -> None:
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         self._set_modes(trainable, synchronization, aggregation, name)
@@ -159,7 +217,7 @@ class Variable(metaclass=_VariableMeta):
             else constant(initial_value, dtype=dtype)
         self._value = np.array(value._value)
         self._id = _next_id()
-        self._name = "Variable" if name is None else str(name)
+        self._name = _scoped_name("Variable" if name is None else str(name))
         self._shape = TensorShape(self._value.shape if shape is None else shape)
         if validate_shape and not self._shape.is_compatible_with(self._value.shape):
             raise ValueError(f"The initial value's shape {self._value.shape} is not compatible "
@@ -392,4 +450,6 @@ class Variable(metaclass=_VariableMeta):
         return format(self.read_value(), spec)
 
     def __deepcopy__(self, memo):
-        return Variable(self._value.copy(), trainable=self._trainable, name=self._name)
+        copy = Variable(self._value.copy(), trainable=self._trainable, name=self._name)
+        copy._name = self._name
+        return copy
