@@ -57,6 +57,9 @@ def _variable_mode(enum_type, value, what: str, name):
         raise ValueError(f"Invalid variable {what} mode: {value} for variable: {name}")
     return value
 
+# Where TF places an eager variable's value.
+EAGER_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+
 # assign_add and assign_sub read, then write: one at a time, so no thread's update is lost.
 _READ_MODIFY_WRITE = threading.Lock()
 
@@ -172,16 +175,27 @@ def variable_creator_scope(variable_creator):
 class Variable(metaclass=_VariableMeta):
     """A mutable tensor-like value; reading a trainable one inside a tape watches it.
 
+    Made while a tf.function is traced (its first trace), a Variable is made outside the
+    function and its initial value lifted out of the graph (FuncGraph.creating_variables);
+    every `tf.Variable(...)` passes through the active `variable_creator_scope`s first.
+
     Args:
         initial_value: a value or a zero-argument callable returning one.
         trainable: whether tapes watch it automatically (default True, False with
             `synchronization=ON_READ`).
-        name: the name; `.name` appends ":0" as TF does.
+        validate_shape: whether the initial value must fit `shape`.
+        caching_device, variable_def, import_scope: accepted as TF's (one device; no
+            VariableDef to import).
+        name: the name, under the current name scope; `.name` appends ":0" as TF does.
         dtype: converts the initial value to this dtype.
-        shape: the static shape; defaults to the initial value's.
         constraint: an optional projection applied by optimizers after updates.
-        synchronization, aggregation: a `VariableSynchronization` and a
-            `VariableAggregation`, recorded (tapeflow's variables have one copy).
+        synchronization, aggregation: a `VariableSynchronization` (default AUTO) and a
+            `VariableAggregation` (default NONE), recorded (tapeflow's variables have one
+            copy).
+        shape: the static shape; defaults to the initial value's (`tf.TensorShape(None)`
+            lets assignments change it).
+        experimental_enable_variable_lifting: False makes a variable created in a
+            tf.function from a graph tensor an error instead of lifting its value.
 
     Raises:
         ValueError: no initial value, a shape that does not fit it, or a synchronization or
@@ -270,6 +284,87 @@ class Variable(metaclass=_VariableMeta):
 
     def get_shape(self) -> TensorShape:
         return self._shape
+
+    def set_shape(self, shape) -> None:
+        """Narrows the static shape to `shape`.
+
+        Raises:
+            ValueError: `shape` is not compatible with the variable's shape.
+        """
+        shape = TensorShape(shape)
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(f"Shapes {self._shape} and {shape} are not compatible")
+        self._shape = self._shape.merge_with(shape)
+
+    # -- TF1 graph members, which an eager variable has not (GraphVariable has them) ---------
+    @property
+    def device(self) -> str:
+        """The device holding the value: eager variables live on the host's CPU."""
+        return EAGER_DEVICE
+
+    @property
+    def initializer(self):
+        """None: an eager variable is initialized when it is made."""
+        return None
+
+    @property
+    def initial_value(self):
+        """Raises RuntimeError: eager variables do not keep their initial value."""
+        raise RuntimeError("Variable.initial_value is not supported when eager execution is "
+                           f"enabled (variable {self.name!r}); read the value instead.")
+
+    def initialized_value(self):
+        """Raises NotImplementedError for eager variables (they are always initialized);
+        use `read_value()`."""
+        raise NotImplementedError(f"Variable.initialized_value of eager variable {self.name!r}:"
+                                  " eager variables are initialized when made; use "
+                                  "read_value().")
+
+    @property
+    def op(self):
+        raise AttributeError("Variable.op is undefined when eager execution is enabled.")
+
+    @property
+    def graph(self):
+        raise AttributeError("Variable.graph is undefined when eager execution is enabled.")
+
+    def eval(self, session=None):
+        """Raises RuntimeError: an eager variable has no Session; use `numpy()`."""
+        raise RuntimeError(f"Variable.eval of {self.name!r} is not supported when eager "
+                           "execution is enabled; use numpy().")
+
+    def load(self, value, session=None) -> None:
+        """Assigns `value` (the TF1 form of `assign`)."""
+        self.assign(value, read_value=False)
+
+    def to_proto(self, export_scope=None):
+        """Raises RuntimeError: eager variables have no VariableDef."""
+        raise RuntimeError(f"Variable.to_proto of {self.name!r} is not supported when eager "
+                           "execution is enabled.")
+
+    def count_up_to(self, limit):
+        """Adds 1 to an integer variable and returns the value before.
+
+        Raises:
+            OutOfRangeError: the value has reached `limit` (the variable is unchanged).
+            NotImplementedError: called while a graph is built.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> c = tf.Variable(0)
+            >>> int(c.count_up_to(2)), int(c.count_up_to(2)), int(c)
+            (0, 1, 2)
+        """
+        if state.graph is not None:
+            raise NotImplementedError(f"Variable.count_up_to of {self.name!r} runs eagerly "
+                                      "only; in a graph use assign_add.")
+        with _READ_MODIFY_WRITE:
+            before = self._value
+            if int(before) >= limit:
+                raise errors.OutOfRangeError(None, "ResourceCountUpTo",
+                                             f"Reached limit of {limit} (variable {self.name!r})")
+            self._value = np.add(before, np.asarray(1, before.dtype))
+        return Tensor(np.array(before))
 
     def numpy(self):
         v = self._value

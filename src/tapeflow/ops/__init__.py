@@ -14,3 +14,4 @@ from . import (array_grad, bitwise_grad, comparison_grad, complex_grad,  # noqa:
                special_math_grad, sparse_grad, state_ops, tensor_array_grad, numerics_grad)
 from . import array_jvp, batched_grad, jvp_util, math_jvp, nn_jvp  # noqa: F401
 from . import ctc_grad, image_grad, signal_grad  # noqa: E402,F401
+from . import variable_ops  # noqa: F401  (Variable's sparse reads and scatter writes)
