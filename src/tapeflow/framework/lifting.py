@@ -51,7 +51,7 @@ def lift(value):
         ...     x = tf.fill([2], 3.0) * 2.0
         ...     with tf.init_scope():
         ...         return lift(x).numpy()
-        >>> f()
+        >>> f().numpy()
         array([6., 6.], dtype=float32)
     """
     if not _in_function(value):
