@@ -216,3 +216,11 @@ def test_tf_distribute_and_mpi_load_on_first_use():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["False", "False", "False"]
+
+
+def test_unwrap_is_tf1s_name_of_experimental_local_results():
+    strategy = tf.distribute.MirroredStrategy()
+    value = strategy.run(lambda: tf.constant(3.0))
+    unwrapped = strategy.unwrap(value)
+    assert [float(v) for v in unwrapped] == [float(v) for v in
+                                             strategy.experimental_local_results(value)] == [3.0]

@@ -341,6 +341,16 @@ class Strategy:
             lambda v: v._replica_value(i) if isinstance(v, DistributedValues) else v, value)
             for i in range(count))
 
+    def unwrap(self, value) -> tuple:
+        """TF 1's name of `experimental_local_results`, which TF's strategies still answer to.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.distribute.MirroredStrategy().unwrap(tf.constant(2.0))
+            (<tf.Tensor: shape=(), dtype=float32, numpy=2.0>,)
+        """
+        return self.experimental_local_results(value)
+
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` over the replicas (and along `axis` when not None).
 
