@@ -5,10 +5,10 @@ import tapeflow as tf
 
 
 def test_check_pinned_fails_when_run():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="not pinned"):
+    with pytest.raises(tf.errors.FailedPreconditionError, match="pinnedness"):
         tf.check_pinned(tf.constant([1.0]))
     checked = tf.function(lambda x: tf.check_pinned(x))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="not pinned"):
+    with pytest.raises(tf.errors.FailedPreconditionError, match="pinnedness"):
         checked(tf.constant([1.0]))
 
 

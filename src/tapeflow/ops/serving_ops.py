@@ -16,9 +16,10 @@ __all__ = ["check_pinned", "nondifferentiable_batch_function"]
 
 
 def _check_pinned(x):
-    raise errors.InvalidArgumentError(
-        None, "CheckPinned", f"CheckPinned: not pinned (a {x.dtype} tensor of shape "
-        f"{list(x.shape)} in NumPy memory; tapeflow has no GPU memory)")
+    # TF's CPU-only builds answer this way too: pinnedness is a question for a CUDA build.
+    raise errors.FailedPreconditionError(
+        None, "CheckPinned", f"CheckPinned: to check pinnedness, must be built with CUDA (a "
+        f"{x.dtype} tensor of shape {list(x.shape)} in NumPy memory; tapeflow has no GPU)")
 
 
 CheckPinned = define_op("CheckPinned", _check_pinned)
@@ -31,15 +32,15 @@ def check_pinned(tensor, name=None) -> Tensor:
     never are, as on TF's CPU-only builds.
 
     Raises:
-        InvalidArgumentError: always, when it runs.
+        FailedPreconditionError: always, when it runs (as TF's CPU-only builds).
 
     Example:
         >>> import tapeflow as tf
         >>> try:
         ...     tf.check_pinned(tf.constant([1.0]))
-        ... except tf.errors.InvalidArgumentError:
-        ...     print("not pinned")
-        not pinned
+        ... except tf.errors.FailedPreconditionError:
+        ...     print("cannot tell")
+        cannot tell
     """
     return execute(CheckPinned, (as_input(tensor),), NO_ATTRS)
 
