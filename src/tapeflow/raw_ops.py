@@ -237,6 +237,7 @@ _CALLS = {
                           ellipsis_mask="ellipsis_mask", new_axis_mask="new_axis_mask",
                           shrink_axis_mask="shrink_axis_mask"),
     "SelectV2": _Call("ops.indexing_ops:where", "condition", "t", "e"),
+    "Select": _Call("ops.indexing_ops:where_v1", "condition", "x", "y"),
     "TopKV2": _Call("ops.sort_ops:top_k", "input", static("k"), sorted="sorted",
                     index_type=dtype("index_type")),
     "Relu": _Call("nn:relu", "features"),
