@@ -249,7 +249,7 @@ def test_names_are_tfs_and_listed():
     assert {"MatMul", "Conv2D", "FusedBatchNormV3", "Relu", "Sum"} <= set(names)
     assert set(names) <= set(RAW_OP_DEFS) and len(names) > 150
     assert tf.raw_ops.Relu.__name__ == "Relu"
-    for absent in ("CudnnRNN", "BlockLSTMV2", "NotAnOp", "SumToShape"):
+    for absent in ("BlockLSTMV2", "NotAnOp", "SumToShape"):
         assert not hasattr(tf.raw_ops, absent)
 
 

@@ -171,6 +171,8 @@ _MATMUL = _Call("op:BatchMatMulV2", "a", "b", transpose_a="transpose_a",
                 transpose_b="transpose_b")
 _BATCH_MATMUL = _Call("op:BatchMatMulV2", "x", "y", adjoint_a="adj_x", adjoint_b="adj_y")
 
+_CUDNN_ATTRS = ("rnn_mode", "input_mode", "direction", "dropout", "seed", "seed2")
+
 # How TF's arguments reach tapeflow where they do not line up with a registry kernel.
 _CALLS = {
     "Add": _Call("ops.math_ops:add", "x", "y"),
@@ -235,6 +237,7 @@ _CALLS = {
                           ellipsis_mask="ellipsis_mask", new_axis_mask="new_axis_mask",
                           shrink_axis_mask="shrink_axis_mask"),
     "SelectV2": _Call("ops.indexing_ops:where", "condition", "t", "e"),
+    "Select": _Call("ops.indexing_ops:where_v1", "condition", "x", "y"),
     "TopKV2": _Call("ops.sort_ops:top_k", "input", static("k"), sorted="sorted",
                     index_type=dtype("index_type")),
     "Relu": _Call("nn:relu", "features"),
@@ -265,6 +268,12 @@ _CALLS = {
                               out_idx=dtype("out_idx")),
     "CumulativeLogsumexp": _Call("math:cumulative_logsumexp", "x", axis=static("axis"),
                                  exclusive="exclusive", reverse="reverse"),
+    "CudnnRNN": _Call("op:CudnnRNN", "input", "input_h", "input_c", "params",
+                      **{a: a for a in _CUDNN_ATTRS + ("is_training",)}),
+    "CudnnRNNBackprop": _Call("op:CudnnRNNBackprop", "input", "input_h", "input_c", "params",
+                              "output", "output_h", "output_c", "output_backprop",
+                              "output_h_backprop", "output_c_backprop", "reserve_space",
+                              **{a: a for a in _CUDNN_ATTRS}),
     "FusedBatchNorm": _fused_batch_norm_call(5),
     "FusedBatchNormV2": _fused_batch_norm_call(5),
     "FusedBatchNormV3": _fused_batch_norm_call(6),

@@ -70,3 +70,21 @@ def test_function_lists_its_traces():
         f"(x: {spec.format('(2,)')}) -> {spec.format('(2,)')}"]
     assert f.pretty_printed_concrete_signatures().count("Input Parameters:") == 2
     assert f.name == "<lambda>" and f.experimental_get_tracing_count() == 2
+
+
+def test_add_to_graph_and_gradient_functions():
+    cf = tf.function(lambda x: x * x).get_concrete_function(tf.constant(2.0))
+    g = tf.Graph()
+    assert not g._is_function(cf.name)
+    cf.add_to_graph(g)
+    assert g._is_function(cf.name) and g._get_function(cf.name) is cf
+    cf.add_gradient_functions_to_graph(g)
+    backward = g._get_function(cf.name + "_backward")
+    assert [t.numpy() for t in backward(tf.constant(3.0), tf.constant(1.0))] == [6.0]
+
+    @tf.function
+    def outer(x):
+        cf.add_to_graph()  # the default graph: the function being traced
+        assert tf.compat.v1.get_default_graph()._is_function(cf.name)
+        return x + 1
+    assert outer(tf.constant(1.0)).numpy() == 2.0

@@ -296,3 +296,43 @@ def test_indices_known_only_when_the_graph_runs():
         f(tf.constant(xv), tf.constant(7), tf.constant(8))
     with pytest.raises(TypeError, match="valid indices"):
         tf.function(lambda x, t: x[t])(tf.constant(xv), tf.constant(1.0))
+
+
+def test_v1_where_selects_rows_without_broadcasting():
+    # TF 2.21's tf.compat.v1.where (the Select op): values, gradients and error classes.
+    w = tf.compat.v1.where
+    c = tf.constant([True, False, True])
+    a = tf.reshape(tf.range(6.), [3, 2])
+    b = -a
+    assert w(c, a, b).numpy().tolist() == [[0., 1.], [-2., -3.], [4., 5.]]
+    assert w(tf.constant(True), a, b).numpy().tolist() == a.numpy().tolist()
+    assert w(tf.constant([[True, False]] * 3), a, b).numpy().tolist() == \
+        [[0., -1.], [2., -3.], [4., -5.]]
+    assert w(c, tf.ones([3]), tf.zeros([3])).numpy().tolist() == [1., 0., 1.]
+    assert w(c).numpy().tolist() == [[0], [2]]
+    assert w(tf.constant(True), 1.0, 2.0).numpy() == 1.0
+    assert tf.compat.v1.where_v2 is tf.where
+    for cond, x, y in [([True, False], a, b), (c, a, tf.zeros([2])),
+                       ([[True], [False], [True]], a, b), (c, 1.0, 2.0)]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Select"):
+            w(tf.constant(cond), x, y)
+    with pytest.raises(ValueError):
+        w(c, a)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        out = w(c, a, b)
+    ga, gb = tape.gradient(out, [a, b])
+    assert ga.numpy().tolist() == [[1., 1.], [0., 0.], [1., 1.]]
+    assert gb.numpy().tolist() == [[0., 0.], [1., 1.], [0., 0.]]
+    shapes = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.bool), tf.TensorSpec([None, 2]),
+                                  tf.TensorSpec([None, 2])])
+    def traced(c, x, y):
+        out = w(c, x, y)
+        shapes.append(out.shape.as_list())
+        return out
+    assert traced(c, a, b).numpy().tolist() == [[0., 1.], [-2., -3.], [4., 5.]]
+    assert shapes == [[None, 2]]
+    assert tf.raw_ops.Select(condition=c, x=a, y=b).numpy().tolist() == \
+        [[0., 1.], [-2., -3.], [4., 5.]]

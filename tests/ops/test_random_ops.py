@@ -212,3 +212,24 @@ def test_poisson_shape_dtype_mean_and_no_gradient_rule():
         y = tf.random.poisson([2], lam, seed=1)
     with pytest.raises(LookupError, match="RandomPoissonV2"):
         tape.gradient(y, lam)
+
+
+def test_each_graph_op_has_its_own_seeded_stream():
+    # TF 2.21: eager calls with one op seed share a kernel (each continues the stream);
+    # each op of a tf.function's graph is its own kernel, starting the stream afresh and
+    # continuing it on the function's next call.
+    first = [0.95227146, 0.67740774, 0.79531825, 0.75578177]
+    second = [0.06347668, 0.74225366, 0.37226737, 0.25665724]
+
+    def draw(shape):
+        return tf.random.uniform(shape, seed=42)
+    eager = [draw([2, 2]).numpy().ravel() for _ in range(2)]
+    f = tf.function(lambda t: draw(tf.shape(t)))
+    g = tf.function(lambda t: draw([2, 2]))
+    calls = [f(tf.zeros([2, 2])).numpy().ravel() for _ in range(2)]
+    np.testing.assert_allclose(eager, [first, second], rtol=1e-6)
+    np.testing.assert_allclose(calls, [first, second], rtol=1e-6)
+    np.testing.assert_allclose(g(tf.zeros([2, 2])).numpy().ravel(), first, rtol=1e-6)
+    # The graphs' draws leave the eager stream where it was: its third call.
+    np.testing.assert_allclose(draw([2, 2]).numpy().ravel(),
+                               [0.88570464, 0.954623, 0.67119, 0.3078066], rtol=1e-6)

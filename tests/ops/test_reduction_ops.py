@@ -244,3 +244,26 @@ def test_sum_and_mean_of_many_short_rows_and_of_leading_axes(axis, layout, keepd
         want = numpy(x.astype(np.float64), axis=tuple(np.atleast_1d(axis)), keepdims=keepdims)
         assert got.dtype == np.float32 and got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-4)
+
+
+def test_python_bool_axes_count_as_integers():
+    # TF converts an axis given as Python data to int32, and a Python bool is an int:
+    # TF 2.21 gives these shapes; a NumPy bool array stays bool and is refused.
+    x = tf.reshape(tf.range(24.), [2, 3, 4])
+    mean, var = tf.nn.moments(x, [True], keepdims=True)
+    assert mean.shape == (2, 1, 4) and var.shape == (2, 1, 4)
+    np.testing.assert_allclose(mean.numpy()[0, 0], [4., 5., 6., 7.])
+    assert tf.reduce_mean(x, True).shape == (2, 4)
+    assert tf.reduce_sum(x, axis=[False]).shape == (3, 4)
+    assert tf.reduce_sum(x, axis=(True,)).shape == (2, 4)
+    assert tf.concat([x, x], True).shape == (2, 6, 4)
+    assert tf.argmax(x, True).shape == (2, 4)
+    assert tf.expand_dims(x, True).shape == (2, 1, 3, 4)
+    assert tf.squeeze(tf.ones([1, 1, 2]), [True]).shape == (1, 2)
+    assert tf.zeros([True, True]).shape == (1, 1)
+    with pytest.raises(TypeError):
+        tf.reduce_max(x, 1.0)
+    with pytest.raises((TypeError, errors.InvalidArgumentError)):
+        tf.reduce_sum(x, axis=np.array([True]))
+    with pytest.raises((TypeError, errors.InvalidArgumentError)):
+        tf.reduce_sum(x, axis=tf.constant([True]))

@@ -29,7 +29,7 @@ from ..framework import dtypes, nest
 from ..framework.composite_tensor import CompositeTensor, TypeSpec
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
-from ..framework.graph import FuncGraph, Operation
+from ..framework.graph import FuncGraph, Operation, get_default_graph
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
@@ -339,6 +339,43 @@ class ConcreteFunction:
             flat[position] = next(tensors) if composite is None else \
                 composite[0]._from_components([next(tensors) for _ in range(composite[1])])
         return nest.pack_sequence_as(self.structured_outputs, flat)
+
+    def add_to_graph(self, g=None, overwrite: bool = False) -> None:
+        """Adds this function to graph `g`'s functions (by default the current default
+        graph), where `g._get_function(name)` finds it.
+
+        Args:
+            g: the graph; None for the default one.
+            overwrite: replace a function of the same name (tapeflow always does).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> cf = tf.function(lambda x: x + 1).get_concrete_function(tf.constant(1))
+            >>> g = tf.Graph()
+            >>> cf.add_to_graph(g)
+            >>> g._is_function(cf.name)
+            True
+        """
+        (g if g is not None else get_default_graph())._add_function(self)
+
+    def add_gradient_functions_to_graph(self, g=None) -> None:
+        """Adds this function and its backward function (its inputs and the gradients of
+        its outputs to the gradients of its inputs and variables) to graph `g`'s functions.
+
+        Raises:
+            LookupError: an op of the function has no gradient rule.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> cf = tf.function(lambda x: x * x).get_concrete_function(tf.constant(2.0))
+            >>> g = tf.Graph()
+            >>> cf.add_gradient_functions_to_graph(g)
+            >>> g._get_function(cf.name + "_backward")(tf.constant(3.0), tf.constant(1.0))
+            [<tf.Tensor: shape=(), dtype=float32, numpy=6.0>]
+        """
+        g = g if g is not None else get_default_graph()
+        g._add_function(self)
+        g._add_function(self._gradient_info().function)
 
     def _gradient_info(self) -> "_Gradient":
         if self._gradient is None:

@@ -175,6 +175,7 @@ class Graph:
         # The device of the `tf.device` scopes in force, and a TF 1 device function.
         self._device = ""
         self._device_function = None
+        self._functions: dict = {}  # name -> the ConcreteFunctions added to this graph
 
     # -- the default-graph switch ----------------------------------------------------------
     @contextlib.contextmanager
@@ -239,6 +240,16 @@ class Graph:
 
     def get_operations(self) -> list:
         return list(self._ops)
+
+    def _add_function(self, function) -> None:
+        """Makes `function` (a ConcreteFunction) one of this graph's functions, by name."""
+        self._functions[function.name] = function
+
+    def _is_function(self, name: str) -> bool:
+        return name in self._functions
+
+    def _get_function(self, name: str):
+        return self._functions.get(name)
 
     def get_operation_by_name(self, name: str) -> Operation:
         try:

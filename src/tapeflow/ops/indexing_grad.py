@@ -12,7 +12,7 @@ from .gather_grad import flat_row_ids
 from .gather_ops import UnsortedSegmentSum
 from .comparison_ops import Equal
 from .indexing_ops import (DynamicStridedSlice, DynamicStridedSliceGrad, GatherNd, ScatterNd,
-                           SelectV2, StridedSlice, StridedSliceGrad, TensorScatterAdd,
+                           Select, SelectV2, StridedSlice, StridedSliceGrad, TensorScatterAdd,
                            TensorScatterUpdate)
 from .math_ops import Cast, DivNoNan
 from .op_util import dtype_of, partly_known_dims, shape_of
@@ -106,6 +106,12 @@ def _select_grad(op, g):
     # The unselected side gets an exact zero; a nan in its own local gradient still shows
     # (0 * nan), which is TF's behaviour (the `where` NaN trap).
     return None, SelectV2(condition, g, zero), SelectV2(condition, zero, g)
+
+
+@RegisterGradient("Select")
+def _select_v1_grad(op, g):
+    zeros = zero_gradient(g)  # Select does not broadcast: the zeros take g's shape
+    return None, Select(op.inputs[0], g, zeros), Select(op.inputs[0], zeros, g)
 
 
 @RegisterGradient("TopKV2")

@@ -143,6 +143,26 @@ def _where(condition):
     return np.argwhere(condition).astype(np.int64)
 
 
+def _select(condition, t, e):
+    """TF 1's Select: no broadcasting; `condition` is a scalar, shaped as `t`, or a vector
+    choosing whole rows of `t` and `e`."""
+    def refuse(message):
+        raise errors.InvalidArgumentError(None, "Select", f"Select: {message} (condition "
+                                          f"{list(np.shape(condition))}, then "
+                                          f"{list(np.shape(t))}, else {list(np.shape(e))})")
+    if np.shape(t) != np.shape(e):
+        refuse("'then' and 'else' must have the same shape")
+    if np.ndim(condition) == 1 and np.ndim(t) != 1:
+        if np.ndim(t) == 0:
+            refuse("'then' must be at least a vector when 'condition' is a vector")
+        if len(condition) != len(t):
+            refuse("the rows of 'then' must match the size of 'condition'")
+        condition = np.reshape(condition, (-1,) + (1,) * (np.ndim(t) - 1))
+    elif np.ndim(condition) != 0 and np.shape(condition) != np.shape(t):
+        refuse("'condition' must be a scalar, a vector of rows, or shaped as 'then'")
+    return np.where(condition, t, e)
+
+
 Slice = define_op("Slice", _slice, family=LINEAR,
                   batching=Stacking(leading={"begin": 0, "size": BATCH}))
 StridedSlice = define_op("StridedSlice", _strided_slice, family=LINEAR,
@@ -200,6 +220,7 @@ TensorScatterMin = define_op("TensorScatterMin",
                              _tensor_scatter_combine("TensorScatterMin", np.minimum))
 Where = define_op("Where", _where)
 SelectV2 = define_op("SelectV2", np.where, family=LINEAR, batching=TRANSPARENT)
+Select = define_op("Select", _select, family=LINEAR)
 
 
 # -- slicing ---------------------------------------------------------------------------------
@@ -526,6 +547,34 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
             f"{condition.dtype.name}")
     x, y = binary_inputs("SelectV2", x, y)
     return execute(SelectV2, (condition, x, y), NO_ATTRS)
+
+
+def where_v1(condition, x=None, y=None, name=None) -> Tensor:
+    """TF 1's `where` (`tf.compat.v1.where`): with one argument, as `where`; with three,
+    `x` where `condition` holds, else `y`, without broadcasting: `x` and `y` have one shape,
+    and `condition` is a scalar, of that shape, or a vector selecting whole rows.
+
+    Raises:
+        ValueError: only one of `x` and `y` is given.
+        InvalidArgumentError: `condition` is not bool, `x` and `y` differ in dtype or
+            shape, or `condition`'s shape is none of the above.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> tf.compat.v1.where([True, False], x, -x).numpy()
+        array([[ 1.,  2.],
+               [-3., -4.]], dtype=float32)
+    """
+    if x is None or y is None:
+        return where(condition, x, y, name)
+    condition = as_input(condition)
+    if not condition.dtype.is_bool:
+        raise errors.InvalidArgumentError(
+            None, "Select", f"Select: condition must be a bool tensor, got "
+            f"{condition.dtype.name}")
+    x, y = binary_inputs("Select", x, y)
+    return execute(Select, (condition, x, y), NO_ATTRS)
 
 
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:

@@ -155,10 +155,19 @@ def normalize_axes(op_name: str, axis, ndim: int) -> tuple:
         return (_checked_axis(op_name, axis, ndim),)
     if isinstance(axis, (Tensor, Variable)):
         axis = axis.numpy()
-    values = np.ravel(np.asarray(axis))
+    values = np.ravel(_python_bools_as_ints(axis, np.asarray(axis)))
     if values.size and values.dtype.kind not in "iu":
         raise TypeError(f"{op_name}: axis must be integers, got {axis!r}")
     return tuple([_checked_axis(op_name, a, ndim) for a in values.tolist()])
+
+
+def _python_bools_as_ints(value, array: np.ndarray) -> np.ndarray:
+    """`array` (made from `value`) as integers when `value` is Python bools (`True`, `[True]`):
+    TF converts an integer argument given as Python data to int32, and a Python bool is an
+    int; NumPy bool arrays and bool tensors stay bools (and are refused)."""
+    if array.dtype.kind == "b" and not isinstance(value, (np.ndarray, np.generic, Tensor)):
+        return array.astype(np.int32)
+    return array
 
 
 def _checked_axis(op_name: str, a: int, ndim: int) -> int:
@@ -180,7 +189,7 @@ def int_values(op_name: str, value, what: str) -> list:
     elif hasattr(value, "as_list"):
         value = value.as_list()
     try:
-        array = np.asarray(value)
+        array = _python_bools_as_ints(value, np.asarray(value))
     except ValueError:
         array = np.asarray(None)
     if array.dtype.kind == "O" or array.size and array.dtype.kind not in "iu":

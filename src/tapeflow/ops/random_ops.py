@@ -2,8 +2,9 @@
 
 A seeded normal, uniform, truncated-normal, integer, categorical or shuffle kernel is TF's: a
 Philox stream keyed by the global seed with the op seed in its counter, each call of the
-same kernel (op, seeds, dtype) continuing where the last one's reservation (256 blocks per
-value for most) ended, so the same seeds give TF's numbers; so are gamma and Poisson draws.
+same kernel (op, seeds, dtype; eager calls share one, each op of a graph is its own)
+continuing where the last one's reservation (256 blocks per value for most) ended, so the
+same seeds give TF's numbers; so are gamma and Poisson draws.
 Without any seed a kernel draws from fresh entropy. No-gradient declarations live in
 `random_grad.py`.
 """
@@ -15,6 +16,7 @@ import threading
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.shape_inference import constant_shape
@@ -87,14 +89,35 @@ def _generator(op_name: str, seed, seed2) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64([seed, seed2, count]))
 
 
-def _stream(op_name: str, seed, seed2, dtype, blocks: int) -> tuple:
+class _GraphKernel:
+    """The identity of one seeded random op in a graph: like TF's, each graph op is its own
+    kernel, its stream starting afresh, where eager calls with the same seeds share one."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<graph kernel>"
+
+
+def _seed_attrs(seed) -> dict:
+    """The attributes `seed`, `seed2` (by TF's rules) and, for an op built into a graph,
+    `stream`: the graph op's own kernel."""
+    seed1, seed2 = get_seed(seed)
+    attrs = {"seed": seed1, "seed2": seed2}
+    if seed1 is not None and state.graph is not None:
+        attrs["stream"] = _GraphKernel()
+    return attrs
+
+
+def _stream(op_name: str, seed, seed2, dtype, blocks: int, stream=None) -> tuple:
     """The Philox (key, counter) of this call of a seeded kernel, which reserves `blocks`:
     TF's key is the seed and its counter the op seed in the high half, advanced by what
-    earlier calls of the kernel (op, seeds, dtype) reserved. Random without seeds."""
+    earlier calls of the kernel (op, seeds, dtype; for a graph op, `stream`) reserved.
+    Random without seeds."""
     if seed is None:
         return int(np.random.default_rng().integers(2 ** 63)), 0
     mask = 2 ** 64 - 1
-    position = (op_name, seed, seed2, np.dtype(dtype).str)
+    position = (op_name, seed, seed2, np.dtype(dtype).str, stream)
     with _state.lock:
         offset = _state.positions.get(position, 0)
         _state.positions[position] = offset + blocks
@@ -108,26 +131,27 @@ def _run_shape(given: tuple, shape):
 
 def _philox_kernel(op_name: str, fill):
     """A kernel drawing `fill(key, counter, size, dtype)` from its Philox stream."""
-    def kernel(*given, shape, dtype, seed, seed2, **bounds):
+    def kernel(*given, shape, dtype, seed, seed2, stream=None, **bounds):
         shape = _run_shape(given, shape)
         size = int(np.prod(shape, dtype=np.int64))
         key, counter = _stream(op_name, seed, seed2, dtype,
-                               philox.RESERVED_PER_OUTPUT * size)
+                               philox.RESERVED_PER_OUTPUT * size, stream)
         return fill(key, counter, size, dtype, **bounds).reshape(shape)
     return kernel
 
 
-def _multinomial(logits, num_samples, seed, seed2, output_dtype):
+def _multinomial(logits, num_samples, seed, seed2, output_dtype, stream=None):
     batch = logits.shape[0]
     # TF reserves 256 blocks per two words of each sample, in rows of multiples of four.
     reserved = batch * -(-num_samples // 4) * 4 * 2 * philox.RESERVED_PER_OUTPUT
-    key, counter = _stream("Multinomial", seed, seed2, logits.dtype, reserved)
+    key, counter = _stream("Multinomial", seed, seed2, logits.dtype, reserved, stream)
     return philox.categorical(key, counter, logits, num_samples).astype(output_dtype)
 
 
-def _shuffle(value, seed, seed2):
+def _shuffle(value, seed, seed2, stream=None):
     rows = value.shape[0] if value.ndim and value.size > 1 else 0
-    key, counter = _stream("RandomShuffle", seed, seed2, value.dtype, philox.shuffle_blocks(rows))
+    key, counter = _stream("RandomShuffle", seed, seed2, value.dtype, philox.shuffle_blocks(rows),
+                           stream)
     return philox.shuffled(key, counter, value)
 
 
@@ -168,18 +192,15 @@ def _float_dtype(op_name: str, dtype) -> dtypes.DType:
 
 
 def _seeded_attrs(op_name: str, shape, dtype, seed) -> dict:
-    seed1, seed2 = get_seed(seed)
-    return {"shape": dims_values(op_name, shape), "dtype": dtype._np, "seed": seed1, "seed2": seed2}
+    return {"shape": dims_values(op_name, shape), "dtype": dtype._np, **_seed_attrs(seed)}
 
 
 def _draw(op, shape, dtype, seed) -> Tensor:
     """A float draw of `op`; a shape the graph computes when it runs is the op's input."""
     if not known_only_when_run(shape):
         return execute(op, (), _seeded_attrs(op.name, shape, dtype, seed))
-    seed1, seed2 = get_seed(seed)
     shape = shape if isinstance(shape, Tensor) else stack(list(shape))
-    return execute(op, (shape,),
-                   {"shape": None, "dtype": dtype._np, "seed": seed1, "seed2": seed2})
+    return execute(op, (shape,), {"shape": None, "dtype": dtype._np, **_seed_attrs(seed)})
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
@@ -305,8 +326,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Tensor
         TensorShape([1, 5])
     """
     x, count, out = categorical_inputs("Multinomial", logits, num_samples, dtype)
-    seed1, seed2 = get_seed(seed)
-    return execute(Multinomial, (x,), {"num_samples": count, "seed": seed1, "seed2": seed2,
+    return execute(Multinomial, (x,), {"num_samples": count, **_seed_attrs(seed),
                                        "output_dtype": out._np})
 
 
@@ -318,8 +338,7 @@ def shuffle(value, seed=None, name=None) -> Tensor:
         >>> sorted(tf.random.shuffle(tf.constant([1, 2, 3]), seed=4).numpy().tolist())
         [1, 2, 3]
     """
-    seed1, seed2 = get_seed(seed)
-    return execute(RandomShuffle, (as_input(value),), {"seed": seed1, "seed2": seed2})
+    return execute(RandomShuffle, (as_input(value),), _seed_attrs(seed))
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
@@ -380,18 +399,18 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
 
 
 
-def _gamma(alpha, *, shape, seed, seed2):
+def _gamma(alpha, *, shape, seed, seed2, stream=None):
     count = int(np.prod(shape, dtype=np.int64))
     key, counter = _stream("RandomGamma", seed, seed2, alpha.dtype,
-                           philox.RESERVED_PER_OUTPUT * count * alpha.size)
+                           philox.RESERVED_PER_OUTPUT * count * alpha.size, stream)
     return philox.gamma(key, counter, alpha, count).astype(alpha.dtype).reshape(
         shape + alpha.shape)
 
 
-def _poisson(rate, *, shape, seed, seed2, dtype):
+def _poisson(rate, *, shape, seed, seed2, dtype, stream=None):
     count = int(np.prod(shape, dtype=np.int64))
     key, counter = _stream("RandomPoissonV2", seed, seed2, rate.dtype,
-                           philox.RESERVED_PER_OUTPUT * count * rate.size)
+                           philox.RESERVED_PER_OUTPUT * count * rate.size, stream)
     return philox.poisson(key, counter, rate, count).astype(dtype).reshape(shape + rate.shape)
 
 

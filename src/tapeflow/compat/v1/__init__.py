@@ -36,6 +36,8 @@ from ...ops.control_flow_ops import control_dependencies, group, no_op
 from ...ops.math_ops import log
 from ...ops.state_ops import assign, assign_add, assign_sub
 from ...ops.array_ops import placeholder_with_default
+from ...ops.indexing_ops import where as where_v2
+from ...ops.indexing_ops import where_v1 as where
 from . import layers, losses, metrics, nn, summary, train
 from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables,
                      py_func, random_normal, random_uniform, reduce_all,
@@ -50,7 +52,7 @@ from .scopes import (AUTO_REUSE, VariableScope, constant_initializer, get_variab
                      zeros_initializer)
 
 __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "SparseTensorValue",
-           "placeholder", "gradients",
+           "placeholder", "gradients", "where", "where_v2",
            "hessians",
            "global_variables_initializer", "variables_initializer", "global_variables",
            "trainable_variables", "local_variables_initializer", "initialize_all_variables",

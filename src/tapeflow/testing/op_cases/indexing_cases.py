@@ -64,6 +64,8 @@ case("Where", lambda x: tf.where(x), normal(2, 3), differentiable=False)
 case("SelectV2", lambda x, y: tf.where([True, False, True], x, y), normal(3), normal(3))
 case("SelectV2", lambda x, y: tf.where([[True], [False]], x, y), normal(3), normal(),
      label="broadcast")
+case("Select", lambda x, y: tf.compat.v1.where([True, False], x, y), normal(2, 3),
+     normal(2, 3), label="rows")
 case("GatherV2", lambda x: tf.boolean_mask(x, [[True, False], [True, True]]), normal(2, 2, 3),
      label="boolean_mask")
 case("GatherV2", lambda x: tf.boolean_mask(x, [False, True, True], axis=1), normal(2, 3),

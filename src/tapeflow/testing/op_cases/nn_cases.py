@@ -184,3 +184,6 @@ case("AvgPool", lambda x: tf.nn.avg_pool(x, 2, 1, "SAME"), normal(1, 3, 3, 2), l
 case("AvgPool", lambda x: tf.nn.avg_pool(x, 3, 1, "SAME"), normal(2, 4, 1), label="avg_pool 1-D")
 case("Softplus", tf.math.log_sigmoid, normal(2, 3), label="log_sigmoid")
 case("Softplus", tf.math.log_sigmoid, uniform(-100.0, 100.0, 6), label="log_sigmoid |x| to 100")
+EXEMPT.update({
+    op: "tests/ops/test_rnn_ops.py (no CPU kernel, as in TF on a CPU: graphs only)"
+    for op in ("CudnnRNN", "CudnnRNNBackprop")})
