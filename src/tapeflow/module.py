@@ -33,6 +33,8 @@ class Module:
     Variables and modules stored as attributes, directly or inside lists, tuples and
     dicts, are found by `variables`, `trainable_variables` and `submodules` (the module's
     own attributes in sorted order first, then those of its submodules, each object once).
+    A variable assigned to an attribute after `tf.train.Checkpoint.restore` held a value
+    for it (restore before create) takes that value at once.
 
     Args:
         name: a valid Python identifier; defaults to the class name in snake case.
@@ -60,7 +62,8 @@ class Module:
 
     # Attributes the traversal skips (subclasses extend the set, as TF's Keras does).
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(("_self_unconditional_checkpoint_dependencies",
-                                               "_self_unconditional_dependency_names"))
+                                               "_self_unconditional_dependency_names",
+                                               "_deferred_restorations"))
 
     def __init__(self, name: str | None = None) -> None:
         if name is None:
@@ -73,6 +76,14 @@ class Module:
         # its full name ("outer/name/") is what every later entry of `name_scope` opens.
         with name_scope(self._name) as scope_name:
             self._name_scope = name_scope(scope_name)
+
+    def __setattr__(self, name: str, value) -> None:
+        # A checkpoint restored before this module made its variables leaves the values
+        # for them in `_deferred_restorations`; each new attribute may be one of them.
+        object.__setattr__(self, name, value)
+        deferred = self.__dict__.get("_deferred_restorations")
+        if deferred is not None and deferred.entries and name != "_deferred_restorations":
+            deferred.dependency_added(self)
 
     @property
     def name(self) -> str:
