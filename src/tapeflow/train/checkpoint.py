@@ -31,7 +31,7 @@ __all__ = ["Checkpoint", "CheckpointManager", "CheckpointLoadStatus", "latest_ch
 _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _SLOT = "/.OPTIMIZER_SLOT/"
 _METADATA = "_CHECKPOINTABLE_OBJECT_GRAPH"
-_DEFERRED = "_deferred_restorations"   # see DeferredRestorations
+_DEFERRED = "_deferred_restorations"   # see _DeferredRestorations
 _STATE_FILE = "checkpoint"
 
 
@@ -288,7 +288,7 @@ class _Pending:
         self.restored[id(variable)] = variable
 
 
-class DeferredRestorations:
+class _DeferredRestorations:
     """Saved values held by a trackable object for dependencies it does not have yet
     (TF's delayed restoration): kept in the object's `_deferred_restorations` attribute,
     they are assigned when the variable appears under the saved name (a tf.Module calls
@@ -314,7 +314,7 @@ def _defer(owner, relative: str, pending: _Pending, key: str) -> None:
     if holder is None:
         if not hasattr(owner, "__dict__"):
             return
-        holder = DeferredRestorations()
+        holder = _DeferredRestorations()
         object.__setattr__(owner, _DEFERRED, holder)
     holder.entries[relative] = (pending, key)
 
