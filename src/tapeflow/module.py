@@ -62,8 +62,7 @@ class Module:
 
     # Attributes the traversal skips (subclasses extend the set, as TF's Keras does).
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(("_self_unconditional_checkpoint_dependencies",
-                                               "_self_unconditional_dependency_names",
-                                               "_deferred_restorations"))
+                                               "_self_unconditional_dependency_names"))
 
     def __init__(self, name: str | None = None) -> None:
         if name is None:
@@ -119,7 +118,8 @@ class Module:
     def _tracked_attributes(self) -> list:
         """(name, value) of the attributes traversals look at, in assignment order."""
         ignored = self._TF_MODULE_IGNORED_PROPERTIES
-        return [(k, v) for k, v in vars(self).items() if k not in ignored]
+        return [(k, v) for k, v in vars(self).items()
+                if k not in ignored and k != "_deferred_restorations"]
 
     def _flatten(self, recursive: bool = True, predicate=None, with_path: bool = False):
         """Yields the leaves of this module's attributes that satisfy `predicate`.
