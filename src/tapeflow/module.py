@@ -33,6 +33,8 @@ class Module:
     Variables and modules stored as attributes, directly or inside lists, tuples and
     dicts, are found by `variables`, `trainable_variables` and `submodules` (the module's
     own attributes in sorted order first, then those of its submodules, each object once).
+    A variable assigned to an attribute after `tf.train.Checkpoint.restore` held a value
+    for it (restore before create) takes that value at once.
 
     Args:
         name: a valid Python identifier; defaults to the class name in snake case.
@@ -74,6 +76,14 @@ class Module:
         with name_scope(self._name) as scope_name:
             self._name_scope = name_scope(scope_name)
 
+    def __setattr__(self, name: str, value) -> None:
+        # A checkpoint restored before this module made its variables leaves the values
+        # for them in `_deferred_restorations`; each new attribute may be one of them.
+        object.__setattr__(self, name, value)
+        deferred = self.__dict__.get("_deferred_restorations")
+        if deferred is not None and deferred.entries and name != "_deferred_restorations":
+            deferred.dependency_added(self)
+
     @property
     def name(self) -> str:
         """The module's name."""
@@ -108,7 +118,8 @@ class Module:
     def _tracked_attributes(self) -> list:
         """(name, value) of the attributes traversals look at, in assignment order."""
         ignored = self._TF_MODULE_IGNORED_PROPERTIES
-        return [(k, v) for k, v in vars(self).items() if k not in ignored]
+        return [(k, v) for k, v in vars(self).items()
+                if k not in ignored and k != "_deferred_restorations"]
 
     def _flatten(self, recursive: bool = True, predicate=None, with_path: bool = False):
         """Yields the leaves of this module's attributes that satisfy `predicate`.

@@ -252,8 +252,14 @@ class Strategy:
 
     def _create_variable(self, next_creator, **kwargs):
         replicas = self._communicator
-        if isinstance(replicas, ReplicaThreads) and not replicas.in_replica():
-            return self._mirrored_variable(next_creator, replicas, kwargs)
+        if isinstance(replicas, ReplicaThreads):
+            if not replicas.in_replica():
+                return self._mirrored_variable(next_creator, replicas, kwargs)
+            # Made in a replica: the first replica makes one MirroredVariable (from its
+            # initial value) and every replica gets that same variable.
+            made = self._mirrored_variable(next_creator, replicas, kwargs) \
+                if replicas.rank == 0 else None
+            return replicas.broadcast_object(made)
         variable = next_creator(**kwargs)
         if self._communicator.size > 1 and not isinstance(replicas, ReplicaThreads):
             chief, = cross_replica.broadcast(self._communicator, [variable.read_value()], 0,

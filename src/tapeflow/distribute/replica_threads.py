@@ -122,5 +122,9 @@ class ReplicaThreads:
         return self._meet([np.asarray(a) for a in arrays],
                           lambda parts: [np.array(a) for a in parts[root]])
 
+    def broadcast_object(self, value, root: int = 0):
+        """The Python object replica `root` passed, on every replica (no copy)."""
+        return self._meet(value, lambda parts: parts[root])
+
     def barrier(self, timeout=None) -> None:
         self._meet(None, lambda parts: None)

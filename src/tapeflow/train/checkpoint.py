@@ -21,6 +21,8 @@ import tempfile
 import numpy as np
 
 from ..framework import errors
+from ..framework.graph import init_scope
+from ..framework.replicated_variable import ReplicatedVariable
 from ..framework.variables import Variable
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointLoadStatus", "latest_checkpoint",
@@ -29,6 +31,7 @@ __all__ = ["Checkpoint", "CheckpointManager", "CheckpointLoadStatus", "latest_ch
 _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _SLOT = "/.OPTIMIZER_SLOT/"
 _METADATA = "_CHECKPOINTABLE_OBJECT_GRAPH"
+_DEFERRED = "_deferred_restorations"   # see _DeferredRestorations
 _STATE_FILE = "checkpoint"
 
 
@@ -241,32 +244,117 @@ def _create_slots(root, values: dict) -> None:
                 optimizer.build([variables[var_path]])
 
 
-def _mismatches(values: dict, variables: dict) -> list:
-    """Why the checkpoint and the objects do not line up (empty when they do).
+def _mismatch(key: str, variable, value) -> str | None:
+    """Why the saved `value` cannot go into `variable` (None when it can)."""
+    if tuple(variable.shape.as_list()) == value.shape \
+            and value.dtype == variable.dtype.as_numpy_dtype:
+        return None
+    return (f"'{key}': the checkpoint holds shape {list(value.shape)} {value.dtype}, the "
+            f"variable {variable.name} has shape {variable.shape.as_list()} "
+            f"{variable.dtype.name}")
 
-    Names under a root object present on only one side are a partial restore, not an
-    error; so are slots of an optimizer the objects do not include.
+
+def _assign_saved(variable, value) -> None:
+    """Writes a saved value into `variable` outside any function being traced; a
+    replicated variable gets it in every component."""
+    components = variable.values if isinstance(variable, ReplicatedVariable) else (variable,)
+    with init_scope():
+        for component in components:
+            component.assign(value)
+
+
+class _Pending:
+    """The values of one restore that no variable has taken yet, and the variables that
+    took theirs (what the status reports on)."""
+
+    def __init__(self, save_path: str, values: dict) -> None:
+        self.save_path = save_path
+        self.values = dict(values)
+        self.restored: dict = {}            # id(variable) -> variable
+
+    def restore(self, key: str, variable) -> None:
+        """Assigns the value saved under `key` to `variable`.
+
+        Raises:
+            ValueError: its shape or dtype differs from the variable's.
+        """
+        value = self.values[key]
+        problem = _mismatch(key, variable, value)
+        if problem is not None:
+            raise ValueError(f"Received an incompatible value from the checkpoint "
+                             f"{self.save_path} when restoring {problem}.")
+        _assign_saved(variable, value)
+        del self.values[key]
+        self.restored[id(variable)] = variable
+
+
+class _DeferredRestorations:
+    """Saved values held by a trackable object for dependencies it does not have yet
+    (TF's delayed restoration): kept in the object's `_deferred_restorations` attribute,
+    they are assigned when the variable appears under the saved name (a tf.Module calls
+    `dependency_added` on each attribute assignment), and handed down to a new child
+    object for the names under it.
     """
-    problems = []
-    saved_roots = {_first(k) for k in values}
-    live_roots = {_first(k) for k in variables}
-    for key in sorted(values):
-        if key in variables:
-            variable, value = variables[key], values[key]
-            if tuple(variable.shape.as_list()) != value.shape \
-                    or value.dtype != variable.dtype.as_numpy_dtype:
-                problems.append(f"'{key}': the checkpoint holds shape {list(value.shape)} "
-                                f"{value.dtype}, the variable {variable.name} has shape "
-                                f"{variable.shape.as_list()} {variable.dtype.name}")
-        elif _SLOT not in key and _first(key) in live_roots:
-            problems.append(f"'{key}' is in the checkpoint but no object has that variable")
-    for key in sorted(variables):
-        if key not in values and _SLOT not in key and _first(key) in saved_roots:
-            problems.append(f"'{key}' ({variables[key].name}) is not in the checkpoint")
-    if not problems and values and not set(values) & set(variables) - {"save_counter"}:
-        problems.append(f"nothing matches: the checkpoint's objects are {sorted(saved_roots)}, "
-                        f"the objects given are {sorted(live_roots)}")
-    return problems
+
+    def __init__(self) -> None:
+        self.entries: dict = {}             # name relative to the holder -> (_Pending, key)
+
+    def dependency_added(self, owner) -> None:
+        """Matches the held names against `owner`'s dependencies now.
+
+        Raises:
+            ValueError: a matching variable whose shape or dtype differs from the value's.
+        """
+        _apply_deferred(owner)
+
+
+def _defer(owner, relative: str, pending: _Pending, key: str) -> None:
+    """Holds `key` of `pending` on `owner`, under the name `relative` to it."""
+    holder = vars(owner).get(_DEFERRED) if hasattr(owner, "__dict__") else None
+    if holder is None:
+        if not hasattr(owner, "__dict__"):
+            return
+        holder = _DeferredRestorations()
+        object.__setattr__(owner, _DEFERRED, holder)
+    holder.entries[relative] = (pending, key)
+
+
+def _apply_deferred(owner) -> None:
+    """Restores the held values whose variables `owner` has now, and hands the names
+    under a child object down to it (recursively)."""
+    holder = vars(owner).get(_DEFERRED) if hasattr(owner, "__dict__") else None
+    if holder is None or not holder.entries:
+        return
+    handed = []
+    for name, child in owner._checkpoint_dependencies():
+        for relative in list(holder.entries):
+            pending, key = holder.entries[relative]
+            if key not in pending.values:             # taken by another path meanwhile
+                del holder.entries[relative]
+            elif relative == name and isinstance(child, Variable):
+                pending.restore(key, child)
+                del holder.entries[relative]
+            elif relative.startswith(name + "/") and not isinstance(child, Variable):
+                del holder.entries[relative]
+                _defer(child, relative[len(name) + 1:], pending, key)
+                handed.append(child)
+    for child in {id(c): c for c in handed}.values():
+        _apply_deferred(child)
+
+
+def _holder_of(root, objects: dict, key: str) -> tuple:
+    """(object, name relative to it) of the deepest existing object on `key`'s path."""
+    best = ""
+    for path in objects:
+        if key.startswith(path + "/") and len(path) > len(best):
+            best = path
+    if best:
+        return objects[best], key[len(best) + 1:]
+    inner = getattr(root, "_root", None)       # a Checkpoint's root: its names are top level
+    if inner is not None and _first(key) not in getattr(root, "_kwargs", {}) \
+            and hasattr(inner, "_checkpoint_dependencies"):
+        return inner, key
+    return root, key
 
 
 def _restore(root, save_path: str) -> "CheckpointLoadStatus":
@@ -276,8 +364,9 @@ def _restore(root, save_path: str) -> "CheckpointLoadStatus":
     try:
         _build_recorded(root, metadata)
         _create_slots(root, values)
-        variables, _ = _walk(root)
-        problems = _mismatches(values, variables)
+        variables, objects = _walk(root)
+        problems = [problem for key in sorted(values) if key in variables
+                    and (problem := _mismatch(key, variables[key], values[key]))]
         if problems:
             listed = "\n  ".join(problems[:20])
             more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
@@ -286,37 +375,63 @@ def _restore(root, save_path: str) -> "CheckpointLoadStatus":
     except BaseException:
         snapshot.rollback()
         raise
-    matched = [key for key in values if key in variables]
-    for key in matched:
-        variables[key].assign(values[key])
-    return CheckpointLoadStatus(save_path, set(values) - set(matched),
-                                set(variables) - set(matched))
+    pending = _Pending(save_path, values)
+    for key in values:
+        if key in variables:
+            pending.restore(key, variables[key])
+    for key in list(pending.values):
+        if _SLOT not in key:    # a slot waits for its optimizer to make it, unmatched
+            owner, relative = _holder_of(root, objects, key)
+            _defer(owner, relative, pending, key)
+    return CheckpointLoadStatus(save_path, pending, root)
 
 
 class CheckpointLoadStatus:
-    """What `restore` returns: which saved values and which variables went unmatched."""
+    """What `restore` returns: which saved values are still waiting for their variables
+    (values of objects made later are assigned when they appear) and which variables of
+    the objects given have not received one."""
 
-    def __init__(self, save_path, unused: set, unrestored: set) -> None:
+    def __init__(self, save_path, pending: "_Pending | None", root) -> None:
         self.save_path = save_path
-        self.unused = unused
-        self.unrestored = unrestored
+        self._pending = pending
+        self._root = root
+
+    @property
+    def unused(self) -> set:
+        """The saved names no variable has taken yet."""
+        return set(self._pending.values) if self._pending is not None else set()
+
+    @property
+    def unrestored(self) -> set:
+        """The paths of the variables reachable now that no saved value reached."""
+        if self._pending is None:
+            return set()
+        variables, _ = _walk(self._root)
+        return {path for path, variable in variables.items()
+                if id(variable) not in self._pending.restored}
 
     def assert_consumed(self) -> "CheckpointLoadStatus":
         """Raises AssertionError unless every saved value and every variable matched."""
-        if self.unused or self.unrestored:
+        unused, unrestored = self.unused, self.unrestored
+        if unused or unrestored:
             raise AssertionError(f"Unresolved objects in checkpoint {self.save_path}: unused "
-                                 f"values {sorted(self.unused)}, unrestored variables "
-                                 f"{sorted(self.unrestored)}")
+                                 f"values {sorted(unused)}, unrestored variables "
+                                 f"{sorted(unrestored)}")
         return self
 
     def assert_existing_objects_matched(self) -> "CheckpointLoadStatus":
-        """Raises AssertionError unless every variable was restored."""
-        if self.unrestored:
+        """Raises AssertionError unless every variable reachable now was restored."""
+        unrestored = self.unrestored
+        if unrestored:
             raise AssertionError(f"Variables not restored from {self.save_path}: "
-                                 f"{sorted(self.unrestored)}")
+                                 f"{sorted(unrestored)}")
         return self
 
     def assert_nontrivial_match(self) -> "CheckpointLoadStatus":
+        """Raises AssertionError unless some saved value was restored."""
+        if self._pending is not None and not self._pending.restored:
+            raise AssertionError(f"Nothing of the checkpoint {self.save_path} matched the "
+                                 f"objects being restored.")
         return self
 
     def expect_partial(self) -> "CheckpointLoadStatus":
@@ -328,7 +443,7 @@ class InitializationOnlyStatus(CheckpointLoadStatus):
     """What `restore(None)` returns: nothing was restored."""
 
     def __init__(self) -> None:
-        super().__init__(None, set(), set())
+        super().__init__(None, None, None)
 
 
 class Checkpoint:
@@ -371,6 +486,14 @@ class Checkpoint:
         for name, value in kwargs.items():
             setattr(self, name, value)
 
+    def __setattr__(self, name: str, value) -> None:
+        # A trackable public attribute is a dependency like a keyword argument, and
+        # takes the values a restore held for its name.
+        object.__setattr__(self, name, value)
+        if not name.startswith("_") and _is_trackable(value) and "_kwargs" in vars(self):
+            self._kwargs[name] = value
+            _apply_deferred(self)
+
     @property
     def save_counter(self) -> Variable:
         """How many times `save` has run (an int64 Variable, saved with the checkpoint)."""
@@ -406,12 +529,16 @@ class Checkpoint:
 
         Unbuilt layers are first built for the input shapes the checkpoint recorded, and
         missing optimizer slots created. Everything is checked before anything is assigned.
+        Values for variables that do not exist yet are held and assigned when the variable
+        is assigned to an attribute under the saved name (restore before create); the
+        status tells what is still unmatched.
 
         Returns:
             A status with `assert_consumed()` and `expect_partial()`.
 
         Raises:
-            ValueError: a name or shape that does not match; nothing is changed.
+            ValueError: a saved shape or dtype that does not match its variable's;
+                nothing is changed.
             NotFoundError: no checkpoint at `save_path`.
             DataLossError: an unreadable checkpoint file.
         """
