@@ -45,8 +45,9 @@ def run_pytest(root: Path, report: Path, stand_in: bool, pytest_args: list,
         else [sys.executable, "-m", "pytest"]
     command = [*front, "-q", "-p", "no:cacheprovider", f"--rootdir={root}",
                f"--junitxml={report}", "-o", "junit_family=xunit2", *pytest_args, str(root)]
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     with tempfile.TemporaryDirectory() as cwd:
+        # absl's test files go to a folder of this run's own (runs at once would share one)
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TEST_TMPDIR=cwd)
         try:
             return subprocess.call(command, cwd=cwd, env=env, timeout=timeout,
                                    stdout=subprocess.DEVNULL)
