@@ -51,7 +51,24 @@ def _transpose(x, perm):
 
 
 def _reshape(x, shape):
-    return x.reshape(shape if type(shape) is tuple else tuple(shape))
+    shape = shape if type(shape) is tuple else tuple(shape.tolist())
+    if shape and min(shape) < 0:
+        _check_wildcards(shape)
+    return x.reshape(shape)
+
+
+def _check_wildcards(shape: tuple) -> None:
+    """A reshape's target may hold one -1 (the size that fits) and no other negative size."""
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    for i, d in enumerate(shape):
+        if d < -1:
+            raise errors.InvalidArgumentError(
+                None, "Reshape", f"Size {i} must be non-negative, not {d} (Reshape to "
+                f"{list(shape)})")
+    if len(unknown) > 1:
+        raise errors.InvalidArgumentError(
+            None, "Reshape", f"Only one input size may be -1, not both {unknown[0]} and "
+            f"{unknown[1]} (Reshape to {list(shape)})")
 
 
 def _broadcast_to(x, shape):

@@ -122,7 +122,8 @@ def known_only_when_run(dims) -> bool:
     if isinstance(dims, TensorShape):
         return False
     parts = dims if isinstance(dims, (list, tuple)) else [dims]
-    return any(isinstance(getattr(d, "_value", None), SymbolicValue) for d in parts)
+    return any(isinstance(getattr(d, "_value", None), SymbolicValue) and full_value(d) is None
+               for d in parts)
 
 
 def known_dims(x):
@@ -193,6 +194,9 @@ def int_values(op_name: str, value, what: str) -> list:
         array = np.asarray(value)
     except ValueError:
         array = np.asarray(None)
+    if array.dtype.kind in "USO" and type(value) in (list, tuple) and \
+            len({isinstance(v, str) for v in value}) > 1:
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if array.dtype.kind == "O" or array.size and array.dtype.kind not in "iu":
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: {what} must be integers, got {value!r} of dtype "
@@ -315,7 +319,7 @@ def same_dtype_inputs(op_name: str, values) -> list:
                     f"{dtype.name} and {v.dtype.name}; cast them first.")
             out.append(v)
         else:
-            out.append(constant(v, dtype=dtype))
+            out.append(convert_to_tensor(v, dtype=dtype))  # (a list holding tensors is packed)
             dtype = out[-1].dtype
     return out
 
