@@ -362,8 +362,21 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
     return constant(value, dtype)
 
 
+_PLAIN = frozenset((int, float, bool, complex, str, bytes))
+
+
 def _holds_tensor(value) -> bool:
-    return any(is_tensor(v) or type(v) in (list, tuple) and _holds_tensor(v) for v in value)
+    """Whether a (nested) list or tuple holds a tensor (then TF packs it)."""
+    for v in value:
+        kind = type(v)
+        if kind in _PLAIN:
+            continue
+        if kind is list or kind is tuple:
+            if _holds_tensor(v):
+                return True
+        elif is_tensor(v):
+            return True
+    return False
 
 
 def _first_tensor(value):
