@@ -325,7 +325,7 @@ class Graph:
         given `name=`, the node takes that name (see `_name_from_caller`).
         """
         inputs = tuple([self._graph_input(x) for x in inputs])
-        specs, values = infer_outputs(op_def, inputs, attrs)
+        specs, values, known = infer_outputs(op_def, inputs, attrs)
         frame, name = _name_from_caller(caller)
         if name is None:
             op = self._add_operation(op_def, inputs, attrs, specs)
@@ -337,6 +337,9 @@ class Graph:
         if values is not None:
             for out, value in zip(outputs, values):
                 out._set_constant(value)
+        elif known is not None:
+            for out, value in zip(outputs, known):
+                out._known = value
         recorders = state.recorders
         if recorders:
             for recorder in tuple(recorders):

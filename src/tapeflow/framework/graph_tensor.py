@@ -84,7 +84,8 @@ class SymbolicTensor(Tensor):
 
     Its dtype is known and its shape partly (unknown dimensions are None); its value exists
     only when the graph runs (`Session.run`, or a call of a `tf.function`), except for
-    constants, whose value code building the graph may read.
+    constants, whose value code building the graph may read. What shape inference knows
+    of its value is `_known` (see `shape_inference.known_value`).
 
     Example:
         >>> import tapeflow as tf
@@ -95,7 +96,7 @@ class SymbolicTensor(Tensor):
         <tf.Tensor 'Square:0' shape=(None, 3) dtype=float32>
     """
 
-    __slots__ = ("_op", "_index", "_shape", "_const")
+    __slots__ = ("_op", "_index", "_shape", "_const", "_known")
 
     def __init__(self, op: "Operation", index: int, dtype: np.dtype, dims, const=None) -> None:
         Tensor.__init__(self, SymbolicValue(np.dtype(dtype), None if dims is None else tuple(
@@ -103,11 +104,11 @@ class SymbolicTensor(Tensor):
         self._op = op
         self._index = index
         self._shape = TensorShape(self._value.dims)
-        self._const = const
+        self._const = self._known = const
 
     def _set_constant(self, value) -> None:
         """Marks the tensor as constant: its value is known while the graph is built."""
-        self._const = value
+        self._const = self._known = value
         self._value = value
 
     @property

@@ -166,11 +166,16 @@ class OpDef:
             (user code such as a custom_gradient's grad_fn).
         grad_takes_indexed_slices: the rule passes an IndexedSlices upstream gradient on
             sparse (Identity, Neg, ...); every other rule is handed it dense.
+        shape_fn: `shape_fn(inputs, attrs)` giving the output specs in a graph, where
+            probing the kernel cannot (see shape_inference); None otherwise.
+        value_fn: `value_fn(inputs, attrs)` giving what a graph knows of the (integer)
+            output's value from what it knows of its inputs' (see
+            shape_inference.known_value); None otherwise.
     """
 
     __slots__ = ("name", "kernel", "num_outputs", "family", "batching", "view", "grad", "jvp",
                  "batched_grad", "grad_takes_tensors", "grad_takes_indexed_slices", "shape_fn",
-                 "__weakref__")
+                 "value_fn", "__weakref__")
 
     def __init__(self, name: str, kernel: Callable, num_outputs: Optional[int] = 1,
                  grad_takes_tensors: bool = False, family: Family = OTHER, batching=None,
@@ -187,6 +192,7 @@ class OpDef:
         self.grad_takes_tensors = grad_takes_tensors
         self.grad_takes_indexed_slices = False
         self.shape_fn = None
+        self.value_fn = None
 
     def __call__(self, *inputs, **attrs):
         for x in inputs:

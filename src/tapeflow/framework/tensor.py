@@ -347,12 +347,70 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
                 raise RuntimeError(f"Conversion function {conversion_func!r} for type "
                                    f"{base_type} returned non-Tensor: {tensor!r}")
             return convert_to_tensor(tensor, dtype)
+    if type(value) in (list, tuple) and _holds_tensor(value):
+        if dtype is None and dtype_hint is not None:
+            try:
+                return _autopacked(value, dtypes.as_dtype(dtype_hint))
+            except TypeError:
+                pass
+        return _autopacked(value, dtype)
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return constant(value, dtypes.as_dtype(dtype_hint))
         except TypeError:
             pass
     return constant(value, dtype)
+
+
+_PLAIN = frozenset((int, float, bool, complex, str, bytes))
+
+
+def _holds_tensor(value) -> bool:
+    """Whether a (nested) list or tuple holds a tensor (then TF packs it)."""
+    for v in value:
+        kind = type(v)
+        if kind in _PLAIN:
+            continue
+        if kind is list or kind is tuple:
+            if _holds_tensor(v):
+                return True
+        elif is_tensor(v):
+            return True
+    return False
+
+
+def _first_tensor(value):
+    for v in value:
+        found = v if is_tensor(v) else _first_tensor(v) if type(v) in (list, tuple) else None
+        if found is not None:
+            return found
+    return None
+
+
+def _autopacked(value, dtype) -> Tensor:
+    """A list or tuple holding tensors as TF converts it: its elements stacked (a Pack op,
+    so gradients and graphs see them), tensors of another dtype than `dtype` cast to it;
+    `dtype` defaults to the first tensor's.
+
+    Raises:
+        TypeError: a Python element that `dtype` cannot represent.
+    """
+    from .execute import execute  # (execute imports this module)
+    from .registry import get_op
+
+    if dtype is None:
+        dtype = convert_to_tensor(_first_tensor(value)).dtype
+    parts = []
+    for v in value:
+        if type(v) in (list, tuple) and _holds_tensor(v):
+            parts.append(_autopacked(v, dtype))
+        elif is_tensor(v):
+            v = convert_to_tensor(v)
+            parts.append(v if v.dtype is dtype else
+                         execute(get_op("Cast"), (v,), {"dtype": dtype._np}))
+        else:
+            parts.append(constant(v, dtype))
+    return execute(get_op("Pack"), tuple(parts), {"axis": 0})
 
 
 def is_tensor(x) -> bool:

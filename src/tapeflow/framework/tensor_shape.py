@@ -83,6 +83,105 @@ class TensorShape:
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
 
+    def with_rank(self, rank: int) -> "TensorShape":
+        """This shape merged with an unknown shape of rank `rank`.
+
+        Raises:
+            ValueError: the shape's rank is known and is not `rank`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.TensorShape(None).with_rank(2)
+            TensorShape([None, None])
+        """
+        try:
+            return self.merge_with(TensorShape([None] * rank))
+        except ValueError:
+            raise ValueError(f"Shape {self} must have rank {rank}") from None
+
+    def with_rank_at_least(self, rank: int) -> "TensorShape":
+        """This shape, checked to have at least `rank` dimensions (an unknown rank passes).
+
+        Raises:
+            ValueError: the shape's rank is known and less than `rank`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.TensorShape([1, None]).with_rank_at_least(1)
+            TensorShape([1, None])
+        """
+        if self.rank is not None and self.rank < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank: int) -> "TensorShape":
+        """This shape, checked to have at most `rank` dimensions (an unknown rank passes).
+
+        Raises:
+            ValueError: the shape's rank is known and greater than `rank`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.TensorShape([1, None]).with_rank_at_most(2)
+            TensorShape([1, None])
+        """
+        if self.rank is not None and self.rank > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank: int) -> None:
+        """Raises ValueError unless the rank is unknown or `rank`."""
+        if self.rank not in (None, rank):
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other) -> None:
+        """Raises ValueError when both ranks are known and differ."""
+        other = as_shape(other)
+        if self.rank is not None and other.rank is not None and self.rank != other.rank:
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_is_fully_defined(self) -> None:
+        """Raises ValueError unless every dimension is known."""
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def most_specific_compatible_shape(self, other) -> "TensorShape":
+        """The most specific shape both this shape and `other` are compatible with: the
+        dimensions they agree on, None elsewhere; an unknown rank when the ranks differ.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.TensorShape([1, 3]).most_specific_compatible_shape([1, 2])
+            TensorShape([1, None])
+        """
+        other = as_shape(other)
+        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
+            return TensorShape(None)
+        return TensorShape(a if a == b else None for a, b in zip(self._dims, other._dims))
+
+    def most_specific_common_supertype(self, others) -> "TensorShape":
+        """The most specific shape every shape of `others` and this one are subtypes of."""
+        out = self
+        for other in others:
+            out = out.most_specific_compatible_shape(other)
+        return out
+
+    def is_subtype_of(self, other) -> bool:
+        """Whether every shape this one describes is also described by `other` (None
+        dimensions, or an unknown rank, of `other` take any size).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> tf.TensorShape([1, 2]).is_subtype_of(tf.TensorShape([1, None]))
+            True
+        """
+        other = as_shape(other)
+        if other._dims is None:
+            return True
+        if self._dims is None or len(self._dims) != len(other._dims):
+            return False
+        return all(b is None or a == b for a, b in zip(self._dims, other._dims))
+
     def __len__(self) -> int:
         if self._dims is None:
             raise ValueError("Cannot take the length of a shape with unknown rank.")

@@ -15,8 +15,9 @@ from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
                                   define_op)
-from ..framework.shape_inference import constant_shape, shape_text
-from ..framework.tensor import Tensor
+from ..framework.shape_inference import (constant_shape, full_value, moved_elements,
+                                         passed_through, shape_text)
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
 from .op_util import (NO_ATTRS, add_reduce, as_input, binary_inputs, int_value, int_values,
@@ -50,7 +51,24 @@ def _transpose(x, perm):
 
 
 def _reshape(x, shape):
-    return x.reshape(shape if type(shape) is tuple else tuple(shape))
+    shape = shape if type(shape) is tuple else tuple(shape.tolist())
+    if shape and min(shape) < 0:
+        _check_wildcards(shape)
+    return x.reshape(shape)
+
+
+def _check_wildcards(shape: tuple) -> None:
+    """A reshape's target may hold one -1 (the size that fits) and no other negative size."""
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    for i, d in enumerate(shape):
+        if d < -1:
+            raise errors.InvalidArgumentError(
+                None, "Reshape", f"Size {i} must be non-negative, not {d} (Reshape to "
+                f"{list(shape)})")
+    if len(unknown) > 1:
+        raise errors.InvalidArgumentError(
+            None, "Reshape", f"Only one input size may be -1, not both {unknown[0]} and "
+            f"{unknown[1]} (Reshape to {list(shape)})")
 
 
 def _broadcast_to(x, shape):
@@ -148,6 +166,7 @@ def _ensure_shape(x, shape):
 
 
 Identity = define_op("Identity", _identity, family=IDENTITY)
+Identity.value_fn = passed_through
 # TF registers no gradient for GuaranteeConst: differentiating through it is a LookupError.
 GuaranteeConst = define_op("GuaranteeConst", _identity, family=IDENTITY)
 # An identity whose gradient is a LookupError (TF's prevent_gradient): what a rule wraps a
@@ -168,14 +187,23 @@ PlaceholderWithDefault.shape_fn = lambda inputs, attrs: [(inputs[0]._value.dtype
 Reshape = define_op("Reshape", _reshape, family=LINEAR, view=True)
 
 
-def _reshape_check(inputs, attrs) -> None:
-    """TF's build-time check of a reshape's element count against a constant shape (the
-    shape is probed)."""
+def _reshape_check(inputs, attrs):
+    """TF's build-time check of a reshape's element count against a known shape (the
+    shape is probed then); for a shape known in part (a concat or stack of `tf.shape`
+    pieces and sizes), its known dimensions, a -1 found when the rest is known."""
     x, shape = inputs
-    dims, target = x._dims, getattr(shape, "_const", None)
+    dims, target = x._dims, full_value(shape)
     if target is None:  # a shape computed in the graph: what is known of it
         partial = constant_shape(shape)
-        return None if partial is None or -1 in partial else [(x._value.dtype, partial)]
+        if partial is None:
+            return None
+        if -1 in partial:
+            rest = [d for d in partial if d != -1]
+            size = None if dims is None or None in dims else math.prod(dims)
+            fill = size // math.prod(rest) if size is not None and None not in rest and \
+                partial.count(-1) == 1 and math.prod(rest) else None
+            partial = tuple(fill if d == -1 else d for d in partial)
+        return [(x._value.dtype, partial)]
     if dims is None or -1 in np.ravel(target):
         return None
     target = [int(d) for d in np.ravel(target)]
@@ -198,7 +226,7 @@ def _broadcast_to_dims(inputs, attrs):
     """The static shape of a broadcast_to to a shape computed in the graph (probed when
     the shape is a constant)."""
     x, shape = inputs
-    partial = None if getattr(shape, "_const", None) is not None else constant_shape(shape)
+    partial = None if full_value(shape) is not None else constant_shape(shape)
     return None if partial is None else [(x._value.dtype, partial)]
 
 
@@ -258,6 +286,7 @@ def _concat_check(inputs, attrs) -> None:
 
 
 ConcatV2.shape_fn = _concat_check
+ConcatV2.value_fn = moved_elements(_concat)
 SplitV = define_op("SplitV", _split, num_outputs=None, family=LINEAR, batching=STACKED)
 
 
@@ -279,6 +308,7 @@ SplitV.shape_fn = _split_outputs
 ExpandDims = define_op("ExpandDims", np.expand_dims, family=LINEAR, batching=STACKED)
 Squeeze = define_op("Squeeze", np.squeeze, family=LINEAR, batching=STACKED)
 Pack = define_op("Pack", _pack, family=LINEAR, batching=STACKED)
+Pack.value_fn = moved_elements(_pack)
 Unpack = define_op("Unpack", _unpack, num_outputs=None, family=LINEAR, batching=STACKED)
 Unpack.shape_fn = _unpack_outputs
 Tile = define_op("Tile", np.tile, family=LINEAR, batching=Stacking(leading={"reps": 1}))
@@ -301,6 +331,11 @@ Roll = define_op("Roll", np.roll, family=LINEAR, batching=STACKED)
 Shape = define_op("Shape", _shape, family=SHAPE_ONLY)
 Size = define_op("Size", _size, family=SHAPE_ONLY)
 Rank = define_op("Rank", _rank, family=SHAPE_ONLY)
+# A shape is known in part where its input's static shape is; a rank where it is known.
+Shape.value_fn = lambda inputs, attrs: None if inputs[0]._dims is None else \
+    tuple(inputs[0]._dims)
+Rank.value_fn = lambda inputs, attrs: None if inputs[0]._dims is None else \
+    np.array(len(inputs[0]._dims), np.int32)
 
 
 # -- argument helpers ------------------------------------------------------------------------
@@ -313,7 +348,9 @@ def _shape_input(op_name: str, shape) -> Tensor:
     if isinstance(shape, Tensor):
         return shape
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
-        return stack([d if isinstance(d, Tensor) else int(d) for d in shape])  # [n, -1]
+        # [n, -1]: packed as TF converts it, cast to int32 unless the first tensor is integer.
+        first = next(d for d in shape if isinstance(d, Tensor))
+        return convert_to_tensor(list(shape), None if first.dtype.is_integer else dtypes.int32)
     dims = getattr(shape, "as_list", lambda: shape)()
     values = int_values(op_name, dims, "shape")
     if np.ndim(dims) > 1:

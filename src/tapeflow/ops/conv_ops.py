@@ -15,6 +15,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, MULTILINEAR, define_op
+from ..framework.shape_inference import constant_shape, full_value
 from ..framework.tensor import Tensor
 from . import conv_kernels as kernels
 from .array_ops import Reshape, Transpose
@@ -318,10 +319,33 @@ def _padding_with_height(padding, first: bool):
     return padding
 
 
-def _output_shape(output_shape, x) -> list:
+def _known_size(d):
+    """A size given as a number or a scalar tensor: what is known of it (None if nothing)."""
+    if not hasattr(d, "_id"):
+        return d
+    known = full_value(d)
+    return None if known is None else int(known)
+
+
+def _output_shape(op_name: str, output_shape, x) -> list:
     """A transposed convolution's output_shape as ints; a batch size of None or -1 (beyond
-    TF) stands for the input's, which may be unknown while a graph is built."""
-    shape = list(np.ravel(np.asarray(getattr(output_shape, "_value", output_shape), object)))
+    TF) stands for the input's, which may be unknown while a graph is built, as may be the
+    batch entry of a shape computed in the graph (`tf.shape(x)[0]`).
+
+    Raises:
+        InvalidArgumentError: other entries of a graph-computed shape are not known while
+            the graph is built.
+    """
+    if hasattr(output_shape, "_id"):
+        shape = constant_shape(output_shape)
+        if shape is None or None in shape[1:]:
+            raise fail(op_name, f"output_shape must be known while the graph is built apart "
+                       f"from its batch size; {output_shape!r} is known as "
+                       f"{None if shape is None else list(shape)}.")
+        shape = list(shape)
+    else:
+        shape = list(output_shape.as_list() if hasattr(output_shape, "as_list") else
+                     [_known_size(d) for d in np.ravel(np.asarray(output_shape, object))])
     if shape and shape[0] in (None, -1):
         shape[0] = x.shape[0] if x.shape[0] is not None else -1
     return [int(d) for d in shape]
@@ -334,7 +358,7 @@ def _conv_transpose(nd: int, input, filters, output_shape, strides, padding,  # 
     check_rank(op.name, "input", x, nd + 2)
     check_rank(op.name, "filter", w, nd + 2)
     first = channel_first(op.name, data_format, nd)
-    shape = _output_shape(output_shape, x)
+    shape = _output_shape(op.name, output_shape, x)
     if len(shape) != nd + 2:
         raise fail(op.name, f"output_shape must have {nd + 2} elements, got {shape}.")
     out_last = (shape[0], *shape[2:], shape[1]) if first else tuple(shape)
@@ -423,7 +447,7 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     """
     x, w, first = _inputs_1d("Conv2DBackpropInput", "conv1d_transpose", input, filters,
                              data_format)
-    shape = _output_shape(output_shape, x)
+    shape = _output_shape("Conv2DBackpropInput", output_shape, x)
     if len(shape) != 3:
         raise fail("Conv2DBackpropInput", f"output_shape must have 3 elements, got {shape}.")
     y = conv2d_transpose(

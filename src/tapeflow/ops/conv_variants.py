@@ -305,7 +305,10 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME",  # noq
         >>> tf.nn.conv_transpose(tf.ones([1, 3, 2]), tf.ones([3, 4, 2]), [1, 6, 4], 2).shape
         TensorShape([1, 6, 4])
     """
-    rank = len(np.ravel(np.asarray(getattr(output_shape, "_value", output_shape), object)))
+    if hasattr(output_shape, "_id"):  # a tensor: its static length (it may be computed)
+        rank = output_shape.shape[0] if output_shape.shape.rank == 1 else None
+    else:
+        rank = len(np.ravel(np.asarray(output_shape, object)))
     transposes = {3: conv1d_transpose, 4: conv2d_transpose, 5: conv3d_transpose}
     if rank not in transposes:
         raise ValueError(f"output_shape must be of length 3, 4 or 5 but was {rank}.")

@@ -184,6 +184,8 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
         array([[1, 0, 0],
                [0, 1, 0]], dtype=int32)
     """
+    if known_only_when_run([num_rows, num_columns, batch_shape]):
+        return _eye_computed(num_rows, num_columns, batch_shape, dtypes.as_dtype(dtype))
     rows = int_value("Eye", num_rows, "num_rows")
     cols = rows if num_columns is None else int_value("Eye", num_columns, "num_columns")
     dims_values("Eye", [rows, cols])  # InvalidArgumentError for a negative size
@@ -193,6 +195,20 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
         return _constant(np.array(np.broadcast_to(matrix, batch + matrix.shape)), name)
     except (MemoryError, ValueError) as e:  # NumPy's ValueError: "array is too big"
         raise errors.out_of_memory("Eye", e) from None
+
+
+def _eye_computed(num_rows, num_columns, batch_shape, dtype) -> Tensor:
+    """An identity matrix of sizes a graph computes: row index == column index."""
+    from .array_ops import concat, expand_dims, shape
+    from .comparison_ops import equal
+    from .math_ops import cast
+
+    rows = range(num_rows)
+    cols = rows if num_columns is None else range(num_columns)
+    matrix = cast(equal(expand_dims(rows, 1), expand_dims(cols, 0)), dtype)
+    if batch_shape is None:
+        return matrix
+    return broadcast_to(matrix, concat([batch_shape, shape(matrix)], 0))
 
 
 _RANGE_ORDER = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)

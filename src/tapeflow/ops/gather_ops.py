@@ -10,6 +10,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, Stacking, define_op
+from ..framework.shape_inference import unless_known
 from ..framework.tensor import Tensor
 from .op_util import as_input, index_input, int_value, known_dims, normalize_axis
 
@@ -65,6 +66,19 @@ def _unless_batch_dims(attrs: dict):
 GatherV2 = define_op("GatherV2", _gather, family=LINEAR,
                      batching=Stacking(transform=_unless_batch_dims))
 UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum, family=LINEAR)
+
+
+def _gather_dims(inputs, attrs):
+    """A gather's static shape: params' dimensions before the axis, the indices' after the
+    batch dimensions, params' after the axis (whatever values the indices hold)."""
+    params, indices = inputs
+    p, i, axis, batch = params._dims, indices._dims, attrs["axis"], attrs["batch_dims"]
+    if p is None or i is None:
+        return None
+    return [(params._value.dtype, p[:axis] + i[batch:] + p[axis + 1:])]
+
+
+GatherV2.shape_fn = unless_known(_gather_dims)
 
 
 # -- public functions ------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.graph_tensor import SymbolicValue
-from ..framework.shape_inference import constant_shape
+from ..framework.shape_inference import constant_shape, moved_elements
 from ..framework.registry import BATCH, LINEAR, TRANSPARENT, Stacking, define_op
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
@@ -167,6 +167,7 @@ Slice = define_op("Slice", _slice, family=LINEAR,
                   batching=Stacking(leading={"begin": 0, "size": BATCH}))
 StridedSlice = define_op("StridedSlice", _strided_slice, family=LINEAR,
                          batching=Stacking(leading={"index": slice(None)}))
+StridedSlice.value_fn = moved_elements(_strided_slice)
 StridedSliceGrad = define_op("StridedSliceGrad", _strided_slice_grad, family=LINEAR,
                              batching=Stacking(leading={"index": slice(None), "shape": BATCH}))
 # Slices whose bounds are scalar integer tensors known only when the graph runs (`xs[t]` in

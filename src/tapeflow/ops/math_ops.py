@@ -17,7 +17,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.shape_inference import shape_text
+from ..framework.shape_inference import passed_through, shape_text
 from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
                                   define_op)
 from ..framework.tensor import Tensor, convert_to_tensor
@@ -265,6 +265,7 @@ MatMul.shape_fn = _matmul_check
 Sum = define_op("Sum", add_reduce, family=LINEAR, batching=STACKED)
 Mean = define_op("Mean", _mean, family=LINEAR, batching=STACKED)
 Cast = define_op("Cast", _cast, family=LINEAR, batching=TRANSPARENT)
+Cast.value_fn = passed_through  # (only integer outputs: a cast between integer types)
 
 
 # -- public functions ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import numpy as np
 from ..framework import errors
 from ..framework import dtypes
 from ..framework.graph_tensor import SymbolicValue
+from ..framework.shape_inference import full_value
 from ..framework.tensor import (CONVERSION_FUNCTIONS, Tensor, array_from_python, constant,
                                 convert_to_tensor)
 from ..framework.tensor_shape import TensorShape
@@ -121,7 +122,8 @@ def known_only_when_run(dims) -> bool:
     if isinstance(dims, TensorShape):
         return False
     parts = dims if isinstance(dims, (list, tuple)) else [dims]
-    return any(isinstance(getattr(d, "_value", None), SymbolicValue) for d in parts)
+    return any(isinstance(getattr(d, "_value", None), SymbolicValue) and full_value(d) is None
+               for d in parts)
 
 
 def known_dims(x):
@@ -181,22 +183,66 @@ def _checked_axis(op_name: str, a: int, ndim: int) -> int:
 def int_values(op_name: str, value, what: str) -> list:
     """`value` (an int, a list, an array or an integer tensor) as a flat list of ints.
 
+    A graph tensor gives the value the graph knows it to hold while it is built (a
+    constant, or computed from static shapes: `tf.shape(x)[1]`). A list holding tensors is
+    packed as TF converts it to an integer tensor: when the first tensor is not of an
+    integer dtype, the tensors are cast (truncated) to integers.
+
     Raises:
-        InvalidArgumentError: the values are not integers (e.g. floats).
+        InvalidArgumentError: the values are not integers (e.g. floats), or a list's
+            tensors have different dtypes (the first an integer one).
+        SymbolicValueError: a graph tensor whose value is known only when the graph runs.
     """
     if isinstance(value, (Tensor, Variable)):
-        value = value._value
+        value = _value_known(value)
+    elif type(value) in (list, tuple) and any(isinstance(v, (Tensor, Variable)) for v in value):
+        value = _packed_ints(op_name, value)
     elif hasattr(value, "as_list"):
         value = value.as_list()
     try:
         array = _python_bools_as_ints(value, np.asarray(value))
     except ValueError:
         array = np.asarray(None)
+    if array.dtype.kind in "USO" and type(value) in (list, tuple) and \
+            len({isinstance(v, str) for v in value}) > 1:
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if array.dtype.kind == "O" or array.size and array.dtype.kind not in "iu":
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: {what} must be integers, got {value!r} of dtype "
             f"{array.dtype}")
     return [int(v) for v in array.ravel()]
+
+
+def _value_known(x):
+    """The array a tensor holds, or a graph tensor is known to hold while the graph is
+    built; a graph tensor known only when it runs raises SymbolicValueError."""
+    known = full_value(x) if hasattr(x, "_op") else None
+    if known is not None:
+        return known
+    value = x._value
+    if isinstance(value, SymbolicValue):
+        np.asarray(value)  # (raises: the value is known only when the graph runs)
+    return value
+
+
+def _packed_ints(op_name: str, values):
+    """A list holding tensors as TF packs it into an integer tensor (see int_values)."""
+    tensors = [v for v in values if isinstance(v, (Tensor, Variable))]
+    first = tensors[0].dtype
+    out = []
+    for v in values:
+        if isinstance(v, (Tensor, Variable)):
+            array = np.asarray(_value_known(v))
+            if first.is_integer and v.dtype is not first:
+                raise errors.InvalidArgumentError(
+                    None, "Pack", f"{op_name}: cannot pack {values!r}: a {v.dtype.name} tensor "
+                    f"among {first.name} ones (cast them first)")
+            if array.dtype.kind not in "iub":
+                array = np.real(array).astype(np.int64)
+            out.append(array)
+        else:
+            out.append(v)
+    return out
 
 
 def int_value(op_name: str, value, what: str) -> int:
@@ -282,7 +328,7 @@ def same_dtype_inputs(op_name: str, values) -> list:
                     f"{dtype.name} and {v.dtype.name}; cast them first.")
             out.append(v)
         else:
-            out.append(constant(v, dtype=dtype))
+            out.append(convert_to_tensor(v, dtype=dtype))  # (a list holding tensors is packed)
             dtype = out[-1].dtype
     return out
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.registry import LINEAR, MULTILINEAR, define_op
-from ..framework.shape_inference import constant_shape
+from ..framework.shape_inference import constant_shape, unless_known
 
 __all__ = ["SparseTensorDenseMatMul", "SparseToDense", "SparseValuesGather",
            "SparseValuesScatter"]
@@ -432,15 +432,6 @@ def _dims(x, i):
     return None if dims is None or i >= len(dims) else dims[i]
 
 
-def _unless_constant(fn):
-    """A shape_fn giving `fn`'s specs, or None (run the kernel) when every input is constant."""
-    def shape_fn(inputs, attrs):
-        if all(getattr(x, "_const", None) is not None for x in inputs):
-            return None
-        return fn(inputs, attrs)
-    return shape_fn
-
-
 _I64 = np.dtype(np.int64)
 
 
@@ -460,21 +451,21 @@ def _rank_of(shape_input):
     return _dims(shape_input, 0)
 
 
-SparseTensorDenseMatMul.shape_fn = _unless_constant(_matmul_dims)
-SparseToDense.shape_fn = _unless_constant(_to_dense_dims)
-SparseValuesGather.shape_fn = _unless_constant(lambda inputs, attrs: [(
+SparseTensorDenseMatMul.shape_fn = unless_known(_matmul_dims)
+SparseToDense.shape_fn = unless_known(_to_dense_dims)
+SparseValuesGather.shape_fn = unless_known(lambda inputs, attrs: [(
     inputs[0]._value.dtype, None if inputs[0]._dims is None else
     (_dims(inputs[1], 0),) + tuple(inputs[0]._dims[1:]))])
-SparseValuesScatter.shape_fn = _unless_constant(lambda inputs, attrs: [(
+SparseValuesScatter.shape_fn = unless_known(lambda inputs, attrs: [(
     inputs[0]._value.dtype, None if inputs[0]._dims is None else
     (_dims(inputs[2], 0),) + tuple(inputs[0]._dims[1:]))])
-SparseCanonicalOrder.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseCanonicalOrder.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (_dims(inputs[0], 0),))])
-SparseSlicePositions.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseSlicePositions.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (None, _dims(inputs[0], 1))), (_I64, (None,)), (_I64, (_rank_of(inputs[1]),))])
-SparseUnion.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseUnion.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (None, _dims(inputs[0], 1))), (_I64, (None,)), (_I64, (None,))])
-SparseFillEmptyRowsPositions.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseFillEmptyRowsPositions.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (None, _dims(inputs[0], 1))), (_I64, (None,)), (np.dtype(bool), (None,))])
 
 
@@ -490,22 +481,22 @@ def _groups_dims(inputs, attrs):
     return [out_indices, (_I64, (_dims(inputs[0], 0),)), out_shape]
 
 
-SparseReduceGroups.shape_fn = _unless_constant(_groups_dims)
-SparseReduceMaxSparse.shape_fn = _unless_constant(lambda inputs, attrs: _reduced_dims(
+SparseReduceGroups.shape_fn = unless_known(_groups_dims)
+SparseReduceMaxSparse.shape_fn = unless_known(lambda inputs, attrs: _reduced_dims(
     [inputs[0], inputs[2]], attrs, inputs[1]._value.dtype))
-SparseReshape.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseReshape.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (_dims(inputs[0], 0), _dims(inputs[2], 0))), (_I64, (_dims(inputs[2], 0),))])
-SparseConcat.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseConcat.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (None, _dims(inputs[0], 1))), (inputs[attrs["n"]]._value.dtype, (None,)),
     (_I64, (_rank_of(inputs[2 * attrs["n"]]),))])
-SparseSplit.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseSplit.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (None, _dims(inputs[0], 1))), (inputs[1]._value.dtype, (None,)),
     (_I64, (_rank_of(inputs[2]),))] * attrs["num_split"])
-SparseCrossHashed.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseCrossHashed.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (None, 2)), (_I64, (None,)), (_I64, (2,))])
-ListDiff.shape_fn = _unless_constant(lambda inputs, attrs: [
+ListDiff.shape_fn = unless_known(lambda inputs, attrs: [
     (inputs[0]._value.dtype, (None,)), (np.dtype(attrs["out_idx"]), (None,))])
-SparseCountSparseOutput.shape_fn = _unless_constant(lambda inputs, attrs: [
+SparseCountSparseOutput.shape_fn = unless_known(lambda inputs, attrs: [
     (_I64, (None, 2 if attrs["per_row"] else 1)),
     ((inputs[3] if inputs[3]._dims != (0,) else inputs[1])._value.dtype, (None,)),
     (_I64, (2 if attrs["per_row"] else 1,))])
