@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import sys
+import types
 
 import numpy as np
 
@@ -696,7 +697,17 @@ def cast(x, dtype, name=None) -> Tensor:
 # -- operators -------------------------------------------------------------------------------
 def _named(fn, name: str):
     """`fn` as the operator `__name__`: in a graph its node is named `name` (TF's names:
-    `x + y` is node "add", `x * y` "mul")."""
+    `x + y` is node "add", `x * y` "mul"). A function whose last parameter is `name=None`
+    is copied with `name` as that default, so the operator is the function itself, with no
+    frame of its own on the eager hot path."""
+    code = fn.__code__
+    if fn.__defaults__ and fn.__defaults__[-1] is None and not fn.__kwdefaults__ and \
+            code.co_varnames[code.co_argcount - 1] == "name":
+        operator = types.FunctionType(code, fn.__globals__, fn.__name__,
+                                      fn.__defaults__[:-1] + (name,), fn.__closure__)
+        operator.__qualname__, operator.__doc__ = fn.__qualname__, fn.__doc__
+        return operator
+
     def operator(self, other):
         return fn(self, other, name=name)
     return operator
