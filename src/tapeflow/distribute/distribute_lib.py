@@ -14,9 +14,9 @@ import weakref
 
 from ..eager.backprop import final_gradient_hooks
 from ..framework import nest
-from ..framework.context import state
 from ..framework.tensor import convert_to_tensor
-from ..framework.variables import VariableSynchronization, creator_scope, variable_creator_scope
+from ..framework.variables import (VariableSynchronization, active_creators, creator_scope,
+                                   variable_creator_scope)
 from ..ops import array_ops, math_ops
 from . import cross_replica
 from .buckets import GradientBuckets
@@ -341,7 +341,7 @@ class Strategy:
         """`fn` on each replica thread, a PerReplica argument giving each its value; the
         results regrouped: a PerReplica per leaf where the replicas' values differ. Each
         replica thread runs under the caller's variable creators (the scope's among them)."""
-        creators = list(state.variable_creators)
+        creators = active_creators()
 
         def replica(i: int):
             picked_args, picked_kwargs = nest.map_structure(
