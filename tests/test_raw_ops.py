@@ -342,3 +342,23 @@ def test_every_listed_op_builds_with_tfs_keywords():
     for name in dir(tf.raw_ops):
         params = [p[0] for p in RAW_OP_DEFS[name][0]] + ["name"]
         assert list(inspect.signature(getattr(tf.raw_ops, name)).parameters) == params
+
+
+def test_fused_batch_norm_with_an_unknown_batch_size_in_a_function():
+    # TF 2.21: the Bessel-corrected variance uses the batch size the graph runs with.
+    @tf.function(input_signature=[tf.TensorSpec([None, 1, 1, 2])])
+    def f(x):
+        out = tf.raw_ops.FusedBatchNormV3(x=x, scale=tf.ones([2]), offset=tf.zeros([2]),
+                                          mean=tf.zeros([0]), variance=tf.zeros([0]),
+                                          epsilon=0.0, is_training=True)
+        return out[0], out[1], out[2]
+
+    x = tf.reshape(tf.constant([1.0, 10.0, 2.0, 20.0, 4.0, 40.0]), [3, 1, 1, 2])
+    y, mean, variance = f(x)
+    np.testing.assert_allclose(y.numpy().ravel(), [-1.06904, -1.06905, -0.26726, -0.26726,
+                                                   1.33631, 1.33631], atol=1e-5)
+    np.testing.assert_allclose(mean.numpy(), [2.3333333, 23.333334], rtol=1e-6)
+    np.testing.assert_allclose(variance.numpy(), [2.3333335, 233.33334], rtol=1e-6)
+    _, mean, variance = f(x[:2])
+    np.testing.assert_allclose(mean.numpy(), [1.5, 15.0])
+    np.testing.assert_allclose(variance.numpy(), [0.5, 50.0])

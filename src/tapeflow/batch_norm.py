@@ -10,8 +10,10 @@ import numpy as np
 from .custom_gradient import stop_gradient
 from .framework import errors
 from .framework.tensor import convert_to_tensor
-from .ops.array_ops import reshape
-from .ops.math_ops import cast, reduce_mean, rsqrt
+from .ops.array_ops import reshape, shape
+from .ops.gather_ops import gather
+from .ops.math_ops import cast, maximum, reduce_mean, rsqrt
+from .ops.reduction_ops import reduce_prod
 
 __all__ = ["fused_batch_norm"]
 
@@ -79,8 +81,7 @@ def fused_batch_norm(x, scale, offset, mean, variance, epsilon: float = 1e-4,
         centered = inner - along_channels(batch_mean)
         biased = reduce_mean(centered * centered, axes)
         y = centered * along_channels(rsqrt(biased + epsilon) * scale) + along_channels(offset)
-        count = int(np.prod([x.shape[a] for a in axes]))
-        unbiased = biased * (count / max(count - 1, 1))
+        unbiased = biased * _bessel_factor(x, axes, biased.dtype)
         running_mean, running_variance = batch_mean, unbiased
         if exponential_avg_factor != 1.0:
             keep = 1.0 - exponential_avg_factor
@@ -96,3 +97,14 @@ def fused_batch_norm(x, scale, offset, mean, variance, epsilon: float = 1e-4,
         y = cast(y, x.dtype)
     empty = convert_to_tensor(np.zeros([0], np.float32))
     return (y,) + tuple(stop_gradient(s) for s in stats) + (empty,)
+
+
+def _bessel_factor(x, axes: tuple, dtype):
+    """n / (n - 1) for the n elements per channel: a number when x's shape says n, else
+    computed from the shape x has when the graph runs (an unknown batch size)."""
+    dims = [x.shape[a] for a in axes]
+    if all(d is not None for d in dims):
+        count = int(np.prod(dims))
+        return count / max(count - 1, 1)
+    count = cast(reduce_prod(gather(shape(x), list(axes))), dtype)
+    return count / maximum(count - 1.0, 1.0)

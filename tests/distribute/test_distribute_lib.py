@@ -55,6 +55,77 @@ def test_variables_made_in_scope_or_run_are_mirrored():
     assert inside.name == "w:0" and inside.numpy().tolist() == [1.0, 2.0]
 
 
+def test_a_one_device_mirrored_strategy_makes_distributed_variables():
+    # TF 2.21 on one CPU: a MirroredVariable (ON_WRITE, aggregation NONE) with one component
+    # in `values` and `_values`; ON_READ gives a SyncOnReadVariable, not trainable by
+    # default; NONE synchronization is a ValueError; OneDeviceStrategy makes plain ones.
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        v = tf.Variable(1.0)
+        w = tf.Variable(2.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+        with pytest.raises(ValueError, match="`NONE` variable synchronization mode is not "
+                                             "supported with tf.distribute strategy"):
+            tf.Variable(1.0, synchronization=tf.VariableSynchronization.NONE)
+    assert type(v).__name__ == "MirroredVariable" and isinstance(v, tf.Variable)
+    assert isinstance(v, tf.distribute.DistributedValues)
+    assert v.synchronization == tf.VariableSynchronization.ON_WRITE
+    assert v.aggregation == tf.VariableAggregation.NONE and v.trainable
+    assert len(v.values) == 1 and v._values == v.values
+    assert type(v.values[0]) is tf.Variable and v.values[0].name == "Variable:0"
+    assert v.values[0].synchronization == tf.VariableSynchronization.ON_WRITE
+    assert repr(v) == ("MirroredVariable:{\n  0: <tf.Variable 'Variable:0' shape=() "
+                       "dtype=float32, numpy=1.0>\n}")
+    assert type(w).__name__ == "SyncOnReadVariable" and not w.trainable
+    assert w.values[0].synchronization == tf.VariableSynchronization.ON_READ
+    assert w.aggregation == tf.VariableAggregation.ONLY_FIRST_REPLICA
+    assert strategy.experimental_local_results(v) == v.values
+    v.assign(5.0)
+    strategy.run(lambda: v.assign_add(1.0))
+    assert float(v.values[0].numpy()) == 6.0 and float(strategy.run(v.read_value)) == 6.0
+    w.assign(4.0)
+    assert float(w.values[0].numpy()) == 4.0 and float(w.read_value()) == 4.0
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        plain = tf.Variable(1.0)
+    assert type(plain) is tf.Variable
+
+
+def test_a_sync_on_read_variable_without_aggregation_cannot_be_read_across_replicas():
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        w = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ)
+    message = "Could not convert from `tf.VariableAggregation` VariableAggregation.NONE to"
+    for use in (w.read_value, w.numpy, lambda: w + 1.0, lambda: w.assign(2.0)):
+        with pytest.raises(ValueError, match=message):
+            use()
+    strategy.run(lambda: w.assign(3.0))      # a replica has its own component
+    assert float(w.values[0].numpy()) == 3.0 and float(strategy.run(w.read_value)) == 3.0
+
+
+def test_run_enters_the_strategys_own_scope_and_its_variable_creators():
+    # TF: `run` enters `scope()` (a subclass's override too), so a creator it adds sees the
+    # variables the replica function makes.
+    import contextlib
+    seen = []
+
+    def first_replica_only(next_creator, **kwargs):
+        kwargs["synchronization"] = tf.VariableSynchronization.ON_READ
+        kwargs["aggregation"] = tf.VariableAggregation.ONLY_FIRST_REPLICA
+        seen.append(kwargs["name"])
+        return next_creator(**kwargs)
+
+    class Replicating(tf.distribute.MirroredStrategy):
+        @contextlib.contextmanager
+        def scope(self):
+            with super().scope(), tf.variable_creator_scope(first_replica_only):
+                yield
+
+    made = Replicating().run(lambda: tf.Variable(1.0, name="r"))
+    assert seen == ["r"] and type(made).__name__ == "SyncOnReadVariable"
+    assert made.aggregation == tf.VariableAggregation.ONLY_FIRST_REPLICA
+    assert made.values[0].synchronization == tf.VariableSynchronization.ON_READ
+
+
 @pytest.mark.parametrize("op,axis,expected", [
     ("SUM", None, [1.0, 2.0, 6.0]), ("MEAN", None, [1.0, 2.0, 6.0]), ("sum", 0, 9.0),
     (tf.distribute.ReduceOp.MEAN, 0, 3.0)])
@@ -224,3 +295,36 @@ def test_unwrap_is_tf1s_name_of_experimental_local_results():
     unwrapped = strategy.unwrap(value)
     assert [float(v) for v in unwrapped] == [float(v) for v in
                                              strategy.experimental_local_results(value)] == [3.0]
+
+
+def test_sync_on_read_variables_combine_their_replicas_by_aggregation():
+    # TF 2.21, two logical CPUs, each replica assigning 2 + its id: read outside the
+    # replicas SUM gives 5, MEAN 2.5, ONLY_FIRST_REPLICA 2; assigning 6 outside gives SUM's
+    # components 3 each, the others 6.
+    code = """if True:
+        import tapeflow as tf
+        cpu, = tf.config.list_physical_devices("CPU")
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        s = tf.distribute.MirroredStrategy()
+        A = tf.VariableAggregation
+        with s.scope():
+            vs = [tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ,
+                              aggregation=a) for a in (A.SUM, A.MEAN, A.ONLY_FIRST_REPLICA)]
+        def step():
+            i = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
+                        tf.float32)
+            for v in vs:
+                v.assign(i + 2.0)
+        s.run(step)
+        print(type(vs[0]).__name__, [v.values[1].name for v in vs][0])
+        print([float(v.read_value()) for v in vs], [float(v.values[1].numpy()) for v in vs])
+        for v in vs:
+            v.assign(6.0)
+        print([[float(c.numpy()) for c in v.values] for v in vs])
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.splitlines() == [
+        "SyncOnReadVariable Variable/replica_1:0", "[5.0, 2.5, 2.0] [3.0, 3.0, 3.0]",
+        "[[3.0, 3.0], [6.0, 6.0], [6.0, 6.0]]"]

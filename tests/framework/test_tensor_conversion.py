@@ -13,6 +13,7 @@ def clean_registry(monkeypatch):
     saved = list(tensor.CONVERSION_FUNCTIONS)
     yield
     tensor.CONVERSION_FUNCTIONS[:] = saved
+    tensor._OVERRIDES.clear()
 
 
 class Meters:
@@ -49,3 +50,70 @@ def test_a_function_returning_a_non_tensor():
     tf.register_tensor_conversion_function(Meters, lambda m, **k: m)
     with pytest.raises(RuntimeError, match="non-Tensor"):
         tf.convert_to_tensor(Meters(1.0))
+
+
+class Backed(tf.Variable):
+    """A tf.Variable backed by a tensor, as Sonnet's functional TensorVariable: it never
+    calls Variable.__init__, registers its own conversion, and has a `value()` of its own."""
+
+    def __init__(self, value):
+        self.tensor_value = value
+        self._shape, self._dtype, self.reads = value.shape, value.dtype, 0
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+
+    def value(self):
+        self.reads += 1
+        return self.tensor_value * 10.0
+
+
+def test_a_variable_subclass_is_converted_by_its_function_and_operates_on_its_value():
+    # TF 2.21: ops convert it through the registered function; Python operators apply to
+    # `value()` (4 reads below); a tape sees through the conversion.
+    tf.register_tensor_conversion_function(
+        Backed, lambda v, dtype=None, name=None, as_ref=False: v.tensor_value)
+    b = Backed(tf.constant([1.0, 2.0]))
+    np.testing.assert_array_equal(tf.add(b, 1.0).numpy(), [2.0, 3.0])
+    np.testing.assert_array_equal(
+        tf.matmul(tf.reshape(b, [1, 2]), tf.ones([2, 1])).numpy(), [[3.0]])
+    np.testing.assert_array_equal(tf.ones_like(b).numpy(), [1.0, 1.0])
+    np.testing.assert_array_equal(tf.convert_to_tensor(b).numpy(), [1.0, 2.0])
+    assert b.reads == 0 and float(tf.reduce_sum(b)) == 3.0
+    np.testing.assert_array_equal((b + 1.0).numpy(), [11.0, 21.0])
+    np.testing.assert_array_equal((1.0 + b).numpy(), [11.0, 21.0])
+    np.testing.assert_array_equal((b * 2.0).numpy(), [20.0, 40.0])
+    np.testing.assert_array_equal((-b).numpy(), [-10.0, -20.0])
+    assert b.reads == 4
+    x = tf.constant([3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        b.tensor_value = x
+        y = tf.reduce_sum(tf.multiply(b, b))
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [6.0, 8.0])
+
+
+def test_a_function_registered_for_variable_itself_does_not_replace_the_read():
+    calls = []
+
+    def spy(v, dtype=None, name=None, as_ref=False):
+        calls.append(v)
+        return tf.constant(0.0)
+
+    tf.register_tensor_conversion_function(tf.Variable, spy)
+    v = tf.Variable(2.0)
+    assert float(tf.add(v, 1.0)) == 3.0 and float(tf.convert_to_tensor(v)) == 2.0
+    assert calls == []
+
+
+def test_references_sort_by_identity_and_refuse_other_objects():
+    # TF: refs order by the wrapped object's identity; comparing with a non-reference is
+    # "TypeError: Cannot compare wrapped object with unwrapped object".
+    a, b = tf.Variable(1.0), tf.constant(2.0)
+    refs = sorted([a.ref(), b.ref()])
+    assert refs == sorted([b.ref(), a.ref()])
+    assert (refs[0] < refs[1]) and not (refs[1] < refs[0]) and refs[1] > refs[0]
+    assert {id(r.deref()) for r in refs} == {id(a), id(b)}
+    assert a.ref().unwrapped is a
+    with pytest.raises(TypeError, match="Cannot compare wrapped object with unwrapped object"):
+        a.ref() < 3

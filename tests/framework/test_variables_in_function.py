@@ -293,3 +293,19 @@ def test_variables_in_tf1_graph_functions_are_graph_variables():
         sess.run(tf.compat.v1.global_variables_initializer())
         assert sess.run(y, {x: 2.0}) == 6.0
         assert np.isclose(sess.run(made[0]), 3.0)
+
+
+def test_an_initial_value_from_an_inputs_known_shape_lifts_from_a_tensorspec_trace():
+    # TF: zeros_like of a tensor of fully known shape is a constant in the graph, so a
+    # variable initialised with it lifts even when the trace is for a TensorSpec.
+    made = []
+
+    @tf.function
+    def k(x):
+        if not made:
+            made.append(tf.Variable(tf.zeros_like(tf.reduce_mean(x, 0))))
+        return made[0] + 1.0
+
+    k.get_concrete_function(tf.TensorSpec([2, 3], tf.float32))
+    np.testing.assert_array_equal(made[0].numpy(), [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(k(tf.ones([2, 3])).numpy(), [1.0, 1.0, 1.0])

@@ -139,3 +139,27 @@ def test_one_hot_refuses_a_negative_depth(depth):
     with pytest.raises(InvalidArgumentError, match=f"OneHot: depth must be non-negative, got: "
                                                    f"{depth}"):
         tf.one_hot([0, 1], depth=depth)
+
+
+def test_in_a_graph_like_ops_and_rank_of_known_shapes_are_constants():
+    # TF: in a graph, zeros_like/ones_like of a fully known shape, and rank of a known rank,
+    # are Const nodes that do not read the input; with an unknown dimension they read it.
+    @tf.function
+    def f(x):
+        return (tf.zeros_like(x), tf.ones_like(x, dtype=tf.int32), tf.rank(x),
+                tf.zeros_like(tf.reduce_mean(x, 0, keepdims=True)))
+
+    known = f.get_concrete_function(tf.TensorSpec([2, 3])).graph
+    ops = {op.type for op in known.get_operations()}
+    assert "ZerosLike" not in ops and "OnesLike" not in ops and "Rank" not in ops
+    partial = f.get_concrete_function(tf.TensorSpec([None, 3])).graph
+    types = [op.type for op in partial.get_operations()]
+    assert "ZerosLike" in types and "OnesLike" in types and "Rank" not in types
+    a, b, r, z = f(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    np.testing.assert_array_equal(a.numpy(), np.zeros([2, 3], np.float32))
+    assert b.dtype == tf.int32
+    np.testing.assert_array_equal(b.numpy(), np.ones([2, 3], np.int32))
+    assert int(r) == 2 and r.dtype == tf.int32
+    assert z.shape == [1, 3] and z.dtype == tf.float32
+    a, b, r, z = f(tf.ones([4, 3]))
+    assert a.shape == [4, 3] and b.shape == [4, 3] and int(r) == 2

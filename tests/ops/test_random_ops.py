@@ -153,6 +153,24 @@ def test_dropout_with_a_tensor_rate():
     assert set(np.unique(y).tolist()) == {0.0, 2.0}
 
 
+def test_dropout_with_a_variable_or_argument_rate_in_a_function():
+    # TF: a tensor rate is used by ops (1 / (1 - rate) and noise >= rate), so a variable's
+    # or an argument's value, read while the function runs, is the rate.
+    rate = tf.Variable(0.75)
+
+    @tf.function
+    def f(x, r):
+        return tf.nn.dropout(x, rate, seed=3), tf.nn.dropout(x, r, seed=5)
+
+    a, b = f(tf.ones([2000]), tf.constant(0.5))
+    assert set(np.unique(a.numpy()).tolist()) == {0.0, 4.0}
+    assert set(np.unique(b.numpy()).tolist()) == {0.0, 2.0}
+    assert 0.65 < float(np.mean(a.numpy() == 0)) < 0.85
+    rate.assign(0.0)
+    a, _ = f(tf.ones([20]), tf.constant(0.5))
+    np.testing.assert_array_equal(a.numpy(), np.ones(20, np.float32))
+
+
 def test_gamma_shape_dtype_moments_and_seeding():
     x = tf.random.gamma([4000], [0.5, 3.0], beta=[[2.0], [1.0]], dtype=tf.float64, seed=1)
     assert x.shape == [4000, 2, 2] and x.dtype == tf.float64

@@ -15,14 +15,15 @@ import weakref
 from ..eager.backprop import final_gradient_hooks
 from ..framework import nest
 from ..framework.tensor import convert_to_tensor
-from ..framework.variables import variable_creator_scope
+from ..framework.variables import (VariableSynchronization, active_creators, creator_scope,
+                                   variable_creator_scope)
 from ..ops import array_ops, math_ops
 from . import cross_replica
 from .buckets import GradientBuckets
 from .collectives import LocalCommunicator
 from .options import CommunicationOptions
 from .replica_threads import ReplicaThreads
-from .values import DistributedValues, MirroredVariable, PerReplica
+from .values import DistributedValues, MirroredVariable, PerReplica, SyncOnReadVariable
 
 __all__ = ["ReduceOp", "ReplicaContext", "RunOptions", "Strategy", "experimental_set_strategy",
            "get_replica_context", "get_strategy", "has_strategy", "in_cross_replica_context"]
@@ -64,6 +65,10 @@ class RunOptions:
         self.experimental_enable_dynamic_batch_size = experimental_enable_dynamic_batch_size
         self.experimental_bucketizing_dynamic_shape = experimental_bucketizing_dynamic_shape
         self.experimental_xla_options = experimental_xla_options
+
+
+# The strategies whose variable creator runs on this thread (see Strategy._create_variable).
+_making = threading.local()
 
 
 class _Context(threading.local):
@@ -250,14 +255,38 @@ class Strategy:
         with self._entered(None), variable_creator_scope(self._create_variable):
             yield self
 
+    # Whether variables made in the scope are distributed variables (MirroredVariable,
+    # SyncOnReadVariable), one component per local replica, even with a single device.
+    _distributes_variables = False
+
     def _create_variable(self, next_creator, **kwargs):
+        # The scope can be entered twice on a chain (the user's, then run's): the inner
+        # entry of the same strategy passes the variable on, made once.
+        making = _making.__dict__.setdefault("strategies", set())
+        if id(self) in making:
+            return next_creator(**kwargs)
+        making.add(id(self))
+        try:
+            return self._make_variable(next_creator, kwargs)
+        finally:
+            making.discard(id(self))
+
+    def _make_variable(self, next_creator, kwargs):
         replicas = self._communicator
+        sync = kwargs.get("synchronization") or VariableSynchronization.AUTO
+        if self._distributes_variables:
+            if sync is VariableSynchronization.NONE:
+                raise ValueError("`NONE` variable synchronization mode is not supported with "
+                                 "tf.distribute strategy. Please change the `synchronization`"
+                                 f" for variable: {kwargs.get('name')}")
+            if sync is VariableSynchronization.AUTO:
+                kwargs["synchronization"] = sync = VariableSynchronization.ON_WRITE
         if isinstance(replicas, ReplicaThreads):
             if not replicas.in_replica():
-                return self._mirrored_variable(next_creator, replicas, kwargs)
-            # Made in a replica: the first replica makes one MirroredVariable (from its
+                return self._distributed_variable(next_creator, replicas, kwargs, sync)
+            # Made in a replica: the first replica makes one distributed variable (from its
             # initial value) and every replica gets that same variable.
-            made = self._mirrored_variable(next_creator, replicas, kwargs) \
+            made = self._distributed_variable(next_creator, replicas, kwargs, sync) \
                 if replicas.rank == 0 else None
             return replicas.broadcast_object(made)
         variable = next_creator(**kwargs)
@@ -265,19 +294,34 @@ class Strategy:
             chief, = cross_replica.broadcast(self._communicator, [variable.read_value()], 0,
                                              timeout=self._options.timeout_seconds)
             variable.assign(chief)
+        if self._distributes_variables and not isinstance(replicas, ReplicaThreads):
+            kind = SyncOnReadVariable if sync is VariableSynchronization.ON_READ \
+                else MirroredVariable
+            variable = kind.of([variable], self._local_replica)
         self._mirrored[id(variable)] = variable
         return variable
 
-    def _mirrored_variable(self, next_creator, replicas, kwargs):
-        """A MirroredVariable: the first component made as asked, the others (named
-        '<name>/replica_<i>') start from its value."""
+    def _local_replica(self):
+        """The index among this process's replicas (one) of the calling code: 0 inside
+        this strategy's `run`, None outside it."""
+        if _context.stack:
+            strategy, replica_context = _context.stack[-1]
+            if strategy is self and replica_context is not None:
+                return 0
+        return None
+
+    def _distributed_variable(self, next_creator, replicas, kwargs, sync):
+        """A MirroredVariable (a SyncOnReadVariable when ON_READ): the first component made
+        as asked, the others (named '<name>/replica_<i>') start from its value."""
         primary = next_creator(**kwargs)
         components = [primary]
         for i in range(1, replicas.size):
             components.append(next_creator(**{
                 **kwargs, "initial_value": primary.read_value(),
                 "name": f"{primary._name}/replica_{i}"}))
-        variable = MirroredVariable.of(components, replicas.replica_of_thread)
+        kind = SyncOnReadVariable if sync is VariableSynchronization.ON_READ \
+            else MirroredVariable
+        variable = kind.of(components, replicas.replica_of_thread)
         self._mirrored[id(variable)] = variable
         return variable
 
@@ -298,10 +342,13 @@ class Strategy:
             >>> float(strategy.run(lambda x: x * 2.0, args=(tf.constant(3.0),)))
             6.0
         """
+        # In the strategy's scope (a subclass's `scope()` included, with the variable
+        # creators it adds), as the replica.
         if isinstance(self._communicator, ReplicaThreads):
-            return self._run_replicas(fn, args, kwargs or {})
+            with self.scope():
+                return self._run_replicas(fn, args, kwargs or {})
         context = ReplicaContext(self, self._communicator.rank)
-        with self._entered(context), variable_creator_scope(self._create_variable):
+        with self.scope(), self._entered(context):
             if self._communicator.size == 1:
                 return fn(*args, **(kwargs or {}))
             # Gradients of mirrored variables start their all-reduce during the backward
@@ -314,13 +361,18 @@ class Strategy:
 
     def _run_replicas(self, fn, args: tuple, kwargs: dict):
         """`fn` on each replica thread, a PerReplica argument giving each its value; the
-        results regrouped: a PerReplica per leaf where the replicas' values differ."""
+        results regrouped: a PerReplica per leaf where the replicas' values differ. Each
+        replica thread runs under the caller's variable creators (the scope's among them)."""
+        creators = active_creators()
+
         def replica(i: int):
             picked_args, picked_kwargs = nest.map_structure(
                 lambda v: v._replica_value(i) if isinstance(v, DistributedValues) else v,
                 (args, kwargs))
-            with self._entered(ReplicaContext(self, i)), \
-                    variable_creator_scope(self._create_variable):
+            with contextlib.ExitStack() as stack:
+                for priority, creator in creators:
+                    stack.enter_context(creator_scope(creator, priority))
+                stack.enter_context(self._entered(ReplicaContext(self, i)))
                 return fn(*picked_args, **picked_kwargs)
 
         results = self._communicator.run_replicas(replica)
@@ -339,7 +391,7 @@ class Strategy:
             >>> strategy.experimental_local_results(tf.constant(1.0))
             (<tf.Tensor: shape=(), dtype=float32, numpy=1.0>,)
         """
-        if isinstance(value, (DistributedValues, MirroredVariable)):
+        if isinstance(value, (DistributedValues, MirroredVariable, SyncOnReadVariable)):
             return tuple(value.values)
         count = self._communicator.size if isinstance(self._communicator, ReplicaThreads) \
             else 1

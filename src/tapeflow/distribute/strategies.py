@@ -41,6 +41,8 @@ class MirroredStrategy(Strategy):
         (1, ('/job:localhost/replica:0/task:0/device:CPU:0',))
     """
 
+    _distributes_variables = True
+
     def __init__(self, devices=None, cross_device_ops=None) -> None:
         names = runtime.local_device_names()
         if devices:
@@ -112,6 +114,8 @@ class MultiWorkerMirroredStrategy(Strategy):
         >>> strategy.num_replicas_in_sync    # run without mpiexec: one worker
         1
     """
+
+    _distributes_variables = True
 
     def __init__(self, cluster_resolver=None, communication_options=None) -> None:
         communicator = world()

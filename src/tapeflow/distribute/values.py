@@ -1,12 +1,14 @@
 """Distributed values of the replicas of one process: `PerReplica` (what `strategy.run`
-returns, one value per replica) and `MirroredVariable` (a variable made in a
-MirroredStrategy's scope: one component per replica, kept equal by the strategy).
+returns, one value per replica), `MirroredVariable` (a variable made in a
+MirroredStrategy's scope: one component per replica, kept equal by the strategy) and
+`SyncOnReadVariable` (one made with `synchronization=ON_READ`: each replica keeps its own
+value, combined by the aggregation when read outside the replicas).
 """
 from __future__ import annotations
 
-from ..framework.replicated_variable import ReplicatedVariable
+from ..framework.replicated_variable import ReplicatedVariable, SyncOnReadReplicatedVariable
 
-__all__ = ["DistributedValues", "MirroredVariable", "PerReplica"]
+__all__ = ["DistributedValues", "MirroredVariable", "PerReplica", "SyncOnReadVariable"]
 
 
 def _listing(kind: str, values, show) -> str:
@@ -47,7 +49,7 @@ class PerReplica(DistributedValues):
     """The values the replicas of `strategy.run` returned (or take as an argument)."""
 
 
-class MirroredVariable(ReplicatedVariable):
+class MirroredVariable(ReplicatedVariable, DistributedValues):
     """A variable with one component per replica of a MirroredStrategy: inside
     `strategy.run` each replica reads and updates its own component; outside it (the
     cross-replica context) reads give the first and updates go to every component.
@@ -62,3 +64,21 @@ class MirroredVariable(ReplicatedVariable):
 
     def __repr__(self) -> str:
         return _listing("MirroredVariable", self.values, repr)
+
+
+class SyncOnReadVariable(SyncOnReadReplicatedVariable, DistributedValues):
+    """A variable with one component per replica of a MirroredStrategy, made with
+    `synchronization=ON_READ`: inside `strategy.run` each replica reads and updates its
+    own component; outside it a read combines them by the aggregation (SUM, MEAN or
+    ONLY_FIRST_REPLICA; NONE is a ValueError).
+
+    Made by the strategy's scope, never directly.
+    """
+
+    __slots__ = ()
+
+    def _replica_value(self, replica: int):
+        return self.values[replica]
+
+    def __repr__(self) -> str:
+        return _listing("SyncOnReadVariable", self.values, repr)

@@ -154,7 +154,15 @@ def _on_own_lines(text: str) -> str:
 
 
 class Reference:
-    """A hashable stand-in for a tensor or variable, compared by identity."""
+    """A hashable stand-in for a tensor or variable, compared by identity; references are
+    ordered by the identity of what they wrap (so a list of them can be sorted).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> a, b = tf.constant(1.0), tf.constant(2.0)
+        >>> sorted([a.ref(), b.ref()]) == sorted([b.ref(), a.ref()])
+        True
+    """
 
     __slots__ = ("_wrapped",)
 
@@ -163,6 +171,21 @@ class Reference:
 
     def deref(self):
         return self._wrapped
+
+    @property
+    def unwrapped(self):
+        return self._wrapped
+
+    def _other(self, other):
+        if not isinstance(other, Reference):
+            raise TypeError("Cannot compare wrapped object with unwrapped object")
+        return id(other._wrapped)
+
+    def __lt__(self, other) -> bool:
+        return id(self._wrapped) < self._other(other)
+
+    def __gt__(self, other) -> bool:
+        return id(self._wrapped) > self._other(other)
 
     def __hash__(self) -> int:
         return id(self._wrapped)
@@ -314,6 +337,34 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
 
 # (base_type, conversion_func) pairs by priority: see tf.register_tensor_conversion_function.
 CONVERSION_FUNCTIONS: list = []
+# type -> the registered (base_type, function) pairs that take its instances before the
+# engine's own reading (`_as_tensor`); emptied when a function is registered.
+_OVERRIDES: dict = {}
+
+
+def registered_override(value) -> list:
+    """The registered conversion functions, in order, that convert `value` (a tensor or a
+    variable, or an instance of a subclass of one) instead of its own `_as_tensor`: those
+    registered for a subclass of the class that defines `_as_tensor`. A subclass of
+    tf.Variable backed by something else (Sonnet's TensorVariable) is converted by the
+    function registered for it, as TF converts every variable through the registry; one
+    registered for tf.Variable itself does not replace the engine's reading.
+
+    Example:
+        >>> from tapeflow.framework.tensor import registered_override, constant
+        >>> registered_override(constant(1.0))
+        []
+    """
+    kind = type(value)
+    found = _OVERRIDES.get(kind)
+    if found is None:
+        owner = next((c for c in kind.__mro__ if "_as_tensor" in c.__dict__), None)
+        found = [] if owner is None else [
+            (base, func) for base, func in CONVERSION_FUNCTIONS
+            if any(b is not owner and issubclass(kind, b) and issubclass(b, owner)
+                   for b in (base if isinstance(base, tuple) else (base,)))]
+        _OVERRIDES[kind] = found
+    return found
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = None) -> Tensor:
@@ -332,7 +383,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     as_tensor = getattr(value, "_as_tensor", None)
-    if as_tensor is not None:
+    if as_tensor is not None and not (CONVERSION_FUNCTIONS and registered_override(value)):
         tensor = as_tensor()
         if dtype is not None and tensor.dtype is not dtype:
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from .tensor import CONVERSION_FUNCTIONS
+from .tensor import _OVERRIDES, CONVERSION_FUNCTIONS
 
 __all__ = ["register_tensor_conversion_function"]
 
@@ -48,3 +48,4 @@ def register_tensor_conversion_function(base_type, conversion_func, priority=100
         raise TypeError(f"conversion_func must be callable, got {conversion_func!r}")
     _PRIORITIES[(base_type, conversion_func)] = (priority, len(_PRIORITIES))
     CONVERSION_FUNCTIONS[:] = sorted(_PRIORITIES, key=_PRIORITIES.get)
+    _OVERRIDES.clear()

@@ -144,6 +144,13 @@ def creator_scope(creator, priority: int):
         creators.remove(entry)
 
 
+def active_creators() -> list:
+    """This thread's creator chain, `(priority, creator)` pairs outermost first: what
+    another thread installs with `creator_scope` to create variables as this one does
+    (a strategy's replica threads)."""
+    return list(state.variable_creators)
+
+
 def variable_creator_scope(variable_creator):
     """Routes every `tf.Variable(...)` made inside through `variable_creator`.
 

@@ -835,7 +835,11 @@ def rank(input, name=None) -> Tensor:  # noqa: A002
         >>> int(tf.rank(tf.zeros([2, 3])))
         2
     """
-    return execute(Rank, (as_input(input),), NO_ATTRS)
+    x = as_input(input)
+    if state.graph is not None and x.shape.rank is not None:
+        # In a graph a known rank is a constant (as in TF), even when dimensions are not.
+        return state.graph.constant(np.int32(x.shape.rank))
+    return execute(Rank, (x,), NO_ATTRS)
 
 
 def ensure_shape(x, shape, name=None) -> Tensor:

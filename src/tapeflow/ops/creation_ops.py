@@ -115,9 +115,15 @@ def _filled(shape, value, dtype, name) -> Tensor:
     return _constant(array, name)
 
 
-def _like(op, input, dtype):  # noqa: A002
+def _like(op, input, dtype, value, name):  # noqa: A002
+    """`op` on `input`; while a graph is built and `input`'s shape is fully known, a
+    constant of that shape full of `value` instead, as in TF: it does not depend on
+    `input`, so a function's input placeholder does not reach it (a variable's initial
+    value computed from it can be lifted out of the function)."""
     x = as_input(input)
     target = x.dtype if dtype is None else dtypes.as_dtype(dtype)
+    if state.graph is not None and x.shape.is_fully_defined() and target != dtypes.variant:
+        return _filled(x.shape.as_list(), value, target, name)
     return execute(op, (x,), {"dtype": target._np})
 
 
@@ -131,7 +137,7 @@ def zeros_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A0
         >>> tf.zeros_like(tf.constant([[1, 2]])).numpy()
         array([[0, 0]], dtype=int32)
     """
-    return _like(ZerosLike, input, dtype)
+    return _like(ZerosLike, input, dtype, 0, name)
 
 
 def ones_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A002
@@ -144,7 +150,7 @@ def ones_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A00
         >>> tf.ones_like(tf.constant([1.5, 2.5])).numpy()
         array([1., 1.], dtype=float32)
     """
-    return _like(OnesLike, input, dtype)
+    return _like(OnesLike, input, dtype, 1, name)
 
 
 def fill(dims, value, name=None, layout=None) -> Tensor:

@@ -12,7 +12,7 @@ from ..framework import dtypes
 from ..framework.graph_tensor import SymbolicValue
 from ..framework.shape_inference import full_value
 from ..framework.tensor import (CONVERSION_FUNCTIONS, Tensor, array_from_python, constant,
-                                convert_to_tensor)
+                                convert_to_tensor, registered_override)
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 
@@ -20,10 +20,17 @@ NO_ATTRS: dict = {}
 _INDEX_DTYPES = frozenset(np.dtype(t) for t in (np.int16, np.int32, np.int64))
 
 
+def is_input(x) -> bool:
+    """Whether an op takes `x` as it is: a Tensor or a Variable, unless a conversion function
+    is registered for its subclass (a tf.Variable subclass backed by something else)."""
+    return type(x) is Tensor or isinstance(x, (Tensor, Variable)) and not (
+        CONVERSION_FUNCTIONS and registered_override(x))
+
+
 def as_input(x):
     """A Tensor or Variable as is; anything else is converted (by a registered conversion
     function where one takes its type)."""
-    if type(x) is Tensor or isinstance(x, (Tensor, Variable)):
+    if is_input(x):
         return x
     return convert_to_tensor(x)
 
@@ -70,8 +77,8 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
         TypeError: Python data that does not fit the other operand's dtype.
     """
-    tx = type(x) is Tensor or isinstance(x, (Tensor, Variable))
-    ty = type(y) is Tensor or isinstance(y, (Tensor, Variable))
+    tx = is_input(x)
+    ty = is_input(y)
     if tx and ty:
         if x._value.dtype != y._value.dtype:
             raise errors.InvalidArgumentError(
@@ -95,9 +102,9 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
     Raises:
         InvalidArgumentError: the two dtypes differ.
     """
-    if not (type(x) is Tensor or isinstance(x, (Tensor, Variable))):
+    if not is_input(x):
         x = as_input(x)
-    if type(y) is Tensor or isinstance(y, (Tensor, Variable)):
+    if is_input(y):
         if x._value.dtype is y._value.dtype:
             return x, y
         return binary_inputs(op_name, x, y)

@@ -381,7 +381,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         if rate.ndim:
             raise ValueError(f"`rate` must be a scalar, got shape {rate.shape.as_list()}")
         scale = 1 / (1 - rate)
-        threshold = rate.numpy()
+        threshold = rate  # a tensor: the comparison is an op, so a graph can compute it
     if noise_shape is None and not x.shape.is_fully_defined():
         mask_shape = shape_of_tensor(x)  # known when the graph runs
     else:
