@@ -541,13 +541,18 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
         return execute(Where, (as_input(condition),), NO_ATTRS)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
+    return _run_select(SelectV2, condition, x, y)
+
+
+def _run_select(op, condition, x, y) -> Tensor:
+    """`op` (SelectV2 or TF 1's Select) of a bool `condition` and `x`, `y` of one dtype."""
     condition = as_input(condition)
     if not condition.dtype.is_bool:
         raise errors.InvalidArgumentError(
-            None, "SelectV2", f"SelectV2: condition must be a bool tensor, got "
+            None, op.name, f"{op.name}: condition must be a bool tensor, got "
             f"{condition.dtype.name}")
-    x, y = binary_inputs("SelectV2", x, y)
-    return execute(SelectV2, (condition, x, y), NO_ATTRS)
+    x, y = binary_inputs(op.name, x, y)
+    return execute(op, (condition, x, y), NO_ATTRS)
 
 
 def where_v1(condition, x=None, y=None, name=None) -> Tensor:
@@ -569,13 +574,7 @@ def where_v1(condition, x=None, y=None, name=None) -> Tensor:
     """
     if x is None or y is None:
         return where(condition, x, y, name)
-    condition = as_input(condition)
-    if not condition.dtype.is_bool:
-        raise errors.InvalidArgumentError(
-            None, "Select", f"Select: condition must be a bool tensor, got "
-            f"{condition.dtype.name}")
-    x, y = binary_inputs("Select", x, y)
-    return execute(Select, (condition, x, y), NO_ATTRS)
+    return _run_select(Select, condition, x, y)
 
 
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:
