@@ -8,7 +8,6 @@ import math
 import numbers
 import os
 import re
-import struct
 import sys
 import time
 
@@ -19,66 +18,88 @@ TEST_REPORTER_TEST_ENV = "TEST_REPORT_FILE_PREFIX"
 GLOBAL_BENCHMARK_REGISTRY: list = []
 
 
-# -- BenchmarkEntries (tensorflow/core/util/test_log.proto) in wire and text format ----------
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+# -- BenchmarkEntries (TF's test_log.proto): the schema, made into messages by protobuf -----
+_SCHEMA = {  # message: [(field, number, type, label, message type)]
+    "EntryValue": [("double_value", 1, "double", "optional", None),
+                   ("string_value", 2, "string", "optional", None)],
+    "MetricEntry": [("name", 1, "string", "optional", None),
+                    ("value", 2, "double", "optional", None),
+                    ("min_value", 3, "message", "optional", "google.protobuf.DoubleValue"),
+                    ("max_value", 4, "message", "optional", "google.protobuf.DoubleValue")],
+    "BenchmarkEntry": [("name", 1, "string", "optional", None),
+                       ("iters", 2, "int64", "optional", None),
+                       ("cpu_time", 3, "double", "optional", None),
+                       ("wall_time", 4, "double", "optional", None),
+                       ("throughput", 5, "double", "optional", None),
+                       ("extras", 6, "message", "repeated", "BenchmarkEntry.ExtrasEntry"),
+                       ("metrics", 7, "message", "repeated", "MetricEntry")],
+    "BenchmarkEntries": [("entry", 1, "message", "repeated", "BenchmarkEntry")],
+}
 
 
-def _field(number: int, kind: str, value) -> bytes:
-    if kind == "double":
-        return _varint(number << 3 | 1) + struct.pack("<d", value)
-    if kind == "int64":
-        return _varint(number << 3) + _varint(int(value))
-    data = value.encode("utf-8") if kind == "string" else value
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
+def _messages():
+    """The message classes of the schema (protobuf, imported on first use)."""
+    global _MESSAGES
+    if _MESSAGES is None:
+        try:
+            from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+            from google.protobuf import wrappers_pb2
+        except ImportError as error:
+            raise ImportError("tf.test.Benchmark writes TF's BenchmarkEntries protos with the "
+                              "`protobuf` package: pip install protobuf") from error
+        field = descriptor_pb2.FieldDescriptorProto
+        file = descriptor_pb2.FileDescriptorProto(
+            name="tapeflow/test_log.proto", package="tensorflow", syntax="proto3",
+            dependency=["google/protobuf/wrappers.proto"])
+        for name, fields in _SCHEMA.items():
+            message = file.message_type.add(name=name)
+            for field_name, number, kind, label, type_name in fields:
+                message.field.add(
+                    name=field_name, number=number,
+                    type=getattr(field, f"TYPE_{kind.upper()}"),
+                    label=getattr(field, f"LABEL_{label.upper()}"),
+                    type_name=None if type_name is None else (
+                        f".{type_name}" if type_name.startswith("google.")
+                        else f".tensorflow.{type_name}"))
+            if name == "BenchmarkEntry":
+                # TF's map<string, EntryValue> extras, as the repeated key-value messages a
+                # map is on the wire, so entries keep the order they were given in (as TF's)
+                entry = message.nested_type.add(name="ExtrasEntry")
+                entry.field.add(name="key", number=1, type=field.TYPE_STRING,
+                                label=field.LABEL_OPTIONAL)
+                entry.field.add(name="value", number=2, type=field.TYPE_MESSAGE,
+                                label=field.LABEL_OPTIONAL, type_name=".tensorflow.EntryValue")
+        pool = descriptor_pool.DescriptorPool()
+        pool.AddSerializedFile(wrappers_pb2.DESCRIPTOR.serialized_pb)
+        pool.Add(file)
+        _MESSAGES = {name: message_factory.GetMessageClass(
+            pool.FindMessageTypeByName(f"tensorflow.{name}")) for name in _SCHEMA}
+    return _MESSAGES
 
 
-def _entry_fields(entry: dict) -> list:
-    """(number, name, kind, value) of an entry's fields in proto order; kind "message" holds
-    a list of such fields."""
-    fields = [(1, "name", "string", entry["name"])]
-    for number, name, kind in ((2, "iters", "int64"), (3, "cpu_time", "double"),
-                               (4, "wall_time", "double"), (5, "throughput", "double")):
-        if entry.get(name) is not None:
-            fields.append((number, name, kind, entry[name]))
-    for key, value in (entry.get("extras") or {}).items():
-        inner = ((1, "double_value", "double", float(value)) if isinstance(value, numbers.Number)
-                 else (2, "string_value", "string", str(value)))
-        fields.append((6, "extras", "message", [(1, "key", "string", key),
-                                                (2, "value", "message", [inner])]))
-    for metric in entry.get("metrics") or []:
-        inner = [(1, "name", "string", metric["name"]),
-                 (2, "value", "double", float(metric["value"]))]
-        inner += [(number, bound, "message", [(1, "value", "double", float(metric[bound]))])
-                  for number, bound in ((3, "min_value"), (4, "max_value")) if bound in metric]
-        fields.append((7, "metrics", "message", inner))
-    return fields
+_MESSAGES = None
 
 
-def _serialize(fields: list) -> bytes:
-    return b"".join(_field(number, "bytes", _serialize(value)) if kind == "message"
-                    else _field(number, kind, value) for number, _, kind, value in fields)
-
-
-def _text(fields: list, indent: str = "") -> str:
-    lines = []
-    for _, name, kind, value in fields:
-        if kind == "message":
-            lines.append(f"{indent}{name} {{\n{_text(value, indent + '  ')}{indent}}}\n")
-        elif kind == "string":
-            lines.append(f'{indent}{name}: "{value}"\n')
-        elif kind == "int64":
-            lines.append(f"{indent}{name}: {int(value)}\n")
+def _entries(name, iters, cpu_time, wall_time, throughput, extras, metrics):
+    """A BenchmarkEntries message holding one entry."""
+    entries = _messages()["BenchmarkEntries"]()
+    entry = entries.entry.add(name=name)
+    for field, value in (("iters", iters), ("cpu_time", cpu_time), ("wall_time", wall_time),
+                         ("throughput", throughput)):
+        if value is not None:
+            setattr(entry, field, int(value) if field == "iters" else float(value))
+    for key, value in (extras or {}).items():
+        extra = entry.extras.add(key=key)
+        if isinstance(value, numbers.Number):
+            extra.value.double_value = float(value)
         else:
-            text = repr(float(value))
-            lines.append(f"{indent}{name}: {text[:-2] if text.endswith('.0') else text}\n")
-    return "".join(lines)
+            extra.value.string_value = str(value)
+    for metric in metrics or []:
+        added = entry.metrics.add(name=metric["name"], value=float(metric["value"]))
+        for bound in ("min_value", "max_value"):
+            if bound in metric:
+                getattr(added, bound).value = float(metric[bound])
+    return entries
 
 
 def report_benchmark_entry(name: str, iters=None, cpu_time=None, wall_time=None,
@@ -115,18 +136,16 @@ def report_benchmark_entry(name: str, iters=None, cpu_time=None, wall_time=None,
             for key in ("name", "value"):
                 if key not in metric:
                     raise TypeError(f"metric must has a {key!r} field")
-    fields = [(1, "entry", "message", _entry_fields(dict(
-        name=name, iters=iters, cpu_time=cpu_time, wall_time=wall_time,
-        throughput=throughput, extras=extras, metrics=metrics)))]
+    entries = _entries(name, iters, cpu_time, wall_time, throughput, extras, metrics)
     prefix = os.environ.get(TEST_REPORTER_TEST_ENV)
     if prefix is None:
-        print(_text(fields))
+        print(entries)  # protobuf's text format
         return
     path = prefix + name.replace("/", "__")
     if os.path.exists(path):
         raise IOError(f"File already exists: {path}")
     with open(path, "wb") as f:
-        f.write(_serialize(fields))
+        f.write(entries.SerializeToString())
 
 
 class _BenchmarkRegistrar(type):
