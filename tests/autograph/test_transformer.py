@@ -1,7 +1,9 @@
 """The source conversion: Python semantics kept where values are Python, scopes (nested
 functions, globals, closures), and what is left as written."""
+import functools
 import importlib.util
 import pathlib
+import warnings
 
 import pytest
 
@@ -214,3 +216,22 @@ def test_installed_packages_are_converted_but_the_ones_tf_leaves_alone(tmp_path,
             g(tf.constant(-2.0))
     finally:
         api._is_user_file.cache_clear()
+
+
+def test_a_wraps_wrapper_is_converted_from_its_own_source():
+    def traced(fn):
+        @functools.wraps(fn)
+        def wrapper(*args):
+            if args[0] > 0:             # converted: a tf.cond on the tensor
+                return fn(*args)
+            return -args[0]
+        return wrapper
+
+    @traced
+    def identity(x):
+        return x
+
+    f = tf.function(lambda x: identity(x))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(f(tf.constant(-2.0))) == 2.0 and float(f(tf.constant(3.0))) == 3.0

@@ -87,9 +87,10 @@ def _is_user_file(filename: str, module: str) -> bool:
 def _definition(f) -> ast.FunctionDef:
     """`f`'s def statement, parsed from its source (line numbers as in its file)."""
     import textwrap  # on first use, like sysconfig
-    if f.__name__ == "<lambda>":
+    if f.__code__.co_name == "<lambda>":
         return _lambda_definition(f)
-    lines, first_line = inspect.getsourcelines(f)
+    # the code object's own source: a functools.wraps wrapper would lead to the wrapped one
+    lines, first_line = inspect.getsourcelines(f.__code__)
     node = ast.parse(textwrap.dedent("".join(lines))).body[0]
     if not isinstance(node, ast.FunctionDef) or node.name != f.__code__.co_name:
         raise ValueError(f"the source found for {f.__qualname__} is not its def statement")
