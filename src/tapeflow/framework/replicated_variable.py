@@ -43,14 +43,21 @@ class ReplicatedVariable(Variable):
     @property
     def _value(self):
         index = self._replica_of()
-        return self._values[0 if index is None else index]._value
+        return self._read_outside() if index is None else self._values[index]._value
 
     @_value.setter
     def _value(self, value) -> None:
         index = self._replica_of()
-        if index is not None:
+        if index is None:
+            self._write_outside(value)
+        else:
             self._values[index]._value = value
-            return
+
+    # Outside the replicas: a read sees the first component, a write sets them all.
+    def _read_outside(self):
+        return self._values[0]._value
+
+    def _write_outside(self, value) -> None:
         self._set_all(value)
 
     def _set_all(self, value) -> None:
@@ -79,11 +86,7 @@ class SyncOnReadReplicatedVariable(ReplicatedVariable):
 
     __slots__ = ()
 
-    @property
-    def _value(self):
-        index = self._replica_of()
-        if index is not None:
-            return self._values[index]._value
+    def _read_outside(self):
         aggregation = self._aggregation
         if aggregation is VariableAggregation.ONLY_FIRST_REPLICA:
             return self._values[0]._value
@@ -97,12 +100,7 @@ class SyncOnReadReplicatedVariable(ReplicatedVariable):
             total = (total / len(parts)).astype(parts[0].dtype)
         return np.asarray(total)
 
-    @_value.setter
-    def _value(self, value) -> None:
-        index = self._replica_of()
-        if index is not None:
-            self._values[index]._value = value
-            return
+    def _write_outside(self, value) -> None:
         aggregation = self._aggregation
         if aggregation is VariableAggregation.NONE:
             raise _no_reduction(aggregation)
