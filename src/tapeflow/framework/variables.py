@@ -70,6 +70,14 @@ USER_PRIORITY = 100
 FUNCTION_PRIORITY = 50
 
 
+def _applied_to_value(operator):
+    """A Variable subclass's `operator`, applied to its `value()` (see Variable._operators)."""
+    def on_value(self, *args):
+        return operator(self.value(), *args)
+    on_value.__name__ = operator.__name__
+    return on_value
+
+
 class _VariableMeta(type):
     """`tf.Variable(...)` passes through the active variable creators (innermost first) and
     then the default creator of the current context (`_default_creator`)."""
@@ -222,6 +230,17 @@ class Variable(metaclass=_VariableMeta):
     __slots__ = ("_value", "_id", "_trainable", "_name", "_shape", "constraint",
                  "_synchronization", "_aggregation", "__weakref__")
     __array_priority__ = 100
+
+    # The Python operators the ops layer installs (name -> function). A subclass with a
+    # `value` of its own (Sonnet's TensorVariable) has them applied to that value, as TF's
+    # variables do; the engine's read them as they are, at no cost on the hot path.
+    _operators: dict = {}
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "value" in cls.__dict__:
+            for name, operator in Variable._operators.items():
+                setattr(cls, name, _applied_to_value(operator))
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,

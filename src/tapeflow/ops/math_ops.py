@@ -719,33 +719,21 @@ def _reflected(fn, name: str):
     return operator
 
 
-_READ = Variable.value
-
-
-def _on_value(operator):
-    """A Variable's `operator`: applied to the variable's `value()`, as TF's are. The
-    engine's variables (whose `value` is the engine's read) are passed as they are, which
-    ops read the same way; a subclass with a `value` of its own (Sonnet's TensorVariable)
-    is read through it."""
-    def on_value(self, *args):
-        if type(self).value is not _READ:
-            return operator(self.value(), *args)
-        return operator(self, *args)
-    on_value.__name__ = operator.__name__
-    return on_value
-
-
 def install_operators(reflected: dict, plain: dict) -> None:
     """Makes Python operators of Tensor and Variable call public functions: `__name__` (and
     `__rname__` for those in `reflected`) for each name in the dicts; the binary ones name
-    their graph nodes after the operator. A Variable's apply to its `value()`."""
-    for cls in (Tensor, Variable):
-        wrap = _on_value if cls is Variable else (lambda operator: operator)
-        for name, fn in reflected.items():
-            setattr(cls, f"__{name}__", wrap(_named(fn, name)))
-            setattr(cls, f"__r{name}__", wrap(_reflected(fn, name)))
-        for name, fn in plain.items():
-            setattr(cls, f"__{name}__", wrap(fn))
+    their graph nodes after the operator (Variable._operators records Variable's, which a
+    subclass with its own `value` applies to that value)."""
+    operators = {}
+    for name, fn in reflected.items():
+        operators[f"__{name}__"] = _named(fn, name)
+        operators[f"__r{name}__"] = _reflected(fn, name)
+    for name, fn in plain.items():
+        operators[f"__{name}__"] = fn
+    for name, operator in operators.items():
+        setattr(Tensor, name, operator)
+        setattr(Variable, name, operator)
+    Variable._operators.update(operators)
 
 
 install_operators({"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
@@ -758,5 +746,4 @@ def _radd(self, other, name="add"):
     return execute_binary(Add, NUMERIC, other, self)
 
 
-Tensor.__radd__ = _radd
-Variable.__radd__ = _on_value(_radd)
+Tensor.__radd__ = Variable.__radd__ = Variable._operators["__radd__"] = _radd

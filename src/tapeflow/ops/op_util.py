@@ -30,7 +30,7 @@ def is_input(x) -> bool:
 def as_input(x):
     """A Tensor or Variable as is; anything else is converted (by a registered conversion
     function where one takes its type)."""
-    if is_input(x):
+    if type(x) is Tensor or type(x) is Variable or is_input(x):  # (common cases inline)
         return x
     return convert_to_tensor(x)
 
@@ -77,8 +77,8 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
         TypeError: Python data that does not fit the other operand's dtype.
     """
-    tx = is_input(x)
-    ty = is_input(y)
+    tx = type(x) is Tensor or type(x) is Variable or is_input(x)  # (common cases inline)
+    ty = type(y) is Tensor or type(y) is Variable or is_input(y)
     if tx and ty:
         if x._value.dtype != y._value.dtype:
             raise errors.InvalidArgumentError(
@@ -102,9 +102,9 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
     Raises:
         InvalidArgumentError: the two dtypes differ.
     """
-    if not is_input(x):
+    if not (type(x) is Tensor or type(x) is Variable or is_input(x)):
         x = as_input(x)
-    if is_input(y):
+    if type(y) is Tensor or type(y) is Variable or is_input(y):
         if x._value.dtype is y._value.dtype:
             return x, y
         return binary_inputs(op_name, x, y)
