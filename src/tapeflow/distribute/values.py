@@ -58,12 +58,7 @@ class MirroredVariable(ReplicatedVariable, DistributedValues):
     """
 
     __slots__ = ()
-
-    def _replica_value(self, replica: int):
-        return self.values[replica]
-
-    def __repr__(self) -> str:
-        return _listing("MirroredVariable", self.values, repr)
+    __repr__ = DistributedValues.__repr__  # (before Variable's)
 
 
 class SyncOnReadVariable(SyncOnReadReplicatedVariable, DistributedValues):
@@ -76,9 +71,4 @@ class SyncOnReadVariable(SyncOnReadReplicatedVariable, DistributedValues):
     """
 
     __slots__ = ()
-
-    def _replica_value(self, replica: int):
-        return self.values[replica]
-
-    def __repr__(self) -> str:
-        return _listing("SyncOnReadVariable", self.values, repr)
+    __repr__ = DistributedValues.__repr__  # (before Variable's)
