@@ -117,3 +117,16 @@ def test_references_sort_by_identity_and_refuse_other_objects():
     assert a.ref().unwrapped is a
     with pytest.raises(TypeError, match="Cannot compare wrapped object with unwrapped object"):
         a.ref() < 3
+
+
+def test_a_variable_subclass_with_its_own_value_keeps_its_own_operators():
+    class Doubled(tf.Variable):
+        def value(self):
+            return tf.Variable.value(self) * 2.0
+
+        def __neg__(self):
+            return "own"
+
+    v = Doubled(3.0)
+    assert float(v + 1.0) == 7.0 and float(1.0 + v) == 7.0 and -v == "own"
+    assert float(tf.Variable(3.0) + 1.0) == 4.0

@@ -240,7 +240,8 @@ class Variable(metaclass=_VariableMeta):
         super().__init_subclass__(**kwargs)
         if "value" in cls.__dict__:
             for name, operator in Variable._operators.items():
-                setattr(cls, name, _applied_to_value(operator))
+                if name not in cls.__dict__:  # (the subclass's own operators stay)
+                    setattr(cls, name, _applied_to_value(operator))
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
