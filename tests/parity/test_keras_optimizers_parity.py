@@ -41,17 +41,18 @@ CASES = [  # (class name, keyword arguments)
 ]
 
 
-def _trajectory(module, name, kwargs, graph, scale_from=None):
-    w = module.Variable(W0, name="w")
-    b = module.Variable(B0, name="b")
+def _trajectory(module, name, kwargs, graph, scale_from=None, dtype=np.float32):
+    x, y = X.astype(dtype), Y.astype(dtype)
+    w = module.Variable(W0.astype(dtype), name="w")
+    b = module.Variable(B0.astype(dtype), name="b")
     opt = getattr(module.keras.optimizers, name)(**kwargs)
 
     def step(blow_up):
         with module.GradientTape() as tape:
-            loss = module.reduce_sum(module.square(module.matmul(X, w) + b - Y))
+            loss = module.reduce_sum(module.square(module.matmul(x, w) + b - y))
             loss = opt.scale_loss(loss)
         grads = tape.gradient(loss, [w, b])
-        grads = [g * blow_up for g in grads]
+        grads = [g * module.cast(blow_up, g.dtype) for g in grads]
         opt.apply_gradients(zip(grads, [w, b]))
 
     if graph:
@@ -93,6 +94,22 @@ def test_optimizer_trajectories_match_keras(tensorflow, name, kwargs, graph):
 
 
 @pytest.mark.parametrize("graph", [False, True], ids=["eager", "function"])
+@pytest.mark.parametrize("name, kwargs", CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_float64_trajectories_match_keras_bit_for_bit(tensorflow, name, kwargs, graph):
+    """On float64 variables Keras casts the learning rate (a float32 variable) and some
+    hyperparameters (betas, momentum, weight decay, constant slot fills) through float32,
+    and uses the others as exact Python floats: the trajectories agree to float64
+    rounding."""
+    ours = _trajectory(tapeflow, name, kwargs, graph, dtype=np.float64)
+    theirs = _trajectory(tensorflow, name, kwargs, graph and name != "Adafactor",
+                         dtype=np.float64)
+    for mine, keras in zip(ours[:2] + tuple(ours[2]), theirs[:2] + tuple(theirs[2])):
+        assert mine.dtype == keras.dtype
+        np.testing.assert_allclose(mine, keras, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "function"])
 def test_loss_scale_optimizer_matches_keras(tensorflow, graph):
     kwargs = {"initial_scale": 64.0, "dynamic_growth_steps": 3}
     runs = []
@@ -104,7 +121,7 @@ def test_loss_scale_optimizer_matches_keras(tensorflow, graph):
         module_opts = type("Opts", (), {"LossScaleOptimizer": staticmethod(wrapper)})
         fake = type("M", (), {})()
         fake.__dict__.update({k: getattr(module, k) for k in (
-            "Variable", "GradientTape", "reduce_sum", "square", "matmul", "function",
+            "Variable", "GradientTape", "reduce_sum", "square", "matmul", "function", "cast",
             "constant")})
         fake.keras = type("K", (), {"optimizers": module_opts})
         runs.append(_trajectory(fake, "LossScaleOptimizer", {}, graph, scale_from=True))

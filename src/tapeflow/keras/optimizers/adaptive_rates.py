@@ -2,6 +2,8 @@
 per-coordinate step sizes come from accumulated squares."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...framework.variables import Variable
 from .base import Optimizer
 
@@ -179,6 +181,12 @@ class Adafactor(Optimizer):
         if len(shape) < 2:
             return []
         return shape[:-1] if name == "r" else shape[:-2] + shape[-1:]
+
+    def _slot_dtype(self, name: str, variable: Variable):
+        # An unfactored (rank < 2) variable's 'r' and 'c' are int32 scalar placeholders.
+        if name != "velocity" and variable.shape.rank < 2:
+            return np.int32
+        return variable.dtype.as_numpy_dtype
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         def rms(x):

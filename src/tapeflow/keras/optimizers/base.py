@@ -52,6 +52,30 @@ class _TensorFunctions:
     where = staticmethod(where)
 
 
+def cast_hyperparameter(value, like):
+    """`value`, a Python-number hyperparameter, in the dtype of `like` (an array or Tensor)
+    as Keras casts one to a variable's dtype: through a float32 tensor first, so a float64
+    variable sees 0.9 as 0.8999999761581421 wherever Keras writes `ops.cast(beta, dtype)`.
+    Where Keras uses the Python number in arithmetic it stays exact; formulas call this
+    only at Keras's casts.
+
+    Args:
+        value: a Python float or int.
+        like: an array or Tensor whose dtype the result takes.
+
+    Returns:
+        A NumPy scalar of `like`'s dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> float(cast_hyperparameter(0.9, np.zeros(2)))
+        0.8999999761581421
+    """
+    dtype = like.dtype
+    kind = dtype.as_numpy_dtype if hasattr(dtype, "as_numpy_dtype") else dtype.type
+    return kind(np.float32(value))
+
+
 def _keep(when, new, old):
     """`new`, or (when a condition is given) `new` where it holds and `old` elsewhere."""
     return new if when is None else where(when, new, old)
@@ -208,6 +232,10 @@ class Optimizer:
         something smaller (Adafactor's factored second moments)."""
         return variable.shape.as_list()
 
+    def _slot_dtype(self, name: str, variable: Variable):
+        """The NumPy dtype of slot `name` of `variable` (by default the variable's)."""
+        return variable.dtype.as_numpy_dtype
+
     def _all_slot_names(self) -> dict:
         names = {"average": 0.0} if self.use_ema else {}
         if self.gradient_accumulation_steps:
@@ -222,8 +250,9 @@ class Optimizer:
             if not self._slots:
                 self._build_state(variable)
             base = variable.name.split(":")[0].replace("/", "_")
-            slots = {name: Variable(np.full(self._slot_shape(name, variable), init,
-                                            dtype=variable.dtype.as_numpy_dtype),
+            # Keras fills slots with a Constant initializer, which casts through float32.
+            slots = {name: Variable(np.full(self._slot_shape(name, variable), np.float32(init),
+                                            dtype=self._slot_dtype(name, variable)),
                                     name=f"{base}_{name}", trainable=False)
                      for name, init in self._all_slot_names().items()}
             self._slots[variable.ref()] = slots
@@ -322,14 +351,17 @@ class Optimizer:
     def _clipped(self, xp, gradients: list) -> list:
         if self.clipvalue is not None:
             gradients = [xp.clip(g, -self.clipvalue, self.clipvalue) for g in gradients]
+        # Keras's roundings: (g * c) / max(norm, c) for each; g * (c * min(1 / norm, 1 / c)
+        # + (norm - norm)) for the global norm (NaN for a non-finite norm).
         if self.clipnorm is not None:
-            gradients = [g * (self.clipnorm / xp.maximum(xp.sqrt(xp.sum(xp.square(g))),
-                                                         self.clipnorm))
+            gradients = [g * self.clipnorm / xp.maximum(xp.sqrt(xp.sum(xp.square(g))),
+                                                        self.clipnorm)
                          for g in gradients]
         if self.global_clipnorm is not None:
+            clip = self.global_clipnorm
             norm = xp.sqrt(sum(xp.sum(xp.square(g)) for g in gradients))
-            gradients = [g * (self.global_clipnorm / xp.maximum(norm, self.global_clipnorm))
-                         for g in gradients]
+            scale = clip * xp.minimum(1.0 / norm, 1.0 / clip) + (norm - norm)
+            gradients = [g * scale for g in gradients]
         return gradients
 
     def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False):
@@ -543,7 +575,8 @@ class Optimizer:
             lr = dtype.as_numpy_dtype(lr)
             step = dtype.as_numpy_dtype(count + 1)
         if self._decays(variable):
-            value = value - value * dtype.as_numpy_dtype(self.weight_decay) * lr
+            decay = dtype.as_numpy_dtype(np.float32(self.weight_decay))    # Keras's cast
+            value = value - value * decay * lr
         return self._update_step(xp, gradient, value, slots, lr, step)
 
     def _update_step(self, xp, gradient, value, slots: dict, lr, step) -> tuple:
