@@ -85,7 +85,8 @@ class Nadam(_Moments):
         u_product_t = self._u_product_now
         u_product_t_1 = u_product_t * u_t_1
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - beta_1)
-        v = slots["velocity"] + (xp.square(gradient) - slots["velocity"]) * (1 - beta_2)
+        v = slots["velocity"] + (xp.slicewise(xp.square, gradient) - slots["velocity"]) \
+            * (1 - beta_2)
         m_hat = u_t_1 * m / (1 - u_product_t_1) + (1 - u_t) * gradient / (1 - u_product_t)
         v_hat = v / (1 - xp.power(beta_2, step))
         return (value - m_hat * lr / (xp.sqrt(v_hat) + self.epsilon),
@@ -117,7 +118,7 @@ class Adamax(_Moments):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
-        u = xp.maximum(self.beta_2 * slots["norm"], xp.abs(gradient))
+        u = xp.maximum(self.beta_2 * slots["norm"], xp.slicewise(xp.abs, gradient))
         beta_1_power = xp.power(cast_hyperparameter(self.beta_1, value), step)
         step_size = lr * m / ((1 - beta_1_power) * (u + self.epsilon))
         return value - step_size, {"momentum": m, "norm": u}
@@ -146,7 +147,8 @@ class Lamb(_Moments):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
-        v = slots["velocity"] + (xp.square(gradient) - slots["velocity"]) * (1 - self.beta_2)
+        v = slots["velocity"] + (xp.slicewise(xp.square, gradient) - slots["velocity"]) \
+            * (1 - self.beta_2)
         m_hat = m / (1.0 - xp.power(cast_hyperparameter(self.beta_1, value), step))
         v_hat = v / (1.0 - xp.power(cast_hyperparameter(self.beta_2, value), step))
         update = m_hat / (xp.sqrt(v_hat) + self.epsilon)

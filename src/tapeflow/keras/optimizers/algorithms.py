@@ -106,7 +106,8 @@ class Adam(Optimizer):
         beta_2_power = cast_hyperparameter(self.beta_2, value) ** step
         alpha = lr * xp.sqrt(1 - beta_2_power) / (1 - beta_1_power)
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
-        v = slots["velocity"] + (xp.square(gradient) - slots["velocity"]) * (1 - self.beta_2)
+        v = slots["velocity"] + (xp.slicewise(xp.square, gradient) - slots["velocity"]) \
+            * (1 - self.beta_2)
         new_slots = {"momentum": m, "velocity": v}
         if self.amsgrad:
             v = new_slots["velocity_hat"] = xp.maximum(slots["velocity_hat"], v)
@@ -193,7 +194,8 @@ class RMSprop(Optimizer):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         rho = self.rho
-        velocity = rho * slots["velocity"] + (1 - rho) * xp.square(gradient)
+        velocity = rho * slots["velocity"] \
+            + xp.slicewise(lambda g: (1 - rho) * xp.square(g), gradient)
         new_slots = {"velocity": velocity}
         if self.centered:
             average = new_slots["average_gradient"] = \
@@ -241,7 +243,7 @@ class Adagrad(Optimizer):
         return {"accumulator": self.initial_accumulator_value}
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
-        accumulator = slots["accumulator"] + xp.square(gradient)
+        accumulator = slots["accumulator"] + xp.slicewise(xp.square, gradient)
         return (value - lr * gradient / xp.sqrt(accumulator + self.epsilon),
                 {"accumulator": accumulator})
 

@@ -20,6 +20,7 @@ import numpy as np
 from ... import math as tf_math
 from ...framework import errors
 from ...framework.context import executing_eagerly
+from ...framework.indexed_slices import IndexedSlices
 from ...framework.tensor import Tensor, convert_to_tensor, is_tensor
 from ...framework.variables import Variable
 from ...ops import array_ops, clip_ops, math_ops
@@ -52,6 +53,63 @@ class _TensorFunctions:
     where = staticmethod(where)
 
 
+_FUNCTION_NAMES = [name for name in vars(_TensorFunctions) if not name.startswith("_")]
+
+
+class _Slices:
+    """A gradient that arrived as IndexedSlices: its rows summed (`dense`, which formulas
+    do arithmetic with) and the slices themselves (`values` at `indices`), for what Keras
+    applies slice by slice (`_Functions.slicewise`)."""
+
+    __slots__ = ("dense", "values", "indices")
+
+    def __init__(self, dense, values, indices) -> None:
+        self.dense, self.values, self.indices = dense, values, indices
+
+    @property
+    def dtype(self):
+        return self.dense.dtype
+
+    def __truediv__(self, scale) -> "_Slices":
+        return _Slices(self.dense / scale, self.values / scale, self.indices)
+
+
+class _Functions:
+    """The `xp` update formulas get: NumPy's functions eagerly, `_TensorFunctions` while a
+    graph is built, and `slicewise` for the variable's gradient.
+
+    Keras's TensorFlow backend keeps an IndexedSlices gradient as slices through
+    elementwise functions (square, abs) and products with dense values, and sums the slices
+    into rows only when it adds them to a dense value: Adam's second moment of an embedding
+    row looked up twice takes g1**2 + g2**2, not (g1 + g2)**2. `slicewise(fn, gradient,
+    *rows)` is `fn(gradient, *rows)` for a dense gradient; for a sliced one, `fn` of each
+    slice (and of the rows of `rows` it falls on), summed into rows."""
+
+    def __init__(self, base, slices: _Slices | None = None, dense=None) -> None:
+        for name in _FUNCTION_NAMES:
+            setattr(self, name, getattr(base, name))
+        self._graph = base is _TensorFunctions
+        self._slices, self._dense = slices, dense
+
+    def slicewise(self, fn, gradient, *rows):
+        if self._slices is None or gradient is not self._dense:
+            return fn(gradient, *rows)
+        indices, values = self._slices.indices, self._slices.values
+        if self._graph:
+            from ...ops.gather_ops import gather, unsorted_segment_sum
+            parts = fn(values, *(gather(r, indices) for r in rows))
+            return unsorted_segment_sum(parts, indices, array_ops.shape(gradient)[0])
+        indices = np.asarray(indices)
+        parts = fn(np.asarray(values), *(np.asarray(r)[indices] for r in rows))
+        total = np.zeros_like(gradient)
+        np.add.at(total, indices, parts)
+        return total
+
+
+_ARRAYS = _Functions(np)
+_TENSORS = _Functions(_TensorFunctions)
+
+
 def cast_hyperparameter(value, like):
     """`value`, a Python-number hyperparameter, in the dtype of `like` (an array or Tensor)
     as Keras casts one to a variable's dtype: through a float32 tensor first, so a float64
@@ -81,10 +139,12 @@ def _keep(when, new, old):
     return new if when is None else where(when, new, old)
 
 
-def _dense_gradient(gradient, variable: Variable) -> Tensor:
-    """The gradient as a dense Tensor (IndexedSlices rows summed in; arrays converted)."""
+def _dense_gradient(gradient, variable: Variable):
+    """The gradient as a dense Tensor (arrays converted), or `_Slices` for IndexedSlices."""
     if isinstance(gradient, Tensor):
         return gradient
+    if isinstance(gradient, IndexedSlices):
+        return _Slices(convert_to_tensor(gradient), gradient.values, gradient.indices)
     if is_tensor(gradient):
         return convert_to_tensor(gradient)
     return convert_to_tensor(gradient, dtype=variable.dtype)
@@ -337,12 +397,13 @@ class Optimizer:
         checked = []
         for gradient, variable in present:
             gradient = _dense_gradient(gradient, variable)
-            if not variable.shape.is_compatible_with(gradient.shape) \
-                    or gradient.dtype is not variable.dtype:
+            dense = gradient.dense if isinstance(gradient, _Slices) else gradient
+            if not variable.shape.is_compatible_with(dense.shape) \
+                    or dense.dtype is not variable.dtype:
                 raise errors.InvalidArgumentError(
                     None, self.name,
                     f"{self.name}: the gradient for variable '{variable.name}' has shape "
-                    f"{gradient.shape.as_list()} and dtype {gradient.dtype.name}, but the "
+                    f"{dense.shape.as_list()} and dtype {dense.dtype.name}, but the "
                     f"variable has shape {variable.shape.as_list()} and dtype "
                     f"{variable.dtype.name}. No variable was updated.")
             checked.append((gradient, variable))
@@ -443,17 +504,27 @@ class Optimizer:
         """One step from validated (gradient, variable) pairs. `when` (only while a graph is
         built) is a bool Tensor: where false, nothing changes, `iterations` included."""
         building = not executing_eagerly()
-        xp = _TensorFunctions if building else np
+        xp = _TENSORS if building else _ARRAYS
         variables = [v for _, v in checked]
         self.build(variables)
-        gradients = [g if building else np.asarray(g) for g, _ in checked]
+        sliced = [g if isinstance(g, _Slices) else None for g, _ in checked]
+        gradients = [g.dense if isinstance(g, _Slices) else g for g, _ in checked]
+        if not building:
+            gradients = [np.asarray(g) for g in gradients]
         if self.loss_scale_factor is not None:
             gradients = [g / self.loss_scale_factor for g in gradients]
+            sliced = [s and s / self.loss_scale_factor for s in sliced]
         count = self._step_count(building)
         update_when = when
-        if self.gradient_accumulation_steps:
+        if self.gradient_accumulation_steps:     # the means are dense, as in Keras
             gradients, update_when = self._accumulated(gradients, variables, building, when)
+            sliced = [None] * len(sliced)
         if gradients is not None:
+            clipping = (self.clipvalue, self.clipnorm, self.global_clipnorm)
+            if any(c is not None for c in clipping):
+                # Clipped gradients are taken whole (Keras densifies a clipped value; its
+                # norms of slices are not modelled).
+                sliced = [None] * len(sliced)
             gradients = self._clipped(xp, gradients)
             lr = self._current_learning_rate()
             self._prepare_step(xp, count, building, update_when)
@@ -461,7 +532,8 @@ class Optimizer:
             if self._ELEMENTWISE and update_when is None:
                 from ...distribute import sharded_update
                 strategy, parts = sharded_update.sharing(variables)
-                if strategy is not None:
+                parts = [i for i in parts if sliced[i] is None]
+                if strategy is not None and parts:
                     sharded_update.apply_in_parts(
                         strategy, [(gradients[i], variables[i], self._slots_of(variables[i]))
                                    for i in parts],
@@ -469,7 +541,11 @@ class Optimizer:
                             xp, g, variable, value, slots, lr, count, building))
                     whole = sorted(set(whole) - set(parts))
             for i in whole:
-                self._apply(xp, gradients[i], variables[i], lr, count, building, update_when)
+                gradient = gradients[i]
+                functions = xp if sliced[i] is None else _Functions(
+                    _TensorFunctions if building else np, sliced[i], gradient)
+                self._apply(functions, gradient, variables[i], lr, count, building,
+                            update_when)
         if self.use_ema:
             self._update_averages(count, building, when)
         for variable in variables:
