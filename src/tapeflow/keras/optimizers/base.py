@@ -4,11 +4,14 @@ clipping, weight decay, slots, moving averages (EMA), iterations.
 Subclasses give the update formula once, in `_update_step(xp, gradient, value, slots, lr,
 step)`: a pure function of the variable's value and its slots that returns their new
 values, written with operators and the NumPy-named functions of `_TensorFunctions`. Eagerly
-`xp` is NumPy and the results are copied into the variables' own arrays
+`xp` has NumPy's functions and the results are copied into the variables' own arrays
 (`Variable.mutable_array`), so the state is updated in place; while a graph is built
 (`tf.function`), `xp` holds tapeflow ops and the results are assigned. A step that must only
 happen under a condition known at run time (every n-th step when accumulating, finite
 gradients under loss scaling) is, in a graph, computed and then kept or dropped with `where`.
+`xp.slicewise` applies what Keras applies slice by slice to an IndexedSlices gradient
+(`_Functions`); hyperparameters Keras casts through float32 go through
+`cast_hyperparameter`.
 """
 from __future__ import annotations
 
