@@ -315,6 +315,93 @@ def sparse_matmul(peers: dict) -> Case:
     return case
 
 
+def conv3d_transpose(peers: dict) -> Case:
+    """conv3d_transpose to few channels (Sonnet's ConvTranspose initializer test at an
+    eighth of its batch: 2 x 32^3 x 64 inputs, a 4^3 kernel to 3 channels, SAME), forward
+    only. The baseline is one matmul then each tap's block added at its offset."""
+    rng = np.random.default_rng(0)
+    x = rng.random((2, 32, 32, 32, 64), dtype=np.float32)
+    w = (0.1 * rng.standard_normal((4, 4, 4, 3, 64))).astype(np.float32)
+
+    def numpy_step():
+        per_tap = w.reshape(64 * 3, 64)                      # [taps * 3, 64]
+        products = (per_tap @ x.reshape(-1, 64).T).reshape(64, 3, 2, 32, 32, 32)
+        total = np.zeros((2, 35, 35, 35, 3), np.float32)
+        for tap, (a, b, c) in enumerate(np.ndindex(4, 4, 4)):
+            total[:, a:a + 32, b:b + 32, c:c + 32] += np.moveaxis(products[tap], 0, -1)
+        return [total[:, 1:33, 1:33, 1:33]]
+
+    def tf_api(tf):
+        inputs, filters = tf.constant(x), tf.constant(w)
+        return lambda: [tf.nn.conv3d_transpose(inputs, filters, [2, 32, 32, 32, 3],
+                                               strides=1, padding="SAME")]
+
+    case = Case("conv3d_transpose")
+    case.add("numpy", lambda: numpy_step)
+    case.add("tapeflow eager", lambda: tf_api(tapeflow))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: tf_api(peers["tensorflow"]))
+    return case
+
+
+def _resize_case(name: str, shape: tuple, size: tuple, method: str, peers: dict) -> Case:
+    """tf.image.resize of a batch of 3-channel images, forward plus the gradient of the
+    output's sum; the baseline applies the dense interpolation matrices (from tapeflow's
+    weights) with matmuls."""
+    from tapeflow.ops import image_ops
+    weights = {"bilinear": image_ops._bilinear_weights,
+               "bicubic": image_ops._bicubic_weights}[method]
+    rng = np.random.default_rng(0)
+    x = rng.random(shape, dtype=np.float32)
+    rows = weights(shape[1], size[0]).astype(np.float32)
+    cols = weights(shape[2], size[1]).astype(np.float32)
+
+    batch, height, width, channels = shape
+
+    def apply(matrix_rows, matrix_cols, images):
+        """rows @ each image, then cols @ each row of pixels (channels last)."""
+        b, h, w, c = images.shape
+        y = matrix_rows @ images.reshape(b, h, w * c)                    # [b, rows, w * c]
+        y = y.reshape(-1, w, c).transpose(0, 2, 1) @ matrix_cols.T       # [b * rows, c, cols]
+        return y.transpose(0, 2, 1).reshape(b, matrix_rows.shape[0], matrix_cols.shape[0], c)
+
+    def numpy_step():
+        y = apply(rows, cols, x)
+        return [apply(rows.T, cols.T, np.ones_like(y))]
+
+    def tf_api(tf):
+        images = tf.constant(x)
+
+        def step():
+            with tf.GradientTape() as tape:
+                tape.watch(images)
+                y = tf.image.resize(images, size, method=method)
+            return [tape.gradient(y, images)]
+        return step
+
+    case = Case(name)
+    case.add("numpy", lambda: numpy_step)
+    case.add("tapeflow eager", lambda: tf_api(tapeflow))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: tf_api(peers["tensorflow"]))
+    return case
+
+
+def resize_up(peers: dict) -> Case:
+    """Bilinear upsampling, 8 x 64x64x3 -> 150x150."""
+    return _resize_case("resize_up", (8, 64, 64, 3), (150, 150), "bilinear", peers)
+
+
+def resize_down(peers: dict) -> Case:
+    """Bilinear downsampling, 8 x 224x224x3 -> 96x96."""
+    return _resize_case("resize_down", (8, 224, 224, 3), (96, 96), "bilinear", peers)
+
+
+def resize_bicubic(peers: dict) -> Case:
+    """Bicubic upsampling, 8 x 64x64x3 -> 150x150."""
+    return _resize_case("resize_bicubic", (8, 64, 64, 3), (150, 150), "bicubic", peers)
+
+
 # -- a recurrent network -------------------------------------------------------------------
 
 class Recurrent:
@@ -576,4 +663,6 @@ def transformer(peers: dict) -> Case:
 ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
        "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
        "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn, "lstm": lstm,
-       "transformer": transformer, "sparse_matmul": sparse_matmul}
+       "transformer": transformer, "sparse_matmul": sparse_matmul,
+       "conv3d_transpose": conv3d_transpose, "resize_up": resize_up,
+       "resize_down": resize_down, "resize_bicubic": resize_bicubic}

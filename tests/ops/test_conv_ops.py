@@ -451,3 +451,34 @@ def test_convolution_and_pool_dispatch_on_rank_and_reject_what_tf_rejects():
         tf.nn.max_pool3d(x5, 2, 2, [[0, 0]] * 5)
     with pytest.raises(errors.InvalidArgumentError, match="NDHWC"):
         tf.nn.conv3d(x5, np.ones((2, 2, 2, 2, 1)), 1, "SAME", data_format="NHWC")
+
+
+@pytest.mark.parametrize("nd, size, channels, out_channels, k, s, d, pads, groups", [
+    (1, 7, 4, 6, 3, 1, 1, "valid", 1), (2, 6, 4, 5, 3, 2, 1, "pad", 1),
+    (2, 7, 4, 4, 2, 3, 2, "pad", 1), (3, 5, 2, 3, 3, 2, 1, "valid", 1),
+    (2, 6, 4, 6, 3, 2, 1, "pad", 2), (2, 5, 3, 6, 3, 1, 1, "valid", 3),
+    (1, 5, 2, 2, 4, 3, 1, "pad", 1), (2, 4, 1, 8, 3, 2, 1, "pad", 1)])
+def test_input_gradient_by_scatter_equals_the_windowed_one(nd, size, channels, out_channels,
+                                                           k, s, d, pads, groups):
+    """The two ways the input gradient (and conv_transpose) is computed: windows of the
+    spread gradient against the flipped kernel, or one matmul then each tap's block added
+    at its offset (taken when the input has fewer channels). They agree to rounding."""
+    from tapeflow.ops import conv_kernels
+    rng = np.random.default_rng(nd * 100 + size)
+    kernel, strides, dilations = (k,) * nd, (s,) * nd, (d,) * nd
+    pads = ((0, 0),) * nd if pads == "valid" else ((1, 2),) * nd
+    filters = rng.standard_normal(kernel + (channels // groups, out_channels))
+    input_sizes = (2,) + (size,) * nd + (channels,)
+    out = conv_kernels.output_sizes(input_sizes[1:-1], kernel, strides, dilations, pads)
+    g = rng.standard_normal((2,) + out + (out_channels,))
+    scattered = conv_kernels._scatter_backprop_input(filters, g, input_sizes, strides,
+                                                     dilations, pads)
+    per_group = channels // groups
+    spread = conv_kernels._spread(g, input_sizes[1:-1], kernel, strides, dilations, pads)
+    adjoint = filters[(slice(None, None, -1),) * nd] \
+        .reshape(kernel + (per_group, groups, out_channels // groups)).swapaxes(-3, -1) \
+        .reshape(kernel + (out_channels // groups, channels))
+    windowed = conv_kernels._correlate(
+        conv_kernels._windows(spread, kernel, (1,) * nd, dilations), adjoint)
+    assert scattered.shape == windowed.shape == input_sizes
+    np.testing.assert_allclose(scattered, windowed, rtol=1e-12, atol=1e-12)

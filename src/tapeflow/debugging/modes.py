@@ -41,10 +41,10 @@ def _report(op, inputs, outputs, index, value, found) -> str:
     lines += [f"  # of {'+NaN' if k == 'NaN' else k} elements: {counts[k]}" for k in found]
     lines.append("")
     if len(inputs) == 1:
-        lines.append(f"  Input tensor: {inputs[0]}")
+        lines.append(f"  Input tensor: {inputs[0]!s}")
     else:
         lines.append(f"  Input tensors ({len(inputs)}):")
-        lines += [f"         {i}: {x}" for i, x in enumerate(inputs)]
+        lines += [f"         {i}: {x!s}" for i, x in enumerate(inputs)]
     kinds = found[0] if len(found) == 1 else " and ".join(found) if len(found) == 2 \
         else f"{found[0]}, {found[1]}, and {found[2]}"
     return "\n".join(lines) + f"\n\n : Tensor had {kinds} values"

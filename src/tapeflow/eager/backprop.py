@@ -67,6 +67,7 @@ class GradientTape:
         self._watch_accessed_variables = watch_accessed_variables
         self._tape: Tape | None = None
         self._recording = False
+        self._spent_variables: tuple = ()      # what a used non-persistent tape watched
 
     def __enter__(self) -> "GradientTape":
         if self._recording:
@@ -152,9 +153,10 @@ class GradientTape:
             self._push()
 
     def watched_variables(self) -> tuple:
-        """The variables this tape watches, in the order they were created."""
+        """The variables this tape watches, in the order they were created (after
+        `gradient()` on a non-persistent tape, those it watched until then)."""
         if self._tape is None:
-            return ()
+            return self._spent_variables
         return tuple(v for _, v in sorted(self._tape.variables.items()))
 
     def gradient(self, target, sources, output_gradients=None,
@@ -203,6 +205,7 @@ class GradientTape:
             upstream = checked_output_gradients(flat_targets, upstream)
         tape = self._tape
         if not self._persistent:
+            self._spent_variables = self.watched_variables()
             self._tape = None
         graph = state.graph
         if graph is not None:  # inside a graph (tf.function): rules add graph ops

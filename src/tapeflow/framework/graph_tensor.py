@@ -185,6 +185,16 @@ class SymbolicTensor(Tensor):
         raise TypeError(f"len is not defined for the graph tensor {self.name!r}; use "
                         "`x.shape` for its static shape.")
 
+    def __index__(self) -> int:
+        raise TypeError(f"The graph tensor {self.name!r} cannot be used as an index: its "
+                        "value is not known while the graph is built.")
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
     def __hash__(self) -> int:
         if self.graph.building_function:
             raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
@@ -207,6 +217,9 @@ class SymbolicTensor(Tensor):
         raise TypeError(f"graph tensor {self.name!r} cannot be pickled")
 
     def __format__(self, spec: str) -> str:
+        if spec:
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}"
+                            ".__format__")
         return str(self)
 
     def __repr__(self) -> str:

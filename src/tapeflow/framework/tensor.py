@@ -108,27 +108,30 @@ class Tensor:
             raise TypeError("Cannot iterate over a scalar tensor.")
         return (self[i] for i in range(len(self._value)))
 
+    # The Python protocols act on the NumPy value, as TF's eager tensors do: `f"{t}"` and
+    # `f"{t:.2f}"` format it (a scalar takes any spec its NumPy scalar takes; an array only
+    # the empty one), `__index__` is NumPy's (AttributeError for a float scalar, TypeError
+    # for an array), an empty tensor is False, int() of a complex one takes its real part.
     def __bool__(self) -> bool:
-        return bool(self._value)
+        v = self._value
+        if v.ndim:
+            return bool(v.size > 0 and v)
+        return bool(v)
 
     def __float__(self) -> float:
-        return float(self._value)
+        return float(self.numpy())
 
     def __int__(self) -> int:
-        return int(self._value)
+        return int(self.numpy())
 
     def __index__(self) -> int:
-        if not self.dtype.is_integer:
-            raise TypeError(f"Only integer tensors can be used as an index, got {self.dtype.name}")
-        return int(self._value)
+        return self.numpy().__index__()
 
     def __complex__(self) -> complex:
         return complex(self._value)
 
     def __format__(self, spec: str) -> str:
-        if not spec:
-            return str(self)
-        return format(np.asarray(self._value).item() if not self.ndim else self._value, spec)
+        return format(self.numpy(), spec)
 
     def __copy__(self):
         return self

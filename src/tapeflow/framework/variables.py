@@ -544,7 +544,8 @@ class Variable(metaclass=_VariableMeta):
     experimental_ref = ref
 
     def __hash__(self):
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                        f"(Variable: {self})")
 
     def __repr__(self) -> str:
         return (f"<tf.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}, "
@@ -559,17 +560,19 @@ class Variable(metaclass=_VariableMeta):
     def __int__(self) -> int:
         return int(self._value)
 
-    def __index__(self) -> int:
-        return self.read_value().__index__()
-
-    def __len__(self) -> int:
-        return len(self._value)
-
+    # As TF's: no __index__ and no __len__ (a Variable is iterated through its value), and
+    # formatted as its str with the empty spec only.
     def __iter__(self):
         return iter(self.read_value())
 
     def __format__(self, spec: str) -> str:
-        return format(self.read_value(), spec)
+        if spec:
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}"
+                            ".__format__")
+        return str(self)
+
+    def __copy__(self):
+        return self
 
     def __deepcopy__(self, memo):
         copy = Variable(self._value.copy(), trainable=self._trainable, name=self._name)

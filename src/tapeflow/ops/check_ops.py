@@ -276,7 +276,7 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     close = less_equal(abs_(subtract(x, y)), atol + rtol * abs_(y))
     head = "" if message is None else f"{message}.  "
     return Assert(reduce_all(close), [
-        head, f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
+        head, f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
         f"x ({_label(x)}) = ", x, f"y ({_label(y)}) = ", y], summarize)
 
 
@@ -481,8 +481,8 @@ def assert_same_float_dtype(tensors=None, dtype=None):
         if expected is None:
             expected, first = t.dtype, t
         elif t.dtype != expected:
-            against = "" if first is None else f" as {first}"
-            raise ValueError(f"{t}, type={t.dtype}, must be of the same type ({expected})"
+            against = "" if first is None else f" as {first!s}"
+            raise ValueError(f"{t!s}, type={t.dtype}, must be of the same type ({expected})"
                              f"{against}.")
     if expected is None:
         return dtypes.float32

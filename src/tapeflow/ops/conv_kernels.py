@@ -82,8 +82,47 @@ def conv(x, filters, strides, dilations, pads):
     return _correlate(_windows(_pad(x, pads), filters.shape[:-2], strides, dilations), filters)
 
 
+def _scatter_backprop_input(filters, out_backprop, input_sizes, strides, dilations, pads):
+    """The input gradient as col2im: a matmul gives every tap's contribution at every
+    output position, then each tap's block is added into the (padded) input at its offset,
+    strided. Cheaper than windowing the spread gradient when the input has fewer channels
+    than the output (a transposed convolution to few channels). Runs over batch chunks of
+    a few million products, laid out tap by tap."""
+    kernel, (per_group, out_channels) = filters.shape[:-2], filters.shape[-2:]
+    groups, out_sizes = input_sizes[-1] // per_group, out_backprop.shape[1:-1]
+    positions, taps = int(np.prod(out_sizes)), int(np.prod(kernel))
+    per_tap = filters.reshape(taps, per_group, groups, out_channels // groups) \
+        .transpose(2, 0, 1, 3).reshape(groups, taps * per_group, out_channels // groups)
+    spans = tuple((n - 1) * s + (k - 1) * d + 1
+                  for n, s, k, d in zip(out_sizes, strides, kernel, dilations))
+    full = tuple(max(span, before + size)
+                 for span, (before, _), size in zip(spans, pads, input_sizes[1:-1]))
+    batch = out_backprop.shape[0]
+    total = np.zeros((batch, *full, groups, per_group), np.result_type(filters, out_backprop))
+    windows = [tuple(slice(o * d, o * d + (n - 1) * s + 1, s)
+                     for o, d, n, s in zip(offsets, dilations, out_sizes, strides))
+               for offsets in np.ndindex(*kernel)]
+    chunk = max(1, (1 << 22) // max(1, positions * taps * input_sizes[-1]))
+    for lo in range(0, batch, chunk):
+        part = out_backprop[lo:lo + chunk]
+        n = part.shape[0]
+        grads = part.reshape(n * positions, groups, out_channels // groups).transpose(1, 2, 0)
+        # [groups, taps * C/g, rows]: each tap's block is a run of rows (no copy needed)
+        products = (per_tap @ grads).reshape(groups, taps, per_group, n, *out_sizes)
+        target = total[lo:lo + n]
+        for tap, window in enumerate(windows):
+            target[(slice(None),) + window] += np.moveaxis(products[:, tap], (0, 1), (-2, -1))
+    crop = tuple(slice(before, before + size)
+                 for (before, _), size in zip(pads, input_sizes[1:-1]))
+    return total[(slice(None),) + crop].reshape(input_sizes)
+
+
 def conv_backprop_input(filters, out_backprop, input_sizes, strides, dilations, pads):
     kernel, (per_group, out_channels) = filters.shape[:-2], filters.shape[-2:]
+    if input_sizes[-1] * np.prod(out_backprop.shape[1:-1]) \
+            < out_channels * np.prod(input_sizes[1:-1]):
+        return _scatter_backprop_input(filters, out_backprop, tuple(input_sizes), strides,
+                                       dilations, pads)
     groups = input_sizes[-1] // per_group
     spread = _spread(out_backprop, input_sizes[1:-1], kernel, strides, dilations, pads)
     flipped = filters[(slice(None, None, -1),) * len(kernel)]

@@ -164,20 +164,22 @@ def _taps(matrix: np.ndarray) -> tuple:
 
 
 @functools.lru_cache(maxsize=256)
-def _axis_taps(weights, in_size: int, out_size: int, settings: tuple) -> tuple:
-    """The taps of one axis's interpolation matrix and of its transpose (cached by sizes and
-    settings)."""
+def _axis_matrices(weights, in_size: int, out_size: int, settings: tuple) -> tuple:
+    """One axis's interpolation matrix [out, in], its transpose, and the taps of both
+    (cached by sizes and settings)."""
     matrix = weights(in_size, out_size, *settings)
-    return _taps(matrix), _taps(matrix.T)
+    return matrix, matrix.T, _taps(matrix), _taps(matrix.T)
 
 
-def _axes_taps(weights, in_sizes, out_sizes, attrs: dict, transposed: bool) -> list:
-    taps = []
+def _axes_matrices(weights, in_sizes, out_sizes, attrs: dict, transposed: bool) -> list:
+    """[(matrix, taps)] of the height and the width axis (the transposes for a gradient)."""
+    axes = []
     for axis, (n, m) in enumerate(zip(in_sizes, out_sizes)):
         settings = (attrs["scale"][axis], attrs["translation"][axis], attrs["kernel_type"],
                     attrs["antialias"]) if attrs else ()  # ScaleAndTranslate's, per axis
-        taps.append(_axis_taps(weights, n, m, settings)[transposed])
-    return taps
+        matrix, transpose, taps, transpose_taps = _axis_matrices(weights, n, m, settings)
+        axes.append((transpose, transpose_taps) if transposed else (matrix, taps))
+    return axes
 
 
 def _along(x, taps: tuple, axis: int):
@@ -199,9 +201,60 @@ def _along(x, taps: tuple, axis: int):
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _sparse_passes(rows_key, cols_key, batch: int, channels: int, dtype: str) -> tuple:
+    """The height pass as the CSR matrix kron(I_batch, rows) and the width pass as
+    kron(cols.T, I_channels), in `dtype` (cached)."""
+    from scipy import sparse
+    rows, cols = rows_key.matrix, cols_key.matrix
+    height = sparse.kron(sparse.identity(batch, dtype=dtype, format="csr"),
+                         sparse.csr_matrix(rows.astype(dtype)), format="csr")
+    width = sparse.kron(sparse.csr_matrix(cols.T.astype(dtype)),
+                        sparse.identity(channels, dtype=dtype, format="csr"), format="csr")
+    return height, width
+
+
+class _Key:
+    """A matrix hashed by identity (the cached matrices of `_axis_matrices` are unique)."""
+
+    __slots__ = ("matrix",)
+
+    def __init__(self, matrix) -> None:
+        self.matrix = matrix
+
+    def __hash__(self) -> int:
+        return id(self.matrix)
+
+    def __eq__(self, other) -> bool:
+        return self.matrix is other.matrix
+
+
+def _have_scipy() -> bool:
+    try:
+        import scipy.sparse  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _interpolate(x, rows: tuple, cols: tuple):
-    """Applies the height and the width taps to x of shape [..., h, w, c]."""
-    return _along(_along(x, rows, x.ndim - 3), cols, x.ndim - 2)
+    """Applies the height and the width (matrix, taps) to x of shape [..., h, w, c].
+
+    With SciPy, float32/float64 images take each pass as one sparse product over the
+    rows of [batch * h, w * c] (the width pass too, as kron(cols.T, I_c), unless the
+    channels are many and gathering whole pixels is cheaper); otherwise each pass gathers
+    the taps. Either way a sum runs over a row's nonzero weights in index order, so the
+    results agree to the bit."""
+    if x.dtype not in (np.float32, np.float64) or x.size == 0 or not _have_scipy():
+        return _along(_along(x, rows[1], x.ndim - 3), cols[1], x.ndim - 2)
+    *lead, h, w, c = x.shape
+    batch = int(np.prod(lead, dtype=np.int64))
+    height, width = _sparse_passes(_Key(rows[0]), _Key(cols[0]), batch, c, x.dtype.name)
+    out_h, out_w = rows[0].shape[0], cols[0].shape[0]
+    y = height @ np.ascontiguousarray(x).reshape(batch * h, w * c)
+    if c * x.itemsize >= 64:    # whole pixels are long runs: gather them
+        return _along(y.reshape(*lead, out_h, w, c), cols[1], x.ndim - 2)
+    return (y @ width).reshape(*lead, out_h, out_w, c)
 
 
 def _check_image(op_name: str, x) -> None:
@@ -218,7 +271,8 @@ def _resize_kernel(op_name: str, weights):
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: input image must be of non-zero size, got shape "
                 f"{list(images.shape)}")
-        rows, cols = _axes_taps(weights, images.shape[-3:-1], size, attrs, transposed=False)
+        rows, cols = _axes_matrices(weights, images.shape[-3:-1], size, attrs,
+                                    transposed=False)
         return _interpolate(images, rows, cols)
     return kernel
 
@@ -226,7 +280,8 @@ def _resize_kernel(op_name: str, weights):
 def _resize_grad_kernel(op_name: str, weights):
     def kernel(grads, *, image_size, **attrs):
         _check_image(op_name, grads)
-        rows, cols = _axes_taps(weights, image_size, grads.shape[-3:-1], attrs, transposed=True)
+        rows, cols = _axes_matrices(weights, image_size, grads.shape[-3:-1], attrs,
+                                    transposed=True)
         return _interpolate(grads, rows, cols)
     return kernel
 

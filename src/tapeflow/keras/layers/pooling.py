@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ... import nn as tf_nn
 from ...ops import array_ops, math_ops, reduction_ops
+from ...ops.creation_ops import zeros_like
+from ...ops.indexing_ops import where
 from ..backend import normalize_data_format
 from .base import InputSpec, Layer
 from .convolutional import normalize_padding, normalize_tuple, tf_data_format
@@ -227,11 +229,15 @@ class GlobalAveragePooling1D(_GlobalPooling):
     def call(self, inputs, mask=None):
         if mask is None:
             return super().call(inputs)
+        # Keras's masked mean: masked steps are replaced by 0 (so an inf or NaN there
+        # does not leak, and gets no gradient), summed, and divided by the count of kept
+        # steps (0 / 0 = NaN for a sequence with none).
         step_axis = 1 if self.data_format == "channels_last" else 2
-        weights = math_ops.cast(mask, inputs.dtype)
-        weights = array_ops.expand_dims(weights, 2 if step_axis == 1 else 1)
-        total = math_ops.reduce_sum(inputs * weights, axis=step_axis, keepdims=self.keepdims)
-        return total / math_ops.reduce_sum(weights, axis=step_axis, keepdims=self.keepdims)
+        kept = array_ops.expand_dims(math_ops.cast(mask, "bool"), 2 if step_axis == 1 else 1)
+        total = math_ops.reduce_sum(where(kept, inputs, zeros_like(inputs)),
+                                    axis=step_axis, keepdims=self.keepdims)
+        return total / math_ops.reduce_sum(math_ops.cast(kept, inputs.dtype), axis=step_axis,
+                                           keepdims=self.keepdims)
 
     def compute_mask(self, inputs, mask=None):
         return None

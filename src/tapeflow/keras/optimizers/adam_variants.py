@@ -6,7 +6,7 @@ import numpy as np
 
 from ...framework.variables import Variable
 from ...ops import math_ops
-from .base import Optimizer, _keep
+from .base import Optimizer, _keep, cast_hyperparameter
 
 __all__ = ["Nadam", "Adamax", "Lamb", "Lion"]
 
@@ -68,7 +68,7 @@ class Nadam(_Moments):
             step = math_ops.cast(count + 1, dtype)
             old = self._u_product.read_value()
             self._u_product_now = old * self.beta_1 * (1.0 - 0.5 * math_ops.pow(
-                math_ops.cast(0.96, dtype), step))
+                dtype.as_numpy_dtype(0.96), step))
             self._u_product.assign(_keep(when, self._u_product_now, old))
         else:
             value = self._u_product.mutable_array()
@@ -77,13 +77,16 @@ class Nadam(_Moments):
             self._u_product_now = value[()]
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
-        beta_1, beta_2 = self.beta_1, self.beta_2
-        u_t = beta_1 * (1.0 - 0.5 * xp.power(0.96, step))
-        u_t_1 = beta_1 * (1.0 - 0.5 * xp.power(0.96, step + 1))
+        # Keras casts beta_1, beta_2 and the decay 0.96 here (the product used them exact).
+        beta_1, beta_2, decay = (cast_hyperparameter(x, value)
+                                 for x in (self.beta_1, self.beta_2, 0.96))
+        u_t = beta_1 * (1.0 - 0.5 * xp.power(decay, step))
+        u_t_1 = beta_1 * (1.0 - 0.5 * xp.power(decay, step + 1))
         u_product_t = self._u_product_now
         u_product_t_1 = u_product_t * u_t_1
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - beta_1)
-        v = slots["velocity"] + (xp.square(gradient) - slots["velocity"]) * (1 - beta_2)
+        v = slots["velocity"] + (xp.slicewise(xp.square, gradient) - slots["velocity"]) \
+            * (1 - beta_2)
         m_hat = u_t_1 * m / (1 - u_product_t_1) + (1 - u_t) * gradient / (1 - u_product_t)
         v_hat = v / (1 - xp.power(beta_2, step))
         return (value - m_hat * lr / (xp.sqrt(v_hat) + self.epsilon),
@@ -115,8 +118,9 @@ class Adamax(_Moments):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
-        u = xp.maximum(self.beta_2 * slots["norm"], xp.abs(gradient))
-        step_size = lr * m / ((1 - xp.power(self.beta_1, step)) * (u + self.epsilon))
+        u = xp.maximum(self.beta_2 * slots["norm"], xp.slicewise(xp.abs, gradient))
+        beta_1_power = xp.power(cast_hyperparameter(self.beta_1, value), step)
+        step_size = lr * m / ((1 - beta_1_power) * (u + self.epsilon))
         return value - step_size, {"momentum": m, "norm": u}
 
 
@@ -143,9 +147,11 @@ class Lamb(_Moments):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
-        v = slots["velocity"] + (xp.square(gradient) - slots["velocity"]) * (1 - self.beta_2)
-        m_hat = m / (1.0 - xp.power(self.beta_1, step))
-        update = m_hat / (xp.sqrt(v / (1.0 - xp.power(self.beta_2, step))) + self.epsilon)
+        v = slots["velocity"] + (xp.slicewise(xp.square, gradient) - slots["velocity"]) \
+            * (1 - self.beta_2)
+        m_hat = m / (1.0 - xp.power(cast_hyperparameter(self.beta_1, value), step))
+        v_hat = v / (1.0 - xp.power(cast_hyperparameter(self.beta_2, value), step))
+        update = m_hat / (xp.sqrt(v_hat) + self.epsilon)
         w_norm = xp.sqrt(xp.sum(xp.square(value)))
         g_norm = xp.sqrt(xp.sum(xp.square(update)))
         ratio = xp.where(w_norm > 0, xp.where(g_norm > 0, w_norm / g_norm, 1.0), 1.0)
@@ -189,9 +195,11 @@ class Lion(Optimizer):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         m = slots["momentum"]
-        direction = xp.sign(m * self.beta_1 + gradient * (1.0 - self.beta_1))
+        beta_1 = cast_hyperparameter(self.beta_1, value)
+        beta_2 = cast_hyperparameter(self.beta_2, value)
+        direction = xp.sign(m * beta_1 + gradient * (1.0 - beta_1))
         return (value - lr * direction,
-                {"momentum": m * self.beta_2 + gradient * (1.0 - self.beta_2)})
+                {"momentum": m * beta_2 + gradient * (1.0 - beta_2)})
 
     def get_config(self) -> dict:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2}

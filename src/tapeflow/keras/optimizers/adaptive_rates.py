@@ -2,6 +2,8 @@
 per-coordinate step sizes come from accumulated squares."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...framework.variables import Variable
 from .base import Optimizer
 
@@ -41,10 +43,13 @@ class Adadelta(Optimizer):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         rho, eps = self.rho, self.epsilon
-        grad_square = rho * slots["accumulated_grad"] + (1 - rho) * xp.square(gradient)
-        delta = -(xp.sqrt(slots["accumulated_delta_var"] + eps) * gradient
-                  / xp.sqrt(grad_square + eps))
-        delta_square = rho * slots["accumulated_delta_var"] + (1 - rho) * xp.square(delta)
+        grad_square = rho * slots["accumulated_grad"] \
+            + xp.slicewise(lambda g: (1 - rho) * xp.square(g), gradient)
+        rms_delta, rms_grad = xp.sqrt(slots["accumulated_delta_var"] + eps), \
+            xp.sqrt(grad_square + eps)
+        delta = -(rms_delta * gradient / rms_grad)
+        delta_square = rho * slots["accumulated_delta_var"] + xp.slicewise(
+            lambda g, a, b: (1 - rho) * xp.square(-(a * g / b)), gradient, rms_delta, rms_grad)
         return value + lr * delta, {"accumulated_grad": grad_square,
                                     "accumulated_delta_var": delta_square}
 
@@ -114,7 +119,7 @@ class Ftrl(Optimizer):
         l2 = self.l2_regularization_strength + self.beta / (2.0 * lr)
         shrunk = gradient + 2 * self.l2_shrinkage_regularization_strength * value
         accumulator = slots["accumulator"]
-        new_accumulator = accumulator + xp.square(gradient)
+        new_accumulator = accumulator + xp.slicewise(xp.square, gradient)
         linear = slots["linear"] + shrunk - (
             xp.power(new_accumulator, power) - xp.power(accumulator, power)) / lr * value
         quadratic = xp.power(new_accumulator, power) / lr + 2 * l2
@@ -180,13 +185,19 @@ class Adafactor(Optimizer):
             return []
         return shape[:-1] if name == "r" else shape[:-2] + shape[-1:]
 
+    def _slot_dtype(self, name: str, variable: Variable):
+        # An unfactored (rank < 2) variable's 'r' and 'c' are int32 scalar placeholders.
+        if name != "velocity" and variable.shape.rank < 2:
+            return np.int32
+        return variable.dtype.as_numpy_dtype
+
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         def rms(x):
             return xp.sqrt(xp.mean(xp.square(x)))
 
         rho = xp.minimum(lr, 1.0 / xp.sqrt(step))
         alpha = xp.maximum(self.epsilon_2, rms(value)) * rho
-        squared = xp.square(gradient) + self.epsilon_1
+        squared = xp.slicewise(xp.square, gradient) + self.epsilon_1
         beta_2 = 1.0 - xp.power(step, self.beta_2_decay)
         new_slots = {}
         if len(value.shape) >= 2:
@@ -197,8 +208,10 @@ class Adafactor(Optimizer):
         else:
             v = beta_2 * slots["velocity"] + (1.0 - beta_2) * squared
         new_slots["velocity"] = v
-        u = gradient / xp.sqrt(v)
-        u = u / xp.maximum(1.0, rms(u) / self.clip_threshold)
+        root = xp.sqrt(v)
+        u = gradient / root
+        rms_u = xp.sqrt(xp.mean(xp.slicewise(lambda g, r: xp.square(g / r), gradient, root)))
+        u = u / xp.maximum(1.0, rms_u / self.clip_threshold)
         return value - alpha * u, new_slots
 
     def get_config(self) -> dict:

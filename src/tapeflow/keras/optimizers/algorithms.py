@@ -5,7 +5,7 @@ Optimizer in base.py for how the results reach the variables).
 """
 from __future__ import annotations
 
-from .base import Optimizer
+from .base import Optimizer, cast_hyperparameter
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]
 
@@ -50,9 +50,10 @@ class SGD(Optimizer):
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         if not self.momentum:
             return value - lr * gradient, {}
-        m = self.momentum * slots["momentum"] - lr * gradient
+        momentum = cast_hyperparameter(self.momentum, value)
+        m = slots["momentum"] * momentum - gradient * lr
         if self.nesterov:
-            return value + (self.momentum * m - lr * gradient), {"momentum": m}
+            return value + (m * momentum - gradient * lr), {"momentum": m}
         return value + m, {"momentum": m}
 
     def get_config(self) -> dict:
@@ -101,9 +102,12 @@ class Adam(Optimizer):
         return names
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
-        alpha = lr * xp.sqrt(1 - self.beta_2 ** step) / (1 - self.beta_1 ** step)
+        beta_1_power = cast_hyperparameter(self.beta_1, value) ** step
+        beta_2_power = cast_hyperparameter(self.beta_2, value) ** step
+        alpha = lr * xp.sqrt(1 - beta_2_power) / (1 - beta_1_power)
         m = slots["momentum"] + (gradient - slots["momentum"]) * (1 - self.beta_1)
-        v = slots["velocity"] + (xp.square(gradient) - slots["velocity"]) * (1 - self.beta_2)
+        v = slots["velocity"] + (xp.slicewise(xp.square, gradient) - slots["velocity"]) \
+            * (1 - self.beta_2)
         new_slots = {"momentum": m, "velocity": v}
         if self.amsgrad:
             v = new_slots["velocity_hat"] = xp.maximum(slots["velocity_hat"], v)
@@ -190,7 +194,8 @@ class RMSprop(Optimizer):
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
         rho = self.rho
-        velocity = rho * slots["velocity"] + (1 - rho) * xp.square(gradient)
+        velocity = rho * slots["velocity"] \
+            + xp.slicewise(lambda g: (1 - rho) * xp.square(g), gradient)
         new_slots = {"velocity": velocity}
         if self.centered:
             average = new_slots["average_gradient"] = \
@@ -238,7 +243,7 @@ class Adagrad(Optimizer):
         return {"accumulator": self.initial_accumulator_value}
 
     def _update_step(self, xp, gradient, value, slots, lr, step) -> tuple:
-        accumulator = slots["accumulator"] + xp.square(gradient)
+        accumulator = slots["accumulator"] + xp.slicewise(xp.square, gradient)
         return (value - lr * gradient / xp.sqrt(accumulator + self.epsilon),
                 {"accumulator": accumulator})
 

@@ -4,11 +4,14 @@ clipping, weight decay, slots, moving averages (EMA), iterations.
 Subclasses give the update formula once, in `_update_step(xp, gradient, value, slots, lr,
 step)`: a pure function of the variable's value and its slots that returns their new
 values, written with operators and the NumPy-named functions of `_TensorFunctions`. Eagerly
-`xp` is NumPy and the results are copied into the variables' own arrays
+`xp` has NumPy's functions and the results are copied into the variables' own arrays
 (`Variable.mutable_array`), so the state is updated in place; while a graph is built
 (`tf.function`), `xp` holds tapeflow ops and the results are assigned. A step that must only
 happen under a condition known at run time (every n-th step when accumulating, finite
 gradients under loss scaling) is, in a graph, computed and then kept or dropped with `where`.
+`xp.slicewise` applies what Keras applies slice by slice to an IndexedSlices gradient
+(`_Functions`); hyperparameters Keras casts through float32 go through
+`cast_hyperparameter`.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import numpy as np
 from ... import math as tf_math
 from ...framework import errors
 from ...framework.context import executing_eagerly
+from ...framework.indexed_slices import IndexedSlices
 from ...framework.tensor import Tensor, convert_to_tensor, is_tensor
 from ...framework.variables import Variable
 from ...ops import array_ops, clip_ops, math_ops
@@ -52,15 +56,98 @@ class _TensorFunctions:
     where = staticmethod(where)
 
 
+_FUNCTION_NAMES = [name for name in vars(_TensorFunctions) if not name.startswith("_")]
+
+
+class _Slices:
+    """A gradient that arrived as IndexedSlices: its rows summed (`dense`, which formulas
+    do arithmetic with) and the slices themselves (`values` at `indices`), for what Keras
+    applies slice by slice (`_Functions.slicewise`)."""
+
+    __slots__ = ("dense", "values", "indices")
+
+    def __init__(self, dense, values, indices) -> None:
+        self.dense, self.values, self.indices = dense, values, indices
+
+    @property
+    def dtype(self):
+        return self.dense.dtype
+
+    def __truediv__(self, scale) -> "_Slices":
+        return _Slices(self.dense / scale, self.values / scale, self.indices)
+
+
+class _Functions:
+    """The `xp` update formulas get: NumPy's functions eagerly, `_TensorFunctions` while a
+    graph is built, and `slicewise` for the variable's gradient.
+
+    Keras's TensorFlow backend keeps an IndexedSlices gradient as slices through
+    elementwise functions (square, abs) and products with dense values, and sums the slices
+    into rows only when it adds them to a dense value: Adam's second moment of an embedding
+    row looked up twice takes g1**2 + g2**2, not (g1 + g2)**2. `slicewise(fn, gradient,
+    *rows)` is `fn(gradient, *rows)` for a dense gradient; for a sliced one, `fn` of each
+    slice (and of the rows of `rows` it falls on), summed into rows."""
+
+    def __init__(self, base, slices: _Slices | None = None, dense=None) -> None:
+        for name in _FUNCTION_NAMES:
+            setattr(self, name, getattr(base, name))
+        self._graph = base is _TensorFunctions
+        self._slices, self._dense = slices, dense
+
+    def slicewise(self, fn, gradient, *rows):
+        if self._slices is None or gradient is not self._dense:
+            return fn(gradient, *rows)
+        indices, values = self._slices.indices, self._slices.values
+        if self._graph:
+            from ...ops.gather_ops import gather, unsorted_segment_sum
+            parts = fn(values, *(gather(r, indices) for r in rows))
+            return unsorted_segment_sum(parts, indices, array_ops.shape(gradient)[0])
+        indices = np.asarray(indices)
+        parts = fn(np.asarray(values), *(np.asarray(r)[indices] for r in rows))
+        total = np.zeros_like(gradient)
+        np.add.at(total, indices, parts)
+        return total
+
+
+_ARRAYS = _Functions(np)
+_TENSORS = _Functions(_TensorFunctions)
+
+
+def cast_hyperparameter(value, like):
+    """`value`, a Python-number hyperparameter, in the dtype of `like` (an array or Tensor)
+    as Keras casts one to a variable's dtype: through a float32 tensor first, so a float64
+    variable sees 0.9 as 0.8999999761581421 wherever Keras writes `ops.cast(beta, dtype)`.
+    Where Keras uses the Python number in arithmetic it stays exact; formulas call this
+    only at Keras's casts.
+
+    Args:
+        value: a Python float or int.
+        like: an array or Tensor whose dtype the result takes.
+
+    Returns:
+        A NumPy scalar of `like`'s dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> float(cast_hyperparameter(0.9, np.zeros(2)))
+        0.8999999761581421
+    """
+    dtype = like.dtype
+    kind = dtype.as_numpy_dtype if hasattr(dtype, "as_numpy_dtype") else dtype.type
+    return kind(np.float32(value))
+
+
 def _keep(when, new, old):
     """`new`, or (when a condition is given) `new` where it holds and `old` elsewhere."""
     return new if when is None else where(when, new, old)
 
 
-def _dense_gradient(gradient, variable: Variable) -> Tensor:
-    """The gradient as a dense Tensor (IndexedSlices rows summed in; arrays converted)."""
+def _dense_gradient(gradient, variable: Variable):
+    """The gradient as a dense Tensor (arrays converted), or `_Slices` for IndexedSlices."""
     if isinstance(gradient, Tensor):
         return gradient
+    if isinstance(gradient, IndexedSlices):
+        return _Slices(convert_to_tensor(gradient), gradient.values, gradient.indices)
     if is_tensor(gradient):
         return convert_to_tensor(gradient)
     return convert_to_tensor(gradient, dtype=variable.dtype)
@@ -208,6 +295,10 @@ class Optimizer:
         something smaller (Adafactor's factored second moments)."""
         return variable.shape.as_list()
 
+    def _slot_dtype(self, name: str, variable: Variable):
+        """The NumPy dtype of slot `name` of `variable` (by default the variable's)."""
+        return variable.dtype.as_numpy_dtype
+
     def _all_slot_names(self) -> dict:
         names = {"average": 0.0} if self.use_ema else {}
         if self.gradient_accumulation_steps:
@@ -222,8 +313,9 @@ class Optimizer:
             if not self._slots:
                 self._build_state(variable)
             base = variable.name.split(":")[0].replace("/", "_")
-            slots = {name: Variable(np.full(self._slot_shape(name, variable), init,
-                                            dtype=variable.dtype.as_numpy_dtype),
+            # Keras fills slots with a Constant initializer, which casts through float32.
+            slots = {name: Variable(np.full(self._slot_shape(name, variable), np.float32(init),
+                                            dtype=self._slot_dtype(name, variable)),
                                     name=f"{base}_{name}", trainable=False)
                      for name, init in self._all_slot_names().items()}
             self._slots[variable.ref()] = slots
@@ -308,12 +400,13 @@ class Optimizer:
         checked = []
         for gradient, variable in present:
             gradient = _dense_gradient(gradient, variable)
-            if not variable.shape.is_compatible_with(gradient.shape) \
-                    or gradient.dtype is not variable.dtype:
+            dense = gradient.dense if isinstance(gradient, _Slices) else gradient
+            if not variable.shape.is_compatible_with(dense.shape) \
+                    or dense.dtype is not variable.dtype:
                 raise errors.InvalidArgumentError(
                     None, self.name,
                     f"{self.name}: the gradient for variable '{variable.name}' has shape "
-                    f"{gradient.shape.as_list()} and dtype {gradient.dtype.name}, but the "
+                    f"{dense.shape.as_list()} and dtype {dense.dtype.name}, but the "
                     f"variable has shape {variable.shape.as_list()} and dtype "
                     f"{variable.dtype.name}. No variable was updated.")
             checked.append((gradient, variable))
@@ -322,14 +415,17 @@ class Optimizer:
     def _clipped(self, xp, gradients: list) -> list:
         if self.clipvalue is not None:
             gradients = [xp.clip(g, -self.clipvalue, self.clipvalue) for g in gradients]
+        # Keras's roundings: (g * c) / max(norm, c) for each; g * (c * min(1 / norm, 1 / c)
+        # + (norm - norm)) for the global norm (NaN for a non-finite norm).
         if self.clipnorm is not None:
-            gradients = [g * (self.clipnorm / xp.maximum(xp.sqrt(xp.sum(xp.square(g))),
-                                                         self.clipnorm))
+            gradients = [g * self.clipnorm / xp.maximum(xp.sqrt(xp.sum(xp.square(g))),
+                                                        self.clipnorm)
                          for g in gradients]
         if self.global_clipnorm is not None:
+            clip = self.global_clipnorm
             norm = xp.sqrt(sum(xp.sum(xp.square(g)) for g in gradients))
-            gradients = [g * (self.global_clipnorm / xp.maximum(norm, self.global_clipnorm))
-                         for g in gradients]
+            scale = clip * xp.minimum(1.0 / norm, 1.0 / clip) + (norm - norm)
+            gradients = [g * scale for g in gradients]
         return gradients
 
     def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False):
@@ -411,17 +507,27 @@ class Optimizer:
         """One step from validated (gradient, variable) pairs. `when` (only while a graph is
         built) is a bool Tensor: where false, nothing changes, `iterations` included."""
         building = not executing_eagerly()
-        xp = _TensorFunctions if building else np
+        xp = _TENSORS if building else _ARRAYS
         variables = [v for _, v in checked]
         self.build(variables)
-        gradients = [g if building else np.asarray(g) for g, _ in checked]
+        sliced = [g if isinstance(g, _Slices) else None for g, _ in checked]
+        gradients = [g.dense if isinstance(g, _Slices) else g for g, _ in checked]
+        if not building:
+            gradients = [np.asarray(g) for g in gradients]
         if self.loss_scale_factor is not None:
             gradients = [g / self.loss_scale_factor for g in gradients]
+            sliced = [s and s / self.loss_scale_factor for s in sliced]
         count = self._step_count(building)
         update_when = when
-        if self.gradient_accumulation_steps:
+        if self.gradient_accumulation_steps:     # the means are dense, as in Keras
             gradients, update_when = self._accumulated(gradients, variables, building, when)
+            sliced = [None] * len(sliced)
         if gradients is not None:
+            clipping = (self.clipvalue, self.clipnorm, self.global_clipnorm)
+            if any(c is not None for c in clipping):
+                # Clipped gradients are taken whole (Keras densifies a clipped value; its
+                # norms of slices are not modelled).
+                sliced = [None] * len(sliced)
             gradients = self._clipped(xp, gradients)
             lr = self._current_learning_rate()
             self._prepare_step(xp, count, building, update_when)
@@ -429,7 +535,8 @@ class Optimizer:
             if self._ELEMENTWISE and update_when is None:
                 from ...distribute import sharded_update
                 strategy, parts = sharded_update.sharing(variables)
-                if strategy is not None:
+                parts = [i for i in parts if sliced[i] is None]
+                if strategy is not None and parts:
                     sharded_update.apply_in_parts(
                         strategy, [(gradients[i], variables[i], self._slots_of(variables[i]))
                                    for i in parts],
@@ -437,7 +544,11 @@ class Optimizer:
                             xp, g, variable, value, slots, lr, count, building))
                     whole = sorted(set(whole) - set(parts))
             for i in whole:
-                self._apply(xp, gradients[i], variables[i], lr, count, building, update_when)
+                gradient = gradients[i]
+                functions = xp if sliced[i] is None else _Functions(
+                    _TensorFunctions if building else np, sliced[i], gradient)
+                self._apply(functions, gradient, variables[i], lr, count, building,
+                            update_when)
         if self.use_ema:
             self._update_averages(count, building, when)
         for variable in variables:
@@ -543,7 +654,8 @@ class Optimizer:
             lr = dtype.as_numpy_dtype(lr)
             step = dtype.as_numpy_dtype(count + 1)
         if self._decays(variable):
-            value = value - value * dtype.as_numpy_dtype(self.weight_decay) * lr
+            decay = dtype.as_numpy_dtype(np.float32(self.weight_decay))    # Keras's cast
+            value = value - value * decay * lr
         return self._update_step(xp, gradient, value, slots, lr, step)
 
     def _update_step(self, xp, gradient, value, slots: dict, lr, step) -> tuple:

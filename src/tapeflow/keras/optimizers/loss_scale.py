@@ -106,7 +106,8 @@ class LossScaleOptimizer(Optimizer):
         building = not executing_eagerly()
         scale = self.dynamic_scale.read_value()
         unscaled = [(g / math_ops.cast(scale, g.dtype), v) for g, v in checked]
-        finite = [tf_math.reduce_all(tf_math.is_finite(g)) for g, _ in checked]
+        finite = [tf_math.reduce_all(tf_math.is_finite(getattr(g, "dense", g)))
+                  for g, _ in checked]
         counter = self.step_counter.read_value()
         if not building:
             if all(bool(f) for f in finite):
