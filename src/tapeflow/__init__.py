@@ -104,7 +104,8 @@ __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
 _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "raw_ops",
-                               "strings", "summary", "tpu", "train", "types", "utils", "xla"])
+                               "io", "strings", "summary", "tpu", "train", "types", "utils",
+                               "xla"])
 
 
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).
