@@ -85,7 +85,7 @@ def test_tensor_break_cannot_stop_a_python_loop():
         f(tf.constant(1.0))
 
 
-def test_a_python_string_loop_variable_becomes_a_string_tensor():
+def test_loop_variable_of_a_python_string_becomes_a_string_tensor():
     @tf.function
     def f(n):
         name = "a"
@@ -93,7 +93,19 @@ def test_a_python_string_loop_variable_becomes_a_string_tensor():
             name = name + "a"
         return name
 
-    assert f(tf.constant(3)).numpy() == b"aaaa"  # TF 2.21's value
+    assert f(tf.constant(2)).numpy() == b"aaa"   # TF: tf.Tensor(b'aaa', dtype=string)
+
+
+def test_loop_variable_that_is_not_a_tensor():
+    @tf.function
+    def f(n):
+        name = object()
+        for _ in tf.range(n):
+            name = name
+        return name
+
+    with pytest.raises(TypeError, match="'name' is a variable of a tensor loop"):
+        f(tf.constant(2))
 
 
 def test_len_and_range_of_graph_tensors():

@@ -75,6 +75,11 @@ class DType:
         return (0, 1) if self.is_bool else (int(self.min), int(self.max))
 
     @property
+    def as_datatype_enum(self) -> int:
+        """The number of TF's `DataType` enum for this type (DT_FLOAT is 1), as files store it."""
+        return _DATATYPE_ENUMS[self.name]
+
+    @property
     def is_numpy_compatible(self) -> bool:
         return True
 
@@ -280,6 +285,13 @@ _OPAQUE = (qint8, qint16, qint32, quint8, quint16, resource, variant)
 _EXTENSIONS = (bfloat16,)
 _BY_NAME = {d.name: d for d in _ALL + _EXTENSIONS + _OPAQUE}
 _BY_NAME.update(half=float16, double=float64)
+# TF's DataType enum numbers (types.proto), which checkpoints and TensorProtos store.
+_DATATYPE_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
+                   "string": 7, "complex64": 8, "int64": 9, "bool": 10, "qint8": 11,
+                   "quint8": 12, "qint32": 13, "bfloat16": 14, "qint16": 15, "quint16": 16,
+                   "uint16": 17, "complex128": 18, "float16": 19, "resource": 20, "variant": 21,
+                   "uint32": 22, "uint64": 23}
+_BY_ENUM = {number: _BY_NAME[name] for name, number in _DATATYPE_ENUMS.items()}
 _BY_NUMPY = {d._np: d for d in _ALL}
 # Keyed by type character too: a fast lookup for Tensor.dtype (several chars can mean one type).
 _BY_CHAR = {np.dtype(c).char: _BY_NUMPY[np.dtype(c)] for c in np.typecodes["All"]
@@ -320,7 +332,8 @@ def from_numpy(np_dtype) -> DType:
 
 
 def as_dtype(type_value) -> DType:
-    """Converts a DType, a name, a NumPy dtype or a Python type to a DType.
+    """Converts a DType, a name, a DataType enum number, a NumPy dtype or a Python type to a
+    DType.
 
     Raises:
         TypeError: `type_value` names no supported dtype.
@@ -335,6 +348,11 @@ def as_dtype(type_value) -> DType:
     if isinstance(type_value, str):
         try:
             return _BY_NAME[type_value]
+        except KeyError:
+            raise TypeError(f"Cannot convert {type_value!r} to a tapeflow DType") from None
+    if isinstance(type_value, int) and not isinstance(type_value, builtins.bool):
+        try:
+            return _BY_ENUM[type_value]
         except KeyError:
             raise TypeError(f"Cannot convert {type_value!r} to a tapeflow DType") from None
     if type_value is float:
