@@ -157,10 +157,12 @@ def _byte_rows(strings: list, lengths: np.ndarray) -> np.ndarray:
 
 def _word(rows: np.ndarray, offsets, size: int = 8) -> np.ndarray:
     """The little-endian `size`-byte word at `offsets` (per row) of each row, as uint64."""
-    index = np.asarray(offsets, np.int64).reshape(-1, 1) + np.arange(size)
-    if index.shape[0] == 1 and rows.shape[0] != 1:
-        index = np.broadcast_to(index, (rows.shape[0], size))
-    taken = np.ascontiguousarray(np.take_along_axis(rows, index, axis=1))
+    if np.ndim(offsets) == 0:  # one offset for all rows: a slice
+        start = int(offsets)
+        taken = np.ascontiguousarray(rows[:, start:start + size])
+    else:
+        index = np.asarray(offsets, np.int64).reshape(-1, 1) + np.arange(size)
+        taken = np.ascontiguousarray(np.take_along_axis(rows, index, axis=1))
     return taken.view("<u8" if size == 8 else "<u4").reshape(-1).astype(np.uint64)
 
 
@@ -209,17 +211,23 @@ def fingerprint64_strings(strings: list) -> np.ndarray:
     strings of each length class up to 64 bytes, the scalar code for longer ones."""
     n = np.fromiter(map(len, strings), np.int64, len(strings))
     out = np.empty(len(strings), np.uint64)
+    long = np.flatnonzero(n > 64)
+    if long.size:
+        out[long] = [_fingerprint64(strings[i]) for i in long.tolist()]
+        strings = list(strings)
+        for i in long.tolist():
+            strings[i] = b""
+        n = np.where(n > 64, 0, n)
+    rows = _byte_rows(strings, n)
     group = np.searchsorted(_CLASSES, n, side="right")
+    group[long] = 0
     with np.errstate(over="ignore"):
-        for g in np.unique(group):
+        for g in np.flatnonzero(np.bincount(group, minlength=len(_CLASSES))):
+            if g == 0:
+                continue
             members = np.flatnonzero(group == g)
-            chosen = [strings[i] for i in members]
-            if g == len(_CLASSES):
-                out[members] = [_fingerprint64(x) for x in chosen]
-            else:
-                lengths = n[members]
-                out[members] = _fingerprint64_short(_byte_rows(chosen, lengths),
-                                                    lengths.astype(np.uint64))
+            lengths = n[members]
+            out[members] = _fingerprint64_short(rows[members], lengths.astype(np.uint64))
     return out
 
 

@@ -174,10 +174,26 @@ def _python_rewrite(rewrite: str) -> str:
                   else f"\\g<{m.group(1)}>", rewrite)
 
 
+def _on_bytes(x, compiled):
+    """The pattern compiled for bytes when it and all of `x` are ASCII (where text and bytes
+    match alike), which saves decoding; None otherwise."""
+    if not compiled.pattern.isascii() or not b"".join(x.reshape(-1).tolist()).isascii():
+        return None
+    return _BYTES_PATTERNS.get(compiled) or _BYTES_PATTERNS.setdefault(
+        compiled, re.compile(compiled.pattern.encode("ascii"), compiled.flags & ~re.UNICODE))
+
+
+_BYTES_PATTERNS: dict = {}
+
+
 def _regex_full_match(x, pattern):
     if x.size == 0:
         return np.zeros(x.shape, bool)
-    match = np.frompyfunc(compile_pattern("StaticRegexFullMatch", bytes(pattern)).fullmatch, 1, 1)
+    compiled = compile_pattern("StaticRegexFullMatch", bytes(pattern))
+    ascii_pattern = _on_bytes(x, compiled)
+    if ascii_pattern is not None:
+        return np.not_equal(np.frompyfunc(ascii_pattern.fullmatch, 1, 1)(x), None).astype(bool)
+    match = np.frompyfunc(compiled.fullmatch, 1, 1)
     return np.not_equal(match(_decode(x)), None).astype(bool)
 
 
@@ -187,6 +203,11 @@ def _regex_replace(x, pattern, rewrite, replace_global):
     compiled = compile_pattern("StaticRegexReplace", bytes(pattern))
     template = _python_rewrite(bytes(rewrite).decode("utf-8", "surrogateescape"))
     count = 0 if replace_global else 1
+    ascii_pattern = _on_bytes(x, compiled)
+    if ascii_pattern is not None and template.isascii():
+        btemplate = template.encode("ascii")
+        replace = np.frompyfunc(lambda s: ascii_pattern.sub(btemplate, s, count=count), 1, 1)
+        return as_value(replace(x))
     replace = np.frompyfunc(lambda s: compiled.sub(template, s, count=count), 1, 1)
     return _encode(replace(_decode(x)))
 
