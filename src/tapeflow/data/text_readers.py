@@ -140,16 +140,16 @@ def _csv_default(value) -> Tensor:
     """A record default: a dtype (the column is required) or a value of one element."""
     if isinstance(value, dtypes.DType) or isinstance(value, type):
         dtype = dtypes.as_dtype(value)
-        t = Tensor(np.zeros(0, object if dtype is dtypes.string else dtype._np))
+        t = Tensor(np.zeros(0, dtype.as_numpy_dtype))
     else:
         t = convert_to_tensor(value)
-        t = Tensor(t._value.reshape(-1))
+        t = Tensor(np.reshape(np.asarray(t), -1))
     if t.dtype not in _CSV_TYPES:
         raise TypeError(f"CsvDataset: a record default must be float32, float64, int32, int64 "
                         f"or string, got {t.dtype.name}")
-    if t._value.size > 1:
+    if t.shape.num_elements() > 1:
         raise ValueError(f"CsvDataset: a record default has at most one element, got "
-                         f"{t._value.size}")
+                         f"{t.shape.num_elements()}")
     return t
 
 
@@ -213,7 +213,7 @@ class CsvDataset(Dataset):
     def _parse(self, lines: list, select_cols) -> list:
         records = np.empty(len(lines), object)
         records[:] = lines
-        return DecodeCSV.kernel(records, *[d._value for d in self._defaults],
+        return DecodeCSV.kernel(records, *[d.numpy() for d in self._defaults],
                                 select_cols=select_cols, **self._attrs)
 
     def _elements(self):
@@ -248,7 +248,7 @@ def _infer_type(texts: list) -> dtypes.DType:
     that parses every (non-missing) field, else string."""
     for dtype in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
         try:
-            parse_numbers(texts, dtype._np)
+            parse_numbers(texts, dtype.as_numpy_dtype)
             return dtype
         except ValueError:
             continue
@@ -323,7 +323,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
             texts = [r[i] for r in rows if len(r) > i and r[i] not in (b"", na)]
             dtype = _infer_type(texts)
             defaults.append(Tensor(np.array([b""], object)) if dtype is dtypes.string
-                            else Tensor(np.zeros(1, dtype._np)))
+                            else Tensor(np.zeros(1, dtype.as_numpy_dtype)))
     else:
         defaults = list(column_defaults)
         if select_columns is not None and len(defaults) == len(column_names):
