@@ -386,3 +386,10 @@ PATHS = PATHS + [(getattr(tf.linalg, name), f"linalg.{name}") for name in tf.lin
 # queries.
 PATHS = PATHS + [(getattr(tf.test, name), f"test.{name}") for name in tf.test.__all__
                  if name != "compute_gradient"]
+# tf.strings, tf.as_string and tf.edit_distance (tests/ops/test_string_ops.py tests them).
+from tapeflow.ops import edit_distance_ops, string_convert_ops  # noqa: E402
+
+PATHS = PATHS + [(string_convert_ops.as_string, "as_string"),
+                 (edit_distance_ops.edit_distance, "edit_distance")] + [
+    (getattr(tf.strings, name), f"strings.{name}") for name in tf.strings.__all__]
+TF_MODULES.add("strings")

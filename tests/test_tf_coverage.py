@@ -135,6 +135,13 @@ TF_2_21_NAMES = {
         stateless_random_hue stateless_random_jpeg_quality stateless_random_saturation
         stateless_sample_distorted_bounding_box total_variation transpose yiq_to_rgb yuv_to_rgb
     """.split(),
+    "strings": """
+        as_string bytes_split format join length lower ngrams reduce_join regex_full_match
+        regex_replace split strip substr to_hash_bucket to_hash_bucket_fast
+        to_hash_bucket_strong to_number unicode_decode unicode_decode_with_offsets
+        unicode_encode unicode_script unicode_split unicode_split_with_offsets
+        unicode_transcode unsorted_segment_join upper
+    """.split(),
     "sparse": """
         SparseTensor add bincount concat cross cross_hashed expand_dims eye fill_empty_rows
         from_dense map_values mask maximum minimum reduce_max reduce_sum reorder reset_shape
@@ -258,7 +265,7 @@ TF_2_21_NAMES = {
 
 # The share of each namespace's names tapeflow must keep.
 TARGETS = {"tf": 0.85, "math": 0.80, "nn": 0.70, "linalg": 0.70, "random": 0.70,
-           "signal": 0.70, "image": 0.60, "sparse": 0.60, "bitwise": 1.0,
+           "signal": 0.70, "image": 0.60, "sparse": 0.60, "strings": 1.0, "bitwise": 1.0,
            "nest": 1.0, "debugging": 0.90}
 
 # The TF 1 training API that TF 1 programs use (compat.v1.train): all of it exists.
@@ -272,7 +279,7 @@ V1_TRAIN_REQUIRED = """
 
 MISSING = {
     "tf": """
-        RaggedTensor RaggedTensorSpec approx_top_k as_string edit_distance import_graph_def
+        RaggedTensor RaggedTensorSpec approx_top_k import_graph_def
         load_library load_op_library ragged_fill_empty_rows ragged_fill_empty_rows_grad
     """.split(),
     "nn": """

@@ -92,6 +92,8 @@ from .ops.script_ops import numpy_function  # noqa: E402
 from .tensor_util import make_ndarray, make_tensor_proto  # noqa: E402
 from .ops.critical_section_ops import CriticalSection  # noqa: E402
 from .ops.fingerprint_ops import fingerprint  # noqa: E402
+from .ops.string_convert_ops import as_string  # noqa: E402
+from .ops.edit_distance_ops import edit_distance  # noqa: E402
 from .ops.serving_ops import check_pinned, nondifferentiable_batch_function  # noqa: E402
 from .ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
                             required_space_to_batch_paddings, shape_n, unravel_index)
@@ -102,7 +104,8 @@ __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
 _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "raw_ops",
-                               "summary", "tpu", "train", "types", "utils", "xla"])
+                               "io", "strings", "summary", "tpu", "train", "types", "utils",
+                               "xla"])
 
 
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).

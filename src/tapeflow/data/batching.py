@@ -11,6 +11,7 @@ from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
+from ..ops.iterator_ops import ElementError
 from . import structure
 from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 from .sources import ListDataset
@@ -59,6 +60,10 @@ class _Batching(UnaryDataset):
     def _elements(self):
         group = []
         for element in self._input._elements():
+            if type(element) is ElementError:  # the batch fails; its elements are lost
+                group = []
+                yield element
+                continue
             group.append(element)
             if len(group) == self._batch_size:
                 yield self._combine(group)

@@ -136,6 +136,7 @@ class Dataset:
         """
         state = structure.to_element(initial_state)
         for element in self._elements():
+            iterator_ops.raise_if_error(element)
             state = structure.to_element(reduce_func(state, element), lists_are_structures=True)
         return state
 
@@ -158,7 +159,7 @@ class Dataset:
         if next(elements, None) is not None:
             raise errors.InvalidArgumentError(None, "DatasetToSingleElement",
                                               "Dataset had more than one element.")
-        return first
+        return iterator_ops.raise_if_error(first)
 
     def apply(self, transformation_func) -> "Dataset":
         """`transformation_func(self)`, which must return a Dataset."""
@@ -428,6 +429,21 @@ class Dataset:
         """
         return transformations.CacheDataset(self, filename)
 
+    def ignore_errors(self, log_warning=False, name=None) -> "Dataset":
+        """The elements without those that failed (a record that does not parse, a map
+        function that raised an op error), which iterating would raise.
+
+        Args:
+            log_warning: log each dropped error (with the `logging` module).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> ds = tf.data.Dataset.from_tensor_slices(["1", "x", "3"]).map(tf.strings.to_number)
+            >>> [float(x) for x in ds.ignore_errors()]
+            [1.0, 3.0]
+        """
+        return transformations.IgnoreErrorsDataset(self, log_warning)
+
     def prefetch(self, buffer_size, name=None) -> "Dataset":
         """The same elements (the buffer size is accepted; elements are produced when
         asked for)."""
@@ -531,7 +547,10 @@ class OwnedIterator:
     def __next__(self):
         if not executing_eagerly():
             return iterator_ops.get_next(self.handle, self.element_spec)
-        return next(self._elements)
+        element = next(self._elements)
+        if type(element) is iterator_ops.ElementError:  # the next element is still there
+            raise element.error
+        return element
 
     def get_next(self):
         """The next element (inside a graph: read when the graph runs).

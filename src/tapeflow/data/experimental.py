@@ -1,10 +1,13 @@
-"""tf.data.experimental: the names TF kept there (`cardinality`, the constants)."""
+"""tf.data.experimental: the names TF kept there (`cardinality`, the constants, the CSV
+readers, `ignore_errors`)."""
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
 from .dataset_ops import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from .text_readers import CsvDataset, make_csv_dataset
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+__all__ = ["AUTOTUNE", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
+           "cardinality", "ignore_errors", "make_csv_dataset"]
 
 
 def cardinality(dataset: Dataset) -> Tensor:
@@ -17,3 +20,15 @@ def cardinality(dataset: Dataset) -> Tensor:
         4
     """
     return dataset.cardinality()
+
+
+def ignore_errors(log_warning=False):
+    """A transformation for `Dataset.apply`: `dataset.ignore_errors(log_warning)`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> ds = tf.data.Dataset.from_tensor_slices(["1", "x"]).map(tf.strings.to_number)
+        >>> [float(x) for x in ds.apply(tf.data.experimental.ignore_errors())]
+        [1.0]
+    """
+    return lambda dataset: dataset.ignore_errors(log_warning)

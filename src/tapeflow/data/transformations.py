@@ -2,6 +2,7 @@
 prefetch, zip, concatenate, flat_map. Each pulls from its inputs one element at a time."""
 from __future__ import annotations
 
+import logging
 import os
 
 import numpy as np
@@ -12,6 +13,7 @@ from ..framework.string_values import from_storable, to_storable
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
+from ..ops.iterator_ops import ElementError
 from ..ops.random_ops import get_seed
 from . import structure
 from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
@@ -86,7 +88,32 @@ class MapDataset(UnaryDataset):
     def _elements(self):
         fn = self._fn
         for element in self._input._elements():
-            yield structure.to_element(_apply(fn, element), lists_are_structures=True)
+            if type(element) is ElementError:
+                yield element
+                continue
+            try:
+                yield structure.to_element(_apply(fn, element), lists_are_structures=True)
+            except errors.OpError as e:  # this element fails; the next ones still come
+                yield ElementError(e)
+
+
+class IgnoreErrorsDataset(UnaryDataset):
+    """The elements that did not fail (see `Dataset.ignore_errors`)."""
+
+    def __init__(self, input_dataset: Dataset, log_warning: bool) -> None:
+        super().__init__(input_dataset)
+        self._log_warning = bool(log_warning)
+
+    def _cardinality(self) -> int:
+        return UNKNOWN_CARDINALITY
+
+    def _elements(self):
+        for element in self._input._elements():
+            if type(element) is not ElementError:
+                yield element
+            elif self._log_warning:
+                logging.getLogger("tapeflow").warning("Dataset.ignore_errors: ignoring %s",
+                                                      element.error)
 
 
 class FilterDataset(UnaryDataset):
@@ -102,7 +129,14 @@ class FilterDataset(UnaryDataset):
     def _elements(self):
         predicate = self._predicate
         for element in self._input._elements():
-            keep = convert_to_tensor(_apply(predicate, element))
+            if type(element) is ElementError:
+                yield element
+                continue
+            try:
+                keep = convert_to_tensor(_apply(predicate, element))
+            except errors.OpError as e:
+                yield ElementError(e)
+                continue
             if keep.dtype.name != "bool" or keep.ndim:
                 raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` "
                                  "scalar tensor, but its return type is "

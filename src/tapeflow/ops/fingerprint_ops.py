@@ -11,7 +11,7 @@ from ..framework.registry import define_op, no_gradient
 from ..framework.tensor import Tensor
 from .op_util import as_input
 
-__all__ = ["fingerprint"]
+__all__ = ["fingerprint", "fingerprint64_strings", "hash64_strings", "siphash_strings"]
 
 # 64-bit arithmetic, and FarmHash's constants.
 M = (1 << 64) - 1
@@ -146,13 +146,165 @@ def _fingerprint64(s: bytes) -> int:
                   (_len16(v[1], w[1], mul) + x) & M, mul)
 
 
+# -- the same hashes over many strings at once: rows of a zero-padded byte matrix ----------
+def _byte_rows(strings: list, lengths: np.ndarray) -> np.ndarray:
+    """`strings` as the rows of a uint8 matrix, zero-padded with 8 spare columns."""
+    width = (int(lengths.max()) if lengths.size else 0) + 8
+    rows = np.zeros((len(strings), width), np.uint8)
+    rows[np.arange(width) < lengths[:, None]] = np.frombuffer(b"".join(strings), np.uint8)
+    return rows
+
+
+def _word(rows: np.ndarray, offsets, size: int = 8) -> np.ndarray:
+    """The little-endian `size`-byte word at `offsets` (per row) of each row, as uint64."""
+    if np.ndim(offsets) == 0:  # one offset for all rows: a slice
+        start = int(offsets)
+        taken = np.ascontiguousarray(rows[:, start:start + size])
+    else:
+        index = np.asarray(offsets, np.int64).reshape(-1, 1) + np.arange(size)
+        taken = np.ascontiguousarray(np.take_along_axis(rows, index, axis=1))
+    return taken.view("<u8" if size == 8 else "<u4").reshape(-1).astype(np.uint64)
+
+
+def _fingerprint64_short(rows: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Fingerprint64 of rows of at most 64 bytes (`n` uint64 lengths, all in one of the
+    classes 0, 1-3, 4-7, 8-16, 17-32, 33-64): the scalar code's arithmetic on uint64
+    arrays, which wraps as the & M masks do."""
+    first = int(n[0])
+    mul = K2 + n * np.uint64(2)
+    if first == 0:
+        return np.full(n.shape, K2, np.uint64)
+    if first < 4:
+        r = np.arange(len(n))
+        y = rows[r, 0].astype(np.uint64) + (rows[r, (n >> np.uint64(1)).astype(np.int64)]
+                                            .astype(np.uint64) << np.uint64(8))
+        z = n + (rows[r, (n - np.uint64(1)).astype(np.int64)].astype(np.uint64) << np.uint64(2))
+        return _shift_mix((y * K2) ^ (z * K0)) * K2
+    end = n.astype(np.int64)
+    if first < 8:
+        return _len16(n + (_word(rows, 0, 4) << np.uint64(3)), _word(rows, end - 4, 4), mul)
+    if first <= 16:
+        a = _word(rows, 0) + K2
+        b = _word(rows, end - 8)
+        return _len16(_rot(b, 37) * mul + a, (_rot(a, 25) + b) * mul, mul)
+    k = K1 if first <= 32 else K2
+    a = _word(rows, 0) * k
+    b = _word(rows, 8)
+    c = _word(rows, end - 8) * mul
+    d = _word(rows, end - 16) * K2
+    if first <= 32:
+        return _len16(_rot(a + b, 43) + _rot(c, 30) + d, a + _rot(b + K2, 18) + c, mul)
+    y = _rot(a + b, 43) + _rot(c, 30) + d
+    z = _len16(y, a + _rot(b + K2, 18) + c, mul)
+    e = _word(rows, 16) * mul
+    f = _word(rows, 24)
+    g = (y + _word(rows, end - 32)) * mul
+    h = (z + _word(rows, end - 24)) * mul
+    return _len16(_rot(e + f, 43) + _rot(g, 30) + h, e + _rot(f + a, 18) + g, mul)
+
+
+_CLASSES = np.array([0, 1, 4, 8, 17, 33, 65])
+
+
+def fingerprint64_strings(strings: list) -> np.ndarray:
+    """FarmHash Fingerprint64 of each of `strings` (bytes), as uint64: vectorized over the
+    strings of each length class up to 64 bytes, the scalar code for longer ones."""
+    n = np.fromiter(map(len, strings), np.int64, len(strings))
+    out = np.empty(len(strings), np.uint64)
+    long = np.flatnonzero(n > 64)
+    if long.size:
+        out[long] = [_fingerprint64(strings[i]) for i in long.tolist()]
+        strings = list(strings)
+        for i in long.tolist():
+            strings[i] = b""
+        n = np.where(n > 64, 0, n)
+    rows = _byte_rows(strings, n)
+    group = np.searchsorted(_CLASSES, n, side="right")
+    group[long] = 0
+    with np.errstate(over="ignore"):
+        for g in np.flatnonzero(np.bincount(group, minlength=len(_CLASSES))):
+            if g == 0:
+                continue
+            members = np.flatnonzero(group == g)
+            lengths = n[members]
+            out[members] = _fingerprint64_short(rows[members], lengths.astype(np.uint64))
+    return out
+
+
+_MURMUR = 0xc6a4a7935bd1e995
+_HASH64_SEED = 0xDECAFCAFFE
+
+
+def hash64_strings(strings: list) -> np.ndarray:
+    """The 64-bit MurmurHash (MurmurHash64A, seed 0xDECAFCAFFE) of each of `strings`, as
+    uint64: the hash TF's `to_hash_bucket` uses."""
+    n = np.fromiter(map(len, strings), np.int64, len(strings))
+    rows = _byte_rows(strings, n)
+    m = np.uint64(_MURMUR)
+    with np.errstate(over="ignore"):
+        h = np.uint64(_HASH64_SEED) ^ (n.astype(np.uint64) * m)
+        words = n // 8
+        for j in range(int(words.max()) if n.size else 0):
+            k = _word(rows, 8 * j) * m
+            k ^= k >> np.uint64(47)
+            k *= m
+            h = np.where(words > j, (h ^ k) * m, h)
+        tail = _word(rows, 8 * words)  # the last n % 8 bytes, zero-padded
+        h = np.where(n % 8 > 0, (h ^ tail) * m, h)
+        h ^= h >> np.uint64(47)
+        h *= m
+        h ^= h >> np.uint64(47)
+    return h
+
+
+def _sip_round(v0, v1, v2, v3):
+    v0 = v0 + v1
+    v1 = _rot(v1, 64 - 13) ^ v0
+    v0 = _rot(v0, 64 - 32)
+    v2 = v2 + v3
+    v3 = _rot(v3, 64 - 16) ^ v2
+    v0 = v0 + v3
+    v3 = _rot(v3, 64 - 21) ^ v0
+    v2 = v2 + v1
+    v1 = _rot(v1, 64 - 17) ^ v2
+    v2 = _rot(v2, 64 - 32)
+    return v0, v1, v2, v3
+
+
+def siphash_strings(strings: list, key0: int, key1: int) -> np.ndarray:
+    """SipHash-2-4 of each of `strings` with the 128-bit key (key0, key1), as uint64: the
+    hash TF's `to_hash_bucket_strong` uses."""
+    n = np.fromiter(map(len, strings), np.int64, len(strings))
+    rows = _byte_rows(strings, n)
+    k0, k1 = np.uint64(key0), np.uint64(key1)
+    with np.errstate(over="ignore"):
+        v0 = np.full(len(n), k0 ^ np.uint64(0x736f6d6570736575))
+        v1 = np.full(len(n), k1 ^ np.uint64(0x646f72616e646f6d))
+        v2 = np.full(len(n), k0 ^ np.uint64(0x6c7967656e657261))
+        v3 = np.full(len(n), k1 ^ np.uint64(0x7465646279746573))
+        words = n // 8
+        for j in range(int(words.max()) if n.size else 0):
+            m = _word(rows, 8 * j)
+            live = words > j
+            r0, r1, r2, r3 = _sip_round(*_sip_round(v0, v1, v2, v3 ^ m))
+            v0, v1, v2, v3 = (np.where(live, r0 ^ m, v0), np.where(live, r1, v1),
+                              np.where(live, r2, v2), np.where(live, r3, v3))
+        b = _word(rows, 8 * words) | (n.astype(np.uint64) << np.uint64(56))
+        v0, v1, v2, v3 = _sip_round(*_sip_round(v0, v1, v2, v3 ^ b))
+        v0 = v0 ^ b
+        v2 = v2 ^ np.uint64(0xff)
+        for _ in range(4):
+            v0, v1, v2, v3 = _sip_round(v0, v1, v2, v3)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
 def _fingerprint(data, method):
     if method != "farmhash64":
         raise errors.InvalidArgumentError(
             None, "Fingerprint", f"Fingerprint: Unsupported fingerprint method: {method}")
     rows = np.ascontiguousarray(data).reshape(data.shape[0], int(np.prod(data.shape[1:])))
-    return np.array([list(_fingerprint64(row.tobytes()).to_bytes(8, "little")) for row in rows],
-                    np.uint8).reshape(data.shape[0], 8)
+    hashes = fingerprint64_strings([row.tobytes() for row in rows]).astype("<u8")
+    return hashes.view(np.uint8).reshape(data.shape[0], 8)
 
 
 Fingerprint = define_op("Fingerprint", _fingerprint)
@@ -164,7 +316,7 @@ def fingerprint(data, method="farmhash64", name=None) -> Tensor:
     as 8 uint8 values (little-endian), the same values TF gives. Not differentiable.
 
     Args:
-        data: a tensor of rank >= 1 (numbers or bools; tapeflow has no string tensors).
+        data: a tensor of rank >= 1 (numbers or bools).
         method: "farmhash64".
 
     Returns:

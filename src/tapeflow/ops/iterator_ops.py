@@ -55,6 +55,24 @@ def _anonymous_iterator(*, iterable, made):
     return np.array(handle, dtype=np.int64)
 
 
+class ElementError:
+    """What a dataset yields in place of an element it failed to produce (a CSV record that
+    does not parse, a map function that raised an op error): the iterator raises `error`
+    for that element and goes on with the next one, as TF's do; `ignore_errors` drops it."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def raise_if_error(element):
+    """`element`, or its error raised when it is an ElementError."""
+    if type(element) is ElementError:
+        raise element.error
+    return element
+
+
 def _next_flat(op_name: str, handle, Tout):
     """The iterator's next element as a list of arrays matching `Tout`, or None (and the
     iterator dropped) at its end."""
@@ -63,6 +81,7 @@ def _next_flat(op_name: str, handle, Tout):
     if element is _END:
         _ITERATORS.pop(handle, None)
         return None
+    raise_if_error(element)
     flat = [np.asarray(value_of(x)) for x in nest.flatten(element)]
     for value, (dtype, dims) in zip(flat, Tout):
         if value.dtype != dtype or dims is not None and (len(value.shape) != len(dims) or any(

@@ -30,7 +30,7 @@ def _format_string(value: bytes) -> str:
 
 
 def _format_scalar(value) -> str:
-    if type(value) is bytes:
+    if isinstance(value, bytes):
         return _format_string(value)
     kind = value.dtype.kind
     if kind == "b":

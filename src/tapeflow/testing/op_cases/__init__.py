@@ -12,7 +12,7 @@ from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # n
                diag_cases, gather_cases, graph_cases, image_cases, indexing_cases, linalg_cases,
                linalg_extra_cases,
                math_cases, nn_cases, random_cases, reduction_cases, segment_cases, signal_cases,
-               space_cases, sparse_cases,
+               space_cases, sparse_cases, string_cases,
                special_cases, toplevel_cases)  # (each adds its rows)
 
 __all__ = ["CASES", "EXEMPT", "Case", "case", "ints", "normal", "positive", "uniform"]
