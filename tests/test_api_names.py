@@ -386,3 +386,11 @@ PATHS = PATHS + [(getattr(tf.linalg, name), f"linalg.{name}") for name in tf.lin
 # queries.
 PATHS = PATHS + [(getattr(tf.test, name), f"test.{name}") for name in tf.test.__all__
                  if name != "compute_gradient"]
+
+# RaggedTensor and tf.ragged (their behaviour: tests/ops/ragged/).
+from tapeflow.ops.ragged import ragged_tensor  # noqa: E402
+
+PATHS = PATHS + [(ragged_tensor.RaggedTensor, "RaggedTensor"),
+                 (ragged_tensor.RaggedTensorSpec, "RaggedTensorSpec")] + [
+    (getattr(tf.ragged, name), f"ragged.{name}") for name in tf.ragged.__all__]
+TF_MODULES |= {"ragged"}

@@ -253,13 +253,17 @@ TF_2_21_NAMES = {
         KubernetesExecutableLocation SimpleClusterResolver SlurmClusterResolver
         TFConfigClusterResolver TPUClusterResolver UnionResolver
     """.split(),
+    "ragged": """
+        boolean_mask constant cross cross_hashed map_flat_values range
+        row_splits_to_segment_ids segment_ids_to_row_splits stack stack_dynamic_partitions
+    """.split(),
 }
 
 
 # The share of each namespace's names tapeflow must keep.
 TARGETS = {"tf": 0.85, "math": 0.80, "nn": 0.70, "linalg": 0.70, "random": 0.70,
            "signal": 0.70, "image": 0.60, "sparse": 0.60, "bitwise": 1.0,
-           "nest": 1.0, "debugging": 0.90}
+           "nest": 1.0, "debugging": 0.90, "ragged": 0.90}
 
 # The TF 1 training API that TF 1 programs use (compat.v1.train): all of it exists.
 V1_TRAIN_REQUIRED = """
@@ -272,8 +276,11 @@ V1_TRAIN_REQUIRED = """
 
 MISSING = {
     "tf": """
-        RaggedTensor RaggedTensorSpec approx_top_k as_string edit_distance import_graph_def
-        load_library load_op_library ragged_fill_empty_rows ragged_fill_empty_rows_grad
+        approx_top_k as_string edit_distance import_graph_def load_library load_op_library
+        ragged_fill_empty_rows ragged_fill_empty_rows_grad
+    """.split(),
+    "ragged": """
+        cross
     """.split(),
     "nn": """
         RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper

@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from .composite_tensor import CompositeTensor
 from . import dtypes, errors
 from .context import state
 from .devices import eager_device
@@ -224,7 +225,7 @@ def _python_array(value) -> np.ndarray:
         ValueError: None, an object or a mapping (TF's unsupported type); a ragged sequence;
             a sequence mixing numbers with other values; a NumPy array of objects.
     """
-    if value is None or isinstance(value, (dict, set, frozenset)):
+    if value is None or isinstance(value, (dict, set, frozenset, CompositeTensor)):
         raise _unsupported(value)
     try:
         arr = np.array(value)

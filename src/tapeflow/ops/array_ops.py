@@ -10,6 +10,7 @@ import os
 
 import numpy as np
 
+from .dispatch import add_dispatch_support
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
@@ -452,6 +453,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
     return out
 
 
+@add_dispatch_support
 def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002
     """Inserts a dimension of length 1 at `axis`.
 
@@ -503,6 +505,7 @@ def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
     return execute(Squeeze, (x,), {"axis": axes})
 
 
+@add_dispatch_support
 def concat(values, axis, name="concat") -> Tensor:
     """Joins tensors along an existing axis.
 
@@ -529,6 +532,7 @@ def concat(values, axis, name="concat") -> Tensor:
     return execute(ConcatV2, tuple(values), {"axis": axis})
 
 
+@add_dispatch_support
 def stack(values, axis=0, name="stack") -> Tensor:
     """Stacks rank-R tensors of one shape into a rank-(R + 1) tensor along a new `axis`.
 
@@ -815,6 +819,7 @@ def shape(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
     return execute(Shape, (as_input(input),), {"out_type": dtype})
 
 
+@add_dispatch_support
 def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
     """The number of elements of `input` as a scalar integer tensor. Not differentiable.
 
@@ -827,6 +832,7 @@ def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
     return execute(Size, (as_input(input),), {"out_type": dtype})
 
 
+@add_dispatch_support
 def rank(input, name=None) -> Tensor:  # noqa: A002
     """The number of dimensions of `input` as a scalar int32 tensor. Not differentiable.
 

@@ -15,6 +15,7 @@ from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
 from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_value,
                       known_only_when_run, normalize_axis)
+from .dispatch import add_dispatch_support
 
 
 def _fill(value, dims):
@@ -127,6 +128,7 @@ def _like(op, input, dtype, value, name):  # noqa: A002
     return execute(op, (x,), {"dtype": target._np})
 
 
+@add_dispatch_support(elementwise=1)
 def zeros_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A002
     """Zeros with the shape (and, unless `dtype` is given, the dtype) of `input`.
 
@@ -140,6 +142,7 @@ def zeros_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A0
     return _like(ZerosLike, input, dtype, 0, name)
 
 
+@add_dispatch_support(elementwise=1)
 def ones_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A002
     """Ones with the shape (and, unless `dtype` is given, the dtype) of `input`.
 

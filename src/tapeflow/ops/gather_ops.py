@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .dispatch import add_dispatch_support
 from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, Stacking, define_op
@@ -82,6 +83,7 @@ GatherV2.shape_fn = unless_known(_gather_dims)
 
 
 # -- public functions ------------------------------------------------------------------------
+@add_dispatch_support
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None) -> Tensor:
     """Gathers slices of `params` along `axis` at `indices`.
 

@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from .dispatch import add_dispatch_support
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.graph_tensor import SymbolicValue
@@ -385,6 +386,7 @@ def _getitem(tensor, slice_spec):
 
 
 # -- gathers and scatters --------------------------------------------------------------------
+@add_dispatch_support
 def gather_nd(params, indices, batch_dims=0, name=None) -> Tensor:
     """Gathers elements or slices of `params` at the index tuples on the last axis of `indices`.
 
@@ -517,6 +519,7 @@ def tensor_scatter_nd_min(tensor, indices, updates, name=None) -> Tensor:
 
 
 # -- masks and where -------------------------------------------------------------------------
+@add_dispatch_support
 def where(condition, x=None, y=None, name=None) -> Tensor:
     """With one argument, the coordinates of the true (non-zero) elements as an int64
     `[n, rank]` tensor; with three, `x` where `condition` holds, else `y` (broadcasting).
@@ -577,6 +580,7 @@ def where_v1(condition, x=None, y=None, name=None) -> Tensor:
     return _run_select(Select, condition, x, y)
 
 
+@add_dispatch_support
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:
     """The elements (or slices) of `tensor` where `mask` is true, flattened along the mask.
 
