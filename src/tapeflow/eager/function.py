@@ -396,14 +396,13 @@ class ConcreteFunction:
 
 def _output_leaf(function):
     """The check of one leaf of what `function` returned: tensors, composites, Variables,
-    TensorArrays, operations and None stay, and so do strings (tapeflow has no string
-    tensors); Python numbers and NumPy values become constants; anything else is a
-    TypeError (a tf.function returns tensors)."""
+    TensorArrays, operations and None stay; Python numbers and strings and NumPy values
+    become constants; anything else is a TypeError (a tf.function returns tensors)."""
     def check(x):
-        if x is None or isinstance(x, (Tensor, Variable, CompositeTensor, Operation, str)) or \
+        if x is None or isinstance(x, (Tensor, Variable, CompositeTensor, Operation)) or \
                 hasattr(x, "_as_tensor") or hasattr(x, "_type_spec"):
             return x
-        if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
+        if isinstance(x, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
             return convert_to_tensor(x)
         raise TypeError(
             f"{function!r} returned a value of type {type(x).__name__}, which a tf.function "
