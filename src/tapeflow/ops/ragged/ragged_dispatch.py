@@ -19,8 +19,8 @@ from . import ragged_ops
 from .ragged_getitem import gather_rows
 from .ragged_tensor import RaggedTensor, _eager_value
 
-Dense = typing.Union[Tensor, Variable, np.ndarray, np.generic, int, float, bool, complex, list,
-                     tuple]
+Dense = typing.Union[Tensor, Variable, np.ndarray, np.generic, int, float, bool, complex, str, bytes,
+                     list, tuple]
 RaggedOrDense = typing.Union[RaggedTensor, Dense]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...framework import dtypes, errors
 from ...framework.tensor import convert_to_tensor
 from .. import array_ops, creation_ops, gather_ops, math_ops, reduction_ops
-from .ragged_tensor import RaggedTensor, _eager_value, _prepend_zero
+from .ragged_tensor import RaggedTensor, _eager_value, _prepend_zero, splits_to_rowids
 
 __all__ = ["ragged_getitem", "gather_rows", "range_indices"]
 
@@ -13,13 +13,10 @@ __all__ = ["ragged_getitem", "gather_rows", "range_indices"]
 def range_indices(starts, limits):
     """(indices, splits): the concatenated ranges `starts[i]..limits[i]` and the splits
     that cut them back into one row per range."""
-    from ..indexing_ops import repeat
     lengths = math_ops.maximum(limits - starts, 0)
     splits = _prepend_zero(reduction_ops.cumsum(lengths))
-    n = array_ops.shape(lengths, out_type=lengths.dtype)[0]
-    rowids = repeat(creation_ops.range(0, n, dtype=lengths.dtype), lengths)
-    total = splits[-1]
-    indices = creation_ops.range(0, total, dtype=lengths.dtype) - \
+    rowids = splits_to_rowids(splits)
+    indices = creation_ops.range(0, splits[-1], dtype=lengths.dtype) - \
         gather_ops.gather(splits, rowids) + gather_ops.gather(starts, rowids)
     return indices, splits
 

@@ -7,7 +7,7 @@ from ...framework.tensor import convert_to_tensor
 from .. import (array_ops, comparison_ops, creation_ops, gather_ops, math_ops,
                 reduction_ops)
 from .ragged_getitem import gather_rows
-from .ragged_tensor import RaggedTensor, _eager_value, _prepend_zero
+from .ragged_tensor import RaggedTensor, _eager_value, _prepend_zero, splits_to_rowids
 
 __all__ = ["boolean_mask", "map_flat_values", "range", "row_splits_to_segment_ids",
            "segment_ids_to_row_splits", "stack", "stack_dynamic_partitions",
@@ -27,7 +27,6 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (T
         >>> tf.ragged.range([0, 5, 8], [3, 3, 12]).to_list()
         [[0, 1, 2], [], [8, 9, 10, 11]]
     """
-    from ..indexing_ops import repeat
     if limits is None:
         starts, limits = 0, starts
     parts = [convert_to_tensor(v) if dtype is None else convert_to_tensor(v, dtype)
@@ -46,9 +45,8 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (T
     counts = math_ops.ceil((math_ops.cast(limit, dtypes.float64) - math_ops.cast(
         start, dtypes.float64)) / math_ops.cast(delta, dtypes.float64))
     lengths = math_ops.cast(math_ops.maximum(counts, 0.0), splits_dtype)
-    rowids = repeat(creation_ops.range(0, array_ops.shape(lengths, out_type=splits_dtype)[0],
-                                       dtype=splits_dtype), lengths)
     splits = _prepend_zero(reduction_ops.cumsum(lengths))
+    rowids = splits_to_rowids(splits)
     position = creation_ops.range(0, splits[-1], dtype=splits_dtype) - \
         gather_ops.gather(splits, rowids)
     values = gather_ops.gather(start, rowids) + \

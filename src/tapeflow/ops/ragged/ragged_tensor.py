@@ -88,6 +88,14 @@ def _values_input(values):
     return values
 
 
+def splits_to_rowids(splits: Tensor) -> Tensor:
+    """The row of each value of the partition `splits`: the number of row limits at or
+    before the value's position (one vectorized search, in graphs as eagerly)."""
+    from ..counting_ops import searchsorted
+    positions = creation_ops.range(0, splits[-1], dtype=splits.dtype)
+    return searchsorted(splits[1:], positions, side="right", out_type=splits.dtype)
+
+
 def _prepend_zero(x: Tensor) -> Tensor:
     return array_ops.concat([creation_ops.zeros([1], x.dtype), x], 0)
 
@@ -476,9 +484,7 @@ class RaggedTensor(CompositeTensor):
 
     def value_rowids(self, name=None) -> Tensor:
         """The row of each value: `[0, 0, 2, 2, 2]` for rows of lengths 2, 0, 3."""
-        from ..indexing_ops import repeat
-        return repeat(creation_ops.range(0, self.nrows(), dtype=self._row_splits.dtype),
-                      self.row_lengths())
+        return splits_to_rowids(self._row_splits)
 
     def nested_value_rowids(self, name=None) -> tuple:
         ids, rt = [], self
