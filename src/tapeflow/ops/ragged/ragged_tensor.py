@@ -265,8 +265,8 @@ class RaggedTensor(CompositeTensor):
 
         Example:
             >>> import tapeflow as tf
-            >>> tf.RaggedTensor.from_nested_value_rowids([1, 2, 3], [[0, 0, 1], [0, 1, 1]]
-            ...                                          ).to_list()
+            >>> tf.RaggedTensor.from_nested_value_rowids([1, 2, 3], [[0, 0], [0, 1, 1]],
+            ...                                          nested_nrows=[2, 2]).to_list()
             [[[1], [2, 3]], []]
         """
         ids = list(nested_value_rowids)
