@@ -392,5 +392,6 @@ from tapeflow.ops.ragged import ragged_tensor  # noqa: E402
 
 PATHS = PATHS + [(ragged_tensor.RaggedTensor, "RaggedTensor"),
                  (ragged_tensor.RaggedTensorSpec, "RaggedTensorSpec")] + [
-    (getattr(tf.ragged, name), f"ragged.{name}") for name in tf.ragged.__all__]
-TF_MODULES |= {"ragged"}
+    (getattr(tf.ragged, name), f"ragged.{name}") for name in tf.ragged.__all__] + [
+    (getattr(tf.sets, name), f"sets.{name}") for name in tf.sets.__all__]
+TF_MODULES |= {"ragged", "sets"}

@@ -42,7 +42,7 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
-from . import debugging, image, nest, ragged, sparse  # noqa: E402
+from . import debugging, image, nest, ragged, sets, sparse  # noqa: E402
 from .ops.partition_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from .ops.counting_ops import (searchsorted, sequence_mask, unique,  # noqa: E402
                                unique_with_counts)
