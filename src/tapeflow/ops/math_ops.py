@@ -726,7 +726,6 @@ reduce_mean = reduction(Mean, "reduce_mean", "The mean", NUMERIC,
                         "array([1.5, 3.5], dtype=float32)")
 
 
-@add_dispatch_support(elementwise=1)
 def cast(x, dtype, name=None) -> Tensor:
     """`x` converted to `dtype`; floats to integers truncate toward zero.
 
@@ -737,7 +736,11 @@ def cast(x, dtype, name=None) -> Tensor:
         >>> tf.cast(tf.constant([1.7, -1.7]), tf.int32).numpy()
         array([ 1, -1], dtype=int32)
     """
-    x = as_input(x)
+    if type(x) is not Tensor:
+        try:
+            x = as_input(x)
+        except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+            return dispatch_or_raise(cast, (x, dtype), {"name": name})
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
         return x if isinstance(x, Tensor) else x.read_value()
@@ -746,6 +749,9 @@ def cast(x, dtype, name=None) -> Tensor:
             None, "Cast", f"Cast {x.dtype.name} to {dtype.name} is not supported (shape "
             f"{list(x.shape)}); tf.strings.to_number and tf.strings.as_string convert.")
     return execute(Cast, (x,), {"dtype": dtype._np})
+
+
+register_unary_elementwise_api(cast)
 
 
 # -- operators -------------------------------------------------------------------------------
