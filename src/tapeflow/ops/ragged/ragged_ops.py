@@ -39,7 +39,10 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 (T
     d = _eager_value(delta)
     if d is not None and (d == 0).any():
         raise errors.InvalidArgumentError(None, "RaggedRange", "RaggedRange: Requires delta != 0")
-    shape = array_ops.shape(start + limit + delta)
+    # scalars alone make one row
+    shape = array_ops.reshape(array_ops.shape(start + limit + delta), [-1])
+    shape = array_ops.concat([shape, [1]], 0)[:1] if (start + limit + delta).shape.rank == 0 \
+        else shape
     start, limit, delta = (array_ops.broadcast_to(p, shape) for p in (start, limit, delta))
     splits_dtype = dtypes.as_dtype(row_splits_dtype)
     counts = math_ops.ceil((math_ops.cast(limit, dtypes.float64) - math_ops.cast(

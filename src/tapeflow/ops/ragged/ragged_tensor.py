@@ -291,11 +291,10 @@ class RaggedTensor(CompositeTensor):
         values = _values_input(values)
         length = _partition(uniform_row_length, "uniform_row_length")
         total = _rows_of(values, length.dtype)
-        if nrows is None:
-            nrows = total // length if int(_eager_value(length) or 1) else \
-                creation_ops.zeros([], length.dtype)
+        if nrows is None:  # (rows of length 0 need their count given)
+            nrows = total // math_ops.maximum(length, 1)
         nrows = _partition(nrows, "nrows", length.dtype)
-        splits = creation_ops.range(0, nrows * length + 1, length, dtype=length.dtype)
+        splits = creation_ops.range(0, nrows + 1, dtype=length.dtype) * length
         return cls.from_row_splits(values, splits, validate=validate)
 
     @classmethod
