@@ -202,3 +202,18 @@ def test_function_input_signature_with_a_ragged_spec():
     assert lengths.numpy().tolist() == [2, 1] and rest.to_list() == [[2.0], []]
     with pytest.raises(TypeError):
         g(tf.ragged.constant([[1, 2], [3]]))
+
+
+@pytest.mark.parametrize("fn,expected", [
+    (lambda: tf.map_fn(tf.reduce_sum, rt(), fn_output_signature=tf.float32), [3.0, 0.0, 12.0]),
+    (lambda: tf.map_fn(lambda x: x * 2, rt()), [[2.0, 4.0], [], [6.0, 8.0, 10.0]]),
+    (lambda: tf.map_fn(lambda x: tf.range(x), tf.constant([1, 2]),
+                       fn_output_signature=tf.RaggedTensorSpec([None], tf.int32, 0)),
+     [[0], [0, 1]]),
+    (lambda: tf.map_fn(lambda x: tf.RaggedTensor.from_row_lengths(tf.range(x), [x]),
+                       tf.constant([1, 2]),
+                       fn_output_signature=tf.RaggedTensorSpec([None, None], tf.int32, 1)),
+     [[[0]], [[0, 1]]]),
+])
+def test_map_fn_over_and_to_ragged(fn, expected):
+    assert value(fn()) == expected
