@@ -283,9 +283,6 @@ MISSING = {
         approx_top_k as_string edit_distance import_graph_def load_library load_op_library
         ragged_fill_empty_rows ragged_fill_empty_rows_grad
     """.split(),
-    "ragged": """
-        cross
-    """.split(),
     "nn": """
         RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper
     """.split(),

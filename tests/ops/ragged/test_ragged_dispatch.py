@@ -139,6 +139,26 @@ def test_tf_ragged_namespace(fn, expected):
     assert value(fn()) == expected
 
 
+@pytest.mark.parametrize("inputs,expected", [
+    (lambda: [tf.ragged.constant([["a", "b"], ["c"]]), tf.ragged.constant([["d"], ["e", "f"]])],
+     [[b"a_X_d", b"b_X_d"], [b"c_X_e", b"c_X_f"]]),
+    (lambda: [tf.ragged.constant([["a", "b"]]), tf.ragged.constant([["d", "e"]]),
+              tf.constant([["x"]])],
+     [[b"a_X_d_X_x", b"a_X_e_X_x", b"b_X_d_X_x", b"b_X_e_X_x"]]),
+    (lambda: [tf.ragged.constant([[1, 2]], dtype=tf.int64), tf.constant([["q"]]),
+              tf.sparse.from_dense(tf.constant([["s", ""]]))], [[b"1_X_q_X_s", b"2_X_q_X_s"]]),
+    (lambda: [tf.ragged.constant([[], ["a"]]), tf.ragged.constant([["d"], ["e"]])],
+     [[], [b"a_X_e"]]),
+])
+def test_cross(inputs, expected):
+    assert tf.ragged.cross(inputs()).to_list() == expected
+
+
+def test_cross_refuses_floats():
+    with pytest.raises(ValueError, match="Unexpected dtype for inputs"):
+        tf.ragged.cross([tf.ragged.constant([[1.0]]), tf.ragged.constant([["d"]])])
+
+
 def test_map_flat_values_needs_one_partition():
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.ragged.map_flat_values(tf.add, tf.ragged.constant([[1, 2], [3]]),
