@@ -89,8 +89,13 @@ def _values_input(values):
 
 
 def splits_to_rowids(splits: Tensor) -> Tensor:
-    """The row of each value of the partition `splits`: the number of row limits at or
-    before the value's position (one vectorized search, in graphs as eagerly)."""
+    """The row of each value of the partition `splits`: eagerly each row's index repeated
+    by its length (integers: nothing to differentiate); in a graph, where the lengths are
+    known only when it runs, the number of row limits at or before each value's position
+    (one vectorized search)."""
+    s = _eager_value(splits)
+    if s is not None:
+        return convert_to_tensor(np.repeat(np.arange(len(s) - 1, dtype=s.dtype), np.diff(s)))
     from ..counting_ops import searchsorted
     positions = creation_ops.range(0, splits[-1], dtype=splits.dtype)
     return searchsorted(splits[1:], positions, side="right", out_type=splits.dtype)
