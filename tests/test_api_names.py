@@ -388,10 +388,10 @@ PATHS = PATHS + [(getattr(tf.test, name), f"test.{name}") for name in tf.test.__
                  if name != "compute_gradient"]
 
 # RaggedTensor and tf.ragged (their behaviour: tests/ops/ragged/).
-from tapeflow.ops.ragged import ragged_tensor  # noqa: E402
+from tapeflow.ops.ragged import ragged_tensor, ragged_tensor_spec  # noqa: E402
 
 PATHS = PATHS + [(ragged_tensor.RaggedTensor, "RaggedTensor"),
-                 (ragged_tensor.RaggedTensorSpec, "RaggedTensorSpec")] + [
+                 (ragged_tensor_spec.RaggedTensorSpec, "RaggedTensorSpec")] + [
     (getattr(tf.ragged, name), f"ragged.{name}") for name in tf.ragged.__all__] + [
     (getattr(tf.sets, name), f"sets.{name}") for name in tf.sets.__all__]
 TF_MODULES |= {"ragged", "sets"}

@@ -54,7 +54,8 @@ from .ops.index_shuffle_ops import random_index_shuffle  # noqa: E402
 from .framework.graph import Graph, init_scope, name_scope
 from .framework.tensor_spec import TensorSpec
 from .framework.sparse_tensor import SparseTensor, SparseTensorSpec
-from .ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from .ops.ragged.ragged_tensor import RaggedTensor
+from .ops.ragged.ragged_tensor_spec import RaggedTensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .autograph.api import function
 from . import autograph  # noqa: E402

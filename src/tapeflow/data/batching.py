@@ -85,7 +85,7 @@ class RaggedBatchDataset(_Batching):
     def __init__(self, input_dataset: Dataset, batch_size, drop_remainder: bool,
                  row_splits_dtype) -> None:
         super().__init__(input_dataset, batch_size, drop_remainder)
-        from ..ops.ragged.ragged_tensor import RaggedTensorSpec
+        from ..ops.ragged.ragged_tensor_spec import RaggedTensorSpec
         self._specs = [s if is_composite_spec(s) or s.shape.is_fully_defined() else
                        RaggedTensorSpec(s.shape, s.dtype, 0, row_splits_dtype)
                        for s in structure.flatten(input_dataset.element_spec)]

@@ -127,7 +127,7 @@ def map_flat_values(op, *args, **kwargs):
         >>> tf.ragged.map_flat_values(tf.add, rt, 10).to_list()
         [[11, 12], [13]]
     """
-    import tapeflow.framework.nest as nest
+    from ...framework import nest
     ragged = [x for x in nest.flatten((args, kwargs)) if isinstance(x, RaggedTensor)]
     if not ragged:
         return op(*args, **kwargs)
