@@ -255,14 +255,13 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     """
     from ..sort_ops import argsort
     data = convert_to_tensor(data)
-    partitions = convert_to_tensor(partitions, dtypes.int64) \
-        if not hasattr(partitions, "dtype") else convert_to_tensor(partitions)
+    partitions = convert_to_tensor(partitions)  # (its dtype is the row splits')
     p = _eager_value(partitions)
     if p is not None and p.size and (p.min() < 0 or p.max() >= num_partitions):
         raise errors.InvalidArgumentError(
             None, "StackDynamicPartitions", f"partitions must be in [0, {num_partitions}), "
             f"got {p.tolist()}")
     order = argsort(partitions, stable=True)
-    ids = math_ops.cast(gather_ops.gather(partitions, order), dtypes.int64)
+    ids = gather_ops.gather(partitions, order)
     return RaggedTensor.from_value_rowids(gather_ops.gather(data, order), ids,
                                           num_partitions, validate=False)
