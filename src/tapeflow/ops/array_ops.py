@@ -10,7 +10,6 @@ import os
 
 import numpy as np
 
-from .dispatch import add_dispatch_support
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
@@ -21,6 +20,7 @@ from ..framework.shape_inference import (constant_shape, full_value, moved_eleme
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
+from .dispatch import add_dispatch_support
 from .op_util import (NO_ATTRS, add_reduce, as_input, binary_inputs, int_value, int_values,
                       known_dims, normalize_axis, same_dtype_inputs)
 

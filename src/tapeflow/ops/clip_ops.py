@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .dispatch import add_dispatch_support
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
 from .array_ops import stack
+from .dispatch import add_dispatch_support
 from .indexing_ops import where
 from .comparison_ops import greater
 from .math_ops import FLOAT, cast, maximum, minimum, reduce_sum, require_dtype, sqrt

@@ -13,9 +13,9 @@ from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
+from .dispatch import add_dispatch_support
 from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_value,
                       known_only_when_run, normalize_axis)
-from .dispatch import add_dispatch_support
 
 
 def _fill(value, dims):

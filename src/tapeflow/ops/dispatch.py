@@ -60,8 +60,8 @@ def _matches(value, annotation) -> bool:
 
 
 def dispatch(api, args: tuple, kwargs: dict):
-    """The result of the implementation registered for `api` that these arguments match,
-    or NOT_SUPPORTED."""
+    """The result of the implementation registered for `api` that these arguments match
+    (a target may decline with NOT_SUPPORTED, and the next is tried), or NOT_SUPPORTED."""
     targets = _API_TARGETS.get(api)
     if targets:
         try:
@@ -70,23 +70,33 @@ def dispatch(api, args: tuple, kwargs: dict):
             return NOT_SUPPORTED
         for checks, target in targets:
             if all(_matches(bound.arguments.get(p), a) for p, a in checks.items()):
-                return target(*args, **kwargs)
+                result = target(*args, **kwargs)
+                if result is not NOT_SUPPORTED:
+                    return result
     if _UNARY_TARGETS and api in _UNARY_APIS:
-        bound = _signature(api).bind(*args, **kwargs)
-        names = list(_signature(api).parameters)
-        x = bound.arguments[names[0]]
-        for x_type, target in _UNARY_TARGETS:
-            if _matches(x, x_type):
-                rest = {k: v for k, v in bound.arguments.items() if k != names[0]}
-                return target(functools.partial(_call_with, api, names[0], rest), x)
+        return _elementwise(api, args, kwargs, 1, _UNARY_TARGETS)
     if _BINARY_TARGETS and api in _BINARY_APIS:
-        bound = _signature(api).bind(*args, **kwargs)
-        names = list(_signature(api).parameters)
-        x, y = bound.arguments[names[0]], bound.arguments[names[1]]
-        for x_type, y_type, target in _BINARY_TARGETS:
-            if _matches(x, x_type) and _matches(y, y_type):
-                rest = {k: v for k, v in bound.arguments.items() if k not in names[:2]}
-                return target(functools.partial(_call_with2, api, names[:2], rest), x, y)
+        return _elementwise(api, args, kwargs, 2, _BINARY_TARGETS)
+    return NOT_SUPPORTED
+
+
+def _elementwise(api, args: tuple, kwargs: dict, arity: int, targets: list):
+    """An elementwise registration's result: `target(api_func, *operands)` with `api_func`
+    calling `api` on new operands and the call's other arguments."""
+    sig = _signature(api)
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return NOT_SUPPORTED
+    names = list(sig.parameters)[:arity]
+    operands = [bound.arguments.get(n) for n in names]
+    rest = {k: v for k, v in bound.arguments.items() if k not in names}
+    api_func = functools.partial(_call_with, api, names, rest)
+    for *types, target in targets:
+        if all(_matches(v, t) for v, t in zip(operands, types)):
+            result = target(api_func, *operands)
+            if result is not NOT_SUPPORTED:
+                return result
     return NOT_SUPPORTED
 
 
@@ -99,12 +109,8 @@ def dispatch_or_raise(api, args: tuple, kwargs: dict):
     return result
 
 
-def _call_with(api, name, rest, x):
-    return api(**{name: x}, **rest)
-
-
-def _call_with2(api, names, rest, x, y):
-    return api(**{names[0]: x, names[1]: y}, **rest)
+def _call_with(api, names: list, rest: dict, *operands):
+    return api(**dict(zip(names, operands)), **rest)
 
 
 def add_dispatch_support(fn=None, *, elementwise: int = 0):

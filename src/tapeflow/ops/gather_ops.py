@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .dispatch import add_dispatch_support
 from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.shape_inference import unless_known
 from ..framework.tensor import Tensor
+from .dispatch import add_dispatch_support
 from .op_util import as_input, index_input, int_value, known_dims, normalize_axis
 
 

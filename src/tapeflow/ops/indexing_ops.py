@@ -9,7 +9,6 @@ import numbers
 
 import numpy as np
 
-from .dispatch import add_dispatch_support
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.graph_tensor import SymbolicValue
@@ -21,6 +20,7 @@ from ..framework.variables import Variable
 from ..framework.tensor_shape import TensorShape
 from .array_ops import expand_dims, reshape, squeeze, stack, tile, unstack
 from .array_ops import shape as array_ops_shape
+from .dispatch import add_dispatch_support
 from .gather_ops import gather
 from .op_util import (NO_ATTRS, as_input, binary_inputs, index_input, int_value, int_values,
                       normalize_axis)

@@ -8,13 +8,13 @@ import functools
 
 import numpy as np
 
-from .dispatch import (add_dispatch_support, dispatch_or_raise,
-                       register_unary_elementwise_api)
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.registry import ELEMENTWISE, LINEAR, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
 from .array_ops import broadcast_to, squeeze, transpose
+from .dispatch import (add_dispatch_support, dispatch_or_raise,
+                       register_unary_elementwise_api)
 from .math_ops import (Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt,
                        square)
 from .op_util import ACCUMULATE_IN_FLOAT32, add_reduce, in_float32

@@ -12,10 +12,10 @@ from ..framework.registry import LINEAR, STACKED, define_op
 from ..framework.tensor import Tensor
 from .comparison_ops import not_equal
 from .complex_ops import conj, real
+from .dispatch import add_dispatch_support
 from .math_ops import (BOOL, FLOAT, NUMERIC, REAL, cast, function_doc, reduce_mean, reduce_sum,
                        reduction, require_dtype, sqrt, square)
 from .op_util import as_input, normalize_axes
-from .dispatch import add_dispatch_support
 
 
 # -- kernels -------------------------------------------------------------------------------
