@@ -20,7 +20,7 @@ from ..framework.shape_inference import (constant_shape, full_value, moved_eleme
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
-from .dispatch import add_dispatch_support
+from .dispatch import add_dispatch_support, dispatch_or_raise
 from .op_util import (NO_ATTRS, add_reduce, as_input, binary_inputs, int_value, int_values,
                       known_dims, normalize_axis, same_dtype_inputs)
 
@@ -825,7 +825,14 @@ def shape(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
         array([2, 3], dtype=int32)
     """
     dtype = _out_type("Shape", dtypes.int32 if out_type is None else out_type)
-    return execute(Shape, (as_input(input),), {"out_type": dtype})
+    try:
+        x = as_input(input)
+    except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+        return dispatch_or_raise(shape, (input, out_type, name), {})
+    return execute(Shape, (x,), {"out_type": dtype})
+
+
+shape._tf_dispatch = True
 
 
 @add_dispatch_support

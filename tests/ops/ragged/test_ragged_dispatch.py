@@ -237,3 +237,20 @@ def test_function_input_signature_with_a_ragged_spec():
 ])
 def test_map_fn_over_and_to_ragged(fn, expected):
     assert value(fn()) == expected
+
+
+def test_shape_of_a_ragged_tensor_is_a_dynamic_ragged_shape():
+    s = tf.shape(rt())
+    assert isinstance(s, tf.experimental.DynamicRaggedShape)
+    assert repr(s) == "<DynamicRaggedShape lengths=[3, (2, 0, 3)] num_row_partitions=1>"
+    assert (s.rank, s.num_row_partitions, s.dtype) == (2, 1, tf.int32)
+    assert s.inner_shape.numpy().tolist() == [5] and int(s[0]) == 3
+    assert s.static_lengths() == [3, (2, 0, 3)]
+    assert s.is_uniform(0) and not s.is_uniform(1)
+    with pytest.raises(ValueError, match="Index 1 is not uniform"):
+        s[1]
+    d = tf.shape(tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1))
+    assert repr(d) == "<DynamicRaggedShape lengths=[2, (2, 1), 2] num_row_partitions=1>"
+    assert int(d[2]) == 2 and d.inner_shape.numpy().tolist() == [3, 2]
+    assert repr(tf.shape(tf.ragged.constant([[[1, 2], [3]], [[4]]]))) == \
+        "<DynamicRaggedShape lengths=[2, (2, 1), (2, 1, 1)] num_row_partitions=2>"

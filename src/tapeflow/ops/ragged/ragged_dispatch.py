@@ -299,3 +299,10 @@ def ragged_add_n(inputs, name=None):
     for value in inputs[1:]:
         total = math_ops.add(total, value)
     return total
+
+
+@dispatch_for_api(array_ops.shape, {"input": RaggedTensor})
+def ragged_shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TF's name)
+    """The DynamicRaggedShape of a RaggedTensor."""
+    from .dynamic_ragged_shape import DynamicRaggedShape
+    return DynamicRaggedShape.from_tensor(input, out_type)
