@@ -30,7 +30,7 @@ def _eager_value(t):
     """The NumPy value of an eager tensor, or None for a symbolic one."""
     try:
         return t.numpy()
-    except Exception:  # a graph tensor has no value while the graph is built
+    except (errors.SymbolicValueError, AttributeError):  # a graph tensor, while it is built
         return None
 
 
