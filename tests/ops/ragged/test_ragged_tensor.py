@@ -187,3 +187,14 @@ def test_spec():
     assert value.to_list() == [[1], [2, 3]]
     assert [c.numpy().tolist() for c in tf.nest.flatten(value, expand_composites=True)] == \
         [[1, 2, 3], [0, 1, 3]]
+
+
+def test_compat_v1_ragged_tensor_value():
+    v = tf.compat.v1.ragged.constant_value([[1, 2], [3]])
+    assert repr(v) == ("tf.RaggedTensorValue(values=array([1, 2, 3]), "
+                       "row_splits=array([0, 2, 3]))")
+    assert v.to_list() == [[1, 2], [3]] and v.shape == (2, None) and v.ragged_rank == 1
+    assert v.row_splits.dtype == np.int64
+    assert tf.compat.v1.ragged.constant_value([[[1, 2]], [[3, 4], [5, 6]]],
+                                              ragged_rank=1).shape == (2, None, 2)
+    assert tf.compat.v1.ragged.constant is tf.ragged.constant
