@@ -680,6 +680,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     return list(execute(SplitV, (x,), {"indices": bounds, "axis": axis}))
 
 
+@add_dispatch_support
 def tile(input, multiples, name=None) -> Tensor:  # noqa: A002
     """Repeats `input` `multiples[i]` times along each axis i.
 

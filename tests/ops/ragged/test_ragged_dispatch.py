@@ -59,6 +59,9 @@ CASES = {
     "where": (lambda r: tf.where(r > 2, r, r * 10), [[10.0, 20.0], [], [3.0, 4.0, 5.0]]),
     "where_coordinates": (lambda r: tf.where(r > 2), [[2, 0], [2, 1], [2, 2]]),
     "size": (lambda r: tf.size(r), 5),
+    "tile": (lambda r: tf.tile(r, [2, 2]),
+             [[1.0, 2.0, 1.0, 2.0], [], [3.0, 4.0, 5.0, 3.0, 4.0, 5.0],
+              [1.0, 2.0, 1.0, 2.0], [], [3.0, 4.0, 5.0, 3.0, 4.0, 5.0]]),
     "rank": (lambda r: tf.rank(r), 2),
 }
 
@@ -70,6 +73,8 @@ def test_ragged_op(name):
 
 
 def test_ops_on_deeper_ragged_tensors():
+    assert value(tf.tile(tf.ragged.constant([[[1, 2], [3]], [[4]]]), [1, 2, 2])) == \
+        [[[1, 2, 1, 2], [3, 3], [1, 2, 1, 2], [3, 3]], [[4, 4], [4, 4]]]
     c = tf.ragged.constant([[[1, 2], [3]], [[4, 5, 6]]])
     assert value(tf.reduce_sum(c, axis=1)) == [[4, 2], [4, 5, 6]]
     assert value(tf.reduce_sum(c, axis=2)) == [[3, 3], [15]]
@@ -189,9 +194,10 @@ SPLITS = [0, 2, 2, 5]
     lambda r: r.to_tensor(),
     lambda r: tf.concat([r, r * 2.0], axis=1).flat_values,
     lambda r: tf.gather(r, [2, 0]).flat_values,
+    lambda r: tf.tile(r, [2, 3]).flat_values,
     lambda r: (r * r.to_tensor()[:, :1] + tf.constant([[1.0], [2.0], [3.0]], tf.float64)
                ).flat_values,
-], ids=["reduce_sum_square", "reduce_sum_axis0_sin", "to_tensor", "concat", "gather",
+], ids=["reduce_sum_square", "reduce_sum_axis0_sin", "to_tensor", "concat", "gather", "tile",
         "broadcast"])
 def test_numerical_gradients(fn):
     check_grads(lambda v: fn(tf.RaggedTensor.from_row_splits(v, SPLITS)),

@@ -17,7 +17,7 @@ from ..dispatch import (NOT_SUPPORTED, dispatch_for_api, dispatch_for_binary_ele
                         dispatch_for_unary_elementwise_apis)
 from . import ragged_ops
 from .ragged_getitem import gather_rows
-from .ragged_tensor import RaggedTensor, _eager_value
+from .ragged_tensor import RaggedTensor, _eager_value, splits_to_rowids
 
 Dense = typing.Union[Tensor, Variable, np.ndarray, np.generic, int, float, bool, complex, str, bytes,
                      list, tuple]
@@ -306,3 +306,37 @@ def ragged_shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TF's n
     """The DynamicRaggedShape of a RaggedTensor."""
     from .dynamic_ragged_shape import DynamicRaggedShape
     return DynamicRaggedShape.from_tensor(input, out_type)
+
+
+@dispatch_for_api(array_ops.tile, {"input": RaggedTensor})
+def ragged_tile(input, multiples, name=None):  # noqa: A002 (TF's name)
+    """A RaggedTensor repeated `multiples[0]` times along its rows, each row's contents
+    `multiples[1]` times, and so on inwards."""
+    rt = input
+    m = [int(v) for v in np.asarray(_eager_value(convert_to_tensor(multiples))
+                                    if hasattr(multiples, "dtype") else multiples)]
+    if len(m) != rt.shape.rank:
+        raise ValueError(f"tile: multiples {m} must have one entry per dimension of the "
+                         f"RaggedTensor of shape {rt.shape}")
+    values = rt.values
+    if any(v != 1 for v in m[2:]):
+        values = ragged_tile(values, [1] + m[2:]) if isinstance(values, RaggedTensor) else \
+            array_ops.tile(values, [1] + m[2:])
+    lengths = rt.row_lengths()
+    if m[1] != 1:  # each row's contents m[1] times: value k of a new row is old k mod length
+        tiled = lengths * m[1]
+        splits = ragged_ops._prepend_zero(reduction_ops.cumsum(tiled))
+        rowids = splits_to_rowids(splits)
+        position = creation_ops.range(0, splits[-1], dtype=splits.dtype) - \
+            gather_ops.gather(splits, rowids)
+        picked = gather_ops.gather(rt.row_starts(), rowids) + \
+            math_ops.floormod(position, gather_ops.gather(math_ops.maximum(lengths, 1), rowids))
+        result = RaggedTensor.from_row_splits(gather_rows(values, picked), splits,
+                                              validate=False)
+    else:
+        result = RaggedTensor.from_row_splits(values, rt.row_splits, validate=False)
+    if m[0] != 1:
+        n = result.nrows()
+        result = gather_rows(result, array_ops.tile(creation_ops.range(0, n, dtype=n.dtype),
+                                                    [m[0]]))
+    return result
