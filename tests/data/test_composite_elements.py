@@ -90,3 +90,27 @@ def test_slices_of_a_ragged_tensor_are_tensors_and_a_structure_mixes_kinds():
 def test_padded_batch_refuses_ragged_elements(make):
     with pytest.raises(TypeError, match="only supported for datasets that produce tensor"):
         make().padded_batch(2)
+
+
+def test_from_generator_with_a_ragged_signature():
+    spec = tf.RaggedTensorSpec(shape=(None, None), dtype=tf.int32)
+
+    def gen():
+        yield tf.ragged.constant([[1, 2], [3]])
+        yield tf.ragged.constant([[4], [5, 6], []])
+    ds = tf.data.Dataset.from_generator(gen, output_signature=spec)
+    assert ds.element_spec == spec
+    assert [value(e) for e in ds] == [[[1, 2], [3]], [[4], [5, 6], []]]
+    assert [value(e) for e in ds.map(lambda x: tf.reduce_sum(x, axis=1))] == [[3, 3],
+                                                                               [4, 11, 0]]
+
+
+@pytest.mark.parametrize("yielded,match", [
+    ([[1, 2], [3]], "did not match the expected structure"),
+    (tf.ragged.constant([[1.0, 2.0], [3.0]]), "where an element of RaggedTensorSpec"),
+])
+def test_from_generator_refuses_what_does_not_fit_the_ragged_signature(yielded, match):
+    ds = tf.data.Dataset.from_generator(
+        lambda: iter([yielded]), output_signature=tf.RaggedTensorSpec([None, None], tf.int32))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=match):
+        list(ds)

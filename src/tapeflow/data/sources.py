@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
-from ..framework.composite_tensor import CompositeTensor
+from ..framework.composite_tensor import CompositeTensor, is_composite_spec
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -99,7 +99,7 @@ def _signature(output_types, output_shapes, output_signature):
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
         for spec in structure.flatten(output_signature):
-            if not isinstance(spec, TensorSpec):
+            if not isinstance(spec, TensorSpec) and not is_composite_spec(spec):
                 raise TypeError("from_generator: `output_signature` must contain objects that "
                                 f"are subclass of `tf.TypeSpec` but found {type(spec)}.")
         return output_signature

@@ -168,7 +168,21 @@ def _mismatch(value, signature, detail: str = "") -> errors.InvalidArgumentError
         f"{detail}.")
 
 
+def _yielded_composite(value, spec):
+    """A yielded SparseTensor or RaggedTensor, checked against its composite `spec`."""
+    if not isinstance(value, spec.value_type):
+        raise _mismatch(value, spec)
+    if not spec.is_compatible_with(value):
+        raise errors.InvalidArgumentError(
+            None, "from_generator",
+            f"TypeError: `generator` yielded an element of {value._type_spec} where an "
+            f"element of {spec} was expected.")
+    return value
+
+
 def _yielded_leaf(value, spec: TensorSpec) -> Tensor:
+    if is_composite_spec(spec):
+        return _yielded_composite(value, spec)
     try:
         value = value.numpy() if hasattr(value, "numpy") else value
         if spec.dtype is dtypes.string:
