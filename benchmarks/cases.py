@@ -387,6 +387,51 @@ def _resize_case(name: str, shape: tuple, size: tuple, method: str, peers: dict)
     return case
 
 
+def ragged(peers: dict) -> Case:
+    """Ragged rows: 100,000 rows of 0-9 float32 values (about 450,000 in all); elementwise
+    ops on the ragged tensor (x * x + 1, sin), its row sums, row maxima and row means
+    (the reductions over the ragged axis), and the gradient of their total w.r.t. the
+    values. The baseline is NumPy's reduceat over the row splits."""
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(0, 10, 100_000)
+    splits = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    values = rng.standard_normal(int(splits[-1])).astype(np.float32)
+    rows = np.repeat(np.arange(len(lengths)), lengths)
+    starts = splits[:-1][lengths > 0]
+
+    def numpy_step():
+        y = values * values + 1 + np.sin(values)
+        sums = np.zeros(len(lengths), np.float32)
+        sums[lengths > 0] = np.add.reduceat(y, starts)
+        maxima = np.full(len(lengths), np.finfo(np.float32).min, np.float32)
+        maxima[lengths > 0] = np.maximum.reduceat(values, starts)
+        counts = np.maximum(lengths, 1).astype(np.float32)
+        _ = sums / counts
+        # d/dv of sum(sums) + sum(maxima) + sum(means)
+        grad = (2 * values + np.cos(values)) * (1 + 1 / counts[rows])
+        grad += (values == maxima[rows]).astype(np.float32)
+        return [grad]
+
+    def tf_api(tf):
+        def step():
+            v = tf.constant(values)
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                rt = tf.RaggedTensor.from_row_splits(v, splits, validate=False)
+                y = rt * rt + 1 + tf.sin(rt)
+                total = tf.reduce_sum(tf.reduce_sum(y, axis=1)) + tf.reduce_sum(
+                    tf.reduce_max(rt, axis=1)) + tf.reduce_sum(tf.reduce_mean(y, axis=1))
+            return [tape.gradient(total, v)]
+        return step
+
+    case = Case("ragged")
+    case.add("numpy", lambda: numpy_step)
+    case.add("tapeflow eager", lambda: tf_api(tapeflow))
+    if "tensorflow" in peers:
+        case.add("tensorflow eager", lambda: tf_api(peers["tensorflow"]))
+    return case
+
+
 def resize_up(peers: dict) -> Case:
     """Bilinear upsampling, 8 x 64x64x3 -> 150x150."""
     return _resize_case("resize_up", (8, 64, 64, 3), (150, 150), "bilinear", peers)
@@ -665,4 +710,4 @@ ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet"
        "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn, "lstm": lstm,
        "transformer": transformer, "sparse_matmul": sparse_matmul,
        "conv3d_transpose": conv3d_transpose, "resize_up": resize_up,
-       "resize_down": resize_down, "resize_bicubic": resize_bicubic}
+       "resize_down": resize_down, "resize_bicubic": resize_bicubic, "ragged": ragged}

@@ -393,3 +393,12 @@ PATHS = PATHS + [(string_convert_ops.as_string, "as_string"),
                  (edit_distance_ops.edit_distance, "edit_distance")] + [
     (getattr(tf.strings, name), f"strings.{name}") for name in tf.strings.__all__]
 TF_MODULES.add("strings")
+
+# RaggedTensor and tf.ragged (their behaviour: tests/ops/ragged/).
+from tapeflow.ops.ragged import ragged_tensor, ragged_tensor_spec  # noqa: E402
+
+PATHS = PATHS + [(ragged_tensor.RaggedTensor, "RaggedTensor"),
+                 (ragged_tensor_spec.RaggedTensorSpec, "RaggedTensorSpec")] + [
+    (getattr(tf.ragged, name), f"ragged.{name}") for name in tf.ragged.__all__] + [
+    (getattr(tf.sets, name), f"sets.{name}") for name in tf.sets.__all__]
+TF_MODULES |= {"ragged", "sets"}

@@ -260,13 +260,20 @@ TF_2_21_NAMES = {
         KubernetesExecutableLocation SimpleClusterResolver SlurmClusterResolver
         TFConfigClusterResolver TPUClusterResolver UnionResolver
     """.split(),
+    "ragged": """
+        boolean_mask constant cross cross_hashed map_flat_values range
+        row_splits_to_segment_ids segment_ids_to_row_splits stack stack_dynamic_partitions
+    """.split(),
+    "sets": """
+        difference intersection size union
+    """.split(),
 }
 
 
 # The share of each namespace's names tapeflow must keep.
 TARGETS = {"tf": 0.85, "math": 0.80, "nn": 0.70, "linalg": 0.70, "random": 0.70,
            "signal": 0.70, "image": 0.60, "sparse": 0.60, "strings": 1.0, "bitwise": 1.0,
-           "nest": 1.0, "debugging": 0.90}
+           "nest": 1.0, "debugging": 0.90, "ragged": 0.90, "sets": 1.0}
 
 # The TF 1 training API that TF 1 programs use (compat.v1.train): all of it exists.
 V1_TRAIN_REQUIRED = """
@@ -279,8 +286,8 @@ V1_TRAIN_REQUIRED = """
 
 MISSING = {
     "tf": """
-        RaggedTensor RaggedTensorSpec approx_top_k import_graph_def
-        load_library load_op_library ragged_fill_empty_rows ragged_fill_empty_rows_grad
+        approx_top_k import_graph_def load_library load_op_library
+        ragged_fill_empty_rows ragged_fill_empty_rows_grad
     """.split(),
     "nn": """
         RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper

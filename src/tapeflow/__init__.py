@@ -42,7 +42,7 @@ from .ops.reduction_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, 
 from .eager.backprop import GradientTape, UnconnectedGradients
 from .custom_gradient import custom_gradient, grad_pass_through, recompute_grad, stop_gradient
 from . import autodiff, bitwise, dtypes, linalg, math, nn, random, test  # noqa: E402
-from . import debugging, image, nest, sparse  # noqa: E402
+from . import debugging, image, nest, ragged, sets, sparse  # noqa: E402
 from .ops.partition_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from .ops.counting_ops import (searchsorted, sequence_mask, unique,  # noqa: E402
                                unique_with_counts)
@@ -54,6 +54,8 @@ from .ops.index_shuffle_ops import random_index_shuffle  # noqa: E402
 from .framework.graph import Graph, init_scope, name_scope
 from .framework.tensor_spec import TensorSpec
 from .framework.sparse_tensor import SparseTensor, SparseTensorSpec
+from .ops.ragged.ragged_tensor import RaggedTensor
+from .ops.ragged.ragged_tensor_spec import RaggedTensorSpec
 from .eager.graph_gradients import AggregationMethod, gradients, hessians
 from .autograph.api import function
 from . import autograph  # noqa: E402
@@ -103,9 +105,9 @@ __version__ = version.VERSION  # the TF API level; tapeflow's own: __tapeflow_ve
 __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "raw_ops",
-                               "io", "strings", "summary", "tpu", "train", "types", "utils",
-                               "xla"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experimental", "io",
+                               "keras", "raw_ops", "strings", "summary", "tpu", "train", "types",
+                               "utils", "xla"])
 
 
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).

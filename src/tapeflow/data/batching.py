@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.composite_tensor import CompositeTensor, is_composite_spec
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -17,8 +18,8 @@ from .dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 from .sources import ListDataset
 from .transformations import UnaryDataset, count_argument
 
-__all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset", "WindowDataset",
-           "DatasetSpec"]
+__all__ = ["BatchDataset", "PaddedBatchDataset", "RaggedBatchDataset", "UnbatchDataset",
+           "WindowDataset", "DatasetSpec"]
 
 
 def _batch_size(value) -> int:
@@ -33,7 +34,8 @@ def _batched_spec(spec, batch: int | None, shape_of=lambda s, i: s.shape):
     """The spec of batches of elements described by `spec` (`shape_of(spec, i)` gives the
     shape of component i in a batch, before the batch dimension)."""
     flat = structure.flatten(spec)
-    return structure.pack(spec, [TensorSpec(TensorShape([batch]).concatenate(shape_of(s, i)),
+    return structure.pack(spec, [s._batch(batch) if is_composite_spec(s) else
+                                 TensorSpec(TensorShape([batch]).concatenate(shape_of(s, i)),
                                             s.dtype) for i, s in enumerate(flat)])
 
 
@@ -74,6 +76,32 @@ class _Batching(UnaryDataset):
     def _batch_dimension(self) -> int | None:
         return self._batch_size if self._drop_remainder else None
 
+    def _component_specs(self) -> list:
+        specs = getattr(self, "_specs", None)
+        if specs is None:
+            specs = self._specs = structure.flatten(self._input.element_spec)
+        return specs
+
+
+class RaggedBatchDataset(_Batching):
+    """Consecutive elements batched, components of varying shape into RaggedTensors (see
+    `Dataset.ragged_batch`)."""
+
+    def __init__(self, input_dataset: Dataset, batch_size, drop_remainder: bool,
+                 row_splits_dtype) -> None:
+        super().__init__(input_dataset, batch_size, drop_remainder)
+        from ..ops.ragged.ragged_tensor_spec import RaggedTensorSpec
+        self._specs = [s if is_composite_spec(s) or s.shape.is_fully_defined() else
+                       RaggedTensorSpec(s.shape, s.dtype, 0, row_splits_dtype)
+                       for s in structure.flatten(input_dataset.element_spec)]
+
+    def _compute_spec(self):
+        return structure.pack(self._input.element_spec,
+                              [s._batch(self._batch_dimension()) for s in self._specs])
+
+    def _combine(self, elements: list):
+        return BatchDataset._combine(self, elements)
+
 
 class BatchDataset(_Batching):
     """Consecutive elements stacked (see `Dataset.batch`)."""
@@ -84,8 +112,12 @@ class BatchDataset(_Batching):
     def _combine(self, elements: list):
         flatten, pack = structure.codec(elements[0])
         columns = zip(*[flatten(e) for e in elements])
+        specs = self._component_specs()
         stacked = []
         for component, column in enumerate(columns):
+            if is_composite_spec(specs[component]):
+                stacked.append(structure.batch_column(list(column), specs[component]))
+                continue
             arrays = [structure.leaf_array(t) for t in column]
             for i, array in enumerate(arrays[1:], 1):
                 if array.shape != arrays[0].shape:
@@ -150,6 +182,11 @@ class PaddedBatchDataset(_Batching):
         super().__init__(input_dataset, batch_size, drop_remainder)
         spec = input_dataset.element_spec
         flat = structure.flatten(spec)
+        for s in flat:
+            if not isinstance(s, TensorSpec):
+                raise TypeError("`padded_batch` is only supported for datasets that produce "
+                                "tensor elements but type spec of elements in the input "
+                                f"dataset is not a subclass of TensorSpec: `{s}`.")
         self._shapes = _per_component(spec, padded_shapes, "padded_shapes", _padded_shape) \
             if padded_shapes is not None else [_padded_shape(None, s) for s in flat]
         self._values = _per_component(spec, padding_values, "padding_values", _padding_value) \
@@ -197,7 +234,8 @@ class UnbatchDataset(UnaryDataset):
 
     def _compute_spec(self):
         return structure.map_structure(
-            lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else s.shape, s.dtype),
+            lambda s: s._unbatch() if is_composite_spec(s) else
+            TensorSpec(s.shape[1:] if s.shape.rank is not None else s.shape, s.dtype),
             self._input.element_spec)
 
     def _cardinality(self) -> int:
@@ -211,7 +249,18 @@ class UnbatchDataset(UnaryDataset):
     def _elements(self):
         for element in self._input._elements():
             flatten, pack = structure.codec(element)
-            arrays = [structure.leaf_array(t) for t in flatten(element)]
+            leaves = flatten(element)
+            if any(isinstance(t, CompositeTensor) for t in leaves):
+                sizes = {structure.leaf_rows(t) for t in leaves}
+                if len(sizes) != 1:
+                    raise errors.InvalidArgumentError(
+                        None, "UnbatchDataset", "unbatch: the components' first dimensions "
+                        f"differ ({sorted(sizes)}).")
+                for i in range(sizes.pop()):
+                    yield pack([structure.leaf_row(t, i) if isinstance(t, CompositeTensor)
+                                else t[i] for t in leaves])
+                continue
+            arrays = [structure.leaf_array(t) for t in leaves]
             sizes = {len(a) for a in arrays}
             if len(sizes) != 1:
                 raise errors.InvalidArgumentError(

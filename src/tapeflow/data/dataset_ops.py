@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import dtypes, errors
 from ..framework.context import executing_eagerly
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops import iterator_ops
@@ -309,6 +309,23 @@ class Dataset:
             [[0, 1], [2, 3], [4]]
         """
         return batching.BatchDataset(self, batch_size, drop_remainder)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
+                     name=None) -> "Dataset":
+        """Batches of `batch_size` elements in which components whose shape is not fully
+        known become RaggedTensors (rows of their own lengths); others stack as `batch`.
+
+        Raises:
+            InvalidArgumentError: a batch size below 1.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> ds = tf.data.Dataset.range(4).map(lambda i: tf.range(i))
+            >>> [b.to_list() for b in ds.ragged_batch(2)]
+            [[[], [0]], [[0, 1], [0, 1, 2]]]
+        """
+        return batching.RaggedBatchDataset(self, batch_size, drop_remainder,
+                                           dtypes.as_dtype(row_splits_dtype))
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None) -> "Dataset":

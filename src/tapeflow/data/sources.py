@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.composite_tensor import CompositeTensor, is_composite_spec
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -25,21 +26,23 @@ class TensorSliceDataset(Dataset):
         if not leaves:
             raise ValueError("Invalid `element`. `element` should not be empty.")
         for leaf in leaves:
-            if leaf.ndim == 0:
+            if leaf.shape.rank == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1, got a "
                                  f"scalar of dtype {leaf.dtype.name} in from_tensor_slices.")
-        sizes = [leaf.shape.as_list()[0] for leaf in leaves]
+        sizes = [structure.leaf_rows(leaf) for leaf in leaves]
         for size in sizes[1:]:
             if size != sizes[0]:
                 raise ValueError(f"Dimensions {sizes[0]} and {size} are not compatible: "
                                  "from_tensor_slices needs the same first dimension in every "
                                  f"component (got {sizes}).")
         self._structure = element
-        self._arrays = [structure.leaf_array(leaf) for leaf in leaves]
+        # Tensors are sliced as arrays; composites (SparseTensor, RaggedTensor) by their rows
+        self._arrays = [leaf if isinstance(leaf, CompositeTensor) else structure.leaf_array(leaf)
+                        for leaf in leaves]
         self._count = sizes[0]
 
     def _compute_spec(self):
-        return structure.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype),
+        return structure.map_structure(lambda t: structure.leaf_spec(t)._unbatch(),
                                        self._structure)
 
     def _cardinality(self) -> int:
@@ -48,6 +51,11 @@ class TensorSliceDataset(Dataset):
     def _elements(self):
         _, pack = structure.codec(self._structure)
         arrays = self._arrays
+        if any(isinstance(a, CompositeTensor) for a in arrays):
+            for i in range(self._count):
+                yield pack([structure.leaf_row(a, i) if isinstance(a, CompositeTensor) else
+                            Tensor(as_value(a[i])) for a in arrays])
+            return
         for i in range(self._count):
             yield pack([Tensor(as_value(a[i])) for a in arrays])
 
@@ -91,7 +99,7 @@ def _signature(output_types, output_shapes, output_signature):
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
         for spec in structure.flatten(output_signature):
-            if not isinstance(spec, TensorSpec):
+            if not isinstance(spec, TensorSpec) and not is_composite_spec(spec):
                 raise TypeError("from_generator: `output_signature` must contain objects that "
                                 f"are subclass of `tf.TypeSpec` but found {type(spec)}.")
         return output_signature

@@ -10,13 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors, nest
+from ..framework.composite_tensor import CompositeTensor, is_composite_spec
+from ..framework.sparse_tensor import SparseTensor, SparseTensorSpec
 from ..framework.string_values import string_array
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 
 __all__ = ["to_element", "spec_of", "flatten", "pack", "map_structure", "same_structure",
-           "most_specific_common_spec", "element_from_generator", "leaf_array", "codec"]
+           "most_specific_common_spec", "element_from_generator", "leaf_array", "codec",
+           "leaf_spec", "leaf_rows", "leaf_row", "batch_column", "placeholder_of"]
 
 flatten = nest.flatten
 pack = nest.pack_sequence_as
@@ -52,12 +55,65 @@ def to_element(value, lists_are_structures: bool = False):
                            for key, item in value.items())
     if isinstance(value, tuple) or (lists_are_structures and isinstance(value, list)):
         return _rebuild(value, [to_element(item, lists_are_structures) for item in value])
+    if isinstance(value, CompositeTensor):  # a SparseTensor or RaggedTensor stays one leaf
+        return value
     return convert_to_tensor(value)
 
 
+def leaf_spec(leaf):
+    """The spec of one element component: a composite's TypeSpec, else a TensorSpec."""
+    if isinstance(leaf, CompositeTensor):
+        return leaf._type_spec
+    return TensorSpec(leaf.shape, leaf.dtype)
+
+
 def spec_of(element):
-    """The structure of TensorSpecs (shape, dtype) describing `element`."""
-    return map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
+    """The structure of specs (TensorSpecs, composites' TypeSpecs) describing `element`."""
+    return map_structure(leaf_spec, element)
+
+
+def placeholder_of(spec, placeholder):
+    """A graph value standing for a component of spec `spec` while a function is traced:
+    a placeholder, or a composite rebuilt from placeholders of its components."""
+    if is_composite_spec(spec):
+        return spec._from_components([placeholder(c.dtype, c.shape)
+                                      for c in spec._component_specs])
+    return placeholder(spec.dtype, spec.shape)
+
+
+def leaf_rows(leaf) -> int:
+    """The length of a component's first dimension (a composite's rows)."""
+    if isinstance(leaf, CompositeTensor):
+        return int(leaf.shape[0]) if leaf.shape[0] is not None else \
+            int(np.asarray(leaf.bounding_shape())[0])
+    return len(leaf_array(leaf))
+
+
+def leaf_row(leaf, i: int):
+    """Row `i` of a component: a SparseTensor's row is a SparseTensor of one rank less, a
+    RaggedTensor's a Tensor (ragged rank 1) or a RaggedTensor."""
+    if isinstance(leaf, SparseTensor):
+        indices, values = np.asarray(leaf.indices), np.asarray(leaf.values)
+        keep = indices[:, 0] == i
+        return SparseTensor(indices[keep][:, 1:], values[keep], np.asarray(leaf.dense_shape)[1:])
+    return leaf[i]
+
+
+def batch_column(column: list, spec):
+    """The components `column` of consecutive elements (of spec `spec`) as one batch
+    component: SparseTensors stacked by their coordinates, ragged components stacked into
+    a RaggedTensor whatever their lengths."""
+    if isinstance(spec, SparseTensorSpec):
+        indices = [np.asarray(st.indices) for st in column]
+        shapes = np.array([np.asarray(st.dense_shape) for st in column])
+        batch_indices = np.concatenate(
+            [np.concatenate([np.full((len(ix), 1), b, np.int64), ix], 1)
+             for b, ix in enumerate(indices)]) if indices else np.zeros((0, 1), np.int64)
+        values = np.concatenate([np.asarray(st.values) for st in column])
+        return SparseTensor(batch_indices, values,
+                            np.concatenate([[len(column)], shapes.max(axis=0)]))
+    from ..ops.ragged import ragged_ops
+    return ragged_ops.stack(column)
 
 
 def leaf_array(tensor) -> np.ndarray:
@@ -90,10 +146,18 @@ def most_specific_common_spec(a, b, what: str):
         TypeError: different structures or dtypes.
     """
     if not same_structure(a, b) or any(
-            x.dtype != y.dtype for x, y in zip(flatten(a), flatten(b))):
+            x.dtype != y.dtype or type(x) is not type(y) for x, y in zip(flatten(a), flatten(b))):
         raise TypeError(f"Incompatible dataset elements in {what}:\n  {a} vs.\n  {b}")
-    return pack(a, [TensorSpec(_common_shape(x.shape, y.shape), x.dtype)
-                    for x, y in zip(flatten(a), flatten(b))])
+    common = []
+    for x, y in zip(flatten(a), flatten(b)):
+        if is_composite_spec(x):
+            merged = x.most_specific_common_supertype([y])
+            if merged is None:
+                raise TypeError(f"Incompatible dataset elements in {what}:\n  {a} vs.\n  {b}")
+            common.append(merged)
+        else:
+            common.append(TensorSpec(_common_shape(x.shape, y.shape), x.dtype))
+    return pack(a, common)
 
 
 def _mismatch(value, signature, detail: str = "") -> errors.InvalidArgumentError:
@@ -104,7 +168,21 @@ def _mismatch(value, signature, detail: str = "") -> errors.InvalidArgumentError
         f"{detail}.")
 
 
+def _yielded_composite(value, spec):
+    """A yielded SparseTensor or RaggedTensor, checked against its composite `spec`."""
+    if not isinstance(value, spec.value_type):
+        raise _mismatch(value, spec)
+    if not spec.is_compatible_with(value):
+        raise errors.InvalidArgumentError(
+            None, "from_generator",
+            f"TypeError: `generator` yielded an element of {value._type_spec} where an "
+            f"element of {spec} was expected.")
+    return value
+
+
 def _yielded_leaf(value, spec: TensorSpec) -> Tensor:
+    if is_composite_spec(spec):
+        return _yielded_composite(value, spec)
     try:
         value = value.numpy() if hasattr(value, "numpy") else value
         if spec.dtype is dtypes.string:

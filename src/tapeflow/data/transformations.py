@@ -49,8 +49,8 @@ def _output_spec(fn, dataset: Dataset):
     input_spec = dataset.element_spec
     try:
         with Graph().as_default():
-            inputs = structure.map_structure(lambda s: placeholder(s.dtype, s.shape),
-                                             input_spec)
+            inputs = structure.map_structure(
+                lambda s: structure.placeholder_of(s, placeholder), input_spec)
             return structure.spec_of(structure.to_element(_apply(fn, inputs), True))
     except (errors.SymbolicValueError, errors.OperatorNotAllowedInGraphError):
         first = next(dataset._elements(), None)
@@ -58,7 +58,7 @@ def _output_spec(fn, dataset: Dataset):
             raise
         output = structure.to_element(_apply(fn, first), True)
         return structure.map_structure(
-            lambda t: TensorSpec(TensorShape([None] * t.ndim), t.dtype), output)
+            lambda t: structure.leaf_spec(t)._with_shape([None] * t.shape.rank), output)
 
 
 class UnaryDataset(Dataset):

@@ -10,6 +10,7 @@ the trace once on the whole batch, as the op's declared family and batching fact
 from __future__ import annotations
 
 from ..framework import dtypes, errors, nest
+from ..framework.composite_tensor import CompositeTensor, is_composite_spec
 from ..framework.context import state
 from ..framework.graph import FuncGraph
 from ..framework.tensor import convert_to_tensor
@@ -113,15 +114,41 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         ...           fn_output_signature=tf.float32).numpy()
         array([11., 22.], dtype=float32)
     """
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    if any(isinstance(x, CompositeTensor) for x in nest.flatten(elems)) or \
+            any(is_composite_spec(s) for s in nest.flatten(signature)):
+        return _map_rows(fn, elems, signature)
     flat, n = _elements(elems, "map_fn")
-    structure, specs = _output_specs(fn_output_signature if fn_output_signature is not None
-                                     else dtype, elems)
+    structure, specs = _output_specs(signature, elems)
 
     def step(carry, xs):
         out = fn(nest.pack_sequence_as(elems, xs))
         return carry, [convert_to_tensor(o) for o in nest.flatten(out)]
 
     _, stacked = _iterate(step, flat, n, [], specs, reverse=False)
+    return nest.pack_sequence_as(structure, stacked)
+
+
+def _map_rows(fn, elems, signature):
+    """map_fn over RaggedTensor elements or to ragged outputs: `fn` on each row in turn
+    (the rows' count is known), outputs of a RaggedTensorSpec stacked as ragged rows."""
+    from ..ops.ragged import ragged_ops
+    leaves = nest.flatten(elems)
+    counts = {x.shape[0] for x in leaves}
+    if len(counts) != 1 or None in counts:
+        raise ValueError(f"map_fn: the elements' first dimensions must be one known size, "
+                         f"got {sorted(map(str, counts))}")
+    n = counts.pop()
+    structure = signature if signature is not None else \
+        nest.map_structure(lambda x: x._type_spec._unbatch() if isinstance(x, CompositeTensor)
+                           else x.dtype, elems)
+    outputs = [nest.flatten(fn(nest.pack_sequence_as(elems, [x[i] for x in leaves])))
+               for i in range(n)]
+    stacked = []
+    for j, spec in enumerate(nest.flatten(structure)):
+        column = [row[j] for row in outputs]
+        stacked.append(ragged_ops.stack(column) if is_composite_spec(spec) else
+                       stack([convert_to_tensor(c) for c in column]))
     return nest.pack_sequence_as(structure, stacked)
 
 

@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from .composite_tensor import CompositeTensor
 from . import dtypes, errors
 from .context import state
 from .devices import eager_device
@@ -215,9 +216,22 @@ def _cast_numpy(value, dtype: dtypes.DType) -> np.ndarray:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}") from None
 
 
+class _UnsupportedValueError(ValueError):
+    """TF's error for a value of an unsupported type; its message (with the value's repr,
+    which for a large RaggedTensor is long) is written only when it is read, since ops
+    that dispatch on such values raise and catch it first."""
+
+    def __init__(self, value) -> None:
+        super().__init__()
+        self.value = value
+
+    def __str__(self) -> str:
+        return (f"Attempt to convert a value ({self.value!r}) with an unsupported type "
+                f"({type(self.value)}) to a Tensor.")
+
+
 def _unsupported(value) -> ValueError:
-    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                      f"({type(value)}) to a Tensor.")
+    return _UnsupportedValueError(value)
 
 
 def _python_array(value) -> np.ndarray:
@@ -228,7 +242,7 @@ def _python_array(value) -> np.ndarray:
         ValueError: None, an object or a mapping (TF's unsupported type); a ragged sequence;
             a sequence mixing numbers with other values; a NumPy array of objects.
     """
-    if value is None or isinstance(value, (dict, set, frozenset)):
+    if value is None or isinstance(value, (dict, set, frozenset, CompositeTensor)):
         raise _unsupported(value)
     try:
         arr = np.array(value)

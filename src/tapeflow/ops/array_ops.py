@@ -20,6 +20,7 @@ from ..framework.shape_inference import (constant_shape, full_value, moved_eleme
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
+from .dispatch import add_dispatch_support, dispatch_or_raise
 from .op_util import (NO_ATTRS, add_reduce, as_input, binary_inputs, int_value, int_values,
                       known_dims, normalize_axis, same_dtype_inputs)
 
@@ -459,6 +460,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
     return out
 
 
+@add_dispatch_support
 def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002
     """Inserts a dimension of length 1 at `axis`.
 
@@ -510,6 +512,7 @@ def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002
     return execute(Squeeze, (x,), {"axis": axes})
 
 
+@add_dispatch_support
 def concat(values, axis, name="concat") -> Tensor:
     """Joins tensors along an existing axis.
 
@@ -536,6 +539,7 @@ def concat(values, axis, name="concat") -> Tensor:
     return execute(ConcatV2, tuple(values), {"axis": axis})
 
 
+@add_dispatch_support
 def stack(values, axis=0, name="stack") -> Tensor:
     """Stacks rank-R tensors of one shape into a rank-(R + 1) tensor along a new `axis`.
 
@@ -676,6 +680,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
     return list(execute(SplitV, (x,), {"indices": bounds, "axis": axis}))
 
 
+@add_dispatch_support
 def tile(input, multiples, name=None) -> Tensor:  # noqa: A002
     """Repeats `input` `multiples[i]` times along each axis i.
 
@@ -821,9 +826,17 @@ def shape(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
         array([2, 3], dtype=int32)
     """
     dtype = _out_type("Shape", dtypes.int32 if out_type is None else out_type)
-    return execute(Shape, (as_input(input),), {"out_type": dtype})
+    try:
+        x = as_input(input)
+    except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+        return dispatch_or_raise(shape, (input, out_type, name), {})
+    return execute(Shape, (x,), {"out_type": dtype})
 
 
+shape._tf_dispatch = True
+
+
+@add_dispatch_support
 def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
     """The number of elements of `input` as a scalar integer tensor. Not differentiable.
 
@@ -836,6 +849,7 @@ def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
     return execute(Size, (as_input(input),), {"out_type": dtype})
 
 
+@add_dispatch_support
 def rank(input, name=None) -> Tensor:  # noqa: A002
     """The number of dimensions of `input` as a scalar int32 tensor. Not differentiable.
 

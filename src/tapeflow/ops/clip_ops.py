@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
 from .array_ops import stack
+from .dispatch import add_dispatch_support
 from .indexing_ops import where
 from .comparison_ops import greater
 from .math_ops import FLOAT, cast, maximum, minimum, reduce_sum, require_dtype, sqrt
@@ -14,6 +15,7 @@ from .nn_ops import l2_loss
 from .op_util import as_input
 
 
+@add_dispatch_support(elementwise=1)
 def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
     """`t` with values below `clip_value_min` and above `clip_value_max` replaced by them.
 

@@ -10,6 +10,7 @@ import numpy as np
 from ..framework.execute import execute
 from ..framework.registry import ELEMENTWISE, define_op
 from ..framework.tensor import Tensor
+from .dispatch import add_dispatch_support
 from .math_ops import (ANY, BOOL, FLOAT, REAL, binary_function, install_operators,
                        require_dtype, unary_function)
 from .op_util import NO_ATTRS, binary_inputs
@@ -72,6 +73,7 @@ logical_not = unary_function(LogicalNot, "logical_not", "NOT x", BOOL, "[True, F
                              "array([False, True])")
 
 
+@add_dispatch_support(elementwise=2)
 def logical_xor(x, y, name="LogicalXor") -> Tensor:
     """x XOR y for bool tensors, elementwise with broadcasting; no gradient.
 

@@ -13,6 +13,7 @@ from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
 from .array_ops import broadcast_to, reshape
+from .dispatch import add_dispatch_support
 from .op_util import (as_input, binary_inputs, dims_values, dtype_of, index_input, int_value,
                       known_only_when_run, normalize_axis)
 
@@ -136,6 +137,7 @@ def _like(op, input, dtype, value, name):  # noqa: A002
     return execute(op, (x,), {"dtype": target._np})
 
 
+@add_dispatch_support(elementwise=1)
 def zeros_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A002
     """Zeros with the shape (and, unless `dtype` is given, the dtype) of `input`.
 
@@ -149,6 +151,7 @@ def zeros_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A0
     return _like(ZerosLike, input, dtype, 0, name)
 
 
+@add_dispatch_support(elementwise=1)
 def ones_like(input, dtype=None, name=None, layout=None) -> Tensor:  # noqa: A002
     """Ones with the shape (and, unless `dtype` is given, the dtype) of `input`.
 

@@ -12,6 +12,7 @@ from ..framework.execute import execute
 from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.shape_inference import unless_known
 from ..framework.tensor import Tensor
+from .dispatch import add_dispatch_support
 from .op_util import as_input, index_input, int_value, known_dims, normalize_axis
 
 
@@ -82,6 +83,7 @@ GatherV2.shape_fn = unless_known(_gather_dims)
 
 
 # -- public functions ------------------------------------------------------------------------
+@add_dispatch_support
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None) -> Tensor:
     """Gathers slices of `params` along `axis` at `indices`.
 

@@ -20,6 +20,7 @@ from ..framework.variables import Variable
 from ..framework.tensor_shape import TensorShape
 from .array_ops import expand_dims, reshape, squeeze, stack, tile, unstack
 from .array_ops import shape as array_ops_shape
+from .dispatch import add_dispatch_support
 from .gather_ops import gather
 from .op_util import (NO_ATTRS, as_input, binary_inputs, index_input, int_value, int_values,
                       normalize_axis)
@@ -386,6 +387,7 @@ def _getitem(tensor, slice_spec):
 
 
 # -- gathers and scatters --------------------------------------------------------------------
+@add_dispatch_support
 def gather_nd(params, indices, batch_dims=0, name=None) -> Tensor:
     """Gathers elements or slices of `params` at the index tuples on the last axis of `indices`.
 
@@ -518,6 +520,7 @@ def tensor_scatter_nd_min(tensor, indices, updates, name=None) -> Tensor:
 
 
 # -- masks and where -------------------------------------------------------------------------
+@add_dispatch_support
 def where(condition, x=None, y=None, name=None) -> Tensor:
     """With one argument, the coordinates of the true (non-zero) elements as an int64
     `[n, rank]` tensor; with three, `x` where `condition` holds, else `y` (broadcasting).
@@ -578,6 +581,7 @@ def where_v1(condition, x=None, y=None, name=None) -> Tensor:
     return _run_select(Select, condition, x, y)
 
 
+@add_dispatch_support
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask") -> Tensor:
     """The elements (or slices) of `tensor` where `mask` is true, flattened along the mask.
 

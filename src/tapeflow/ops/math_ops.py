@@ -24,6 +24,8 @@ from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRA
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
+from .dispatch import (add_dispatch_support, dispatch_or_raise, register_binary_elementwise_api,
+                       register_unary_elementwise_api)
 from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_input,
                       binary_inputs, hinted_inputs, in_float32, normalize_axes)
 
@@ -306,13 +308,17 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
     TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
         if type(x) is not Tensor:
-            x = as_input(x)
+            try:
+                x = as_input(x)
+            except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+                return dispatch_or_raise(fn, (x,), {"name": name})
         kind = x._value.dtype.kind
         if kind not in kinds and dtypes.kind(x._value.dtype) not in kinds:
             raise no_kernel_error(op.name, x) if kind in no_kernel else dtype_error(op.name, x,
                                                                                    kinds)
         return execute(op, (x,), NO_ATTRS)
     _adopt(fn, public_name)
+    register_unary_elementwise_api(fn)
     fn.__doc__ = function_doc(
         f"{summary}, elementwise (op `{op.name}`).",
         f"x: a {_describe(kinds)} tensor, or a value convertible to one.",
@@ -338,7 +344,10 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
             scalar = SCALARS.get((x, y._value.dtype.char))
             inputs = convert(op.name, x, y) if scalar is None else (scalar, y)
         else:
-            inputs = convert(op.name, x, y)
+            try:
+                inputs = convert(op.name, x, y)
+            except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+                return dispatch_or_raise(fn, (x, y), {"name": name})
         np_dtype = inputs[0]._value.dtype
         if np_dtype.kind not in kinds and dtypes.kind(np_dtype) not in kinds:
             if strings and np_dtype.kind == "O":
@@ -346,6 +355,7 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
             raise dtype_error(op.name, inputs[0], kinds + STRING if strings else kinds)
         return execute(op, inputs, NO_ATTRS)
     _adopt(fn, public_name)
+    register_binary_elementwise_api(fn)
     fn.__doc__ = function_doc(
         f"{summary}, elementwise with broadcasting (op `{op.name}`).",
         f"x, y: {_describe(kinds)} tensors of one dtype (a Python number takes the other's "
@@ -464,12 +474,17 @@ def divide(x, y, name=None) -> Tensor:
         >>> tf.divide(tf.constant(3), tf.constant(2))
         <tf.Tensor: shape=(), dtype=float64, numpy=1.5>
     """
-    return execute(RealDiv, _true_division_inputs("RealDiv", x, y), NO_ATTRS)
+    try:
+        inputs = _true_division_inputs("RealDiv", x, y)
+    except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+        return dispatch_or_raise(divide, (x, y), {"name": name})
+    return execute(RealDiv, inputs, NO_ATTRS)
 
 
-truediv = divide
+truediv = register_binary_elementwise_api(divide)
 
 
+@add_dispatch_support(elementwise=2)
 def divide_no_nan(x, y, name=None) -> Tensor:
     """x / y, and 0 wherever y is 0, elementwise with broadcasting (op `DivNoNan`); integer
     operands are divided as floats, as by `divide`.
@@ -486,6 +501,7 @@ def divide_no_nan(x, y, name=None) -> Tensor:
     return execute(DivNoNan, _true_division_inputs("DivNoNan", x, y), NO_ATTRS)
 
 
+@add_dispatch_support(elementwise=2)
 def realdiv(x, y, name=None) -> Tensor:
     """x / y for floating or complex tensors, elementwise with broadcasting (op `RealDiv`).
 
@@ -565,10 +581,16 @@ def floordiv(x, y, name=None) -> Tensor:
         >>> tf.math.floordiv(tf.constant([7, -7]), 2).numpy()
         array([ 3, -4], dtype=int32)
     """
-    x, y = binary_inputs("FloorDiv", x, y)
+    try:
+        x, y = binary_inputs("FloorDiv", x, y)
+    except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+        return dispatch_or_raise(floordiv, (x, y), {"name": name})
     if x.dtype.is_complex:
         raise no_kernel_error("FloorDiv", x)
     return execute_binary(FloorDiv, REAL, x, y)
+
+
+register_binary_elementwise_api(floordiv)
 
 
 def atan2(y, x, name=None) -> Tensor:
@@ -604,12 +626,19 @@ def abs(x, name=None) -> Tensor:  # noqa: A001  (TF's public name)
         >>> float(tf.abs(tf.constant(3 + 4j)))
         5.0
     """
-    x = as_input(x)
+    try:
+        x = as_input(x)
+    except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+        return dispatch_or_raise(abs, (x,), {"name": name})
     if x.dtype.is_complex:
         return execute(ComplexAbs, (x,), NO_ATTRS)
     return execute(Abs, (require_dtype("Abs", x, REAL),), NO_ATTRS)
 
 
+register_unary_elementwise_api(abs)
+
+
+@add_dispatch_support
 def add_n(inputs, name=None) -> Tensor:
     """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting).
 
@@ -671,10 +700,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def reduction(op, public_name: str, summary: str, kinds: str, result: str):
     """The public `tf.reduce_*` function of reduction op `op` (attrs `axis`, `keepdims`)."""
     def fn(input_tensor, axis=None, keepdims=False, name=None):
-        x = require_dtype(op.name, as_input(input_tensor), kinds)
+        try:
+            x = as_input(input_tensor)
+        except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+            return dispatch_or_raise(fn, (input_tensor, axis, keepdims, name), {})
+        x = require_dtype(op.name, x, kinds)
         axes = normalize_axes(op.name, axis, x.ndim)
         return execute(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
     _adopt(fn, public_name)
+    fn._tf_dispatch = True
     example = ("tf.constant([[True, False], [True, True]])" if kinds == BOOL
                else "tf.constant([[1.0, 2.0], [3.0, 4.0]])")
     fn.__doc__ = function_doc(
@@ -702,7 +736,11 @@ def cast(x, dtype, name=None) -> Tensor:
         >>> tf.cast(tf.constant([1.7, -1.7]), tf.int32).numpy()
         array([ 1, -1], dtype=int32)
     """
-    x = as_input(x)
+    if type(x) is not Tensor:
+        try:
+            x = as_input(x)
+        except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+            return dispatch_or_raise(cast, (x, dtype), {"name": name})
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
         return x if isinstance(x, Tensor) else x.read_value()
@@ -711,6 +749,9 @@ def cast(x, dtype, name=None) -> Tensor:
             None, "Cast", f"Cast {x.dtype.name} to {dtype.name} is not supported (shape "
             f"{list(x.shape)}); tf.strings.to_number and tf.strings.as_string convert.")
     return execute(Cast, (x,), {"dtype": dtype._np})
+
+
+register_unary_elementwise_api(cast)
 
 
 # -- operators -------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from ..framework.execute import execute
 from ..framework.registry import ELEMENTWISE, LINEAR, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
 from .array_ops import broadcast_to, squeeze, transpose
+from .dispatch import (add_dispatch_support, dispatch_or_raise,
+                       register_unary_elementwise_api)
 from .math_ops import (Sigmoid, Tanh, add, cast, multiply, reduce_mean, reduce_sum, sqrt,
                        square)
 from .op_util import ACCUMULATE_IN_FLOAT32, add_reduce, in_float32
@@ -273,7 +275,14 @@ def relu(features, name=None) -> Tensor:
         >>> tf.nn.relu(tf.constant([-1.0, 2.0])).numpy()
         array([0., 2.], dtype=float32)
     """
-    return execute(Relu, (_real_features("Relu", features),), NO_ATTRS)
+    try:
+        x = _real_features("Relu", features)
+    except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
+        return dispatch_or_raise(relu, (features,), {"name": name})
+    return execute(Relu, (x,), NO_ATTRS)
+
+
+register_unary_elementwise_api(relu)
 
 
 def softmax(logits, axis=None, name=None) -> Tensor:
@@ -383,6 +392,7 @@ def log_sigmoid(x, name=None) -> Tensor:
     return -execute(Softplus, (-x,), NO_ATTRS)
 
 
+@add_dispatch_support(elementwise=1)
 def relu6(features, name=None) -> Tensor:
     """min(max(features, 0), 6), elementwise; integer tensors keep their dtype.
 
@@ -406,6 +416,7 @@ def _real_features(op_name: str, features) -> Tensor:
     return x
 
 
+@add_dispatch_support(elementwise=1)
 def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
     """features if > 0, else alpha * features, elementwise; integers are cast to float32 first.
 
@@ -421,6 +432,7 @@ def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
     return execute(LeakyRelu, (x,), {"alpha": float(alpha)})
 
 
+@add_dispatch_support(elementwise=1)
 def gelu(features, approximate=False, name=None) -> Tensor:
     """The Gaussian error linear unit x * P(X <= x), X ~ N(0, 1); tanh-approximated on request.
 
@@ -444,6 +456,7 @@ def gelu(features, approximate=False, name=None) -> Tensor:
     return 0.5 * x * erfc(multiply(x, -0.7071067811865476))
 
 
+@add_dispatch_support(elementwise=1)
 def silu(features, beta=1.0, name=None) -> Tensor:
     """features * sigmoid(beta * features), elementwise (also `tf.nn.swish`).
 

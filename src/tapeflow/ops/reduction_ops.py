@@ -12,6 +12,7 @@ from ..framework.registry import LINEAR, STACKED, define_op
 from ..framework.tensor import Tensor
 from .comparison_ops import not_equal
 from .complex_ops import conj, real
+from .dispatch import add_dispatch_support
 from .math_ops import (BOOL, FLOAT, NUMERIC, REAL, cast, function_doc, reduce_mean, reduce_sum,
                        reduction, require_dtype, sqrt, square)
 from .op_util import as_input, normalize_axes
@@ -221,6 +222,7 @@ def _variance(public_name: str, input_tensor, axis, keepdims):
     return reduce_mean(squared, axis, keepdims=keepdims)
 
 
+@add_dispatch_support
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     """The variance, mean(|x - mean(x)|**2), along `axis` (all axes when None).
 
@@ -244,6 +246,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Tenso
     return _variance("reduce_variance", input_tensor, axis, keepdims)
 
 
+@add_dispatch_support
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     """sqrt(reduce_variance(input_tensor, axis, keepdims)): the standard deviation.
 

@@ -38,7 +38,7 @@ from ...ops.state_ops import assign, assign_add, assign_sub
 from ...ops.array_ops import placeholder_with_default
 from ...ops.indexing_ops import where as where_v2
 from ...ops.indexing_ops import where_v1 as where
-from . import layers, losses, metrics, nn, summary, train
+from . import layers, losses, metrics, nn, ragged, summary, train
 from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables,
                      py_func, random_normal, random_uniform, reduce_all,
                      reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
@@ -70,7 +70,8 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "SparseTensorV
            "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min",
            "reduce_prod", "reduce_sum", "scatter_add", "scatter_update", "set_random_seed",
            "tables_initializer", "to_double", "to_float", "to_int32", "to_int64",
-           "truncated_normal", "device", "layers", "losses", "metrics", "nn", "summary"]
+           "truncated_normal", "device", "layers", "losses", "metrics", "nn", "ragged",
+           "summary"]
 
 NoGradient = NotDifferentiable = no_gradient
 
