@@ -291,9 +291,8 @@ MISSING = {
         disable_traceback_filtering enable_traceback_filtering is_traceback_filtering_enabled
     """.split(),
     "compat.v1.train": """
-        AdagradDAOptimizer BytesList CheckpointSaverListener ClusterDef Example Feature
-        FeatureList FeatureLists Features FloatList GlobalStepWaiterHook Int64List JobDef
-        LooperThread ProfilerHook QueueRunner SaverDef SequenceExample Server ServerDef
+        AdagradDAOptimizer CheckpointSaverListener ClusterDef GlobalStepWaiterHook JobDef
+        LooperThread ProfilerHook QueueRunner SaverDef Server ServerDef
         SessionCreator SessionManager StepCounterHook SummarySaverHook Supervisor
         SyncReplicasOptimizer VocabInfo WorkerSessionCreator add_queue_runner
         basic_train_loop batch batch_join do_quantize_training_on_graphdef export_meta_graph
