@@ -1,6 +1,23 @@
-"""tf.io: TF's files. `gfile` (local paths), TFRecord files; the format modules beside them
-(`checksum`, `table`) are the pieces checkpoints and TFRecords share."""
+"""tf.io: TF's files. `gfile` (local paths), whole files (`read_file`, `write_file`,
+`matching_files`), TFRecord files; the format modules beside them (`checksum`, `table`) are
+the pieces checkpoints and TFRecords share. The image codecs are tf.image's."""
 from . import gfile
+from .files import matching_files, read_file, write_file
+from .serialization import parse_tensor, serialize_tensor
 from .tf_record import TFRecordOptions, TFRecordWriter
 
-__all__ = ["TFRecordOptions", "TFRecordWriter", "gfile"]
+__all__ = ["TFRecordOptions", "TFRecordWriter", "gfile", "matching_files", "parse_tensor",
+           "read_file", "serialize_tensor", "write_file"]
+
+# tf.io's image codecs are tf.image's (loaded on first use)
+_IMAGE_CODECS = ("decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image",
+                 "decode_jpeg", "decode_png", "decode_webp", "encode_jpeg", "encode_png",
+                 "extract_jpeg_shape", "is_jpeg")
+__all__ += list(_IMAGE_CODECS)
+
+
+def __getattr__(name: str):
+    if name in _IMAGE_CODECS:
+        from .. import image
+        return getattr(image, name)
+    raise AttributeError(f"module 'tapeflow.io' has no attribute {name!r}")
