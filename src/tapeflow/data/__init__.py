@@ -4,6 +4,7 @@ from . import experimental
 from .batching import DatasetSpec
 from .dataset_ops import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset,
                           OwnedIterator as Iterator)
+from .readers import TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator", "UNKNOWN_CARDINALITY",
-           "experimental"]
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator",
+           "TFRecordDataset", "TextLineDataset", "UNKNOWN_CARDINALITY", "experimental"]

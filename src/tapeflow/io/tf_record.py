@@ -181,6 +181,12 @@ class TFRecordWriter:
         self.close()
 
 
+def decompressed(file, compression_type: str, path: str, buffer_size=None) -> "_Stream":
+    """The bytes of the open binary `file` (named `path` in errors), decompressed as
+    `compression_type` ("", "ZLIB", "GZIP") says: `read(n)` gives up to n bytes."""
+    return _Stream(file, compression_type, path, buffer_size or _CHUNK)
+
+
 class _Stream:
     """The bytes of a file, decompressed: `read(n)` gives up to n bytes."""
 
@@ -234,7 +240,7 @@ def read_records(path, compression_type="", buffer_size=None):
     with os_errors(local):
         file = open(local, "rb")
     with file:
-        stream = _Stream(file, kind, local, buffer_size or _CHUNK)
+        stream = decompressed(file, kind, local, buffer_size)
         offset = 0
         while True:
             header = stream.read(12)
