@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors, nest
+from ..framework.composite_tensor import CompositeTensor
 from ..framework.string_values import string_array
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -52,12 +53,16 @@ def to_element(value, lists_are_structures: bool = False):
                            for key, item in value.items())
     if isinstance(value, tuple) or (lists_are_structures and isinstance(value, list)):
         return _rebuild(value, [to_element(item, lists_are_structures) for item in value])
+    if isinstance(value, CompositeTensor):  # a SparseTensor or RaggedTensor stays one
+        return value
     return convert_to_tensor(value)
 
 
 def spec_of(element):
-    """The structure of TensorSpecs (shape, dtype) describing `element`."""
-    return map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
+    """The structure of TensorSpecs (shape, dtype) describing `element` (a composite
+    tensor's own spec for it)."""
+    return map_structure(lambda t: t._type_spec if isinstance(t, CompositeTensor)
+                         else TensorSpec(t.shape, t.dtype), element)
 
 
 def leaf_array(tensor) -> np.ndarray:

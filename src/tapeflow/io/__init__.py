@@ -3,11 +3,18 @@
 the pieces checkpoints and TFRecords share. The image codecs are tf.image's."""
 from . import gfile
 from .files import matching_files, read_file, write_file
+from .parsing import (parse_example, parse_sequence_example, parse_single_example,
+                      parse_single_sequence_example)
+from .parsing_config import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
+                             SparseFeature, VarLenFeature)
 from .serialization import parse_tensor, serialize_tensor
 from .tf_record import TFRecordOptions, TFRecordWriter
 
-__all__ = ["TFRecordOptions", "TFRecordWriter", "gfile", "matching_files", "parse_tensor",
-           "read_file", "serialize_tensor", "write_file"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature",
+           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "gfile", "matching_files",
+           "parse_example", "parse_sequence_example", "parse_single_example",
+           "parse_single_sequence_example", "parse_tensor", "read_file", "serialize_tensor",
+           "write_file"]
 
 # tf.io's image codecs are tf.image's (loaded on first use)
 _IMAGE_CODECS = ("decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image",
