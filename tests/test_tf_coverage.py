@@ -227,6 +227,11 @@ TF_2_21_NAMES = {
     "config.optimizer": """
         get_experimental_options get_jit set_experimental_options set_jit
     """.split(),
+    "io": """
+        decode_base64 decode_compressed decode_csv decode_json_example decode_jxl decode_proto
+        decode_raw deserialize_many_sparse encode_base64 encode_proto match_filenames_once
+        serialize_many_sparse serialize_sparse write_graph
+    """.split(),
     "tpu": """
         XLAOptions
     """.split(),
@@ -252,6 +257,20 @@ TF_2_21_NAMES = {
         ClusterResolver GCEClusterResolver KubernetesClusterResolver
         KubernetesExecutableLocation SimpleClusterResolver SlurmClusterResolver
         TFConfigClusterResolver TPUClusterResolver UnionResolver
+    """.split(),
+    "io": """
+        FixedLenFeature FixedLenSequenceFeature RaggedFeature SparseFeature TFRecordOptions
+        TFRecordWriter VarLenFeature decode_and_crop_jpeg decode_base64 decode_bmp
+        decode_compressed decode_csv decode_gif decode_image decode_jpeg decode_json_example
+        decode_jxl decode_png decode_proto decode_raw decode_webp deserialize_many_sparse
+        encode_base64 encode_jpeg encode_png encode_proto extract_jpeg_shape is_jpeg
+        match_filenames_once matching_files parse_example parse_sequence_example
+        parse_single_example parse_single_sequence_example parse_tensor read_file
+        serialize_many_sparse serialize_sparse serialize_tensor write_file write_graph
+    """.split(),
+    "io.gfile": """
+        GFile copy exists get_registered_schemes glob isdir join listdir makedirs mkdir
+        remove rename rmtree stat walk
     """.split(),
 }
 
@@ -301,6 +320,11 @@ MISSING = {
         maybe_shuffle_batch_join range_input_producer replica_device_setter sdca_fprint
         sdca_optimizer sdca_shrink_l1 shuffle_batch shuffle_batch_join slice_input_producer
         start_queue_runners string_input_producer summary_iterator warm_start write_graph
+    """.split(),
+    "io": """
+        decode_base64 decode_compressed decode_csv decode_json_example decode_jxl decode_proto
+        decode_raw deserialize_many_sparse encode_base64 encode_proto match_filenames_once
+        serialize_many_sparse serialize_sparse write_graph
     """.split(),
     "tpu": """
         XLAOptions
