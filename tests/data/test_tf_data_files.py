@@ -39,3 +39,43 @@ def test_writes_tfs_layout_and_only_after_a_full_pass(tmp_path):
     assert reader.keys()[:3] == ["      0_0", "      0_1", "      1_0"]
     assert reader.keys()[-1] == "     11_1" and reader.shape("     11_0") == [2]
     assert reader.read("     11_1") == 11
+
+
+def test_loads_a_dataset_tf_saved():
+    # tests/data/tf_saved: TF 2.21's Dataset.save(compression="GZIP") of range(5) mapped to
+    # {"a": (x, as_string(x)), "f": fill([2], float(x))}
+    ds = tf.data.Dataset.load(os.path.join(os.path.dirname(__file__), "tf_saved"),
+                              compression="GZIP")
+    assert ds.element_spec == {"a": (tf.TensorSpec([], tf.int64), tf.TensorSpec([], tf.string)),
+                               "f": tf.TensorSpec([2], tf.float32)}
+    assert int(ds.cardinality()) == 5
+    assert [(int(e["a"][0]), e["a"][1].numpy(), e["f"].numpy().tolist()) for e in ds] == [
+        (i, str(i).encode(), [float(i)] * 2) for i in range(5)]
+
+
+@pytest.mark.parametrize("compression", [None, "GZIP", "ZLIB"])
+def test_save_and_load(tmp_path, compression):
+    Point = __import__("collections").namedtuple("Point", ["x", "label"])
+    ds = tf.data.Dataset.from_tensor_slices(Point([[1., 2.], [3., 4.], [5., 6.]],
+                                                  ["a", "", "c\u00e9"]))
+    path = str(tmp_path / "saved")
+    ds.save(path, compression, shard_func=lambda p: tf.cast(p.x[0] > 2, tf.int64))
+    assert sorted(os.listdir(path))[-2:] == ["dataset_spec.pb", "snapshot.metadata"]
+    loaded = tf.data.Dataset.load(path, compression=compression)
+    assert type(loaded.element_spec).__name__ == "Point"
+    assert [(p.x.numpy().tolist(), p.label.numpy()) for p in loaded] == [
+        ([1., 2.], b"a"), ([3., 4.], b""), ([5., 6.], "c\u00e9".encode())]
+
+
+def test_load_errors(tmp_path):
+    with pytest.raises(tf.errors.NotFoundError, match="snapshot metadata file not found"):
+        tf.data.Dataset.load(str(tmp_path / "nope"))
+    path = str(tmp_path / "saved")
+    tf.data.Dataset.range(3).save(path)
+    shard = next(os.path.join(root, f) for root, _, files in os.walk(path) for f in files
+                 if f.endswith(".snapshot"))
+    with open(shard, "r+b") as file:
+        file.seek(20)
+        file.write(b"\xff")
+    with pytest.raises(tf.errors.DataLossError, match="00000000.snapshot"):
+        list(tf.data.Dataset.load(path))

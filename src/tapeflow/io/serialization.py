@@ -22,6 +22,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op, no_gradient
 from ..framework.tensor import convert_to_tensor
 from ..protos import tensorboard_proto
+from .table import decode_varint, encode_varint
 
 __all__ = ["parse_tensor", "serialize_tensor", "tensor_proto_bytes", "array_from_proto"]
 
@@ -30,15 +31,20 @@ def _dtype_of(array: np.ndarray) -> dtypes.DType:
     return dtypes.string if array.dtype == object else dtypes.from_numpy(array.dtype)
 
 
-def tensor_proto_bytes(array: np.ndarray) -> bytes:
-    """The serialized TensorProto of `array` (an object array for strings), as TF's."""
+def tensor_proto_bytes(array: np.ndarray, strings_as_content: bool = False) -> bytes:
+    """The serialized TensorProto of `array` (an object array for strings), as TF's:
+    strings one `string_val` each (serialize_tensor), or with `strings_as_content` as the
+    varint lengths then the bytes in `tensor_content` (the form of saved datasets)."""
     proto = tensorboard_proto("tensor_pb2").TensorProto()
     dtype = _dtype_of(array)
     proto.dtype = dtype.as_datatype_enum
     proto.tensor_shape.SetInParent()
     for size in array.shape:
         proto.tensor_shape.dim.add(size=size)
-    if dtype == dtypes.string:
+    if dtype == dtypes.string and strings_as_content:
+        elements = array.reshape(-1).tolist()
+        proto.tensor_content = b"".join([encode_varint(len(e)) for e in elements] + elements)
+    elif dtype == dtypes.string:
         proto.string_val.extend(array.reshape(-1).tolist())
     else:
         if array.dtype.byteorder == ">":
@@ -51,6 +57,8 @@ def array_from_proto(proto, op: str = "ParseTensor") -> np.ndarray:
     """The array a TensorProto message holds (its `tensor_content`, or its typed values)."""
     dtype = dtypes.as_dtype(proto.dtype)
     shape = [dim.size for dim in proto.tensor_shape.dim]
+    if dtype == dtypes.string and proto.tensor_content:
+        return _content_strings(proto.tensor_content, shape, op)
     if dtype == dtypes.string:
         values = np.empty(len(proto.string_val), dtype=object)
         values[:] = list(proto.string_val)
@@ -68,6 +76,24 @@ def array_from_proto(proto, op: str = "ParseTensor") -> np.ndarray:
         return content.reshape(shape).copy()
     from ..tensor_util import make_ndarray  # the typed-value forms other writers use
     return make_ndarray(proto)
+
+
+def _content_strings(content: bytes, shape, op: str) -> np.ndarray:
+    count = int(np.prod(shape, dtype=np.int64))
+    lengths, position = [], 0
+    try:
+        for _ in range(count):
+            length, position = decode_varint(content, position)
+            lengths.append(length)
+    except (IndexError, ValueError):
+        raise errors.InvalidArgumentError(None, op, f"{op}: bad string tensor content") from None
+    values = np.empty(count, dtype=object)
+    for index, length in enumerate(lengths):
+        values[index] = content[position:position + length]
+        position += length
+    if position != len(content):
+        raise errors.InvalidArgumentError(None, op, f"{op}: bad string tensor content")
+    return values.reshape(shape)
 
 
 def _typed_values(proto) -> bool:
