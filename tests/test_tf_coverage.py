@@ -228,8 +228,8 @@ TF_2_21_NAMES = {
         get_experimental_options get_jit set_experimental_options set_jit
     """.split(),
     "io": """
-        decode_base64 decode_compressed decode_csv decode_json_example decode_jxl decode_proto
-        decode_raw deserialize_many_sparse encode_base64 encode_proto match_filenames_once
+        decode_base64 decode_csv decode_json_example decode_jxl decode_proto
+        deserialize_many_sparse encode_base64 encode_proto match_filenames_once
         serialize_many_sparse serialize_sparse write_graph
     """.split(),
     "tpu": """
@@ -322,8 +322,8 @@ MISSING = {
         start_queue_runners string_input_producer summary_iterator warm_start write_graph
     """.split(),
     "io": """
-        decode_base64 decode_compressed decode_csv decode_json_example decode_jxl decode_proto
-        decode_raw deserialize_many_sparse encode_base64 encode_proto match_filenames_once
+        decode_base64 decode_csv decode_json_example decode_jxl decode_proto
+        deserialize_many_sparse encode_base64 encode_proto match_filenames_once
         serialize_many_sparse serialize_sparse write_graph
     """.split(),
     "tpu": """

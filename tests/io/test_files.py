@@ -93,3 +93,45 @@ def test_bfloat16_and_in_functions():
 def test_parse_tensor_errors(call, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         call()
+
+
+@pytest.mark.parametrize("call,expected", [  # TF 2.21's results
+    (lambda: tf.io.decode_raw(tf.constant([b"\x01\x00\x02\x00", b"\x03\x00\x04\x00"]),
+                              tf.int16), [[1, 2], [3, 4]]),
+    (lambda: tf.io.decode_raw(b"\x01\x00\x02\x00", tf.int16, little_endian=False), [256, 512]),
+    (lambda: tf.io.decode_raw(b"\x00\x00\x80\x3f", tf.float32), [1.0]),
+    (lambda: tf.io.decode_raw([b"\x01\x00", b"\x01\x00\x02\x00\x03\x00"], tf.int16,
+                              fixed_length=4), [[1, 0], [1, 2]]),
+    (lambda: tf.io.decode_raw(b"ab", tf.uint8), [97, 98]),
+    (lambda: tf.io.decode_compressed([__import__("zlib").compress(b"hello"),
+                                      __import__("zlib").compress(b"")], "ZLIB"),
+     [b"hello", b""]),
+    (lambda: tf.io.decode_compressed(__import__("gzip").compress(b"hello"), "GZIP"), b"hello"),
+    (lambda: tf.io.decode_compressed(b"abc"), b"abc"),
+])
+def test_decoding(call, expected):
+    assert np.asarray(call().numpy()).tolist() == expected
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda: tf.io.decode_raw(b"\x00\x00\x80", tf.float32), "InvalidArgumentError",
+     "length 3 that is not a multiple of 4, the size of float"),
+    (lambda: tf.io.decode_raw([b"\x00\x00", b"\x00\x00\x00\x00"], tf.int16),
+     "InvalidArgumentError", "requires input strings to all be the same size"),
+    (lambda: tf.io.decode_compressed(b"abc", "ZLIB"), "DataLossError", "inflate"),
+    (lambda: tf.io.decode_compressed(b"abc", "LZ"), "InvalidArgumentError",
+     "Only ZLIB, GZIP or NONE"),
+])
+def test_decoding_errors(call, error, message):
+    with pytest.raises(getattr(tf.errors, error), match=message):
+        call()
+
+
+def test_decode_raw_of_tfrecords_in_a_pipeline(tmp_path):
+    path = str(tmp_path / "raw.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        for row in ([1.0, 2.0], [3.0, 4.0]):
+            writer.write(np.array(row, np.float32).tobytes())
+    ds = tf.data.TFRecordDataset(path).map(lambda r: tf.io.decode_raw(r, tf.float32))
+    assert ds.element_spec == tf.TensorSpec([None], tf.float32)
+    assert [x.numpy().tolist() for x in ds] == [[1.0, 2.0], [3.0, 4.0]]

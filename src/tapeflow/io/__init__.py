@@ -2,6 +2,7 @@
 `matching_files`), TFRecord files; the format modules beside them (`checksum`, `table`) are
 the pieces checkpoints and TFRecords share. The image codecs are tf.image's."""
 from . import gfile
+from .decoding import decode_compressed, decode_raw
 from .files import matching_files, read_file, write_file
 from .parsing import (parse_example, parse_sequence_example, parse_single_example,
                       parse_single_sequence_example)
@@ -11,7 +12,8 @@ from .serialization import parse_tensor, serialize_tensor
 from .tf_record import TFRecordOptions, TFRecordWriter
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature",
-           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "gfile", "matching_files",
+           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_compressed",
+           "decode_raw", "gfile", "matching_files",
            "parse_example", "parse_sequence_example", "parse_single_example",
            "parse_single_sequence_example", "parse_tensor", "read_file", "serialize_tensor",
            "write_file"]
