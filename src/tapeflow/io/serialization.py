@@ -7,7 +7,7 @@ Example:
     >>> import tapeflow as tf
     >>> data = tf.io.serialize_tensor(tf.constant([1, 2]))
     >>> data.numpy().hex()
-    '08031204120208022208010000000200000000'
+    '080312041202080222080100000002000000'
     >>> tf.io.parse_tensor(data, tf.int32)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
 """
