@@ -135,3 +135,11 @@ def test_decode_raw_of_tfrecords_in_a_pipeline(tmp_path):
     ds = tf.data.TFRecordDataset(path).map(lambda r: tf.io.decode_raw(r, tf.float32))
     assert ds.element_spec == tf.TensorSpec([None], tf.float32)
     assert [x.numpy().tolist() for x in ds] == [[1.0, 2.0], [3.0, 4.0]]
+
+
+def test_no_gradient_through_serialization():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32)
+    assert tape.gradient(y, x) is None
