@@ -79,3 +79,16 @@ def test_load_errors(tmp_path):
         file.write(b"\xff")
     with pytest.raises(tf.errors.DataLossError, match="00000000.snapshot"):
         list(tf.data.Dataset.load(path))
+
+
+def test_batches_of_parsed_sparse_features():
+    F, IL = tf.train.Feature, tf.train.Int64List
+    records = [tf.train.Example(features=tf.train.Features(feature={
+        "ids": F(int64_list=IL(value=list(range(n))))})).SerializeToString() for n in (2, 0, 3)]
+    ds = tf.data.Dataset.from_tensor_slices(records).map(
+        lambda r: tf.io.parse_single_example(r, {"ids": tf.io.VarLenFeature(tf.int64)})).batch(2)
+    assert ds.element_spec == {"ids": tf.SparseTensorSpec([None, None], tf.int64)}
+    got = [(b["ids"].indices.numpy().tolist(), b["ids"].values.numpy().tolist(),
+            b["ids"].dense_shape.numpy().tolist()) for b in ds]
+    assert got == [([[0, 0], [0, 1]], [0, 1], [2, 2]),  # TF 2.21's batches
+                   ([[0, 0], [0, 1], [0, 2]], [0, 1, 2], [1, 3])]
