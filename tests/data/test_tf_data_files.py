@@ -81,6 +81,9 @@ def test_load_errors(tmp_path):
         list(tf.data.Dataset.load(path))
 
 
+@pytest.mark.skipif(not hasattr(__import__("tapeflow.data.structure").data.structure,
+                                 "batch_column"),
+                    reason="batching composite elements comes with tf.data's composites")
 def test_batches_of_parsed_sparse_features():
     F, IL = tf.train.Feature, tf.train.Int64List
     records = [tf.train.Example(features=tf.train.Features(feature={

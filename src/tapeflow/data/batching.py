@@ -7,7 +7,6 @@ import math
 import numpy as np
 
 from ..framework import dtypes, errors
-from ..framework.sparse_tensor import SparseTensor, SparseTensorSpec
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -33,26 +32,8 @@ def _batched_spec(spec, batch: int | None, shape_of=lambda s, i: s.shape):
     """The spec of batches of elements described by `spec` (`shape_of(spec, i)` gives the
     shape of component i in a batch, before the batch dimension)."""
     flat = structure.flatten(spec)
-    return structure.pack(spec, [
-        s._batch(batch) if isinstance(s, SparseTensorSpec) else
-        TensorSpec(TensorShape([batch]).concatenate(shape_of(s, i)), s.dtype)
-        for i, s in enumerate(flat)])
-
-
-def _batched_sparse(column: list) -> SparseTensor:
-    """SparseTensors stacked into one with a leading batch dimension, each dimension as
-    large as the largest element's (as TF batches them)."""
-    shapes = [t.dense_shape.numpy() for t in column]
-    if len({len(shape) for shape in shapes}) > 1:
-        raise errors.InvalidArgumentError(
-            None, "BatchDataset", "Cannot batch SparseTensors of different ranks: "
-                                  f"{[list(shape) for shape in shapes]}")
-    indices = [np.concatenate([np.full((len(t.indices.numpy()), 1), i, np.int64),
-                               t.indices.numpy()], axis=1) for i, t in enumerate(column)]
-    dense_shape = np.concatenate([[len(column)], np.max(shapes, axis=0)]).astype(np.int64)
-    values = [structure.leaf_array(t.values) for t in column]
-    return SparseTensor(Tensor(np.concatenate(indices)), Tensor(np.concatenate(values)),
-                        Tensor(dense_shape))
+    return structure.pack(spec, [TensorSpec(TensorShape([batch]).concatenate(shape_of(s, i)),
+                                            s.dtype) for i, s in enumerate(flat)])
 
 
 def _cardinality(count: int, batch: int, drop_remainder: bool) -> int:
@@ -100,9 +81,6 @@ class BatchDataset(_Batching):
         columns = zip(*[flatten(e) for e in elements])
         stacked = []
         for component, column in enumerate(columns):
-            if isinstance(column[0], SparseTensor):
-                stacked.append(_batched_sparse(column))
-                continue
             arrays = [structure.leaf_array(t) for t in column]
             for i, array in enumerate(arrays[1:], 1):
                 if array.shape != arrays[0].shape:

@@ -53,16 +53,21 @@ def to_element(value, lists_are_structures: bool = False):
                            for key, item in value.items())
     if isinstance(value, tuple) or (lists_are_structures and isinstance(value, list)):
         return _rebuild(value, [to_element(item, lists_are_structures) for item in value])
-    if isinstance(value, CompositeTensor):  # a SparseTensor or RaggedTensor stays one
+    if isinstance(value, CompositeTensor):  # a SparseTensor or RaggedTensor stays one leaf
         return value
     return convert_to_tensor(value)
 
 
+def leaf_spec(leaf):
+    """The spec of one element component: a composite's TypeSpec, else a TensorSpec."""
+    if isinstance(leaf, CompositeTensor):
+        return leaf._type_spec
+    return TensorSpec(leaf.shape, leaf.dtype)
+
+
 def spec_of(element):
-    """The structure of TensorSpecs (shape, dtype) describing `element` (a composite
-    tensor's own spec for it)."""
-    return map_structure(lambda t: t._type_spec if isinstance(t, CompositeTensor)
-                         else TensorSpec(t.shape, t.dtype), element)
+    """The structure of specs (TensorSpecs, composites' TypeSpecs) describing `element`."""
+    return map_structure(leaf_spec, element)
 
 
 def leaf_array(tensor) -> np.ndarray:
