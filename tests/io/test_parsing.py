@@ -122,6 +122,8 @@ def test_parse_ragged(name):
      "Unsupported dtype int32"),
     (b"\xff\xff", {"a": tf.io.VarLenFeature(tf.int64)}, "InvalidArgumentError",
      "Could not parse example input"),
+    (E1, {"s": tf.io.VarLenFeature(tf.string), "r": tf.io.RaggedFeature(tf.string, "s")},
+     "ValueError", "Ragged and sparse keys must not intersect"),
 ])
 def test_parse_errors(records, features, error, message):
     parse = tf.io.parse_example if isinstance(records, list) else tf.io.parse_single_example

@@ -131,7 +131,7 @@ def _spec(key: str, feature, sequence: bool):
 def _specs(features, sequence: bool) -> tuple:
     specs = tuple(_spec(key, features[key], sequence) for key in sorted(features or {}))
     sparse = {s[1] for s in specs if s[0] in ("varlen", "sparse")}
-    ragged = {s[1] for s in specs if s[0] == "ragged"}
+    ragged = {s[2] for s in specs if s[0] == "ragged"}  # the features the values come from
     if sparse & ragged:
         raise ValueError(f"Ragged and sparse keys must not intersect; ragged_keys: "
                          f"{sorted(ragged)}, sparse_keys: {sorted(sparse)}, intersection: "
