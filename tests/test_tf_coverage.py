@@ -227,6 +227,9 @@ TF_2_21_NAMES = {
     "config.optimizer": """
         get_experimental_options get_jit set_experimental_options set_jit
     """.split(),
+    "data": """
+        IteratorSpec NumpyIterator Options ThreadingOptions
+    """.split(),
     "io": """
         decode_base64 decode_csv decode_json_example decode_jxl decode_proto
         deserialize_many_sparse encode_base64 encode_proto match_filenames_once
@@ -271,6 +274,11 @@ TF_2_21_NAMES = {
     "io.gfile": """
         GFile copy exists get_registered_schemes glob isdir join listdir makedirs mkdir
         remove rename rmtree stat walk
+    """.split(),
+    "data": """
+        AUTOTUNE Dataset DatasetSpec FixedLengthRecordDataset INFINITE_CARDINALITY Iterator
+        IteratorSpec NumpyIterator Options TFRecordDataset TextLineDataset ThreadingOptions
+        UNKNOWN_CARDINALITY
     """.split(),
 }
 
@@ -320,6 +328,9 @@ MISSING = {
         maybe_shuffle_batch_join range_input_producer replica_device_setter sdca_fprint
         sdca_optimizer sdca_shrink_l1 shuffle_batch shuffle_batch_join slice_input_producer
         start_queue_runners string_input_producer summary_iterator warm_start write_graph
+    """.split(),
+    "data": """
+        IteratorSpec NumpyIterator Options ThreadingOptions
     """.split(),
     "io": """
         decode_base64 decode_csv decode_json_example decode_jxl decode_proto

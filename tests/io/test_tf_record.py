@@ -115,3 +115,19 @@ def test_text_lines(tmp_path):
     path.write_bytes(b"one\r\ntwo\n\nthree")
     assert [x.numpy() for x in tf.data.TextLineDataset(str(path))] == [b"one", b"two", b"",
                                                                       b"three"]
+
+
+def test_fixed_length_records(tmp_path):
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"HHabcdefFF")
+    read = tf.data.FixedLengthRecordDataset(str(path), 2, header_bytes=2, footer_bytes=2)
+    assert [r.numpy() for r in read] == [b"ab", b"cd", b"ef"]  # TF 2.21's
+    gz = tmp_path / "f.gz"
+    gz.write_bytes(__import__("gzip").compress(b"abcd"))
+    assert [r.numpy() for r in tf.data.FixedLengthRecordDataset(
+        str(gz), 2, compression_type="GZIP")] == [b"ab", b"cd"]
+    path.write_bytes(b"HHabcdefgFF")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="has body length 7 bytes, which is not an exact multiple of the "
+                             r"record length \(2 bytes\)"):
+        list(read)

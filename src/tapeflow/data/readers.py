@@ -1,5 +1,6 @@
-"""Datasets that read files: `TFRecordDataset` (the records of TFRecord files) and
-`TextLineDataset` (the lines of text files), each optionally GZIP/ZLIB-compressed, reading
+"""Datasets that read files: `TFRecordDataset` (the records of TFRecord files),
+`TextLineDataset` (the lines of text files) and `FixedLengthRecordDataset` (records of a
+fixed size between a header and a footer), each optionally GZIP/ZLIB-compressed, reading
 several files one after another or, with `num_parallel_reads`, interleaved a record at a
 time as TF's deterministic interleave does.
 
@@ -26,7 +27,7 @@ from ..io import tf_record
 from ..io.gfile import local_path, os_errors
 from .dataset_ops import AUTOTUNE, Dataset
 
-__all__ = ["TFRecordDataset", "TextLineDataset"]
+__all__ = ["FixedLengthRecordDataset", "TFRecordDataset", "TextLineDataset"]
 
 
 def _file_names(filenames) -> list:
@@ -175,3 +176,58 @@ class TextLineDataset(_FileDataset):
                     yield line[:-1] if line.endswith(b"\r") else line
             if pending:
                 yield pending[:-1] if pending.endswith(b"\r") else pending
+
+
+class FixedLengthRecordDataset(_FileDataset):
+    """The records of `record_bytes` bytes each in one or more files, after `header_bytes`
+    and before `footer_bytes`, as string scalars.
+
+    Args:
+        filenames: a file name, a list or 1-D string tensor of them, or a dataset of them.
+        record_bytes: the size of a record.
+        header_bytes, footer_bytes: the bytes to skip at the start and the end of each file.
+        buffer_size: bytes read at a time.
+        compression_type: "" (none), "ZLIB" or "GZIP".
+        num_parallel_reads: as TFRecordDataset's.
+        name: unused.
+
+    Raises:
+        InvalidArgumentError: (while iterating) a file's body is not a whole number of
+            records, naming the file.
+
+    Example:
+        >>> import os, tempfile
+        >>> import tapeflow as tf
+        >>> path = os.path.join(tempfile.mkdtemp(), "f.bin")
+        >>> tf.io.write_file(path, "HHabcdFF")
+        >>> [r.numpy() for r in tf.data.FixedLengthRecordDataset(path, 2, 2, 2)]
+        [b'ab', b'cd']
+    """
+
+    def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None,
+                 buffer_size=None, compression_type=None, num_parallel_reads=None,
+                 name=None) -> None:
+        super().__init__(filenames, compression_type, buffer_size, num_parallel_reads)
+        self._record_bytes = int(record_bytes)
+        if self._record_bytes <= 0:
+            raise ValueError(f"record_bytes must be positive, got {record_bytes}")
+        self._header_bytes = int(header_bytes or 0)
+        self._footer_bytes = int(footer_bytes or 0)
+
+    def _read(self, name):
+        path = local_path(name)
+        with os_errors(path):
+            file = open(path, "rb")
+        with file:
+            data = tf_record.decompressed(file, self._compression, path,
+                                          self._buffer_size).read_all()
+        body = len(data) - self._header_bytes - self._footer_bytes
+        if body < 0 or body % self._record_bytes:
+            raise errors.InvalidArgumentError(
+                None, "FixedLengthRecordDataset",
+                f"Excluding the header ({self._header_bytes} bytes) and footer "
+                f"({self._footer_bytes} bytes), input file \"{name}\" has body length "
+                f"{body} bytes, which is not an exact multiple of the record length "
+                f"({self._record_bytes} bytes).")
+        for start in range(self._header_bytes, self._header_bytes + body, self._record_bytes):
+            yield data[start:start + self._record_bytes]

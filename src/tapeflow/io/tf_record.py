@@ -216,6 +216,17 @@ class _Stream:
         data, self._pending = self._pending[:n], self._pending[n:]
         return data
 
+    def read_all(self) -> bytes:
+        """The rest of the bytes."""
+        if self._inflate is None:
+            return self._file.read()
+        parts = []
+        while True:
+            part = self.read(_CHUNK)
+            if not part:
+                return b"".join(parts)
+            parts.append(part)
+
     def _expand(self, data: bytes) -> bytes:
         try:
             return self._inflate.decompress(data)
