@@ -231,9 +231,8 @@ TF_2_21_NAMES = {
         IteratorSpec NumpyIterator Options ThreadingOptions
     """.split(),
     "io": """
-        decode_base64 decode_csv decode_json_example decode_jxl decode_proto
-        deserialize_many_sparse encode_base64 encode_proto match_filenames_once
-        serialize_many_sparse serialize_sparse write_graph
+        decode_base64 decode_csv decode_json_example decode_jxl decode_proto encode_base64
+        encode_proto match_filenames_once write_graph
     """.split(),
     "tpu": """
         XLAOptions
@@ -333,9 +332,8 @@ MISSING = {
         IteratorSpec NumpyIterator Options ThreadingOptions
     """.split(),
     "io": """
-        decode_base64 decode_csv decode_json_example decode_jxl decode_proto
-        deserialize_many_sparse encode_base64 encode_proto match_filenames_once
-        serialize_many_sparse serialize_sparse write_graph
+        decode_base64 decode_csv decode_json_example decode_jxl decode_proto encode_base64
+        encode_proto match_filenames_once write_graph
     """.split(),
     "tpu": """
         XLAOptions

@@ -143,3 +143,20 @@ def test_no_gradient_through_serialization():
         tape.watch(x)
         y = tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32)
     assert tape.gradient(y, x) is None
+
+
+def test_serialized_sparse_tensors_are_tfs_bytes():
+    sp = tf.SparseTensor([[0, 1], [2, 0]], [1.5, 2.0], [3, 2])
+    assert [x.hex() for x in tf.io.serialize_sparse(sp).numpy()] == [  # TF 2.21's
+        "0809120812020802120208022220000000000000000001000000000000000200000000000000000000"
+        "0000000000", "080112041202080222080000c03f00000040",
+        "0809120412020802221003000000000000000200000000000000"]
+    strings = tf.io.serialize_sparse(tf.SparseTensor([[0]], ["ab"], [2]))
+    assert strings.numpy()[1].hex() == "08071204120208012203026162"
+    rows = tf.io.serialize_many_sparse(sp)
+    assert rows.shape == [3, 3] and rows.numpy()[1, 0].hex() == "08091206120012020801"
+    back = tf.io.deserialize_many_sparse(rows, tf.float32)
+    assert back.indices.numpy().tolist() == [[0, 1], [2, 0]]
+    assert back.values.numpy().tolist() == [1.5, 2.0] and back.dense_shape.numpy().tolist() == [3, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requested SparseTensor of type int64"):
+        tf.io.deserialize_many_sparse(rows, tf.int64)

@@ -8,14 +8,16 @@ from .parsing import (parse_example, parse_sequence_example, parse_single_exampl
                       parse_single_sequence_example)
 from .parsing_config import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
                              SparseFeature, VarLenFeature)
-from .serialization import parse_tensor, serialize_tensor
+from .serialization import (deserialize_many_sparse, parse_tensor, serialize_many_sparse,
+                            serialize_sparse, serialize_tensor)
 from .tf_record import TFRecordOptions, TFRecordWriter
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "SparseFeature",
            "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_compressed",
-           "decode_raw", "gfile", "matching_files",
+           "decode_raw", "deserialize_many_sparse", "gfile", "matching_files",
            "parse_example", "parse_sequence_example", "parse_single_example",
-           "parse_single_sequence_example", "parse_tensor", "read_file", "serialize_tensor",
+           "parse_single_sequence_example", "parse_tensor", "read_file",
+           "serialize_many_sparse", "serialize_sparse", "serialize_tensor",
            "write_file"]
 
 # tf.io's image codecs are tf.image's (loaded on first use)

@@ -24,7 +24,8 @@ from ..framework.tensor import convert_to_tensor
 from ..protos import tensorboard_proto
 from .table import decode_varint, encode_varint
 
-__all__ = ["parse_tensor", "serialize_tensor", "tensor_proto_bytes", "array_from_proto"]
+__all__ = ["deserialize_many_sparse", "parse_tensor", "serialize_many_sparse",
+           "serialize_sparse", "serialize_tensor", "tensor_proto_bytes", "array_from_proto"]
 
 
 def _dtype_of(array: np.ndarray) -> dtypes.DType:
@@ -174,3 +175,130 @@ def parse_tensor(serialized, out_type, name=None):
     out_type = dtypes.as_dtype(out_type)
     return execute(ParseTensor, (convert_to_tensor(serialized, dtypes.string),),
                    {"out_type": out_type.name})
+
+
+# -- SparseTensors as three serialized TensorProtos ---------------------------------------
+def _proto_strings(arrays) -> np.ndarray:
+    out = np.empty(len(arrays), dtype=object)
+    out[:] = [tensor_proto_bytes(np.asarray(a) if a.dtype != object else a,
+                                 strings_as_content=True) for a in arrays]
+    return out
+
+
+def _serialize_sparse(indices, values, dense_shape):
+    return _proto_strings([indices, values, dense_shape])
+
+
+def _serialize_many_sparse(indices, values, dense_shape):
+    if len(dense_shape) < 2:
+        raise errors.InvalidArgumentError(None, "SerializeManySparse", "SerializeManySparse: "
+                                          "the SparseTensor must have rank 2 or more, got "
+                                          f"dense_shape {dense_shape.tolist()}")
+    rows = np.empty((int(dense_shape[0]), 3), dtype=object)
+    for row in range(rows.shape[0]):
+        keep = indices[:, 0] == row
+        rows[row] = _proto_strings([np.ascontiguousarray(indices[keep][:, 1:]), values[keep],
+                                    dense_shape[1:]])
+    return rows
+
+
+def _deserialize_many_sparse(serialized, *, dtype, rank):
+    op = "DeserializeManySparse"
+    if serialized.ndim != 2 or serialized.shape[1] != 3:
+        raise errors.InvalidArgumentError(None, op, "Serialized sparse should be a matrix with "
+                                          f"3 columns, got shape {list(serialized.shape)}")
+    proto = tensorboard_proto("tensor_pb2").TensorProto
+    indices, values, shapes = [], [], []
+    for row, (index_data, value_data, shape_data) in enumerate(serialized.tolist()):
+        parts = []
+        for data in (index_data, value_data, shape_data):
+            message = proto()
+            try:
+                message.ParseFromString(data)
+            except Exception:  # protobuf's DecodeError
+                raise errors.InvalidArgumentError(None, op, "Could not parse serialized sparse "
+                                                            f"row {row}") from None
+            parts.append(array_from_proto(message, op))
+        if parts[1].dtype != np.dtype(dtypes.as_dtype(dtype).as_numpy_dtype):
+            raise errors.InvalidArgumentError(
+                None, op, f"Requested SparseTensor of type {dtypes.as_dtype(dtype).name} but "
+                          f"SparseTensor[{row}].values.dtype() == {_dtype_of(parts[1]).name}")
+        index = parts[0].reshape(-1, len(parts[2]))
+        indices.append(np.concatenate([np.full((len(index), 1), row, np.int64), index], 1))
+        values.append(parts[1])
+        shapes.append(parts[2])
+    if not shapes:
+        width = (rank or 1)
+        return (np.empty((0, width), np.int64), np.empty(0, dtypes.as_dtype(dtype).as_numpy_dtype),
+                np.zeros(width, np.int64))
+    dense = np.concatenate([[len(shapes)], np.max(shapes, axis=0)]).astype(np.int64)
+    return np.concatenate(indices), np.concatenate(values), dense
+
+
+SerializeSparse = define_op("SerializeSparse", _serialize_sparse)
+SerializeSparse.shape_fn = lambda inputs, attrs: [(np.dtype(object), (3,))]
+SerializeManySparse = define_op("SerializeManySparse", _serialize_many_sparse)
+SerializeManySparse.shape_fn = lambda inputs, attrs: [(np.dtype(object), (None, 3))]
+DeserializeManySparse = define_op("DeserializeManySparse", _deserialize_many_sparse,
+                                  num_outputs=3)
+DeserializeManySparse.shape_fn = lambda inputs, attrs: [
+    (np.dtype(np.int64), (None, attrs["rank"])),
+    (np.dtype(dtypes.as_dtype(attrs["dtype"]).as_numpy_dtype), (None,)),
+    (np.dtype(np.int64), (attrs["rank"],))]
+for _op in ("SerializeSparse", "SerializeManySparse", "DeserializeManySparse"):
+    no_gradient(_op)
+
+
+def _sparse_parts(sp_input, what: str):
+    if not hasattr(sp_input, "dense_shape"):
+        raise TypeError(f"{what}: expected a SparseTensor, got {type(sp_input).__name__}")
+    return (sp_input.indices, sp_input.values, sp_input.dense_shape)
+
+
+def _string_out(out_type, what: str) -> None:
+    if dtypes.as_dtype(out_type) != dtypes.string:
+        raise TypeError(f"{what}: only out_type=tf.string is supported, got "
+                        f"{dtypes.as_dtype(out_type).name}")
+
+
+def serialize_sparse(sp_input, out_type=dtypes.string, name=None):
+    """A SparseTensor as three serialized TensorProtos (indices, values, dense_shape), a
+    [3] string tensor (TF's bytes).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> sp = tf.SparseTensor([[0, 1]], [1.5], [2, 2])
+        >>> tf.io.serialize_sparse(sp).shape
+        TensorShape([3])
+    """
+    _string_out(out_type, "serialize_sparse")
+    return execute(SerializeSparse, _sparse_parts(sp_input, "serialize_sparse"), {})
+
+
+def serialize_many_sparse(sp_input, out_type=dtypes.string, name=None):
+    """Each row of a SparseTensor of rank >= 2 serialized as `serialize_sparse` does: an
+    [N, 3] string tensor."""
+    _string_out(out_type, "serialize_many_sparse")
+    return execute(SerializeManySparse, _sparse_parts(sp_input, "serialize_many_sparse"), {})
+
+
+def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
+    """The SparseTensor whose rows are the [N, 3] serialized SparseTensors, stacked with each
+    dimension the largest row's.
+
+    Raises:
+        InvalidArgumentError: not an [N, 3] string tensor of them, or another dtype.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> sp = tf.SparseTensor([[0, 1], [2, 0]], [1.5, 2.0], [3, 2])
+        >>> back = tf.io.deserialize_many_sparse(tf.io.serialize_many_sparse(sp), tf.float32)
+        >>> back.indices.numpy().tolist(), back.dense_shape.numpy().tolist()
+        ([[0, 1], [2, 0]], [3, 2])
+    """
+    from ..framework.sparse_tensor import SparseTensor
+    parts = execute(DeserializeManySparse,
+                    (convert_to_tensor(serialized_sparse, dtypes.string),),
+                    {"dtype": dtypes.as_dtype(dtype).name,
+                     "rank": None if rank is None else int(rank)})
+    return SparseTensor(*parts)
