@@ -29,7 +29,8 @@ def test_reads_tfs_cache_file():
 
 def test_writes_tfs_layout_and_only_after_a_full_pass(tmp_path):
     prefix = str(tmp_path / "c")
-    ds = tf.data.Dataset.range(12).map(lambda x: {"b": x, "a": tf.fill([2], tf.cast(x, tf.float32))})
+    ds = tf.data.Dataset.range(12).map(
+        lambda x: {"b": x, "a": tf.fill([2], tf.cast(x, tf.float32))})
     cached = ds.cache(prefix)
     assert [int(e["b"]) for e in cached.take(3)] == [0, 1, 2]
     assert os.listdir(tmp_path) == []  # a partial pass leaves no cache, as TF's

@@ -157,6 +157,8 @@ def test_serialized_sparse_tensors_are_tfs_bytes():
     assert rows.shape == [3, 3] and rows.numpy()[1, 0].hex() == "08091206120012020801"
     back = tf.io.deserialize_many_sparse(rows, tf.float32)
     assert back.indices.numpy().tolist() == [[0, 1], [2, 0]]
-    assert back.values.numpy().tolist() == [1.5, 2.0] and back.dense_shape.numpy().tolist() == [3, 2]
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Requested SparseTensor of type int64"):
+    assert back.values.numpy().tolist() == [1.5, 2.0]
+    assert back.dense_shape.numpy().tolist() == [3, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Requested SparseTensor of type int64"):
         tf.io.deserialize_many_sparse(rows, tf.int64)

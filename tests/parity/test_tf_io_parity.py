@@ -20,16 +20,19 @@ def examples(tf):
     F, FL, IL, BL = tf.train.Feature, tf.train.FloatList, tf.train.Int64List, tf.train.BytesList
     out = []
     for i in range(5):
-        feature = {"x": F(float_list=FL(value=[i / 3, -i])), "ids": F(int64_list=IL(value=list(range(i)))),
+        feature = {"x": F(float_list=FL(value=[i / 3, -i])),
+                   "ids": F(int64_list=IL(value=list(range(i)))),
                    "tag": F(bytes_list=BL(value=[b"t%d" % i] * (i % 3)))}
         if i % 2:
             feature["opt"] = F(int64_list=IL(value=[i]))
-        out.append(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString(deterministic=True))
+        example = tf.train.Example(features=tf.train.Features(feature=feature))
+        out.append(example.SerializeToString(deterministic=True))
     return out
 
 def features(tf):
-    return {"x": tf.io.FixedLenFeature([2], tf.float32), "ids": tf.io.VarLenFeature(tf.int64),
-            "tag": tf.io.VarLenFeature(tf.string), "opt": tf.io.FixedLenFeature([], tf.int64, default_value=-7),
+    return {"x": tf.io.FixedLenFeature([2], tf.float32),
+            "ids": tf.io.VarLenFeature(tf.int64), "tag": tf.io.VarLenFeature(tf.string),
+            "opt": tf.io.FixedLenFeature([], tf.int64, default_value=-7),
             "rows": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True)}
 
 def describe(value):
