@@ -267,6 +267,25 @@ TF_2_21_NAMES = {
     "sets": """
         difference intersection size union
     """.split(),
+    "io": """
+        FixedLenFeature FixedLenSequenceFeature RaggedFeature SparseFeature TFRecordOptions
+        TFRecordWriter VarLenFeature decode_and_crop_jpeg decode_base64 decode_bmp
+        decode_compressed decode_csv decode_gif decode_image decode_jpeg decode_json_example
+        decode_jxl decode_png decode_proto decode_raw decode_webp deserialize_many_sparse
+        encode_base64 encode_jpeg encode_png encode_proto extract_jpeg_shape is_jpeg
+        match_filenames_once matching_files parse_example parse_sequence_example
+        parse_single_example parse_single_sequence_example parse_tensor read_file
+        serialize_many_sparse serialize_sparse serialize_tensor write_file write_graph
+    """.split(),
+    "io.gfile": """
+        GFile copy exists get_registered_schemes glob isdir join listdir makedirs mkdir
+        remove rename rmtree stat walk
+    """.split(),
+    "data": """
+        AUTOTUNE Dataset DatasetSpec FixedLengthRecordDataset INFINITE_CARDINALITY Iterator
+        IteratorSpec NumpyIterator Options TFRecordDataset TextLineDataset ThreadingOptions
+        UNKNOWN_CARDINALITY
+    """.split(),
 }
 
 
@@ -305,9 +324,8 @@ MISSING = {
         disable_traceback_filtering enable_traceback_filtering is_traceback_filtering_enabled
     """.split(),
     "compat.v1.train": """
-        AdagradDAOptimizer BytesList CheckpointSaverListener ClusterDef Example Feature
-        FeatureList FeatureLists Features FloatList GlobalStepWaiterHook Int64List JobDef
-        LooperThread ProfilerHook QueueRunner SaverDef SequenceExample Server ServerDef
+        AdagradDAOptimizer CheckpointSaverListener ClusterDef GlobalStepWaiterHook JobDef
+        LooperThread ProfilerHook QueueRunner SaverDef Server ServerDef
         SessionCreator SessionManager StepCounterHook SummarySaverHook Supervisor
         SyncReplicasOptimizer VocabInfo WorkerSessionCreator add_queue_runner
         basic_train_loop batch batch_join do_quantize_training_on_graphdef export_meta_graph
@@ -316,6 +334,13 @@ MISSING = {
         maybe_shuffle_batch_join range_input_producer replica_device_setter sdca_fprint
         sdca_optimizer sdca_shrink_l1 shuffle_batch shuffle_batch_join slice_input_producer
         start_queue_runners string_input_producer summary_iterator warm_start write_graph
+    """.split(),
+    "data": """
+        IteratorSpec NumpyIterator Options ThreadingOptions
+    """.split(),
+    "io": """
+        decode_json_example decode_jxl decode_proto encode_proto match_filenames_once
+        write_graph
     """.split(),
     "tpu": """
         XLAOptions

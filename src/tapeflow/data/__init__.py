@@ -4,7 +4,8 @@ from . import experimental
 from .batching import DatasetSpec
 from .dataset_ops import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset,
                           OwnedIterator as Iterator)
-from .text_readers import TextLineDataset
+from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator", "TextLineDataset", "UNKNOWN_CARDINALITY",
-           "experimental"]
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "FixedLengthRecordDataset",
+           "INFINITE_CARDINALITY", "Iterator",
+           "TFRecordDataset", "TextLineDataset", "UNKNOWN_CARDINALITY", "experimental"]

@@ -431,6 +431,28 @@ class Dataset:
         """
         return transformations.SkipDataset(self, count)
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None) -> None:
+        """Writes the elements under the directory `path` in TF's format (see
+        `tapeflow.data.snapshot`); `Dataset.load(path)` reads them back, in TF too.
+
+        Example:
+            >>> import os, tempfile
+            >>> import tapeflow as tf
+            >>> path = os.path.join(tempfile.mkdtemp(), "saved")
+            >>> tf.data.Dataset.from_tensor_slices({"x": [1, 2]}).save(path, "GZIP")
+            >>> [int(e["x"]) for e in tf.data.Dataset.load(path, compression="GZIP")]
+            [1, 2]
+        """
+        from .snapshot import save
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None,
+             wait=False) -> "Dataset":
+        """The dataset `Dataset.save` (tapeflow's or TF's) wrote under `path`."""
+        from .snapshot import load
+        return load(path, element_spec, compression, reader_func, wait)
+
     def cache(self, filename="", name=None) -> "Dataset":
         """The elements, kept after the first complete iteration so later ones do not
         recompute them: in memory, or with `filename` in that file, which later

@@ -1,5 +1,5 @@
-"""Datasets of text files: `TextLineDataset` (the lines of files) and CSV records
-(`experimental.CsvDataset`, `experimental.make_csv_dataset`).
+"""Datasets of CSV records (`experimental.CsvDataset`, `experimental.make_csv_dataset`);
+the lines of text files are `readers.TextLineDataset`.
 
 Files are read when iterated, whole (decompressed first for "GZIP" and "ZLIB"); a file that
 cannot be read, and a CSV record that does not parse, is an error for that element only
@@ -24,7 +24,7 @@ from ..ops.string_codec_ops import DecodeCSV
 from ..ops.string_convert_ops import parse_numbers
 from .dataset_ops import UNKNOWN_CARDINALITY, Dataset
 
-__all__ = ["TextLineDataset", "CsvDataset", "make_csv_dataset"]
+__all__ = ["CsvDataset", "make_csv_dataset"]
 
 _BLOCK = 1024  # records parsed by one kernel call
 
@@ -90,47 +90,6 @@ def _file_lines(paths: list, compression: str, skip: int):
             yield _lines(_read(path, compression))[skip:]
         except errors.OpError as e:
             yield ElementError(e)
-
-
-class TextLineDataset(Dataset):
-    """The lines of one or more text files, in order, as scalar strings without their line
-    endings ('\\n' or '\\r\\n'); a last line without one is kept.
-
-    Args:
-        filenames: a file name or a list (or string tensor) of them.
-        compression_type: None or "" (plain), "GZIP" or "ZLIB".
-        buffer_size, num_parallel_reads: accepted; files are read whole, in order.
-
-    Raises (when iterated):
-        NotFoundError: a file that does not exist (for that file; the next one follows).
-
-    Example:
-        >>> import os, tempfile
-        >>> import tapeflow as tf
-        >>> path = os.path.join(tempfile.mkdtemp(), "a.txt")
-        >>> _ = open(path, "w").write("one\\ntwo\\r\\nthree")
-        >>> list(tf.data.TextLineDataset(path).as_numpy_iterator())
-        [b'one', b'two', b'three']
-    """
-
-    def __init__(self, filenames, compression_type=None, buffer_size=None,
-                 num_parallel_reads=None, name=None) -> None:
-        self._paths = _filenames(filenames)
-        self._compression = _compression(compression_type)
-
-    def _compute_spec(self):
-        return TensorSpec([], dtypes.string)
-
-    def _cardinality(self) -> int:
-        return UNKNOWN_CARDINALITY
-
-    def _elements(self):
-        for lines in _file_lines(self._paths, self._compression, 0):
-            if type(lines) is ElementError:
-                yield lines
-                continue
-            for line in lines:
-                yield Tensor(np.array(line, object))
 
 
 _CSV_TYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64, dtypes.string)

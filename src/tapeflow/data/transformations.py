@@ -9,7 +9,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.graph import Graph
-from ..framework.string_values import from_storable, to_storable
+from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
@@ -288,29 +288,38 @@ class CacheDataset(UnaryDataset):
         self._memory = recorded
 
     def _through_file(self):
+        """TF's cache file: a TensorBundle at the prefix `filename`, one tensor per component
+        of each element under the key "<element index, 7 wide>_<component>", written as the
+        first complete iteration goes and read by every later one (TF's files too)."""
+        from ..train.tensor_bundle import BundleReader, BundleWriter
         path = self._filename
-        if os.path.exists(path):
+        if os.path.exists(path + ".index"):
             spec = self.element_spec
+            reader = BundleReader(path)
             count = len(structure.flatten(spec))
-            with open(path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                while f.tell() < size:
-                    leaves = [Tensor(from_storable(np.load(f, allow_pickle=False)))
-                              for _ in range(count)]
-                    yield structure.pack(spec, leaves)
+            index = 0
+            while reader.has(_cache_key(index, 0)):
+                yield structure.pack(spec, [Tensor(as_value(reader.read(_cache_key(index, c))))
+                                            for c in range(count)])
+                index += 1
             return
-        partial = f"{path}.tmp-{os.getpid()}"
+        writer = BundleWriter(path)
+        finished = False
         try:
-            with open(partial, "wb") as f:
-                for element in self._input._elements():
-                    for leaf in structure.flatten(element):
-                        np.save(f, to_storable(structure.leaf_array(leaf)),
-                                allow_pickle=False)
-                    yield element
-            os.replace(partial, path)
+            for index, element in enumerate(self._input._elements()):
+                for component, leaf in enumerate(structure.flatten(element)):
+                    writer.add(_cache_key(index, component), structure.leaf_array(leaf))
+                yield element
+            finished = True
         finally:
-            if os.path.exists(partial):
-                os.remove(partial)
+            if finished:
+                writer.finish()
+            else:  # an iteration stopped early leaves no cache, as TF's
+                writer.abort()
+
+
+def _cache_key(index: int, component: int) -> str:
+    return f"{index:7d}_{component}"
 
 
 class PrefetchDataset(UnaryDataset):

@@ -79,9 +79,13 @@ def _decompress(x, compression_type):
             if compression_type == "GZIP":
                 return gzip.decompress(s)
         except (zlib.error, OSError, EOFError) as e:
+            # TF's words: "inflate() failed with error -3: incorrect header check"
+            found = re.match(r"Error (-?\d+) while decompressing data: (.*)", str(e))
+            detail = f"inflate() failed with error {found[1]}: {found[2]}" if found else \
+                f"inflate() failed: {e}"
             raise errors.DataLossError(
-                None, "DecodeCompressed", f"DecodeCompressed: the {compression_type} data is "
-                f"corrupted: {e}") from None
+                None, "DecodeCompressed", f"DecodeCompressed: {detail} (the {compression_type} "
+                f"data is corrupted)") from None
         return s
     return _elementwise(decompress, x)
 
@@ -165,6 +169,22 @@ EncodeBase64 = define_op("EncodeBase64", _encode_base64)
 DecodeBase64 = define_op("DecodeBase64", _decode_base64)
 DecodeRaw = define_op("DecodeRaw", _decode_raw)
 DecodeCompressed = define_op("DecodeCompressed", _decompress)
+
+
+def _raw_specs(inputs, attrs):
+    """DecodeRaw's output: the input's shape and one more axis, known with fixed_length."""
+    dims, item = inputs[0]._dims, np.dtype(attrs["out_type"])
+    last = None if attrs["fixed_length"] is None else attrs["fixed_length"] // item.itemsize
+    return [(item, None if dims is None else dims + (last,))]
+
+
+def _same_strings(inputs, attrs):
+    return [(np.dtype(object), inputs[0]._dims)]
+
+
+DecodeRaw.shape_fn = _raw_specs
+for _op in (EncodeBase64, DecodeBase64, DecodeCompressed):
+    _op.shape_fn = _same_strings
 DecodeCSV = define_op("DecodeCSV", _decode_csv, num_outputs=None)
 for _op in ("EncodeBase64", "DecodeBase64", "DecodeRaw", "DecodeCompressed", "DecodeCSV"):
     no_gradient(_op)

@@ -73,11 +73,110 @@ def _string_payload(array: np.ndarray) -> tuple:
     return payload, mask(entry_crc)
 
 
-def write_bundle(prefix: str, tensors: dict) -> None:
-    """Writes `tensors` as a TensorBundle at `prefix`, the files TF's checkpoint writer makes.
+class BundleWriter:
+    """Writes a TensorBundle at `prefix` tensor by tensor, as TF's writer does: the data go
+    to a temporary file as they are added; `finish()` writes the index and renames both into
+    place (the data shard, then the index), so a save that fails or is abandoned (`abort()`)
+    leaves an earlier bundle at `prefix` as it was.
 
-    The data go to temporary files that are renamed once complete (the data shard, then the
-    index), so a save that fails leaves an earlier bundle at `prefix` as it was.
+    Args:
+        prefix: the path prefix; makes `prefix.index` and `prefix.data-00000-of-00001`.
+
+    Example:
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> from tapeflow.train.tensor_bundle import BundleReader, BundleWriter
+        >>> prefix = os.path.join(tempfile.mkdtemp(), "ckpt")
+        >>> with BundleWriter(prefix) as writer:
+        ...     writer.add("x", np.arange(3))
+        >>> BundleReader(prefix).read("x").tolist()
+        [0, 1, 2]
+    """
+
+    def __init__(self, prefix: str) -> None:
+        messages = _messages()
+        self._entry_class = messages["BundleEntryProto"]
+        header = messages["BundleHeaderProto"](num_shards=1)
+        header.version.producer = _BUNDLE_VERSION
+        self._entries = {_HEADER_KEY: header.SerializeToString()}
+        self._prefix = prefix
+        self._directory = os.path.dirname(os.path.abspath(prefix))
+        os.makedirs(self._directory, exist_ok=True)
+        self._data_path = data_filename(prefix, 0, 1)
+        handle, self._data_temp = tempfile.mkstemp(
+            prefix=os.path.basename(self._data_path) + ".tempstate", dir=self._directory)
+        self._data_file = os.fdopen(handle, "wb")
+        self._offset = 0
+
+    def add(self, key: str, value) -> None:
+        """Appends the tensor `value` (see `write_bundle`) under `key`.
+
+        Raises:
+            TypeError: its dtype has no TF dtype.
+            ValueError: `key` is not a string or is already used.
+        """
+        if not isinstance(key, str):
+            raise ValueError(f"write_bundle: keys are strings, got {key!r}")
+        encoded = key.encode()
+        if encoded in self._entries:
+            raise ValueError(f"write_bundle: duplicate key {key!r}")
+        array = _as_array(key, value)
+        entry = self._entry_class()
+        entry.shape.SetInParent()
+        for size in array.shape:
+            entry.shape.dim.add(size=size)
+        if array.dtype == object:
+            entry.dtype = dtypes.string.as_datatype_enum
+            payload, entry.crc32c = _string_payload(array)
+            self._data_file.write(payload)
+            size = len(payload)
+        else:
+            entry.dtype = dtypes.from_numpy(array.dtype).as_datatype_enum
+            if array.dtype.byteorder == ">":
+                array = array.astype(array.dtype.newbyteorder("<"))
+            raw = np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+            entry.crc32c = masked_crc32c(raw)
+            self._data_file.write(raw.data)
+            size = raw.size
+        entry.offset = self._offset
+        entry.size = size
+        self._offset += size
+        self._entries[encoded] = entry.SerializeToString()
+
+    def finish(self) -> None:
+        """Writes the index and moves the files into place."""
+        self._data_file.close()
+        handle, index_temp = tempfile.mkstemp(
+            prefix=os.path.basename(self._prefix) + ".index.tempstate", dir=self._directory)
+        try:
+            with os.fdopen(handle, "wb") as index_file:
+                index_file.write(build_table(sorted(self._entries.items())))
+            os.replace(self._data_temp, self._data_path)
+            os.replace(index_temp, f"{self._prefix}.index")
+        finally:
+            for temporary in (index_temp, self._data_temp):
+                if os.path.exists(temporary):
+                    os.remove(temporary)
+
+    def abort(self) -> None:
+        """Drops what was written (nothing at `prefix` changes)."""
+        self._data_file.close()
+        if os.path.exists(self._data_temp):
+            os.remove(self._data_temp)
+
+    def __enter__(self) -> "BundleWriter":
+        return self
+
+    def __exit__(self, exc_type, *rest) -> None:
+        if exc_type is None:
+            self.finish()
+        else:
+            self.abort()
+
+
+def write_bundle(prefix: str, tensors: dict) -> None:
+    """Writes `tensors` as a TensorBundle at `prefix`, the files TF's checkpoint writer makes
+    (see `BundleWriter`; a failed save leaves an earlier bundle at `prefix` as it was).
 
     Args:
         prefix: the path prefix; writes `prefix.index` and `prefix.data-00000-of-00001`.
@@ -90,61 +189,9 @@ def write_bundle(prefix: str, tensors: dict) -> None:
         ValueError: a key is not a string, or two keys are equal.
         ImportError: protobuf, tensorboard or crc32c is missing.
     """
-    messages = _messages()
-    header = messages["BundleHeaderProto"](num_shards=1)
-    header.version.producer = _BUNDLE_VERSION
-    entries = {_HEADER_KEY: header.SerializeToString()}
-    directory = os.path.dirname(os.path.abspath(prefix))
-    os.makedirs(directory, exist_ok=True)
-    data_path = data_filename(prefix, 0, 1)
-    temporaries = []
-    try:
-        handle, data_temp = tempfile.mkstemp(prefix=os.path.basename(data_path) + ".tempstate",
-                                             dir=directory)
-        temporaries.append(data_temp)
-        offset = 0
-        with os.fdopen(handle, "wb") as data_file:
-            for key, value in tensors.items():
-                if not isinstance(key, str):
-                    raise ValueError(f"write_bundle: keys are strings, got {key!r}")
-                encoded = key.encode()
-                if encoded in entries:
-                    raise ValueError(f"write_bundle: duplicate key {key!r}")
-                array = _as_array(key, value)
-                entry = messages["BundleEntryProto"]()
-                entry.shape.SetInParent()
-                for size in array.shape:
-                    entry.shape.dim.add(size=size)
-                if array.dtype == object:
-                    entry.dtype = dtypes.string.as_datatype_enum
-                    payload, entry.crc32c = _string_payload(array)
-                    data_file.write(payload)
-                    size = len(payload)
-                else:
-                    entry.dtype = dtypes.from_numpy(array.dtype).as_datatype_enum
-                    if array.dtype.byteorder == ">":
-                        array = array.astype(array.dtype.newbyteorder("<"))
-                    array = np.ascontiguousarray(array)
-                    raw = array.reshape(-1).view(np.uint8)
-                    entry.crc32c = masked_crc32c(raw)
-                    data_file.write(raw.data)
-                    size = raw.size
-                entry.offset = offset
-                entry.size = size
-                offset += size
-                entries[encoded] = entry.SerializeToString()
-        handle, index_temp = tempfile.mkstemp(prefix=os.path.basename(prefix) +
-                                              ".index.tempstate", dir=directory)
-        temporaries.append(index_temp)
-        with os.fdopen(handle, "wb") as index_file:
-            index_file.write(build_table(sorted(entries.items())))
-        os.replace(data_temp, data_path)
-        os.replace(index_temp, f"{prefix}.index")
-        temporaries.clear()
-    finally:
-        for temporary in temporaries:
-            if os.path.exists(temporary):
-                os.remove(temporary)
+    with BundleWriter(prefix) as writer:
+        for key, value in tensors.items():
+            writer.add(key, value)
 
 
 def _decode_slice_key(raw: bytes, path: str) -> tuple:

@@ -38,7 +38,7 @@ from ...ops.state_ops import assign, assign_add, assign_sub
 from ...ops.array_ops import placeholder_with_default
 from ...ops.indexing_ops import where as where_v2
 from ...ops.indexing_ops import where_v1 as where
-from . import layers, losses, metrics, nn, ragged, summary, train
+from . import gfile, io, layers, losses, metrics, nn, ragged, summary, train
 from .v1_ops import (arg_max, arg_min, count_nonzero, div, local_variables,
                      py_func, random_normal, random_uniform, reduce_all,
                      reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
@@ -59,7 +59,8 @@ __all__ = ["Session", "InteractiveSession", "IndexedSlicesValue", "SparseTensorV
            "disable_eager_execution", "enable_eager_execution", "disable_v2_behavior",
            "get_default_graph", "get_default_session", "reset_default_graph", "Graph", "GraphKeys", "assign",
            "assign_add", "assign_sub", "control_dependencies", "group", "no_op",
-           "get_collection", "add_to_collection", "name_scope", "train", "log", "NoGradient",
+           "get_collection", "add_to_collection", "name_scope", "train", "gfile", "io",
+           "log", "NoGradient",
            "NotDifferentiable", "AUTO_REUSE", "VariableScope", "constant_initializer",
            "get_variable", "get_variable_scope", "glorot_normal_initializer",
            "glorot_uniform_initializer", "ones_initializer", "random_normal_initializer",

@@ -44,3 +44,11 @@ __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOp
            "assert_global_step", "ClusterSpec", "Coordinator", "get_checkpoint_mtimes",
            "remove_checkpoint", "generate_checkpoint_state_proto", "update_checkpoint_state",
            "SingularMonitoredSession"]
+
+
+def __getattr__(name: str):
+    # tf.train.Example and its parts (protobuf messages, built on first use)
+    from ... import train
+    if name in train._EXAMPLE_MESSAGES:
+        return getattr(train, name)
+    raise AttributeError(f"module 'tapeflow.compat.v1.train' has no attribute {name!r}")

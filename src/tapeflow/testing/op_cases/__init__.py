@@ -9,7 +9,8 @@ from __future__ import annotations
 from ._table import CASES, EXEMPT, Case, case, ints, normal, positive, uniform
 from . import (array_cases, bitwise_cases, comparison_cases, complex_cases,  # noqa: F401
                counting_cases,
-               diag_cases, gather_cases, graph_cases, image_cases, indexing_cases, linalg_cases,
+               diag_cases, gather_cases, graph_cases, image_cases, indexing_cases, io_cases,
+               linalg_cases,
                linalg_extra_cases,
                math_cases, nn_cases, random_cases, reduction_cases, segment_cases, signal_cases,
                space_cases, sparse_cases, string_cases,
