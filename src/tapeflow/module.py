@@ -79,6 +79,13 @@ class Module(AutoTrackable):
         with name_scope(self._name) as scope_name:
             self._name_scope = name_scope(scope_name)
 
+    def __setattr__(self, name: str, value) -> None:
+        # The attributes traversals skip are not dependencies either.
+        if name in self._TF_MODULE_IGNORED_PROPERTIES:
+            object.__setattr__(self, name, value)
+        else:
+            super().__setattr__(name, value)
+
     @property
     def name(self) -> str:
         """The module's name."""

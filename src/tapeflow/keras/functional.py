@@ -282,9 +282,9 @@ class Functional(Model):
             rows.append(row if chain else row + [sources])
         return rows, not chain
 
-    def _checkpoint_dependencies(self) -> list:
-        return [(f"layer-{i}", layer) for i, layer in enumerate(self._graph_layers)] \
-            + super()._checkpoint_dependencies()
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        return {**{f"layer-{i}": layer for i, layer in enumerate(self._graph_layers)},
+                **super()._trackable_children(save_type, **kwargs)}
 
     # -- configuration --------------------------------------------------------------------
     def get_config(self) -> dict:

@@ -701,9 +701,9 @@ class Sequential(Model):
             shapes[id(layer)] = (None, *x.shape.as_list()[1:])
         return shapes
 
-    def _checkpoint_dependencies(self) -> list:
-        return [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)] \
-            + super()._checkpoint_dependencies()
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        return {**{f"layer-{i}": layer for i, layer in enumerate(self._layers)},
+                **super()._trackable_children(save_type, **kwargs)}
 
     def get_config(self) -> dict:
         """Name, dtype and the layers' configs, an InputLayer first when the input shape is

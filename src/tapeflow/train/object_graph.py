@@ -82,18 +82,20 @@ class TrackableView:
         return self._breadth_first()[0]
 
     def _breadth_first(self) -> tuple:
-        """(objects in BFS order, {id: path tuple of names})."""
+        """(objects in BFS order, {id: path tuple of names}, {id: children}); each
+        object's children are asked for once (a container made on the fly stays one)."""
         root = self.root
-        objects, paths = [root], {id(root): ()}
+        objects, paths, children_of = [root], {id(root): ()}, {}
         index = 0
         while index < len(objects):
             obj = objects[index]
             index += 1
-            for name, child in self.list_children(obj).items():
+            children_of[id(obj)] = children = self.list_children(obj)
+            for name, child in children.items():
                 if id(child) not in paths:
                     paths[id(child)] = paths[id(obj)] + (name,)
                     objects.append(child)
-        return objects, paths
+        return objects, paths, children_of
 
     def list_children(self, obj) -> dict:
         return self.children(obj)
@@ -147,23 +149,22 @@ def _saved_tensors(obj) -> list:
 def serialize(view: TrackableView) -> tuple:
     """({checkpoint key: array or bytes} with the object graph, [objects]) of `view`."""
     pb = _proto()
-    objects, paths = view._breadth_first()
+    objects, paths, children_of = view._breadth_first()
     node_ids = {id(obj): i for i, obj in enumerate(objects)}
     graph = pb.TrackableObjectGraph()
     nodes = [graph.nodes.add() for _ in objects]
     path_text = {i: "/".join(escape_local_name(n) for n in paths[id(obj)])
                  for i, obj in enumerate(objects)}
     for i, obj in enumerate(objects):
-        for name, child in view.list_children(obj).items():
+        for name, child in children_of[id(obj)].items():
             nodes[i].children.add(node_id=node_ids[id(child)], local_name=name)
     # Slot variables of optimizers that keep them per variable (TF1's protocol).
-    for i, obj in enumerate(list(objects)):
+    originals = list(objects)
+    for i, obj in enumerate(originals):
         if not (hasattr(obj, "get_slot_names") and hasattr(obj, "get_slot")):
             continue
         for slot_name in obj.get_slot_names():
-            for original_id, original in enumerate(objects[:len(paths)]):
-                if original_id >= len(nodes) or id(original) not in paths:
-                    continue
+            for original_id, original in enumerate(originals):
                 slot = _get_slot(obj, original, slot_name)
                 if slot is None:
                     continue

@@ -261,6 +261,8 @@ class Layer(Module):
                             trainable=True if trainable is None else bool(trainable),
                             dtype=dtype, constraint=constraint)
         self._own_weights.append((name, variable))
+        # Restore on create: a value a restore held for this name is assigned now.
+        self._handle_deferred_dependencies(name=name, trackable=variable)
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
             self._callable_losses.append(lambda: regularizer(variable))
@@ -552,9 +554,9 @@ class Layer(Module):
                 self.add_loss(self.activity_regularizer(output) / batch)
 
     # -- checkpoints ----------------------------------------------------------------------
-    def _checkpoint_dependencies(self) -> list:
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
         """Weights by their `add_weight` names, then the attributes' trackables."""
-        return list(self._own_weights) + super()._checkpoint_dependencies()
+        return {**dict(self._own_weights), **super()._trackable_children(save_type, **kwargs)}
 
     def get_build_config(self):
         """{'input_shape': ...} a built layer was built for (None before it is built)."""

@@ -24,6 +24,8 @@ from ...framework.tensor import Tensor, convert_to_tensor, is_tensor
 from ...framework.variables import Variable
 from ...ops import array_ops, clip_ops, math_ops
 from ...ops.indexing_ops import where
+from ...trackable.base import Trackable
+from ...trackable.data_structures import ListWrapper, _DictWrapper
 from ..naming import snake_case
 from . import schedules
 from .schedules import LearningRateSchedule
@@ -66,7 +68,7 @@ def _dense_gradient(gradient, variable: Variable) -> Tensor:
     return convert_to_tensor(gradient, dtype=variable.dtype)
 
 
-class Optimizer:
+class Optimizer(Trackable):
     """Base class of the Keras optimizers, with Keras 3's options.
 
     Args:
@@ -227,6 +229,8 @@ class Optimizer:
                                     name=f"{base}_{name}", trainable=False)
                      for name, init in self._all_slot_names().items()}
             self._slots[variable.ref()] = slots
+            if self.__dict__.get("_variables_wrapper") is not None:
+                self._tracked_variables()
         return slots
 
     def _build_state(self, first_variable: Variable) -> None:
@@ -611,11 +615,31 @@ class Optimizer:
                       "learning_rate": deserialize_keras_object(config["learning_rate"])}
         return cls(**config)
 
-    def _checkpoint_dependencies(self) -> list:
-        own = [("iteration", self._iterations)]
+    # -- the object graph: Keras 3's edges ------------------------------------------------
+    def _tracked_variables(self):
+        """The persistent `_variables` list wrapper, brought up to date with `variables`:
+        a value a restore held for an index is assigned when its slot appears."""
+        wrapper = self.__dict__.get("_variables_wrapper")
+        if wrapper is None:
+            wrapper = ListWrapper()
+            self.__dict__["_variables_wrapper"] = wrapper
+        current = self.variables
+        if len(wrapper) != len(current) or any(a is not b for a, b in zip(wrapper, current)):
+            wrapper[:] = current
+        return wrapper
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        """Keras 3's edges: `_variables` (as `variables` lists them), the variables it
+        updates (`_trainable_variables`), `_iterations` and `_learning_rate`, then shared
+        state by name."""
+        children = {"_variables": self._tracked_variables(),
+                    "_trainable_variables": ListWrapper(ref.deref() for ref in self._slots),
+                    "_trainable_variables_indices": _DictWrapper(),
+                    "_iterations": self._iterations}
         if isinstance(self._learning_rate, Variable):
-            own.append(("learning_rate", self._learning_rate))
-        return own + self._state_variables()
+            children["_learning_rate"] = self._learning_rate
+        children.update(self._state_variables())
+        return children
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name} iterations={int(self._iterations)}>"
