@@ -101,7 +101,8 @@ def test_mismatched_shapes_raise_and_change_nothing_other_names_are_partial(tmp_
     wider = Net(hidden=5)
     wider(X)
     before = state(wider)
-    with pytest.raises(ValueError, match=r"model/l1/kernel.*shape \[3, 4\].*shape \[3, 5\]"):
+    with pytest.raises(ValueError, match=r"incompatible tensor with shape \(3, 4\).*shape \(3, 5\).*"
+                       r"model/l1/kernel/.ATTRIBUTES/VARIABLE_VALUE"):
         tf.train.Checkpoint(model=wider).restore(path)
     assert same(before, state(wider))
 
@@ -135,7 +136,7 @@ def test_failed_restore_into_an_unbuilt_model_leaves_it_unbuilt(tmp_path):
     model(X)
     path = tf.train.Checkpoint(model=model, extra=tf.Variable([1.0, 2.0])).write(tmp_path / "c")
     fresh = Net(hidden=4)
-    with pytest.raises(ValueError, match="'extra'"):
+    with pytest.raises(ValueError, match="extra/.ATTRIBUTES/VARIABLE_VALUE"):
         tf.train.Checkpoint(model=fresh, extra=tf.Variable([1.0])).restore(path)
     assert not fresh.built and fresh.l1.weights == [] and not fresh.l1.built
 
@@ -170,7 +171,7 @@ def test_a_crash_mid_save_leaves_the_previous_checkpoint_intact(tmp_path, monkey
     ckpt = tf.train.Checkpoint(v=v)
     manager = tf.train.CheckpointManager(ckpt, tmp_path, max_to_keep=3)
     first = manager.save()
-    original = (tmp_path / "ckpt-1.npz").read_bytes()
+    original = (tmp_path / "ckpt-1.index").read_bytes()
 
     def crash(file, **arrays):                  # writes half a file, then the process "dies"
         file.write(b"PK\x03\x04 partial")
@@ -183,8 +184,8 @@ def test_a_crash_mid_save_leaves_the_previous_checkpoint_intact(tmp_path, monkey
     with pytest.raises(KeyboardInterrupt):
         manager.save()
     monkeypatch.undo()
-    assert (tmp_path / "ckpt-1.npz").read_bytes() == original
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ckpt-1.npz"]   # no temp files left
+    assert (tmp_path / "ckpt-1.index").read_bytes() == original
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ckpt-1.data-00000-of-00001", "ckpt-1.index"]   # no temp files left
     assert tf.train.latest_checkpoint(tmp_path) == first
     ckpt.restore(tf.train.latest_checkpoint(tmp_path))
     assert v.numpy().tolist() == [1.0, 2.0]
@@ -204,7 +205,7 @@ def test_a_crash_before_the_rename_keeps_the_old_file(tmp_path, monkeypatch):
         ckpt.write(path)
     monkeypatch.undo()
     ckpt.restore(path)
-    assert float(v) == 1.0 and sorted(os.listdir(tmp_path)) == ["c.npz"]
+    assert float(v) == 1.0 and sorted(os.listdir(tmp_path)) == ["c.data-00000-of-00001", "c.index"]
 
 
 def test_manager_keeps_the_newest_and_recovers_its_list(tmp_path):
@@ -216,7 +217,8 @@ def test_manager_keeps_the_newest_and_recovers_its_list(tmp_path):
         step.assign_add(1)
         manager.save()
     assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-3", "ckpt-4"]
-    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint", "ckpt-3.npz", "ckpt-4.npz"]
+    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index",
+                                                  "ckpt-4.data-00000-of-00001", "ckpt-4.index"]
     assert manager.save(checkpoint_number=100).endswith("ckpt-100")
 
     step.assign(0)

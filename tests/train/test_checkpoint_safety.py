@@ -131,7 +131,7 @@ def test_a_garbled_index_is_data_loss_naming_it(tmp_path):
 def saved_file(tmp_path) -> bytes:
     ckpt = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0, 3.0]), w=tf.Variable([[4.0]]))
     ckpt.write(tmp_path / "good")
-    return (tmp_path / "good.npz").read_bytes()
+    return (tmp_path / "good.index").read_bytes()
 
 
 def test_every_truncation_is_data_loss_and_changes_nothing(tmp_path):
@@ -139,8 +139,8 @@ def test_every_truncation_is_data_loss_and_changes_nothing(tmp_path):
     v, w = tf.Variable([0.0, 0.0, 0.0]), tf.Variable([[0.0]])
     ckpt = tf.train.Checkpoint(v=v, w=w)
     for length in sorted(set(range(0, len(data), max(1, len(data) // 97)))):
-        (tmp_path / "cut.npz").write_bytes(data[:length])
-        with pytest.raises(tf.errors.DataLossError, match="cut.npz"):
+        (tmp_path / "cut.index").write_bytes(data[:length])
+        with pytest.raises(tf.errors.DataLossError, match="cut.index"):
             ckpt.restore(tmp_path / "cut")
         assert v.numpy().tolist() == [0.0, 0.0, 0.0] and w.numpy().tolist() == [[0.0]]
 
@@ -152,12 +152,12 @@ def test_garbled_bytes_are_data_loss_or_a_faithful_read(tmp_path):
         garbled = bytearray(data)
         for position in rng.integers(0, len(data), size=rng.integers(1, 4)):
             garbled[position] ^= int(rng.integers(1, 256))
-        (tmp_path / "bad.npz").write_bytes(bytes(garbled))
+        (tmp_path / "bad.index").write_bytes(bytes(garbled))
         v, w = tf.Variable([0.0, 0.0, 0.0]), tf.Variable([[0.0]])
         try:
             tf.train.Checkpoint(v=v, w=w).restore(tmp_path / "bad")
         except tf.errors.DataLossError as e:
-            assert "bad.npz" in str(e)
+            assert "bad.index" in str(e)
             assert v.numpy().tolist() == [0.0, 0.0, 0.0] and w.numpy().tolist() == [[0.0]]
         except ValueError as e:  # read whole, but not this object graph: nothing changed
             assert "does not match" in str(e)

@@ -21,7 +21,7 @@ import numpy as np
 from ..framework import errors
 from ..trackable.base import Trackable
 
-__all__ = ["escape_local_name", "ObjectGraphView", "TrackableView", "serialize",
+__all__ = ["escape_local_name", "ObjectGraphView", "TrackableView", "CheckpointView", "serialize",
            "Restoration", "CheckpointPosition", "OBJECT_GRAPH_KEY"]
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
@@ -386,3 +386,69 @@ def _restore_slot(checkpoint, optimizer, slot, variable) -> None:
     make = getattr(optimizer, "_create_or_restore_slot_variable", None)
     if make is not None:
         make(slot_variable_position=position, slot_name=slot.slot_name, variable=variable)
+
+
+class CheckpointView:
+    """The object graph a checkpoint holds, read without restoring anything.
+
+    Args:
+        save_path: the checkpoint's prefix.
+
+    Raises:
+        NotFoundError: no checkpoint there.
+
+    Example:
+        >>> import os, tempfile
+        >>> import tapeflow as tf
+        >>> m = tf.Module()
+        >>> m.v = tf.Variable(1.0)
+        >>> path = tf.train.Checkpoint(m=m).write(os.path.join(tempfile.mkdtemp(), "c"))
+        >>> view = tf.train.CheckpointView(path)
+        >>> view.children(0), view.descendants()
+        ({'m': 1}, [0, 1, 2])
+        >>> sorted(view.match(tf.train.Checkpoint(m=m)))
+        [0, 1, 2]
+    """
+
+    def __init__(self, save_path) -> None:
+        from .checkpoint import _graph_bytes, _open
+        reader = _open(save_path)
+        self._graph = _proto().TrackableObjectGraph()
+        self._graph.ParseFromString(_graph_bytes(reader))
+
+    def children(self, node_id: int) -> dict:
+        """{edge name: node id} of the saved node `node_id`."""
+        return {c.local_name: c.node_id for c in self._graph.nodes[node_id].children}
+
+    def descendants(self) -> list:
+        """Every node id reachable from the root (0), breadth first."""
+        seen, queue = [0], [0]
+        while queue:
+            for child in self._graph.nodes[queue.pop(0)].children:
+                if child.node_id not in seen:
+                    seen.append(child.node_id)
+                    queue.append(child.node_id)
+        return seen
+
+    def match(self, obj) -> dict:
+        """{node id: trackable} of the saved nodes `obj`'s graph has under the same edge
+        names, from the root."""
+        matched = {0: obj}
+        queue = [(0, obj)]
+        while queue:
+            node_id, current = queue.pop(0)
+            children = TrackableView.children(current)
+            for child in self._graph.nodes[node_id].children:
+                if child.local_name in children and child.node_id not in matched:
+                    matched[child.node_id] = children[child.local_name]
+                    queue.append((child.node_id, children[child.local_name]))
+        return matched
+
+    def diff(self, obj) -> tuple:
+        """(the matched {node id: trackable}, saved node ids not matched, trackables of
+        `obj` not matched)."""
+        matched = self.match(obj)
+        unmatched_nodes = [n for n in self.descendants() if n not in matched]
+        bound = {id(o) for o in matched.values()}
+        unmatched_objects = [o for o in TrackableView(obj).descendants() if id(o) not in bound]
+        return matched, unmatched_nodes, unmatched_objects
