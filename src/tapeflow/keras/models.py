@@ -11,6 +11,8 @@ from ..eager.backprop import GradientTape
 from ..framework import nest
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
+from ..trackable.base import Trackable
+from ..trackable.data_structures import ListWrapper
 from . import backend
 from . import callbacks as callbacks_module
 from . import distribution
@@ -607,6 +609,23 @@ def _first(x):
     return x
 
 
+class _SequentialGraph(Trackable):
+    """What a Sequential model's checkpoint calls `_functional`: the graph of its layers,
+    `_operations` (an input layer, then the layers), as Keras 3 saves it."""
+
+    def __init__(self) -> None:
+        self.input_operation = Trackable()
+        self.operations = ListWrapper()
+
+    def update(self, operations: list) -> None:
+        current = self.operations
+        if len(current) != len(operations) or any(a is not b for a, b in zip(current, operations)):
+            current[:] = operations
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        return {"_operations": self.operations}
+
+
 class Sequential(Model):
     """A linear stack of layers, each called on the previous one's output.
 
@@ -702,8 +721,17 @@ class Sequential(Model):
         return shapes
 
     def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
-        return {**{f"layer-{i}": layer for i, layer in enumerate(self._layers)},
-                **super()._trackable_children(save_type, **kwargs)}
+        """Keras 3's edges: the layers as `_functional/_operations/<i>`, the input layer
+        first (index 0)."""
+        view = self.__dict__.get("_functional_view")
+        if view is None:
+            view = self.__dict__["_functional_view"] = _SequentialGraph()
+        view.update([view.input_operation] + list(self._layers))
+        return {"_functional": view, **super()._trackable_children(save_type, **kwargs)}
+
+    def _legacy_checkpoint_children(self) -> dict:
+        """The edges tapeflow's former checkpoints used ('layer-<i>')."""
+        return {f"layer-{i}": layer for i, layer in enumerate(self._layers)}
 
     def get_config(self) -> dict:
         """Name, dtype and the layers' configs, an InputLayer first when the input shape is

@@ -523,7 +523,8 @@ class Checkpoint(AutoTrackable):
                                                    f"object graph ({_METADATA}): it is a "
                                                    f"name-based checkpoint (TF1's Saver).")
         self._maybe_create_save_counter()
-        restoration = Restoration(reader, save_path, _graph_bytes(reader))
+        restoration = Restoration(reader, save_path, _graph_bytes(reader),
+                                  legacy=isinstance(reader, _LegacyReader))
         view = self._view()
         if self._root is None:
             restoration.restore(self)

@@ -211,9 +211,10 @@ class Restoration:
     """One restore: the reader, the saved graph, and which saved nodes are bound to which
     Python objects (what the load status reports on)."""
 
-    def __init__(self, reader, save_path: str, graph_bytes: bytes) -> None:
+    def __init__(self, reader, save_path: str, graph_bytes: bytes, legacy: bool = False) -> None:
         pb = _proto()
         self.reader = reader
+        self.legacy = legacy        # tapeflow's former format: its former edge names too
         self.save_path = save_path
         self.graph = pb.TrackableObjectGraph()
         try:
@@ -302,6 +303,9 @@ class CheckpointPosition:
                 assignments.append((position, obj))
             position._restore_slots(obj, queue)
             children = TrackableView.children(obj) if isinstance(obj, Trackable) else {}
+            legacy = getattr(obj, "_legacy_checkpoint_children", None)
+            if legacy is not None and self._checkpoint.legacy:
+                children = {**legacy(), **children}
             for child in position.object_proto.children:
                 child_position = CheckpointPosition(self._checkpoint, child.node_id)
                 if child.local_name in children:

@@ -249,6 +249,9 @@ class MultiHeadAttention(Layer):
         [TensorShape([8, 2, 4]), TensorShape([2, 4]), TensorShape([2, 4, 8])]
     """
 
+    _CHECKPOINT_NAMES = {"query_dense": "_query_dense", "key_dense": "_key_dense",
+                         "value_dense": "_value_dense", "output_dense": "_output_dense"}
+
     def __init__(self, num_heads: int, key_dim: int, value_dim=None, dropout: float = 0.0,
                  use_bias: bool = True, output_shape=None, attention_axes=None,
                  flash_attention=None, kernel_initializer="glorot_uniform",

@@ -262,7 +262,8 @@ class Layer(Module):
                             dtype=dtype, constraint=constraint)
         self._own_weights.append((name, variable))
         # Restore on create: a value a restore held for this name is assigned now.
-        self._handle_deferred_dependencies(name=name, trackable=variable)
+        self._handle_deferred_dependencies(name=self._CHECKPOINT_NAMES.get(name, name),
+                                           trackable=variable)
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
             self._callable_losses.append(lambda: regularizer(variable))
@@ -554,9 +555,20 @@ class Layer(Module):
                 self.add_loss(self.activity_regularizer(output) / batch)
 
     # -- checkpoints ----------------------------------------------------------------------
+    # Edge names Keras 3 gives some weights and sublayers in checkpoints (its attributes:
+    # Dense keeps its kernel in `_kernel`); other names are the weight or attribute names.
+    _CHECKPOINT_NAMES: dict = {}
+
     def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
-        """Weights by their `add_weight` names, then the attributes' trackables."""
-        return {**dict(self._own_weights), **super()._trackable_children(save_type, **kwargs)}
+        """Weights by their `add_weight` names (Keras 3's edge names where they differ),
+        then the attributes' trackables."""
+        names = self._CHECKPOINT_NAMES
+        own = {names.get(name, name): weight for name, weight in self._own_weights}
+        return {**own, **super()._trackable_children(save_type, **kwargs)}
+
+    def _track_trackable(self, trackable, name: str, overwrite: bool = False):
+        return super()._track_trackable(trackable, self._CHECKPOINT_NAMES.get(name, name),
+                                        overwrite=overwrite)
 
     def get_build_config(self):
         """{'input_shape': ...} a built layer was built for (None before it is built)."""

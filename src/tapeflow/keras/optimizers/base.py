@@ -641,5 +641,12 @@ class Optimizer(Trackable):
         children.update(self._state_variables())
         return children
 
+    def _legacy_checkpoint_children(self) -> dict:
+        """The edges tapeflow's former checkpoints used."""
+        own = {"iteration": self._iterations}
+        if isinstance(self._learning_rate, Variable):
+            own["learning_rate"] = self._learning_rate
+        return own
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name} iterations={int(self._iterations)}>"
