@@ -7,6 +7,7 @@ import pytest
 
 import tapeflow as tf
 from tapeflow.train import checkpoint as checkpoint_module
+from tapeflow.train import tensor_bundle
 
 layers = tf.keras.layers
 
@@ -213,11 +214,11 @@ def test_a_crash_mid_save_leaves_the_previous_checkpoint_intact(tmp_path, monkey
     first = manager.save()
     original = (tmp_path / "ckpt-1.index").read_bytes()
 
-    def crash(fd):                # the new file written, then the process "dies"
+    def crash(entries):           # the new data written, then the process "dies"
         raise KeyboardInterrupt("power cut")
 
     v.assign([5.0, 6.0])
-    monkeypatch.setattr(checkpoint_module.os, "fsync", crash)
+    monkeypatch.setattr(tensor_bundle, "build_table", crash)
     with pytest.raises(KeyboardInterrupt):
         ckpt.write(tmp_path / "ckpt-1")         # even overwriting the same checkpoint
     with pytest.raises(KeyboardInterrupt):

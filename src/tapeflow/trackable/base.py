@@ -28,9 +28,15 @@ Example:
 from __future__ import annotations
 
 import functools
+import threading
 
 __all__ = ["Trackable", "TrackableReference", "no_automatic_dependency_tracking",
            "CheckpointInitialValue", "CheckpointInitialValueCallable", "NoRestoreSaveable"]
+
+
+# Held while a dependency is tracked and a held restore assigned to it, so a thread that
+# tracks the same object (a replica of a strategy) does not go on before its value is in.
+_TRACKING_LOCK = threading.RLock()
 
 
 class TrackableReference:
@@ -229,6 +235,10 @@ class Trackable:
         if not isinstance(trackable, Trackable):
             raise TypeError(f"Trackable._track_trackable() can only be used to track objects "
                             f"of type Trackable. Got type {type(trackable).__name__}.")
+        with _TRACKING_LOCK:
+            return self._track_locked(trackable, name, overwrite)
+
+    def _track_locked(self, trackable, name: str, overwrite: bool):
         new_reference = TrackableReference(name, trackable)
         current = self._lookup_dependency(name)
         if current is not None and current is not trackable:
@@ -257,11 +267,12 @@ class Trackable:
     def _handle_deferred_dependencies(self, name: str, trackable) -> None:
         """Restores into `trackable` (now the dependency `name`) what restores held for
         that name, oldest restore first so the newest value wins."""
-        positions = self._deferred_dependencies.pop(name, None)
-        if not positions:
+        if not self._deferred_dependencies:
             return
-        for position in sorted(positions, key=lambda p: p.restore_uid):
-            position.restore(trackable)
+        with _TRACKING_LOCK:
+            positions = self._deferred_dependencies.pop(name, None)
+            for position in sorted(positions or (), key=lambda p: p.restore_uid):
+                position.restore(trackable)
 
     def _add_variable_with_custom_getter(self, name: str, shape=None, dtype=None,
                                          initializer=None, getter=None, overwrite=False,

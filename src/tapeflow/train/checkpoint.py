@@ -27,6 +27,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.graph import init_scope
+from ..framework.string_values import from_storable
 from ..framework.variables import Variable
 from ..trackable.autotrackable import AutoTrackable
 from ..trackable.base import Trackable, TrackableReference
@@ -78,10 +79,7 @@ def atomic_write(path: str, write) -> None:
 
 # -- the files -------------------------------------------------------------------------------
 def _bundle():
-    try:
-        from . import tensor_bundle
-    except ImportError:
-        from . import _interim_bundle as tensor_bundle
+    from . import tensor_bundle          # TF's TensorBundle files (the tf-files extra)
     return tensor_bundle
 
 
@@ -643,7 +641,7 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     return state.model_checkpoint_path
 
 
-def _remove_checkpoint(prefix: str) -> None:
+def remove_checkpoint_files(prefix: str) -> None:
     """Deletes the files of the checkpoint `prefix` (those missing are skipped)."""
     import glob
     for path in [prefix + ".index", data_path(prefix)] + glob.glob(glob.escape(prefix)
@@ -757,7 +755,7 @@ class CheckpointManager:
                     stamp - self._keep_every * 3600.0 >= self._last_preserved_timestamp:
                 self._last_preserved_timestamp = stamp
                 continue
-            _remove_checkpoint(path)
+            remove_checkpoint_files(path)
 
     def save(self, checkpoint_number=None, check_interval: bool = True, options=None):
         """Writes the next checkpoint, records it, then deletes those beyond max_to_keep;
