@@ -365,26 +365,26 @@ class Layer(Module):
 
     @property
     def trainable_weights(self) -> list:
-        """Trainable weights of this layer then of its sublayers; [] when not trainable."""
+        """The trainable ones of `weights`; [] when the layer is not trainable."""
         if not self._trainable:
             return []
-        own = [v for v in self._own_variables() if v.trainable]
-        return _unique(own + [w for layer in self._sublayers() for w in layer.trainable_weights])
+        return [w for w in self.weights if w.trainable]
 
     @property
     def non_trainable_weights(self) -> list:
-        """Non-trainable weights; every weight when the layer is not trainable."""
+        """The non-trainable ones of `weights`; every weight when the layer is not
+        trainable."""
         if not self._trainable:
-            return _unique(self._own_variables()
-                           + [w for layer in self._sublayers() for w in layer.weights])
-        own = [v for v in self._own_variables() if not v.trainable]
-        return _unique(own + [w for layer in self._sublayers()
-                              for w in layer.non_trainable_weights])
+            return self.weights
+        return [w for w in self.weights if not w.trainable]
 
     @property
     def weights(self) -> list:
-        """Trainable weights followed by non-trainable ones."""
-        return self.trainable_weights + self.non_trainable_weights
+        """Keras's order, layer by layer: this layer's trainable then non-trainable
+        weights, then each sublayer's `weights` (what `get_weights` lists)."""
+        own = self._own_variables()
+        ordered = [v for v in own if v.trainable] + [v for v in own if not v.trainable]
+        return _unique(ordered + [w for layer in self._sublayers() for w in layer.weights])
 
     def _seed_states(self) -> list:
         """The states of the SeedGenerators of this layer and the layers inside it."""
