@@ -13,7 +13,8 @@ import os
 import shutil
 
 import numpy as np
-import tensorflow as tf
+
+tf = None   # TensorFlow, imported by main() (pytest imports this file for doctests)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 X = np.linspace(-1.0, 1.0, 15, dtype=np.float32).reshape(5, 3)
@@ -52,15 +53,20 @@ def fresh(name):
     return path
 
 
-class Net(tf.Module):
-    def __init__(self):
-        super().__init__()
-        self.w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3), name="w")
-        self.layers = [tf.Variable(1.5), {"b": tf.Variable(2.5), "a.x/y": tf.Variable(3.5)}]
+def module_tree():
+    class Net(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3), name="w")
+            self.layers = [tf.Variable(1.5), {"b": tf.Variable(2.5), "a.x/y": tf.Variable(3.5)}]
+    return Net()
 
 
 def main():
-    tf.train.Checkpoint(net=Net(), step=tf.Variable(5, dtype=tf.int64)).save(
+    global tf
+    import tensorflow
+    tf = tensorflow
+    tf.train.Checkpoint(net=module_tree(), step=tf.Variable(5, dtype=tf.int64)).save(
         os.path.join(fresh("module"), "ckpt"))
 
     model, optimizer = mlp()
