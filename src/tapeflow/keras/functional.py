@@ -299,6 +299,11 @@ class Functional(Model):
         return {"_operations": _operations_list(self, self._graph_layers),
                 **super()._trackable_children(save_type, **kwargs)}
 
+    def get_build_config(self):
+        """{'input_shape': None}, as Keras 3 records a model built from its Inputs (the
+        graph builds it on loading)."""
+        return {"input_shape": None}
+
     def _legacy_checkpoint_children(self) -> dict:
         """The edges tapeflow's former checkpoints used ('layer-<i>')."""
         return {f"layer-{i}": layer for i, layer in enumerate(self._graph_layers)}

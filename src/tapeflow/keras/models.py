@@ -101,11 +101,17 @@ class Model(Layer):
 
     def build(self, input_shape) -> None:
         """Builds every layer by running the model once on zeros of `input_shape` (a None
-        batch dimension counts as 1)."""
+        batch dimension counts as 1; the layers built record it as None, as Keras's build
+        configs do)."""
         if self.built:
             return
-        shape = [1 if d is None else d for d in TensorShape(input_shape).as_list()]
+        given = TensorShape(input_shape).as_list()
+        shape = [1 if d is None else d for d in given]
+        unbuilt = [layer for layer in self._flatten_layers() if not layer.built]
         self(Tensor(np.zeros(shape, self._dtype.as_numpy_dtype)), training=False)
+        if given and given[0] is None:
+            for layer in unbuilt:
+                layer._build_input_shape = _unknown_batch(layer._build_input_shape)
 
     def _maybe_build(self, inputs) -> None:
         # Layers build themselves when the model calls them; only a build() a subclass
@@ -591,6 +597,16 @@ class Model(Layer):
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as a NumPy array (or a structure of them)."""
         return nest.map_structure(lambda t: t.numpy(), self(x, training=False))
+
+
+def _unknown_batch(shape):
+    """A recorded build shape (or a list of them) with its batch dimension None."""
+    if isinstance(shape, (list, tuple)) and shape and not isinstance(shape[0], (int, type(None))):
+        return [_unknown_batch(s) for s in shape]
+    if shape is None:
+        return None
+    dims = TensorShape(shape).as_list() if TensorShape(shape).rank is not None else None
+    return TensorShape([None] + dims[1:]) if dims else shape
 
 
 def model_from_json(json_string: str, custom_objects=None):

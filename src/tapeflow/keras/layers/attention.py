@@ -334,7 +334,10 @@ class MultiHeadAttention(Layer):
     def get_build_config(self):
         """{'shapes_dict': the query, value and key shapes} once built (as Keras writes
         it), else None."""
-        return {"shapes_dict": self._build_shapes} if self.built else None
+        if not self.built:
+            return None
+        return {"shapes_dict": {name: shape for name, shape in self._build_shapes.items()
+                                if shape is not None}}   # Keras leaves out an absent key
 
     def build_from_config(self, config: dict) -> None:
         """Builds for the shapes of `get_build_config` (or a plain query 'input_shape')."""

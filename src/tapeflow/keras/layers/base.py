@@ -582,6 +582,8 @@ class Layer(Module):
     def build_from_config(self, config: dict) -> None:
         """Builds the layer for the input shape in `config` (from `get_build_config`)."""
         shape = config["input_shape"]
+        if shape is None:                  # Keras's record of a model built from Inputs
+            return
         nested = bool(shape) and isinstance(shape[0], (list, tuple))
         shape = [TensorShape(s) for s in shape] if nested else TensorShape(shape)
         self.build(shape)
