@@ -306,7 +306,8 @@ class Functional(Model):
 
     def _legacy_checkpoint_children(self) -> dict:
         """The edges tapeflow's former checkpoints used ('layer-<i>')."""
-        return {f"layer-{i}": layer for i, layer in enumerate(self._graph_layers)}
+        return {**super()._legacy_checkpoint_children(),
+                **{f"layer-{i}": layer for i, layer in enumerate(self._graph_layers)}}
 
     # -- configuration --------------------------------------------------------------------
     def get_config(self) -> dict:

@@ -747,7 +747,8 @@ class Sequential(Model):
 
     def _legacy_checkpoint_children(self) -> dict:
         """The edges tapeflow's former checkpoints used ('layer-<i>')."""
-        return {f"layer-{i}": layer for i, layer in enumerate(self._layers)}
+        return {**super()._legacy_checkpoint_children(),
+                **{f"layer-{i}": layer for i, layer in enumerate(self._layers)}}
 
     def get_config(self) -> dict:
         """Name, dtype and the layers' configs, an InputLayer first when the input shape is

@@ -148,18 +148,33 @@ class _LegacyReader:
         graph = _proto().TrackableObjectGraph()
         graph.nodes.add()
         index = {(): 0}
-        for key in sorted(self._arrays):
-            if not key.endswith(_SUFFIX) or _SLOT in key:
-                continue
-            parts = tuple(key[:-len(_SUFFIX)].split("/"))
+
+        def node_of(parts: tuple) -> int:
             for depth in range(1, len(parts) + 1):
                 if parts[:depth] not in index:
                     index[parts[:depth]] = len(graph.nodes)
                     graph.nodes[index[parts[:depth - 1]]].children.add(
                         node_id=len(graph.nodes), local_name=parts[depth - 1])
                     graph.nodes.add()
-            graph.nodes[index[parts]].attributes.add(name="VARIABLE_VALUE",
-                                                     checkpoint_key=key)
+            return index[parts]
+
+        slots = []
+        for key in self._arrays:            # the order written (a model's variables' order)
+            if not key.endswith(_SUFFIX):
+                continue
+            if _SLOT in key:                # 'var/.OPTIMIZER_SLOT/optimizer/momentum'
+                slots.append(key)
+                continue
+            graph.nodes[node_of(tuple(key[:-len(_SUFFIX)].split("/")))].attributes.add(
+                name="VARIABLE_VALUE", checkpoint_key=key)
+        for key in slots:
+            variable_path, rest = key[:-len(_SUFFIX)].split(_SLOT, 1)
+            optimizer_path, _, slot_name = rest.rpartition("/")
+            slot_id = len(graph.nodes)
+            graph.nodes.add().attributes.add(name="VARIABLE_VALUE", checkpoint_key=key)
+            graph.nodes[node_of(tuple(optimizer_path.split("/")))].slot_variables.add(
+                original_variable_node_id=node_of(tuple(variable_path.split("/"))),
+                slot_name=slot_name, slot_variable_node_id=slot_id)
         return graph.SerializeToString()
 
 

@@ -566,6 +566,10 @@ class Layer(Module):
         own = {names.get(name, name): weight for name, weight in self._own_weights}
         return {**own, **super()._trackable_children(save_type, **kwargs)}
 
+    def _legacy_checkpoint_children(self) -> dict:
+        """The edges tapeflow's former checkpoints used: the `add_weight` names."""
+        return dict(self._own_weights)
+
     def _track_trackable(self, trackable, name: str, overwrite: bool = False):
         return super()._track_trackable(trackable, self._CHECKPOINT_NAMES.get(name, name),
                                         overwrite=overwrite)

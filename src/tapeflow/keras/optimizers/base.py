@@ -641,6 +641,13 @@ class Optimizer(Trackable):
         children.update(self._state_variables())
         return children
 
+    def _create_or_restore_slot_variable(self, slot_variable_position, slot_name, variable):
+        """Restores the slot `slot_name` of `variable` a checkpoint holds per variable
+        (tapeflow's former checkpoints), creating the variable's slots first."""
+        slot = self._slots_of(variable).get(slot_name)
+        if slot is not None:
+            slot_variable_position.restore(slot)
+
     def _legacy_checkpoint_children(self) -> dict:
         """The edges tapeflow's former checkpoints used."""
         own = {"iteration": self._iterations}
