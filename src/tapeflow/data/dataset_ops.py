@@ -496,7 +496,9 @@ class OwnedIterator(Trackable):
 
     A trackable: `tf.train.Checkpoint` saves its position (an int64 count of the elements
     read, under `.../.ATTRIBUTES/ITERATOR_STATE`) and restoring replays the dataset to it,
-    so a deterministic pipeline (a seeded shuffle included) continues where it was saved.
+    so a pipeline whose passes are alike (a seeded shuffle that does not reshuffle each
+    iteration included) continues where it was saved; one that reshuffles each pass
+    continues with a new pass's order.
     (TF saves an opaque variant there: the two libraries' iterator states do not move
     between them.)
 
@@ -542,9 +544,10 @@ class OwnedIterator(Trackable):
                             f"int64 position (TF's iterator state is opaque)")
         import itertools
         target = int(state.reshape(-1)[0])
-        self._consumed = 0
-        self._elements = self._counting(self._dataset._elements())
-        for _ in itertools.islice(self._elements, target):
+        if self._consumed > target:         # past it: a new pass over the dataset
+            self._consumed = 0
+            self._elements = self._counting(self._dataset._elements())
+        for _ in itertools.islice(self._elements, target - self._consumed):
             pass
         if self._handle is not None:
             self._handle = iterator_ops.register(self._elements, self)

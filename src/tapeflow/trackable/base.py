@@ -148,6 +148,13 @@ class Trackable:
 
     __slots__ = ()
 
+    def __new__(cls, *args, **kwargs):
+        # `Trackable()` itself is an object with room for dependencies; subclasses decide
+        # (a Variable's slots leave none).
+        if cls is Trackable:
+            return object.__new__(_PlainTrackable)
+        return super().__new__(cls)
+
     # -- the state ------------------------------------------------------------------------
     def _maybe_initialize_trackable(self) -> None:
         """Makes the dependency records on first use (idempotent)."""
@@ -234,7 +241,7 @@ class Trackable:
         self._maybe_initialize_trackable()
         if not isinstance(trackable, Trackable):
             raise TypeError(f"Trackable._track_trackable() can only be used to track objects "
-                            f"of type Trackable. Got type {type(trackable).__name__}.")
+                            f"of type Trackable. Got type {type(trackable)}.")
         with _TRACKING_LOCK:
             return self._track_locked(trackable, name, overwrite)
 
@@ -351,3 +358,10 @@ class Trackable:
 
     def _list_functions_for_serialization(self, serialization_cache):
         return {}
+
+
+class _PlainTrackable(Trackable):
+    """What `Trackable()` makes: a Trackable with an attribute dict."""
+
+
+_PlainTrackable.__name__ = _PlainTrackable.__qualname__ = "Trackable"

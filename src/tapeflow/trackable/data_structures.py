@@ -205,6 +205,23 @@ class _DictWrapper(TrackableDataStructure, dict):
     def _items(self):
         return ((str(k), v) for k, v in dict.items(self))
 
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        """{key: trackable value}.
+
+        Raises:
+            ValueError: a key that is not a string maps to a trackable or a container.
+        """
+        for key, value in dict.items(self):
+            if not isinstance(key, str) and isinstance(value, (Trackable, list, dict)):
+                raise ValueError(
+                    f"Unable to save the object {dict(self)!r} (a dictionary wrapper "
+                    f"constructed automatically on attribute assignment). The wrapped "
+                    f"dictionary contains a non-string key which maps to a trackable object "
+                    f"or mutable data structure.\n\nIf you don't need this dictionary "
+                    f"checkpointed, wrap it in a non-trackable object; it will be "
+                    f"subsequently ignored.")
+        return super()._trackable_children(save_type, **kwargs)
+
     def __setitem__(self, key, value) -> None:
         dict.__setitem__(self, key, self._track_value(value, str(key)))
 
