@@ -1,4 +1,4 @@
-"""`tensorflow.python.trackable.autotrackable`: tapeflow's `tapeflow.trackable.autotrackable` (the same module's
-names, the one Trackable mechanism every saved object uses)."""
+"""`tensorflow.python.trackable.autotrackable`: tapeflow's `tapeflow.trackable.autotrackable` (its
+names: the one Trackable mechanism every saved object uses)."""
 from ...trackable.autotrackable import *  # noqa: F401,F403
 from ...trackable.autotrackable import __all__  # noqa: F401
