@@ -5,6 +5,7 @@ import json
 import zipfile
 
 import numpy as np
+import pytest
 
 import tapeflow as tf
 
@@ -79,3 +80,72 @@ def test_get_weights_goes_layer_by_layer_as_keras_does():
     model.set_weights(values)
     assert [float(w.reshape(-1)[0]) for w in model.get_weights()] == list(range(8))
     assert model.layers[1].moving_mean.numpy().tolist() == [4.0] * 4
+
+
+def _functional():
+    a, b = tf.keras.Input((3,)), tf.keras.Input((2,))
+    joined = layers.Concatenate()([layers.Dense(4)(a), b])
+    return tf.keras.Model([a, b], layers.Dense(1)(joined))
+
+
+def _conv():
+    return tf.keras.Sequential([tf.keras.Input((8, 8, 1)), layers.Conv2D(2, 3),
+                                layers.BatchNormalization(), layers.Dropout(0.5),
+                                layers.Flatten(), layers.Dense(1)])
+
+
+def _lstm():
+    return tf.keras.Sequential([tf.keras.Input((5, 3)), layers.LSTM(4), layers.Dense(1)])
+
+
+def _subclassed():
+    class Sub(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d1, self.d2 = layers.Dense(3), layers.Dense(1)
+
+        def call(self, x):
+            return self.d2(self.d1(x))
+
+    model = Sub()
+    model(np.ones((1, 2), np.float32))
+    return model
+
+
+def _called_sequential():
+    model = tf.keras.Sequential([layers.Dense(2)])
+    model(np.ones((1, 3), np.float32))
+    return model
+
+
+def _embedding():
+    model = tf.keras.Sequential([layers.Embedding(5, 2)])
+    model(np.ones((1, 3), np.int32))
+    return model
+
+
+# What TF 2.21 writes for tf.train.Checkpoint(model=...) of the same Keras 3 models.
+KERAS3_KEYS = [
+    (_functional, ["_operations/1/_kernel", "_operations/1/bias", "_operations/4/_kernel",
+                   "_operations/4/bias"]),
+    (_conv, ["_functional/_operations/1/_kernel", "_functional/_operations/1/bias",
+             "_functional/_operations/2/beta", "_functional/_operations/2/gamma",
+             "_functional/_operations/2/moving_mean", "_functional/_operations/2/moving_variance",
+             "_functional/_operations/5/_kernel", "_functional/_operations/5/bias"]),
+    (_lstm, ["_functional/_operations/1/cell/bias", "_functional/_operations/1/cell/kernel",
+             "_functional/_operations/1/cell/recurrent_kernel",
+             "_functional/_operations/2/_kernel", "_functional/_operations/2/bias"]),
+    (_subclassed, ["d1/_kernel", "d1/bias", "d2/_kernel", "d2/bias"]),
+    (_called_sequential, ["_functional/_operations/1/_kernel",
+                          "_functional/_operations/1/bias"]),
+    (_embedding, ["_functional/_operations/1/_embeddings"]),
+]
+
+
+@pytest.mark.parametrize("make, expected", KERAS3_KEYS, ids=lambda x: getattr(x, "__name__", ""))
+def test_checkpoint_keys_of_keras_models_are_keras_3s(tmp_path, make, expected):
+    path = tf.train.Checkpoint(model=make()).write(tmp_path / "c")
+    keys = [k for k, _ in tf.train.list_variables(path)]
+    assert keys == ["_CHECKPOINTABLE_OBJECT_GRAPH"] + [
+        f"model/{k}/.ATTRIBUTES/VARIABLE_VALUE" for k in expected] + [
+        "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
