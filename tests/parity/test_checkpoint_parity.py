@@ -190,3 +190,73 @@ RESULT = out
         tf.train.Checkpoint(v=tf.Variable(1.0)).restore(str(tmp_path / "c") + "-missing")
     ours.append(type(missing.value).__name__)
     assert ours == result == ["ValueError", "InvalidArgumentError", "NotFoundError"]
+
+
+MODELS = """
+layers = tf.keras.layers
+
+def functional():
+    a, b = tf.keras.Input((3,)), tf.keras.Input((2,))
+    joined = layers.Concatenate()([layers.Dense(4)(a), b])
+    return tf.keras.Model([a, b], layers.Dense(1)(joined))
+
+def conv():
+    return tf.keras.Sequential([tf.keras.Input((8, 8, 1)), layers.Conv2D(2, 3),
+                                layers.BatchNormalization(), layers.Dropout(0.5),
+                                layers.Flatten(), layers.Dense(1)])
+
+def lstm():
+    return tf.keras.Sequential([tf.keras.Input((5, 3)), layers.LSTM(4), layers.Dense(1)])
+
+def attention():
+    query = tf.keras.Input((4, 6))
+    return tf.keras.Model(query, layers.MultiHeadAttention(2, 3)(query, query))
+
+class Sub(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d1, self.d2 = layers.Dense(3), layers.Dense(1)
+
+    def call(self, x):
+        return self.d2(self.d1(x))
+
+def subclassed():
+    model = Sub()
+    model(np.ones((1, 2), np.float32))
+    return model
+
+KINDS = {"functional": functional, "conv": conv, "lstm": lstm, "attention": attention,
+         "subclassed": subclassed}
+
+def numbered(model, start):
+    return [np.arange(w.size, dtype=np.float32).reshape(w.shape) / 7.0 + start
+            for w in model.get_weights()]
+"""
+exec(MODELS)  # noqa: S102
+
+
+def test_keras_models_restore_both_ways(tf_subprocess, tmp_path):
+    for name, make in KINDS.items():
+        model = make()
+        model.set_weights(numbered(model, 1.0))
+        tf.train.Checkpoint(model=model).write(str(tmp_path / f"ours-{name}"))
+    result = tf_subprocess(MODELS + """
+out = {}
+for name, make in KINDS.items():
+    model = make()
+    tf.train.Checkpoint(model=model).read(ARGS["directory"] + "/ours-" + name).assert_consumed()
+    mine = make()
+    mine.set_weights(numbered(mine, 2.0))
+    tf.train.Checkpoint(model=mine).write(ARGS["directory"] + "/theirs-" + name)
+    out[name] = [w.tolist() for w in model.get_weights()]
+RESULT = out
+""", directory=str(tmp_path))
+    for name, make in KINDS.items():
+        expected = make()
+        expected.set_weights(numbered(expected, 1.0))
+        assert result[name] == [w.tolist() for w in expected.get_weights()], name
+        model = make()
+        tf.train.Checkpoint(model=model).read(str(tmp_path / f"theirs-{name}")).assert_consumed()
+        wanted = numbered(model, 2.0)
+        for got, want in zip(model.get_weights(), wanted):
+            np.testing.assert_array_equal(got, want)

@@ -592,7 +592,7 @@ class Model(Layer):
         if filepath.endswith((".weights.h5", ".keras")):
             return load_weights_h5(self, filepath)
         from ..train.checkpoint import Checkpoint
-        return Checkpoint(root=self).restore(filepath)
+        return Checkpoint(root=self).read(filepath)
 
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as a NumPy array (or a structure of them)."""

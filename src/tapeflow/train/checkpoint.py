@@ -475,8 +475,8 @@ class Checkpoint(AutoTrackable):
                 position.restore(counter)
 
     def write(self, file_prefix, options=None) -> str:
-        """Writes the checkpoint at exactly `file_prefix` (atomically); returns it."""
-        self._maybe_create_save_counter()
+        """Writes the checkpoint at exactly `file_prefix` (atomically); returns it. As TF,
+        `save_counter` is written only once it exists (`save` makes it)."""
         tensors, _ = serialize(self._view())
         prefix = os.fspath(file_prefix)
         _bundle().write_bundle(prefix, tensors)
@@ -535,7 +535,6 @@ class Checkpoint(AutoTrackable):
             raise errors.NotFoundError(None, None, f"The checkpoint {save_path} holds no "
                                                    f"object graph ({_METADATA}): it is a "
                                                    f"name-based checkpoint (TF1's Saver).")
-        self._maybe_create_save_counter()
         restoration = Restoration(reader, save_path, _graph_bytes(reader),
                                   legacy=isinstance(reader, _LegacyReader))
         view = self._view()
@@ -543,7 +542,11 @@ class Checkpoint(AutoTrackable):
             restoration.restore(self)
         else:
             _restore_attached(restoration, view)
-        return CheckpointLoadStatus(restoration, view)
+        if restoring:
+            # As TF: `restore` makes the save counter afterwards (restored on creation);
+            # `read` leaves it as it is.
+            self._maybe_create_save_counter()
+        return CheckpointLoadStatus(restoration, self._view())
 
 
 def _restore_attached(restoration, view) -> None:
