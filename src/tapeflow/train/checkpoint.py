@@ -678,8 +678,8 @@ class CheckpointManager:
         keep_checkpoint_every_n_hours: besides those, keep one checkpoint per this many
             hours for good.
         checkpoint_name: the file prefix (default 'ckpt').
-        step_counter: a Variable counting steps: names the checkpoints, and with
-            `checkpoint_interval` decides when `save` writes.
+        step_counter: a Variable counting steps: with `checkpoint_interval`, decides when
+            `save` writes (the checkpoints are numbered by the save counter, as TF does).
         checkpoint_interval: `save` writes only once the step counter has moved this many
             steps past the last checkpoint.
         init_fn: what `restore_or_initialize` runs when there is no checkpoint.
@@ -790,9 +790,8 @@ class CheckpointManager:
                 return None
         counter = self._checkpoint.save_counter
         counter.assign_add(1)
-        if checkpoint_number is None:
-            checkpoint_number = int(self._step_counter if self._step_counter is not None
-                                    else counter)
+        if checkpoint_number is None:       # as TF: the save counter, even with a step counter
+            checkpoint_number = int(counter)
         path = self._checkpoint.write(f"{self._prefix}-{int(checkpoint_number)}")
         if self._step_counter is not None:
             self._last_checkpoint_step = int(self._step_counter)
