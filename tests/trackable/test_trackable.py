@@ -166,3 +166,51 @@ def test_tensorflow_python_trackable_names_the_same_classes(tmp_path):
                           capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=os.path.abspath(src)))
     assert done.stdout.strip() == "True", done.stderr[-2000:]
+
+
+def test_tf1_optimizer_slots_are_saved_beside_their_variables(tmp_path):
+    v = tf.Variable([1.0, 2.0])
+    opt = tf.compat.v1.train.AdamOptimizer(0.1)
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), v)])
+    path = tf.train.Checkpoint(v=v, opt=opt).write(tmp_path / "b")
+    assert tf.train.list_variables(path) == [          # TF 2.21's keys for the same program
+        ("_CHECKPOINTABLE_OBJECT_GRAPH", []),
+        ("opt/beta1_power/.ATTRIBUTES/VARIABLE_VALUE", []),
+        ("opt/beta2_power/.ATTRIBUTES/VARIABLE_VALUE", []),
+        ("v/.ATTRIBUTES/VARIABLE_VALUE", [2]),
+        ("v/.OPTIMIZER_SLOT/opt/m/.ATTRIBUTES/VARIABLE_VALUE", [2]),
+        ("v/.OPTIMIZER_SLOT/opt/v/.ATTRIBUTES/VARIABLE_VALUE", [2])]
+    graph = tf.train.CheckpointView(path)
+    assert graph.children(0) == {"opt": 1, "v": 2}
+    v2, opt2 = tf.Variable([0.0, 0.0]), tf.compat.v1.train.AdamOptimizer(0.1)
+    tf.train.Checkpoint(v=v2, opt=opt2).read(path).assert_consumed()   # slots made, restored
+    assert opt2.get_slot(v2, "m").numpy().tolist() == opt.get_slot(v, "m").numpy().tolist()
+    assert float(opt2._get_beta_accumulators()[0]) == pytest.approx(0.81)
+
+
+def test_legacy_saveables_save_and_restore_their_specs(tmp_path):
+    class Spec:
+        def __init__(self, tensor, name):
+            self.tensor, self.name = tensor, name
+
+    class Saveable:
+        def __init__(self, owner, name):
+            self.name = name
+            self.specs = [Spec(owner.value, name)]
+            self.owner = owner
+
+        def restore(self, restored_tensors, restored_shapes):
+            self.owner.value = np.asarray(restored_tensors[0])
+
+    class Counter(base.Trackable):
+        def __init__(self, value):
+            self.value = np.array(value, np.int64)
+
+        def _gather_saveables_for_checkpoint(self):
+            return {"COUNT": lambda name: Saveable(self, name)}
+
+    path = tf.train.Checkpoint(c=Counter(7)).write(tmp_path / "c")
+    assert ("c/.ATTRIBUTES/COUNT", []) in tf.train.list_variables(path)
+    fresh = Counter(0)
+    tf.train.Checkpoint(c=fresh).read(path).assert_consumed()
+    assert int(fresh.value) == 7

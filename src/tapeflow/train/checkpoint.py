@@ -439,7 +439,7 @@ class Checkpoint(AutoTrackable):
         object.__setattr__(self, "_root", root)
         object.__setattr__(self, "_save_counter", None)
         object.__setattr__(self, "_attached", [])
-        for name, value in kwargs.items():
+        for name, value in sorted(kwargs.items()):       # TF tracks them by sorted name
             if root is not None:
                 self._attached.append(TrackableReference(name, value))
                 object.__setattr__(self, name, value)
