@@ -260,3 +260,29 @@ RESULT = out
         wanted = numbered(model, 2.0)
         for got, want in zip(model.get_weights(), wanted):
             np.testing.assert_array_equal(got, want)
+
+
+def test_tf1_optimizer_slot_variables_both_ways(tf_subprocess, tmp_path):
+    v = tf.Variable([1.0, 2.0])
+    opt = tf1.train.AdamOptimizer(0.1)
+    opt.apply_gradients([(tf.constant([1.0, 3.0]), v)])
+    tf.train.Checkpoint(v=v, opt=opt).write(str(tmp_path / "ours"))
+    result = tf_subprocess("""
+v = tf.Variable([0.0, 0.0])
+opt = tf.compat.v1.train.AdamOptimizer(0.1)
+tf.train.Checkpoint(v=v, opt=opt).read(ARGS["ours"]).assert_existing_objects_matched()
+got = [v.numpy().tolist(), opt.get_slot(v, "m").numpy().tolist(),
+       opt.get_slot(v, "v").numpy().tolist()]
+w = tf.Variable([5.0, 6.0])
+theirs = tf.compat.v1.train.AdamOptimizer(0.1)
+theirs.apply_gradients([(tf.constant([2.0, -1.0]), w)])
+tf.train.Checkpoint(v=w, opt=theirs).write(ARGS["theirs"])
+RESULT = [got, [w.numpy().tolist(), theirs.get_slot(w, "m").numpy().tolist(),
+                [float(b) for b in theirs._get_beta_accumulators()]]]
+""", ours=str(tmp_path / "ours"), theirs=str(tmp_path / "theirs"))
+    assert result[0] == [v.numpy().tolist(), opt.get_slot(v, "m").numpy().tolist(),
+                         opt.get_slot(v, "v").numpy().tolist()]
+    w, theirs = tf.Variable([0.0, 0.0]), tf1.train.AdamOptimizer(0.1)
+    tf.train.Checkpoint(v=w, opt=theirs).read(str(tmp_path / "theirs")).assert_consumed()
+    assert [w.numpy().tolist(), theirs.get_slot(w, "m").numpy().tolist(),
+            [float(b) for b in theirs._get_beta_accumulators()]] == result[1]
