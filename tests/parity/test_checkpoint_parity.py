@@ -158,7 +158,8 @@ RESULT = [restored[0].tolist(), int(restored[1]), sorted(tf.train.list_variables
             kernel = tf1.get_variable("kernel", shape=[3, 2])
         global_step = tf1.train.get_or_create_global_step()
         with tf1.Session() as session:
-            tf1.train.Saver().restore(session, tf1.train.latest_checkpoint(str(tmp_path / "theirs")))
+            latest = tf1.train.latest_checkpoint(str(tmp_path / "theirs"))
+            tf1.train.Saver().restore(session, latest)
             values = session.run([kernel, global_step])
     assert values[0].tolist() == [[7.0] * 2] * 3 and values[1] == 4   # the step is a suffix only
 

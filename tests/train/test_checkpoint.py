@@ -133,8 +133,8 @@ def test_mismatched_shapes_raise_and_change_nothing_other_names_are_partial(tmp_
     wider = Net(hidden=5)
     wider(X)
     before = state(wider)
-    with pytest.raises(ValueError, match=r"incompatible tensor with shape \(3, 4\).*shape \(3, 5\).*"
-                       r"model/l1/_kernel/.ATTRIBUTES/VARIABLE_VALUE"):
+    with pytest.raises(ValueError, match=r"incompatible tensor with shape \(3, 4\).*shape "
+                                         r"\(3, 5\).*model/l1/_kernel/.ATTRIBUTES/VARIABLE_VALUE"):
         tf.train.Checkpoint(model=wider).restore(path)
     assert same(before, state(wider))
 
@@ -226,7 +226,8 @@ def test_a_crash_mid_save_leaves_the_previous_checkpoint_intact(tmp_path, monkey
         manager.save()
     monkeypatch.undo()
     assert (tmp_path / "ckpt-1.index").read_bytes() == original
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ckpt-1.data-00000-of-00001", "ckpt-1.index"]   # no temp files left
+    assert sorted(os.listdir(tmp_path)) == [                # no temp files left
+        "checkpoint", "ckpt-1.data-00000-of-00001", "ckpt-1.index"]
     assert tf.train.latest_checkpoint(tmp_path) == first
     ckpt.restore(tf.train.latest_checkpoint(tmp_path))
     assert v.numpy().tolist() == [1.0, 2.0]
@@ -258,8 +259,9 @@ def test_manager_keeps_the_newest_and_recovers_its_list(tmp_path):
         step.assign_add(1)
         manager.save()
     assert [os.path.basename(p) for p in manager.checkpoints] == ["ckpt-3", "ckpt-4"]
-    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index",
-                                                  "ckpt-4.data-00000-of-00001", "ckpt-4.index"]
+    assert sorted(os.listdir(tmp_path / "run")) == [
+        "checkpoint", "ckpt-3.data-00000-of-00001", "ckpt-3.index",
+        "ckpt-4.data-00000-of-00001", "ckpt-4.index"]
     assert manager.save(checkpoint_number=100).endswith("ckpt-100")
 
     step.assign(0)

@@ -4,8 +4,10 @@ subclasses `Trackable` and `AutoTrackable`), each tapeflow's one mechanism.
 Example:
     >>> import tapeflow as tf
     >>> from tapeflow.trackable import tracking
-    >>> isinstance(tf.Variable(1.0), tracking.Trackable), issubclass(tf.Module, tracking.AutoTrackable)
-    (True, True)
+    >>> isinstance(tf.Variable(1.0), tracking.Trackable)
+    True
+    >>> issubclass(tf.Module, tracking.AutoTrackable)
+    True
 """
 from __future__ import annotations
 
