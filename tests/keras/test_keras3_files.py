@@ -148,3 +148,17 @@ def test_checkpoint_keys_of_keras_models_are_keras_3s(tmp_path, make, expected):
     keys = [k for k, _ in tf.train.list_variables(path)]
     assert keys == ["_CHECKPOINTABLE_OBJECT_GRAPH"] + [   # write: no save_counter, as TF
         f"model/{k}/.ATTRIBUTES/VARIABLE_VALUE" for k in expected]
+
+
+def test_a_compiled_and_fitted_model_saves_its_optimizer_as_keras_3_does(tmp_path):
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+    model = tf.keras.Sequential([tf.keras.Input((3,)), layers.Dense(2)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1, momentum=0.9), loss="mse")
+    model.fit(x, x[:, :2], epochs=1, verbose=0)
+    path = tf.train.Checkpoint(model=model).write(tmp_path / "c")
+    assert [k for k, _ in tf.train.list_variables(path)] == [   # TF 2.21's keys
+        "_CHECKPOINTABLE_OBJECT_GRAPH"] + [f"model/optimizer/{k}/.ATTRIBUTES/VARIABLE_VALUE"
+                                           for k in ("_iterations", "_learning_rate",
+                                                     "_trainable_variables/0",
+                                                     "_trainable_variables/1",
+                                                     "_variables/2", "_variables/3")]
