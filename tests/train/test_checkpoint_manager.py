@@ -3,6 +3,7 @@ state file with timestamps, keep_checkpoint_every_n_hours, and a directory whose
 checkpoint is gone (restore_or_initialize raises, never starts fresh)."""
 import os
 
+import numpy as np
 import pytest
 
 import tapeflow as tf
@@ -80,3 +81,44 @@ def test_a_failed_save_leaves_the_previous_checkpoint_and_state(tmp_path, monkey
     monkeypatch.undo()
     assert (tmp_path / "checkpoint").read_bytes() == state
     assert tf.train.latest_checkpoint(tmp_path) == first
+
+
+def test_the_checkpoint_guides_loop_resumes_model_optimizer_and_iterator(tmp_path):
+    def toy_dataset():
+        inputs = tf.range(10.0)[:, None]
+        labels = inputs * 5.0 + tf.range(5.0)[None, :]
+        return tf.data.Dataset.from_tensor_slices(dict(x=inputs, y=labels)).repeat().batch(2)
+
+    def objects():
+        net = tf.keras.Sequential([tf.keras.Input((1,)), tf.keras.layers.Dense(5)])
+        opt, iterator = tf.keras.optimizers.Adam(0.1), iter(toy_dataset())
+        ckpt = tf.train.Checkpoint(step=tf.Variable(1), optimizer=opt, net=net,
+                                   iterator=iterator)
+        return net, opt, iterator, ckpt, tf.train.CheckpointManager(ckpt, tmp_path, 3)
+
+    def train(net, opt, iterator, ckpt, manager, steps):
+        for _ in range(steps):
+            example = next(iterator)
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.abs(net(example["x"]) - example["y"]))
+            grads = tape.gradient(loss, net.trainable_variables)
+            opt.apply_gradients(zip(grads, net.trainable_variables))
+            ckpt.step.assign_add(1)
+            if int(ckpt.step) % 10 == 0:
+                manager.save()
+
+    first = objects()
+    first[3].restore(first[4].latest_checkpoint)         # None: starts from scratch
+    train(*first, 29)                                    # saved at steps 10, 20 and 30
+    reference = first[0].get_weights()
+    second = objects()
+    assert second[4].restore_or_initialize() == str(tmp_path / "ckpt-3")
+    assert int(second[3].step) == 30 and second[2]._consumed == 29
+    second[3].restore(str(tmp_path / "ckpt-2"))          # back to step 20 ...
+    train(*second, 10)                                   # ... and 10 steps on, again
+    assert int(second[3].step) == 30
+    for got, want in zip(second[0].get_weights(), reference):
+        np.testing.assert_array_equal(got, want)         # the iterator resumed too
+    # the save counter came back with ckpt-2, so step 30 rewrote ckpt-3
+    assert [os.path.basename(p) for p in second[4].checkpoints] == ["ckpt-1", "ckpt-2",
+                                                                     "ckpt-3"]
