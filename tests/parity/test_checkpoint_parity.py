@@ -112,7 +112,7 @@ RESULT = [restored_third, saved, [step(model, optimizer), state(model, optimizer
     (tf_restored, tf_loss, tf_after), tf_saved, (tf_own_loss, tf_own_after) = result
     assert tf_restored == list(our_saved)             # every weight and Adam slot, bit-equal
     # One more step in each library: equal up to float32 rounding of the two libraries.
-    assert tf_loss == pytest.approx(our_loss, rel=1e-6)
+    assert tf_loss == pytest.approx(our_loss, rel=1e-5)
     for ours, theirs in zip(ours_after[0] + ours_after[1], tf_after[0] + tf_after[1]):
         np.testing.assert_allclose(ours, theirs, rtol=2e-5, atol=1e-6)
 
@@ -124,7 +124,7 @@ RESULT = [restored_third, saved, [step(model, optimizer), state(model, optimizer
     assert list(state(model, optimizer)) == tf_saved                    # bit-equal
     loss = step(model, optimizer)
     restored = state(model, optimizer)
-    assert loss == pytest.approx(tf_own_loss, rel=1e-6)
+    assert loss == pytest.approx(tf_own_loss, rel=1e-5)
     for ours, theirs in zip(restored[0] + restored[1], tf_own_after[0] + tf_own_after[1]):
         np.testing.assert_allclose(ours, theirs, rtol=2e-5, atol=1e-6)
 
