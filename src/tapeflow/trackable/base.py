@@ -31,7 +31,7 @@ import functools
 import threading
 
 __all__ = ["Trackable", "TrackableReference", "no_automatic_dependency_tracking",
-           "CheckpointInitialValue", "CheckpointInitialValueCallable", "NoRestoreSaveable"]
+           "CheckpointInitialValue", "CheckpointInitialValueCallable"]
 
 
 # Held while a dependency is tracked and a held restore assigned to it, so a thread that
@@ -126,16 +126,6 @@ class CheckpointInitialValueCallable:
 
     def __call__(self, shape=None, dtype=None, **kwargs):
         return self._position.value_tensors()["VARIABLE_VALUE"]
-
-
-class NoRestoreSaveable:
-    """A legacy saveable that writes a tensor and ignores it on restore."""
-
-    def __init__(self, tensor, name, dtype=None, device=None) -> None:
-        self.tensor, self.name = tensor, name
-
-    def restore(self, restored_tensors, restored_shapes):
-        return None
 
 
 class Trackable:
