@@ -49,11 +49,11 @@ def _module_exists(package: pathlib.Path, name: str) -> bool:
 
 
 def layer_of(module: str) -> int:
-    """0 framework, 1 ops, 2 eager (with custom_gradient.py), 3 the rest
+    """0 framework (with trackable), 1 ops, 2 eager (with custom_gradient.py), 3 the rest
     (keras, compat, train, client, testing, the namespaces, the package itself)."""
     parts = module.split(".")
     first = parts[1] if len(parts) > 1 else ""
-    if first == "framework":
+    if first in ("framework", "trackable"):
         return 0
     if first == "ops":
         return 1

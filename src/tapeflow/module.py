@@ -6,6 +6,7 @@ import re
 
 from .framework.graph import name_scope
 from .framework.variables import Variable
+from .trackable.autotrackable import AutoTrackable
 
 __all__ = ["Module", "camel_to_snake", "tracked_leaves"]
 
@@ -27,14 +28,16 @@ def tracked_leaves(value, path: tuple = ()):
         yield path, value
 
 
-class Module:
+class Module(AutoTrackable):
     """Base class for objects that own variables and other modules.
 
     Variables and modules stored as attributes, directly or inside lists, tuples and
     dicts, are found by `variables`, `trainable_variables` and `submodules` (the module's
     own attributes in sorted order first, then those of its submodules, each object once).
-    A variable assigned to an attribute after `tf.train.Checkpoint.restore` held a value
-    for it (restore before create) takes that value at once.
+    A Module is an AutoTrackable: what is assigned to its attributes (lists and dicts
+    becoming ListWrapper and _DictWrapper) are its checkpoint dependencies, and a variable
+    assigned after `tf.train.Checkpoint.restore` held a value for it (restore before
+    create) takes that value at once.
 
     Args:
         name: a valid Python identifier; defaults to the class name in snake case.
@@ -77,12 +80,11 @@ class Module:
             self._name_scope = name_scope(scope_name)
 
     def __setattr__(self, name: str, value) -> None:
-        # A checkpoint restored before this module made its variables leaves the values
-        # for them in `_deferred_restorations`; each new attribute may be one of them.
-        object.__setattr__(self, name, value)
-        deferred = self.__dict__.get("_deferred_restorations")
-        if deferred is not None and deferred.entries and name != "_deferred_restorations":
-            deferred.dependency_added(self)
+        # The attributes traversals skip are not dependencies either.
+        if name in self._TF_MODULE_IGNORED_PROPERTIES:
+            object.__setattr__(self, name, value)
+        else:
+            super().__setattr__(name, value)
 
     @property
     def name(self) -> str:
@@ -119,7 +121,7 @@ class Module:
         """(name, value) of the attributes traversals look at, in assignment order."""
         ignored = self._TF_MODULE_IGNORED_PROPERTIES
         return [(k, v) for k, v in vars(self).items()
-                if k not in ignored and k != "_deferred_restorations"]
+                if k not in ignored and not k.startswith("_self_")]
 
     def _flatten(self, recursive: bool = True, predicate=None, with_path: bool = False):
         """Yields the leaves of this module's attributes that satisfy `predicate`.
@@ -130,16 +132,6 @@ class Module:
         """
         return _flatten_module(self, recursive, predicate or (lambda _: True), with_path,
                                (), {id(self)})
-
-    def _checkpoint_dependencies(self) -> list:
-        """(name, object) pairs a checkpoint saves: the Variables and trackable objects
-        (those with this method) in the attributes; nested ones are named like 'layers/0'."""
-        found = []
-        for key, value in self._tracked_attributes():
-            for path, leaf in tracked_leaves(value, (key,)):
-                if isinstance(leaf, Variable) or hasattr(leaf, "_checkpoint_dependencies"):
-                    found.append(("/".join(path), leaf))
-        return found
 
     @classmethod
     def with_name_scope(cls, method):

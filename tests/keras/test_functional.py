@@ -273,6 +273,7 @@ def test_checkpoint_round_trip_of_a_functional_model(tmp_path):
     fresh = two_input_model()                               # other names, other weights
     fresh.compile(optimizer="adam", loss="mse")
     assert not np.allclose(fresh.predict(data, verbose=0), model.predict(data, verbose=0))
+    fresh.optimizer.build(fresh.trainable_variables)       # its slots exist, as Keras 3 does it
     tf.train.Checkpoint(model=fresh, optimizer=fresh.optimizer).restore(path).assert_consumed()
     np.testing.assert_array_equal(fresh.predict(data, verbose=0), model.predict(data, verbose=0))
     assert int(fresh.optimizer.iterations) == 2
@@ -281,7 +282,8 @@ def test_checkpoint_round_trip_of_a_functional_model(tmp_path):
     other.load_weights(str(tmp_path / "weights"))
     np.testing.assert_array_equal(other.predict(data, verbose=0), model.predict(data, verbose=0))
     wrong = tf.keras.Model(*(lambda a: (a, layers.Dense(2)(a)))(tf.keras.Input(shape=(3,))))
-    with pytest.raises(ValueError, match="does not match"):
+    with pytest.raises(ValueError, match=r"incompatible tensor with shape \(3, 4\).*shape "
+                                         r"\(3, 2\).*_operations/1/_kernel"):
         wrong.load_weights(str(tmp_path / "weights"))
 
 

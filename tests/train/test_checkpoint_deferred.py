@@ -80,7 +80,7 @@ def test_a_variable_of_another_shape_made_later_is_a_value_error(tmp_path):
     path = saved(tmp_path)
     wider = Lazy(n=3)
     status = tf.train.Checkpoint(module=wider).restore(path)
-    with pytest.raises(ValueError, match=r"module/w.*shape \[2\].*shape \[3\]"):
+    with pytest.raises(ValueError, match=r"shape \(2,\).*shape \(3,\).*module/w/.ATTRIBUTES"):
         wider.build()
     with pytest.raises(AssertionError, match="module/w"):
         status.assert_consumed()
@@ -128,8 +128,9 @@ def test_a_mirrored_variable_saves_and_restores_every_component(tmp_path, strate
     assert type(m.w).__name__ == "MirroredVariable" and len(m.w.values) == 2
     m.w.assign([[1.0, 2.0], [3.0, 4.0]])
     path = tf.train.Checkpoint(module=m).save(tmp_path / "m")
-    assert [n for n, _ in tf.train.list_variables(path)] == [
-        "module/w/.ATTRIBUTES/VARIABLE_VALUE", "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
+    assert [n for n, _ in tf.train.list_variables(path)] == [   # TF lists the graph too
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "module/w/.ATTRIBUTES/VARIABLE_VALUE",
+        "save_counter/.ATTRIBUTES/VARIABLE_VALUE"]
     m.w.assign(tf.zeros([2, 2]))
     tf.train.Checkpoint(module=m).restore(path).assert_consumed()
     assert components(m.w) == [[[1.0, 2.0], [3.0, 4.0]]] * 2

@@ -14,6 +14,7 @@ from ..framework import dtypes, errors
 from ..framework.context import executing_eagerly
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops import iterator_ops
+from ..trackable.base import Trackable
 from . import structure
 
 __all__ = ["Dataset", "OwnedIterator", "GraphIterator", "AUTOTUNE", "INFINITE_CARDINALITY",
@@ -545,8 +546,16 @@ _ITERATOR_IN_GRAPH = ("A tf.data iterator cannot be iterated by Python inside a 
                       "next(), or a for loop in code tf.function converts.")
 
 
-class OwnedIterator:
+class OwnedIterator(Trackable):
     """An iterator over a dataset's elements (what `iter(dataset)` returns in eager code).
+
+    A trackable: `tf.train.Checkpoint` saves its position (an int64 count of the elements
+    read, under `.../.ATTRIBUTES/ITERATOR_STATE`) and restoring replays the dataset to it,
+    so a pipeline whose passes are alike (a seeded shuffle that does not reshuffle each
+    iteration included) continues where it was saved; one that reshuffles each pass
+    continues with a new pass's order.
+    (TF saves an opaque variant there: the two libraries' iterator states do not move
+    between them.)
 
     Inside tf.function (given as an argument or captured), `next(it)` and `it.get_next()`
     read the next element when the graph runs, continuing from where eager code and earlier
@@ -564,8 +573,40 @@ class OwnedIterator:
 
     def __init__(self, dataset: Dataset) -> None:
         self._dataset = dataset
-        self._elements = dataset._elements()
+        self._consumed = 0
+        self._elements = self._counting(dataset._elements())
         self._handle = None
+
+    def _counting(self, elements):
+        for element in elements:
+            self._consumed += 1
+            yield element
+
+    def _serialize_to_tensors(self) -> dict:
+        return {"ITERATOR_STATE": np.array([self._consumed], np.int64)}
+
+    def _restore_from_tensors(self, restored_tensors: dict):
+        """Replays the dataset to the saved position.
+
+        Raises:
+            InvalidArgumentError: the state is not one tapeflow saved (TF's is opaque).
+        """
+        state = np.asarray(restored_tensors["ITERATOR_STATE"])
+        if state.dtype.kind not in "iu" or state.size != 1:
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot restore a tf.data iterator from a state of dtype "
+                            f"{state.dtype} and shape {list(state.shape)}: tapeflow saves an "
+                            f"int64 position (TF's iterator state is opaque)")
+        import itertools
+        target = int(state.reshape(-1)[0])
+        if self._consumed > target:         # past it: a new pass over the dataset
+            self._consumed = 0
+            self._elements = self._counting(self._dataset._elements())
+        for _ in itertools.islice(self._elements, target - self._consumed):
+            pass
+        if self._handle is not None:
+            self._handle = iterator_ops.register(self._elements, self)
+        return self
 
     @property
     def element_spec(self):

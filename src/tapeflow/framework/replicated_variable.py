@@ -66,6 +66,9 @@ class ReplicatedVariable(Variable):
         for component in others:
             component._value = value.copy() if hasattr(value, "copy") else value
 
+    def _components_to_restore(self) -> tuple:
+        return self._values
+
     @property
     def values(self) -> tuple:
         """The components, in replica order."""

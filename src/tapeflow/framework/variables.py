@@ -12,6 +12,7 @@ from .allocator import references
 from .context import state
 from .devices import eager_device
 from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
+from ..trackable.base import Trackable
 
 __all__ = ["Variable", "VariableAggregation", "VariableSynchronization",
            "variable_creator_scope"]
@@ -187,7 +188,7 @@ def variable_creator_scope(variable_creator):
     return creator_scope(variable_creator, USER_PRIORITY)
 
 
-class Variable(metaclass=_VariableMeta):
+class Variable(Trackable, metaclass=_VariableMeta):
     """A mutable tensor-like value; reading a trainable one inside a tape watches it.
 
     Made while a tf.function is traced (its first trace), a Variable is made outside the
@@ -295,6 +296,48 @@ class Variable(metaclass=_VariableMeta):
     @property
     def name(self) -> str:
         return self._name + ":0"
+
+    # -- the object graph: a Variable is a leaf saving its value -----------------------------
+    @property
+    def _shared_name(self) -> str:
+        """The name without the ':0' output suffix."""
+        return self._name
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        return {}
+
+    def _serialize_to_tensors(self) -> dict:
+        """{'VARIABLE_VALUE': the variable}: what a checkpoint saves of it."""
+        return {"VARIABLE_VALUE": self}
+
+    def _restore_from_tensors(self, restored_tensors: dict):
+        """Assigns the saved 'VARIABLE_VALUE' (outside any function being traced).
+
+        Raises:
+            ValueError: its shape does not fit the variable's.
+        """
+        from .graph import init_scope
+        value = restored_tensors["VARIABLE_VALUE"]
+        shape = tuple(np.shape(value))
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(f"Received incompatible tensor with shape {shape} when attempting "
+                             f"to restore variable with shape {tuple(self._shape.as_list())} "
+                             f"and name {self.name}.")
+        with init_scope():
+            for component in self._components_to_restore():
+                component.assign(value)
+        return self
+
+    def _components_to_restore(self) -> tuple:
+        return (self,)
+
+    def _copy_trackable_to_cpu(self, object_map) -> None:
+        """Puts a host copy of this variable into `object_map[self]` (or refreshes it)."""
+        if self in object_map:
+            object_map[self].assign(self.read_value())
+        else:
+            object_map[self] = Variable(self.read_value(), trainable=self.trainable,
+                                        name=self._name)
 
     @property
     def trainable(self) -> bool:

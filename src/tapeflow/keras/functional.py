@@ -13,6 +13,7 @@ from ..framework import nest
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.math_ops import cast
+from ..trackable.data_structures import ListWrapper
 from . import backend
 from .keras_tensor import KerasTensor
 from .layers.input_layer import InputLayer
@@ -21,6 +22,17 @@ from .naming import snake_case
 from .saving.serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["Functional"]
+
+
+def _operations_list(model, operations: list):
+    """The model's one `_operations` list wrapper, kept up to date with `operations`."""
+    wrapper = model.__dict__.get("_operations_wrapper")
+    if wrapper is None:
+        wrapper = ListWrapper()
+        model.__dict__["_operations_wrapper"] = wrapper
+    if len(wrapper) != len(operations) or any(a is not b for a, b in zip(wrapper, operations)):
+        wrapper[:] = operations
+    return wrapper
 
 
 def _unwrap_single(structure):
@@ -282,9 +294,20 @@ class Functional(Model):
             rows.append(row if chain else row + [sources])
         return rows, not chain
 
-    def _checkpoint_dependencies(self) -> list:
-        return [(f"layer-{i}", layer) for i, layer in enumerate(self._graph_layers)] \
-            + super()._checkpoint_dependencies()
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        """Keras 3's edges: the operations (input layers included) as `_operations/<i>`."""
+        return {"_operations": _operations_list(self, self._graph_layers),
+                **super()._trackable_children(save_type, **kwargs)}
+
+    def get_build_config(self):
+        """{'input_shape': None}, as Keras 3 records a model built from its Inputs (the
+        graph builds it on loading)."""
+        return {"input_shape": None}
+
+    def _legacy_checkpoint_children(self) -> dict:
+        """The edges tapeflow's former checkpoints used ('layer-<i>')."""
+        return {**super()._legacy_checkpoint_children(),
+                **{f"layer-{i}": layer for i, layer in enumerate(self._graph_layers)}}
 
     # -- configuration --------------------------------------------------------------------
     def get_config(self) -> dict:

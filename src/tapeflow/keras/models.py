@@ -11,6 +11,8 @@ from ..eager.backprop import GradientTape
 from ..framework import nest
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
+from ..trackable.base import Trackable
+from ..trackable.data_structures import ListWrapper
 from . import backend
 from . import callbacks as callbacks_module
 from . import distribution
@@ -99,11 +101,17 @@ class Model(Layer):
 
     def build(self, input_shape) -> None:
         """Builds every layer by running the model once on zeros of `input_shape` (a None
-        batch dimension counts as 1)."""
+        batch dimension counts as 1; the layers built record it as None, as Keras's build
+        configs do)."""
         if self.built:
             return
-        shape = [1 if d is None else d for d in TensorShape(input_shape).as_list()]
+        given = TensorShape(input_shape).as_list()
+        shape = [1 if d is None else d for d in given]
+        unbuilt = [layer for layer in self._flatten_layers() if not layer.built]
         self(Tensor(np.zeros(shape, self._dtype.as_numpy_dtype)), training=False)
+        if given and given[0] is None:
+            for layer in unbuilt:
+                layer._build_input_shape = _unknown_batch(layer._build_input_shape)
 
     def _maybe_build(self, inputs) -> None:
         # Layers build themselves when the model calls them; only a build() a subclass
@@ -584,11 +592,21 @@ class Model(Layer):
         if filepath.endswith((".weights.h5", ".keras")):
             return load_weights_h5(self, filepath)
         from ..train.checkpoint import Checkpoint
-        return Checkpoint(root=self).restore(filepath)
+        return Checkpoint(root=self).read(filepath)
 
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as a NumPy array (or a structure of them)."""
         return nest.map_structure(lambda t: t.numpy(), self(x, training=False))
+
+
+def _unknown_batch(shape):
+    """A recorded build shape (or a list of them) with its batch dimension None."""
+    if isinstance(shape, (list, tuple)) and shape and not isinstance(shape[0], (int, type(None))):
+        return [_unknown_batch(s) for s in shape]
+    if shape is None:
+        return None
+    dims = TensorShape(shape).as_list() if TensorShape(shape).rank is not None else None
+    return TensorShape([None] + dims[1:]) if dims else shape
 
 
 def model_from_json(json_string: str, custom_objects=None):
@@ -605,6 +623,23 @@ def _first(x):
     while isinstance(x, (list, tuple, dict)):
         x = next(iter(x.values())) if isinstance(x, dict) else x[0]
     return x
+
+
+class _SequentialGraph(Trackable):
+    """What a Sequential model's checkpoint calls `_functional`: the graph of its layers,
+    `_operations` (an input layer, then the layers), as Keras 3 saves it."""
+
+    def __init__(self) -> None:
+        self.input_operation = Trackable()
+        self.operations = ListWrapper()
+
+    def update(self, operations: list) -> None:
+        current = self.operations
+        if len(current) != len(operations) or any(a is not b for a, b in zip(current, operations)):
+            current[:] = operations
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        return {"_operations": self.operations}
 
 
 class Sequential(Model):
@@ -701,9 +736,19 @@ class Sequential(Model):
             shapes[id(layer)] = (None, *x.shape.as_list()[1:])
         return shapes
 
-    def _checkpoint_dependencies(self) -> list:
-        return [(f"layer-{i}", layer) for i, layer in enumerate(self._layers)] \
-            + super()._checkpoint_dependencies()
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        """Keras 3's edges: the layers as `_functional/_operations/<i>`, the input layer
+        first (index 0)."""
+        view = self.__dict__.get("_functional_view")
+        if view is None:
+            view = self.__dict__["_functional_view"] = _SequentialGraph()
+        view.update([view.input_operation] + list(self._layers))
+        return {"_functional": view, **super()._trackable_children(save_type, **kwargs)}
+
+    def _legacy_checkpoint_children(self) -> dict:
+        """The edges tapeflow's former checkpoints used ('layer-<i>')."""
+        return {**super()._legacy_checkpoint_children(),
+                **{f"layer-{i}": layer for i, layer in enumerate(self._layers)}}
 
     def get_config(self) -> dict:
         """Name, dtype and the layers' configs, an InputLayer first when the input shape is

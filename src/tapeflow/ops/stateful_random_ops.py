@@ -16,6 +16,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
+from ..trackable.base import Trackable
 from . import philox
 from .array_ops import stack
 from .creation_ops import zeros_like
@@ -76,7 +77,7 @@ RngSkip = define_op("RngSkip", _skip)
 RngSkip.shape_fn = lambda inputs, attrs: [(np.dtype(np.int64), (3,))]
 
 
-class Generator:
+class Generator(Trackable):
     """A random-number generator with its state in a Variable: each draw continues the
     stream, and the same state gives TF's numbers.
 
@@ -157,9 +158,9 @@ class Generator:
         """The key part of the state (its last word)."""
         return self._state_var.read_value()[-1]
 
-    def _checkpoint_dependencies(self) -> list:
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
         """What `tf.train.Checkpoint` saves of a generator: its state, under TF's name."""
-        return [("_state_var", self._state_var)]
+        return {"_state_var": self._state_var}
 
     def reset(self, state) -> None:
         """Replaces the state."""

@@ -4,8 +4,10 @@ from .checkpoint import (Checkpoint, CheckpointManager, get_checkpoint_state, la
 from .checkpoint_utils import CheckpointOptions, checkpoints_iterator, load_checkpoint
 from .cluster import ClusterSpec
 from .coordinator import Coordinator
+from .object_graph import CheckpointView, TrackableView
 
-__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "ClusterSpec", "Coordinator",
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointOptions", "CheckpointView",
+           "ClusterSpec", "Coordinator", "TrackableView",
            "ExponentialMovingAverage",
            "checkpoints_iterator", "get_checkpoint_state", "latest_checkpoint",
            "list_variables", "load_checkpoint", "load_variable"]

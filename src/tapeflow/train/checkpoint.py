@@ -1,12 +1,17 @@
-"""tf.train.Checkpoint and CheckpointManager: object-based checkpoints on NumPy's .npz.
+"""tf.train.Checkpoint and CheckpointManager: object-based checkpoints in TF's format.
 
-A checkpoint saves every Variable reachable from its root objects under the path of
-attribute names that leads to it, as TF does ('model/layer-0/kernel/.ATTRIBUTES/
-VARIABLE_VALUE'); optimizer slots hang off their variable ('.../.OPTIMIZER_SLOT/optimizer/m').
-Layers also record the input shape they were built for, so restoring into a fresh model
-builds it first and then matches every variable.
+A checkpoint is a TensorBundle (`prefix.index` + `prefix.data-00000-of-00001`) holding
+every tensor the trackables reachable from the root save, under the path of edge names
+that first reaches each one, breadth first (`model/layer/kernel/.ATTRIBUTES/
+VARIABLE_VALUE`; '.' and '/' in names escaped as '..' and '.S'), with TF's object graph
+(a TrackableObjectGraph proto) under `_CHECKPOINTABLE_OBJECT_GRAPH`. Restoring walks that
+graph from the root, matching children by edge name; what the objects do not have yet is
+restored when they are created (`tapeflow.train.object_graph`).
 
-Writes are atomic: the data go to a temporary file in the same directory, which then
+Checkpoints tapeflow wrote before (one `prefix.npz`) still load: their keys give the
+graph.
+
+Writes are atomic: each file goes to a temporary file in the same directory, which then
 replaces the target with `os.replace`, so a crash mid-save leaves the previous checkpoint
 (and the `checkpoint` state file naming it) intact.
 """
@@ -22,22 +27,24 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.graph import init_scope
-from ..framework.replicated_variable import ReplicatedVariable
-from ..framework.string_values import from_storable, to_storable
+from ..framework.string_values import from_storable
 from ..framework.variables import Variable
+from ..trackable.autotrackable import AutoTrackable
+from ..trackable.base import Trackable, TrackableReference
+from .object_graph import (CheckpointPosition, ObjectGraphView, Restoration, TrackableView,
+                           serialize)
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointLoadStatus", "latest_checkpoint",
-           "list_variables", "load_variable", "get_checkpoint_state"]
+           "list_variables", "load_variable", "get_checkpoint_state", "checkpoint_exists"]
 
 _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _SLOT = "/.OPTIMIZER_SLOT/"
 _METADATA = "_CHECKPOINTABLE_OBJECT_GRAPH"
-_DEFERRED = "_deferred_restorations"   # see _DeferredRestorations
 _STATE_FILE = "checkpoint"
 
 
 def data_path(prefix: str) -> str:
-    """The file holding the checkpoint `prefix`."""
+    """The file that held a checkpoint `prefix` in tapeflow's former format."""
     return os.fspath(prefix) + ".npz"
 
 
@@ -70,390 +77,335 @@ def atomic_write(path: str, write) -> None:
         raise
 
 
-# -- the object graph --------------------------------------------------------------------
-def _is_trackable(value) -> bool:
-    return isinstance(value, Variable) or hasattr(value, "_checkpoint_dependencies")
+# -- the files -------------------------------------------------------------------------------
+def _bundle():
+    from . import tensor_bundle          # TF's TensorBundle files (the tf-files extra)
+    return tensor_bundle
 
 
-def _walk(root) -> tuple:
-    """({path: Variable}, {path: object}) reachable from `root`, each object under the
-    first path that reaches it (breadth first), optimizer slots included."""
-    variables: dict = {}
-    objects: dict = {}
-    seen = {id(root)}
-    pending = [("", root)]
-    while pending:
-        prefix, obj = pending.pop(0)
-        for name, child in obj._checkpoint_dependencies():
-            if id(child) in seen:
+def checkpoint_exists(prefix) -> bool:
+    """Whether a checkpoint (TF's `.index`, or tapeflow's former `.npz`) is at `prefix`."""
+    prefix = os.fspath(prefix)
+    return os.path.exists(prefix + ".index") or os.path.exists(data_path(prefix))
+
+
+def _not_found(prefix: str, restoring: bool = False):
+    message = (f"Unsuccessful TensorSliceReader constructor: Failed to find any matching "
+               f"files for {prefix}")
+    if restoring:
+        message = (f"Error when restoring from checkpoint or SavedModel at {prefix}: {message}"
+                   f"\nPlease double-check that the path is correct. You may be missing the "
+                   f"checkpoint suffix (e.g. the '-1' in 'path/to/ckpt-1').")
+    return errors.NotFoundError(None, None, message)
+
+
+class _LegacyReader:
+    """A checkpoint tapeflow wrote before TF's format (one .npz), read as a bundle: its
+    keys, and an object graph rebuilt from their paths."""
+
+    def __init__(self, prefix: str) -> None:
+        path = data_path(prefix)
+        try:
+            with np.load(path, allow_pickle=False) as data:  # never unpickles: no code runs
+                arrays = {key: data[key] for key in data.files}
+            metadata = json.loads(arrays.pop(_METADATA).tobytes().decode())
+            if not isinstance(metadata, dict):
+                raise ValueError("the object graph record is not a tapeflow checkpoint's")
+            for key, value in arrays.items():
+                if value.dtype.kind not in "biufc":
+                    raise ValueError(f"{key} holds {value.dtype} data, not numbers")
+        except Exception as e:  # noqa: BLE001  (any failure to parse a damaged file is data loss)
+            raise errors.DataLossError(None, None, f"Unable to read the checkpoint {path}: "
+                                                   f"{type(e).__name__}: {e}") from None
+        self._arrays = arrays
+
+    def keys(self) -> list:
+        return sorted(self._arrays) + [_METADATA]
+
+    def has(self, key: str) -> bool:
+        return key in self._arrays or key == _METADATA
+
+    def dtype(self, key: str):
+        from ..framework import dtypes
+        return dtypes.string if key == _METADATA else dtypes.as_dtype(self._get(key).dtype)
+
+    def shape(self, key: str) -> list:
+        return [] if key == _METADATA else list(self._get(key).shape)
+
+    def _get(self, key: str):
+        if key not in self._arrays:
+            raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
+        return self._arrays[key]
+
+    def read(self, key: str):
+        if key == _METADATA:
+            return np.array(self.graph_bytes(), dtype=object)
+        return self._get(key)
+
+    def graph_bytes(self) -> bytes:
+        """The object graph the keys' paths describe (slot keys left out)."""
+        from .object_graph import _proto
+        graph = _proto().TrackableObjectGraph()
+        graph.nodes.add()
+        index = {(): 0}
+
+        def node_of(parts: tuple) -> int:
+            for depth in range(1, len(parts) + 1):
+                if parts[:depth] not in index:
+                    index[parts[:depth]] = len(graph.nodes)
+                    graph.nodes[index[parts[:depth - 1]]].children.add(
+                        node_id=len(graph.nodes), local_name=parts[depth - 1])
+                    graph.nodes.add()
+            return index[parts]
+
+        slots = []
+        for key in self._arrays:            # the order written (a model's variables' order)
+            if not key.endswith(_SUFFIX):
                 continue
-            seen.add(id(child))
-            path = f"{prefix}/{name}" if prefix else name
-            if isinstance(child, Variable):
-                variables[path] = child
-            else:
-                objects[path] = child
-                pending.append((path, child))
-    by_id = {id(v): path for path, v in variables.items()}
-    for opt_path, obj in objects.items():
-        for variable, slot_name, slot in getattr(obj, "_slot_items", list)():
-            if id(variable) in by_id:
-                variables[f"{by_id[id(variable)]}{_SLOT}{opt_path}/{slot_name}"] = slot
-    return variables, objects
+            if _SLOT in key:                # 'var/.OPTIMIZER_SLOT/optimizer/momentum'
+                slots.append(key)
+                continue
+            graph.nodes[node_of(tuple(key[:-len(_SUFFIX)].split("/")))].attributes.add(
+                name="VARIABLE_VALUE", checkpoint_key=key)
+        for key in slots:
+            variable_path, rest = key[:-len(_SUFFIX)].split(_SLOT, 1)
+            optimizer_path, _, slot_name = rest.rpartition("/")
+            slot_id = len(graph.nodes)
+            graph.nodes.add().attributes.add(name="VARIABLE_VALUE", checkpoint_key=key)
+            graph.nodes[node_of(tuple(optimizer_path.split("/")))].slot_variables.add(
+                original_variable_node_id=node_of(tuple(variable_path.split("/"))),
+                slot_name=slot_name, slot_variable_node_id=slot_id)
+        return graph.SerializeToString()
 
 
-def _split_slot(key: str) -> tuple:
-    """'var/.OPTIMIZER_SLOT/opt/m' -> ('var', 'opt', 'm')."""
-    var_path, rest = key.split(_SLOT, 1)
-    opt_path, _, slot_name = rest.rpartition("/")
-    return var_path, opt_path, slot_name
+def _open(prefix, restoring: bool = False):
+    """A reader of the checkpoint at `prefix` (keys, has, dtype, shape, read).
+
+    Raises:
+        NotFoundError: no checkpoint there.
+        DataLossError: damaged files.
+    """
+    prefix = os.fspath(prefix)
+    if os.path.exists(prefix + ".index"):
+        return _bundle().BundleReader(prefix)
+    if os.path.exists(data_path(prefix)):
+        return _LegacyReader(prefix)
+    raise _not_found(prefix, restoring)
 
 
-def _first(path: str) -> str:
-    return path.split("/", 1)[0]
+def _graph_bytes(reader) -> bytes:
+    value = reader.read(_METADATA)
+    if isinstance(value, np.ndarray):
+        value = value.item() if value.dtype == object else value.tobytes()
+    return value if isinstance(value, bytes) else bytes(value)
 
 
-# -- reading and writing -------------------------------------------------------------------
-def _write(root, prefix: str) -> str:
-    variables, objects = _walk(root)
-    builds = {path: config for path, obj in objects.items()
-              if callable(getattr(obj, "get_build_config", None))
-              and (config := obj.get_build_config()) is not None}
-    return write_values(prefix, {path: v.numpy() for path, v in variables.items()}, builds)
-
-
-def write_values(prefix: str, values: dict, builds: dict | None = None) -> str:
-    """Writes the checkpoint `prefix` (atomically) holding `values` ({name: array}), in the
-    format `list_variables`, `load_variable` and `read_values` read; returns `prefix`."""
-    arrays = {path + _SUFFIX: to_storable(np.asarray(v)) for path, v in values.items()}
-    metadata = json.dumps({"format": "tapeflow-checkpoint", "version": 1,
-                           "builds": builds or {}})
-    arrays[_METADATA] = np.frombuffer(metadata.encode(), dtype=np.uint8)
-    atomic_write(data_path(prefix), lambda f: np.savez(f, **arrays))
+def write_values(prefix: str, values: dict) -> str:
+    """Writes the checkpoint `prefix` (atomically) holding `values` ({key: array}) under
+    exactly those keys (TF1's name-based checkpoints); returns `prefix`."""
+    _bundle().write_bundle(os.fspath(prefix), {k: _as_array(v) for k, v in values.items()})
     return os.fspath(prefix)
 
 
-def _read(prefix: str) -> tuple:
-    """({path: array}, metadata) of the checkpoint at `prefix`.
-
-    Raises:
-        NotFoundError: no such checkpoint.
-        DataLossError: the file is not a readable checkpoint.
-    """
-    path = data_path(prefix)
-    if not os.path.exists(path):
-        raise errors.NotFoundError(None, None, f"Failed to find any matching files for "
-                                               f"{prefix} (looked for {path}).")
-    try:
-        with np.load(path, allow_pickle=False) as data:  # never unpickles: no code runs
-            arrays = {key: data[key] for key in data.files}
-        metadata = json.loads(arrays.pop(_METADATA).tobytes().decode())
-        if not isinstance(metadata, dict) or not isinstance(metadata.get("builds"), dict):
-            raise ValueError("the object graph record is not a tapeflow checkpoint's")
-        for key, value in arrays.items():
-            if value.dtype.kind not in "biufcS":
-                raise ValueError(f"{key} holds {value.dtype} data, not numbers or strings")
-    except Exception as e:  # noqa: BLE001  (any failure to parse a damaged file is data loss)
-        raise errors.DataLossError(None, None, f"Unable to read the checkpoint {path}: "
-                                               f"{type(e).__name__}: {e}") from None
-    values = {key[:-len(_SUFFIX)]: from_storable(value) for key, value in arrays.items()
-              if key.endswith(_SUFFIX)}
-    return values, metadata
-
-
 def read_values(prefix: str) -> dict:
-    """{name: array} of the checkpoint at `prefix` (see `write_values`).
+    """{key: array} of the checkpoint at `prefix`, the object graph left out.
 
     Raises:
         NotFoundError: no such checkpoint.
-        DataLossError: the file is not a readable checkpoint.
+        DataLossError: the files are not a readable checkpoint.
     """
-    return _read(prefix)[0]
+    reader = _open(prefix)
+    return {key: reader.read(key) for key in reader.keys() if key != _METADATA}
 
 
 def list_variables(ckpt_dir_or_file: str) -> list:
-    """(name, shape) of every value stored in a checkpoint, sorted by name.
+    """(key, shape) of every tensor stored in a checkpoint, sorted by key (the object
+    graph `_CHECKPOINTABLE_OBJECT_GRAPH` included, as TF lists it).
 
     Args:
         ckpt_dir_or_file: a checkpoint prefix, or a directory (its latest checkpoint).
+
+    Example:
+        >>> import os, tempfile
+        >>> import tapeflow as tf
+        >>> path = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0])).write(
+        ...     os.path.join(tempfile.mkdtemp(), "ckpt"))
+        >>> tf.train.list_variables(path)
+        [('_CHECKPOINTABLE_OBJECT_GRAPH', []), ('v/.ATTRIBUTES/VARIABLE_VALUE', [2])]
     """
-    values, _ = _read(_resolve(ckpt_dir_or_file))
-    return sorted((key + _SUFFIX, list(value.shape)) for key, value in values.items())
+    reader = _open(_resolve(ckpt_dir_or_file))
+    return sorted((key, list(reader.shape(key))) for key in reader.keys())
 
 
 def load_variable(ckpt_dir_or_file: str, name: str) -> np.ndarray:
-    """The value stored under `name` (as `list_variables` gives it).
+    """The tensor stored under `name` (a key as `list_variables` gives it).
 
     Raises:
-        NotFoundError: no such name in the checkpoint.
+        NotFoundError: no such key in the checkpoint.
     """
-    values, _ = _read(_resolve(ckpt_dir_or_file))
-    key = name[:-len(_SUFFIX)] if name.endswith(_SUFFIX) else name
-    if key not in values:
+    reader = _open(_resolve(ckpt_dir_or_file))
+    if not reader.has(name) and reader.has(name + _SUFFIX):
+        name = name + _SUFFIX
+    if not reader.has(name):
         raise errors.NotFoundError(None, None, f"Key {name} not found in checkpoint")
-    return values[key]
+    return reader.read(name)
 
 
 def _resolve(ckpt_dir_or_file: str) -> str:
+    ckpt_dir_or_file = os.fspath(ckpt_dir_or_file)
     if os.path.isdir(ckpt_dir_or_file):
         latest = latest_checkpoint(ckpt_dir_or_file)
         if latest is None:
-            raise errors.NotFoundError(None, None, f"No checkpoint in {ckpt_dir_or_file}")
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given "
+                             f"directory {ckpt_dir_or_file}")
         return latest
     return ckpt_dir_or_file
 
 
-# -- restoring -----------------------------------------------------------------------------
-class _Snapshot:
-    """The attributes of objects a restore may build, to put back if it fails."""
-
-    def __init__(self, objects) -> None:
-        self._saved = [(obj, {k: list(v) if isinstance(v, list) else
-                              dict(v) if isinstance(v, dict) else v
-                              for k, v in vars(obj).items()}) for obj in objects]
-
-    def rollback(self) -> None:
-        for obj, saved in self._saved:
-            vars(obj).clear()
-            vars(obj).update(saved)
+def _as_array(value):
+    from .object_graph import _as_array as convert
+    return convert(value)
 
 
-def _build_recorded(root, metadata: dict) -> None:
-    """Builds each unbuilt layer the checkpoint recorded a build shape for, outermost
-    first (a model's build builds the layers inside it)."""
-    builds = metadata.get("builds", {})
-    done: set = set()
-    while True:
-        _, objects = _walk(root)
-        todo = [(path, obj) for path, obj in objects.items()
-                if path in builds and path not in done and not getattr(obj, "built", True)]
-        if not todo:
-            return
-        path, obj = min(todo, key=lambda item: item[0].count("/"))
-        done.add(path)
-        obj.build_from_config(builds[path])
-
-
-def _create_slots(root, values: dict) -> None:
-    """Creates the optimizer slots the checkpoint holds for variables that exist now."""
-    variables, objects = _walk(root)
-    for key in values:
-        if _SLOT in key:
-            var_path, opt_path, _ = _split_slot(key)
-            optimizer = objects.get(opt_path)
-            if optimizer is not None and var_path in variables:
-                optimizer.build([variables[var_path]])
-
-
-def _mismatch(key: str, variable, value) -> str | None:
-    """Why the saved `value` cannot go into `variable` (None when it can)."""
-    if tuple(variable.shape.as_list()) == value.shape \
-            and value.dtype == variable.dtype.as_numpy_dtype:
-        return None
-    return (f"'{key}': the checkpoint holds shape {list(value.shape)} {value.dtype}, the "
-            f"variable {variable.name} has shape {variable.shape.as_list()} "
-            f"{variable.dtype.name}")
-
-
-def _assign_saved(variable, value) -> None:
-    """Writes a saved value into `variable` outside any function being traced; a
-    replicated variable gets it in every component."""
-    components = variable.values if isinstance(variable, ReplicatedVariable) else (variable,)
-    with init_scope():
-        for component in components:
-            component.assign(value)
-
-
-class _Pending:
-    """The values of one restore that no variable has taken yet, and the variables that
-    took theirs (what the status reports on)."""
-
-    def __init__(self, save_path: str, values: dict) -> None:
-        self.save_path = save_path
-        self.values = dict(values)
-        self.restored: dict = {}            # id(variable) -> variable
-
-    def restore(self, key: str, variable) -> None:
-        """Assigns the value saved under `key` to `variable`.
-
-        Raises:
-            ValueError: its shape or dtype differs from the variable's.
-        """
-        value = self.values[key]
-        problem = _mismatch(key, variable, value)
-        if problem is not None:
-            raise ValueError(f"Received an incompatible value from the checkpoint "
-                             f"{self.save_path} when restoring {problem}.")
-        _assign_saved(variable, value)
-        del self.values[key]
-        self.restored[id(variable)] = variable
-
-
-class _DeferredRestorations:
-    """Saved values held by a trackable object for dependencies it does not have yet
-    (TF's delayed restoration): kept in the object's `_deferred_restorations` attribute,
-    they are assigned when the variable appears under the saved name (a tf.Module calls
-    `dependency_added` on each attribute assignment), and handed down to a new child
-    object for the names under it.
-    """
-
-    def __init__(self) -> None:
-        self.entries: dict = {}             # name relative to the holder -> (_Pending, key)
-
-    def dependency_added(self, owner) -> None:
-        """Matches the held names against `owner`'s dependencies now.
-
-        Raises:
-            ValueError: a matching variable whose shape or dtype differs from the value's.
-        """
-        _apply_deferred(owner)
-
-
-def _defer(owner, relative: str, pending: _Pending, key: str) -> None:
-    """Holds `key` of `pending` on `owner`, under the name `relative` to it."""
-    holder = vars(owner).get(_DEFERRED) if hasattr(owner, "__dict__") else None
-    if holder is None:
-        if not hasattr(owner, "__dict__"):
-            return
-        holder = _DeferredRestorations()
-        object.__setattr__(owner, _DEFERRED, holder)
-    holder.entries[relative] = (pending, key)
-
-
-def _apply_deferred(owner) -> None:
-    """Restores the held values whose variables `owner` has now, and hands the names
-    under a child object down to it (recursively)."""
-    holder = vars(owner).get(_DEFERRED) if hasattr(owner, "__dict__") else None
-    if holder is None or not holder.entries:
-        return
-    handed = []
-    for name, child in owner._checkpoint_dependencies():
-        for relative in list(holder.entries):
-            pending, key = holder.entries[relative]
-            if key not in pending.values:             # taken by another path meanwhile
-                del holder.entries[relative]
-            elif relative == name and isinstance(child, Variable):
-                pending.restore(key, child)
-                del holder.entries[relative]
-            elif relative.startswith(name + "/") and not isinstance(child, Variable):
-                del holder.entries[relative]
-                _defer(child, relative[len(name) + 1:], pending, key)
-                handed.append(child)
-    for child in {id(c): c for c in handed}.values():
-        _apply_deferred(child)
-
-
-def _holder_of(root, objects: dict, key: str) -> tuple:
-    """(object, name relative to it) of the deepest existing object on `key`'s path."""
-    best = ""
-    for path in objects:
-        if key.startswith(path + "/") and len(path) > len(best):
-            best = path
-    if best:
-        return objects[best], key[len(best) + 1:]
-    inner = getattr(root, "_root", None)       # a Checkpoint's root: its names are top level
-    if inner is not None and _first(key) not in getattr(root, "_kwargs", {}) \
-            and hasattr(inner, "_checkpoint_dependencies"):
-        return inner, key
-    return root, key
-
-
-def _restore(root, save_path: str) -> "CheckpointLoadStatus":
-    values, metadata = _read(save_path)
-    _, objects = _walk(root)
-    snapshot = _Snapshot(objects.values())
-    try:
-        _build_recorded(root, metadata)
-        _create_slots(root, values)
-        variables, objects = _walk(root)
-        problems = [problem for key in sorted(values) if key in variables
-                    and (problem := _mismatch(key, variables[key], values[key]))]
-        if problems:
-            listed = "\n  ".join(problems[:20])
-            more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
-            raise ValueError(f"The checkpoint {save_path} does not match the objects being "
-                             f"restored; nothing was changed:\n  {listed}{more}")
-    except BaseException:
-        snapshot.rollback()
-        raise
-    pending = _Pending(save_path, values)
-    for key in values:
-        if key in variables:
-            pending.restore(key, variables[key])
-    for key in list(pending.values):
-        if _SLOT not in key:    # a slot waits for its optimizer to make it, unmatched
-            owner, relative = _holder_of(root, objects, key)
-            _defer(owner, relative, pending, key)
-    return CheckpointLoadStatus(save_path, pending, root)
+# -- the load status -----------------------------------------------------------------------
+def _pretty_names(graph) -> dict:
+    """{node id: '(root).a.b'} by the first path reaching each node."""
+    names = {0: "(root)"}
+    queue = [0]
+    while queue:
+        node_id = queue.pop(0)
+        for child in graph.nodes[node_id].children:
+            if child.node_id not in names:
+                names[child.node_id] = f"{names[node_id]}.{child.local_name}"
+                queue.append(child.node_id)
+        for slot in graph.nodes[node_id].slot_variables:
+            if slot.slot_variable_node_id not in names:
+                names[slot.slot_variable_node_id] = (
+                    f"{names[node_id]}'s state '{slot.slot_name}' for "
+                    f"{names.get(slot.original_variable_node_id, '(unknown)')}")
+    return names
 
 
 class CheckpointLoadStatus:
-    """What `restore` returns: which saved values are still waiting for their variables
-    (values of objects made later are assigned when they appear) and which variables of
-    the objects given have not received one."""
+    """What `restore` returns: which saved nodes found their objects (values for objects
+    made later are assigned when they appear) and which objects found no value.
 
-    def __init__(self, save_path, pending: "_Pending | None", root) -> None:
-        self.save_path = save_path
-        self._pending = pending
-        self._root = root
+    Every assertion returns the status, so they chain.
+    """
 
-    @property
-    def unused(self) -> set:
-        """The saved names no variable has taken yet."""
-        return set(self._pending.values) if self._pending is not None else set()
+    def __init__(self, restoration, view) -> None:
+        self._restoration = restoration
+        self._view = view
 
     @property
-    def unrestored(self) -> set:
-        """The paths of the variables reachable now that no saved value reached."""
-        if self._pending is None:
-            return set()
-        variables, _ = _walk(self._root)
-        return {path for path, variable in variables.items()
-                if id(variable) not in self._pending.restored}
+    def save_path(self):
+        return self._restoration.save_path
 
-    def assert_consumed(self) -> "CheckpointLoadStatus":
-        """Raises AssertionError unless every saved value and every variable matched."""
-        unused, unrestored = self.unused, self.unrestored
-        if unused or unrestored:
-            raise AssertionError(f"Unresolved objects in checkpoint {self.save_path}: unused "
-                                 f"values {sorted(unused)}, unrestored variables "
-                                 f"{sorted(unrestored)}")
-        return self
+    def _bound_ids(self) -> set:
+        found = set()
+        for ref in self._restoration.python_objects:
+            obj = ref()
+            if obj is not None:
+                found.add(id(obj))
+        return found
+
+    def _unmatched_objects(self) -> list:
+        bound = self._bound_ids()
+        return [obj for obj in self._view.descendants()
+                if id(obj) not in bound and obj._saves_tensors()]
 
     def assert_existing_objects_matched(self) -> "CheckpointLoadStatus":
-        """Raises AssertionError unless every variable reachable now was restored."""
-        unrestored = self.unrestored
-        if unrestored:
-            raise AssertionError(f"Variables not restored from {self.save_path}: "
-                                 f"{sorted(unrestored)}")
+        """Raises AssertionError unless every object reachable now that saves tensors took
+        a value from the checkpoint."""
+        restoration = self._restoration
+        for node_id in sorted(restoration.matched_proto_ids):
+            obj = restoration.bound(node_id)
+            node = restoration.graph.nodes[node_id]
+            if obj is not None and node.attributes and node_id not in restoration.assigned \
+                    and getattr(obj, "_update_uid", -1) <= restoration.restore_uid:
+                raise AssertionError(f"Object not assigned a value from checkpoint: {node}")
+        unmatched = self._unmatched_objects()
+        if unmatched:
+            shown = unmatched[:10]
+            raise AssertionError(
+                f"Found {len(unmatched)} Python objects that were not bound to checkpointed "
+                f"values, likely due to changes in the Python program. Showing {len(shown)} of "
+                f"{len(unmatched)} unmatched objects: {shown}")
+        return self
+
+    def assert_consumed(self) -> "CheckpointLoadStatus":
+        """Raises AssertionError unless every saved value found its object and every
+        object its value (the first unmatched saved node is named)."""
+        self.assert_existing_objects_matched()
+        restoration = self._restoration
+        names = None
+        for node_id, node in enumerate(restoration.graph.nodes):
+            if not node.attributes:
+                continue
+            if restoration.bound(node_id) is None:
+                names = names or _pretty_names(restoration.graph)
+                keys = [a.checkpoint_key for a in node.attributes]
+                raise AssertionError(f"Unresolved object in checkpoint {names.get(node_id)}: "
+                                     f"attributes {keys} (checkpoint {self.save_path})")
         return self
 
     def assert_nontrivial_match(self) -> "CheckpointLoadStatus":
-        """Raises AssertionError unless some saved value was restored."""
-        if self._pending is not None and not self._pending.restored:
-            raise AssertionError(f"Nothing of the checkpoint {self.save_path} matched the "
-                                 f"objects being restored.")
-        return self
+        """Raises AssertionError unless something besides the root matched."""
+        if any(node_id != 0 for node_id in self._restoration.matched_proto_ids):
+            return self
+        raise AssertionError(
+            f"Nothing except the root object matched a checkpointed value. Typically this "
+            f"means that the checkpoint does not match the Python program. The following "
+            f"objects have no matching checkpointed value: {self._unmatched_objects()}")
 
     def expect_partial(self) -> "CheckpointLoadStatus":
-        """Accepts a partial restore (nothing to silence: partial restores do not warn)."""
+        """Accepts a partial restore (tapeflow does not warn about one)."""
+        self._restoration.expect_partial = True
         return self
 
+    def run_restore_ops(self, session=None) -> None:
+        """Nothing to run: the values were assigned when `restore` ran (eager)."""
 
-class InitializationOnlyStatus(CheckpointLoadStatus):
-    """What `restore(None)` returns: nothing was restored."""
-
-    def __init__(self) -> None:
-        super().__init__(None, None, None)
+    def initialize_or_restore(self, session=None) -> None:
+        """Nothing to run: restored variables hold their values, others their initial
+        ones (eager)."""
 
 
-class Checkpoint:
-    """Saves and restores the Variables of the objects given as keyword arguments.
+class InitializationOnlyStatus:
+    """What `restore(None)` returns: nothing was restored; every assertion raises."""
+
+    save_path = None
+    _MESSAGE = "No checkpoint specified (save_path=None); nothing is being restored."
+
+    def assert_consumed(self):
+        raise AssertionError(self._MESSAGE)
+
+    assert_existing_objects_matched = assert_consumed
+    assert_nontrivial_match = assert_consumed
+
+    def expect_partial(self) -> "InitializationOnlyStatus":
+        return self
+
+    def run_restore_ops(self, session=None) -> None:
+        """Nothing to restore."""
+
+    def initialize_or_restore(self, session=None) -> None:
+        """Variables already hold their initial values (eager)."""
+
+
+# -- the checkpoint --------------------------------------------------------------------------
+def _is_trackable(value) -> bool:
+    return isinstance(value, Trackable)
+
+
+class Checkpoint(AutoTrackable):
+    """Saves and restores the objects given as keyword arguments, in TF's format.
 
     Args:
-        root: an object whose dependencies appear at the top level.
+        root: an object whose dependencies appear at the top level (the keyword
+            arguments and `save_counter` are attached to it).
         **kwargs: named trackable objects: Variables, Modules, Layers, Models, optimizers,
-            other Checkpoints.
+            dataset iterators, other Checkpoints.
 
     Raises:
         ValueError: a keyword argument that is not trackable.
@@ -467,7 +419,8 @@ class Checkpoint:
         >>> os.path.basename(path)
         'ckpt-1'
         >>> _ = v.assign(5.0)
-        >>> _ = ckpt.restore(path)
+        >>> ckpt.restore(path).assert_consumed() is not None
+        True
         >>> float(v)
         1.0
     """
@@ -476,88 +429,155 @@ class Checkpoint:
         for name, value in kwargs.items():
             if not _is_trackable(value):
                 raise ValueError(f"`Checkpoint` was expecting a trackable object (an object "
-                                 f"with variables, such as a Variable, Module, Layer, Model or "
-                                 f"optimizer), got {value!r} for {name!r}.")
+                                 f"derived from `Trackable`), got {value!r} for {name!r}. If "
+                                 f"you believe this object should be trackable (i.e. it is "
+                                 f"part of the TensorFlow Python API and manages state), "
+                                 f"please open an issue.")
         if root is not None and not _is_trackable(root):
-            raise ValueError(f"`Checkpoint` was expecting root to be a trackable object, got "
-                             f"{root!r}.")
-        self._root = root
-        self._kwargs = dict(kwargs)
-        self._save_counter = None
-        for name, value in kwargs.items():
-            setattr(self, name, value)
+            raise ValueError(f"`Checkpoint` was expecting root to be a trackable object (an "
+                             f"object derived from `Trackable`), got {root!r}.")
+        object.__setattr__(self, "_root", root)
+        object.__setattr__(self, "_save_counter", None)
+        object.__setattr__(self, "_attached", [])
+        for name, value in sorted(kwargs.items()):       # TF tracks them by sorted name
+            if root is not None:
+                self._attached.append(TrackableReference(name, value))
+                object.__setattr__(self, name, value)
+            else:
+                setattr(self, name, value)
 
-    def __setattr__(self, name: str, value) -> None:
-        # A trackable public attribute is a dependency like a keyword argument, and
-        # takes the values a restore held for its name.
-        object.__setattr__(self, name, value)
-        if not name.startswith("_") and _is_trackable(value) and "_kwargs" in vars(self):
-            self._kwargs[name] = value
-            _apply_deferred(self)
+    def _view(self) -> ObjectGraphView:
+        if self._root is None:
+            return ObjectGraphView(self)
+        attached = list(self._attached)
+        if self._save_counter is not None:
+            attached.append(TrackableReference("save_counter", self._save_counter))
+        return ObjectGraphView(self._root, attached)
 
     @property
     def save_counter(self) -> Variable:
         """How many times `save` has run (an int64 Variable, saved with the checkpoint)."""
-        if self._save_counter is None:
-            self._save_counter = Variable(np.int64(0), name="save_counter", trainable=False)
+        self._maybe_create_save_counter()
         return self._save_counter
 
-    def _checkpoint_dependencies(self) -> list:
-        found = []
-        if self._root is not None:
-            found += self._root._checkpoint_dependencies() \
-                if hasattr(self._root, "_checkpoint_dependencies") else []
-        found += list(self._kwargs.items())
+    def _maybe_create_save_counter(self) -> None:
         if self._save_counter is not None:
-            found.append(("save_counter", self._save_counter))
-        return found
+            return
+        with init_scope():
+            counter = Variable(np.int64(0), name="save_counter", trainable=False)
+        object.__setattr__(self, "_save_counter", counter)
+        if self._root is None:
+            self._track_trackable(counter, name="save_counter", overwrite=True)
+        else:
+            positions = self._root._deferred_dependencies.pop("save_counter", None) \
+                if hasattr(self._root, "__dict__") else None
+            for position in sorted(positions or (), key=lambda p: p.restore_uid):
+                position.restore(counter)
 
     def write(self, file_prefix, options=None) -> str:
-        """Writes the checkpoint at exactly `file_prefix` (atomically); returns it."""
-        _ = self.save_counter
-        return _write(self, file_prefix)
+        """Writes the checkpoint at exactly `file_prefix` (atomically); returns it. As TF,
+        `save_counter` is written only once it exists (`save` makes it)."""
+        tensors, _ = serialize(self._view())
+        prefix = os.fspath(file_prefix)
+        _bundle().write_bundle(prefix, tensors)
+        return prefix
 
     def save(self, file_prefix, options=None) -> str:
         """Writes `file_prefix-N` (N = the incremented save_counter) and records it in the
         directory's `checkpoint` state file as the latest; returns that path."""
         self.save_counter.assign_add(1)
         path = self.write(f"{os.fspath(file_prefix)}-{int(self.save_counter)}")
-        write_state(os.path.dirname(path) or ".", path, [path])
+        directory = os.path.dirname(path) or "."
+        state = get_checkpoint_state(directory)
+        kept = [p for p in (state.all_model_checkpoint_paths if state else []) if p != path]
+        write_state(directory, path, kept + [path])
         return path
 
-    def restore(self, save_path, options=None) -> CheckpointLoadStatus:
+    def read(self, save_path, options=None) -> CheckpointLoadStatus:
+        """Restores what is saved at `save_path`, matching the saved object graph from
+        the root by edge names (see `restore`).
+
+        Raises:
+            NotFoundError: no checkpoint at `save_path`.
+            DataLossError: an unreadable checkpoint.
+            ValueError: a saved shape that does not fit its variable (nothing assigned).
+            InvalidArgumentError: a saved dtype that differs from its variable's.
+        """
+        return self._restore(save_path, restoring=False)
+
+    def restore(self, save_path, options=None):
         """Restores the values saved at `save_path`; None restores nothing.
 
-        Unbuilt layers are first built for the input shapes the checkpoint recorded, and
-        missing optimizer slots created. Everything is checked before anything is assigned.
-        Values for variables that do not exist yet are held and assigned when the variable
-        is assigned to an attribute under the saved name (restore before create); the
+        Values reach the objects that exist now (all checked before any is assigned);
+        values for objects made later wait in their parents' deferred dependencies and are
+        assigned when the object is tracked under the saved name (restore on create). The
         status tells what is still unmatched.
 
         Returns:
-            A status with `assert_consumed()` and `expect_partial()`.
+            A CheckpointLoadStatus (`assert_consumed`, `assert_existing_objects_matched`,
+            `assert_nontrivial_match`, `expect_partial`), or an InitializationOnlyStatus
+            for None.
 
         Raises:
-            ValueError: a saved shape or dtype that does not match its variable's;
-                nothing is changed.
-            NotFoundError: no checkpoint at `save_path`.
+            NotFoundError: no checkpoint at `save_path` (TF's message).
             DataLossError: an unreadable checkpoint file.
+            ValueError: a saved shape that does not fit its variable.
+            InvalidArgumentError: a saved dtype that differs from its variable's.
         """
         if save_path is None:
             return InitializationOnlyStatus()
-        _ = self.save_counter
-        return _restore(self, os.fspath(save_path))
+        return self._restore(save_path, restoring=True)
 
-    read = restore
+    def _restore(self, save_path, restoring: bool) -> CheckpointLoadStatus:
+        save_path = os.fspath(save_path)
+        reader = _open(save_path, restoring)
+        if not reader.has(_METADATA):
+            raise errors.NotFoundError(None, None, f"The checkpoint {save_path} holds no "
+                                                   f"object graph ({_METADATA}): it is a "
+                                                   f"name-based checkpoint (TF1's Saver).")
+        restoration = Restoration(reader, save_path, _graph_bytes(reader),
+                                  legacy=isinstance(reader, _LegacyReader))
+        view = self._view()
+        if self._root is None:
+            restoration.restore(self)
+        else:
+            _restore_attached(restoration, view)
+        if restoring:
+            # As TF: `restore` makes the save counter afterwards (restored on creation);
+            # `read` leaves it as it is.
+            self._maybe_create_save_counter()
+        return CheckpointLoadStatus(restoration, self._view())
+
+
+def _restore_attached(restoration, view) -> None:
+    """Restores into a root with attached dependencies: the root's node, and each saved
+    child naming an attached object."""
+    attached = {name: obj for name, obj in view.list_children(view.root).items()}
+    root = view.root
+    positions = []
+    root_proto = restoration.graph.nodes[0]
+    restoration.bind(0, root)
+    own = TrackableView.children(root)
+    for child in root_proto.children:
+        position = CheckpointPosition(restoration, child.node_id)
+        if child.local_name in attached:
+            positions.append((position, attached[child.local_name]))
+        elif hasattr(root, "__dict__") and child.local_name not in own:
+            root._deferred_dependencies.setdefault(child.local_name, []).append(position)
+    for position, obj in positions:
+        position.restore(obj)
 
 
 # -- the state file and the manager --------------------------------------------------------
 class CheckpointState:
     """The `checkpoint` file of a directory: the latest checkpoint and those kept."""
 
-    def __init__(self, model_checkpoint_path: str, all_model_checkpoint_paths: list) -> None:
+    def __init__(self, model_checkpoint_path: str, all_model_checkpoint_paths: list,
+                 all_model_checkpoint_timestamps=(), last_preserved_timestamp=0.0) -> None:
         self.model_checkpoint_path = model_checkpoint_path
         self.all_model_checkpoint_paths = all_model_checkpoint_paths
+        self.all_model_checkpoint_timestamps = list(all_model_checkpoint_timestamps)
+        self.last_preserved_timestamp = last_preserved_timestamp
 
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
@@ -576,16 +596,21 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     except (OSError, UnicodeDecodeError) as e:
         raise errors.DataLossError(None, None, f"Unable to read the checkpoint index {path}: "
                                                f"{e}") from None
-    latest, kept = None, []
+    latest, kept, stamps, preserved = None, [], [], 0.0
     for line in text.splitlines():
         match = re.match(r'\s*(\w+):\s*"(.*)"\s*$', line)
+        number = re.match(r'\s*(\w+):\s*([-+0-9.eE]+)\s*$', line)
         if match:
             value = _confined(path, directory, match.group(2))
             if match.group(1) == "model_checkpoint_path":
                 latest = value
             elif match.group(1) == "all_model_checkpoint_paths":
                 kept.append(value)
-    return CheckpointState(latest, kept) if latest else None
+        elif number and number.group(1) == "all_model_checkpoint_timestamps":
+            stamps.append(float(number.group(2)))
+        elif number and number.group(1) == "last_preserved_timestamp":
+            preserved = float(number.group(2))
+    return CheckpointState(latest, kept, stamps, preserved) if latest else None
 
 
 def _confined(index: str, directory: str, entry: str) -> str:
@@ -602,11 +627,15 @@ def _confined(index: str, directory: str, entry: str) -> str:
     return value
 
 
-def write_state(directory: str, latest: str, kept: list, filename: str | None = None) -> None:
+def write_state(directory: str, latest: str, kept: list, filename: str | None = None,
+                timestamps=(), last_preserved=None) -> None:
     """Records `latest` and the `kept` checkpoints in the `checkpoint` file (or `filename`)
-    of `directory` (atomically)."""
+    of `directory` (atomically), in TF's text form of a CheckpointState."""
     lines = [f'model_checkpoint_path: "{os.path.relpath(latest, directory)}"']
     lines += [f'all_model_checkpoint_paths: "{os.path.relpath(p, directory)}"' for p in kept]
+    lines += [f"all_model_checkpoint_timestamps: {t!r}" for t in timestamps]
+    if last_preserved is not None:
+        lines.append(f"last_preserved_timestamp: {last_preserved!r}")
     text = "\n".join(lines) + "\n"
     atomic_write(os.path.join(directory, filename or _STATE_FILE),
                  lambda f: f.write(text.encode()))
@@ -625,9 +654,18 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
         True
     """
     state = get_checkpoint_state(checkpoint_dir, latest_filename)
-    if state is None or not os.path.exists(data_path(state.model_checkpoint_path)):
+    if state is None or not checkpoint_exists(state.model_checkpoint_path):
         return None
     return state.model_checkpoint_path
+
+
+def remove_checkpoint_files(prefix: str) -> None:
+    """Deletes the files of the checkpoint `prefix` (those missing are skipped)."""
+    import glob
+    for path in [prefix + ".index", data_path(prefix)] + glob.glob(glob.escape(prefix)
+                                                                     + ".data-*-of-*"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
 
 
 class CheckpointManager:
@@ -637,10 +675,18 @@ class CheckpointManager:
         checkpoint: the Checkpoint to save.
         directory: where to write (created if needed).
         max_to_keep: how many to keep (None keeps all).
+        keep_checkpoint_every_n_hours: besides those, keep one checkpoint per this many
+            hours for good.
         checkpoint_name: the file prefix (default 'ckpt').
+        step_counter: a Variable counting steps: with `checkpoint_interval`, decides when
+            `save` writes (the checkpoints are numbered by the save counter, as TF does).
+        checkpoint_interval: `save` writes only once the step counter has moved this many
+            steps past the last checkpoint.
+        init_fn: what `restore_or_initialize` runs when there is no checkpoint.
 
     Raises:
-        ValueError: `max_to_keep` is not positive.
+        ValueError: `max_to_keep` is not positive, or `checkpoint_interval` without
+            `step_counter`.
 
     Example:
         >>> import tempfile
@@ -657,64 +703,119 @@ class CheckpointManager:
     def __init__(self, checkpoint: Checkpoint, directory, max_to_keep,
                  keep_checkpoint_every_n_hours=None, checkpoint_name: str = "ckpt",
                  step_counter=None, checkpoint_interval=None, init_fn=None) -> None:
+        import time
         if max_to_keep is not None and max_to_keep <= 0:
             raise ValueError("Expected a positive integer or `None` for `max_to_keep`, got "
                              f"{max_to_keep}.")
-        if keep_checkpoint_every_n_hours is not None or checkpoint_interval is not None:
-            raise NotImplementedError("keep_checkpoint_every_n_hours and checkpoint_interval "
-                                      "are not supported.")
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError("`step_counter` should be passed if `checkpoint_interval` is not "
+                             "None.")
         self._checkpoint = checkpoint
         self.directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
+        self._keep_every = keep_checkpoint_every_n_hours
         self._prefix = os.path.join(self.directory, checkpoint_name)
         self._step_counter = step_counter
+        self._checkpoint_interval = checkpoint_interval
         self._init_fn = init_fn
+        self._last_checkpoint_step = None
         state = get_checkpoint_state(self.directory)
-        self._checkpoints = [p for p in state.all_model_checkpoint_paths
-                             if os.path.exists(data_path(p))] if state else []
+        now = time.time()
+        if state is None:
+            self._latest_checkpoint = None
+            self._maybe_delete: dict = {}
+            self._last_preserved_timestamp = now
+        else:
+            # As TF: what the state file names, whether or not its files are there (a
+            # restore of a missing one raises NotFoundError; nothing starts fresh silently).
+            self._latest_checkpoint = state.model_checkpoint_path
+            stamps = state.all_model_checkpoint_timestamps
+            self._maybe_delete = {p: (stamps[i] if i < len(stamps) else now)
+                                  for i, p in enumerate(state.all_model_checkpoint_paths)}
+            self._last_preserved_timestamp = state.last_preserved_timestamp or now
+        if self._latest_checkpoint is not None and self._latest_checkpoint not in \
+                self._maybe_delete:
+            self._maybe_delete[self._latest_checkpoint] = now
 
     @property
     def checkpoints(self) -> list:
-        """The kept checkpoints, oldest first."""
-        return list(self._checkpoints)
+        """The kept checkpoints (those still to be deleted by max_to_keep), oldest first."""
+        return list(self._maybe_delete)
 
     @property
     def latest_checkpoint(self):
         """The newest checkpoint's path, or None."""
-        return self._checkpoints[-1] if self._checkpoints else None
+        return self._latest_checkpoint
 
     @property
     def checkpoint(self) -> Checkpoint:
         return self._checkpoint
 
-    def save(self, checkpoint_number=None, check_interval: bool = True, options=None) -> str:
-        """Writes the next checkpoint, records it, then deletes those beyond max_to_keep.
+    @property
+    def directory_path(self) -> str:
+        return self.directory
 
-        The data file, then the state file, are each replaced atomically, and old files
+    @property
+    def checkpoint_interval(self):
+        return self._checkpoint_interval
+
+    def _sweep(self) -> None:
+        """Deletes the oldest checkpoints beyond max_to_keep, keeping one every
+        keep_checkpoint_every_n_hours."""
+        if not self._max_to_keep:
+            return
+        while len(self._maybe_delete) > self._max_to_keep:
+            path, stamp = next(iter(self._maybe_delete.items()))
+            del self._maybe_delete[path]
+            if path == self._latest_checkpoint:
+                continue
+            if self._keep_every is not None and \
+                    stamp - self._keep_every * 3600.0 >= self._last_preserved_timestamp:
+                self._last_preserved_timestamp = stamp
+                continue
+            remove_checkpoint_files(path)
+
+    def save(self, checkpoint_number=None, check_interval: bool = True, options=None):
+        """Writes the next checkpoint, records it, then deletes those beyond max_to_keep;
+        returns its path, or None when `checkpoint_interval` says it is not time yet.
+
+        The data files, then the state file, are each replaced atomically, and old files
         are deleted last, so a crash at any point leaves a consistent directory.
         """
+        import time
+        if self._checkpoint_interval is not None and check_interval:
+            step = int(self._step_counter)
+            if self._last_checkpoint_step is not None and \
+                    step < self._last_checkpoint_step + self._checkpoint_interval:
+                return None
         counter = self._checkpoint.save_counter
         counter.assign_add(1)
-        if checkpoint_number is None:
-            checkpoint_number = int(self._step_counter if self._step_counter is not None
-                                    else counter)
+        if checkpoint_number is None:       # as TF: the save counter, even with a step counter
+            checkpoint_number = int(counter)
         path = self._checkpoint.write(f"{self._prefix}-{int(checkpoint_number)}")
-        kept = [p for p in self._checkpoints if p != path] + [path]
-        removed = kept[:-self._max_to_keep] if self._max_to_keep else []
-        self._checkpoints = kept[len(removed):]
-        write_state(self.directory, path, self._checkpoints)
-        for old in removed:
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(data_path(old))
+        if self._step_counter is not None:
+            self._last_checkpoint_step = int(self._step_counter)
+        self._latest_checkpoint = path
+        self._maybe_delete.pop(path, None)
+        self._maybe_delete[path] = time.time()
+        self._sweep()
+        write_state(self.directory, path, list(self._maybe_delete),
+                    timestamps=list(self._maybe_delete.values()),
+                    last_preserved=self._last_preserved_timestamp)
         return path
 
     def restore_or_initialize(self):
-        """Restores the latest checkpoint and returns its path; otherwise runs `init_fn`
-        (if given) and returns None."""
-        latest = self.latest_checkpoint
-        if latest is not None:
-            self._checkpoint.restore(latest)
-            return latest
+        """Restores the latest checkpoint and returns its path; with none recorded, runs
+        `init_fn` (if given) and returns None.
+
+        Raises:
+            NotFoundError: the state file names a checkpoint whose files are missing.
+        """
+        if self._latest_checkpoint is not None:
+            self._checkpoint.restore(self._latest_checkpoint)
+            if self._step_counter is not None:
+                self._last_checkpoint_step = int(self._step_counter)
+            return self._latest_checkpoint
         if self._init_fn is not None:
             self._init_fn()
         return None

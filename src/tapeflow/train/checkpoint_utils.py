@@ -11,8 +11,8 @@ import time
 
 import numpy as np
 
-from ..framework import dtypes
-from .checkpoint import _resolve, latest_checkpoint, list_variables, load_variable
+from ..framework import dtypes, errors
+from .checkpoint import _open, _resolve, latest_checkpoint
 
 __all__ = ["CheckpointReader", "load_checkpoint", "NewCheckpointReader", "checkpoints_iterator",
            "CheckpointOptions"]
@@ -23,35 +23,45 @@ def _log(message: str) -> None:
 
 
 class CheckpointReader:
-    """The values stored in one checkpoint, by name.
+    """The tensors stored in one checkpoint, by key (TF's `CheckpointReader`).
 
     Raises (on creation):
         NotFoundError: no checkpoint at the prefix.
-        DataLossError: the file is not a readable checkpoint.
+        DataLossError: the files are not a readable checkpoint.
     """
 
     def __init__(self, prefix: str) -> None:
         self._prefix = prefix
-        self._shapes = dict(list_variables(prefix))
+        self._reader = _open(prefix)
 
     def has_tensor(self, name: str) -> bool:
-        return name in self._shapes
+        return self._reader.has(name)
 
-    def get_tensor(self, name: str) -> np.ndarray:
-        """The value stored under `name` (NotFoundError when there is none)."""
-        return load_variable(self._prefix, name)
+    def get_tensor(self, name: str):
+        """The value stored under `name` (bytes for a string scalar, as TF gives the
+        object graph).
+
+        Raises:
+            NotFoundError: no such key.
+        """
+        if not self._reader.has(name):
+            raise errors.NotFoundError(None, None, f"Key {name} not found in checkpoint")
+        value = self._reader.read(name)
+        if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0:
+            return value.item()
+        return value
 
     def get_variable_to_shape_map(self) -> dict:
-        return {name: list(shape) for name, shape in self._shapes.items()}
+        return {name: list(self._reader.shape(name)) for name in self._reader.keys()}
 
     def get_variable_to_dtype_map(self) -> dict:
-        return {name: dtypes.as_dtype(self.get_tensor(name).dtype) for name in self._shapes}
+        return {name: dtypes.as_dtype(self._reader.dtype(name)) for name in self._reader.keys()}
 
     def debug_string(self) -> bytes:
-        """One line per value: its name, dtype and shape."""
-        dtype_of = self.get_variable_to_dtype_map()
-        return "".join(f"{name} ({dtype_of[name].name}) {shape}\n"
-                       for name, shape in sorted(self._shapes.items())).encode()
+        """One line per tensor: its key, dtype and shape."""
+        shapes, dtype_of = self.get_variable_to_shape_map(), self.get_variable_to_dtype_map()
+        return "".join(f"{name} ({dtype_of[name].name}) {shapes[name]}\n"
+                       for name in sorted(shapes)).encode()
 
 
 def load_checkpoint(ckpt_dir_or_file: str) -> CheckpointReader:

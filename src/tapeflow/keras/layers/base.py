@@ -261,6 +261,9 @@ class Layer(Module):
                             trainable=True if trainable is None else bool(trainable),
                             dtype=dtype, constraint=constraint)
         self._own_weights.append((name, variable))
+        # Restore on create: a value a restore held for this name is assigned now.
+        self._handle_deferred_dependencies(name=self._CHECKPOINT_NAMES.get(name, name),
+                                           trackable=variable)
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
             self._callable_losses.append(lambda: regularizer(variable))
@@ -362,26 +365,26 @@ class Layer(Module):
 
     @property
     def trainable_weights(self) -> list:
-        """Trainable weights of this layer then of its sublayers; [] when not trainable."""
+        """The trainable ones of `weights`; [] when the layer is not trainable."""
         if not self._trainable:
             return []
-        own = [v for v in self._own_variables() if v.trainable]
-        return _unique(own + [w for layer in self._sublayers() for w in layer.trainable_weights])
+        return [w for w in self.weights if w.trainable]
 
     @property
     def non_trainable_weights(self) -> list:
-        """Non-trainable weights; every weight when the layer is not trainable."""
+        """The non-trainable ones of `weights`; every weight when the layer is not
+        trainable."""
         if not self._trainable:
-            return _unique(self._own_variables()
-                           + [w for layer in self._sublayers() for w in layer.weights])
-        own = [v for v in self._own_variables() if not v.trainable]
-        return _unique(own + [w for layer in self._sublayers()
-                              for w in layer.non_trainable_weights])
+            return self.weights
+        return [w for w in self.weights if not w.trainable]
 
     @property
     def weights(self) -> list:
-        """Trainable weights followed by non-trainable ones."""
-        return self.trainable_weights + self.non_trainable_weights
+        """Keras's order, layer by layer: this layer's trainable then non-trainable
+        weights, then each sublayer's `weights` (what `get_weights` lists)."""
+        own = self._own_variables()
+        ordered = [v for v in own if v.trainable] + [v for v in own if not v.trainable]
+        return _unique(ordered + [w for layer in self._sublayers() for w in layer.weights])
 
     def _seed_states(self) -> list:
         """The states of the SeedGenerators of this layer and the layers inside it."""
@@ -552,9 +555,24 @@ class Layer(Module):
                 self.add_loss(self.activity_regularizer(output) / batch)
 
     # -- checkpoints ----------------------------------------------------------------------
-    def _checkpoint_dependencies(self) -> list:
-        """Weights by their `add_weight` names, then the attributes' trackables."""
-        return list(self._own_weights) + super()._checkpoint_dependencies()
+    # Edge names Keras 3 gives some weights and sublayers in checkpoints (its attributes:
+    # Dense keeps its kernel in `_kernel`); other names are the weight or attribute names.
+    _CHECKPOINT_NAMES: dict = {}
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        """Weights by their `add_weight` names (Keras 3's edge names where they differ),
+        then the attributes' trackables."""
+        names = self._CHECKPOINT_NAMES
+        own = {names.get(name, name): weight for name, weight in self._own_weights}
+        return {**own, **super()._trackable_children(save_type, **kwargs)}
+
+    def _legacy_checkpoint_children(self) -> dict:
+        """The edges tapeflow's former checkpoints used: the `add_weight` names."""
+        return dict(self._own_weights)
+
+    def _track_trackable(self, trackable, name: str, overwrite: bool = False):
+        return super()._track_trackable(trackable, self._CHECKPOINT_NAMES.get(name, name),
+                                        overwrite=overwrite)
 
     def get_build_config(self):
         """{'input_shape': ...} a built layer was built for (None before it is built)."""
@@ -568,6 +586,8 @@ class Layer(Module):
     def build_from_config(self, config: dict) -> None:
         """Builds the layer for the input shape in `config` (from `get_build_config`)."""
         shape = config["input_shape"]
+        if shape is None:                  # Keras's record of a model built from Inputs
+            return
         nested = bool(shape) and isinstance(shape[0], (list, tuple))
         shape = [TensorShape(s) for s in shape] if nested else TensorShape(shape)
         self.build(shape)

@@ -14,6 +14,8 @@ __all__ = ["Dense", "Activation", "Flatten", "Reshape", "Dropout", "Identity"]
 class KernelLayer(Layer):
     """A layer computing `activation(f(inputs, kernel) + bias)`: Dense and Conv2D."""
 
+    _CHECKPOINT_NAMES = {"kernel": "_kernel"}
+
     _single_input = True
 
     def __init__(self, activation=None, use_bias: bool = True,

@@ -38,6 +38,8 @@ class Embedding(Layer):
         TensorShape([2, 2, 3])
     """
 
+    _CHECKPOINT_NAMES = {"embeddings": "_embeddings"}
+
     _single_input = True
 
     def __init__(self, input_dim: int, output_dim: int, embeddings_initializer="uniform",

@@ -28,6 +28,8 @@ from ...framework.tensor import Tensor, convert_to_tensor, is_tensor
 from ...framework.variables import Variable
 from ...ops import array_ops, clip_ops, math_ops
 from ...ops.indexing_ops import where
+from ...trackable.base import Trackable
+from ...trackable.data_structures import ListWrapper, _DictWrapper
 from ..naming import snake_case
 from . import schedules
 from .schedules import LearningRateSchedule
@@ -153,7 +155,7 @@ def _dense_gradient(gradient, variable: Variable):
     return convert_to_tensor(gradient, dtype=variable.dtype)
 
 
-class Optimizer:
+class Optimizer(Trackable):
     """Base class of the Keras optimizers, with Keras 3's options.
 
     Args:
@@ -319,6 +321,8 @@ class Optimizer:
                                     name=f"{base}_{name}", trainable=False)
                      for name, init in self._all_slot_names().items()}
             self._slots[variable.ref()] = slots
+            if self.__dict__.get("_variables_wrapper") is not None:
+                self._tracked_variables()
         return slots
 
     def _build_state(self, first_variable: Variable) -> None:
@@ -723,11 +727,45 @@ class Optimizer:
                       "learning_rate": deserialize_keras_object(config["learning_rate"])}
         return cls(**config)
 
-    def _checkpoint_dependencies(self) -> list:
-        own = [("iteration", self._iterations)]
+    # -- the object graph: Keras 3's edges ------------------------------------------------
+    def _tracked_variables(self):
+        """The persistent `_variables` list wrapper, brought up to date with `variables`:
+        a value a restore held for an index is assigned when its slot appears."""
+        wrapper = self.__dict__.get("_variables_wrapper")
+        if wrapper is None:
+            wrapper = ListWrapper()
+            self.__dict__["_variables_wrapper"] = wrapper
+        current = self.variables
+        if len(wrapper) != len(current) or any(a is not b for a, b in zip(wrapper, current)):
+            wrapper[:] = current
+        return wrapper
+
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        """Keras 3's edges: `_variables` (as `variables` lists them), the variables it
+        updates (`_trainable_variables`), `_iterations` and `_learning_rate`, then shared
+        state by name."""
+        children = {"_variables": self._tracked_variables(),
+                    "_trainable_variables": ListWrapper(ref.deref() for ref in self._slots),
+                    "_trainable_variables_indices": _DictWrapper(),
+                    "_iterations": self._iterations}
         if isinstance(self._learning_rate, Variable):
-            own.append(("learning_rate", self._learning_rate))
-        return own + self._state_variables()
+            children["_learning_rate"] = self._learning_rate
+        children.update(self._state_variables())
+        return children
+
+    def _create_or_restore_slot_variable(self, slot_variable_position, slot_name, variable):
+        """Restores the slot `slot_name` of `variable` a checkpoint holds per variable
+        (tapeflow's former checkpoints), creating the variable's slots first."""
+        slot = self._slots_of(variable).get(slot_name)
+        if slot is not None:
+            slot_variable_position.restore(slot)
+
+    def _legacy_checkpoint_children(self) -> dict:
+        """The edges tapeflow's former checkpoints used."""
+        own = {"iteration": self._iterations}
+        if isinstance(self._learning_rate, Variable):
+            own["learning_rate"] = self._learning_rate
+        return own
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name} iterations={int(self._iterations)}>"

@@ -144,7 +144,7 @@ class LossScaleOptimizer(Optimizer):
         config = dict(config)
         return cls(deserialize(config.pop("inner_optimizer")), **config)
 
-    def _checkpoint_dependencies(self) -> list:
-        return [("iteration", self._iterations), ("learning_rate", self._learning_rate),
-                ("step_counter", self.step_counter), ("dynamic_scale", self.dynamic_scale),
-                ("inner_optimizer", self.inner_optimizer)]
+    def _trackable_children(self, save_type: str = "checkpoint", **kwargs) -> dict:
+        return {"iteration": self._iterations, "learning_rate": self._learning_rate,
+                "step_counter": self.step_counter, "dynamic_scale": self.dynamic_scale,
+                "inner_optimizer": self.inner_optimizer}
