@@ -101,19 +101,21 @@ __version__ = version.VERSION  # the TF API level; tapeflow's own: __tapeflow_ve
 __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "raw_ops",
-                               "summary", "tpu", "train", "types", "utils", "xla"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experimental", "keras",
+                              "raw_ops", "summary", "tpu", "train", "types", "utils", "xla"])
 
 
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).
 _KERAS_ALIASES = {"optimizers": "keras.optimizers", "losses": "keras.losses",
                   "metrics": "keras.metrics", "initializers": "keras.initializers"}
+# `tf.__internal__`, the names TF exports for its own libraries.
+_ALIASES = {**_KERAS_ALIASES, "__internal__": "python.internal"}
 
 
 def __getattr__(name: str):
-    if name in _LAZY_SUBMODULES or name in _KERAS_ALIASES:
+    if name in _LAZY_SUBMODULES or name in _ALIASES:
         import importlib
-        return importlib.import_module(f"{__name__}.{_KERAS_ALIASES.get(name, name)}")
+        return importlib.import_module(f"{__name__}.{_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'tapeflow' has no attribute {name!r}")
 
 

@@ -4,6 +4,7 @@ from . import experimental
 from .batching import DatasetSpec
 from .dataset_ops import (AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset,
                           OwnedIterator as Iterator)
+from .options import Options, ThreadingOptions
 
 __all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator", "UNKNOWN_CARDINALITY",
-           "experimental"]
+           "Options", "ThreadingOptions", "experimental"]

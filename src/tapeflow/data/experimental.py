@@ -1,10 +1,15 @@
-"""tf.data.experimental: the names TF kept there (`cardinality`, the constants)."""
+"""tf.data.experimental: the names TF kept there (`cardinality`, the constants, the option
+groups and policies of `tf.data.Options`)."""
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
 from .dataset_ops import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from .options import (AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
+                      OptimizationOptions, ThreadingOptions)
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShardPolicy",
+           "AutotuneOptions", "DistributeOptions", "ExternalStatePolicy", "OptimizationOptions",
+           "ThreadingOptions", "cardinality"]
 
 
 def cardinality(dataset: Dataset) -> Tensor:

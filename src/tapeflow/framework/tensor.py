@@ -389,6 +389,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
                              f"dtype {tensor.dtype.name}: {tensor!r}")
         return tensor
+    tf_tensor = getattr(value, "__tf_tensor__", None)  # a type's own conversion, as in TF
+    if tf_tensor is not None and not isinstance(value, type):
+        return convert_to_tensor(tf_tensor(dtype, name), dtype)
     for base_type, conversion_func in CONVERSION_FUNCTIONS:
         if isinstance(value, base_type):
             tensor = conversion_func(value, dtype=dtype, name=name, as_ref=False)
