@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.composite_tensor import TypeSpec as CompositeSpec
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import constant, is_tensor
 from ..framework.tensor_shape import TensorShape
@@ -104,7 +103,7 @@ class NoneTensorSpec(TypeSpec):
         return ()
 
 
-class OptionalSpec(TypeSpec, CompositeSpec):
+class OptionalSpec(TypeSpec):
     """Describes an optional value (a tf.experimental.Optional): the spec of the element
     it may hold. Its components are a boolean scalar (whether the value is present) and
     the element's components.
