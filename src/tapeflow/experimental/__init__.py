@@ -1,4 +1,6 @@
-"""`tf.experimental`: TF's experimental names; today `Optional`."""
+"""`tf.experimental`: TF's experimental names; today `Optional` and `dtensor` (meshes and
+layouts)."""
 from ..ops.optional_ops import Optional
+from . import dtensor  # noqa: F401
 
-__all__ = ["Optional"]
+__all__ = ["Optional", "dtensor"]

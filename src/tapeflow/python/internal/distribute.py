@@ -19,8 +19,8 @@ def strategy_supports_no_merge_call() -> bool:
         ...     tf.__internal__.distribute.strategy_supports_no_merge_call()
         False
     """
-    from ...distribute import distribute_lib
-    return not distribute_lib.has_strategy()
+    from ... import distribute
+    return not distribute.has_strategy()
 
 
 def maybe_merge_call(fn, strategy, *args, **kwargs):
@@ -43,9 +43,8 @@ def maybe_merge_call(fn, strategy, *args, **kwargs):
         >>> strategy.run(lambda: merge(lambda s, a: (type(s).__name__, a), strategy, 5))
         ('MirroredStrategy', 5)
     """
-    from ...distribute import distribute_lib
-    context = None if strategy_supports_no_merge_call() else \
-        distribute_lib.get_replica_context()
+    from ... import distribute
+    context = None if strategy_supports_no_merge_call() else distribute.get_replica_context()
     if context is None:
         return fn(strategy, *args, **kwargs)
     return context.merge_call(fn, args=args, kwargs=kwargs)
