@@ -9,7 +9,8 @@ from .framework.dtypes import (DType, as_dtype, bool, complex64, complex128, dou
                                float32, float64, half, int8, int16, int32, int64, uint8)
 from .framework.indexed_slices import IndexedSlices
 from .framework.registry import RegisterGradient, no_gradient
-from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from .framework.tensor import Tensor, constant, convert_to_tensor
+from .framework.tensor import is_tf_type as is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable, variable_creator_scope
 from . import ops  # noqa: F401  (registers every gradient and forward rule)

@@ -76,3 +76,18 @@ def test_tf2_eager_context_and_is_nan():
         with I.eager_context.eager_mode():
             assert tf.executing_eagerly()
     assert is_nan(tf.constant([1.0, float("nan")])).numpy().tolist() == [False, True]
+
+
+def test_what_keras_asks_of_tensors_and_dtypes():
+    # recorded from TF 2.21
+    assert [d.is_numeric for d in (tf.float32, tf.bool, tf.string, tf.int8, tf.complex64,
+                                   tf.qint8, tf.resource, tf.bfloat16)] == \
+        [True, False, False, True, True, True, False, True]
+    assert tf.is_tensor(tf.sparse.eye(2)) and tf.is_tensor(tf.Variable(1.0))
+    assert not tf.is_tensor(1.0) and not tf.is_tensor([tf.constant(1.0)])
+    t = tf.constant(1.0)
+    t._keras_logits = "logits"  # a library's own attribute on a tensor
+    assert t._keras_logits == "logits"
+    from tapeflow.python.eager import context
+    context.context().clear_kernel_cache()
+    assert float(t * 2.0) == 2.0

@@ -56,6 +56,12 @@ class DType:
         return self.is_floating or self.is_complex
 
     @property
+    def is_numeric(self) -> bool:
+        """Whether the type holds numbers: integers, floats, complex and quantized types
+        (not bool, string, resource or variant)."""
+        return self.is_floating or self.is_complex or self.is_integer or self.is_quantized
+
+    @property
     def size(self) -> int:
         return self._np.itemsize
 

@@ -32,7 +32,8 @@ class Tensor:
         array([[2., 4.]], dtype=float32)
     """
 
-    __slots__ = ("_value", "_id", "__weakref__")
+    # (`__dict__`: a library may set its own attributes on a tensor, as TF's allow)
+    __slots__ = ("_value", "_id", "__weakref__", "__dict__")
     # NumPy defers its binary operators to ours (ndarray + Tensor gives a Tensor).
     __array_priority__ = 100
 
@@ -472,6 +473,19 @@ def _autopacked(value, dtype) -> Tensor:
 def is_tensor(x) -> bool:
     """True for tapeflow tensors and variables."""
     return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+
+
+def is_tf_type(x) -> bool:
+    """`tf.is_tensor`: whether `x` is a value TF's ops take as it is: a tensor, a Variable,
+    or a composite tensor (SparseTensor, RaggedTensor).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.is_tensor(tf.constant(1.0)), tf.is_tensor(tf.sparse.eye(2)), tf.is_tensor(1.0)
+        (True, True, False)
+    """
+    from .composite_tensor import CompositeTensor
+    return is_tensor(x) or isinstance(x, CompositeTensor)
 
 
 def is_number(x) -> bool:

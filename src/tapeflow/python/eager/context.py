@@ -70,6 +70,13 @@ class Context:
         """Fixes the device configuration, as TF's first use of its devices does."""
         _runtime.initialize()
 
+    def clear_kernel_cache(self) -> None:
+        """Drops what the ops keep between calls: tapeflow's kernels are NumPy functions
+        with nothing compiled, so that is the cache of Python scalars already converted
+        to constants."""
+        from ...ops.op_util import SCALARS
+        SCALARS.clear()
+
     def list_logical_devices(self, device_type=None) -> list:
         """As `tf.config.list_logical_devices`."""
         return [d for d in _runtime.logical_devices()
