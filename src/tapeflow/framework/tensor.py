@@ -70,6 +70,16 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def set_shape(self, shape) -> None:
+        """Checks `shape` against the tensor's, which it already knows whole.
+
+        Raises:
+            ValueError: `shape` is not compatible with the tensor's shape.
+        """
+        if not self.shape.is_compatible_with(TensorShape(shape)):
+            raise ValueError(f"Tensor's shape {tuple(self._value.shape)} is not compatible "
+                             f"with supplied shape {tuple(TensorShape(shape).as_list())}.")
+
     def numpy(self):
         """The value as a NumPy array (a NumPy scalar for rank 0); a copy, safe to change."""
         v = self._value
