@@ -39,3 +39,12 @@ def test_bitcast(value, dtype, want):
 def test_bitcast_errors(value, dtype):
     with pytest.raises(tf.errors.InvalidArgumentError, match="Bitcast"):
         tf.bitcast(tf.constant(value), dtype)
+
+
+def test_cast_of_sparse_values_keeps_the_indices():
+    st = tf.cast(tf.sparse.SparseTensor([[0, 1], [1, 0]], [1.5, -2.5], [2, 2]), tf.int32)
+    assert isinstance(st, tf.SparseTensor) and st.values.numpy().tolist() == [1, -2]
+    assert st.indices.numpy().tolist() == [[0, 1], [1, 0]] and st.shape == (2, 2)
+    slices = tf.cast(tf.IndexedSlices(tf.constant([1.5]), tf.constant([0]), tf.constant([2])),
+                     tf.int32)
+    assert isinstance(slices, tf.IndexedSlices) and slices.values.numpy().tolist() == [1]
