@@ -162,3 +162,15 @@ def test_a_type_converts_itself_through_tf_tensor_and_tapes_reach_its_variable()
     v = w.value
     assert v.handle is v and v._shared_name == v.name[:-2]
     assert v._unique_id != tf.Variable(1.0, name=v._shared_name)._unique_id
+
+
+def test_an_operand_converting_itself_is_asked_for_the_other_operands_dtype():
+    asked = []
+
+    class Half:
+        def __tf_tensor__(self, dtype=None, name=None):
+            asked.append(dtype)
+            return tf.constant([2.0], tf.float16)
+
+    assert (tf.constant([1.5], tf.float16) * Half()).numpy().tolist() == [3.0]
+    assert asked == [tf.float16]
