@@ -167,3 +167,16 @@ def test_bfloat16_draws(draw, expected):
     x = draw()
     assert x.dtype == tf.bfloat16
     np.testing.assert_allclose(tf.cast(x, tf.float32).numpy(), expected, rtol=1e-5)
+
+
+def test_stateless_and_general_dropout():
+    x = tf.ones([2, 4])  # TF 2.21's masks for seed [1, 2]
+    assert tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2]).numpy().tolist() == \
+        [[2, 0, 2, 0], [0, 2, 0, 0]]
+    assert tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2], noise_shape=[2, 1]) \
+        .numpy().tolist() == [[2, 2, 2, 2], [0, 0, 0, 0]]
+    with pytest.raises(ValueError, match=r"range \[0, 1\)"):
+        tf.nn.experimental.stateless_dropout(x, 1.0, seed=[1, 2])
+    half = tf.nn.experimental.general_dropout(
+        x, 0.5, lambda shape, dtype: tf.fill(shape, tf.constant(0.25, dtype)))
+    assert half.numpy().tolist() == [[0] * 4] * 2

@@ -158,3 +158,9 @@ def async_wait() -> None:
 def async_clear_error() -> None:
     """Clears a pending error of asynchronous execution: tapeflow's errors are raised when
     the op runs, so none is pending."""
+
+
+def _reset_context() -> None:
+    """Starts the context afresh, as TF's tests do: the device configuration is the
+    process's initial one again and may be changed (visible and logical devices)."""
+    _runtime.reset()
