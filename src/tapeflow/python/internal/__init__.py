@@ -5,7 +5,8 @@ Probability), each the tapeflow mechanism it names in TF.
 `SymbolicTensor` are the two kinds of `tf.Tensor` (tapeflow has one Tensor class whose graph
 tensors are `SymbolicTensor`s; `isinstance` tells them apart as TF's classes do). The
 submodules: `types` (the abstract `Tensor`), `smart_cond`, `distribute` (merge calls),
-`eager_context`, `tf2`.
+`eager_context`, `tf2`, and `tracking`, the trackable machinery's names
+(`tapeflow.trackable.tracking`, loaded on first use).
 
 Example:
     >>> import tapeflow as tf
@@ -43,3 +44,14 @@ class EagerTensor(metaclass=_EagerKind):
     """The tensors that hold their value now (a `tf.Tensor` that is not a graph tensor)."""
 
     __slots__ = ()
+
+
+def __getattr__(name: str):
+    if name == "tracking":
+        import importlib
+        try:
+            return importlib.import_module("tapeflow.trackable.tracking")
+        except ModuleNotFoundError as error:
+            if error.name not in ("tapeflow.trackable", "tapeflow.trackable.tracking"):
+                raise
+    raise AttributeError(f"module 'tf.__internal__' has no attribute {name!r}")
