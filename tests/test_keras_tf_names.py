@@ -94,7 +94,7 @@ KERAS_TF_NAMES = """
     nn.batch_normalization nn.bias_add nn.conv1d nn.conv2d nn.conv_transpose nn.convolution
     nn.ctc_beam_search_decoder nn.ctc_greedy_decoder nn.ctc_loss nn.depth_to_space
     nn.depthwise_conv2d nn.dropout nn.elu nn.embedding_lookup nn.embedding_lookup_sparse
-    nn.gelu nn.leaky_relu nn.log_softmax nn.max_pool
+    nn.experimental.stateless_dropout nn.gelu nn.leaky_relu nn.log_softmax nn.max_pool
     nn.max_pool3d nn.moments nn.pool nn.relu nn.relu6 nn.safe_embedding_lookup_sparse
     nn.selu nn.separable_conv2d nn.sigmoid nn.sigmoid_cross_entropy_with_logits nn.silu
     nn.softmax nn.softmax_cross_entropy_with_logits nn.softsign nn.space_to_depth
