@@ -180,3 +180,11 @@ def test_stateless_and_general_dropout():
     half = tf.nn.experimental.general_dropout(
         x, 0.5, lambda shape, dtype: tf.fill(shape, tf.constant(0.25, dtype)))
     assert half.numpy().tolist() == [[0] * 4] * 2
+
+
+def test_dropout_noise_shape_known_when_the_graph_runs():
+    @tf.function(input_signature=[tf.TensorSpec([None, 4])])
+    def f(x):
+        return tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2], noise_shape=tf.shape(x))
+
+    assert f(tf.ones([2, 4])).numpy().tolist() == [[2, 0, 2, 0], [0, 2, 0, 0]]

@@ -404,6 +404,8 @@ def dropped(x: Tensor, rate, noise_shape, uniform_sampler) -> Tensor:
         threshold = rate  # a tensor: the comparison is an op, so a graph can compute it
     if noise_shape is None and not x.shape.is_fully_defined():
         mask_shape = shape_of_tensor(x)  # known when the graph runs
+    elif noise_shape is not None and known_only_when_run(noise_shape):
+        mask_shape = noise_shape  # (`tf.shape(x)` of a tensor a graph knows partly)
     else:
         shape = x.shape.as_list()
         dims = shape if noise_shape is None else (
