@@ -91,3 +91,10 @@ def test_what_keras_asks_of_tensors_and_dtypes():
     from tapeflow.python.eager import context
     context.context().clear_kernel_cache()
     assert float(t * 2.0) == 2.0
+
+
+def test_a_class_declaring_itself_a_tensor_is_a_tensor_to_tf_is_tensor():
+    class Wrapper(I.types.Tensor):
+        pass
+
+    assert tf.is_tensor(Wrapper()) and not tf.is_tensor(object())

@@ -487,7 +487,8 @@ def is_tensor(x) -> bool:
 
 def is_tf_type(x) -> bool:
     """`tf.is_tensor`: whether `x` is a value TF's ops take as it is: a tensor, a Variable,
-    or a composite tensor (SparseTensor, RaggedTensor).
+    a composite tensor (SparseTensor, RaggedTensor), or an instance of a class declaring
+    itself a tensor (a subclass of `tf.__internal__.types.Tensor`).
 
     Example:
         >>> import tapeflow as tf
@@ -495,7 +496,8 @@ def is_tf_type(x) -> bool:
         (True, True, False)
     """
     from .composite_tensor import CompositeTensor
-    return is_tensor(x) or isinstance(x, CompositeTensor)
+    from .core_types import TensorType
+    return is_tensor(x) or isinstance(x, (CompositeTensor, TensorType))
 
 
 def is_number(x) -> bool:

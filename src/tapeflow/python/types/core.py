@@ -12,21 +12,6 @@ Example:
     >>> isinstance(1.0, core.Tensor)
     False
 """
-from __future__ import annotations
-
-import abc
-
-from ...framework.tensor import Tensor as _Tensor
-from ...framework.variables import Variable as _Variable
+from ...framework.core_types import TensorType as Tensor
 
 __all__ = ["Tensor"]
-
-
-class Tensor(abc.ABC):  # noqa: B024  (an abstract type with no abstract methods, as TF's)
-    """The type of tensors: tapeflow's Tensor and Variable are registered as its kinds."""
-
-    __slots__ = ()
-
-
-Tensor.register(_Tensor)
-Tensor.register(_Variable)
