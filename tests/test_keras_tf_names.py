@@ -130,7 +130,7 @@ MISSING = set("""
     RaggedTensor RaggedTensor.from_row_splits RaggedTensor.from_tensor RaggedTensorSpec
     __internal__.tracking.AutoTrackable __internal__.tracking.Trackable
     __internal__.tracking.no_automatic_dependency_tracking as_string audio.decode_wav
-    compat.as_text compat.v1.Dimension compat.v1.sparse_concat compat.v1.sparse_placeholder
+    compat.v1.Dimension compat.v1.sparse_concat compat.v1.sparse_placeholder
     experimental.RowPartition.from_value_rowids experimental.numpy.finfo
     experimental.numpy.select io.gfile io.gfile.exists io.gfile.join io.read_file
     lite.OpsSet.SELECT_TF_OPS lite.OpsSet.TFLITE_BUILTINS lite.Optimize
