@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # A Python with TensorFlow, pytest and NumPy installed; the parity tests skip without TF.
 PARITY_PYTHON ?= $(PYTHON)
 
-.PHONY: test demo check bench parity fuzz sonnet clean
+.PHONY: test demo check bench parity fuzz sonnet keras clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,12 @@ parity:
 # tests that pass on TensorFlow 2.21 (suites/sonnet_tf_passed.txt) and the top failure causes.
 sonnet: $(VENV)/.test-installed
 	$(PY) suites/run.py sonnet
+
+# Keras 3.15's own tests (a fixed subset: suites/run.py), unmodified, KERAS_BACKEND=tensorflow
+# with tapeflow as TensorFlow: the share of the tests that pass on TensorFlow 2.21
+# (suites/keras_tf_passed.txt) and the top failure causes.
+keras: $(VENV)/.test-installed
+	$(PY) suites/run.py keras
 
 bench: $(VENV)/.bench-installed
 	$(PY) -m tapeflow bench

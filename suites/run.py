@@ -2,6 +2,7 @@
 
     python suites/run.py sonnet             # the suite under tapeflow: share and causes
     python suites/run.py sonnet --record    # (a Python with TensorFlow) TF's passing tests
+    python suites/run.py keras              # Keras 3's TF backend on tapeflow (a fixed subset)
 
 The suite is the library's installed package (its wheel ships its `*_test.py`), run by pytest
 unmodified. `--record` runs it on the real TensorFlow and writes the ids of the tests that
@@ -20,13 +21,46 @@ import re
 import subprocess
 import sys
 import tempfile
+import typing
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-SUITES = {  # name: (package, the pip requirement whose wheel ships the tests)
-    "sonnet": ("sonnet", "dm-sonnet==2.0.2"),
+
+class Suite(typing.NamedTuple):
+    package: str            # the installed package whose wheel ships the tests
+    requirement: str        # its pip requirement
+    files: tuple = ()       # the test files run (relative to the package), () for all
+    env: tuple = ()         # (name, value) environment settings the suite runs with
+
+
+# Keras's whole suite (277 files) runs for hours on two cores; this fixed subset covers
+# layers (core, convolutional, rnn, normalization, merging), models (sequential,
+# functional, model), trainers, optimizers, losses, metrics, saving, callbacks and ops,
+# and runs in under ten minutes on TensorFlow. (Files that import JAX or PyTorch, such as
+# trainers/trainer_test.py and ops/math_test.py, cannot run without them and are left out.)
+KERAS_FILES = tuple(f"src/{name}_test.py" for name in """
+    layers/core/dense layers/core/embedding layers/core/input_layer layers/core/identity
+    layers/convolutional/conv layers/convolutional/conv_transpose
+    layers/rnn/simple_rnn layers/rnn/lstm layers/rnn/gru layers/rnn/rnn
+    layers/normalization/batch_normalization layers/normalization/layer_normalization
+    layers/merging/merging
+    models/sequential models/functional models/model
+    trainers/epoch_iterator trainers/compile_utils
+    optimizers/optimizer optimizers/adam optimizers/sgd optimizers/rmsprop
+    losses/loss losses/losses
+    metrics/metric metrics/accuracy_metrics metrics/regression_metrics
+    metrics/reduction_metrics
+    saving/saving_lib saving/saving_api saving/serialization_lib
+    callbacks/early_stopping callbacks/model_checkpoint callbacks/csv_logger
+    callbacks/lambda_callback callbacks/learning_rate_scheduler
+    ops/core ops/nn ops/linalg ops/function
+""".split())
+
+SUITES = {
+    "sonnet": Suite("sonnet", "dm-sonnet==2.0.2"),
+    "keras": Suite("keras", "keras==3.15.1", KERAS_FILES, (("KERAS_BACKEND", "tensorflow"),)),
 }
 
 
@@ -37,17 +71,19 @@ def package_dir(package: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def run_pytest(root: Path, report: Path, stand_in: bool, pytest_args: list,
+def run_pytest(suite: Suite, root: Path, report: Path, stand_in: bool, pytest_args: list,
                timeout: float) -> int:
-    """pytest on `root` (its rootdir, so test ids do not depend on where it is installed),
-    writing a JUnit XML `report`; under the stand-in when `stand_in`."""
+    """pytest on the suite's files under `root` (its rootdir, so test ids do not depend on
+    where it is installed), writing a JUnit XML `report`; under the stand-in when
+    `stand_in`."""
     front = [sys.executable, "-m", "tapeflow", "as-tensorflow", "-m", "pytest"] if stand_in \
         else [sys.executable, "-m", "pytest"]
+    paths = [str(root / f) for f in suite.files] or [str(root)]
     command = [*front, "-q", "-p", "no:cacheprovider", f"--rootdir={root}",
-               f"--junitxml={report}", "-o", "junit_family=xunit2", *pytest_args, str(root)]
+               f"--junitxml={report}", "-o", "junit_family=xunit2", *pytest_args, *paths]
     with tempfile.TemporaryDirectory() as cwd:
         # absl's test files go to a folder of this run's own (runs at once would share one)
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TEST_TMPDIR=cwd)
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TEST_TMPDIR=cwd, **dict(suite.env))
         try:
             return subprocess.call(command, cwd=cwd, env=env, timeout=timeout,
                                    stdout=subprocess.DEVNULL)
@@ -95,12 +131,13 @@ def main(argv=None) -> int:
     parser.add_argument("--report", type=Path, help="keep the JUnit XML report here")
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments (after --)")
     args = parser.parse_args(argv)
-    package, requirement = SUITES[args.suite]
+    suite = SUITES[args.suite]
+    package, requirement = suite.package, suite.requirement
     root = package_dir(package)
     record = HERE / f"{args.suite}_tf_passed.txt"
     with tempfile.TemporaryDirectory() as scratch:
         report = args.report or Path(scratch) / "report.xml"
-        run_pytest(root, report, not args.record, args.pytest_args, args.timeout)
+        run_pytest(suite, root, report, not args.record, args.pytest_args, args.timeout)
         if not report.exists():
             print(f"suites/run.py: pytest wrote no report ({requirement} at {root})",
                   file=sys.stderr)

@@ -196,7 +196,7 @@ TF_NAMES = [
     (autograph_api.set_loop_options, "autograph.experimental.set_loop_options"),
     (graph.Graph, "Graph"), (graph.init_scope, "init_scope"),
     (tensor.Tensor, "Tensor"), (tensor.constant, "constant"),
-    (tensor.convert_to_tensor, "convert_to_tensor"), (tensor.is_tensor, "is_tensor"),
+    (tensor.convert_to_tensor, "convert_to_tensor"), (tensor.is_tf_type, "is_tensor"),
     (distribute_losses.compute_average_loss, "nn.compute_average_loss"),
     (distribute_losses.scale_regularization_loss, "nn.scale_regularization_loss"),
     (variables.Variable, "Variable"),

@@ -336,7 +336,7 @@ MISSING = {
         start_queue_runners string_input_producer summary_iterator warm_start write_graph
     """.split(),
     "data": """
-        IteratorSpec NumpyIterator Options ThreadingOptions
+        IteratorSpec NumpyIterator
     """.split(),
     "io": """
         decode_json_example decode_jxl decode_proto encode_proto match_filenames_once

@@ -9,7 +9,8 @@ from .framework.dtypes import (DType, as_dtype, bool, complex64, complex128, dou
                                float32, float64, half, int8, int16, int32, int64, uint8)
 from .framework.indexed_slices import IndexedSlices
 from .framework.registry import RegisterGradient, no_gradient
-from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from .framework.tensor import Tensor, constant, convert_to_tensor
+from .framework.tensor import is_tf_type as is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable, variable_creator_scope
 from . import ops  # noqa: F401  (registers every gradient and forward rule)
@@ -113,12 +114,14 @@ _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experim
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).
 _KERAS_ALIASES = {"optimizers": "keras.optimizers", "losses": "keras.losses",
                   "metrics": "keras.metrics", "initializers": "keras.initializers"}
+# `tf.__internal__`, the names TF exports for its own libraries.
+_ALIASES = {**_KERAS_ALIASES, "__internal__": "python.internal"}
 
 
 def __getattr__(name: str):
-    if name in _LAZY_SUBMODULES or name in _KERAS_ALIASES:
+    if name in _LAZY_SUBMODULES or name in _ALIASES:
         import importlib
-        return importlib.import_module(f"{__name__}.{_KERAS_ALIASES.get(name, name)}")
+        return importlib.import_module(f"{__name__}.{_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'tapeflow' has no attribute {name!r}")
 
 

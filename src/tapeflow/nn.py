@@ -11,6 +11,8 @@ from .ops.nn_ops import (batch_normalization, bias_add, elu, gelu, l2_loss, leak
                          log_softmax, moments, relu6, selu, sigmoid_cross_entropy_with_logits,
                          silu, softmax_cross_entropy_with_logits, softplus, softsign, swish)
 
+from . import nn_experimental as experimental  # noqa: E402
+
 __all__ = ["relu", "sigmoid", "softmax", "sparse_softmax_cross_entropy_with_logits", "tanh",
            "dropout", "embedding_lookup"]
 __all__ += ["l2_normalize"]

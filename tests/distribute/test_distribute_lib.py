@@ -328,3 +328,16 @@ def test_sync_on_read_variables_combine_their_replicas_by_aggregation():
     assert out.splitlines() == [
         "SyncOnReadVariable Variable/replica_1:0", "[5.0, 2.5, 2.0] [3.0, 3.0, 3.0]",
         "[[3.0, 3.0], [6.0, 6.0], [6.0, 6.0]]"]
+
+
+def test_the_default_strategy_hands_datasets_through_and_updates_in_place():
+    strategy = tf.distribute.get_strategy()
+    ds = tf.data.Dataset.range(4).batch(2)
+    assert strategy.experimental_distribute_dataset(ds) is ds  # as TF's default strategy
+    v = tf.Variable(1.0)
+    assert float(strategy.extended.update(v, lambda var, x: var.assign_add(x), args=(2.0,),
+                                          group=False)) == 3.0
+    with strategy.extended.colocate_vars_with(v):
+        slot = tf.Variable(0.0)
+    assert slot.device == v.device
+    assert float(strategy.extended.call_for_each_replica(lambda x: x * 2, args=(3.0,))) == 6.0

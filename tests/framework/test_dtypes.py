@@ -47,3 +47,17 @@ def test_real_dtype_min_max():
     assert tf.complex64.real_dtype is tf.float32 and tf.float32.real_dtype is tf.float32
     assert tf.int8.min == -128 and tf.uint8.max == 255
     assert tf.float16.max == np.finfo(np.float16).max
+
+
+@pytest.mark.parametrize("name,enum,limit", [("float8_e4m3fn", 25, 448.0),
+                                             ("float8_e5m2", 24, 57344.0)])
+def test_8_bit_floats_by_name_as_tf_gives_them(name, enum, limit):
+    pytest.importorskip("ml_dtypes")
+    dtype = tf.as_dtype(name)
+    assert (dtype.name, dtype.as_datatype_enum, dtype.size, dtype.max, dtype.min) == \
+        (name, enum, 1, limit, -limit)
+    assert dtype.is_floating and tf.as_dtype(enum) is dtype
+    x = tf.cast(tf.constant([1.5, 300.0]), dtype)  # TF: [1.5, 288] in float8_e4m3fn
+    assert x.dtype is dtype
+    rounded = tf.cast(x, tf.float32).numpy().tolist()
+    assert rounded[0] == 1.5 and rounded[1] == (288.0 if enum == 25 else 320.0)

@@ -184,3 +184,13 @@ def test_integer_divide_is_true_division():
     out = tf.constant([3, 4]) / tf.constant([2, 8])
     assert out.dtype is tf.float64
     np.testing.assert_allclose(out.numpy(), [1.5, 0.5])
+
+
+def test_set_shape_on_an_eager_tensor_checks_it():
+    t = tf.constant([[1.0, 2.0]])
+    t.set_shape([1, 2])
+    t.set_shape([None, 2])
+    for bad in ([2, 2], [2]):  # TF 2.21's message
+        with pytest.raises(ValueError, match=r"Tensor's shape \(1, 2\) is not compatible with "
+                                             r"supplied shape"):
+            t.set_shape(bad)

@@ -130,3 +130,47 @@ def test_a_variable_subclass_with_its_own_value_keeps_its_own_operators():
     v = Doubled(3.0)
     assert float(v + 1.0) == 7.0 and float(1.0 + v) == 7.0 and -v == "own"
     assert float(tf.Variable(3.0) + 1.0) == 4.0
+
+
+class _WrappedVariable:
+    """A library's stand-in for a tf.Variable (as Keras's TensorFlow-backend Variable is):
+    converts through `__tf_tensor__`, names its variable by `handle`."""
+
+    _should_act_as_resource_variable = True
+
+    def __init__(self, value):
+        self.value = tf.Variable(value)
+
+    @property
+    def handle(self):
+        return self.value.handle
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        return tf.convert_to_tensor(self.value, dtype=dtype, name=name)
+
+
+def test_a_type_converts_itself_through_tf_tensor_and_tapes_reach_its_variable():
+    w = _WrappedVariable([1.0, 2.0])
+    assert tf.convert_to_tensor(w).numpy().tolist() == [1.0, 2.0]
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.square(w))
+    assert tape.gradient(y, w).numpy().tolist() == [2.0, 4.0]  # through w.handle
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(w)
+        y = tf.reduce_sum(tf.multiply(w, 3.0))
+    assert tape.gradient(y, [w])[0].numpy().tolist() == [3.0, 3.0]
+    v = w.value
+    assert v.handle is v and v._shared_name == v.name[:-2]
+    assert v._unique_id != tf.Variable(1.0, name=v._shared_name)._unique_id
+
+
+def test_an_operand_converting_itself_is_asked_for_the_other_operands_dtype():
+    asked = []
+
+    class Half:
+        def __tf_tensor__(self, dtype=None, name=None):
+            asked.append(dtype)
+            return tf.constant([2.0], tf.float16)
+
+    assert (tf.constant([1.5], tf.float16) * Half()).numpy().tolist() == [3.0]
+    assert asked == [tf.float16]

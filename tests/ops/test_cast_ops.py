@@ -39,3 +39,18 @@ def test_bitcast(value, dtype, want):
 def test_bitcast_errors(value, dtype):
     with pytest.raises(tf.errors.InvalidArgumentError, match="Bitcast"):
         tf.bitcast(tf.constant(value), dtype)
+
+
+def test_cast_of_sparse_values_keeps_the_indices():
+    st = tf.cast(tf.sparse.SparseTensor([[0, 1], [1, 0]], [1.5, -2.5], [2, 2]), tf.int32)
+    assert isinstance(st, tf.SparseTensor) and st.values.numpy().tolist() == [1, -2]
+    assert st.indices.numpy().tolist() == [[0, 1], [1, 0]] and st.shape == (2, 2)
+    slices = tf.cast(tf.IndexedSlices(tf.constant([1.5]), tf.constant([0]), tf.constant([2])),
+                     tf.int32)
+    assert isinstance(slices, tf.IndexedSlices) and slices.values.numpy().tolist() == [1]
+
+
+def test_shape_of_a_sparse_tensor_is_its_dense_shape():
+    st = tf.sparse.eye(3)  # TF 2.21: [3, 3] int32, or int64 when asked
+    assert tf.shape(st).numpy().tolist() == [3, 3] and tf.shape(st).dtype == tf.int32
+    assert tf.shape(st, out_type=tf.int64).dtype == tf.int64

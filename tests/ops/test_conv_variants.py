@@ -123,3 +123,14 @@ def test_with_space_to_batch_channels_first_and_errors():
     assert tf.nn.with_space_to_batch(X, [1, 1], "SAME", lambda x, n, p: (n, p)) == (2, "SAME")
     with pytest.raises(ValueError, match="filter_shape"):
         tf.nn.with_space_to_batch(X, [2, 2], "SAME", lambda x, n, p: x)
+
+
+def test_conv_transpose_output_shape_list_holding_a_graph_batch_size():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3, 3, 2])])
+    def f(x):
+        return tf.nn.conv_transpose(x, tf.ones([3, 3, 4, 2]), [tf.shape(x)[0], 6, 6, 4], 2)
+
+    out = f(tf.ones([2, 3, 3, 2]))
+    assert out.shape == (2, 6, 6, 4)
+    eager = tf.nn.conv_transpose(tf.ones([2, 3, 3, 2]), tf.ones([3, 3, 4, 2]), [2, 6, 6, 4], 2)
+    assert tf.reduce_all(out == eager)

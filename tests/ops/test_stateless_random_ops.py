@@ -151,3 +151,40 @@ def test_parameterized_truncated_normal_bounds_and_moments():
     assert (x[:, 0] >= -1).all() and (x[:, 0] <= 3).all()
     assert (x[:, 1] >= 6).all() and (x[:, 1] <= 9).all()
     assert abs(x[:, 0].mean() - 0.283) < 0.05
+
+
+@pytest.mark.parametrize("draw,expected", [  # TF 2.21's values, seed [1, 2]
+    (lambda: tf.random.stateless_uniform([3], [1, 2], dtype=tf.bfloat16), [0.34375, 0.882812, 0.484375]),
+    (lambda: tf.random.stateless_uniform([3], [1, 2], minval=tf.constant(-1.0, tf.bfloat16),
+                                         maxval=tf.constant(2.0, tf.bfloat16), dtype=tf.bfloat16),
+     [0.03125, 1.65625, 0.453125]),
+    (lambda: tf.random.stateless_normal([3], [1, 2], dtype=tf.bfloat16), [0.542969, 0.207031, 0.0737305]),
+    (lambda: tf.random.stateless_truncated_normal([3], [1, 2], dtype=tf.bfloat16),
+     [0.542969, 0.207031, 0.0737305]),
+])
+def test_bfloat16_draws(draw, expected):
+    pytest.importorskip("ml_dtypes")
+    x = draw()
+    assert x.dtype == tf.bfloat16
+    np.testing.assert_allclose(tf.cast(x, tf.float32).numpy(), expected, rtol=1e-5)
+
+
+def test_stateless_and_general_dropout():
+    x = tf.ones([2, 4])  # TF 2.21's masks for seed [1, 2]
+    assert tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2]).numpy().tolist() == \
+        [[2, 0, 2, 0], [0, 2, 0, 0]]
+    assert tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2], noise_shape=[2, 1]) \
+        .numpy().tolist() == [[2, 2, 2, 2], [0, 0, 0, 0]]
+    with pytest.raises(ValueError, match=r"range \[0, 1\)"):
+        tf.nn.experimental.stateless_dropout(x, 1.0, seed=[1, 2])
+    half = tf.nn.experimental.general_dropout(
+        x, 0.5, lambda shape, dtype: tf.fill(shape, tf.constant(0.25, dtype)))
+    assert half.numpy().tolist() == [[0] * 4] * 2
+
+
+def test_dropout_noise_shape_known_when_the_graph_runs():
+    @tf.function(input_signature=[tf.TensorSpec([None, 4])])
+    def f(x):
+        return tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2], noise_shape=tf.shape(x))
+
+    assert f(tf.ones([2, 4])).numpy().tolist() == [[2, 0, 2, 0], [0, 2, 0, 0]]

@@ -1,4 +1,6 @@
 """tensorflow.python.eager.context: TF's values, read from tapeflow's own state."""
+import pytest
+
 import tapeflow as tf
 from tapeflow.python.eager import context
 
@@ -37,3 +39,19 @@ def test_scope_name_has_the_trailing_slash():
     with tf.name_scope("outer"):
         assert context.context().scope_name == "outer/"
     assert context.context().scope_name == ""
+
+
+def test_a_reset_context_takes_a_new_device_configuration():
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.list_logical_devices()  # fixes the configuration
+    with pytest.raises(RuntimeError):
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    context._reset_context()
+    try:
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        assert len(tf.config.list_logical_devices("CPU")) == 2
+    finally:
+        context._reset_context()
+    assert len(tf.config.list_logical_devices("CPU")) == 1

@@ -12,10 +12,13 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.context import executing_eagerly
+from ..framework.graph import init_scope
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops import iterator_ops
 from ..trackable.base import Trackable
+from ..ops.optional_ops import Optional
 from . import structure
+from .options import Options
 
 __all__ = ["Dataset", "OwnedIterator", "GraphIterator", "AUTOTUNE", "INFINITE_CARDINALITY",
            "UNKNOWN_CARDINALITY"]
@@ -56,13 +59,45 @@ class Dataset:
     def _compute_spec(self):
         raise NotImplementedError
 
+    def _inputs(self) -> list:
+        """The datasets this one reads (whose options it inherits)."""
+        return []
+
     # -- inspection ------------------------------------------------------------------------
+    def options(self) -> Options:
+        """The options of this dataset: its inputs' merged, with those given to
+        `with_options` on the way put over them."""
+        merged = Options()
+        for dataset in self._inputs():
+            merged = merged.merge(dataset.options())
+        own = getattr(self, "_own_options", None)
+        return merged if own is None else merged.merge(own)
+
+    def with_options(self, options: Options) -> "Dataset":
+        """This dataset with `options` set (over those it has).
+
+        Raises:
+            TypeError: `options` is not a `tf.data.Options`.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> options = tf.data.Options()
+            >>> options.deterministic = False
+            >>> tf.data.Dataset.range(2).with_options(options).options().deterministic
+            False
+        """
+        if not isinstance(options, Options):
+            raise TypeError(f"with_options: expected tf.data.Options, got "
+                            f"{type(options).__name__}")
+        return transformations.OptionsDataset(self, options)
+
     @property
     def element_spec(self):
         """The structure of TensorSpecs (shape, dtype) every element matches; a None
         dimension varies between elements."""
         if self._spec_cache is None:
-            self._spec_cache = self._compute_spec()
+            with init_scope():  # as when built: a spec found from elements reads them eagerly
+                self._spec_cache = self._compute_spec()
         return self._spec_cache
 
     def cardinality(self) -> Tensor:
@@ -643,6 +678,16 @@ class OwnedIterator(Trackable):
         except StopIteration:
             raise errors.OutOfRangeError(None, "IteratorGetNext", "End of sequence") from None
 
+    def get_next_as_optional(self) -> Optional:
+        """The next element as a `tf.experimental.Optional`, empty at the end of the
+        dataset (inside a graph: decided when the graph runs)."""
+        if not executing_eagerly():
+            return _optional_next(self.handle, self.element_spec)
+        try:
+            return Optional.from_value(next(self._elements))
+        except StopIteration:
+            return Optional.empty(self.element_spec)
+
     def __repr__(self) -> str:
         return f"<OwnedIterator element_spec={self.element_spec}>"
 
@@ -677,8 +722,18 @@ class GraphIterator:
         """
         return iterator_ops.get_next(self.handle, self._element_spec)
 
+    def get_next_as_optional(self) -> Optional:
+        """The next element as a `tf.experimental.Optional`, empty at the end (decided
+        when the graph runs)."""
+        return _optional_next(self.handle, self._element_spec)
+
     def __repr__(self) -> str:
         return f"<GraphIterator element_spec={self.element_spec}>"
+
+
+def _optional_next(handle, element_spec) -> Optional:
+    has_value, flat = iterator_ops.get_next_as_optional(handle, True, element_spec)
+    return Optional(has_value, flat, element_spec)
 
 
 from . import batching, sources, transformations  # noqa: E402  (they subclass Dataset)

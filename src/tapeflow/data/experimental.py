@@ -1,13 +1,17 @@
 """tf.data.experimental: the names TF kept there (`cardinality`, the constants, the CSV
-readers, `ignore_errors`)."""
+readers, `ignore_errors`, the option groups and policies of `tf.data.Options`)."""
 from __future__ import annotations
 
 from ..framework.tensor import Tensor
 from .dataset_ops import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from .options import (AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
+                      OptimizationOptions, ThreadingOptions)
 from .text_readers import CsvDataset, make_csv_dataset
 
-__all__ = ["AUTOTUNE", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
-           "cardinality", "ignore_errors", "make_csv_dataset"]
+__all__ = ["AUTOTUNE", "AutoShardPolicy", "AutotuneOptions", "CsvDataset", "DistributeOptions",
+           "ExternalStatePolicy", "INFINITE_CARDINALITY", "OptimizationOptions",
+           "ThreadingOptions", "UNKNOWN_CARDINALITY", "cardinality", "ignore_errors",
+           "make_csv_dataset"]
 
 
 def cardinality(dataset: Dataset) -> Tensor:

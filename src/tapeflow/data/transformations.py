@@ -74,6 +74,20 @@ class UnaryDataset(Dataset):
     def _cardinality(self) -> int:
         return self._input._cardinality()
 
+    def _inputs(self) -> list:
+        return [self._input]
+
+
+class OptionsDataset(UnaryDataset):
+    """Its input's elements, with options set (see `Dataset.with_options`)."""
+
+    def __init__(self, input_dataset: Dataset, options) -> None:
+        super().__init__(input_dataset)
+        self._own_options = options
+
+    def _elements(self):
+        return self._input._elements()
+
 
 class MapDataset(UnaryDataset):
     """`map_func` of each element (see `Dataset.map`)."""
@@ -359,6 +373,9 @@ class ZipDataset(Dataset):
         finite = [n for n in counts if n >= 0]
         return min(finite) if finite else INFINITE_CARDINALITY
 
+    def _inputs(self) -> list:
+        return list(self._datasets)
+
     def _elements(self):
         for parts in zip(*[d._elements() for d in self._datasets]):
             yield structure.pack(self._structure, list(parts))
@@ -383,6 +400,9 @@ class ConcatenateDataset(Dataset):
         if INFINITE_CARDINALITY in (a, b):
             return INFINITE_CARDINALITY
         return UNKNOWN_CARDINALITY if UNKNOWN_CARDINALITY in (a, b) else a + b
+
+    def _inputs(self) -> list:
+        return [self._first, self._second]
 
     def _elements(self):
         yield from self._first._elements()

@@ -329,6 +329,42 @@ class Strategy:
         """Whether `variable` was made in this strategy's scope."""
         return self._mirrored.get(id(variable)) is variable
 
+    # -- what TF's StrategyExtended adds (a strategy here is its own `extended`) ------------
+    def colocate_vars_with(self, colocate_with_variable):
+        """A scope whose new variables are placed on the device of `colocate_with_variable`
+        (slot variables beside their variable).
+
+        Example:
+            >>> import tapeflow as tf
+            >>> v = tf.Variable(1.0)
+            >>> with tf.distribute.get_strategy().extended.colocate_vars_with(v):
+            ...     slot = tf.Variable(0.0)
+            >>> slot.device == v.device
+            True
+        """
+        from ..framework.device import device
+        return device(colocate_with_variable.device)
+
+    def update(self, var, fn, args=(), kwargs=None, group=True):
+        """`fn(var, *args, **kwargs)`: updates `var` in the cross-replica context (a
+        mirrored variable's write reaches every replica's copy) and returns what `fn`
+        returns.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> v = tf.Variable(1.0)
+            >>> _ = tf.distribute.get_strategy().extended.update(
+            ...     v, lambda var, x: var.assign_add(x), args=(2.0,))
+            >>> float(v)
+            3.0
+        """
+        with self._entered(None):
+            return fn(var, *args, **(kwargs or {}))
+
+    def call_for_each_replica(self, fn, args=(), kwargs=None):
+        """`run(fn, args, kwargs)`: `fn` as each replica."""
+        return self.run(fn, args, kwargs)
+
     # -- running replicas -----------------------------------------------------------------
     def run(self, fn, args=(), kwargs=None, options=None):
         """Runs `fn(*args, **kwargs)` as this worker's replica and returns its result.
@@ -566,6 +602,11 @@ class _DefaultStrategy(Strategy):
 
     def _create_variable(self, next_creator, **kwargs):
         return next_creator(**kwargs)
+
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """`dataset` itself: the one replica reads every batch whole (as in TF, its
+        iterator is the dataset's own, usable inside tf.function)."""
+        return dataset
 
 
 _default_strategy = _DefaultStrategy()

@@ -38,6 +38,13 @@ def final_gradient_hooks(factory):
         _hooks.factory = previous
 
 
+def _resource_or_self(x):
+    """The Variable an object standing for one names by its `handle` (it says so with
+    `_should_act_as_resource_variable`, as a library's wrapper of a tf.Variable does), else
+    `x`: the tape watches and differentiates the variable itself."""
+    return x.handle if getattr(x, "_should_act_as_resource_variable", False) else x
+
+
 class GradientTape:
     """Records operations on watched tensors to compute their gradients.
 
@@ -119,7 +126,7 @@ class GradientTape:
         """
         if self._tape is None:
             self._tape = Tape(self._watch_accessed_variables)
-        for t in nest.flatten(tensor):
+        for t in map(_resource_or_self, nest.flatten(tensor)):
             if not isinstance(t, (Tensor, Variable)):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                                  "tf.Tensor or tf.Variable.")
@@ -191,7 +198,7 @@ class GradientTape:
                              "computation is recorded too. Do it only for higher derivatives.")
         unconnected = as_unconnected(unconnected_gradients)
         flat_targets = [snapshot(t) for t in nest.flatten(target)]
-        flat_sources = nest.flatten(sources)
+        flat_sources = [_resource_or_self(s) for s in nest.flatten(sources)]
         for s in flat_sources:
             if not isinstance(s, (Tensor, Variable)):
                 raise ValueError(f"gradient() sources must be Tensors or Variables, got {s!r}")

@@ -79,6 +79,10 @@ class Runtime:
     def initialize(self) -> None:
         self.initialized = True
 
+    def reset(self) -> None:
+        """Back to the configuration the process started with, not yet fixed."""
+        self.__init__()
+
     def check_physical(self, device) -> PhysicalDevice:
         if device not in self.physical:
             raise ValueError(f"Unrecognized device: {device!r}")

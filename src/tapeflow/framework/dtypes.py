@@ -56,6 +56,12 @@ class DType:
         return self.is_floating or self.is_complex
 
     @property
+    def is_numeric(self) -> bool:
+        """Whether the type holds numbers: integers, floats, complex and quantized types
+        (not bool, string, resource or variant)."""
+        return self.is_floating or self.is_complex or self.is_integer or self.is_quantized
+
+    @property
     def size(self) -> int:
         return self._np.itemsize
 
@@ -270,6 +276,11 @@ def _quantized(name: str, code: str) -> _OpaqueDType:
 _BFLOAT16_MAX = float.fromhex("0x1.fep127")
 bfloat16 = _ExtensionDType("bfloat16", "ml_dtypes", "bfloat16", "bfloat16", 2,
                           (-_BFLOAT16_MAX, _BFLOAT16_MAX))
+# 8-bit floats (ml_dtypes' too): TF names them (as_dtype) but does not export them.
+float8_e4m3fn = _ExtensionDType("float8_e4m3fn", "ml_dtypes", "float8_e4m3fn", "bfloat16", 1,
+                                (-448.0, 448.0))
+float8_e5m2 = _ExtensionDType("float8_e5m2", "ml_dtypes", "float8_e5m2", "bfloat16", 1,
+                              (-57344.0, 57344.0))
 qint8 = _quantized("qint8", "i1")
 qint16 = _quantized("qint16", "<i2")
 qint32 = _quantized("qint32", "<i4")
@@ -282,7 +293,7 @@ variant = _OpaqueDType("variant", None, 0)
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
         bool, complex64, complex128, string)
 _OPAQUE = (qint8, qint16, qint32, quint8, quint16, resource, variant)
-_EXTENSIONS = (bfloat16,)
+_EXTENSIONS = (bfloat16, float8_e4m3fn, float8_e5m2)
 _BY_NAME = {d.name: d for d in _ALL + _EXTENSIONS + _OPAQUE}
 _BY_NAME.update(half=float16, double=float64)
 # TF's DataType enum numbers (types.proto), which checkpoints and TensorProtos store.
@@ -290,7 +301,7 @@ _DATATYPE_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 
                    "string": 7, "complex64": 8, "int64": 9, "bool": 10, "qint8": 11,
                    "quint8": 12, "qint32": 13, "bfloat16": 14, "qint16": 15, "quint16": 16,
                    "uint16": 17, "complex128": 18, "float16": 19, "resource": 20, "variant": 21,
-                   "uint32": 22, "uint64": 23}
+                   "uint32": 22, "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25}
 _BY_ENUM = {number: _BY_NAME[name] for name, number in _DATATYPE_ENUMS.items()}
 _BY_NUMPY = {d._np: d for d in _ALL}
 # Keyed by type character too: a fast lookup for Tensor.dtype (several chars can mean one type).

@@ -33,7 +33,8 @@ class Tensor:
         array([[2., 4.]], dtype=float32)
     """
 
-    __slots__ = ("_value", "_id", "__weakref__")
+    # (`__dict__`: a library may set its own attributes on a tensor, as TF's allow)
+    __slots__ = ("_value", "_id", "__weakref__", "__dict__")
     # NumPy defers its binary operators to ours (ndarray + Tensor gives a Tensor).
     __array_priority__ = 100
 
@@ -69,6 +70,16 @@ class Tensor:
 
     def get_shape(self) -> TensorShape:
         return self.shape
+
+    def set_shape(self, shape) -> None:
+        """Checks `shape` against the tensor's, which it already knows whole.
+
+        Raises:
+            ValueError: `shape` is not compatible with the tensor's shape.
+        """
+        if not self.shape.is_compatible_with(TensorShape(shape)):
+            raise ValueError(f"Tensor's shape {tuple(self._value.shape)} is not compatible "
+                             f"with supplied shape {tuple(TensorShape(shape).as_list())}.")
 
     def numpy(self):
         """The value as a NumPy array (a NumPy scalar for rank 0); a copy, safe to change."""
@@ -408,6 +419,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
             raise ValueError(f"Tensor conversion requested dtype {dtype.name} for Tensor with "
                              f"dtype {tensor.dtype.name}: {tensor!r}")
         return tensor
+    tf_tensor = getattr(value, "__tf_tensor__", None)  # a type's own conversion, as in TF
+    if tf_tensor is not None and not isinstance(value, type):
+        return convert_to_tensor(tf_tensor(dtype, name), dtype)
     for base_type, conversion_func in CONVERSION_FUNCTIONS:
         if isinstance(value, base_type):
             tensor = conversion_func(value, dtype=dtype, name=name, as_ref=False)
@@ -486,6 +500,21 @@ def _autopacked(value, dtype) -> Tensor:
 def is_tensor(x) -> bool:
     """True for tapeflow tensors and variables."""
     return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+
+
+def is_tf_type(x) -> bool:
+    """`tf.is_tensor`: whether `x` is a value TF's ops take as it is: a tensor, a Variable,
+    a composite tensor (SparseTensor, RaggedTensor), or an instance of a class declaring
+    itself a tensor (a subclass of `tf.__internal__.types.Tensor`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.is_tensor(tf.constant(1.0)), tf.is_tensor(tf.sparse.eye(2)), tf.is_tensor(1.0)
+        (True, True, False)
+    """
+    from .composite_tensor import CompositeTensor
+    from .core_types import TensorType
+    return is_tensor(x) or isinstance(x, (CompositeTensor, TensorType))
 
 
 def is_number(x) -> bool:

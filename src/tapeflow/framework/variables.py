@@ -294,6 +294,23 @@ class Variable(Trackable, metaclass=_VariableMeta):
         return self._aggregation
 
     @property
+    def _unique_id(self) -> str:
+        """A name no other variable of this process has (its name and its id)."""
+        return f"{self._name}_{self._id}"
+
+    @property
+    def _shared_name(self) -> str:
+        """The variable's name without the output suffix, as TF names its resource."""
+        return self._name
+
+    @property
+    def handle(self) -> "Variable":
+        """The resource holding the value: in tapeflow the Variable is its own resource
+        (what TF's ops and tapes reach through a variable's handle, tapeflow's reach
+        through the Variable)."""
+        return self
+
+    @property
     def name(self) -> str:
         return self._name + ":0"
 

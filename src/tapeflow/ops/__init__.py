@@ -11,7 +11,8 @@ from . import (array_grad, bitwise_grad, comparison_grad, complex_grad,  # noqa:
                counting_grad, linalg_extra_grad, matrix_function_grad, partition_grad,
                segment_grad, space_grad, tridiagonal_grad,
                nn_grad, random_grad, reduction_grad, special_fn_grad, special_grad,
-               special_math_grad, sparse_grad, state_ops, tensor_array_grad, numerics_grad)
+               special_math_grad, sparse_grad, state_ops, tensor_array_grad, numerics_grad,
+               xla_grad)
 from . import array_jvp, batched_grad, jvp_util, math_jvp, nn_jvp  # noqa: F401
 from . import ctc_grad, image_grad, signal_grad  # noqa: E402,F401
 from . import variable_ops  # noqa: F401  (Variable's sparse reads and scatter writes)

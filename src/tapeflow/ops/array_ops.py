@@ -17,6 +17,7 @@ from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPA
                                   define_op)
 from ..framework.shape_inference import (constant_shape, full_value, moved_elements,
                                          passed_through, shape_text)
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .complex_ops import conj
@@ -818,14 +819,19 @@ def _out_type(op_name: str, out_type) -> np.dtype:
 def shape(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002
     """The shape of `input` as a 1-D integer tensor (int32 unless `out_type` says int64).
 
-    Not differentiable.
+    Not differentiable. A SparseTensor's shape is its `dense_shape`.
 
     Example:
         >>> import tapeflow as tf
         >>> tf.shape(tf.zeros([2, 3])).numpy()
         array([2, 3], dtype=int32)
+        >>> tf.shape(tf.sparse.eye(3)).numpy()
+        array([3, 3], dtype=int32)
     """
     dtype = _out_type("Shape", dtypes.int32 if out_type is None else out_type)
+    if isinstance(input, SparseTensor):
+        from .math_ops import cast
+        return cast(input.dense_shape, dtypes.as_dtype(dtype))
     try:
         x = as_input(input)
     except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch

@@ -344,8 +344,10 @@ def _output_shape(op_name: str, output_shape, x) -> list:
                        f"{None if shape is None else list(shape)}.")
         shape = list(shape)
     else:
+        entries = output_shape if isinstance(output_shape, (list, tuple)) else \
+            np.ravel(np.asarray(output_shape, object))  # (a list may hold a graph's batch size)
         shape = list(output_shape.as_list() if hasattr(output_shape, "as_list") else
-                     [_known_size(d) for d in np.ravel(np.asarray(output_shape, object))])
+                     [_known_size(d) for d in entries])
     if shape and shape[0] in (None, -1):
         shape[0] = x.shape[0] if x.shape[0] is not None else -1
     return [int(d) for d in shape]

@@ -307,6 +307,8 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME",  # noq
     """
     if hasattr(output_shape, "_id"):  # a tensor: its static length (it may be computed)
         rank = output_shape.shape[0] if output_shape.shape.rank == 1 else None
+    elif isinstance(output_shape, (list, tuple)):  # (entries may be tensors: a graph's batch)
+        rank = len(output_shape)
     else:
         rank = len(np.ravel(np.asarray(output_shape, object)))
     transposes = {3: conv1d_transpose, 4: conv2d_transpose, 5: conv3d_transpose}

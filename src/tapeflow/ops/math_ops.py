@@ -18,6 +18,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.shape_inference import passed_through, shape_text
 from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
                                   define_op)
@@ -729,14 +730,21 @@ reduce_mean = reduction(Mean, "reduce_mean", "The mean", NUMERIC,
 def cast(x, dtype, name=None) -> Tensor:
     """`x` converted to `dtype`; floats to integers truncate toward zero.
 
-    Gradients flow only between floating (or complex) types.
+    Gradients flow only between floating (or complex) types. A SparseTensor or
+    IndexedSlices is cast value by value (its indices kept).
 
     Example:
         >>> import tapeflow as tf
         >>> tf.cast(tf.constant([1.7, -1.7]), tf.int32).numpy()
         array([ 1, -1], dtype=int32)
+        >>> tf.cast(tf.sparse.eye(2), tf.int32).values.numpy()
+        array([1, 1], dtype=int32)
     """
     if type(x) is not Tensor:
+        if isinstance(x, (SparseTensor, IndexedSlices)):  # cast their values, as TF
+            values = cast(x.values, dtype)
+            return x.with_values(values) if isinstance(x, SparseTensor) else \
+                IndexedSlices(values, x.indices, x.dense_shape)
         try:
             x = as_input(x)
         except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch

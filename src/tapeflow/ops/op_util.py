@@ -55,7 +55,8 @@ def _like(value, like, op_name: str) -> Tensor:
                 SCALARS.clear()
             cached = SCALARS[key] = Tensor(_scalar_array(value, np_dtype, op_name))
             return cached
-    if CONVERSION_FUNCTIONS and any(isinstance(value, base) for base, _ in CONVERSION_FUNCTIONS):
+    if CONVERSION_FUNCTIONS and any(isinstance(value, base) for base, _ in CONVERSION_FUNCTIONS) \
+            or hasattr(value, "__tf_tensor__"):  # (a type converting itself, asked for the dtype)
         return convert_to_tensor(value, like.dtype)
     # NumPy data is cast to the tensor's dtype; Python data must be representable in it.
     return Tensor(_scalar_array(value, like.dtype, op_name))

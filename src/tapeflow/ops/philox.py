@@ -77,6 +77,17 @@ def _unit_float16(x):
     return bits.view(np.float16) - np.float16(1)
 
 
+def _unit_bfloat16(x, dtype):
+    bits = ((x & np.uint32(0x7F)) | np.uint32(0x3F80)).astype(np.uint16)
+    return bits.view(dtype) - dtype.type(1)
+
+
+def _half(dtype) -> bool:
+    """Whether `dtype` is a 16-bit float (float16, bfloat16): drawn from one word each,
+    normals computed in float32 and rounded."""
+    return dtype.itemsize == 2 and dtype.kind != "i" and dtype.kind != "u"
+
+
 def unit_float64(x0, x1):
     bits = (x0 & np.uint32(0xFFFFF)).astype(np.uint64) << np.uint64(32) | x1.astype(np.uint64)
     return (bits | np.uint64(1023 << 52)).view(np.float64) - 1.0
@@ -95,7 +106,9 @@ def uniform(key: int, counter: int, size: int, dtype) -> np.ndarray:
         words = _words(key, counter, size, 2)
         return unit_float64(words[:, 0::2], words[:, 1::2]).reshape(-1)[:size]
     words = _words(key, counter, size, 4).reshape(-1)[:size]
-    return _unit_float16(words) if dtype == np.float16 else _unit_float32(words)
+    if dtype == np.float16:
+        return _unit_float16(words)
+    return _unit_bfloat16(words, dtype) if _half(dtype) else _unit_float32(words)
 
 
 def uniform_int(key: int, counter: int, size: int, dtype, low: int, high: int) -> np.ndarray:
@@ -136,7 +149,7 @@ def _normal_groups(words, dtype):
         return np.stack(_box_muller_float64(*np.moveaxis(words, -1, 0)), axis=-1)
     first, second = _box_muller_float32(words[..., 0::2], words[..., 1::2])
     values = np.stack([first, second], axis=-1).reshape(words.shape)
-    return values.astype(dtype) if dtype == np.float16 else values
+    return values.astype(dtype) if _half(dtype) else values
 
 
 def normal(key: int, counter: int, size: int, dtype) -> np.ndarray:
@@ -155,7 +168,7 @@ def truncated_normal(key: int, counter: int, size: int, dtype) -> np.ndarray:
     stride = per_group * RESERVED_PER_OUTPUT // 4
     out = np.empty((groups, per_group), dtype)
     pending = np.arange(groups, dtype=np.uint64)
-    # Bounds are checked before a float16 rounding, as TF does.
+    # Bounds are checked before a float16 (bfloat16) rounding, as TF does.
     exact = np.float64 if dtype == np.float64 else np.float32
     earlier = np.empty((groups, 0), exact)
     start, read = 0, 1  # one block is enough for most groups (each candidate is kept w.p. 0.95)

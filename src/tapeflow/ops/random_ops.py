@@ -362,18 +362,38 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         >>> sorted(set(y.tolist()))
         [0.0, 2.0]
     """
-    is_number = isinstance(rate, numbers.Real)
-    if is_number and not 0 <= rate < 1:
+    x = dropout_input(x, rate)
+    if isinstance(rate, numbers.Real) and rate == 0:
+        get_seed(seed)  # keeps the op-seed sequence independent of this fast path, as TF
+        return x
+    return dropped(x, rate, noise_shape, lambda shape, dtype: uniform(shape, dtype=dtype,
+                                                                      seed=seed))
+
+
+def dropout_input(x, rate) -> Tensor:
+    """`x` as a tensor, checked with `rate` for a dropout.
+
+    Raises:
+        ValueError: `rate` outside [0, 1), or `x` not floating.
+    """
+    if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). "
                          f"Received: rate={rate}")
     x = as_input(x)
     if not x.dtype.is_floating:
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
                          f"Received: x_dtype={x.dtype.name}")
-    if is_number and rate == 0:
-        get_seed(seed)  # keeps the op-seed sequence independent of this fast path, as TF
+    return x
+
+
+def dropped(x: Tensor, rate, noise_shape, uniform_sampler) -> Tensor:
+    """`x` with the elements whose uniform draw (`uniform_sampler(mask_shape, dtype)`, in
+    [0, 1)) falls below `rate` zeroed and the rest scaled by 1 / (1 - rate): the one body
+    of tf.nn.dropout and tf.nn.experimental's stateless and general dropouts (`x` and
+    `rate` checked by `dropout_input`)."""
+    if isinstance(rate, numbers.Real) and rate == 0:
         return x
-    if is_number:
+    if isinstance(rate, numbers.Real):
         scale = convert_to_tensor(1 / (1 - rate), dtype=x.dtype)
         threshold = rate
     else:
@@ -384,6 +404,8 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         threshold = rate  # a tensor: the comparison is an op, so a graph can compute it
     if noise_shape is None and not x.shape.is_fully_defined():
         mask_shape = shape_of_tensor(x)  # known when the graph runs
+    elif noise_shape is not None and known_only_when_run(noise_shape):
+        mask_shape = noise_shape  # (`tf.shape(x)` of a tensor a graph knows partly)
     else:
         shape = x.shape.as_list()
         dims = shape if noise_shape is None else (
@@ -392,11 +414,10 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None) -> Tensor:
         if len(dims) == len(shape):
             dims = [s if d is None else d for d, s in zip(dims, shape)]
         mask_shape = [int(d) for d in dims]
-    noise = uniform(mask_shape, dtype=x.dtype, seed=seed)
+    noise = uniform_sampler(mask_shape, x.dtype)
     # Ops, not the noise's value, so that dropout can be traced by tf.function.
     keep = math_ops.cast(noise >= threshold, x.dtype)
     return x * scale * keep
-
 
 
 def _gamma(alpha, *, shape, seed, seed2, stream=None):

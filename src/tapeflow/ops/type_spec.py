@@ -105,7 +105,8 @@ class NoneTensorSpec(TypeSpec):
 
 class OptionalSpec(TypeSpec):
     """Describes an optional value (a tf.experimental.Optional): the spec of the element
-    it may hold.
+    it may hold. Its components are a boolean scalar (whether the value is present) and
+    the element's components.
 
     Example:
         >>> import tapeflow as tf
@@ -120,10 +121,23 @@ class OptionalSpec(TypeSpec):
 
     @property
     def value_type(self) -> type:
-        return object
+        from .optional_ops import Optional
+        return Optional
 
     def _serialize(self) -> tuple:
         return (self._element_spec,)
+
+    @property
+    def _component_specs(self) -> list:
+        from .optional_ops import component_specs
+        return [TensorSpec([], dtypes.bool)] + component_specs(self._element_spec)
+
+    def _to_components(self, value) -> list:
+        return [value._has_value] + value._values
+
+    def _from_components(self, components: list):
+        from .optional_ops import Optional
+        return Optional(components[0], components[1:], self._element_spec)
 
     def __repr__(self) -> str:
         return f"OptionalSpec({self._element_spec!r},)"

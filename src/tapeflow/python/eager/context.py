@@ -28,7 +28,8 @@ from ...framework.graph import get_current_name_scope, get_default_graph
 
 __all__ = ["Context", "context", "context_safe", "executing_eagerly", "eager_mode",
            "graph_mode", "in_eager_mode", "is_in_graph_mode", "num_gpus",
-           "ensure_initialized", "device", "is_tfrt_enabled", "EAGER_MODE", "GRAPH_MODE"]
+           "ensure_initialized", "device", "is_tfrt_enabled", "async_wait", "async_clear_error",
+           "EAGER_MODE", "GRAPH_MODE"]
 
 GRAPH_MODE = 0
 EAGER_MODE = 1
@@ -68,6 +69,13 @@ class Context:
     def ensure_initialized(self) -> None:
         """Fixes the device configuration, as TF's first use of its devices does."""
         _runtime.initialize()
+
+    def clear_kernel_cache(self) -> None:
+        """Drops what the ops keep between calls: tapeflow's kernels are NumPy functions
+        with nothing compiled, so that is the cache of Python scalars already converted
+        to constants."""
+        from ...ops.op_util import SCALARS
+        SCALARS.clear()
 
     def list_logical_devices(self, device_type=None) -> list:
         """As `tf.config.list_logical_devices`."""
@@ -140,3 +148,19 @@ def device(name):
 def is_tfrt_enabled() -> bool:
     """TF's newer runtime is not in use: tapeflow runs NumPy kernels."""
     return False
+
+
+def async_wait() -> None:
+    """Waits for the ops dispatched so far: tapeflow runs each op when it is called, so
+    they are done (an error has already been raised where it happened)."""
+
+
+def async_clear_error() -> None:
+    """Clears a pending error of asynchronous execution: tapeflow's errors are raised when
+    the op runs, so none is pending."""
+
+
+def _reset_context() -> None:
+    """Starts the context afresh, as TF's tests do: the device configuration is the
+    process's initial one again and may be changed (visible and logical devices)."""
+    _runtime.reset()

@@ -135,3 +135,12 @@ case("TensorScatterMax", lambda t, u: tf.tensor_scatter_nd_max(t, [[1], [1], [3]
      normal(4, 2), normal(3, 2), label="repeated index")
 case("TensorScatterMin", lambda t, u: tf.tensor_scatter_nd_min(t, [[0, 1], [2, 0]], u),
      normal(3, 2), normal(2), label="element indices")
+
+from tapeflow.ops import xla_ops  # noqa: E402
+
+case("XlaDynamicSlice", lambda x: xla_ops.dynamic_slice(x, [1, 3], [2, 2]), normal(3, 4),
+     label="start clamped")
+case("XlaDynamicUpdateSlice", lambda x, u: xla_ops.dynamic_update_slice(x, u, [-1, 1]),
+     normal(3, 4), normal(2, 2), label="start clamped")
+case("XlaDynamicUpdateSlice", lambda x, u: xla_ops.dynamic_update_slice(x, u, [2]),
+     normal(4), normal(4), label="update the whole")

@@ -1,0 +1,1 @@
+"""`tensorflow.python.ops`: TF's op modules as libraries import them (`math_ops`)."""

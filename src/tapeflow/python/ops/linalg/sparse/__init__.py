@@ -1,0 +1,1 @@
+"""`tensorflow.python.ops.linalg.sparse`: CSR sparse matrices (`sparse_csr_matrix_ops`)."""

@@ -1,0 +1,1 @@
+"""`tensorflow.python.types`: the abstract types of TF's values (`core`)."""
