@@ -101,7 +101,7 @@ __version__ = version.VERSION  # the TF API level; tapeflow's own: __tapeflow_ve
 __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "raw_ops",
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experimental", "keras", "raw_ops",
                                "summary", "tpu", "train", "types", "utils", "xla"])
 
 

@@ -142,6 +142,24 @@ class Tensor:
         return self
 
 
+class WeakTensor(Tensor):
+    """A tensor whose dtype is weak: made from a Python number under the "all" or "safe"
+    dtype-conversion mode, it takes the other operand's dtype where the lattice allows
+    (`tf.experimental.numpy.experimental_enable_numpy_behavior`).
+
+    Example:
+        >>> import numpy as np
+        >>> from tapeflow.framework.tensor import WeakTensor
+        >>> WeakTensor(np.float32(5.0))
+        <tf.Tensor: shape=(), dtype=float32, numpy=5.0, weak=True>
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return Tensor.__repr__(self)[:-1] + ", weak=True>"
+
+
 def _numpy_repr(v) -> str:
     """NumPy's repr of the value, a scalar shown bare (`4.0`) as TF does."""
     v = np.asarray(v)

@@ -21,7 +21,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.shape_inference import passed_through, shape_text
 from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
                                   define_op)
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, WeakTensor, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_input,
                       binary_inputs, hinted_inputs, in_float32, normalize_axes)
@@ -329,12 +329,14 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
         # another call.
         if type(y) is float and type(x) is Tensor:
             scalar = SCALARS.get((y, x._value.dtype.char))
-            inputs = convert(op.name, x, y) if scalar is None else (x, scalar)
+            inputs = (x, scalar) if scalar is not None else convert(op.name, x, y)
         elif reflected and type(x) is float and type(y) is Tensor:
             scalar = SCALARS.get((x, y._value.dtype.char))
-            inputs = convert(op.name, x, y) if scalar is None else (scalar, y)
+            inputs = (scalar, y) if scalar is not None else convert(op.name, x, y)
         else:
             inputs = convert(op.name, x, y)
+        if type(inputs[0]) is WeakTensor:  # promoted to a weak dtype ("all"/"safe" modes)
+            return _weak_result(op, kinds, inputs)
         np_dtype = inputs[0]._value.dtype
         if np_dtype.kind not in kinds and dtypes.kind(np_dtype) not in kinds:
             raise dtype_error(op.name, inputs[0], kinds)
@@ -352,7 +354,16 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
 def execute_binary(op, kinds: str, x, y) -> Tensor:
     """Runs a two-input op whose public function is written out (TF's argument names)."""
     x, y = binary_inputs(op.name, x, y)
+    if type(x) is WeakTensor:
+        return _weak_result(op, kinds, (x, y))
     return execute(op, (require_dtype(op.name, x, kinds), y), NO_ATTRS)
+
+
+def _weak_result(op, kinds: str, inputs: tuple) -> Tensor:
+    """The op on WeakTensor inputs (promoted under the "all" or "safe" mode): a WeakTensor."""
+    x = require_dtype(op.name, inputs[0], kinds)
+    result = execute(op, (x, inputs[1]), NO_ATTRS)
+    return WeakTensor(result._value, result._id) if type(result) is Tensor else result
 
 
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"

@@ -8,11 +8,11 @@ import math
 import numpy as np
 
 from ..framework import errors
-from ..framework import dtypes
+from ..framework import dtypes, promotion
 from ..framework.graph_tensor import SymbolicValue
 from ..framework.shape_inference import full_value
-from ..framework.tensor import (CONVERSION_FUNCTIONS, Tensor, array_from_python, constant,
-                                convert_to_tensor, registered_override)
+from ..framework.tensor import (CONVERSION_FUNCTIONS, Tensor, WeakTensor, array_from_python,
+                                constant, convert_to_tensor, registered_override)
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 
@@ -57,6 +57,10 @@ def _like(value, like, op_name: str) -> Tensor:
             return cached
     if CONVERSION_FUNCTIONS and any(isinstance(value, base) for base, _ in CONVERSION_FUNCTIONS):
         return convert_to_tensor(value, like.dtype)
+    if promotion.mode != "off" and _is_python_number(value):
+        # A Python number of another kind than the tensor's (a float with integers, an int
+        # with bools): the dtype-conversion mode promotes them (binary_inputs catches this).
+        raise TypeError(f"{op_name}: {value!r} and a {like.dtype.name} tensor need promotion")
     # NumPy data is cast to the tensor's dtype; Python data must be representable in it.
     return Tensor(_scalar_array(value, like.dtype, op_name))
 
@@ -71,7 +75,9 @@ def _scalar_array(value, dtype, op_name: str) -> np.ndarray:
 
 def binary_inputs(op_name: str, x, y) -> tuple:
     """Both operands as tensors of one dtype; a non-tensor takes the other's dtype (NumPy
-    data is cast to it, Python data must fit it), as TF's ops convert their inputs.
+    data is cast to it, Python data must fit it), as TF's ops convert their inputs. Under
+    another dtype-conversion mode than "off", what "off" refuses is promoted instead
+    (`promoted_inputs`).
 
     Raises:
         InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
@@ -81,17 +87,71 @@ def binary_inputs(op_name: str, x, y) -> tuple:
     ty = type(y) is Tensor or type(y) is Variable or is_input(y)
     if tx and ty:
         if x._value.dtype != y._value.dtype:
+            if promotion.mode != "off":
+                return promoted_inputs(op_name, x, y)
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: cannot compute {op_name} as input #1 (zero-based) was "
                 f"expected to be a {x.dtype.name} tensor but is a {y.dtype.name} tensor "
                 f"(shapes {list(x.shape)} and {list(y.shape)}). Cast one with tf.cast.")
         return x, y
-    if tx:
-        return x, _like(y, x, op_name)
-    if ty:
-        return _like(x, y, op_name), y
+    try:
+        if tx:
+            return x, _like(y, x, op_name)
+        if ty:
+            return _like(x, y, op_name), y
+    except TypeError:
+        if promotion.mode == "off" or not _is_python_number(x if ty else y):
+            raise
+        return promoted_inputs(op_name, x, y)
     x = as_input(x)
     return x, _like(y, x, op_name)
+
+
+def _is_python_number(value) -> bool:
+    return type(value) in (bool, int, float, complex)
+
+
+def _operand(x) -> tuple:
+    """(dtype name, weak) of a binary op's operand: a tensor's dtype (weak for a WeakTensor),
+    or the weak type of a Python number (int32, float32 or complex128)."""
+    if isinstance(x, (Tensor, Variable)):
+        return x.dtype.name, type(x) is WeakTensor
+    if type(x) is bool:
+        return "bool", False
+    return {int: "int32", float: "float32", complex: "complex128"}[type(x)], True
+
+
+def promoted_inputs(op_name: str, x, y) -> tuple:
+    """The operands of different dtypes (tensors, or a tensor and a Python number) promoted
+    as the dtype-conversion mode says: "legacy" as NumPy's `result_type`, "all" along the
+    lattice of weak and strong dtypes, "safe" likewise where no precision can be lost. Both
+    are WeakTensors when the result is weak, so the op's result is one too.
+
+    Raises:
+        TypeError: "safe" refuses the promotion.
+    """
+    if promotion.mode == "legacy":
+        dtype = np.result_type(*[v.dtype.as_numpy_dtype if isinstance(v, (Tensor, Variable))
+                                 else v for v in (x, y)])
+        name, weak = dtypes.as_dtype(dtype).name, False
+    else:
+        a, b = _operand(x), _operand(y)
+        name, weak = promotion.result_type(a, b)
+        if promotion.mode == "safe" and not promotion.is_safe(a, b, (name, weak)):
+            raise TypeError(
+                f"{op_name}: the \"safe\" dtype-conversion mode refuses to promote "
+                f"{a[0]}{' (weak)' if a[1] else ''} and {b[0]}{' (weak)' if b[1] else ''} "
+                f"to {name}; cast an operand explicitly or use the \"all\" mode.")
+    dtype = dtypes.as_dtype(name)
+    make = WeakTensor if weak else Tensor
+    return tuple([make(_cast_operand(v, dtype)) for v in (x, y)])
+
+
+def _cast_operand(v, dtype) -> np.ndarray:
+    if isinstance(v, (Tensor, Variable)):
+        value = v._value
+        return value.astype(dtype._np, copy=False) if value.dtype != dtype._np else value
+    return array_from_python(v, dtype)
 
 
 def hinted_inputs(op_name: str, x, y) -> tuple:
@@ -111,6 +171,8 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
     try:
         return x, _like(y, x, op_name)
     except TypeError:
+        if promotion.mode != "off" and _is_python_number(y):
+            return promoted_inputs(op_name, x, y)
         return binary_inputs(op_name, x, as_input(y))
 
 

@@ -1,0 +1,74 @@
+"""`experimental_enable_numpy_behavior`: NumPy's methods on tapeflow's Tensor and the
+dtype-conversion mode, process-wide."""
+from __future__ import annotations
+
+import tapeflow as tf
+from tapeflow.framework import promotion
+
+from . import np_array_ops, np_dtypes, np_math
+
+
+def _tolist(self):
+    return self.numpy().tolist()
+
+
+def _size(self):
+    return None if not self.shape.is_fully_defined() else np_array_ops.size(self)
+
+
+def _reshape(self, *shape, order="C"):
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return np_array_ops.reshape(self, shape, order)
+
+
+# The attributes NumPy behaviour gives tf.Tensor (those TF 2.21 adds; Variables get none).
+NUMPY_METHODS = {
+    "T": property(lambda self: np_array_ops.transpose(self)),
+    "size": property(_size),
+    "data": property(lambda self: self),
+    "__pos__": lambda self: self,
+    "__round__": np_math.around,
+    "tolist": _tolist,
+    "transpose": np_array_ops.transpose,
+    "flatten": np_array_ops.flatten,
+    "reshape": _reshape,
+    "ravel": np_array_ops.ravel,
+    "clip": np_math.clip,
+    "astype": lambda self, dtype: tf.cast(self, np_dtypes.as_tf_dtype(dtype)),
+    "max": np_math.FUNCTIONS["amax"],
+    "mean": np_math.FUNCTIONS["mean"],
+    "min": np_math.FUNCTIONS["amin"],
+}
+
+
+def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
+    """Gives tapeflow's Tensors NumPy's methods and sets the dtype-conversion mode, for the
+    whole process.
+
+    Tensors gain `T`, `size`, `tolist`, `reshape`, `ravel`, `flatten`, `transpose`,
+    `astype`, `clip`, `max`, `mean`, `min`, `data`, unary `+` and `round()`. The mode
+    decides what binary ops do with operands of different dtypes: "off" refuses them
+    (tapeflow's default), "legacy" promotes them as NumPy does, "safe" and "all" follow
+    TF's lattice of weak and strong dtypes, "safe" refusing promotions that may lose
+    precision.
+
+    Args:
+        prefer_float32: whether Python floats count as float32 in the numpy namespace.
+        dtype_conversion_mode: "off", "legacy", "safe" or "all".
+
+    Raises:
+        ValueError: an unknown mode.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.experimental_enable_numpy_behavior()
+        >>> tf.constant([[1, 2]]).T.shape
+        TensorShape([2, 1])
+        >>> tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+    """
+    promotion.set_mode(dtype_conversion_mode)
+    for name, attribute in NUMPY_METHODS.items():
+        setattr(tf.Tensor, name, attribute)
+    np_dtypes.set_prefer_float32(prefer_float32)
