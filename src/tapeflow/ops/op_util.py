@@ -35,9 +35,10 @@ def as_input(x):
     return convert_to_tensor(x)
 
 
-# Python scalars already converted, by (value, dtype char): tensors are immutable, so one
-# constant serves every `x * 1.01` (the operators look here first). Cleared when it grows
-# past a few hundred entries.
+# Python scalars already converted, by (value, dtype char) for floats and (value, dtype char,
+# int) for ints (1 == 1.0, and an int's constant must not answer for a float): tensors are
+# immutable, so one constant serves every `x * 1.01` (the operators look here first).
+# Cleared when it grows past a few hundred entries.
 SCALARS: dict = {}
 
 
@@ -46,7 +47,7 @@ def _like(value, like, op_name: str) -> Tensor:
     np_dtype = like._value.dtype
     kind = type(value)
     if kind is float or kind is int:
-        key = (value, np_dtype.char)
+        key = (value, np_dtype.char) if kind is float else (value, np_dtype.char, int)
         cached = SCALARS.get(key)
         if cached is not None:
             return cached

@@ -379,8 +379,8 @@ def diag_indices(n, ndim=2) -> tuple:
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None) -> tf.Tensor:
     """The sum of the diagonal `offset` of `a`."""
-    from .np_math import FUNCTIONS
-    return FUNCTIONS["sum"](diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    result = tf.reduce_sum(diagonal(a, offset, axis1, axis2), axis=-1)
+    return result if dtype is None else tf.cast(result, asarray(0, dtype).dtype)
 
 
 def tril(m, k=0) -> tf.Tensor:

@@ -91,11 +91,6 @@ def _lcm(a, b):
     return tf.where(tf.equal(g, 0), tf.zeros_like(g), tf.abs(a // safe * b))
 
 
-def _float_power(a, b):
-    dtype = tf.complex128 if a.dtype.is_complex else tf.float64
-    return tf.pow(tf.cast(a, dtype), tf.cast(b, dtype))
-
-
 def _logaddexp(a, b):
     big = tf.maximum(a, b)
     return big + tf.math.log1p(tf.exp(-tf.abs(a - b)))
@@ -107,10 +102,8 @@ def _logaddexp2(a, b):
 
 
 def _signbit(x):
-    x = asarray(x)
-    if x.dtype.is_floating:  # -0.0 and -nan have the bit set
-        return tf.bitwise.right_shift(tf.bitcast(tf.cast(x, tf.float64), tf.int64), 63) < 0
-    return x < 0 if not x.dtype == tf.bool else tf.zeros_like(x)
+    x = asarray(x)  # as TF: x < 0, so -0.0 is False
+    return tf.zeros_like(x) if x.dtype == tf.bool else x < 0
 
 
 def _true_divide(a, b):
@@ -157,7 +150,7 @@ BINARY = {
     "divide": (_true_divide, False), "true_divide": (_true_divide, False),
     "floor_divide": (tf.math.floordiv, False),
     "mod": (tf.math.floormod, False), "remainder": (tf.math.floormod, False),
-    "power": (tf.pow, False), "float_power": (_float_power, False),
+    "power": (tf.pow, False), "float_power": (tf.pow, False),  # TF: no float cast
     "maximum": (_on_bool(tf.logical_or, tf.maximum), False),
     "minimum": (_on_bool(tf.logical_and, tf.minimum), False),
     "arctan2": (tf.math.atan2, True), "hypot": (lambda a, b: tf.sqrt(a * a + b * b), True),

@@ -1,0 +1,142 @@
+"""tf.experimental.numpy: results and dtypes against those TF 2.21 gave (recorded in
+tnp_values_tf.json and promotion_tf.json), gradients, tracing, and NumPy behaviour."""
+import importlib.util
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.experimental.numpy import np_config, np_dtypes
+
+tnp = tf.experimental.numpy
+HERE = pathlib.Path(__file__).parent
+
+
+def _load(path: pathlib.Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+cases = _load(HERE / "tnp_cases.py").cases
+TNP_CALLS = _load(HERE.parent.parent / "tools" / "record_tnp_promotion.py").TNP_CALLS
+VALUES = json.loads((HERE / "tnp_values_tf.json").read_text())
+DTYPES = json.loads((HERE / "promotion_tf.json").read_text())["tnp"]
+CASES = cases(tnp)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, v in VALUES.items() if v[0] != "raised"))
+def test_results_match_tf(name):
+    result = CASES[name]()
+    results = result if isinstance(result, (list, tuple)) else [result]
+    assert len(results) == len(VALUES[name])
+    for ours, (dtype, values) in zip(results, VALUES[name]):
+        assert ours.dtype.name == dtype, name
+        np.testing.assert_allclose(np.asarray(ours), np.asarray(values, dtype=ours.dtype.name
+                                   if dtype != "bool" else bool), rtol=1e-6, atol=1e-12)
+
+
+@pytest.fixture
+def numpy_behavior(request):
+    """Turns NumPy behaviour on (prefer_float32 as the test's parameter) and off again."""
+    saved = {name: tf.Tensor.__dict__.get(name) for name in np_config.NUMPY_METHODS}
+    tnp.experimental_enable_numpy_behavior(prefer_float32=request.param)
+    yield request.param
+    np_dtypes.set_prefer_float32(False)
+    tnp.experimental_enable_numpy_behavior.__globals__["promotion"].set_mode("off")
+    for name, attribute in saved.items():
+        if attribute is None:
+            delattr(tf.Tensor, name)
+        else:
+            setattr(tf.Tensor, name, attribute)
+
+
+def _evaluate(source):
+    return eval(source, {"tnp": tnp, "tf": tf})  # noqa: S307  (the recorded table's calls)
+
+
+@pytest.mark.parametrize("numpy_behavior", [False, True], indirect=True,
+                         ids=["prefer_float64", "prefer_float32"])
+@pytest.mark.parametrize("key", sorted(DTYPES["prefer_float64"]))
+def test_result_dtypes_match_tf(numpy_behavior, key):
+    expected = DTYPES["prefer_float32" if numpy_behavior else "prefer_float64"][key]
+    if key.endswith("(operator)"):
+        a, b = key.split(" (")[0].split(" + ")
+        operand = {"int32": tf.constant(1), "float32": tf.constant(1.0), "1.5": 1.5}
+        assert (operand[a] + operand[b]).dtype.name == expected
+        return
+    result = _evaluate(TNP_CALLS[key])
+    assert (result.name if isinstance(result, tf.DType) else result.dtype.name) == expected
+
+
+@pytest.mark.parametrize("numpy_behavior", [False], indirect=True)
+def test_numpy_methods_on_tensors(numpy_behavior):
+    t = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert t.T.numpy().tolist() == [[1.0, 3.0], [2.0, 4.0]]
+    assert t.size == 4 and t.tolist() == [[1.0, 2.0], [3.0, 4.0]] and t.data is t
+    assert t.reshape(4).shape == [4] and t.reshape(1, 4).shape == [1, 4]
+    assert t.reshape((4, 1)).shape == [4, 1] and t.ravel().shape == [4]
+    assert t.flatten().shape == [4] and t.transpose().shape == [2, 2]
+    assert t.astype(tf.int32).dtype == tf.int32 and t.astype(np.float64).dtype == tf.float64
+    assert t.clip(1.5, 3).numpy().tolist() == [[1.5, 2.0], [3.0, 3.0]]
+    assert t.max().numpy() == 4.0 and t.min().numpy() == 1.0
+    assert t.mean(axis=0).numpy().tolist() == [2.0, 3.0]
+    assert (+t) is t and round(tf.constant([0.5, 1.5])).numpy().tolist() == [0.0, 2.0]
+    assert not hasattr(tf.Variable(1.0), "T")  # as TF: Variables get none of them
+
+
+def test_numpy_behavior_is_off_by_default():
+    assert not hasattr(tf.constant(1.0), "T")
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.constant(1) + tf.constant(1.0)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("sinc", [np.array([0.3, 1.2])]), ("logaddexp", [np.array([0.3, 1.2]), np.array([2.0, -1.0])]),
+    ("hypot", [np.array([0.3, 1.2]), np.array([2.0, -1.0])]), ("cbrt", [np.array([0.3, 1.2])]),
+    ("log2", [np.array([0.3, 1.2])]), ("std", [np.array([[0.3, 1.2], [2.0, -1.0]])]),
+    ("var", [np.array([[0.3, 1.2], [2.0, -1.0]])]),
+    ("average", [np.array([[0.3, 1.2], [2.0, -1.0]])]),
+    ("kron", [np.array([[0.3, 1.2]]), np.array([[2.0], [-1.0]])]),
+    ("cross", [np.array([0.3, 1.2, 0.5]), np.array([2.0, -1.0, 0.7])]),
+    ("polyval", [np.array([0.3, 1.2, 0.5]), np.array([2.0, -1.0])]),
+    ("take_along_axis", [np.array([[0.3, 1.2], [2.0, -1.0]])]),
+])
+def test_gradients_of_composed_functions(name, args):
+    """tnp functions are compositions of ops, so their gradients come from those ops' rules:
+    checked here numerically (central differences) as the op table checks its ops."""
+    fn = getattr(tnp, name)
+    if name == "take_along_axis":
+        fn = lambda a: tnp.take_along_axis(a, np.array([[1], [0]]), 1)  # noqa: E731
+    inputs = [tf.constant(a) for a in args]
+    theoretical, numerical = tf.test.compute_gradient(lambda *xs: fn(*xs), inputs)
+    for t, n in zip(theoretical, numerical):
+        np.testing.assert_allclose(t, n, rtol=1e-5, atol=1e-6)
+
+
+def test_functions_trace_in_tf_function():
+    @tf.function
+    def f(x):
+        return tnp.sum(tnp.exp2(x) * tnp.hypot(x, 1.0), axis=0)
+    x = tf.constant([[1.0, 2.0], [0.5, 0.0]], tf.float64)
+    np.testing.assert_allclose(f(x).numpy(), np.sum(np.exp2(x.numpy()) * np.hypot(x.numpy(), 1),
+                                                    axis=0))
+
+
+def test_random_draws_of_numpys_shapes_and_dtypes():
+    tnp.random.seed(3)
+    assert tnp.random.randn(2, 3).shape == [2, 3] and tnp.random.rand(2).dtype == tf.float64
+    draws = tnp.random.randint(2, 5, size=(100,))
+    assert draws.dtype == tf.int64 and set(draws.numpy().tolist()) <= {2, 3, 4}
+    assert tnp.random.uniform(1.0, 2.0, size=4).numpy().min() >= 1.0
+    assert tnp.random.poisson(3.0, size=(5,)).dtype == tf.int64
+
+
+def test_dtype_names_and_infos_are_numpys():
+    assert tnp.float32 is np.float32 and tnp.bool_ is np.bool_ and tnp.ndarray is tf.Tensor
+    assert tnp.finfo(tnp.float32).eps == np.finfo(np.float32).eps
+    assert tnp.iinfo(tnp.int8).max == 127 and tnp.issubdtype(tnp.float32, tnp.inexact)
+    assert tnp.promote_types(tnp.int8, tnp.uint8) == np.int16
