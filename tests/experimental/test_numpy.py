@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.experimental.numpy import np_config, np_dtypes
 
 tnp = tf.experimental.numpy
 HERE = pathlib.Path(__file__).parent
@@ -39,41 +38,32 @@ def test_results_match_tf(name):
                                    if dtype != "bool" else bool), rtol=1e-6, atol=1e-12)
 
 
-@pytest.fixture
-def numpy_behavior(request):
-    """Turns NumPy behaviour on (prefer_float32 as the test's parameter) and off again."""
-    saved = {name: tf.Tensor.__dict__.get(name) for name in np_config.NUMPY_METHODS}
-    tnp.experimental_enable_numpy_behavior(prefer_float32=request.param)
-    yield request.param
-    np_dtypes.set_prefer_float32(False)
-    tnp.experimental_enable_numpy_behavior.__globals__["promotion"].set_mode("off")
-    for name, attribute in saved.items():
-        if attribute is None:
-            delattr(tf.Tensor, name)
-        else:
-            setattr(tf.Tensor, name, attribute)
-
-
 def _evaluate(source):
     return eval(source, {"tnp": tnp, "tf": tf})  # noqa: S307  (the recorded table's calls)
 
 
-@pytest.mark.parametrize("numpy_behavior", [False, True], indirect=True,
-                         ids=["prefer_float64", "prefer_float32"])
+@pytest.mark.parametrize("prefer", ["prefer_float64", "prefer_float32"])
 @pytest.mark.parametrize("key", sorted(DTYPES["prefer_float64"]))
-def test_result_dtypes_match_tf(numpy_behavior, key):
-    expected = DTYPES["prefer_float32" if numpy_behavior else "prefer_float64"][key]
+def test_result_dtypes_match_tf(numpy_behavior, prefer, key):
+    with numpy_behavior(prefer_float32=prefer == "prefer_float32"):
+        assert _result_dtype(key) == DTYPES[prefer][key]
+
+
+def _result_dtype(key: str) -> str:
     if key.endswith("(operator)"):
         a, b = key.split(" (")[0].split(" + ")
         operand = {"int32": tf.constant(1), "float32": tf.constant(1.0), "1.5": 1.5}
-        assert (operand[a] + operand[b]).dtype.name == expected
-        return
+        return (operand[a] + operand[b]).dtype.name
     result = _evaluate(TNP_CALLS[key])
-    assert (result.name if isinstance(result, tf.DType) else result.dtype.name) == expected
+    return result.name if isinstance(result, tf.DType) else result.dtype.name
 
 
-@pytest.mark.parametrize("numpy_behavior", [False], indirect=True)
 def test_numpy_methods_on_tensors(numpy_behavior):
+    with numpy_behavior():
+        _check_numpy_methods()
+
+
+def _check_numpy_methods():
     t = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     assert t.T.numpy().tolist() == [[1.0, 3.0], [2.0, 4.0]]
     assert t.size == 4 and t.tolist() == [[1.0, 2.0], [3.0, 4.0]] and t.data is t

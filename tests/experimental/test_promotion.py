@@ -3,6 +3,7 @@
 import json
 import pathlib
 
+import numpy as np
 import pytest
 
 import tapeflow as tf
@@ -11,13 +12,6 @@ from tapeflow.framework.tensor import WeakTensor
 
 FIXTURE = json.loads((pathlib.Path(__file__).parent / "promotion_tf.json").read_text())
 PYTHON = {"i*": 1, "f*": 1.0, "c*": 1j}
-
-
-@pytest.fixture
-def mode(request):
-    promotion.set_mode(request.param)
-    yield request.param
-    promotion.set_mode("off")
 
 
 def _operand(name):
@@ -37,42 +31,85 @@ def _outcome(a, b):
 CASES = [(m, pair) for m in ("legacy", "safe", "all") for pair in FIXTURE["modes"][m]["add"]]
 
 
-@pytest.mark.parametrize("mode,pair", CASES, indirect=["mode"])
-def test_each_pair_promotes_as_tf(mode, pair):
+@pytest.mark.parametrize("mode,pair", CASES)
+def test_each_pair_promotes_as_tf(numpy_behavior, mode, pair):
     a, b = pair.split(",")
-    assert _outcome(a, b) == FIXTURE["modes"][mode]["add"][pair]
+    with numpy_behavior(dtype_conversion_mode=mode):
+        assert _outcome(a, b) == FIXTURE["modes"][mode]["add"][pair]
 
 
-def test_weak_results_show_it_in_their_repr():
-    promotion.set_mode("all")
-    try:
-        result = tf.constant(1) + 1.0
-        assert repr(result) == "<tf.Tensor: shape=(), dtype=float64, numpy=2.0, weak=True>"
-        assert repr(result + tf.constant(2.0)) == "<tf.Tensor: shape=(), dtype=float32, numpy=4.0>"
-    finally:
-        promotion.set_mode("off")
+@pytest.mark.parametrize("pair", sorted(FIXTURE["modes"]["off"]["add"]))
+def test_off_mode_keeps_its_dtypes(pair):
+    """Without NumPy behaviour, pairs TF computes keep TF's dtype (the default mode)."""
+    a, b = pair.split(",")
+    expected = FIXTURE["modes"]["off"]["add"][pair]
+    if expected[0] != "raised":
+        assert _outcome(a, b) == expected
 
 
-def test_safe_names_the_dtypes_it_refuses():
-    promotion.set_mode("safe")
-    try:
+# (source, repr TF 2.21 gives) under the "all" mode.
+WEAK_REPRS = [
+    ("tf.constant(1, tf.int32) + 1.0", "<tf.Tensor: shape=(), dtype=float64, numpy=2.0, weak=True>"),
+    ("tf.add(tf.constant(1), tf.constant(1.5))",
+     "<tf.Tensor: shape=(), dtype=float32, numpy=2.5, weak=True>"),
+    ("tf.math.multiply(tf.constant(1), 1.5)",
+     "<tf.Tensor: shape=(), dtype=float32, numpy=1.5, weak=True>"),
+    ("1.5 + tf.constant(1)", "<tf.Tensor: shape=(), dtype=float32, numpy=2.5, weak=True>"),
+    ("tf.math.negative(5.0)", "<tf.Tensor: shape=(), dtype=float32, numpy=-5.0, weak=True>"),
+    ("tf.constant(5.0)", "<tf.Tensor: shape=(), dtype=float32, numpy=5.0, weak=True>"),
+    ("tf.convert_to_tensor(5.0)", "<tf.Tensor: shape=(), dtype=float32, numpy=5.0>"),
+    ("tf.math.negative(-5.0) + tf.math.negative(-1.0)",
+     "<tf.Tensor: shape=(), dtype=float32, numpy=6.0, weak=True>"),
+    ("tf.add(np.array(1, np.int8), tf.constant(1))",
+     "<tf.Tensor: shape=(), dtype=int8, numpy=2>"),
+    ("tf.add(tf.add(np.array(1, np.int8), tf.constant(1)), np.array(1, np.float16))",
+     "<tf.Tensor: shape=(), dtype=float16, numpy=3.0>"),
+    ("tf.constant(1, tf.int32) + np.float64(2.0)", "<tf.Tensor: shape=(), dtype=float64, numpy=3.0>"),
+    ("tf.constant(2.0) * np.array([1, 2], np.int32)",
+     "<tf.Tensor: shape=(2,), dtype=float64, numpy=array([2., 4.]), weak=True>"),
+    ("tnp.array(1)", "<tf.Tensor: shape=(), dtype=int32, numpy=1, weak=True>"),
+    ("tnp.array(1.0)", "<tf.Tensor: shape=(), dtype=float32, numpy=1.0, weak=True>"),
+    ("tf.constant(1.0, tf.float32) + tf.constant(2.0)",
+     "<tf.Tensor: shape=(), dtype=float32, numpy=3.0>"),
+]
+
+
+@pytest.mark.parametrize("source,expected", WEAK_REPRS)
+def test_weak_tensors_and_their_reprs(numpy_behavior, source, expected):
+    with numpy_behavior(dtype_conversion_mode="all"):
+        assert repr(eval(source, {"tf": tf, "np": np, "tnp": tf.experimental.numpy})) == expected  # noqa: S307
+
+
+# Under "legacy" only the operators promote; the functions refuse as without the mode.
+LEGACY_FUNCTIONS = [
+    ("tf.add(tf.constant(1), tf.constant(1.5))", tf.errors.InvalidArgumentError),
+    ("tf.math.multiply(tf.constant(1), 1.5)", TypeError),
+]
+
+
+@pytest.mark.parametrize("source,error", LEGACY_FUNCTIONS)
+def test_legacy_mode_leaves_the_functions_alone(numpy_behavior, source, error):
+    with numpy_behavior(dtype_conversion_mode="legacy"):
+        with pytest.raises(error):
+            eval(source, {"tf": tf})  # noqa: S307
+        assert repr(tf.constant(1) + 1.5) == "<tf.Tensor: shape=(), dtype=float64, numpy=2.5>"
+
+
+def test_safe_names_the_dtypes_it_refuses(numpy_behavior):
+    with numpy_behavior(dtype_conversion_mode="safe"):
         with pytest.raises(TypeError, match="int32 and float16"):
-            tf.constant(1) + tf.constant(1.0, tf.float16)
-    finally:
-        promotion.set_mode("off")
+            tf.constant(1, tf.int32) + tf.constant(1.0, tf.float16)
 
 
-def test_weak_results_keep_their_gradient():
-    promotion.set_mode("all")
-    try:
+def test_weak_results_keep_their_gradient(numpy_behavior):
+    with numpy_behavior(dtype_conversion_mode="all"):
         x = tf.constant(3, tf.int32)
         w = tf.constant(2.0, tf.float64)
         with tf.GradientTape() as tape:
             tape.watch(w)
             y = (x + 1.5) * w
-        assert y.numpy() == 9.0 and tape.gradient(y, w).numpy() == 4.5
-    finally:
-        promotion.set_mode("off")
+            z = tf.math.abs(y)  # a weak input: a weak result, still on the tape
+        assert y.numpy() == 9.0 and tape.gradient(z, w).numpy() == 4.5
 
 
 def test_an_unknown_mode_is_a_value_error():

@@ -1,18 +1,19 @@
 """The dtype-conversion modes of binary ops, and TF's lattice of weak and strong dtypes.
 
 "off" (the default) refuses operands of different dtypes and gives Python numbers the
-tensor's dtype; "legacy" promotes as NumPy does; "all" and "safe" promote along the lattice
-in which a Python number is *weak* (it adapts to the other operand), "safe" refusing what may
-lose precision. Only the conversion paths that "off" refuses consult the mode, so the hot
-path is the same in every mode.
+tensor's dtype; "legacy" makes the Python operators of tensors promote as NumPy does (the
+numpy namespace installs them: `experimental_enable_numpy_behavior`), the functions stay as
+"off"; "all" and "safe" promote along the lattice in which a Python number is *weak* (it
+adapts to the other operand), "safe" refusing what may lose precision, in every binary op.
+Only the conversion paths that "off" refuses consult the mode, so the hot path is the same
+in every mode.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from . import dtypes
-
 MODES = ("off", "legacy", "safe", "all")
+LATTICE_MODES = ("safe", "all")
 mode = "off"
 
 
@@ -98,7 +99,7 @@ def result_type(a: tuple, b: tuple) -> tuple:
 
 
 def _weak_node(name: str) -> str:
-    kind = np.dtype(dtypes.as_dtype(name)._np).kind if name != "bfloat16" else "f"
+    kind = "f" if name == "bfloat16" else np.dtype(name).kind
     return {"i": "i*", "u": "i*", "b": "i*", "f": "f*", "c": "c*"}[kind]
 
 

@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, promotion
 from .context import state
 from .devices import eager_device
 from .numpy_warnings import keep_numpy_quiet
@@ -350,6 +350,9 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
                             f"convert a value of shape {arr.shape} to shape {list(shape)}.")
     if state.graph is not None:  # building a graph: a Const node
         return state.graph.constant(arr, name=name)
+    if dtype is None and type(value) in (int, float, complex) and promotion.mode in \
+            promotion.LATTICE_MODES:
+        return WeakTensor(arr)  # a Python number's dtype is weak under these modes
     return Tensor(arr)
 
 
@@ -428,7 +431,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
             return constant(value, dtypes.as_dtype(dtype_hint))
         except TypeError:
             pass
-    return constant(value, dtype)
+    result = constant(value, dtype)
+    # A Python number is weak only as tf.constant's value (the "all" and "safe" modes).
+    return Tensor(result._value) if type(result) is WeakTensor else result
 
 
 _PLAIN = frozenset((int, float, bool, complex, str, bytes))

@@ -15,7 +15,7 @@ import types
 
 import numpy as np
 
-from ..framework import dtypes, errors
+from ..framework import dtypes, errors, promotion
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.shape_inference import passed_through, shape_text
@@ -24,7 +24,8 @@ from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRA
 from ..framework.tensor import Tensor, WeakTensor, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_input,
-                      binary_inputs, hinted_inputs, in_float32, normalize_axes)
+                      binary_inputs, hinted_inputs, in_float32, is_python_number,
+                      normalize_axes)
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
 # silently promote (sin of an int32) or reinterpret (logical_and of floats).
@@ -304,6 +305,12 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
     TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
         if type(x) is not Tensor:
+            if type(x) is WeakTensor or promotion.mode in promotion.LATTICE_MODES and \
+                    is_python_number(x):  # a weak operand gives a weak result
+                result = fn(Tensor(x._value, x._id) if type(x) is WeakTensor
+                            else convert_to_tensor(x))
+                return WeakTensor(result._value, result._id) if type(result) is Tensor \
+                    else result
             x = as_input(x)
         kind = x._value.dtype.kind
         if kind not in kinds and dtypes.kind(x._value.dtype) not in kinds:

@@ -58,9 +58,10 @@ def _like(value, like, op_name: str) -> Tensor:
             return cached
     if CONVERSION_FUNCTIONS and any(isinstance(value, base) for base, _ in CONVERSION_FUNCTIONS):
         return convert_to_tensor(value, like.dtype)
-    if promotion.mode != "off" and _is_python_number(value):
+    if promotion.mode in promotion.LATTICE_MODES and promotable(value, np_dtype):
         # A Python number of another kind than the tensor's (a float with integers, an int
-        # with bools): the dtype-conversion mode promotes them (binary_inputs catches this).
+        # with bools), or NumPy data of another dtype: the dtype-conversion mode promotes
+        # them (binary_inputs catches this).
         raise TypeError(f"{op_name}: {value!r} and a {like.dtype.name} tensor need promotion")
     # NumPy data is cast to the tensor's dtype; Python data must be representable in it.
     return Tensor(_scalar_array(value, like.dtype, op_name))
@@ -88,7 +89,7 @@ def binary_inputs(op_name: str, x, y) -> tuple:
     ty = type(y) is Tensor or type(y) is Variable or is_input(y)
     if tx and ty:
         if x._value.dtype != y._value.dtype:
-            if promotion.mode != "off":
+            if promotion.mode in promotion.LATTICE_MODES:
                 return promoted_inputs(op_name, x, y)
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: cannot compute {op_name} as input #1 (zero-based) was "
@@ -101,22 +102,32 @@ def binary_inputs(op_name: str, x, y) -> tuple:
         if ty:
             return _like(x, y, op_name), y
     except TypeError:
-        if promotion.mode == "off" or not _is_python_number(x if ty else y):
+        if promotion.mode not in promotion.LATTICE_MODES or not promotable(x if ty else y):
             raise
         return promoted_inputs(op_name, x, y)
     x = as_input(x)
     return x, _like(y, x, op_name)
 
 
-def _is_python_number(value) -> bool:
+def is_python_number(value) -> bool:
     return type(value) in (bool, int, float, complex)
+
+
+def promotable(value, np_dtype=None) -> bool:
+    """Whether the dtype-conversion mode promotes `value` with a tensor (of `np_dtype`): a
+    Python number (weak), or NumPy data (strong, of its own dtype) of another dtype."""
+    return type(value) in (bool, int, float, complex) or isinstance(
+        value, (np.ndarray, np.generic)) and value.dtype != np_dtype
 
 
 def _operand(x) -> tuple:
     """(dtype name, weak) of a binary op's operand: a tensor's dtype (weak for a WeakTensor),
-    or the weak type of a Python number (int32, float32 or complex128)."""
+    NumPy data's (strong), or the weak type of a Python number (int32, float32 or
+    complex128)."""
     if isinstance(x, (Tensor, Variable)):
         return x.dtype.name, type(x) is WeakTensor
+    if isinstance(x, (np.ndarray, np.generic)):
+        return dtypes.as_dtype(x.dtype).name, False
     if type(x) is bool:
         return "bool", False
     return {int: "int32", float: "float32", complex: "complex128"}[type(x)], True
@@ -124,25 +135,20 @@ def _operand(x) -> tuple:
 
 def promoted_inputs(op_name: str, x, y) -> tuple:
     """The operands of different dtypes (tensors, or a tensor and a Python number) promoted
-    as the dtype-conversion mode says: "legacy" as NumPy's `result_type`, "all" along the
-    lattice of weak and strong dtypes, "safe" likewise where no precision can be lost. Both
-    are WeakTensors when the result is weak, so the op's result is one too.
+    along the lattice of weak and strong dtypes ("all" and "safe" modes; "safe" only where
+    no precision can be lost). Both are WeakTensors when the result is weak, so the op's
+    result is one too.
 
     Raises:
         TypeError: "safe" refuses the promotion.
     """
-    if promotion.mode == "legacy":
-        dtype = np.result_type(*[v.dtype.as_numpy_dtype if isinstance(v, (Tensor, Variable))
-                                 else v for v in (x, y)])
-        name, weak = dtypes.as_dtype(dtype).name, False
-    else:
-        a, b = _operand(x), _operand(y)
-        name, weak = promotion.result_type(a, b)
-        if promotion.mode == "safe" and not promotion.is_safe(a, b, (name, weak)):
-            raise TypeError(
-                f"{op_name}: the \"safe\" dtype-conversion mode refuses to promote "
-                f"{a[0]}{' (weak)' if a[1] else ''} and {b[0]}{' (weak)' if b[1] else ''} "
-                f"to {name}; cast an operand explicitly or use the \"all\" mode.")
+    a, b = _operand(x), _operand(y)
+    name, weak = promotion.result_type(a, b)
+    if promotion.mode == "safe" and not promotion.is_safe(a, b, (name, weak)):
+        raise TypeError(
+            f"{op_name}: the \"safe\" dtype-conversion mode refuses to promote "
+            f"{a[0]}{' (weak)' if a[1] else ''} and {b[0]}{' (weak)' if b[1] else ''} to "
+            f"{name}; cast an operand explicitly or use the \"all\" mode.")
     dtype = dtypes.as_dtype(name)
     make = WeakTensor if weak else Tensor
     return tuple([make(_cast_operand(v, dtype)) for v in (x, y)])
@@ -152,6 +158,8 @@ def _cast_operand(v, dtype) -> np.ndarray:
     if isinstance(v, (Tensor, Variable)):
         value = v._value
         return value.astype(dtype._np, copy=False) if value.dtype != dtype._np else value
+    if isinstance(v, (np.ndarray, np.generic)):
+        return np.asarray(v).astype(dtype._np)
     return array_from_python(v, dtype)
 
 
@@ -172,7 +180,7 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
     try:
         return x, _like(y, x, op_name)
     except TypeError:
-        if promotion.mode != "off" and _is_python_number(y):
+        if promotion.mode in promotion.LATTICE_MODES and promotable(y):
             return promoted_inputs(op_name, x, y)
         return binary_inputs(op_name, x, as_input(y))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 import tapeflow as tf
+from tapeflow.framework import promotion
 
 from .np_dtypes import _python_array, as_tf_dtype, default_float_type, result_type
 
@@ -48,6 +49,8 @@ def asarray(a, dtype=None) -> tf.Tensor:
         parts = [asarray(v) for v in a]
         common = result_type(*parts)
         a = tf.stack([tf.cast(p, common) for p in parts])
+    elif type(a) in (int, float, complex) and promotion.mode in promotion.LATTICE_MODES:
+        a = tf.constant(a)  # weak, of 32 bits (complex128 for complex)
     else:
         a = tf.constant(_python_array(a))
     return a if dtype is None or a.dtype == dtype else tf.cast(a, dtype)
@@ -62,7 +65,7 @@ def array(val, dtype=None, copy=True, ndmin=0) -> tf.Tensor:
         TensorShape([1, 2])
     """
     result = asarray(val, dtype)
-    if copy:
+    if copy and result is val:  # a tensor given as it is: a new one with its values
         result = tf.identity(result)
     while result.shape.rank < ndmin:
         result = tf.expand_dims(result, 0)

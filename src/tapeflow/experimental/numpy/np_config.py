@@ -42,6 +42,31 @@ NUMPY_METHODS = {
 }
 
 
+# The operators that promote their operands as NumPy does under the "legacy" mode, and the
+# Tensor's own ("off") versions of them.
+PROMOTING_OPERATORS = tuple(f"__{r}{name}__" for name in (
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul") for r in ("", "r"))
+_OWN_OPERATORS = {name: tf.Tensor.__dict__[name] for name in PROMOTING_OPERATORS}
+
+
+def _numpy_promoting(operator):
+    def promoted(self, other):
+        try:
+            dtype = np_dtypes.result_type(self, other)
+        except (TypeError, ValueError):  # not NumPy data: the operator decides
+            return operator(self, other)
+        if isinstance(other, (tf.Tensor, tf.Variable)):
+            other = other if other.dtype == dtype else tf.cast(other, dtype)
+        else:
+            other = tf.constant(np_dtypes._python_array(other), dtype)
+        return operator(self if self.dtype == dtype else tf.cast(self, dtype), other)
+    promoted.__name__ = promoted.__qualname__ = operator.__name__
+    return promoted
+
+
+_NUMPY_OPERATORS = {name: _numpy_promoting(op) for name, op in _OWN_OPERATORS.items()}
+
+
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
     """Gives tapeflow's Tensors NumPy's methods and sets the dtype-conversion mode, for the
     whole process.
@@ -69,6 +94,7 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
         >>> tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
     """
     promotion.set_mode(dtype_conversion_mode)
-    for name, attribute in NUMPY_METHODS.items():
+    operators = _NUMPY_OPERATORS if dtype_conversion_mode == "legacy" else _OWN_OPERATORS
+    for name, attribute in {**NUMPY_METHODS, **operators}.items():
         setattr(tf.Tensor, name, attribute)
     np_dtypes.set_prefer_float32(prefer_float32)
