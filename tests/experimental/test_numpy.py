@@ -78,6 +78,31 @@ def _check_numpy_methods():
     assert not hasattr(tf.Variable(1.0), "T")  # as TF: Variables get none of them
 
 
+# (index, what TF 2.21 gives for x[index], x = [[1, 2, 3], [4, 5, 6]], with NumPy behaviour)
+INDEXING = [
+    ("[0, 1]", [[1, 2, 3], [4, 5, 6]]), ("([0, 1], [1, 2])", [2, 6]),
+    ("tf.constant([0, 1])", [[1, 2, 3], [4, 5, 6]]), ("x > 2", [3, 4, 5, 6]),
+    ("(slice(None), [0, 2])", [[1, 3], [4, 6]]), ("1", [4, 5, 6]),
+]
+
+
+@pytest.mark.parametrize("index,expected", INDEXING)
+def test_numpy_indexing(numpy_behavior, index, expected):
+    x = tf.constant([[1, 2, 3], [4, 5, 6]])
+    with numpy_behavior():
+        key = eval(index, {"tf": tf, "x": x})  # noqa: S307
+        assert x[key].numpy().tolist() == expected
+
+
+def test_numpy_indexing_keeps_the_gradient(numpy_behavior):
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    with numpy_behavior():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x[[0, 1, 1], [2, 0, 0]] * 2.0)
+        assert tape.gradient(y, x).numpy().tolist() == [[0, 0, 2], [4, 0, 0]]
+
+
 def test_numpy_behavior_is_off_by_default():
     assert not hasattr(tf.constant(1.0), "T")
     with pytest.raises(tf.errors.InvalidArgumentError):

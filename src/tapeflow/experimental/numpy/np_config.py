@@ -2,6 +2,8 @@
 dtype-conversion mode, process-wide."""
 from __future__ import annotations
 
+import numpy as np
+
 import tapeflow as tf
 from tapeflow.framework import promotion
 
@@ -22,6 +24,33 @@ def _reshape(self, *shape, order="C"):
     return np_array_ops.reshape(self, shape, order)
 
 
+_OWN_GETITEM = tf.Tensor.__getitem__
+
+
+def _is_advanced(item) -> bool:
+    """Whether an index item is NumPy's advanced indexing: a sequence, an array or a
+    non-scalar (or boolean) tensor."""
+    if isinstance(item, (list, np.ndarray)):
+        return True
+    return isinstance(item, (tf.Tensor, tf.Variable)) and (item.shape.rank != 0 or
+                                                          item.dtype == tf.bool)
+
+
+def _getitem(self, key):
+    """NumPy's indexing: with advanced items (lists, arrays, integer or boolean tensors) the
+    result gathers the elements NumPy's rules select, so it keeps its gradient."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(_is_advanced(item) for item in items) or not self.shape.is_fully_defined():
+        return _OWN_GETITEM(self, key)
+    try:
+        items = tuple(item.numpy() if isinstance(item, (tf.Tensor, tf.Variable)) else item
+                      for item in items)
+    except (AttributeError, NotImplementedError, TypeError):  # a graph's tensor
+        return _OWN_GETITEM(self, key)
+    positions = np.arange(np_array_ops.size(self)).reshape(self.shape.as_list())[items]
+    return tf.gather(tf.reshape(self, [-1]), positions)
+
+
 # The attributes NumPy behaviour gives tf.Tensor (those TF 2.21 adds; Variables get none).
 NUMPY_METHODS = {
     "T": property(lambda self: np_array_ops.transpose(self)),
@@ -29,6 +58,7 @@ NUMPY_METHODS = {
     "data": property(lambda self: self),
     "__pos__": lambda self: self,
     "__round__": np_math.around,
+    "__getitem__": _getitem,
     "tolist": _tolist,
     "transpose": np_array_ops.transpose,
     "flatten": np_array_ops.flatten,
@@ -72,7 +102,8 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
     whole process.
 
     Tensors gain `T`, `size`, `tolist`, `reshape`, `ravel`, `flatten`, `transpose`,
-    `astype`, `clip`, `max`, `mean`, `min`, `data`, unary `+` and `round()`. The mode
+    `astype`, `clip`, `max`, `mean`, `min`, `data`, unary `+`, `round()` and NumPy's
+    indexing (lists, arrays and integer or boolean tensors as indices). The mode
     decides what binary ops do with operands of different dtypes: "off" refuses them
     (tapeflow's default), "legacy" promotes them as NumPy does, "safe" and "all" follow
     TF's lattice of weak and strong dtypes, "safe" refusing promotions that may lose
