@@ -42,5 +42,10 @@ def cases(tnp) -> dict:
      "ix_": lambda: tnp.ix_([0, 1], [2, 1]), "meshgrid": lambda: tnp.meshgrid([1, 2], [3., 4., 5.]),
      "reshape_F": lambda: tnp.reshape(np.arange(6), (2, 3), order="F"), "einsum": lambda: tnp.einsum("ij,kj->ik", x, i),
      "bitwise_and": lambda: tnp.bitwise_and(i, 3), "logical_xor": lambda: tnp.logical_xor(x > 0, i > 3),
-     "max_bool": lambda: tnp.max(np.array([True, False])), "divmod": lambda: tnp.divmod(i, 4),
+     "max_bool": lambda: tnp.max(np.array([True, False])),
+     "add_bool": lambda: tnp.add(tnp.asarray(x > 0), tnp.asarray(i > 3)),
+     "maximum_bool_tensors": lambda: tnp.maximum(tnp.asarray(x > 0), tnp.asarray(i > 3)),
+     "add_tensors": lambda: tnp.add(tnp.asarray(x), tnp.asarray(x)), "multiply_bool": lambda: tnp.multiply(x > 0, i > 3),
+     "maximum_bool": lambda: tnp.maximum(x > 0, True), "add_int_float": lambda: tnp.add(i, 0.5),
+     "subtract_scalar_first": lambda: tnp.subtract(1.5, x), "arctan2_int": lambda: tnp.arctan2(i, 2), "divmod": lambda: tnp.divmod(i, 4),
     }

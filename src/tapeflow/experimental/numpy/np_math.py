@@ -12,6 +12,7 @@ import numpy as np
 import tapeflow as tf
 
 from .np_arrays import asarray
+from . import np_dtypes
 from .np_dtypes import result_type
 
 
@@ -28,8 +29,18 @@ def promote(*values) -> list:
             else asarray(v, dtype) for v in values]
 
 
+_INEXACT = frozenset([tf.bfloat16, tf.float16, tf.float32, tf.float64, tf.complex64,
+                      tf.complex128])
+# Those a Python float keeps under prefer_float32 too (float32 promotes the others).
+_WIDE_INEXACT = frozenset([tf.float32, tf.float64, tf.complex64, tf.complex128])
+_NUMERIC = _INEXACT | {tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32,
+                       tf.uint64}
+
+
 def _unary(name: str, fn, inexact: bool):
     def function(x):
+        if type(x) is tf.Tensor and (not inexact or x.dtype in _INEXACT):
+            return fn(x)
         return fn(_inexact(x) if inexact else asarray(x))
     function.__name__ = function.__qualname__ = name
     function.__doc__ = (f"NumPy's `{name}` of `x`, elementwise, as a tensor"
@@ -39,11 +50,29 @@ def _unary(name: str, fn, inexact: bool):
     return function
 
 
-def _binary(name: str, fn, inexact: bool):
+def _binary(name: str, fn, inexact: bool, bool_fn=None):
+    # A tapeflow op takes a Python number as its second operand (in the first operand's
+    # dtype); the compositions written here want tensors.
+    takes_numbers = fn.__module__ != __name__
+
     def function(x1, x2):
+        if type(x1) is tf.Tensor:  # no promotion needed: the op at its own cost
+            dtype, kind = x1.dtype, type(x2)
+            if kind is tf.Tensor:
+                fast = x2.dtype is dtype and (bool_fn is None or dtype is not tf.bool)
+            elif kind is float:
+                fast = dtype in (_WIDE_INEXACT if np_dtypes._prefer_float32 else _INEXACT)
+            else:
+                fast = kind is int and dtype in _NUMERIC
+            if fast and (not inexact or dtype in _INEXACT):
+                if takes_numbers or kind is tf.Tensor:
+                    return fn(x1, x2)
+                return fn(x1, tf.constant(x2, dtype))
         a, b = promote(x1, x2)
         if inexact and not (a.dtype.is_floating or a.dtype.is_complex):
             a, b = tf.cast(a, tf.float64), tf.cast(b, tf.float64)
+        if bool_fn is not None and a.dtype is tf.bool:
+            return bool_fn(a, b)
         return fn(a, b)
     function.__name__ = function.__qualname__ = name
     function.__doc__ = (f"NumPy's `{name}` of `x1` and `x2`, elementwise with broadcasting, in "
@@ -51,10 +80,6 @@ def _binary(name: str, fn, inexact: bool):
                         f"tapeflow as tf\n        >>> tf.experimental.numpy.{name}([1.0], "
                         "[2.0]).dtype\n        tf.float64\n")
     return function
-
-
-def _on_bool(bool_fn, fn):
-    return lambda a, b: bool_fn(a, b) if a.dtype == tf.bool else fn(a, b)
 
 
 def _sinc(x):
@@ -143,23 +168,24 @@ UNARY = {
                     tf.bitwise.invert(x), False),
 }
 
+# name -> (tapeflow function, whether integers become float64 first[, the function for bools])
 BINARY = {
-    "add": (_on_bool(tf.logical_or, tf.add), False),
+    "add": (tf.add, False, tf.logical_or),
     "subtract": (tf.subtract, False),
-    "multiply": (_on_bool(tf.logical_and, tf.multiply), False),
+    "multiply": (tf.multiply, False, tf.logical_and),
     "divide": (_true_divide, False), "true_divide": (_true_divide, False),
     "floor_divide": (tf.math.floordiv, False),
     "mod": (tf.math.floormod, False), "remainder": (tf.math.floormod, False),
     "power": (tf.pow, False), "float_power": (tf.pow, False),  # TF: no float cast
-    "maximum": (_on_bool(tf.logical_or, tf.maximum), False),
-    "minimum": (_on_bool(tf.logical_and, tf.minimum), False),
+    "maximum": (tf.maximum, False, tf.logical_or),
+    "minimum": (tf.minimum, False, tf.logical_and),
     "arctan2": (tf.math.atan2, True), "hypot": (lambda a, b: tf.sqrt(a * a + b * b), True),
     "logaddexp": (_logaddexp, True), "logaddexp2": (_logaddexp2, True),
     "nextafter": (tf.math.nextafter, True), "heaviside": (_heaviside, True),
     "gcd": (_gcd, False), "lcm": (_lcm, False),
-    "bitwise_and": (_on_bool(tf.logical_and, tf.bitwise.bitwise_and), False),
-    "bitwise_or": (_on_bool(tf.logical_or, tf.bitwise.bitwise_or), False),
-    "bitwise_xor": (_on_bool(tf.math.logical_xor, tf.bitwise.bitwise_xor), False),
+    "bitwise_and": (tf.bitwise.bitwise_and, False, tf.logical_and),
+    "bitwise_or": (tf.bitwise.bitwise_or, False, tf.logical_or),
+    "bitwise_xor": (tf.bitwise.bitwise_xor, False, tf.math.logical_xor),
     "logical_and": (lambda a, b: tf.logical_and(tf.cast(a, tf.bool), tf.cast(b, tf.bool)), False),
     "logical_or": (lambda a, b: tf.logical_or(tf.cast(a, tf.bool), tf.cast(b, tf.bool)), False),
     "logical_xor": (lambda a, b: tf.math.logical_xor(tf.cast(a, tf.bool), tf.cast(b, tf.bool)),
@@ -170,7 +196,7 @@ BINARY = {
 }
 
 FUNCTIONS = {name: _unary(name, fn, inexact) for name, (fn, inexact) in UNARY.items()}
-FUNCTIONS.update({name: _binary(name, fn, inexact) for name, (fn, inexact) in BINARY.items()})
+FUNCTIONS.update({name: _binary(name, *row) for name, row in BINARY.items()})
 FUNCTIONS["signbit"] = _signbit
 
 
