@@ -161,6 +161,12 @@ def test_random_draws_of_numpys_shapes_and_dtypes():
     assert tnp.random.poisson(3.0, size=(5,)).dtype == tf.int64
 
 
+def test_the_namespace_exports_only_tf_names():
+    coverage = _load(HERE.parent / "test_tf_coverage.py")
+    names = set(coverage.TF_2_21_NAMES["experimental.numpy"]) | {"random"}
+    assert set(tnp.__all__) == names
+
+
 def test_dtype_names_and_infos_are_numpys():
     assert tnp.float32 is np.float32 and tnp.bool_ is np.bool_ and tnp.ndarray is tf.Tensor
     assert tnp.finfo(tnp.float32).eps == np.finfo(np.float32).eps

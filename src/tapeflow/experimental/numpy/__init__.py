@@ -34,4 +34,6 @@ from .np_math import (FUNCTIONS, all, allclose, any, argmax, argmin, around,  # 
                       ptp, round, std, var)
 
 globals().update(FUNCTIONS)
+__all__ = sorted({name for name in globals() if not name.startswith("_")} -
+                 {"np_array_ops", "np_arrays", "np_config", "np_dtypes", "np_math", "FUNCTIONS"})
 del FUNCTIONS
