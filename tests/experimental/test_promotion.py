@@ -115,3 +115,20 @@ def test_weak_results_keep_their_gradient(numpy_behavior):
 def test_an_unknown_mode_is_a_value_error():
     with pytest.raises(ValueError, match="dtype_conversion_mode"):
         promotion.set_mode("numpy")
+
+
+def test_promoted_operands_keep_their_gradient(numpy_behavior):
+    with numpy_behavior(dtype_conversion_mode="all"):
+        h = tf.constant([1.5, 2.0], tf.float16)
+        with tf.GradientTape() as tape:
+            tape.watch(h)
+            y = h * tf.constant([2.0, 3.0], tf.float32)  # h is cast to float32
+        assert y.dtype == tf.float32
+        assert tape.gradient(y, h).numpy().tolist() == [2.0, 3.0]
+
+
+def test_promotion_in_a_traced_function(numpy_behavior):
+    with numpy_behavior(dtype_conversion_mode="all"):
+        f = tf.function(lambda x, y: x * y + 1.5)
+        result = f(tf.constant([1, 2], tf.int32), tf.constant([0.5, 0.25], tf.float32))
+        assert result.dtype == tf.float32 and result.numpy().tolist() == [2.0, 2.0]

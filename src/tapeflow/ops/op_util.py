@@ -150,17 +150,25 @@ def promoted_inputs(op_name: str, x, y) -> tuple:
             f"{a[0]}{' (weak)' if a[1] else ''} and {b[0]}{' (weak)' if b[1] else ''} to "
             f"{name}; cast an operand explicitly or use the \"all\" mode.")
     dtype = dtypes.as_dtype(name)
-    make = WeakTensor if weak else Tensor
-    return tuple([make(_cast_operand(v, dtype)) for v in (x, y)])
+    return tuple([_promoted_operand(v, dtype, weak) for v in (x, y)])
 
 
-def _cast_operand(v, dtype) -> np.ndarray:
+def _promoted_operand(v, dtype, weak: bool):
+    """`v` in `dtype`: a tensor through the Cast op (recorded, and a node in a graph), data
+    as a constant; an eager result is a WeakTensor when `weak` (with the tensor's identity,
+    so tapes follow it)."""
+    from .math_ops import cast  # (math_ops stands on this module)
     if isinstance(v, (Tensor, Variable)):
-        value = v._value
-        return value.astype(dtype._np, copy=False) if value.dtype != dtype._np else value
-    if isinstance(v, (np.ndarray, np.generic)):
-        return np.asarray(v).astype(dtype._np)
-    return array_from_python(v, dtype)
+        v = cast(v, dtype)
+    elif isinstance(v, (np.ndarray, np.generic)):
+        v = Tensor(np.asarray(v).astype(dtype._np))
+    else:
+        v = Tensor(array_from_python(v, dtype))
+    if weak and type(v) is Tensor:
+        return WeakTensor(v._value, v._id)
+    if not weak and type(v) is WeakTensor:
+        return Tensor(v._value, v._id)
+    return v
 
 
 def hinted_inputs(op_name: str, x, y) -> tuple:
