@@ -73,17 +73,38 @@ def array(val, dtype=None, copy=True, ndmin=0) -> tf.Tensor:
 
 
 def asanyarray(a, dtype=None) -> tf.Tensor:
-    """`asarray(a, dtype)` (tensors are the only array kind here)."""
+    """`asarray(a, dtype)` (tensors are the only array kind here).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.asanyarray([1.5]).dtype
+        tf.float64
+    """
     return asarray(a, dtype)
 
 
 def ascontiguousarray(a, dtype=None) -> tf.Tensor:
-    """`asarray(a, dtype)` with at least one dimension, as NumPy's."""
+    """`asarray(a, dtype)` with at least one dimension, as NumPy's.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.ascontiguousarray(3).shape
+        TensorShape([1])
+    """
     return array(a, dtype, ndmin=1)
 
 
 def copy(a) -> tf.Tensor:
-    """A copy of `a` (tensors are immutable: the same values in a new tensor)."""
+    """A copy of `a` (tensors are immutable: the same values in a new tensor).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.copy([1, 2]).numpy()
+        array([1, 2])
+    """
     return array(a, copy=True)
 
 
@@ -109,17 +130,38 @@ def zeros(shape, dtype=float) -> tf.Tensor:
 
 
 def ones(shape, dtype=float) -> tf.Tensor:
-    """A tensor of `shape` filled with 1 (float64 by default)."""
+    """A tensor of `shape` filled with 1 (float64 by default).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.ones((2,), tnp.int32).numpy()
+        array([1, 1], dtype=int32)
+    """
     return tf.ones(_shape(shape), _float_default(dtype))
 
 
 def empty(shape, dtype=float) -> tf.Tensor:
-    """A tensor of `shape` (its values are zeros: tensors have no uninitialized memory)."""
+    """A tensor of `shape` (its values are zeros: tensors have no uninitialized memory).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.empty((2,)).shape
+        TensorShape([2])
+    """
     return zeros(shape, dtype)
 
 
 def full(shape, fill_value, dtype=None) -> tf.Tensor:
-    """A tensor of `shape` filled with `fill_value` (its NumPy dtype unless `dtype`)."""
+    """A tensor of `shape` filled with `fill_value` (its NumPy dtype unless `dtype`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.full((2,), 7).numpy()
+        array([7, 7])
+    """
     value = asarray(fill_value, dtype)
     return tf.broadcast_to(value, _shape(shape))
 
@@ -131,30 +173,66 @@ def _like(a, dtype, shape):
 
 
 def zeros_like(a, dtype=None, shape=None) -> tf.Tensor:
-    """Zeros with the shape (or `shape`) and dtype (or `dtype`) of `a`."""
+    """Zeros with the shape (or `shape`) and dtype (or `dtype`) of `a`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.zeros_like([[1, 2]]).numpy()
+        array([[0, 0]])
+    """
     a, dtype, shape = _like(a, dtype, shape)
     return tf.zeros(shape, dtype)
 
 
 def ones_like(a, dtype=None, shape=None) -> tf.Tensor:
-    """Ones with the shape (or `shape`) and dtype (or `dtype`) of `a`."""
+    """Ones with the shape (or `shape`) and dtype (or `dtype`) of `a`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.ones_like([1.5, 2.5]).numpy()
+        array([1., 1.])
+    """
     a, dtype, shape = _like(a, dtype, shape)
     return tf.ones(shape, dtype)
 
 
 def empty_like(a, dtype=None, shape=None) -> tf.Tensor:
-    """`zeros_like(a, dtype, shape)` (tensors have no uninitialized memory)."""
+    """`zeros_like(a, dtype, shape)` (tensors have no uninitialized memory).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.empty_like([[1, 2]]).dtype
+        tf.int64
+    """
     return zeros_like(a, dtype, shape)
 
 
 def full_like(a, fill_value, dtype=None, shape=None) -> tf.Tensor:
-    """`fill_value` broadcast to the shape of `a`, in the dtype of `a` (or `dtype`)."""
+    """`fill_value` broadcast to the shape of `a`, in the dtype of `a` (or `dtype`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.full_like([1.0, 2.0], 3).numpy()
+        array([3., 3.])
+    """
     a, dtype, shape = _like(a, dtype, shape)
     return tf.broadcast_to(tf.cast(asarray(fill_value), dtype), shape)
 
 
 def eye(N, M=None, k=0, dtype=float) -> tf.Tensor:  # noqa: N803  (NumPy's names)
-    """An N x M matrix with ones on diagonal `k` (float64 by default)."""
+    """An N x M matrix with ones on diagonal `k` (float64 by default).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.eye(2, 3, k=1).numpy()
+        array([[0., 1., 0.],
+               [0., 0., 1.]])
+    """
     M = N if M is None else M  # noqa: N806
     rows = tf.range(N)[:, None]
     cols = tf.range(M)[None, :]
@@ -162,12 +240,28 @@ def eye(N, M=None, k=0, dtype=float) -> tf.Tensor:  # noqa: N803  (NumPy's names
 
 
 def identity(n, dtype=float) -> tf.Tensor:
-    """The n x n identity matrix."""
+    """The n x n identity matrix.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.identity(2).numpy()
+        array([[1., 0.],
+               [0., 1.]])
+    """
     return eye(n, dtype=dtype)
 
 
 def tri(N, M=None, k=0, dtype=None) -> tf.Tensor:  # noqa: N803
-    """Ones at and below diagonal `k` of an N x M matrix, zeros above."""
+    """Ones at and below diagonal `k` of an N x M matrix, zeros above.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.tri(2).numpy()
+        array([[1., 0.],
+               [1., 1.]])
+    """
     M = N if M is None else M  # noqa: N806
     rows = tf.range(N)[:, None]
     cols = tf.range(M)[None, :]
@@ -217,14 +311,28 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0) -> tf.Tensor:
-    """`base ** linspace(start, stop, num)`."""
+    """`base ** linspace(start, stop, num)`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.logspace(0, 2, 3).numpy()
+        array([  1.,  10., 100.])
+    """
     exponents = linspace(start, stop, num, endpoint, axis=axis)
     result = tf.pow(tf.cast(base, exponents.dtype), exponents)
     return result if dtype is None else tf.cast(result, as_tf_dtype(dtype))
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0) -> tf.Tensor:
-    """Numbers spaced evenly on a log scale from `start` to `stop`."""
+    """Numbers spaced evenly on a log scale from `start` to `stop`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.geomspace(1, 100, 3).numpy()
+        array([  1.,  10., 100.])
+    """
     start, stop = tf.cast(asarray(start), tf.float64), tf.cast(asarray(stop), tf.float64)
     result = tf.exp(linspace(tf.math.log(start), tf.math.log(stop), num, endpoint,
                              dtype=tf.float64, axis=axis))
@@ -232,7 +340,14 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0) -> tf.Tens
 
 
 def moveaxis(a, source, destination) -> tf.Tensor:
-    """`a` with axes `source` moved to positions `destination`."""
+    """`a` with axes `source` moved to positions `destination`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.moveaxis(tnp.zeros((2, 3, 4)), 0, -1).shape
+        TensorShape([3, 4, 2])
+    """
     a = asarray(a)
     rank = a.shape.rank
     source = [s % rank for s in np.atleast_1d(source).tolist()]

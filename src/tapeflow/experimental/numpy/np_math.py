@@ -43,10 +43,13 @@ def _unary(name: str, fn, inexact: bool):
             return fn(x)
         return fn(_inexact(x) if inexact else asarray(x))
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = (f"NumPy's `{name}` of `x`, elementwise, as a tensor"
-                        f"{' (integers and bools become float64 first)' if inexact else ''}."
-                        f"\n\n    Example:\n        >>> import tapeflow as tf\n        >>> "
-                        f"tf.experimental.numpy.{name}([1.0]).dtype\n        tf.float64\n")
+    function.__doc__ = (
+        f"NumPy's `{name}` of `x`, elementwise (composed of tapeflow ops)."
+        f"\n\n    Args:\n        x: a tensor, an array or Python data"
+        f"{'; integers and bools become float64 first' if inexact else ''}.\n\n"
+        "    Returns:\n        A tensor of x's shape.\n\n    Example:\n        >>> import "
+        f"tapeflow as tf\n        >>> tf.experimental.numpy.{name}([[1], [2]]).shape\n"
+        "        TensorShape([2, 1])\n")
     return function
 
 
@@ -75,10 +78,15 @@ def _binary(name: str, fn, inexact: bool, bool_fn=None):
             return bool_fn(a, b)
         return fn(a, b)
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = (f"NumPy's `{name}` of `x1` and `x2`, elementwise with broadcasting, in "
-                        "their NumPy result dtype.\n\n    Example:\n        >>> import "
-                        f"tapeflow as tf\n        >>> tf.experimental.numpy.{name}([1.0], "
-                        "[2.0]).dtype\n        tf.float64\n")
+    function.__doc__ = (
+        f"NumPy's `{name}` of `x1` and `x2`, elementwise with broadcasting (composed of "
+        "tapeflow ops).\n\n    Args:\n        x1, x2: tensors, arrays or Python data; they "
+        "are promoted to NumPy's result type (`result_type`)"
+        f"{', then integers and bools to float64' if inexact else ''}.\n\n    Returns:\n"
+        "        A tensor of the broadcast shape.\n\n    Raises:\n        "
+        "InvalidArgumentError: the shapes do not broadcast.\n\n    Example:\n        >>> "
+        f"import tapeflow as tf\n        >>> tf.experimental.numpy.{name}([[1], [2]], [3, 4])"
+        ".shape\n        TensorShape([2, 2])\n")
     return function
 
 
@@ -127,7 +135,14 @@ def _logaddexp2(a, b):
 
 
 def _signbit(x):
-    x = asarray(x)  # as TF: x < 0, so -0.0 is False
+    """Whether each element of `x` is negative (as TF: x < 0, so -0.0 is False).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tf.experimental.numpy.signbit([-1.0, 0.0, 2.0]).numpy()
+        array([ True, False, False])
+    """
+    x = asarray(x)
     return tf.zeros_like(x) if x.dtype == tf.bool else x < 0
 
 
@@ -198,10 +213,18 @@ BINARY = {
 FUNCTIONS = {name: _unary(name, fn, inexact) for name, (fn, inexact) in UNARY.items()}
 FUNCTIONS.update({name: _binary(name, *row) for name, row in BINARY.items()})
 FUNCTIONS["signbit"] = _signbit
+_signbit.__name__ = _signbit.__qualname__ = "signbit"
 
 
 def divmod(x1, x2) -> tuple:  # noqa: A001  (NumPy's name)
-    """`(floor_divide(x1, x2), mod(x1, x2))`."""
+    """`(floor_divide(x1, x2), mod(x1, x2))`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> [t.numpy() for t in tnp.divmod([7, -7], 3)]
+        [array([ 2, -3]), array([1, 2])]
+    """
     return FUNCTIONS["floor_divide"](x1, x2), FUNCTIONS["mod"](x1, x2)
 
 
@@ -225,7 +248,14 @@ def clip(a, a_min, a_max) -> tf.Tensor:
 
 def around(a, decimals=0) -> tf.Tensor:
     """`a` rounded half to even at `decimals` decimal places (integers unchanged for
-    decimals >= 0)."""
+    decimals >= 0).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.around([0.5, 1.5, 2.25], 1).numpy()
+        array([0.5, 1.5, 2.2])
+    """
     a = asarray(a)
     if not (a.dtype.is_floating or a.dtype.is_complex):
         if decimals >= 0:
@@ -240,7 +270,14 @@ round = around  # noqa: A001  (NumPy's name)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> tf.Tensor:
-    """Whether |a - b| <= atol + rtol * |b|, elementwise (NaNs equal with `equal_nan`)."""
+    """Whether |a - b| <= atol + rtol * |b|, elementwise (NaNs equal with `equal_nan`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.isclose([1.0, 2.0], [1.0, 2.1]).numpy()
+        array([ True, False])
+    """
     a, b = promote(a, b)
     if not (a.dtype.is_floating or a.dtype.is_complex):
         return tf.equal(a, b)
@@ -253,12 +290,26 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> tf.Tensor:
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> tf.Tensor:
-    """Whether every element of `a` and `b` is close (`isclose`)."""
+    """Whether every element of `a` and `b` is close (`isclose`).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> bool(tnp.allclose([1.0, 2.0], [1.0, 2.0 + 1e-9]))
+        True
+    """
     return tf.reduce_all(isclose(a, b, rtol, atol, equal_nan))
 
 
 def array_equal(a1, a2) -> tf.Tensor:
-    """Whether `a1` and `a2` have one shape and equal elements."""
+    """Whether `a1` and `a2` have one shape and equal elements.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> bool(tnp.array_equal([1, 2], [1, 2]))
+        True
+    """
     a1, a2 = promote(a1, a2)
     if a1.shape != a2.shape:
         return tf.constant(False)
@@ -280,10 +331,15 @@ def _reduction(name: str, reduce, dtype_rule):
             a = tf.cast(a, target)
         return reduce(a, axis=_axis(axis), keepdims=bool(keepdims))
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = (f"NumPy's `{name}` of `a` along `axis` (all axes when None).\n\n"
-                        "    Example:\n        >>> import tapeflow as tf\n        >>> "
-                        f"tf.experimental.numpy.{name}([[1.0, 2.0], [3.0, 4.0]], axis=0).shape\n"
-                        "        TensorShape([2])\n")
+    function.__doc__ = (
+        f"NumPy's `{name}` of `a` along `axis` (all axes when None).\n\n    Args:\n        "
+        "a: a tensor, an array or Python data.\n        axis: None, an int or a sequence of "
+        "ints.\n        dtype: the dtype to compute in (NumPy's default for `a` when None)."
+        "\n        keepdims: keep the reduced axes with length 1.\n\n    Returns:\n        "
+        "A tensor.\n\n    Raises:\n        InvalidArgumentError: an axis is out of range.\n\n"
+        "    Example:\n        >>> import tapeflow as tf\n        >>> "
+        f"tf.experimental.numpy.{name}([[1.0, 2.0], [3.0, 4.0]], axis=0).shape\n"
+        "        TensorShape([2])\n")
     return function
 
 
@@ -341,29 +397,64 @@ FUNCTIONS.update({name: _reduction(name, fn, rule) for name, (fn, rule) in REDUC
 
 
 def all(a, axis=None, keepdims=None) -> tf.Tensor:  # noqa: A001  (NumPy's name)
-    """Whether every element along `axis` is true (nonzero)."""
+    """Whether every element along `axis` is true (nonzero).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.all([[True, False], [True, True]], axis=1).numpy()
+        array([False,  True])
+    """
     return tf.reduce_all(tf.cast(asarray(a), tf.bool), _axis(axis), bool(keepdims))
 
 
 def any(a, axis=None, keepdims=None) -> tf.Tensor:  # noqa: A001  (NumPy's name)
-    """Whether some element along `axis` is true (nonzero)."""
+    """Whether some element along `axis` is true (nonzero).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.any([[0, 0], [0, 3]], axis=1).numpy()
+        array([False,  True])
+    """
     return tf.reduce_any(tf.cast(asarray(a), tf.bool), _axis(axis), bool(keepdims))
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=None) -> tf.Tensor:
-    """The variance of `a` along `axis`, dividing by N - ddof (float64 for integers)."""
+    """The variance of `a` along `axis`, dividing by N - ddof (float64 for integers).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> float(tnp.var([1.0, 3.0]))
+        1.0
+    """
     a = asarray(a, dtype)
     a = tf.cast(a, tf.float64) if _mean_dtype(a.dtype) else a
     return _variance(a, _axis(axis), bool(keepdims), ddof)
 
 
 def std(a, axis=None, keepdims=None) -> tf.Tensor:
-    """The standard deviation of `a` along `axis`."""
+    """The standard deviation of `a` along `axis`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> float(tnp.std([1.0, 3.0]))
+        1.0
+    """
     return tf.sqrt(var(a, axis=axis, keepdims=keepdims))
 
 
 def nanmean(a, axis=None, dtype=None, keepdims=None) -> tf.Tensor:
-    """The mean of the non-NaN elements of `a` along `axis`."""
+    """The mean of the non-NaN elements of `a` along `axis`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> float(tnp.nanmean([1.0, float('nan'), 3.0]))
+        2.0
+    """
     a = asarray(a, dtype)
     a = tf.cast(a, tf.float64) if _mean_dtype(a.dtype) else a
     present = tf.cast(tf.logical_not(tf.math.is_nan(a)), a.dtype)
@@ -372,13 +463,27 @@ def nanmean(a, axis=None, dtype=None, keepdims=None) -> tf.Tensor:
 
 
 def ptp(a, axis=None, keepdims=None) -> tf.Tensor:
-    """max - min along `axis`."""
+    """max - min along `axis`.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> int(tnp.ptp([4, 9, 1]))
+        8
+    """
     return FUNCTIONS["amax"](a, axis, keepdims=keepdims) - FUNCTIONS["amin"](a, axis,
                                                                            keepdims=keepdims)
 
 
 def average(a, axis=None, weights=None, returned=False) -> tf.Tensor:
-    """The mean of `a` along `axis`, weighted by `weights` when given."""
+    """The mean of `a` along `axis`, weighted by `weights` when given.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.average([1.0, 2.0, 4.0], weights=[1.0, 1.0, 2.0]).numpy()
+        np.float64(2.75)
+    """
     a = _inexact(a)
     if weights is None:
         result = tf.reduce_mean(a, _axis(axis))
@@ -396,7 +501,14 @@ def average(a, axis=None, weights=None, returned=False) -> tf.Tensor:
 
 
 def count_nonzero(a, axis=None) -> tf.Tensor:
-    """The number of nonzero elements along `axis` (int64)."""
+    """The number of nonzero elements along `axis` (int64).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> int(tnp.count_nonzero([0, 1, 2, 0]))
+        2
+    """
     return tf.math.count_nonzero(asarray(a), _axis(axis), dtype=tf.int64)
 
 
@@ -410,7 +522,10 @@ def _cumulative(name: str, fn):
             a, axis = tf.reshape(a, [-1]), 0
         return fn(a, axis)
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"NumPy's `{name}` of `a` along `axis` (flattened when None)."
+    function.__doc__ = (
+        f"NumPy's `{name}` of `a` along `axis` (of the flattened `a` when None); bools and "
+        "small integers accumulate in int64.\n\n    Example:\n        >>> import tapeflow as "
+        f"tf\n        >>> tf.experimental.numpy.{name}([1, 2, 3]).dtype\n        tf.int64\n")
     return function
 
 
@@ -419,12 +534,26 @@ FUNCTIONS["cumprod"] = _cumulative("cumprod", tf.math.cumprod)
 
 
 def argmax(a, axis=None) -> tf.Tensor:
-    """The index of the largest element along `axis` (of the flattened `a` when None)."""
+    """The index of the largest element along `axis` (of the flattened `a` when None).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> int(tnp.argmax([[1, 5], [7, 2]]))
+        2
+    """
     a = asarray(a)
     return tf.argmax(tf.reshape(a, [-1]) if axis is None else a, 0 if axis is None else axis)
 
 
 def argmin(a, axis=None) -> tf.Tensor:
-    """The index of the smallest element along `axis` (of the flattened `a` when None)."""
+    """The index of the smallest element along `axis` (of the flattened `a` when None).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> tnp = tf.experimental.numpy
+        >>> tnp.argmin([[1, 5], [7, 2]], axis=1).numpy()
+        array([0, 1])
+    """
     a = asarray(a)
     return tf.argmin(tf.reshape(a, [-1]) if axis is None else a, 0 if axis is None else axis)
