@@ -132,3 +132,23 @@ def test_promotion_in_a_traced_function(numpy_behavior):
         f = tf.function(lambda x, y: x * y + 1.5)
         result = f(tf.constant([1, 2], tf.int32), tf.constant([0.5, 0.25], tf.float32))
         assert result.dtype == tf.float32 and result.numpy().tolist() == [2.0, 2.0]
+
+
+# (source, what TF 2.21 gives) under the "all" mode: a Variable takes values that promote to
+# its own dtype, and refuses (TypeError) the others.
+VARIABLE_ASSIGNMENTS = [
+    ("tf.Variable(10, tf.int32).assign(tf.constant(5, tf.int8)).numpy()", "np.int32(5)"),
+    ("tf.Variable(10.0, tf.float32).assign_sub(2).numpy()", "np.float32(8.0)"),
+    ("tf.Variable(10, tf.int32).assign_add(tf.constant(5.0, tf.float32))", "TypeError"),
+    ("tf.Variable(10, tf.int32).assign(1.5)", "TypeError"),
+]
+
+
+@pytest.mark.parametrize("source,expected", VARIABLE_ASSIGNMENTS)
+def test_variable_assignments_promote_to_the_variables_dtype(numpy_behavior, source, expected):
+    with numpy_behavior(dtype_conversion_mode="all"):
+        try:
+            result = repr(eval(source, {"tf": tf}))  # noqa: S307
+        except TypeError:
+            result = "TypeError"
+        assert result == expected

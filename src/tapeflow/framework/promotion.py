@@ -98,6 +98,25 @@ def result_type(a: tuple, b: tuple) -> tuple:
     return (weak[0] if weak else _WEAK_DTYPE[node]), True
 
 
+_PYTHON_TYPES = {int: "int32", float: "float32", complex: "complex128"}
+
+
+def python_type(value):
+    """(dtype name, True) for Python data with a weak type: a number (not a bool) or a
+    nested list or tuple of them (the widest kind among them: int32, float32 or
+    complex128); None for anything else."""
+    kind = type(value)
+    if kind in _PYTHON_TYPES:
+        return _PYTHON_TYPES[kind], True
+    if kind not in (list, tuple) or not value:
+        return None
+    names = [python_type(v) for v in value]
+    if None in names:
+        return None
+    order = list(_PYTHON_TYPES.values())
+    return max((n for n, _ in names), key=order.index), True
+
+
 def _weak_node(name: str) -> str:
     kind = "f" if name == "bfloat16" else np.dtype(name).kind
     return {"i": "i*", "u": "i*", "b": "i*", "f": "f*", "c": "c*"}[kind]

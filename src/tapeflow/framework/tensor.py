@@ -352,9 +352,9 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
                             f"convert a value of shape {arr.shape} to shape {list(shape)}.")
     if state.graph is not None:  # building a graph: a Const node
         return state.graph.constant(arr, name=name)
-    if dtype is None and type(value) in (int, float, complex) and promotion.mode in \
-            promotion.LATTICE_MODES:
-        return WeakTensor(arr)  # a Python number's dtype is weak under these modes
+    if promotion.mode in promotion.LATTICE_MODES and dtype is None and \
+            promotion.python_type(value) is not None:
+        return WeakTensor(arr)  # Python numbers' dtype is weak under these modes
     return Tensor(arr)
 
 

@@ -15,7 +15,7 @@ import types
 
 import numpy as np
 
-from ..framework import dtypes, errors, promotion
+from ..framework import dtypes, errors
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.shape_inference import passed_through, shape_text
@@ -25,7 +25,7 @@ from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, WeakTensor, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_input,
-                      binary_inputs, hinted_inputs, in_float32, is_python_number,
+                      binary_inputs, hinted_inputs, in_float32, weak_operand,
                       normalize_axes)
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
@@ -300,6 +300,13 @@ def no_kernel_error(op_name: str, x) -> errors.NotFoundError:
                                 f"(shape {list(x.shape)}).")
 
 
+def weakly(fn, x):
+    """`fn` of a weak operand `x` (`weak_operand`), as a WeakTensor (with the result's
+    identity, so tapes follow it)."""
+    result = fn(Tensor(x._value, x._id) if type(x) is WeakTensor else convert_to_tensor(x))
+    return WeakTensor(result._value, result._id) if type(result) is Tensor else result
+
+
 def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
                    result: str, returns: str = "x's dtype", no_kernel: str = "",
                    namespace: str = "math"):
@@ -307,12 +314,8 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
     TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
         if type(x) is not Tensor:
-            if type(x) is WeakTensor or promotion.mode in promotion.LATTICE_MODES and \
-                    is_python_number(x):  # a weak operand gives a weak result
-                result = fn(Tensor(x._value, x._id) if type(x) is WeakTensor
-                            else convert_to_tensor(x))
-                return WeakTensor(result._value, result._id) if type(result) is Tensor \
-                    else result
+            if weak_operand(x):
+                return weakly(fn, x)
             x = as_input(x)
         kind = x._value.dtype.kind
         if kind not in kinds and dtypes.kind(x._value.dtype) not in kinds:
@@ -622,6 +625,8 @@ def abs(x, name=None) -> Tensor:  # noqa: A001  (TF's public name)
         >>> float(tf.abs(tf.constant(3 + 4j)))
         5.0
     """
+    if type(x) is not Tensor and weak_operand(x):
+        return weakly(abs, x)
     x = as_input(x)
     if x.dtype.is_complex:
         return execute(ComplexAbs, (x,), NO_ATTRS)

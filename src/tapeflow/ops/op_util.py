@@ -109,14 +109,18 @@ def binary_inputs(op_name: str, x, y) -> tuple:
     return x, _like(y, x, op_name)
 
 
-def is_python_number(value) -> bool:
-    return type(value) in (bool, int, float, complex)
+def weak_operand(value) -> bool:
+    """Whether a unary op's result on `value` is weak: a WeakTensor, or Python numbers under
+    the "all" and "safe" modes."""
+    return type(value) is WeakTensor or promotion.mode in promotion.LATTICE_MODES and \
+        promotion.python_type(value) is not None
 
 
 def promotable(value, np_dtype=None) -> bool:
-    """Whether the dtype-conversion mode promotes `value` with a tensor (of `np_dtype`): a
-    Python number (weak), or NumPy data (strong, of its own dtype) of another dtype."""
-    return type(value) in (bool, int, float, complex) or isinstance(
+    """Whether the dtype-conversion mode promotes `value` with a tensor (of `np_dtype`):
+    Python numbers (weak; lists of them too), or NumPy data (strong, of its own dtype) of
+    another dtype."""
+    return type(value) is bool or promotion.python_type(value) is not None or isinstance(
         value, (np.ndarray, np.generic)) and value.dtype != np_dtype
 
 
@@ -130,7 +134,7 @@ def _operand(x) -> tuple:
         return dtypes.as_dtype(x.dtype).name, False
     if type(x) is bool:
         return "bool", False
-    return {int: "int32", float: "float32", complex: "complex128"}[type(x)], True
+    return promotion.python_type(x)
 
 
 def promoted_inputs(op_name: str, x, y) -> tuple:
