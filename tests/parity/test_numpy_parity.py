@@ -75,3 +75,14 @@ def test_promotion_fixture_is_what_tf_gives(tensorflow, tmp_path):
                    check=True, env=env, capture_output=True)
     recorded = json.loads((ROOT / "tests" / "experimental" / "promotion_tf.json").read_text())
     assert json.loads(out.read_text()) == recorded
+
+
+def test_promotion_guide_cells_are_what_tf_gives(tensorflow):
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    out = subprocess.run([sys.executable, str(ROOT / "tools" / "record_promotion_guide.py")],
+                         check=True, env=env, capture_output=True, text=True).stdout
+    spec = importlib.util.spec_from_file_location(
+        "guide", ROOT / "tests" / "experimental" / "test_promotion_guide.py")
+    guide = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(guide)
+    assert json.loads(out) == [expected for _, _, expected in guide.CELLS]
