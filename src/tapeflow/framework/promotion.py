@@ -59,6 +59,11 @@ _INTEGER_BITS = {"uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64, "int8": 7
 _SIGNIFICAND_BITS = {"bfloat16": 8, "float16": 11, "float32": 24, "float64": 53,
                      "complex64": 24, "complex128": 53}
 _WEAK_DTYPE = {"i*": "int32", "f*": "float32", "c*": "complex128"}
+# The inexact dtypes that hold every value of each inexact dtype.
+_WIDER_INEXACT = {"float16": ("float32", "float64", "complex64", "complex128"),
+                  "bfloat16": ("float32", "float64", "complex64", "complex128"),
+                  "float32": ("float64", "complex64", "complex128"),
+                  "float64": ("complex128",), "complex64": ("complex128",)}
 
 
 def join(a: str, b: str) -> str:
@@ -78,11 +83,7 @@ def _fits(value: tuple, result: tuple) -> bool:
             return target.startswith("int") or name.startswith("uint") and \
                 _INTEGER_BITS[name] <= _INTEGER_BITS[target]
         return _INTEGER_BITS[name] <= _SIGNIFICAND_BITS[target]
-    float_order = {"float16": ["float32", "float64", "complex64", "complex128"],
-                   "bfloat16": ["float32", "float64", "complex64", "complex128"],
-                   "float32": ["float64", "complex64", "complex128"],
-                   "float64": ["complex128"], "complex64": ["complex128"]}
-    return target in float_order.get(name, [])
+    return target in _WIDER_INEXACT.get(name, ())
 
 
 def result_type(a: tuple, b: tuple) -> tuple:
