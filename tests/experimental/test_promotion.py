@@ -152,3 +152,26 @@ def test_variable_assignments_promote_to_the_variables_dtype(numpy_behavior, sou
         except TypeError:
             result = "TypeError"
         assert result == expected
+
+
+# The numpy namespace under the "all" mode (TF 2.21's reprs): Python data and the defaults
+# are 32-bit, integers become float32 in float functions; NumPy promotion between tensors.
+TNP_UNDER_ALL = [
+    ("tnp.add(tf.constant(1, tf.int32), 1.5)", "<tf.Tensor: shape=(), dtype=float64, numpy=2.5>"),
+    ("tnp.add(tf.constant(1, tf.int8), tf.constant(1, tf.uint8))",
+     "<tf.Tensor: shape=(), dtype=int16, numpy=2>"),
+    ("tnp.sqrt(tf.constant(4, tf.int32))", "<tf.Tensor: shape=(), dtype=float32, numpy=2.0>"),
+    ("tnp.asarray([1, 2.5])", "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1. , 2.5], "
+     "dtype=float32), weak=True>"),
+    ("tnp.mean(tf.constant([1, 2], tf.int32))", "<tf.Tensor: shape=(), dtype=float32, numpy=1.5>"),
+    ("tnp.arange(3)", "<tf.Tensor: shape=(3,), dtype=int32, numpy=array([0, 1, 2], "
+     "dtype=int32), weak=True>"),
+    ("tnp.zeros(2)", "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 0.], "
+     "dtype=float32)>"),
+]
+
+
+@pytest.mark.parametrize("source,expected", TNP_UNDER_ALL)
+def test_the_numpy_namespace_under_the_all_mode(numpy_behavior, source, expected):
+    with numpy_behavior(dtype_conversion_mode="all"):
+        assert repr(eval(source, {"tf": tf, "tnp": tf.experimental.numpy})) == expected  # noqa: S307

@@ -9,8 +9,9 @@ import numpy as np
 
 import tapeflow as tf
 from tapeflow.framework import promotion
+from tapeflow.framework.tensor import WeakTensor
 
-from .np_dtypes import _python_array, as_tf_dtype, default_float_type, result_type
+from .np_dtypes import _python_array, as_tf_dtype, inexact_type, result_type
 
 ndarray = tf.Tensor
 newaxis = None
@@ -49,7 +50,7 @@ def asarray(a, dtype=None) -> tf.Tensor:
         parts = [asarray(v) for v in a]
         common = result_type(*parts)
         a = tf.stack([tf.cast(p, common) for p in parts])
-    elif type(a) in (int, float, complex) and promotion.mode in promotion.LATTICE_MODES:
+    elif promotion.mode in promotion.LATTICE_MODES and promotion.python_type(a) is not None:
         a = tf.constant(a)  # weak, of 32 bits (complex128 for complex)
     else:
         a = tf.constant(_python_array(a))
@@ -109,7 +110,7 @@ def copy(a) -> tf.Tensor:
 
 
 def _float_default(dtype):
-    return tf.float64 if dtype is None else as_tf_dtype(dtype)
+    return inexact_type() if dtype is None or dtype is float else as_tf_dtype(dtype)
 
 
 def _shape(shape) -> list:
@@ -280,6 +281,11 @@ def arange(start, stop=None, step=1, dtype=None) -> tf.Tensor:
         start, stop = 0, start
     if step == 0:
         raise ValueError("arange: step must not be 0")
+    if dtype is None and promotion.mode in promotion.LATTICE_MODES and \
+            promotion.python_type([start, stop, step]) is not None:
+        weak = promotion.python_type([start, stop, step])[0]  # weak 32-bit, as tf.constant
+        result = arange(start, stop, step, weak)
+        return WeakTensor(result.numpy()) if tf.executing_eagerly() else result
     dtype = as_tf_dtype(dtype) or result_type(start, stop, step)
     count = max(int(np.ceil((stop - start) / step)), 0)
     values = tf.cast(tf.range(count), tf.float64 if dtype.is_floating or dtype.is_complex

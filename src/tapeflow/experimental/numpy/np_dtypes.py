@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 import tapeflow as tf
+from tapeflow.framework import promotion
 
 # The numpy namespace's dtype names are NumPy's scalar types.
 bool_ = np.bool_
@@ -107,8 +108,16 @@ def _np_dtype(dtype) -> np.dtype:
 
 
 def default_float_type() -> tf.DType:
-    """float32 with prefer_float32, else float64."""
-    return tf.float32 if _prefer_float32 else tf.float64
+    """float32 with prefer_float32 or under the "all"/"safe" modes, else float64."""
+    return tf.float32 if _prefer_float32 or promotion.mode in promotion.LATTICE_MODES \
+        else tf.float64
+
+
+def inexact_type() -> tf.DType:
+    """The float that integers and bools become in the namespace's float functions (sqrt,
+    mean): float64 as NumPy's, float32 under the "all"/"safe" modes (prefer_float32 does
+    not change it)."""
+    return tf.float32 if promotion.mode in promotion.LATTICE_MODES else tf.float64
 
 
 def as_tf_dtype(dtype):

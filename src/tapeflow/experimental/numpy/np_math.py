@@ -13,13 +13,13 @@ import tapeflow as tf
 
 from .np_arrays import asarray
 from . import np_dtypes
-from .np_dtypes import result_type
+from .np_dtypes import inexact_type, result_type
 
 
 def _inexact(x):
     """`x` as a tensor, integers and bools cast to float64 (NumPy's ufunc loops for them)."""
     x = asarray(x)
-    return x if x.dtype.is_floating or x.dtype.is_complex else tf.cast(x, tf.float64)
+    return x if x.dtype.is_floating or x.dtype.is_complex else tf.cast(x, inexact_type())
 
 
 def promote(*values) -> list:
@@ -73,7 +73,7 @@ def _binary(name: str, fn, inexact: bool, bool_fn=None):
                 return fn(x1, tf.constant(x2, dtype))
         a, b = promote(x1, x2)
         if inexact and not (a.dtype.is_floating or a.dtype.is_complex):
-            a, b = tf.cast(a, tf.float64), tf.cast(b, tf.float64)
+            a, b = tf.cast(a, inexact_type()), tf.cast(b, inexact_type())
         if bool_fn is not None and a.dtype is tf.bool:
             return bool_fn(a, b)
         return fn(a, b)
@@ -351,7 +351,7 @@ def _sum_dtype(dtype):
 
 
 def _mean_dtype(dtype):
-    return None if dtype.is_floating or dtype.is_complex else tf.float64
+    return None if dtype.is_floating or dtype.is_complex else inexact_type()
 
 
 def _keep(dtype):
@@ -430,7 +430,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=None) -> tf.Tensor:
         1.0
     """
     a = asarray(a, dtype)
-    a = tf.cast(a, tf.float64) if _mean_dtype(a.dtype) else a
+    a = tf.cast(a, _mean_dtype(a.dtype)) if _mean_dtype(a.dtype) else a
     return _variance(a, _axis(axis), bool(keepdims), ddof)
 
 
@@ -456,7 +456,7 @@ def nanmean(a, axis=None, dtype=None, keepdims=None) -> tf.Tensor:
         2.0
     """
     a = asarray(a, dtype)
-    a = tf.cast(a, tf.float64) if _mean_dtype(a.dtype) else a
+    a = tf.cast(a, _mean_dtype(a.dtype)) if _mean_dtype(a.dtype) else a
     present = tf.cast(tf.logical_not(tf.math.is_nan(a)), a.dtype)
     return tf.reduce_sum(_nan_to(0)(a), _axis(axis), bool(keepdims)) / \
         tf.reduce_sum(present, _axis(axis), bool(keepdims))
