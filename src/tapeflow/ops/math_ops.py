@@ -341,16 +341,27 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
     def fn(x, y, name=None):
         # `x * 1.01` (or `0.01 * g`): the scalar's cached constant, found here without
         # another call.
+        # (A WeakTensor comes only from converting: the cached constants skip the check.)
         if type(y) is float and type(x) is Tensor:
             scalar = SCALARS.get((y, x._value.dtype.char))
-            inputs = (x, scalar) if scalar is not None else convert(op.name, x, y)
+            if scalar is None:
+                inputs = convert(op.name, x, y)
+                if type(inputs[0]) is WeakTensor:  # promoted to a weak dtype ("all"/"safe")
+                    return _weak_result(op, kinds, inputs)
+            else:
+                inputs = (x, scalar)
         elif reflected and type(x) is float and type(y) is Tensor:
             scalar = SCALARS.get((x, y._value.dtype.char))
-            inputs = (scalar, y) if scalar is not None else convert(op.name, x, y)
+            if scalar is None:
+                inputs = convert(op.name, x, y)
+                if type(inputs[0]) is WeakTensor:
+                    return _weak_result(op, kinds, inputs)
+            else:
+                inputs = (scalar, y)
         else:
             inputs = convert(op.name, x, y)
-        if type(inputs[0]) is WeakTensor:  # promoted to a weak dtype ("all"/"safe" modes)
-            return _weak_result(op, kinds, inputs)
+            if type(inputs[0]) is WeakTensor:
+                return _weak_result(op, kinds, inputs)
         np_dtype = inputs[0]._value.dtype
         if np_dtype.kind not in kinds and dtypes.kind(np_dtype) not in kinds:
             if strings and np_dtype.kind == "O":
