@@ -45,6 +45,16 @@ def chain(peers: dict) -> Case:
     return case
 
 
+def chain_tnp(peers: dict) -> Case:
+    """The chain written with tf.experimental.numpy's add, multiply and tanh: it should cost
+    what the chain of tapeflow ops costs."""
+    x0 = np.linspace(-1, 1, 4).astype(np.float32)
+    case = Case("chain_tnp")
+    case.add("numpy", lambda: numpy_chain(x0))
+    c.add_all(case, peers, x0, c.NumpyChain(CHAIN_STEPS))
+    return case
+
+
 # -- training steps ----------------------------------------------------------------------
 
 class Network:
@@ -705,7 +715,7 @@ def transformer(peers: dict) -> Case:
     return case
 
 
-ALL = {"chain": chain, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
+ALL = {"chain": chain, "chain_tnp": chain_tnp, "mlp_small": mlp_small, "mlp_large": mlp_large, "convnet": convnet,
        "jacobian": jacobian, "batch_jacobian": batch_jacobian, "hvp": hvp,
        "hvp_gradient": hvp_gradient, "conv2d": conv2d, "rnn": rnn, "lstm": lstm,
        "transformer": transformer, "sparse_matmul": sparse_matmul,

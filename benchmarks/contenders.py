@@ -98,6 +98,24 @@ class Chain:
         return lambda: [grad(x0)]
 
 
+class NumpyChain(Chain):
+    """Chain written with tf.experimental.numpy's functions (tapeflow's and TF's); the peers
+    run Chain's own code."""
+
+    def tf_api(self, tf, x0: np.ndarray, function: bool):
+        tnp = tf.experimental.numpy
+        xt = tf.constant(x0)
+
+        def step():
+            with tf.GradientTape() as tape:
+                tape.watch(xt)
+                x = xt
+                for _ in range(self.steps):
+                    x = tnp.tanh(tnp.add(tnp.multiply(x, 1.01), 0.1))
+            return [tape.gradient(x, xt)]
+        return tf.function(step) if function else step
+
+
 class Recurrent:
     """One SGD step of a cases.Recurrent: eagerly a Python loop over the steps, under
     tf.function a tf.while_loop indexing `xs[t]` with its loop counter."""

@@ -2,7 +2,7 @@
 to hand-written NumPy; then the peak memory of one mlp_large step and the import time.
 
 Usage: python benchmarks/run.py [--quick] [--peers torch,jax,...] [name ...]
-Names: the cases (chain, mlp_small, mlp_large, convnet, jacobian, batch_jacobian, hvp,
+Names: the cases (chain, chain_tnp, mlp_small, mlp_large, convnet, jacobian, batch_jacobian, hvp,
 hvp_gradient, conv2d, rnn, lstm, transformer), `memory`, `import` and `distributed` (all-reduce
 throughput and the data-parallel speed-up on 2 MPI ranks, when mpi4py is installed); all by
 default. Every

@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from .composite_tensor import CompositeTensor
-from . import dtypes, errors
+from . import dtypes, errors, promotion
 from .context import state
 from .devices import eager_device
 from .numpy_warnings import keep_numpy_quiet
@@ -156,6 +156,24 @@ class Tensor:
 
     def _as_tensor(self) -> "Tensor":
         return self
+
+
+class WeakTensor(Tensor):
+    """A tensor whose dtype is weak: made from a Python number under the "all" or "safe"
+    dtype-conversion mode, it takes the other operand's dtype where the lattice allows
+    (`tf.experimental.numpy.experimental_enable_numpy_behavior`).
+
+    Example:
+        >>> import numpy as np
+        >>> from tapeflow.framework.tensor import WeakTensor
+        >>> WeakTensor(np.float32(5.0))
+        <tf.Tensor: shape=(), dtype=float32, numpy=5.0, weak=True>
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return Tensor.__repr__(self)[:-1] + ", weak=True>"
 
 
 def _numpy_repr(v) -> str:
@@ -362,6 +380,9 @@ def constant(value, dtype=None, shape=None, name: str | None = None) -> Tensor:
                             f"convert a value of shape {arr.shape} to shape {list(shape)}.")
     if state.graph is not None:  # building a graph: a Const node
         return state.graph.constant(arr, name=name)
+    if promotion.mode in promotion.LATTICE_MODES and dtype is None and \
+            promotion.python_type(value) is not None:
+        return WeakTensor(arr)  # Python numbers' dtype is weak under these modes
     return Tensor(arr)
 
 
@@ -443,7 +464,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name: str | None = Non
             return constant(value, dtypes.as_dtype(dtype_hint))
         except TypeError:
             pass
-    return constant(value, dtype)
+    result = constant(value, dtype)
+    # A Python number is weak only as tf.constant's value (the "all" and "safe" modes).
+    return Tensor(result._value) if type(result) is WeakTensor else result
 
 
 _PLAIN = frozenset((int, float, bool, complex, str, bytes))

@@ -7,11 +7,12 @@ import threading
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, promotion
 from .allocator import references
 from .context import state
 from .devices import eager_device
-from .tensor import Tensor, TensorShape, _next_id, _numpy_repr, constant, convert_to_tensor
+from .tensor import (Tensor, TensorShape, WeakTensor, _next_id, _numpy_repr, constant,
+                     convert_to_tensor)
 from ..trackable.base import Trackable
 
 __all__ = ["Variable", "VariableAggregation", "VariableSynchronization",
@@ -498,6 +499,8 @@ class Variable(Trackable, metaclass=_VariableMeta):
             new = value._value
             if new.dtype == self._value.dtype and new.shape == self._value.shape:
                 return new
+        if promotion.mode in promotion.LATTICE_MODES:
+            value = self._promoted(value, what)
         new = convert_to_tensor(value, dtype=self.dtype)._value
         if not self._shape.is_compatible_with(new.shape):
             message = (f"Cannot {what} variable '{self.name}': the variable shape "
@@ -507,6 +510,30 @@ class Variable(Trackable, metaclass=_VariableMeta):
                 raise ValueError(message)
             raise errors.InvalidArgumentError(None, None, message)
         return new
+
+    def _promoted(self, value, what: str):
+        """`value` converted to this variable's dtype where the "all"/"safe" lattice
+        promotes the two to that dtype (a Variable's dtype cannot change).
+
+        Raises:
+            TypeError: the promotion leads to another dtype.
+        """
+        if isinstance(value, (Tensor, Variable)):
+            operand = (value.dtype.name, type(value) is WeakTensor)
+        else:
+            operand = promotion.python_type(value)
+        if operand is None or operand[0] == self.dtype.name:
+            return value
+        mine = (self.dtype.name, False)
+        result = promotion.result_type(mine, operand)
+        if result[0] != self.dtype.name or promotion.mode == "safe" and not \
+                promotion.is_safe(mine, operand, result):
+            raise TypeError(f"Cannot {what} variable '{self.name}' of dtype {self.dtype.name} "
+                            f"a value of dtype {operand[0]}{' (weak)' if operand[1] else ''}: "
+                            f"they promote to {result[0]}, and a variable's dtype is fixed.")
+        if isinstance(value, (Tensor, Variable)):
+            return Tensor(np.asarray(value._value).astype(self._value.dtype))
+        return value
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Replaces the value; ValueError (and no change) if the shape does not fit."""

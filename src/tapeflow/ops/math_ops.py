@@ -23,12 +23,13 @@ from ..framework.shape_inference import passed_through, shape_text
 from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
                                   define_op)
 from ..framework.string_values import as_value
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, WeakTensor, convert_to_tensor
 from ..framework.variables import Variable
 from .dispatch import (add_dispatch_support, dispatch_or_raise, register_binary_elementwise_api,
                        register_unary_elementwise_api)
 from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_input,
-                      binary_inputs, hinted_inputs, in_float32, normalize_axes)
+                      binary_inputs, hinted_inputs, in_float32, weak_operand,
+                      normalize_axes)
 
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
 # silently promote (sin of an int32) or reinterpret (logical_and of floats).
@@ -302,6 +303,13 @@ def no_kernel_error(op_name: str, x) -> errors.NotFoundError:
                                 f"(shape {list(x.shape)}).")
 
 
+def weakly(fn, x):
+    """`fn` of a weak operand `x` (`weak_operand`), as a WeakTensor (with the result's
+    identity, so tapes follow it)."""
+    result = fn(Tensor(x._value, x._id) if type(x) is WeakTensor else convert_to_tensor(x))
+    return WeakTensor(result._value, result._id) if type(result) is Tensor else result
+
+
 def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
                    result: str, returns: str = "x's dtype", no_kernel: str = "",
                    namespace: str = "math"):
@@ -309,6 +317,8 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
     TF's op but have no kernel (NotFoundError), other kinds outside `kinds` are rejected."""
     def fn(x, name=None):
         if type(x) is not Tensor:
+            if weak_operand(x):
+                return weakly(fn, x)
             try:
                 x = as_input(x)
             except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
@@ -338,17 +348,30 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
     def fn(x, y, name=None):
         # `x * 1.01` (or `0.01 * g`): the scalar's cached constant, found here without
         # another call.
+        # (A WeakTensor comes only from converting: the cached constants skip the check.)
         if type(y) is float and type(x) is Tensor:
             scalar = SCALARS.get((y, x._value.dtype.char))
-            inputs = convert(op.name, x, y) if scalar is None else (x, scalar)
+            if scalar is None:
+                inputs = convert(op.name, x, y)
+                if type(inputs[0]) is WeakTensor:  # promoted to a weak dtype ("all"/"safe")
+                    return _weak_result(op, kinds, inputs)
+            else:
+                inputs = (x, scalar)
         elif reflected and type(x) is float and type(y) is Tensor:
             scalar = SCALARS.get((x, y._value.dtype.char))
-            inputs = convert(op.name, x, y) if scalar is None else (scalar, y)
+            if scalar is None:
+                inputs = convert(op.name, x, y)
+                if type(inputs[0]) is WeakTensor:
+                    return _weak_result(op, kinds, inputs)
+            else:
+                inputs = (scalar, y)
         else:
             try:
                 inputs = convert(op.name, x, y)
             except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch
                 return dispatch_or_raise(fn, (x, y), {"name": name})
+            if type(inputs[0]) is WeakTensor:
+                return _weak_result(op, kinds, inputs)
         np_dtype = inputs[0]._value.dtype
         if np_dtype.kind not in kinds and dtypes.kind(np_dtype) not in kinds:
             if strings and np_dtype.kind == "O":
@@ -378,7 +401,16 @@ def string_result(t):
 def execute_binary(op, kinds: str, x, y) -> Tensor:
     """Runs a two-input op whose public function is written out (TF's argument names)."""
     x, y = binary_inputs(op.name, x, y)
+    if type(x) is WeakTensor:
+        return _weak_result(op, kinds, (x, y))
     return execute(op, (require_dtype(op.name, x, kinds), y), NO_ATTRS)
+
+
+def _weak_result(op, kinds: str, inputs: tuple) -> Tensor:
+    """The op on WeakTensor inputs (promoted under the "all" or "safe" mode): a WeakTensor."""
+    x = require_dtype(op.name, inputs[0], kinds)
+    result = execute(op, (x, inputs[1]), NO_ATTRS)
+    return WeakTensor(result._value, result._id) if type(result) is Tensor else result
 
 
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
@@ -627,6 +659,8 @@ def abs(x, name=None) -> Tensor:  # noqa: A001  (TF's public name)
         >>> float(tf.abs(tf.constant(3 + 4j)))
         5.0
     """
+    if type(x) is not Tensor and weak_operand(x):
+        return weakly(abs, x)
     try:
         x = as_input(x)
     except (TypeError, ValueError):  # a RaggedTensor or extension type: dispatch

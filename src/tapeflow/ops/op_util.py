@@ -8,11 +8,11 @@ import math
 import numpy as np
 
 from ..framework import errors
-from ..framework import dtypes
+from ..framework import dtypes, promotion
 from ..framework.graph_tensor import SymbolicValue
 from ..framework.shape_inference import full_value
-from ..framework.tensor import (CONVERSION_FUNCTIONS, Tensor, array_from_python, constant,
-                                convert_to_tensor, registered_override)
+from ..framework.tensor import (CONVERSION_FUNCTIONS, Tensor, WeakTensor, array_from_python,
+                                constant, convert_to_tensor, registered_override)
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 
@@ -35,9 +35,10 @@ def as_input(x):
     return convert_to_tensor(x)
 
 
-# Python scalars already converted, by (value, dtype char): tensors are immutable, so one
-# constant serves every `x * 1.01` (the operators look here first). Cleared when it grows
-# past a few hundred entries.
+# Python scalars already converted, by (value, dtype char) for floats and (value, dtype char,
+# int) for ints (1 == 1.0, and an int's constant must not answer for a float): tensors are
+# immutable, so one constant serves every `x * 1.01` (the operators look here first).
+# Cleared when it grows past a few hundred entries.
 SCALARS: dict = {}
 
 
@@ -46,7 +47,7 @@ def _like(value, like, op_name: str) -> Tensor:
     np_dtype = like._value.dtype
     kind = type(value)
     if kind is float or kind is int:
-        key = (value, np_dtype.char)
+        key = (value, np_dtype.char) if kind is float else (value, np_dtype.char, int)
         cached = SCALARS.get(key)
         if cached is not None:
             return cached
@@ -58,6 +59,11 @@ def _like(value, like, op_name: str) -> Tensor:
     if CONVERSION_FUNCTIONS and any(isinstance(value, base) for base, _ in CONVERSION_FUNCTIONS) \
             or hasattr(value, "__tf_tensor__"):  # (a type converting itself, asked for the dtype)
         return convert_to_tensor(value, like.dtype)
+    if promotion.mode in promotion.LATTICE_MODES and promotable(value, np_dtype):
+        # A Python number of another kind than the tensor's (a float with integers, an int
+        # with bools), or NumPy data of another dtype: the dtype-conversion mode promotes
+        # them (binary_inputs catches this).
+        raise TypeError(f"{op_name}: {value!r} and a {like.dtype.name} tensor need promotion")
     # NumPy data is cast to the tensor's dtype; Python data must be representable in it.
     return Tensor(_scalar_array(value, like.dtype, op_name))
 
@@ -72,7 +78,9 @@ def _scalar_array(value, dtype, op_name: str) -> np.ndarray:
 
 def binary_inputs(op_name: str, x, y) -> tuple:
     """Both operands as tensors of one dtype; a non-tensor takes the other's dtype (NumPy
-    data is cast to it, Python data must fit it), as TF's ops convert their inputs.
+    data is cast to it, Python data must fit it), as TF's ops convert their inputs. Under
+    another dtype-conversion mode than "off", what "off" refuses is promoted instead
+    (`promoted_inputs`).
 
     Raises:
         InvalidArgumentError: two tensors of different dtypes (no implicit promotion).
@@ -82,17 +90,90 @@ def binary_inputs(op_name: str, x, y) -> tuple:
     ty = type(y) is Tensor or type(y) is Variable or is_input(y)
     if tx and ty:
         if x._value.dtype != y._value.dtype:
+            if promotion.mode in promotion.LATTICE_MODES:
+                return promoted_inputs(op_name, x, y)
             raise errors.InvalidArgumentError(
                 None, op_name, f"{op_name}: cannot compute {op_name} as input #1 (zero-based) was "
                 f"expected to be a {x.dtype.name} tensor but is a {y.dtype.name} tensor "
                 f"(shapes {list(x.shape)} and {list(y.shape)}). Cast one with tf.cast.")
         return x, y
-    if tx:
-        return x, _like(y, x, op_name)
-    if ty:
-        return _like(x, y, op_name), y
+    try:
+        if tx:
+            return x, _like(y, x, op_name)
+        if ty:
+            return _like(x, y, op_name), y
+    except TypeError:
+        if promotion.mode not in promotion.LATTICE_MODES or not promotable(x if ty else y):
+            raise
+        return promoted_inputs(op_name, x, y)
     x = as_input(x)
     return x, _like(y, x, op_name)
+
+
+def weak_operand(value) -> bool:
+    """Whether a unary op's result on `value` is weak: a WeakTensor, or Python numbers under
+    the "all" and "safe" modes."""
+    return type(value) is WeakTensor or promotion.mode in promotion.LATTICE_MODES and \
+        promotion.python_type(value) is not None
+
+
+def promotable(value, np_dtype=None) -> bool:
+    """Whether the dtype-conversion mode promotes `value` with a tensor (of `np_dtype`):
+    Python numbers (weak; lists of them too), or NumPy data (strong, of its own dtype) of
+    another dtype."""
+    return type(value) is bool or promotion.python_type(value) is not None or isinstance(
+        value, (np.ndarray, np.generic)) and value.dtype != np_dtype
+
+
+def _operand(x) -> tuple:
+    """(dtype name, weak) of a binary op's operand: a tensor's dtype (weak for a WeakTensor),
+    NumPy data's (strong), or the weak type of a Python number (int32, float32 or
+    complex128)."""
+    if isinstance(x, (Tensor, Variable)):
+        return x.dtype.name, type(x) is WeakTensor
+    if isinstance(x, (np.ndarray, np.generic)):
+        return dtypes.as_dtype(x.dtype).name, False
+    if type(x) is bool:
+        return "bool", False
+    return promotion.python_type(x)
+
+
+def promoted_inputs(op_name: str, x, y) -> tuple:
+    """The operands of different dtypes (tensors, or a tensor and a Python number) promoted
+    along the lattice of weak and strong dtypes ("all" and "safe" modes; "safe" only where
+    no precision can be lost). Both are WeakTensors when the result is weak, so the op's
+    result is one too.
+
+    Raises:
+        TypeError: "safe" refuses the promotion.
+    """
+    a, b = _operand(x), _operand(y)
+    name, weak = promotion.result_type(a, b)
+    if promotion.mode == "safe" and not promotion.is_safe(a, b, (name, weak)):
+        raise TypeError(
+            f"{op_name}: the \"safe\" dtype-conversion mode refuses to promote "
+            f"{a[0]}{' (weak)' if a[1] else ''} and {b[0]}{' (weak)' if b[1] else ''} to "
+            f"{name}; cast an operand explicitly or use the \"all\" mode.")
+    dtype = dtypes.as_dtype(name)
+    return tuple([_promoted_operand(v, dtype, weak) for v in (x, y)])
+
+
+def _promoted_operand(v, dtype, weak: bool):
+    """`v` in `dtype`: a tensor through the Cast op (recorded, and a node in a graph), data
+    as a constant; an eager result is a WeakTensor when `weak` (with the tensor's identity,
+    so tapes follow it)."""
+    from .math_ops import cast  # (math_ops stands on this module)
+    if isinstance(v, (Tensor, Variable)):
+        v = cast(v, dtype)
+    elif isinstance(v, (np.ndarray, np.generic)):
+        v = Tensor(np.asarray(v).astype(dtype._np))
+    else:
+        v = Tensor(array_from_python(v, dtype))
+    if weak and type(v) is Tensor:
+        return WeakTensor(v._value, v._id)
+    if not weak and type(v) is WeakTensor:
+        return Tensor(v._value, v._id)
+    return v
 
 
 def hinted_inputs(op_name: str, x, y) -> tuple:
@@ -112,6 +193,8 @@ def hinted_inputs(op_name: str, x, y) -> tuple:
     try:
         return x, _like(y, x, op_name)
     except TypeError:
+        if promotion.mode in promotion.LATTICE_MODES and promotable(y):
+            return promoted_inputs(op_name, x, y)
         return binary_inputs(op_name, x, as_input(y))
 
 
