@@ -241,6 +241,63 @@ class Graph:
     def get_operations(self) -> list:
         return list(self._ops)
 
+    @property
+    def graph_def_versions(self):
+        """The VersionDef of the GraphDefs this graph writes (TF 2.21's producer)."""
+        return self.as_graph_def().versions
+
+    def as_graph_def(self, from_version=None, add_shapes: bool = False):
+        """This graph as TF's GraphDef proto: one NodeDef per operation, with TF's op types,
+        attribute names and types and tensor names (`op`, `op:1`, `^op`), variables as
+        VarHandleOp nodes, and the functions its ops call in `library`.
+
+        Args:
+            from_version: write only the nodes added after the graph had this many
+                (TF's `version` counts nodes the same way); None for all.
+            add_shapes: give each node an `_output_shapes` attribute.
+
+        Returns:
+            A `GraphDef` (the tensorboard package's class of TF's schema).
+
+        Raises:
+            UnimplementedError: an op or attribute with no counterpart in TF's op.
+            ImportError: the `tensorboard` package (the protos) is not installed.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> g = tf.Graph()
+            >>> with g.as_default():
+            ...     y = tf.add(tf.constant(1.0), 2.0, name="total")
+            >>> [(n.name, n.op, list(n.input)) for n in g.as_graph_def().node][-1]
+            ('total', 'AddV2', ['Const', 'Const_1'])
+        """
+        from .graph_def import graph_to_graph_def
+        return graph_to_graph_def(self, add_shapes=add_shapes, from_version=from_version)
+
+    @property
+    def graph_def(self):
+        return self.as_graph_def()
+
+    @property
+    def version(self) -> int:
+        """How many operations the graph holds (grows as ops are added)."""
+        return len(self._ops)
+
+    def _set_operation_name(self, op: Operation, name: str) -> None:
+        """Gives `op` the name `name` (a GraphDef's node name, when a graph is imported).
+
+        Raises:
+            ValueError: another operation of the graph has that name.
+        """
+        if name == op._name:
+            return
+        if name in self._by_name:
+            raise ValueError(f"Duplicate node name in graph: {name!r}")
+        del self._by_name[op._name]
+        op._name = name
+        self._by_name[name] = op
+        self._names.setdefault(name.lower(), 1)
+
     def _add_function(self, function) -> None:
         """Makes `function` (a ConcreteFunction) one of this graph's functions, by name."""
         self._functions[function.name] = function

@@ -9,6 +9,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
@@ -55,6 +56,10 @@ OnesLike = define_op("OnesLike", _ones_like)
 OneHot = define_op("OneHot", _one_hot)
 Range = define_op("Range", _range)
 LinSpace = define_op("LinSpace", _linspace)
+# As GraphDef nodes: TF takes the dims of a fill and the depth of a one-hot as inputs.
+graph_def_form("Fill", inputs={"dims": "dims"})
+graph_def_form("OneHot", inputs={"depth": "depth"})
+
 
 
 def zero_gradient(x):

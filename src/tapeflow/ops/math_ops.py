@@ -17,6 +17,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
+from ..framework.graph_def import axes_input, graph_def_form, matmul_form
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.shape_inference import passed_through, shape_text
 from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
@@ -266,6 +267,12 @@ MatMul.shape_fn = _matmul_check
 Sum = define_op("Sum", add_reduce, family=LINEAR, batching=STACKED)
 Mean = define_op("Mean", _mean, family=LINEAR, batching=STACKED)
 Cast = define_op("Cast", _cast, family=LINEAR, batching=TRANSPARENT)
+# As GraphDef nodes: TF takes the axes as an input and names keepdims keep_dims.
+for _name in ("Sum", "Mean"):
+    graph_def_form(_name, inputs={"reduction_indices": axes_input},
+                   attrs={"keep_dims": "keepdims"}, drop=("axis",))
+graph_def_form("Cast", drop=("dtype",))  # TF's DstT is the output's dtype
+matmul_form(MatMul)
 Cast.value_fn = passed_through  # (only integer outputs: a cast between integer types)
 
 
