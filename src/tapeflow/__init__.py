@@ -101,8 +101,9 @@ __version__ = version.VERSION  # the TF API level; tapeflow's own: __tapeflow_ve
 __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "keras", "raw_ops",
-                               "summary", "tpu", "train", "types", "utils", "xla"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "graph_util", "io",
+                               "keras", "raw_ops", "summary", "tpu", "train", "types",
+                               "utils", "xla"])
 
 
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).
