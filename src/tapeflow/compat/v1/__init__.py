@@ -204,6 +204,9 @@ def disable_v2_behavior() -> None:
     disable_eager_execution()
 
 
+from . import graph_util  # noqa: E402,F401  (tf.compat.v1.graph_util)
+
+
 def __getattr__(name: str):
     top = importlib.import_module(__name__.rsplit(".", 2)[0])
     try:
