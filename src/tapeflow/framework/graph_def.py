@@ -313,8 +313,7 @@ class _Writer:
         for key, value in op.attrs.items():
             if key in known and key not in given_attrs:
                 values[key] = value
-            elif key not in known and (form is None or key not in form.drop) and not any(
-                    s == key for s in list(given_attrs.values()) + list(given_inputs.values())):
+            elif key not in known and key not in _consumed(form):
                 raise errors.UnimplementedError(
                     None, op.type, f"node {op.name!r} ({op.type}): attribute {key!r}={value!r} "
                     f"has no counterpart in TF's {tf_type}")
@@ -335,6 +334,15 @@ class _Writer:
         if getattr(tensor, "op", None) is None or not hasattr(tensor, "value_index"):
             return self.handle(tensor, consumer)  # a variable: its resource handle
         return tensor_name(tensor)
+
+
+def _consumed(form) -> set:
+    """The tapeflow attributes a form writes as TF's (by name, or named in `drop`)."""
+    if form is None:
+        return set()
+    named = [s for s in list(form.attrs.values()) + list(form.inputs.values())
+             if isinstance(s, str)]
+    return set(named) | set(form.inputs) | set(form.attrs) | form.drop
 
 
 def _dtype_of(tensor):

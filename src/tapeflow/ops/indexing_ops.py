@@ -192,7 +192,7 @@ def _strided_slice_spec(op) -> dict:
         elif item is None:
             masks["new_axis_mask"] |= bit
             item = (0, 0, 1)
-        elif isinstance(item, slice):
+        elif isinstance(item, _py_slice):
             if item.start is None:
                 masks["begin_mask"] |= bit
             if item.stop is None:
