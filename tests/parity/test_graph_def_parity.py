@@ -1,0 +1,71 @@
+"""GraphDefs tapeflow writes, imported and run by TensorFlow 2.21 (in its own interpreter,
+a subprocess) with tapeflow's outputs."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+
+pytestmark = pytest.mark.parity
+pytest.importorskip("tensorboard.compat.proto.graph_pb2")
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "io"))
+from test_graph_def import MODELS, build  # noqa: E402  (the models of the TF-free tests)
+
+TF_PYTHON = os.environ.get("TAPEFLOW_TF_PYTHON", "/work/tfvenv/bin/python")
+
+RUN_IN_TF = """
+import json, sys
+import numpy as np
+import tensorflow as tf
+tf1 = tf.compat.v1
+spec = json.loads(sys.argv[1])
+graph_def = tf1.GraphDef.FromString(open(spec["graph"], "rb").read())
+feeds = np.load(spec["feeds"])
+with tf.Graph().as_default() as g:
+    tf.graph_util.import_graph_def(graph_def, name="")
+    with tf1.Session(graph=g) as sess:
+        for op in spec["run"]:
+            sess.run(op)
+        out = sess.run(spec["fetch"], {k + ":0": feeds[k] for k in feeds.files})
+np.save(spec["out"], out)
+"""
+
+
+def run_in_tf(tmp_path, graph_def, feeds: dict, fetch: str, run=()):
+    if not os.path.exists(TF_PYTHON):
+        pytest.skip(f"no TensorFlow interpreter at {TF_PYTHON} (set TAPEFLOW_TF_PYTHON)")
+    (tmp_path / "graph.pb").write_bytes(graph_def.SerializeToString())
+    np.savez(tmp_path / "feeds.npz", **feeds)
+    spec = {"graph": str(tmp_path / "graph.pb"), "feeds": str(tmp_path / "feeds.npz"),
+            "fetch": fetch, "run": list(run), "out": str(tmp_path / "out.npy")}
+    done = subprocess.run([TF_PYTHON, "-c", RUN_IN_TF, json.dumps(spec)], capture_output=True,
+                          text=True, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return np.load(tmp_path / "out.npy")
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_tf_runs_tapeflows_graph_defs_equal(tmp_path, model):
+    g, feeds, out, init = build(MODELS[model])
+    with tf.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        want = sess.run(out, {k + ":0": v for k, v in feeds.items()})
+    got = run_in_tf(tmp_path, g.as_graph_def(), feeds, out.name, run=[init.name])
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_tf_runs_a_frozen_graph_def(tmp_path):
+    g, feeds, out, init = build(MODELS["conv"])
+    with tf.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        want = sess.run(out, {k + ":0": v for k, v in feeds.items()})
+        frozen = tf.compat.v1.graph_util.convert_variables_to_constants(
+            sess, g.as_graph_def(), [out.op.name])
+    np.testing.assert_allclose(run_in_tf(tmp_path, frozen, feeds, out.name), want,
+                               rtol=1e-5, atol=1e-6)
