@@ -49,18 +49,44 @@ def conv():
     tf.reduce_mean(tf.matmul(flat, w), axis=1, keepdims=True, name="score")
 
 
+def control():
+    x = tf1.placeholder(tf.float32, [], name="x")
+    y = tf.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+    _, a = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x + 1.0),
+                         [tf.constant(0), x])
+    tf.add(y, a, name="out")
+
+
+def function_graph():
+    """A tf.function's graph (as TF writes it: Identity outputs, a nested function call)."""
+    inner = tf.function(lambda v: tf.nn.relu(v) * 3.0)
+
+    @tf.function
+    def f(x):
+        s = tf.reduce_sum(tf.square(x), axis=0)
+        return inner(s - 1.0) + tf.cond(s[0] > 1.0, lambda: s, lambda: -s)
+    x = np.arange(6, dtype=np.float32).reshape(3, 2) / 3.0
+    concrete = f.get_concrete_function(tf.TensorSpec([3, 2], tf.float32, name="x"))
+    return concrete.graph.as_graph_def(), {"x": x}, concrete.outputs[0].name, f(x).numpy()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     rng = np.random.RandomState(0)
     arrays = {}
     for name, build, feeds, output in [
             ("mlp", mlp, {"x": rng.rand(2, 4).astype(np.float32)}, "probs"),
-            ("conv", conv, {"image": rng.rand(2, 6, 6, 1).astype(np.float32)}, "score")]:
+            ("conv", conv, {"image": rng.rand(2, 6, 6, 1).astype(np.float32)}, "score"),
+            ("control", control, {"x": np.float32(1.5)}, "out")]:
         graph_def, want = frozen(build, feeds, output)
         (OUT / f"{name}_frozen.pb").write_bytes(graph_def.SerializeToString(deterministic=True))
         for key, value in feeds.items():
             arrays[f"{name}/{key}"] = value
         arrays[f"{name}/{output}"] = want
+    graph_def, feeds, output, want = function_graph()
+    (OUT / "function.pb").write_bytes(graph_def.SerializeToString(deterministic=True))
+    arrays["function/x"], arrays["function/output"] = feeds["x"], want
+    arrays["function/output_name"] = np.array(output)
     np.savez(OUT / "values.npz", **arrays)
     print(sorted(arrays))
 

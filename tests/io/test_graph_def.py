@@ -48,7 +48,15 @@ def array_ops():
     return {"x": RNG.rand(2, 4).astype(np.float32)}, tf.identity(total, name="total")
 
 
-MODELS = {"mlp": mlp, "conv": conv, "array_ops": array_ops}
+def control_flow():
+    x = tf1.placeholder(tf.float32, [], name="x")
+    y = tf.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+    _, a = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x + 1.0),
+                         [tf.constant(0), x])
+    return {"x": np.float32(1.5)}, tf.add(y, a, name="out")
+
+
+MODELS = {"mlp": mlp, "conv": conv, "array_ops": array_ops, "control_flow": control_flow}
 
 
 def build(model):
@@ -176,15 +184,69 @@ def test_an_op_tf_has_no_node_for_is_refused():
         g.as_graph_def()
 
 
-@pytest.mark.parametrize("name,feed,output", [("mlp", "x", "probs"), ("conv", "image", "score")])
+def test_control_flow_is_tfs_functional_ops():
+    g, _, _, _ = build(control_flow)
+    graph_def = g.as_graph_def()
+    n = nodes(graph_def)
+    cond = next(v for v in n.values() if v.op == "StatelessIf")
+    loop = next(v for v in n.values() if v.op == "StatelessWhile")
+    library = {f.signature.name: f for f in graph_def.library.function}
+    then = library[cond.attr["then_branch"].func.name]
+    assert [a.type for a in then.signature.input_arg] == [1]
+    assert list(cond.attr["Tout"].list.type) == [1] and cond.attr["Tcond"].type == 10
+    body = library[loop.attr["body"].func.name]
+    # The body returns its captured input unchanged, as TF's While needs.
+    assert len(body.signature.output_arg) == len(loop.input) == 3
+    assert body.ret[body.signature.output_arg[2].name] == body.signature.input_arg[2].name
+    assert list(loop.attr["T"].list.type) == [3, 1, 1]
+
+
+@pytest.mark.parametrize("name,feed,output", [("mlp_frozen", "x", "probs"),
+                                              ("conv_frozen", "image", "score"),
+                                              ("control_frozen", "x", "out")])
 def test_graph_defs_tf_wrote_run_equal(name, feed, output):
     values = np.load(DATA / "values.npz")
+    name = name.replace("_frozen", "")
     graph_def = graph_pb2.GraphDef.FromString((DATA / f"{name}_frozen.pb").read_bytes())
     with tf.Graph().as_default() as g:
         y, = tf.graph_util.import_graph_def(graph_def, return_elements=[output + ":0"],
                                             name="")
     got = tf1.Session(graph=g).run(y, {feed + ":0": values[f"{name}/{feed}"]})
     np.testing.assert_allclose(got, values[f"{name}/{output}"], rtol=1e-5, atol=1e-6)
+
+
+def test_a_tf_function_graph_tf_wrote_runs_equal():
+    """Identity outputs, a nested function (PartitionedCall) and a StatelessIf."""
+    values = np.load(DATA / "values.npz")
+    graph_def = graph_pb2.GraphDef.FromString((DATA / "function.pb").read_bytes())
+    assert {"PartitionedCall", "StatelessIf"} <= {n.op for n in graph_def.node}
+    with tf.Graph().as_default() as g:
+        y, = tf.graph_util.import_graph_def(
+            graph_def, return_elements=[str(values["function/output_name"])], name="")
+    got = tf1.Session(graph=g).run(y, {"x:0": values["function/x"]})
+    np.testing.assert_allclose(got, values["function/output"], rtol=1e-6)
+
+
+def test_a_tf_function_graph_round_trips():
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def f(a):
+        return tf.reduce_sum(a * v) + 1.0
+    graph = f.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
+    graph_def = graph.as_graph_def()
+    n = nodes(graph_def)
+    # A captured variable is a resource placeholder, as TF writes it.
+    assert n["ReadVariableOp/resource"].attr["dtype"].type == 20
+    assert list(n["ReadVariableOp"].input) == ["ReadVariableOp/resource"]
+    with tf.Graph().as_default() as g:
+        w = tf.Variable([3.0, 4.0])
+        y, = tf.graph_util.import_graph_def(
+            graph_def, input_map={"ReadVariableOp/resource": w}, return_elements=["add:0"])
+        init = w.initializer
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        assert sess.run(y, {"import/a:0": [1.0, 1.0]}) == 8.0
 
 
 def test_convert_variables_to_constants_freezes_values():

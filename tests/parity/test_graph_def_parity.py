@@ -69,3 +69,15 @@ def test_tf_runs_a_frozen_graph_def(tmp_path):
             sess, g.as_graph_def(), [out.op.name])
     np.testing.assert_allclose(run_in_tf(tmp_path, frozen, feeds, out.name), want,
                                rtol=1e-5, atol=1e-6)
+
+
+def test_tf_runs_a_tf_function_graph(tmp_path):
+    @tf.function
+    def f(x):
+        s = tf.reduce_sum(tf.square(x), axis=0)
+        return tf.nn.relu(s - 1.0) * 3.0 + tf.cond(s[0] > 1.0, lambda: s, lambda: -s)
+    x = np.arange(6, dtype=np.float32).reshape(3, 2) / 3.0
+    concrete = f.get_concrete_function(tf.TensorSpec([3, 2], tf.float32, name="x"))
+    got = run_in_tf(tmp_path, concrete.graph.as_graph_def(), {"x": x},
+                    concrete.outputs[0].name)
+    np.testing.assert_allclose(got, f(x).numpy(), rtol=1e-6)

@@ -207,10 +207,15 @@ def tensor_name(tensor) -> str:
 class _Writer:
     """Writes the nodes of one graph into a GraphDef (or a FunctionDef's node list)."""
 
-    def __init__(self, graph, graph_def, add_shapes: bool) -> None:
+    def __init__(self, graph, nodes, add_shapes: bool, library, args=None,
+                 written=None) -> None:
         self.graph = graph
-        self.nodes = graph_def.node
+        self.nodes = nodes
         self.add_shapes = add_shapes
+        self.library = library  # the GraphDef's FunctionDefLibrary, shared with functions
+        # In a FunctionDef: {tensor or variable id: argument name}; None in a GraphDef.
+        self.args = args
+        self.written = {} if written is None else written  # function id -> its name
         self.handles: dict = {}  # variable id -> the node name of its handle
         self.names = {op.name for op in graph.get_operations()}
 
@@ -227,6 +232,13 @@ class _Writer:
         name = self.handles.get(variable._id)
         if name is not None:
             return name
+        if self.args is not None:
+            if variable._id not in self.args:
+                raise errors.UnimplementedError(
+                    None, consumer.type, f"node {consumer.name!r} of function "
+                    f"{self.graph.name!r} reads variable {variable.name!r}, which is not one "
+                    "of the function's inputs")
+            return self.args[variable._id]
         node = self.nodes.add()
         dims = None if variable.shape.rank is None else list(variable.shape.dims)
         if getattr(variable, "_graph", None) is self.graph:
@@ -249,9 +261,7 @@ class _Writer:
 
     def write(self, op) -> None:
         form = _FORMS.get(op.type)
-        tf_type = op.type
-        if form is not None and form.tf_type is not None:
-            tf_type = form.tf_type(op) if callable(form.tf_type) else form.tf_type
+        tf_type = _tf_type(op)
         op_def = _op_defs().get(tf_type)
         if op_def is None:
             raise errors.UnimplementedError(
@@ -317,6 +327,9 @@ class _Writer:
                 raise errors.UnimplementedError(
                     None, op.type, f"node {op.name!r} ({op.type}): attribute {key!r}={value!r} "
                     f"has no counterpart in TF's {tf_type}")
+        for spec in attr_defs:
+            if spec[1] == "func" and hasattr(values.get(spec[0]), "graph"):
+                values[spec[0]] = self.function(values[spec[0]], op)
         _fill_defaults(node, tf_type, values)
         if self.add_shapes:
             for out in op.outputs:
@@ -328,12 +341,27 @@ class _Writer:
         node.name, node.op = self.unique(name), "Const"
         node.attr["value"].tensor.CopyFrom(tensor_proto(value))
         node.attr["dtype"].type = node.attr["value"].tensor.dtype
-        return node.name
+        return node.name if self.args is None else node.name + ":output:0"
 
     def input_name(self, tensor, consumer) -> str:
         if getattr(tensor, "op", None) is None or not hasattr(tensor, "value_index"):
             return self.handle(tensor, consumer)  # a variable: its resource handle
-        return tensor_name(tensor)
+        if self.args is None:
+            return tensor_name(tensor)
+        return self.args.get(tensor._id) or _function_tensor_name(tensor)
+
+    def function(self, function, caller) -> str:
+        """Writes `function` (a ConcreteFunction an op of this graph calls) into the
+        library as a FunctionDef, once; returns its name."""
+        name = self.written.get(id(function))
+        if name is None:
+            taken = set(self.written.values())
+            name, count = function.name, 1
+            while name in taken:
+                name, count = f"{function.name}_{count}", count + 1
+            self.written[id(function)] = name
+            _write_function(function, name, caller, self)
+        return name
 
 
 def _consumed(form) -> set:
@@ -383,6 +411,81 @@ def _fill_defaults(node, tf_type: str, values: dict) -> None:
                 f"attribute {name!r}")
 
 
+def _function_tensor_name(tensor) -> str:
+    """A tensor's name inside a FunctionDef: 'node:output_arg:index'."""
+    op = tensor.op
+    tf_type = _tf_type(op)
+    output_args = _op_defs()[tf_type][1]
+    position = tensor.value_index
+    for arg, group in zip(output_args, _output_groups(output_args, op.outputs)):
+        if position < len(group):
+            return f"{op.name}:{arg[0]}:{position}"
+        position -= len(group)
+    raise ValueError(f"{tensor!r} is not an output of TF's {tf_type}")
+
+
+def _tf_type(op) -> str:
+    form = _FORMS.get(op.type)
+    if form is not None and form.tf_type is not None:
+        return form.tf_type(op) if callable(form.tf_type) else form.tf_type
+    return op.type
+
+
+def _arg_name(name: str, used: set) -> str:
+    """A FunctionDef argument name (lower case letters, digits and _), unique."""
+    text = "".join(c if c.isalnum() else "_" for c in name.lower()) or "arg"
+    if not text[0].isalpha():
+        text = "arg_" + text
+    base, count = text, 1
+    while text in used:
+        text = f"{base}_{count}"
+        count += 1
+    used.add(text)
+    return text
+
+
+def _write_function(function, name: str, caller, outer: _Writer) -> None:
+    """`function` as a FunctionDef: its input placeholders, then the variables the calling
+    op passes (`caller.attrs["variables"]`, resource inputs), are its arguments; a loop
+    body (`caller` a While) also returns its captured inputs unchanged, as TF's While needs."""
+    graph = function.graph
+    fdef = outer.library.function.add()
+    signature = fdef.signature
+    signature.name = name
+    used: set = set()
+    args: dict = {}
+    inputs = list(function.inputs)
+    for tensor in inputs:
+        arg = signature.input_arg.add()
+        arg.name = args[tensor._id] = _arg_name(tensor.op.name, used)
+        arg.type = dtype_enum(tensor.dtype)
+    variables = list(caller.attrs.get("variables", ()))
+    for variable in variables:
+        arg = signature.input_arg.add()
+        arg.name = args[variable._id] = _arg_name(variable.name.split(":")[0] + "_resource",
+                                                  used)
+        arg.type = dtype_enum("resource")
+    writer = _Writer(graph, fdef.node_def, outer.add_shapes, outer.library, args, outer.written)
+    placeholders = {t.op for t in inputs}
+    for op in graph.get_operations():
+        if op not in placeholders:
+            writer.write(op)
+    results = [writer.input_name(t, None) for t in function.outputs]
+    types = [dtype_enum(t.dtype) for t in function.outputs]
+    if caller.type == "While" and function is caller.attrs["body_fn"]:
+        count = caller.attrs["count"]
+        passed = inputs[count:]
+        results += [args[t._id] for t in passed] + [args[v._id] for v in variables]
+        types += [dtype_enum(t.dtype) for t in passed] + [dtype_enum("resource")] * len(
+            variables)
+    for i, (result, kind) in enumerate(zip(results, types)):
+        arg = signature.output_arg.add()
+        arg.name, arg.type = f"output_{i}", kind
+        fdef.ret[arg.name] = result
+    if any(op._stateful for op in graph.get_operations()):
+        signature.is_stateful = True
+
+
 def graph_to_graph_def(graph, add_shapes: bool = False, from_version=None):
     """A GraphDef of `graph`'s operations, in the order they were added.
 
@@ -391,7 +494,7 @@ def graph_to_graph_def(graph, add_shapes: bool = False, from_version=None):
             counterpart in TF's op.
     """
     graph_def = proto_module("graph").GraphDef()
-    writer = _Writer(graph, graph_def, add_shapes)
+    writer = _Writer(graph, graph_def.node, add_shapes, graph_def.library)
     for op in graph.get_operations()[from_version or 0:]:
         writer.write(op)
     graph_def.versions.producer = PRODUCER_VERSION

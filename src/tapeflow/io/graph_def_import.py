@@ -35,8 +35,8 @@ def _split_input(text: str):
     """('op', index, is_control) of a NodeDef input string."""
     if text.startswith("^"):
         return text[1:], 0, True
-    op, _, index = text.partition(":")
-    return op, int(index or 0), False
+    op, _, rest = text.partition(":")
+    return op, int(rest.rpartition(":")[2] or 0), False
 
 
 def _order(nodes: list) -> list:
@@ -120,31 +120,10 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         if key.split(":")[0] not in names:
             raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
                              f"[{key}]")
-    outputs: dict = {}
-    operations: dict = {}
+    library = {f.signature.name: f for f in graph_def.library.function}
     with graph.as_default():
-        for node in _order(list(graph_def.node)):
-            inputs, controls = [], []
-            for text in node.input:
-                source, index, control = _split_input(text)
-                if source not in names:
-                    raise ValueError(f"Node {node.name!r}: input {text!r} names no node of "
-                                     "the GraphDef")
-                if control:
-                    controls.append(operations[source])
-                    continue
-                key = f"{source}:{index}"
-                if key in mapped:
-                    inputs.append(mapped[key])
-                    continue
-                produced = outputs[source]
-                if index >= len(produced) or produced[index] is None:
-                    raise ValueError(f"Node {node.name!r}: input {text!r} is not a tensor "
-                                     "tapeflow can give (map it with input_map)")
-                inputs.append(produced[index])
-            with graph.control_dependencies(controls):
-                outs, op = _import_node(graph, node, inputs, scope)
-            outputs[node.name], operations[node.name] = outs, op
+        outputs, operations = _import_nodes(graph, list(graph_def.node), _graph_input(
+            mapped, names), scope, library, strict=True)
     if return_elements is None:
         return None
     found = []
@@ -156,7 +135,96 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     return found
 
 
-def _import_node(graph, node, inputs: list, scope: str):
+def _graph_input(mapped: dict, names: set):
+    """How a GraphDef node's input string ('op', 'op:1') finds its tensor."""
+    def resolve(text: str, node, outputs: dict):
+        source, index, _ = _split_input(text)
+        if source not in names:
+            raise ValueError(f"Node {node.name!r}: input {text!r} names no node of the "
+                             "GraphDef")
+        key = f"{source}:{index}"
+        if key in mapped:
+            return mapped[key]
+        return _output(outputs, source, index, text, node)
+    return resolve
+
+
+def _output(outputs: dict, source: str, index: int, text: str, node):
+    produced = outputs[source]
+    if index >= len(produced) or produced[index] is None:
+        raise ValueError(f"Node {node.name!r}: input {text!r} is not a tensor tapeflow can "
+                         "give (map it with input_map)")
+    return produced[index]
+
+
+def _import_nodes(graph, nodes: list, resolve, scope: str, library: dict, strict: bool):
+    """Adds `nodes` to `graph` in dependency order; returns their outputs and operations
+    by node name. `resolve(text, node, outputs)` finds the tensor of an input string."""
+    outputs: dict = {}
+    operations: dict = {}
+    for node in _order(nodes):
+        inputs, controls = [], []
+        for text in node.input:
+            if text.startswith("^"):
+                control = operations.get(text[1:])
+                if control is None and text[1:] not in outputs:
+                    raise ValueError(f"Node {node.name!r}: control input {text!r} names no "
+                                     "node")
+                if control is not None:
+                    controls.append(control)
+                continue
+            inputs.append(resolve(text, node, outputs))
+        with graph.control_dependencies(controls):
+            outs, op = _import_node(graph, node, inputs, scope, library, strict)
+        outputs[node.name], operations[node.name] = outs, op
+    return outputs, operations
+
+
+def _output_offsets(node, attrs: dict) -> dict:
+    """{output argument name: (first flat output index)} of a node, from TF's op def."""
+    from ..raw_op_defs import OP_DEFS
+    offsets, start = {}, 0
+    for name, _, number_attr, list_attr, _ in OP_DEFS.get(node.op, ((), (), (), False))[1]:
+        offsets[name] = start
+        start += attrs[number_attr] if number_attr else len(attrs[list_attr]) if list_attr \
+            else 1
+    return offsets
+
+
+def call_function_def(fdef, args: list, library: dict) -> list:
+    """The outputs of FunctionDef `fdef` called on `args`: its nodes added to the default
+    graph (inside a branch or loop body being traced, or inline)."""
+    graph = get_default_graph()
+    values = {arg.name: x for arg, x in zip(fdef.signature.input_arg, args)}
+    by_name = {n.name: n for n in fdef.node_def}
+
+    def resolve(text: str, node, outputs: dict):
+        if text in values:
+            return values[text]
+        source, _, rest = text.partition(":")
+        if source not in by_name:
+            raise ValueError(f"Function {fdef.signature.name!r}, node {node.name!r}: input "
+                             f"{text!r} names no argument or node")
+        arg, _, index = rest.partition(":")
+        attrs = {k: python_attr(v) for k, v in by_name[source].attr.items()}
+        offset = _output_offsets(by_name[source], attrs).get(arg, 0) if arg else 0
+        return _output(outputs, source, offset + int(index or 0), text, node)
+    with graph.name_scope(""):
+        outputs, _ = _import_nodes(graph, list(fdef.node_def), resolve, "", library,
+                                   strict=False)
+    return [resolve(fdef.ret[arg.name], fdef, outputs) for arg in fdef.signature.output_arg]
+
+
+def _function(library: dict, name: str, node):
+    try:
+        return library[name]
+    except KeyError:
+        raise errors.NotFoundError(None, node.op, f"Node {node.name!r} ({node.op}) calls "
+                                   f"function {name!r}, which the GraphDef's library lacks") \
+            from None
+
+
+def _import_node(graph, node, inputs: list, scope: str, library: dict, strict: bool):
     """(outputs, operation) of one NodeDef added to `graph`."""
     attrs = {key: python_attr(value) for key, value in node.attr.items()}
     full = scope + node.name
@@ -166,7 +234,10 @@ def _import_node(graph, node, inputs: list, scope: str):
         return [variable], variable
     start = len(graph.get_operations())
     with graph.name_scope(full + "/"):
-        result = _run_node(graph, node, kind, attrs, inputs)
+        if kind in _FUNCTIONAL:
+            result = _FUNCTIONAL[kind](node, attrs, inputs, library)
+        else:
+            result = _run_node(graph, node, kind, attrs, inputs)
     outs = _flat(result)
     created = graph.get_operations()[start:]
     tensors = [t for t in outs if hasattr(t, "op") and hasattr(t, "value_index")]
@@ -176,11 +247,60 @@ def _import_node(graph, node, inputs: list, scope: str):
         op = created[-1]
     else:
         op = None
-    if op is not None:
-        graph._set_operation_name(op, full)
+    if op is not None and (strict or full not in {o.name for o in created[:-1]}):
+        try:
+            graph._set_operation_name(op, full)
+        except ValueError:
+            if strict:
+                raise  # inside a function body, a node may keep the name it was given
         if kind in ("AssignVariableOp",) and isinstance(inputs[0], GraphVariable):
             inputs[0].set_initializer(op, inputs[1])
     return outs, op
+
+
+def _if(node, attrs: dict, inputs: list, library: dict):
+    from ..eager.control_flow import cond
+    branches = [_function(library, attrs[k], node) for k in ("then_branch", "else_branch")]
+    if not branches[0].signature.output_arg:
+        raise errors.UnimplementedError(None, node.op, f"node {node.name!r}: an If without "
+                                        "outputs is not imported")
+    args = inputs[1:]
+    return cond(inputs[0], lambda: call_function_def(branches[0], args, library),
+                lambda: call_function_def(branches[1], args, library))
+
+
+def _while(node, attrs: dict, inputs: list, library: dict):
+    from ..eager.control_flow import while_loop
+    cond_f, body_f = _function(library, attrs["cond"], node), _function(library, attrs["body"],
+                                                                       node)
+    # Resources (variables) go in unchanged: closed over, not loop variables.
+    fixed = {i: x for i, x in enumerate(inputs) if not hasattr(x, "value_index")}
+    moving = [i for i in range(len(inputs)) if i not in fixed]
+
+    def full(values):
+        args = list(inputs)
+        for i, x in zip(moving, values):
+            args[i] = x
+        return args
+
+    def body(*values):
+        out = call_function_def(body_f, full(values), library)
+        return [out[i] for i in moving]
+    shapes = attrs.get("output_shapes") or None
+    invariants = [shapes[i] for i in moving] if shapes and len(shapes) == len(inputs) else None
+    result = while_loop(lambda *values: call_function_def(cond_f, full(values), library)[0],
+                        body, [inputs[i] for i in moving], shape_invariants=invariants)
+    result = list(result) if isinstance(result, (list, tuple)) else [result]
+    return full(result)
+
+
+def _call(node, attrs: dict, inputs: list, library: dict):
+    return call_function_def(_function(library, attrs["f"], node), inputs, library)
+
+
+# Functional ops: their functions' nodes are added to the branches (or inline).
+_FUNCTIONAL = {"If": _if, "StatelessIf": _if, "While": _while, "StatelessWhile": _while,
+               "PartitionedCall": _call, "StatefulPartitionedCall": _call}
 
 
 def _flat(result) -> list:
