@@ -71,6 +71,7 @@ from .framework.tensor_spec import TypeSpec  # noqa: E402
 from .ops.type_spec import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,  # noqa: E402
                             TensorArraySpec, type_spec_from_value)
 from .framework.device import DeviceSpec, device  # noqa: E402
+from .io.graph_def_import import import_graph_def  # noqa: E402,F401
 from .framework.graph import (Operation, get_current_name_scope, inside_function,  # noqa: E402
                               is_symbolic_tensor)
 from .framework.tensor_conversion import register_tensor_conversion_function  # noqa: E402

@@ -1,5 +1,5 @@
 """Graphs as TF's GraphDef protos: every Operation a NodeDef with TF's op type, inputs and
-attributes (names and types from TF's op definitions, `raw_op_defs.OP_DEFS`).
+attributes (names and types from TF's op definitions, `op_defs.OP_DEFS`).
 
 A tapeflow op's node takes its inputs in TF's input order and its attributes by name;
 type attributes (`T`, `Tidx`, `N`, ...) come from its inputs' and outputs' dtypes and
@@ -38,7 +38,7 @@ def proto_module(name: str):
 
 
 def _op_defs() -> dict:
-    from ..raw_op_defs import OP_DEFS
+    from .op_defs import OP_DEFS
     return OP_DEFS
 
 

@@ -182,7 +182,7 @@ def _import_nodes(graph, nodes: list, resolve, scope: str, library: dict, strict
 
 def _output_offsets(node, attrs: dict) -> dict:
     """{output argument name: (first flat output index)} of a node, from TF's op def."""
-    from ..raw_op_defs import OP_DEFS
+    from ..framework.op_defs import OP_DEFS
     offsets, start = {}, 0
     for name, _, number_attr, list_attr, _ in OP_DEFS.get(node.op, ((), (), (), False))[1]:
         offsets[name] = start
@@ -370,7 +370,8 @@ def _variable(node, value):
 def _raw_arguments(node, kind: str, attrs: dict, inputs: list) -> dict:
     """The keyword arguments of raw op `kind` for a NodeDef: its inputs by TF's input
     arguments (a list argument takes its `N` or type-list count), its attributes by name."""
-    from ..raw_op_defs import OP_DEFS, RAW_OP_DEFS
+    from ..framework.op_defs import OP_DEFS
+    from ..raw_op_defs import RAW_OP_DEFS
     params = RAW_OP_DEFS[kind][0]
     input_args = OP_DEFS[kind][0]
     kwargs, rest = {}, list(inputs)
