@@ -83,6 +83,15 @@ def main() -> None:
         for key, value in feeds.items():
             arrays[f"{name}/{key}"] = value
         arrays[f"{name}/{output}"] = want
+    g = tf.Graph()  # a TF 1 graph with its variables (VarHandleOp, Assign, IsInitialized)
+    with g.as_default():
+        mlp()
+        tf1.global_variables_initializer()
+        with tf1.Session(graph=g) as sess:
+            sess.run("init")
+            arrays["mlp_variables/probs"] = sess.run("probs:0", {"x:0": arrays["mlp/x"]})
+    (OUT / "mlp_variables.pb").write_bytes(g.as_graph_def().SerializeToString(
+        deterministic=True))
     graph_def, feeds, output, want = function_graph()
     (OUT / "function.pb").write_bytes(graph_def.SerializeToString(deterministic=True))
     arrays["function/x"], arrays["function/output"] = feeds["x"], want

@@ -215,6 +215,33 @@ def test_graph_defs_tf_wrote_run_equal(name, feed, output):
     np.testing.assert_allclose(got, values[f"{name}/{output}"], rtol=1e-5, atol=1e-6)
 
 
+def test_a_tf1_graph_with_variables_tf_wrote_runs_equal():
+    """VarHandleOp, AssignVariableOp, ReadVariableOp, VarIsInitializedOp and the init NoOp."""
+    values = np.load(DATA / "values.npz")
+    graph_def = graph_pb2.GraphDef.FromString((DATA / "mlp_variables.pb").read_bytes())
+    with tf.Graph().as_default() as g:
+        y, init, ready = tf.graph_util.import_graph_def(
+            graph_def, return_elements=["probs:0", "init", "w1/IsInitialized/"
+                                        "VarIsInitializedOp:0"])
+    with tf1.Session(graph=g) as sess:
+        assert not sess.run(ready)
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess.run(y, {"import/x:0": values["mlp/x"]})
+        sess.run(init)
+        assert sess.run(ready)
+        got = sess.run(y, {"import/x:0": values["mlp/x"]})
+    np.testing.assert_allclose(got, values["mlp_variables/probs"], rtol=1e-6)
+
+
+def test_is_variable_initialized_is_tfs_node():
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.Variable(1.0, name="v")
+        ready = tf1.is_variable_initialized(v)
+    node = nodes(g.as_graph_def())[ready.op.name]
+    assert node.op == "VarIsInitializedOp" and list(node.input) == ["v"]
+
+
 def test_a_tf_function_graph_tf_wrote_runs_equal():
     """Identity outputs, a nested function (PartitionedCall) and a StatelessIf."""
     values = np.load(DATA / "values.npz")

@@ -43,7 +43,15 @@ def _placeholder_kernel(dtype, shape):
 Const = define_op("Const", _const_kernel)
 Placeholder = define_op("Placeholder", _placeholder_kernel)
 NoOp = define_op("NoOp", lambda: None, num_outputs=0)
-for _name in ("Const", "Placeholder", "NoOp"):
+
+
+def _is_initialized_kernel(variable):
+    return np.bool_(True)  # an eager variable has its value from the start
+
+
+# Whether a graph variable has a value in the session (a Session's plan reads its store).
+VarIsInitializedOp = define_op("VarIsInitializedOp", _is_initialized_kernel)
+for _name in ("Const", "Placeholder", "NoOp", "VarIsInitializedOp"):
     no_gradient(_name)
 
 
@@ -493,6 +501,12 @@ class Graph:
                 recorder._variable_accessed(variable)
                 recorder._record_operation(read, (variable,), (out,), {})
         return out
+
+    def variable_is_initialized(self, variable) -> SymbolicTensor:
+        """A VarIsInitializedOp node: whether `variable` has a value when the node runs."""
+        self._check_variable(variable)
+        return self._add_operation(VarIsInitializedOp, (variable,), {},
+                                   [(np.dtype(bool), ())])._outputs[0]
 
     def variable_value(self, variable) -> SymbolicTensor:
         """The tensor a Session computes when `variable` itself is fetched: one read of

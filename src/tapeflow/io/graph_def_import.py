@@ -335,6 +335,8 @@ def _run_node(graph, node, kind: str, attrs: dict, inputs: list):
         return no_op()
     if kind == "ReadVariableOp":
         return _variable(node, inputs[0]).read_value()
+    if kind == "VarIsInitializedOp":
+        return graph.variable_is_initialized(_variable(node, inputs[0]))
     if kind in ("AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"):
         variable = _variable(node, inputs[0])
         method = {"AssignVariableOp": variable.assign, "AssignAddVariableOp":
