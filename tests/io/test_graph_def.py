@@ -59,6 +59,20 @@ def control_flow():
 MODELS = {"mlp": mlp, "conv": conv, "array_ops": array_ops, "control_flow": control_flow}
 
 
+def training():
+    """A TF 1 training graph: loss, its gradients and a GradientDescent update."""
+    x = tf1.placeholder(tf.float32, [2, 4], name="x")
+    labels = tf1.placeholder(tf.int32, [2], name="labels")
+    w = tf.Variable(np.ones((4, 3), np.float32) / 4, name="w")
+    b = tf.Variable(np.zeros(3, np.float32), name="b")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=labels, logits=tf.matmul(x, w) + b), name="loss")
+    train = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    feeds = {"x": np.arange(8, dtype=np.float32).reshape(2, 4) / 8,
+             "labels": np.array([0, 2], np.int32)}
+    return feeds, loss, train
+
+
 def build(model):
     g = tf.Graph()
     with g.as_default():
@@ -82,6 +96,24 @@ def test_round_trip_runs_equal(model):
         sess.run(init_op)
         got = sess.run(got_out, {f"copy/{k}:0": v for k, v in feeds.items()})
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_a_training_graph_round_trips():
+    g = tf.Graph()
+    with g.as_default():
+        feeds, loss, train = training()
+        init = tf1.global_variables_initializer()
+    fed = {k + ":0": v for k, v in feeds.items()}
+    with tf1.Session(graph=g) as sess:
+        sess.run(init)
+        want = [sess.run([train, loss], fed)[1] for _ in range(3)]
+    with tf.Graph().as_default() as h:
+        tf.graph_util.import_graph_def(g.as_graph_def(), name="")
+    with tf1.Session(graph=h) as sess:
+        sess.run(init.name)
+        got = [sess.run([train.name, loss.name], fed)[1] for _ in range(3)]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert got[2] < got[0]
 
 
 def nodes(graph_def):

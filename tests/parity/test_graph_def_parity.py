@@ -14,7 +14,7 @@ import tapeflow as tf
 pytestmark = pytest.mark.parity
 pytest.importorskip("tensorboard.compat.proto.graph_pb2")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "io"))
-from test_graph_def import MODELS, build  # noqa: E402  (the models of the TF-free tests)
+from test_graph_def import MODELS, build, training  # noqa: E402  (the TF-free tests' models)
 
 TF_PYTHON = os.environ.get("TAPEFLOW_TF_PYTHON", "/work/tfvenv/bin/python")
 
@@ -29,9 +29,10 @@ feeds = np.load(spec["feeds"])
 with tf.Graph().as_default() as g:
     tf.graph_util.import_graph_def(graph_def, name="")
     with tf1.Session(graph=g) as sess:
+        fed = {k + ":0": feeds[k] for k in feeds.files}
         for op in spec["run"]:
-            sess.run(op)
-        out = sess.run(spec["fetch"], {k + ":0": feeds[k] for k in feeds.files})
+            sess.run(op, fed)
+        out = sess.run(spec["fetch"], fed)
 np.save(spec["out"], out)
 """
 
@@ -81,3 +82,18 @@ def test_tf_runs_a_tf_function_graph(tmp_path):
     got = run_in_tf(tmp_path, concrete.graph.as_graph_def(), {"x": x},
                     concrete.outputs[0].name)
     np.testing.assert_allclose(got, f(x).numpy(), rtol=1e-6)
+
+
+def test_tf_trains_with_tapeflows_training_graph(tmp_path):
+    g = tf.Graph()
+    with g.as_default():
+        feeds, loss, train = training()
+        init = tf.compat.v1.global_variables_initializer()
+    with tf.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        for _ in range(3):
+            sess.run(train, {k + ":0": v for k, v in feeds.items()})
+        want = sess.run(loss, {k + ":0": v for k, v in feeds.items()})
+    got = run_in_tf(tmp_path, g.as_graph_def(), feeds, loss.name,
+                    run=[init.name] + [train.name] * 3)
+    np.testing.assert_allclose(got, want, rtol=1e-5)
