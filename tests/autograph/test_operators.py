@@ -85,13 +85,24 @@ def test_tensor_break_cannot_stop_a_python_loop():
         f(tf.constant(1.0))
 
 
-def test_loop_variable_that_is_not_a_tensor():
+def test_loop_variable_of_a_python_string_becomes_a_string_tensor():
     @tf.function
     def f(n):
         name = "a"
         for _ in tf.range(n):
             name = name + "a"
-        return n
+        return name
+
+    assert f(tf.constant(2)).numpy() == b"aaa"   # TF: tf.Tensor(b'aaa', dtype=string)
+
+
+def test_loop_variable_that_is_not_a_tensor():
+    @tf.function
+    def f(n):
+        name = object()
+        for _ in tf.range(n):
+            name = name
+        return name
 
     with pytest.raises(TypeError, match="'name' is a variable of a tensor loop"):
         f(tf.constant(2))

@@ -25,7 +25,7 @@ def test_constant_with_dtype_and_shape():
     with pytest.raises(TypeError):
         tf.constant(1.5, dtype=tf.int32)
     with pytest.raises(TypeError):
-        tf.constant("text")
+        tf.constant("text", tf.int32)
 
 
 def test_constant_copies_numpy_input():

@@ -257,6 +257,38 @@ def tensorflow():
     return pytest.importorskip("tensorflow")
 
 
+@pytest.fixture(scope="session")
+def tf_subprocess():
+    """Runs a script under a Python with TensorFlow, for tests whose tapeflow side needs
+    packages that Python lacks (TensorFlow's own environment need not have tensorboard or
+    crc32c): `$TF_PYTHON`, else this Python if it imports TensorFlow; skipped without one.
+    `run(script, **arguments)` passes the arguments as the JSON `ARGS`, returns what the
+    script printed last as JSON (its `RESULT`)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    candidates = [os.environ.get("TF_PYTHON"), sys.executable]
+    python = next((c for c in candidates if c and subprocess.run(
+        [c, "-c", "import tensorflow"], capture_output=True,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")).returncode == 0), None)
+    if python is None:
+        pytest.skip("no Python with TensorFlow (set TF_PYTHON)")
+
+    def run(script: str, **arguments):
+        code = ("import json, sys\nimport numpy as np\nimport tensorflow as tf\n"
+                f"ARGS = json.loads({json.dumps(json.dumps(arguments))})\n"
+                + textwrap.dedent(script) + "\nprint(json.dumps(RESULT))\n")
+        done = subprocess.run([python, "-"], input=code, capture_output=True, text=True,
+                              env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
+                                       PYTHONPATH=""))
+        if done.returncode:
+            raise AssertionError(f"TensorFlow's side failed:\n{done.stderr[-3000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    return run
+
+
 def outcome(fn, module):
     """`fn(module)`, or ("raised", the exception's class name) when it raises."""
     try:

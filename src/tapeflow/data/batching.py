@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import dtypes, errors
+from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
@@ -123,8 +124,9 @@ def _padded_shape(value, spec) -> TensorShape:
 
 
 def _padding_value(value, spec):
-    if value is None:
-        return np.zeros((), spec.dtype.as_numpy_dtype)
+    if value is None:  # zeros; a string's zero is b""
+        return np.array(b"", object) if spec.dtype is dtypes.string else \
+            np.zeros((), spec.dtype.as_numpy_dtype)
     tensor = convert_to_tensor(value)
     if tensor.dtype != spec.dtype or tensor.ndim:
         raise TypeError("Invalid `padding_values`. `padding_values` values type "
@@ -171,9 +173,11 @@ class PaddedBatchDataset(_Batching):
                     None, "PaddedBatchDataset",
                     "Attempted to pad to a smaller size than the input element: padded shape "
                     f"{target}, element shape {list(longest)}.")
-            out = np.full([len(arrays), *target], value, dtype=arrays[0].dtype)
+            out = np.full([len(arrays), *target], value[()], dtype=arrays[0].dtype)
             for row, array in enumerate(arrays):
-                out[(row, *[slice(0, n) for n in array.shape])] = array
+                # (a 0-d object array assigned to an element would be stored as the array)
+                out[(row, *[slice(0, n) for n in array.shape])] = array if array.ndim \
+                    else array[()]
             padded.append(Tensor(out))
         return pack(padded)
 
@@ -209,7 +213,7 @@ class UnbatchDataset(UnaryDataset):
                     None, "UnbatchDataset", "unbatch: the components' first dimensions differ "
                     f"({sorted(sizes)}).")
             for i in range(sizes.pop()):
-                yield pack([Tensor(a[i]) for a in arrays])
+                yield pack([Tensor(as_value(a[i])) for a in arrays])
 
 
 class DatasetSpec:

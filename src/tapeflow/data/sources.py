@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
+from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
@@ -48,7 +49,7 @@ class TensorSliceDataset(Dataset):
         _, pack = structure.codec(self._structure)
         arrays = self._arrays
         for i in range(self._count):
-            yield pack([Tensor(a[i]) for a in arrays])
+            yield pack([Tensor(as_value(a[i])) for a in arrays])
 
 
 class TensorDataset(Dataset):

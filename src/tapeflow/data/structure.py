@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework import errors, nest
+from ..framework import dtypes, errors, nest
+from ..framework.string_values import string_array
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
@@ -105,10 +106,15 @@ def _mismatch(value, signature, detail: str = "") -> errors.InvalidArgumentError
 
 def _yielded_leaf(value, spec: TensorSpec) -> Tensor:
     try:
-        array = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
-        if array.dtype.kind in "OUS" or (array.dtype.kind == "c" and not spec.dtype.is_complex):
-            raise TypeError(f"cannot convert a {array.dtype} value")
-        tensor = Tensor(array.astype(spec.dtype.as_numpy_dtype, copy=False))
+        value = value.numpy() if hasattr(value, "numpy") else value
+        if spec.dtype is dtypes.string:
+            tensor = Tensor(string_array(value, numbers_fail=True))
+        else:
+            array = np.asarray(value)
+            if array.dtype.kind in "OUS" or (array.dtype.kind == "c"
+                                             and not spec.dtype.is_complex):
+                raise TypeError(f"cannot convert a {array.dtype} value")
+            tensor = Tensor(array.astype(spec.dtype.as_numpy_dtype, copy=False))
     except (TypeError, ValueError) as e:
         raise _mismatch(value, spec, f" ({e})") from None
     if not spec.shape.is_compatible_with(tensor.shape):

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.graph import Graph
+from ..framework.string_values import from_storable, to_storable
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
@@ -260,7 +261,8 @@ class CacheDataset(UnaryDataset):
             with open(path, "rb") as f:
                 size = os.fstat(f.fileno()).st_size
                 while f.tell() < size:
-                    leaves = [Tensor(np.load(f, allow_pickle=False)) for _ in range(count)]
+                    leaves = [Tensor(from_storable(np.load(f, allow_pickle=False)))
+                              for _ in range(count)]
                     yield structure.pack(spec, leaves)
             return
         partial = f"{path}.tmp-{os.getpid()}"
@@ -268,7 +270,8 @@ class CacheDataset(UnaryDataset):
             with open(partial, "wb") as f:
                 for element in self._input._elements():
                     for leaf in structure.flatten(element):
-                        np.save(f, structure.leaf_array(leaf), allow_pickle=False)
+                        np.save(f, to_storable(structure.leaf_array(leaf)),
+                                allow_pickle=False)
                     yield element
             os.replace(partial, path)
         finally:

@@ -26,7 +26,7 @@ import weakref
 import numpy as np
 
 from ..framework import dtypes, nest
-from ..framework.composite_tensor import CompositeTensor, TypeSpec
+from ..framework.composite_tensor import CompositeTensor, TypeSpec, is_composite_spec
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph, Operation, get_default_graph
@@ -65,14 +65,15 @@ PartitionedCall.shape_fn = lambda inputs, attrs: attrs["f"]._output_specs
 
 
 def _is_tensor_leaf(x) -> bool:
-    return isinstance(x, (Tensor, np.ndarray, TensorSpec, CompositeTensor, TypeSpec))
+    return isinstance(x, (Tensor, np.ndarray, TensorSpec, CompositeTensor)) or \
+        is_composite_spec(x)
 
 
 def _composite_key(spec: TypeSpec) -> tuple:
-    """A composite's signature: its spec's type, dtype and static dims, and the keys of its
-    components' specs (the number of values of a SparseTensor is not part of it)."""
+    """A composite's signature: its spec without its shape, its static dims, and the keys of
+    its components' specs (the number of values of a SparseTensor is not part of it)."""
     shape = spec.shape
-    return (_COMPOSITE, (type(spec), spec.dtype), None if shape.rank is None else
+    return (_COMPOSITE, spec._with_shape(None), None if shape.rank is None else
             tuple(shape.as_list()), tuple([_walk(c, []) for c in spec._component_specs]))
 
 
@@ -123,7 +124,7 @@ def _walk(x, leaves: list):
         spec = x._type_spec
         leaves.extend(spec._to_components(x))
         return _composite_key(spec)
-    if isinstance(x, TypeSpec):
+    if is_composite_spec(x):
         leaves.extend(x._component_specs)
         return _composite_key(x)
     if isinstance(x, (int, float, complex)):
@@ -395,14 +396,13 @@ class ConcreteFunction:
 
 def _output_leaf(function):
     """The check of one leaf of what `function` returned: tensors, composites, Variables,
-    TensorArrays, operations and None stay, and so do strings (tapeflow has no string
-    tensors); Python numbers and NumPy values become constants; anything else is a
-    TypeError (a tf.function returns tensors)."""
+    TensorArrays, operations and None stay; Python numbers and strings and NumPy values
+    become constants; anything else is a TypeError (a tf.function returns tensors)."""
     def check(x):
-        if x is None or isinstance(x, (Tensor, Variable, CompositeTensor, Operation, str)) or \
+        if x is None or isinstance(x, (Tensor, Variable, CompositeTensor, Operation)) or \
                 hasattr(x, "_as_tensor") or hasattr(x, "_type_spec"):
             return x
-        if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
+        if isinstance(x, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
             return convert_to_tensor(x)
         raise TypeError(
             f"{function!r} returned a value of type {type(x).__name__}, which a tf.function "
@@ -655,7 +655,7 @@ class Function:
                         for _, char, dims in parts]
                 placeholders.extend(made)
                 stand_ins.append(made[0] if leaf[0] == _TENSOR else
-                                 leaf[1][0](leaf[2], leaf[1][1])._from_components(made))
+                                 leaf[1]._with_shape(leaf[2])._from_components(made))
             if refusal is None:  # initial values may be computed from this call's arguments
                 graph.lift_sources = {p._id: leaf for p, leaf in zip(placeholders, leaves)
                                       if isinstance(leaf, Tensor)}
@@ -730,7 +730,7 @@ class Function:
             problem = f"{len(positional)} arguments for {len(signature)} specs"
         else:
             for arg, spec in zip(flat_args, flat_specs):
-                if isinstance(spec, TypeSpec):
+                if is_composite_spec(spec):
                     if not spec.is_compatible_with(arg):
                         problem = f"{arg!r} does not fit {spec}"
                         break

@@ -1,30 +1,16 @@
-"""Composite tensors: values made of several tensors (SparseTensor), and their type specs.
+"""Composite tensors: values made of several tensors (SparseTensor, RaggedTensor).
 
-tf.function passes a composite through a trace as its component tensors: the signature
-holds the composite's TypeSpec (its dtype and static shape) and each component's spec,
-and the trace rebuilds the composite from placeholders with `TypeSpec._from_components`.
+A composite's TypeSpec (the one TypeSpec of `tensor_spec.py`) says which tensors make it
+(`_component_specs`, `_to_components`) and rebuilds it from them (`_from_components`).
+tf.function passes a composite through a trace as its component tensors, keyed by its spec;
+nest flattens it into them with `expand_composites=True`; tf.data batches its spec with
+`_batch` and `_unbatch`.
 """
 from __future__ import annotations
 
-__all__ = ["CompositeTensor", "TypeSpec"]
+from .tensor_spec import TypeSpec
 
-
-class TypeSpec:
-    """The type of a composite tensor. Subclasses are built as `cls(shape, dtype)` and say
-    which tensors make a value (`_component_specs`, `_to_components`) and how to rebuild
-    one from them (`_from_components`)."""
-
-    __slots__ = ()
-
-    @property
-    def _component_specs(self) -> list:
-        raise NotImplementedError
-
-    def _to_components(self, value) -> list:
-        raise NotImplementedError
-
-    def _from_components(self, components: list):
-        raise NotImplementedError
+__all__ = ["CompositeTensor", "TypeSpec", "is_composite_spec"]
 
 
 class CompositeTensor:
@@ -35,3 +21,8 @@ class CompositeTensor:
     @property
     def _type_spec(self) -> TypeSpec:
         raise NotImplementedError
+
+
+def is_composite_spec(x) -> bool:
+    """Whether `x` is the TypeSpec of a composite (one made of component tensors)."""
+    return isinstance(x, TypeSpec) and x._is_composite()

@@ -75,6 +75,11 @@ class DType:
         return (0, 1) if self.is_bool else (int(self.min), int(self.max))
 
     @property
+    def as_datatype_enum(self) -> int:
+        """The number of TF's `DataType` enum for this type (DT_FLOAT is 1), as files store it."""
+        return _DATATYPE_ENUMS[self.name]
+
+    @property
     def is_numpy_compatible(self) -> bool:
         return True
 
@@ -175,9 +180,41 @@ class _ExtensionDType(DType):
         return self._min_max[1]
 
 
+class _StringDType(DType):
+    """TF's string: each element is a Python `bytes` object in a NumPy array of dtype object.
+
+    Not NumPy's fixed-width 'S' arrays: those pad every element to the longest one (a
+    100,000-element array with one long string costs 100,000 long ones), and they strip
+    trailing NUL bytes (`np.array([b"a\\0"])[0] == b"a"`), while TF's strings are arbitrary
+    bytes of any length. Python `str` is encoded as UTF-8, as TF does. Its NumPy type is
+    `object`, its size 0 and it has no min, max or limits, as TF's.
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__("string", object)
+
+    @property
+    def as_numpy_dtype(self) -> type:
+        return object
+
+    @property
+    def size(self) -> int:
+        return 0
+
+    @property
+    def min(self):
+        raise TypeError(f"Cannot find minimum value of {self}.")
+
+    @property
+    def max(self):
+        raise TypeError(f"Cannot find maximum value of {self}.")
+
+
 class _OpaqueDType(DType):
     """A TF dtype tapeflow names and describes but has no kernels for: the quantized types,
-    string, resource and variant. Its properties are TF's; asking an op or a tensor for one
+    resource and variant. Its properties are TF's; asking an op or a tensor for one
     is a TypeError."""
 
     __slots__ = ("_numpy_type", "_size", "_min_max")
@@ -238,20 +275,27 @@ qint16 = _quantized("qint16", "<i2")
 qint32 = _quantized("qint32", "<i4")
 quint8 = _quantized("quint8", "u1")
 quint16 = _quantized("quint16", "<u2")
-string = _OpaqueDType("string", object, 0)
+string = _StringDType()
 resource = _OpaqueDType("resource", None, 0)
 variant = _OpaqueDType("variant", None, 0)
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-        bool, complex64, complex128)
-_OPAQUE = (qint8, qint16, qint32, quint8, quint16, string, resource, variant)
+        bool, complex64, complex128, string)
+_OPAQUE = (qint8, qint16, qint32, quint8, quint16, resource, variant)
 _EXTENSIONS = (bfloat16,)
 _BY_NAME = {d.name: d for d in _ALL + _EXTENSIONS + _OPAQUE}
 _BY_NAME.update(half=float16, double=float64)
+# TF's DataType enum numbers (types.proto), which checkpoints and TensorProtos store.
+_DATATYPE_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
+                   "string": 7, "complex64": 8, "int64": 9, "bool": 10, "qint8": 11,
+                   "quint8": 12, "qint32": 13, "bfloat16": 14, "qint16": 15, "quint16": 16,
+                   "uint16": 17, "complex128": 18, "float16": 19, "resource": 20, "variant": 21,
+                   "uint32": 22, "uint64": 23}
+_BY_ENUM = {number: _BY_NAME[name] for name, number in _DATATYPE_ENUMS.items()}
 _BY_NUMPY = {d._np: d for d in _ALL}
 # Keyed by type character too: a fast lookup for Tensor.dtype (several chars can mean one type).
 _BY_CHAR = {np.dtype(c).char: _BY_NUMPY[np.dtype(c)] for c in np.typecodes["All"]
-            if c not in "OSUVMm" and np.dtype(c) in _BY_NUMPY}
+            if c not in "SUVMm" and np.dtype(c) in _BY_NUMPY}
 _BY_CHAR.update({np.dtype(c).char: _BY_NUMPY[np.dtype(c)] for c in "?"})
 
 
@@ -277,6 +321,8 @@ def from_numpy(np_dtype) -> DType:
         return _BY_NUMPY[np_dtype]
     except KeyError:
         pass
+    if getattr(np_dtype, "kind", None) in ("U", "S"):  # NumPy's text arrays hold strings
+        return string
     for extension in _EXTENSIONS:  # an array made with the package before tapeflow loaded it
         if extension._loaded is None and extension._module in sys.modules \
                 and getattr(np_dtype, "name", None) == extension._type_name:
@@ -286,7 +332,8 @@ def from_numpy(np_dtype) -> DType:
 
 
 def as_dtype(type_value) -> DType:
-    """Converts a DType, a name, a NumPy dtype or a Python type to a DType.
+    """Converts a DType, a name, a DataType enum number, a NumPy dtype or a Python type to a
+    DType.
 
     Raises:
         TypeError: `type_value` names no supported dtype.
@@ -303,12 +350,19 @@ def as_dtype(type_value) -> DType:
             return _BY_NAME[type_value]
         except KeyError:
             raise TypeError(f"Cannot convert {type_value!r} to a tapeflow DType") from None
+    if isinstance(type_value, int) and not isinstance(type_value, builtins.bool):
+        try:
+            return _BY_ENUM[type_value]
+        except KeyError:
+            raise TypeError(f"Cannot convert {type_value!r} to a tapeflow DType") from None
     if type_value is float:
         return float32
     if type_value is int:
         return int32
     if type_value is builtins.bool:
         return bool
+    if type_value is builtins.str or type_value is bytes:  # TF: no DType for these
+        raise TypeError(f"Cannot convert {type_value!r} to a tapeflow DType")
     try:
         return from_numpy(np.dtype(type_value))
     except (TypeError, ValueError):

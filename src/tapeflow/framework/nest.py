@@ -43,7 +43,7 @@ def _classify(t: type) -> int:
         return VIEW
     if getattr(t, "__attrs_attrs__", None) is not None:
         return ATTRS
-    if issubclass(t, (CompositeTensor, CompositeSpec)):
+    if issubclass(t, CompositeTensor) or issubclass(t, CompositeSpec) and t._is_composite():
         return COMPOSITE
     if issubclass(t, tuple) and _is_namedtuple_type(t):
         return NAMEDTUPLE
@@ -381,8 +381,7 @@ def _difference(a, b, check_types: bool, expand: bool):
 
 
 def _spec(x):
-    return x if isinstance(x, CompositeSpec) or not isinstance(x, CompositeTensor) \
-        else x._type_spec
+    return x if not isinstance(x, CompositeTensor) else x._type_spec
 
 
 def _compatible_specs(a, b) -> bool:

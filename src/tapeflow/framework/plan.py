@@ -37,6 +37,7 @@ import numpy as np
 from . import errors
 from .context import state, switched
 from .execute import kernel_error
+from .string_values import as_value
 from .numpy_warnings import keep_numpy_quiet
 from .registry import ASSIGN, IDENTITY
 
@@ -230,6 +231,15 @@ def _placements(ops: list, kept: set) -> dict:
     return placed
 
 
+def _string_outputs(op_def):
+    """`op_def`'s kernel, for an op with string outputs: a 0-d string result that NumPy
+    gives as the `bytes` element itself (ufuncs do) becomes an array again."""
+    kernel = op_def.kernel
+    if op_def.num_outputs == 1:
+        return lambda *args, **attrs: as_value(kernel(*args, **attrs))
+    return lambda *args, **attrs: tuple([as_value(o) for o in kernel(*args, **attrs)])
+
+
 def _takes_out(kernel) -> bool:
     if isinstance(kernel, np.ufunc):
         return kernel.nout == 1
@@ -319,7 +329,8 @@ class Plan:
                                          result_used=outs[0]._id in consumed)
                 reads = [names[op._inputs[1]._id]]
             else:
-                bound[f"k{k}"] = op_def.kernel
+                bound[f"k{k}"] = _string_outputs(op_def) if any(
+                    o._value.dtype.kind == "O" for o in outs) else op_def.kernel
                 reads = [names[x._id] for x in op._inputs]
                 for key, value in op._attrs.items():
                     bound[f"a{k}_{key}"] = value

@@ -30,6 +30,7 @@ import warnings
 import numpy as np
 
 from .execute import tf_wording
+from .string_values import as_value
 from .registry import ELEMENTWISE, SHAPE_ONLY
 
 __all__ = ["infer_outputs", "broadcast_dims", "constant_shape", "shape_text", "known_value",
@@ -172,6 +173,8 @@ def _probe_array(x, size: int, variant: int, dims=None):
             # Invertible and positive definite, for the linear-algebra kernels.
             value = value + (2 * shape[-1] + 1) * np.eye(shape[-1], dtype=dtype)
         return value
+    if dtype.kind == "O":  # strings
+        return np.full(shape, b"%d" % variant, dtype)
     return np.full(shape, variant, dtype)
 
 
@@ -181,7 +184,8 @@ def _run(op, arrays: list, attrs: dict) -> list:
         out = op.kernel(*arrays, **attrs)
     if op.num_outputs == 1:
         out = (out,)
-    return [o if hasattr(o, "dtype") and hasattr(o, "shape") else np.asarray(o) for o in out]
+    return [o if hasattr(o, "dtype") and hasattr(o, "shape") else as_value(o) if type(o) is bytes
+            else np.asarray(o) for o in out]
 
 
 def _try(op, inputs: list, attrs: dict, size: int, variant: int, hints=None):

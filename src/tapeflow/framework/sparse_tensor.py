@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtypes
-from .composite_tensor import CompositeTensor, TypeSpec
+from .composite_tensor import CompositeTensor
 from .registry import get_op
 from .shape_inference import constant_shape
 from .tensor import Tensor, convert_to_tensor
 from .tensor_shape import TensorShape
-from .tensor_spec import TensorSpec
+from .tensor_spec import TensorSpec, TypeSpec
 
 __all__ = ["SparseTensor", "SparseTensorSpec"]
 
@@ -224,13 +224,6 @@ class SparseTensorSpec(TypeSpec):
         result.set_shape(self._shape)
         return result
 
-    def __eq__(self, other) -> bool:
-        return type(other) is type(self) and self._shape == other._shape and \
-            self._dtype == other._dtype
-
-    def __hash__(self) -> int:
-        return hash((self._shape, self._dtype))
-
-    def __repr__(self) -> str:
-        return f"SparseTensorSpec({self._shape!r}, {self._dtype!r})"
+    def _serialize(self) -> tuple:
+        return (self._shape, self._dtype)
 

@@ -14,6 +14,7 @@ from . import dtypes, errors
 from .context import state
 from .devices import eager_device
 from .numpy_warnings import keep_numpy_quiet
+from .string_values import as_value, holds_text, string_array
 from .tensor_shape import TensorShape
 
 _next_id = itertools.count(1).__next__
@@ -250,6 +251,8 @@ def array_from_python(value, dtype: dtypes.DType | None):
         ValueError: None, an object or a mapping; a ragged sequence; a sequence mixing
             numbers with other values.
     """
+    if dtype is dtypes.string or dtype is None and holds_text(value):
+        return string_array(value, numbers_fail=dtype is not None)
     if dtype is not None:
         target = dtype._np
         if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind != "O":
@@ -275,8 +278,7 @@ def array_from_python(value, dtype: dtypes.DType | None):
     if kind in _PY_DEFAULTS:
         return arr.astype(_PY_DEFAULTS[kind], copy=False)
     if kind == "U" or kind == "S":
-        raise TypeError(f"tapeflow cannot make a tensor of {value!r}: it has no string "
-                        "tensors")
+        return string_array(value)
     return arr
 
 

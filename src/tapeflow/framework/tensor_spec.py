@@ -10,8 +10,14 @@ __all__ = ["TensorSpec", "TypeSpec"]
 
 
 class TypeSpec(abc.ABC):
-    """The base of value specs: a subclass names the `value_type` it describes and the
-    fields (`_serialize()`) that make two specs equal.
+    """The type of a value: a subclass names the `value_type` it describes and the fields
+    (`_serialize()`) that make two specs equal.
+
+    A composite spec (that of a SparseTensor or RaggedTensor) also says which tensors make a
+    value (`_component_specs`, `_to_components`) and how to rebuild one from them
+    (`_from_components`): tf.function passes a composite through a trace as its components,
+    nest flattens it into them with `expand_composites=True`, and tf.data batches it with
+    `_batch`/`_unbatch`.
 
     Example:
         >>> import tapeflow as tf
@@ -30,9 +36,52 @@ class TypeSpec(abc.ABC):
     def _serialize(self) -> tuple:
         """The fields that define the spec."""
 
+    @property
+    def _component_specs(self):
+        """The specs of the tensors that make a value (composite specs only)."""
+        raise NotImplementedError(f"{type(self).__name__} is not a composite spec")
+
+    def _to_components(self, value) -> list:
+        raise NotImplementedError(f"{type(self).__name__} is not a composite spec")
+
+    def _from_components(self, components):
+        raise NotImplementedError(f"{type(self).__name__} is not a composite spec")
+
+    @classmethod
+    def _is_composite(cls) -> bool:
+        """Whether values of this spec are made of component tensors."""
+        return cls._to_components is not TypeSpec._to_components
+
+    def _with_shape(self, shape) -> "TypeSpec":
+        """This spec with static shape `shape` (None: unknown rank), its other fields kept."""
+        return type(self)(shape, self.dtype)
+
+    def _batch(self, batch_size) -> "TypeSpec":
+        """The spec of a batch of `batch_size` (None: unknown) values of this spec."""
+        return self._with_shape(TensorShape([batch_size]).concatenate(self.shape))
+
+    def _unbatch(self) -> "TypeSpec":
+        """The spec of one element of a batch of this spec."""
+        if self.shape.rank == 0:
+            raise ValueError(f"Cannot unbatch a {type(self).__name__} of rank 0: {self!r}")
+        return self._with_shape(self.shape[1:])
+
     def is_compatible_with(self, spec_or_value) -> bool:
-        """Whether `spec_or_value` is a spec equal to this one."""
+        """Whether `spec_or_value` (a spec or a value) has a spec equal to this one."""
+        if not isinstance(spec_or_value, TypeSpec):
+            spec_or_value = getattr(spec_or_value, "_type_spec", spec_or_value)
         return self == spec_or_value
+
+    def most_specific_common_supertype(self, others):
+        """The most specific spec that this and every spec in `others` fit (dimensions that
+        differ become unknown), or None when they are of different kinds."""
+        shape = self.shape
+        for other in others:
+            if type(other) is not type(self) or \
+                    other._with_shape(None) != self._with_shape(None):
+                return None
+            shape = shape.most_specific_compatible_shape(other.shape)
+        return self._with_shape(shape)
 
     def __eq__(self, other) -> bool:
         return type(other) is type(self) and self._serialize() == other._serialize()

@@ -1,4 +1,5 @@
-"""`tf.io`: TF's file formats. Here: GraphDefs written as TF writes them (`write_graph`)."""
+"""tf.io: reading and writing TF's files (the format modules `checksum` and `table` are the
+pieces checkpoints and TFRecords share; GraphDefs are written by `write_graph`)."""
 from __future__ import annotations
 
 import os

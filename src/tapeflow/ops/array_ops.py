@@ -107,7 +107,9 @@ def _pack(*values, axis):
 
 
 def _unpack(x, axis, num=None):
-    return tuple(np.moveaxis(x, axis, 0))
+    moved = np.moveaxis(x, axis, 0)
+    return tuple(moved[i, ...] for i in range(len(moved))) if x.dtype.kind == "O" \
+        else tuple(moved)
 
 
 def _unpack_outputs(inputs, attrs):
@@ -121,6 +123,11 @@ def _unpack_outputs(inputs, attrs):
 
 
 def _pad(x, paddings, constant_values):
+    if x.dtype.kind == "O":  # np.pad would turn a bytes fill into NumPy's fixed-width type
+        out = np.full([d + a + b for d, (a, b) in zip(x.shape, paddings)], constant_values,
+                      x.dtype)
+        out[tuple(slice(a, a + d) for d, (a, _) in zip(x.shape, paddings))] = x
+        return out
     return np.pad(x, paddings, mode="constant", constant_values=constant_values)
 
 
@@ -759,6 +766,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None) -> Tens
         raise errors.InvalidArgumentError(
             None, op_name, f"{op_name}: Paddings must be non-negative, got {list(pairs)}")
     if upper == "CONSTANT":
+        if x.dtype is dtypes.string and type(constant_values) is int and constant_values == 0:
+            constant_values = b""  # the default pads strings with their zero, b""
         fill = binary_inputs(op_name, x, constant_values)[1]
         if fill.ndim:
             raise errors.InvalidArgumentError(

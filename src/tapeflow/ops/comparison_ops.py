@@ -47,9 +47,9 @@ LogicalNot = define_op("LogicalNot", np.logical_not, family=ELEMENTWISE)
 # -- public functions ------------------------------------------------------------------------
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
 equal = binary_function(Equal, "equal", "x == y", ANY, _V, "array([False, False])",
-                        "dtype bool")
+                        "dtype bool", strings=True)
 not_equal = binary_function(NotEqual, "not_equal", "x != y", ANY, _V, "array([ True, True])",
-                            "dtype bool")
+                            "dtype bool", strings=True)
 less = binary_function(Less, "less", "x < y", REAL, _V, "array([ True, False])", "dtype bool")
 less_equal = binary_function(LessEqual, "less_equal", "x <= y", REAL, _V,
                              "array([ True, False])", "dtype bool")

@@ -7,6 +7,8 @@ LookupError), the others are declared not differentiable in `counting_grad.py`.
 """
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from ..framework import dtypes, errors
@@ -22,6 +24,11 @@ from .gather_ops import unsorted_segment_sum
 from .math_ops import cast
 from .op_util import as_input, index_input, int_values
 from .reduction_ops import reduce_max
+
+
+# TF's results: namedtuples, read by position or by name.
+UniqueOutput = collections.namedtuple("Unique", ["y", "idx"])
+UniqueWithCountsOutput = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
 
 # -- kernels ---------------------------------------------------------------------------------
@@ -110,7 +117,7 @@ def unique(x, out_idx=dtypes.int32, name=None):
         out_idx: int32 (default) or int64, the dtype of `idx`.
 
     Returns:
-        A namedtuple-like pair `(y, idx)` with `x == gather(y, idx)`.
+        The namedtuple `Unique(y, idx)` with `x == gather(y, idx)`.
 
     Raises:
         InvalidArgumentError: `x` is not 1-D.
@@ -122,14 +129,14 @@ def unique(x, out_idx=dtypes.int32, name=None):
         (array([3, 1, 2], dtype=int32), array([0, 1, 0, 2], dtype=int32))
     """
     y, idx = execute(Unique, (as_input(x),), {"out_idx": _index_dtype("Unique", out_idx)})
-    return y, idx
+    return UniqueOutput(y, idx)
 
 
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     """`unique`, and how many times each distinct value occurs.
 
     Returns:
-        `(y, idx, count)`, `count` of dtype `out_idx`.
+        The namedtuple `UniqueWithCounts(y, idx, count)`, `count` of dtype `out_idx`.
 
     Raises:
         InvalidArgumentError: `x` is not 1-D.
@@ -141,7 +148,7 @@ def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     """
     y, idx, count = execute(UniqueWithCounts, (as_input(x),),
                             {"out_idx": _index_dtype("UniqueWithCounts", out_idx)})
-    return y, idx, count
+    return UniqueWithCountsOutput(y, idx, count)
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,

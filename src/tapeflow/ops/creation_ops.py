@@ -23,10 +23,14 @@ def _fill(value, dims):
 
 
 def _zeros_like(x, dtype):
+    if dtype.kind == "O":  # a string's zero is b""
+        return np.full(x.shape, b"", dtype)
     return np.zeros_like(x, dtype=dtype)
 
 
 def _ones_like(x, dtype):
+    if dtype.kind == "O":
+        raise TypeError("a string tensor has no ones")
     return np.ones_like(x, dtype=dtype)
 
 
@@ -109,7 +113,12 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None) -> Tensor:
 def _filled(shape, value, dtype, name) -> Tensor:
     """A constant of `shape` full of `value`, or a fill op when the graph computes the
     shape; an allocation too large is TF's ResourceExhaustedError."""
-    np_dtype = dtypes.as_dtype(dtype)._np
+    dtype = dtypes.as_dtype(dtype)
+    np_dtype = dtype._np
+    if dtype is dtypes.string:  # a string's zero is b""; 1 is no string (TF's TypeError)
+        if value != 0:
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
+        value = b""
     if known_only_when_run(shape):
         return fill(shape, np.asarray(value, np_dtype))
     dims = dims_values("Fill", shape)

@@ -15,6 +15,7 @@ from ..framework.graph_def import graph_def_form
 from ..framework.graph_tensor import SymbolicValue
 from ..framework.shape_inference import constant_shape, moved_elements
 from ..framework.registry import BATCH, LINEAR, TRANSPARENT, Stacking, define_op
+from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from ..framework.tensor_shape import TensorShape
@@ -34,7 +35,7 @@ def _slice(x, begin, size):
 
 
 def _strided_slice(x, index):
-    return x[index]
+    return as_value(x[index])
 
 
 def _strided_slice_grad(g, shape, index):
@@ -64,8 +65,8 @@ def _resolved(spec: tuple, bounds) -> tuple:
 
 def _dynamic_strided_slice(x, *bounds, spec):
     if len(spec) == 1 and type(spec[0]) is Bound:  # x[t], as a loop reads its steps
-        return x[int(bounds[spec[0].position])]
-    return x[_resolved(spec, bounds)]
+        return as_value(x[int(bounds[spec[0].position])])
+    return as_value(x[_resolved(spec, bounds)])
 
 
 def _dynamic_strided_slice_grad(g, shape, *bounds, spec):

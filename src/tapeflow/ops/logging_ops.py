@@ -17,7 +17,21 @@ from ..framework.tensor import convert_to_tensor, is_tensor
 __all__ = ["print_v2", "format_array", "get_logger", "timestamp"]
 
 
+_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
+            ord("'"): "\\'", ord("\\"): "\\\\"}
+
+
+def _format_string(value: bytes) -> str:
+    """A string element as tf.print writes it: quoted, C escapes for quotes, backslashes and
+    control bytes, other bytes as they are (UTF-8 text stays readable)."""
+    text = value.decode("utf-8", "surrogateescape")
+    return '"' + "".join(_ESCAPES.get(ord(c), "\\%03o" % ord(c) if ord(c) < 32 or ord(c) == 127
+                                      else c) for c in text) + '"'
+
+
 def _format_scalar(value) -> str:
+    if type(value) is bytes:
+        return _format_string(value)
     kind = value.dtype.kind
     if kind == "b":
         return "1" if value else "0"

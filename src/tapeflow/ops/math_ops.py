@@ -22,6 +22,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.shape_inference import passed_through, shape_text
 from ..framework.registry import (ELEMENTWISE, LINEAR, MULTILINEAR, STACKED, TRANSPARENT,
                                   define_op)
+from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_input,
@@ -30,8 +31,9 @@ from .op_util import (ACCUMULATE_IN_FLOAT32, NO_ATTRS, SCALARS, add_reduce, as_i
 # The dtypes an op accepts, as NumPy kind codes. TF rejects the others where NumPy would
 # silently promote (sin of an int32) or reinterpret (logical_and of floats).
 FLOAT, INEXACT, REAL, NUMERIC, ANY, BOOL = "f", "fc", "fiu", "fiuc", "fiucb", "b"
+STRING = "O"  # string tensors hold object arrays of bytes
 _KIND_NAMES = {"f": "floating", "c": "complex", "i": "integer", "u": "unsigned integer",
-               "b": "bool"}
+               "b": "bool", "O": "string"}
 
 
 def require_dtype(op_name: str, x, kinds: str):
@@ -328,7 +330,9 @@ def unary_function(op, public_name: str, summary: str, kinds: str, example: str,
 
 def binary_function(op, public_name: str, summary: str, kinds: str, example: str, result: str,
                     returns: str = "the inputs' dtype", convert=binary_inputs,
-                    namespace: str = "math"):
+                    namespace: str = "math", strings: bool = False):
+    """TF's public function of binary op `op` on tensors of NumPy `kinds`; with `strings`,
+    string tensors too (checked off the numbers' path)."""
     reflected = convert is binary_inputs  # `0.01 * g` converts 0.01 as `g * 0.01` would
 
     def fn(x, y, name=None):
@@ -344,7 +348,9 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
             inputs = convert(op.name, x, y)
         np_dtype = inputs[0]._value.dtype
         if np_dtype.kind not in kinds and dtypes.kind(np_dtype) not in kinds:
-            raise dtype_error(op.name, inputs[0], kinds)
+            if strings and np_dtype.kind == "O":
+                return string_result(execute(op, inputs, NO_ATTRS))
+            raise dtype_error(op.name, inputs[0], kinds + STRING if strings else kinds)
         return execute(op, inputs, NO_ATTRS)
     _adopt(fn, public_name)
     fn.__doc__ = function_doc(
@@ -356,6 +362,15 @@ def binary_function(op, public_name: str, summary: str, kinds: str, example: str
     return fn
 
 
+def string_result(t):
+    """`t`, the result of a NumPy function on string arrays, with a 0-d result an array
+    again (a ufunc gives an object array's element itself for 0-d inputs)."""
+    value = getattr(t, "_value", None)
+    if type(value) is bytes:
+        t._value = as_value(value)
+    return t
+
+
 def execute_binary(op, kinds: str, x, y) -> Tensor:
     """Runs a two-input op whose public function is written out (TF's argument names)."""
     x, y = binary_inputs(op.name, x, y)
@@ -363,8 +378,8 @@ def execute_binary(op, kinds: str, x, y) -> Tensor:
 
 
 _V = "tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])"
-add = binary_function(Add, "add", "x + y", NUMERIC, _V, "array([3., 6.], dtype=float32)",
-                      convert=hinted_inputs)
+add = binary_function(Add, "add", "x + y (strings are concatenated)", NUMERIC, _V,
+                      "array([3., 6.], dtype=float32)", convert=hinted_inputs, strings=True)
 subtract = binary_function(Sub, "subtract", "x - y", NUMERIC, _V,
                            "array([-1., 2.], dtype=float32)")
 multiply = binary_function(Mul, "multiply", "x * y", NUMERIC, _V,
@@ -698,6 +713,10 @@ def cast(x, dtype, name=None) -> Tensor:
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
         return x if isinstance(x, Tensor) else x.read_value()
+    if x.dtype is dtypes.string or dtype is dtypes.string:
+        raise errors.UnimplementedError(
+            None, "Cast", f"Cast {x.dtype.name} to {dtype.name} is not supported (shape "
+            f"{list(x.shape)}); tf.strings.to_number and tf.strings.as_string convert.")
     return execute(Cast, (x,), {"dtype": dtype._np})
 
 
@@ -750,7 +769,7 @@ install_operators({"add": add, "sub": subtract, "mul": multiply, "truediv": divi
 
 def _radd(self, other, name="add"):
     # `other + x` converts other with x's dtype (a TypeError), unlike `x + other` (TF's add).
-    return execute_binary(Add, NUMERIC, other, self)
+    return string_result(execute_binary(Add, NUMERIC + STRING, other, self))
 
 
 Tensor.__radd__ = Variable.__radd__ = Variable._operators["__radd__"] = _radd

@@ -23,6 +23,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.graph import init_scope
 from ..framework.replicated_variable import ReplicatedVariable
+from ..framework.string_values import from_storable, to_storable
 from ..framework.variables import Variable
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointLoadStatus", "latest_checkpoint",
@@ -124,7 +125,7 @@ def _write(root, prefix: str) -> str:
 def write_values(prefix: str, values: dict, builds: dict | None = None) -> str:
     """Writes the checkpoint `prefix` (atomically) holding `values` ({name: array}), in the
     format `list_variables`, `load_variable` and `read_values` read; returns `prefix`."""
-    arrays = {path + _SUFFIX: np.asarray(v) for path, v in values.items()}
+    arrays = {path + _SUFFIX: to_storable(np.asarray(v)) for path, v in values.items()}
     metadata = json.dumps({"format": "tapeflow-checkpoint", "version": 1,
                            "builds": builds or {}})
     arrays[_METADATA] = np.frombuffer(metadata.encode(), dtype=np.uint8)
@@ -150,12 +151,12 @@ def _read(prefix: str) -> tuple:
         if not isinstance(metadata, dict) or not isinstance(metadata.get("builds"), dict):
             raise ValueError("the object graph record is not a tapeflow checkpoint's")
         for key, value in arrays.items():
-            if value.dtype.kind not in "biufc":
-                raise ValueError(f"{key} holds {value.dtype} data, not numbers")
+            if value.dtype.kind not in "biufcS":
+                raise ValueError(f"{key} holds {value.dtype} data, not numbers or strings")
     except Exception as e:  # noqa: BLE001  (any failure to parse a damaged file is data loss)
         raise errors.DataLossError(None, None, f"Unable to read the checkpoint {path}: "
                                                f"{type(e).__name__}: {e}") from None
-    values = {key[:-len(_SUFFIX)]: value for key, value in arrays.items()
+    values = {key[:-len(_SUFFIX)]: from_storable(value) for key, value in arrays.items()
               if key.endswith(_SUFFIX)}
     return values, metadata
 
