@@ -33,8 +33,9 @@ def proto_module(name: str):
     try:
         return importlib.import_module(f"tensorboard.compat.proto.{name}_pb2")
     except ImportError as error:
-        raise ImportError("GraphDefs are TF's protos, read and written with the `tensorboard` "
-                          "package: pip install 'tapeflow[tensorboard]'") from error
+        raise ImportError("GraphDefs are TF's protos, read and written with the `protobuf` "
+                          "and `tensorboard` packages: pip install 'tapeflow[tf-files]'") \
+            from error
 
 
 def _op_defs() -> dict:
