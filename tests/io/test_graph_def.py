@@ -136,8 +136,9 @@ def test_nodes_take_tfs_types_inputs_and_attributes():
     assert n["BiasAdd"].attr["data_format"].s == b"NHWC"
     read = next(v for v in n.values() if v.op == "ReadVariableOp")
     assert read.attr["dtype"].type == 1 and list(read.input) == ["w"]
-    assign = n["w/AssignVariableOp"]
+    assign = n["w/Assign"]
     assert list(assign.input) == ["w", "w/Const"] and assign.attr["validate_shape"].b is False
+    assert n["MatMul"].op == "MatMul"
 
 
 def test_attributes_tapeflow_holds_become_tfs_inputs():

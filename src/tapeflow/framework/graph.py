@@ -524,7 +524,7 @@ class Graph:
             self._variable_reads[variable._id] = out
         return out
 
-    def _assign_variable(self, variable, op_def, value, read_value: bool = True):
+    def _assign_variable(self, variable, op_def, value, read_value: bool = True, name=None):
         """An assign node for `variable`; returns the value after the assignment (or the op)."""
         from .tensor import convert_to_tensor
         self._check_variable(variable)
@@ -535,7 +535,8 @@ class Graph:
                              f"{variable.shape} and the value shape {value.shape} are "
                              "incompatible.")
         dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-        op = self._add_operation(op_def, (variable, value), {}, [(variable._value.dtype, dims)])
+        op = self._add_operation(op_def, (variable, value), {}, [(variable._value.dtype, dims)],
+                                 name=name)
         return op._outputs[0] if read_value else op
 
     def _make_variable(self, kwargs: dict):

@@ -57,7 +57,7 @@ class GraphVariable(Variable):
         self.constraint = constraint
         with graph.name_scope(self._name + "/"):
             self._initializer = graph._assign_variable(
-                self, get_op("AssignVariableOp"), value, read_value=False)
+                self, get_op("AssignVariableOp"), value, read_value=False, name="Assign")
         keys = [GraphKeys.GLOBAL_VARIABLES] if collections is None else list(collections)
         if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in keys:
             keys.append(GraphKeys.TRAINABLE_VARIABLES)

@@ -668,6 +668,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     """
     a, b = hinted_inputs("MatMul", a, b)
     require_dtype("MatMul", a, NUMERIC)
+    name = name or "MatMul"  # a graph's node is named after TF's op, batched or not
     attrs = NO_ATTRS
     if transpose_a or transpose_b or adjoint_a or adjoint_b:
         attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b),
