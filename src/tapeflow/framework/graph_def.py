@@ -21,7 +21,7 @@ import numpy as np
 from . import errors
 from .tensor_shape import TensorShape
 
-__all__ = ["graph_def_form", "graph_to_graph_def", "proto_module", "dtype_enum",
+__all__ = ["graph_def_form", "graph_def_form_of", "graph_to_graph_def", "proto_module", "dtype_enum",
            "dtype_of_enum", "attr_value", "python_attr"]
 
 # The GraphDef versions tapeflow writes: TF 2.21's producer version.
@@ -95,12 +95,18 @@ def graph_def_form(op_type: str, tf_type=None, inputs=None, attrs=None, drop=())
     _FORMS[op_type] = _Form(tf_type, dict(inputs or {}), dict(attrs or {}), frozenset(drop))
 
 
+def graph_def_form_of(op_type: str):
+    """The `graph_def_form` given for `op_type` (None for ops written as they are)."""
+    return _FORMS.get(op_type)
+
+
 def _read(op, source):
     return source(op) if callable(source) else op.attrs[source]
 
 
 # -- attribute values ----------------------------------------------------------------------
 def _shape_proto(shape, proto):
+    proto.SetInParent()  # a scalar's shape has no fields, and is still set
     dims = None if shape is None else getattr(shape, "dims", shape)
     if dims is None or getattr(shape, "rank", 0) is None:
         proto.unknown_rank = True
@@ -269,7 +275,11 @@ class _Writer:
                 None, op.type, f"the graph's node {op.name!r} of op type {op.type!r} has no "
                 "TF op definition to be written as a GraphDef node")
         input_args, output_args, attr_defs, _ = op_def
-        given_inputs = form.inputs if form is not None else {}
+        given_inputs = dict(form.inputs) if form is not None else {}
+        # An attribute named as one of TF's inputs is that (constant) input.
+        for arg in input_args:
+            if arg[0] in op.attrs and arg[0] not in given_inputs and op.attrs[arg[0]] is not None:
+                given_inputs[arg[0]] = arg[0]
         given_attrs = dict(form.attrs) if form is not None else {}
         node = proto_module("node_def").NodeDef()
         node.name, node.op = op.name, tf_type
@@ -324,7 +334,7 @@ class _Writer:
         for key, value in op.attrs.items():
             if key in known and key not in given_attrs:
                 values[key] = value
-            elif key not in known and key not in _consumed(form):
+            elif key not in known and key not in _consumed(form) and key not in given_inputs:
                 raise errors.UnimplementedError(
                     None, op.type, f"node {op.name!r} ({op.type}): attribute {key!r}={value!r} "
                     f"has no counterpart in TF's {tf_type}")

@@ -330,7 +330,8 @@ def _run_node(graph, node, kind: str, attrs: dict, inputs: list):
     if kind == "Placeholder":
         if attrs["dtype"] == "resource":
             return [None]  # a captured variable's handle: given by input_map
-        return graph.placeholder(attrs["dtype"]._np, attrs.get("shape") or _unknown())
+        shape = attrs.get("shape")
+        return graph.placeholder(attrs["dtype"]._np, _unknown() if shape is None else shape)
     if kind == "NoOp":
         return no_op()
     if kind == "ReadVariableOp":
@@ -345,11 +346,102 @@ def _run_node(graph, node, kind: str, attrs: dict, inputs: list):
     if kind == "Identity" and isinstance(inputs[0], GraphVariable):
         return identity(inputs[0])
     wrapper = getattr(raw_ops, kind, None) if kind in _raw_op_types() else None
-    if wrapper is None:
+    if wrapper is not None:
+        return wrapper(**_raw_arguments(node, kind, attrs, inputs))
+    return _registry_op(node, kind, attrs, inputs)
+
+
+def _registry_op(node, kind: str, attrs: dict, inputs: list):
+    """Tapeflow's op of TF's type `kind` (one raw_ops does not wrap): TF's inputs are its
+    inputs, TF's attributes the kernel's keywords of the same names.
+
+    Raises:
+        NotFoundError: tapeflow has no op of that type, or it takes what TF holds as an
+            input as an attribute (the GraphDef form of the op says so).
+    """
+    import inspect
+    from ..framework.execute import execute
+    from ..framework.graph_def import graph_def_form_of
+    from ..framework.registry import get_op
+    from ..framework.op_defs import OP_DEFS
+    try:
+        op = get_op(kind)
+    except LookupError:
+        op = None
+    form = graph_def_form_of(kind)
+    if op is None or kind not in OP_DEFS or (form is not None and (
+            form.tf_type is not None or any(callable(v) for v in form.attrs.values()))):
         raise errors.NotFoundError(
             None, kind, f"Op type not registered '{kind}' in tapeflow (node {node.name!r} of "
             "the GraphDef)")
-    return wrapper(**_raw_arguments(node, kind, attrs, inputs))
+    try:
+        params = inspect.signature(op.kernel).parameters
+    except (TypeError, ValueError):
+        params = {}
+    from ..ops.array_ops import get_static_value
+    keywords, tensors, implied = {}, [], {}
+    positional = _positional_count(params)
+    given = form.inputs if form is not None else {}
+    for i, (arg, value) in enumerate(zip(OP_DEFS[kind][0], inputs)):
+        source = given.get(arg[0])
+        if callable(source):
+            implied[arg[0]] = (source, value)  # checked against the op made below
+        elif source is not None or (
+                arg[0] in params and not arg[2] and not arg[3] and i >= positional):
+            # TF's input is the kernel's attribute of that name (the inverse of writing an
+            # attribute named as a TF input as a constant input).
+            known = get_static_value(value)
+            if known is None:
+                raise errors.UnimplementedError(
+                    None, kind, f"node {node.name!r} ({kind}): input {arg[0]!r} must be a "
+                    "constant: tapeflow's op holds it as an attribute")
+            keywords[source or arg[0]] = _python_value(np.asarray(known))
+        else:
+            tensors.append(value)
+    tensors.extend(inputs[len(OP_DEFS[kind][0]):])
+    renamed = {v: k for k, v in (form.attrs if form is not None else {}).items()}
+    for name, value in attrs.items():
+        name = renamed.get(name, name)
+        if name in params and not name.startswith("_") and name not in keywords:
+            keywords[name] = value._np if hasattr(value, "_np") else (
+                tuple(value) if isinstance(value, list) else value)
+    for name, p in params.items():  # what TF's node does not give, the op takes as unknown
+        if p.kind is p.KEYWORD_ONLY and p.default is p.empty and name not in keywords:
+            keywords[name] = None
+    try:
+        result = execute(op, tuple(tensors), keywords)
+    except (TypeError, KeyError, ValueError) as error:  # TF's node does not fit the kernel
+        raise errors.UnimplementedError(
+            None, kind, f"node {node.name!r} ({kind}): tapeflow's {kind} does not take the "
+            f"node's inputs and attributes as TF writes them: {error}") from None
+    if implied:
+        made = (result[0] if isinstance(result, (list, tuple)) else result).op
+        for name, (source, value) in implied.items():
+            known = get_static_value(value)
+            if known is None or not np.array_equal(np.asarray(known), np.asarray(source(made))):
+                raise errors.UnimplementedError(
+                    None, kind, f"node {node.name!r} ({kind}): tapeflow's op takes only "
+                    f"{name}={np.asarray(source(made)).tolist()!r}, got {value!r}")
+    return result
+
+
+def _python_value(array: np.ndarray):
+    """A constant as tapeflow's attributes hold it: a Python scalar or nested tuples."""
+    if array.ndim == 0:
+        return array.item()
+    return tuple(_python_value(a) for a in array)
+
+
+def _positional_count(params) -> int:
+    """How many of a kernel's parameters come before its first one with a default."""
+    count = 0
+    for p in params.values():
+        if p.kind is p.VAR_POSITIONAL:
+            return 1 << 30
+        if p.default is not p.empty or p.kind is p.KEYWORD_ONLY:
+            break
+        count += 1
+    return count
 
 
 def _raw_op_types() -> set:
@@ -383,7 +475,16 @@ def _raw_arguments(node, kind: str, attrs: dict, inputs: list) -> dict:
             kwargs[param[0]], rest = rest[:count], rest[count:]
         else:
             kwargs[param[0]], rest = rest[0], rest[1:]
-    for param in params[len(input_args):]:
-        if param[0] in attrs:
-            kwargs[param[0]] = attrs[param[0]]
+    # TF's Python keywords are its attributes' names, but for a few renamed ones (Squeeze's
+    # squeeze_dims is `axis`): those pair with the remaining attributes in TF's order.
+    inferred = {a for arg in input_args for a in arg[1:4] if a}
+    keywords = [p[0] for p in params[len(input_args):]]
+    renamed = [a[0] for a in OP_DEFS[kind][2] if a[0] not in inferred and a[0] not in keywords]
+    unmatched = [k for k in keywords if k not in attrs]
+    for keyword, attr in zip(unmatched, renamed):
+        if attr in attrs:
+            kwargs[keyword] = attrs[attr]
+    for keyword in keywords:
+        if keyword in attrs:
+            kwargs[keyword] = attrs[keyword]
     return kwargs
