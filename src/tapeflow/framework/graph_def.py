@@ -89,7 +89,8 @@ def graph_def_form(op_type: str, tf_type=None, inputs=None, attrs=None, drop=())
         tf_type: TF's op type (default `op_type`), or `tf_type(op)` choosing it per node.
         inputs: {TF input argument: tapeflow attribute name or `read(op)`}: values the
             tapeflow op holds as attributes that TF takes as (constant) inputs.
-        attrs: {TF attribute: tapeflow attribute name or `read(op)`}.
+        attrs: {TF attribute: tapeflow attribute name, `read(op)` or a constant (what
+            the tapeflow op always does; a GraphDef read must have that value)}.
         drop: tapeflow attributes that TF's node has no counterpart for (they are implied).
     """
     _FORMS[op_type] = _Form(tf_type, dict(inputs or {}), dict(attrs or {}), frozenset(drop))
@@ -101,7 +102,10 @@ def graph_def_form_of(op_type: str):
 
 
 def _read(op, source):
-    return source(op) if callable(source) else op.attrs[source]
+    """A form's source: `read(op)`, a tapeflow attribute's name, or a constant."""
+    if callable(source):
+        return source(op)
+    return op.attrs[source] if isinstance(source, str) else source
 
 
 # -- attribute values ----------------------------------------------------------------------
@@ -291,9 +295,8 @@ class _Writer:
         for arg in input_args:
             name, type_attr, number_attr, list_attr, fixed = arg
             if name in given_inputs:
-                value = np.asarray(_read(op, given_inputs[name]))
-                if value.dtype == np.int64 and np.all(np.abs(value) < 2 ** 31):
-                    value = value.astype(np.int32)
+                value = _constant_input(_read(op, given_inputs[name]), fixed,
+                                        values.get(type_attr))
                 node.input.append(self.const(f"{op.name}/{name}", value))
                 items = [value.dtype]
                 if number_attr:
@@ -373,6 +376,23 @@ class _Writer:
             self.written[id(function)] = name
             _write_function(function, name, caller, self)
         return name
+
+
+def _constant_input(value, fixed: str, shared):
+    """A constant input's array in the dtype TF's argument takes: its fixed dtype, the dtype
+    its type attribute has from an earlier input, else int32 for integers (and for an
+    empty list of axes)."""
+    array = np.asarray(value)
+    if fixed in ("string", "resource", "variant"):
+        return array
+    if fixed:
+        return array.astype(np.dtype(fixed))
+    if shared is not None:
+        return array.astype(np.dtype(getattr(shared, "as_numpy_dtype", shared)))
+    if array.size == 0 and array.dtype.kind == "f" or array.dtype == np.int64 and np.all(
+            np.abs(array) < 2 ** 31):
+        return array.astype(np.int32)
+    return array
 
 
 def _consumed(form) -> set:

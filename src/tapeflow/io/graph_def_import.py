@@ -399,7 +399,13 @@ def _registry_op(node, kind: str, attrs: dict, inputs: list):
         else:
             tensors.append(value)
     tensors.extend(inputs[len(OP_DEFS[kind][0]):])
-    renamed = {v: k for k, v in (form.attrs if form is not None else {}).items()}
+    form_attrs = form.attrs if form is not None else {}
+    renamed = {v: k for k, v in form_attrs.items() if isinstance(v, str)}
+    for name, constant in form_attrs.items():
+        if not isinstance(constant, str) and name in attrs and attrs[name] != constant:
+            raise errors.UnimplementedError(
+                None, kind, f"node {node.name!r} ({kind}): tapeflow's op takes only "
+                f"{name}={constant!r}, got {attrs[name]!r}")
     for name, value in attrs.items():
         name = renamed.get(name, name)
         if name in params and not name.startswith("_") and name not in keywords:
