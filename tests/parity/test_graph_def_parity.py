@@ -147,7 +147,8 @@ def test_tf_runs_the_op_tables_graph_defs_equal(tmp_path):
                                                                    fed.items()}))
         (tmp_path / f"{n}.pb").write_bytes(graph_def.SerializeToString())
         np.savez(tmp_path / f"{n}_feeds.npz", **fed)
-        spec[str(n)] = {"graph": str(tmp_path / f"{n}.pb"), "feeds": str(tmp_path / f"{n}_feeds.npz"),
+        spec[str(n)] = {"graph": str(tmp_path / f"{n}.pb"),
+                        "feeds": str(tmp_path / f"{n}_feeds.npz"),
                         "fetch": [o.name for o in outs], "out": str(tmp_path / f"{n}_out.npz")}
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     done = subprocess.run([TF_PYTHON, "-c", RUN_TABLE_IN_TF, str(tmp_path / "spec.json")],

@@ -21,7 +21,8 @@ import numpy as np
 from . import errors
 from .tensor_shape import TensorShape
 
-__all__ = ["graph_def_form", "graph_def_form_of", "graph_to_graph_def", "proto_module", "dtype_enum",
+__all__ = ["graph_def_form", "graph_def_form_of", "graph_to_graph_def", "proto_module",
+           "dtype_enum",
            "dtype_of_enum", "attr_value", "python_attr"]
 
 # The GraphDef versions tapeflow writes: TF 2.21's producer version.

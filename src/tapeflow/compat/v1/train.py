@@ -29,7 +29,8 @@ from .schedules import (ExponentialMovingAverage, assert_global_step, cosine_dec
 from ...io import write_graph
 from ...io.meta_graph import export_meta_graph, import_meta_graph
 
-__all__ = ["export_meta_graph", "import_meta_graph", "write_graph", "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
+__all__ = ["export_meta_graph", "import_meta_graph", "write_graph",
+           "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
            "RMSPropOptimizer", "AdagradOptimizer", "AdadeltaOptimizer", "FtrlOptimizer",
            "ProximalGradientDescentOptimizer", "ProximalAdagradOptimizer",
            "ExponentialMovingAverage", "cosine_decay", "cosine_decay_restarts",
