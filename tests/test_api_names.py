@@ -13,6 +13,7 @@ import pytest
 
 import tapeflow as tf
 from tapeflow import autodiff
+from tapeflow.io.graph_def_import import import_graph_def
 from tapeflow.custom_gradient import (custom_gradient, grad_pass_through, recompute_grad,
                                       stop_gradient)
 from tapeflow.autograph import api as autograph_api
@@ -188,6 +189,7 @@ TF_NAMES = [
     (stop_gradient, "stop_gradient"), (custom_gradient, "custom_gradient"),
     (grad_pass_through, "grad_pass_through"), (recompute_grad, "recompute_grad"),
     (gradients, "gradients"), (hessians, "hessians"), (AggregationMethod, "AggregationMethod"),
+    (import_graph_def, "import_graph_def graph_util.import_graph_def"),
     (registry.RegisterGradient, "RegisterGradient"), (registry.no_gradient, "no_gradient"),
     (gradient_checker.compute_gradient, "test.compute_gradient"),
     (autograph_api.function, "function"), (autograph_api.to_graph, "autograph.to_graph"),

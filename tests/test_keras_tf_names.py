@@ -60,7 +60,7 @@ KERAS_TF_NAMES = """
     errors.InvalidArgumentError errors.NotFoundError errors.OutOfRangeError
     executing_eagerly exp expand_dims experimental.Optional experimental.Optional.empty
     experimental.Optional.from_value experimental.RowPartition.from_value_rowids
-    eye fill float16 float16.max
+    experimental.numpy.finfo experimental.numpy.select eye fill float16 float16.max
     float16.min float32 float64 floor function gather gather_nd get_static_value greater
     greater_equal identity image.ResizeMethod.AREA image.ResizeMethod.BICUBIC
     image.ResizeMethod.BILINEAR image.ResizeMethod.GAUSSIAN image.ResizeMethod.LANCZOS3
@@ -128,12 +128,11 @@ KERAS_TF_NAMES = """
 
 MISSING = set("""
     audio.decode_wav compat.v1.Dimension compat.v1.sparse_concat compat.v1.sparse_placeholder
-    experimental.RowPartition.from_value_rowids
-    lite.OpsSet.SELECT_TF_OPS lite.OpsSet.TFLITE_BUILTINS
-    lite.Optimize lite.Optimize.DEFAULT lite.TFLiteConverter.from_saved_model
-    lookup.KeyValueTensorInitializer lookup.StaticHashTable lookup.TextFileIndex.LINE_NUMBER
-    lookup.TextFileIndex.WHOLE_LINE lookup.TextFileInitializer
-    lookup.experimental.MutableHashTable profiler.experimental.Trace
+    experimental.RowPartition.from_value_rowids lite.OpsSet.SELECT_TF_OPS
+    lite.OpsSet.TFLITE_BUILTINS lite.Optimize lite.Optimize.DEFAULT
+    lite.TFLiteConverter.from_saved_model lookup.KeyValueTensorInitializer
+    lookup.StaticHashTable lookup.TextFileIndex.LINE_NUMBER lookup.TextFileIndex.WHOLE_LINE
+    lookup.TextFileInitializer lookup.experimental.MutableHashTable profiler.experimental.Trace
     profiler.experimental.start profiler.experimental.stop
     quantization.fake_quant_with_min_max_vars
     quantization.fake_quant_with_min_max_vars_per_channel raw_ops.Bucketize raw_ops.CudnnRNNV3

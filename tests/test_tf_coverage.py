@@ -208,6 +208,13 @@ TF_2_21_NAMES = {
         slice_input_producer start_queue_runners string_input_producer summary_iterator
         update_checkpoint_state warm_start write_graph
     """.split(),
+    "graph_util": """
+        import_graph_def
+    """.split(),
+    "compat.v1.graph_util": """
+        convert_variables_to_constants extract_sub_graph import_graph_def must_run_on_cpu
+        remove_training_nodes tensor_shape_from_node_def_name
+    """.split(),
     "config": """
         LogicalDevice LogicalDeviceConfiguration PhysicalDevice
         experimental_connect_to_cluster experimental_connect_to_host
@@ -333,8 +340,8 @@ V1_TRAIN_REQUIRED = """
 
 MISSING = {
     "tf": """
-        approx_top_k import_graph_def load_library load_op_library
-        ragged_fill_empty_rows ragged_fill_empty_rows_grad
+        approx_top_k load_library load_op_library ragged_fill_empty_rows
+        ragged_fill_empty_rows_grad
     """.split(),
     "nn": """
         RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper
@@ -356,19 +363,18 @@ MISSING = {
         LooperThread ProfilerHook QueueRunner SaverDef Server ServerDef
         SessionCreator SessionManager StepCounterHook SummarySaverHook Supervisor
         SyncReplicasOptimizer VocabInfo WorkerSessionCreator add_queue_runner
-        basic_train_loop batch batch_join do_quantize_training_on_graphdef export_meta_graph
-        import_meta_graph init_from_checkpoint input_producer limit_epochs
-        match_filenames_once maybe_batch maybe_batch_join maybe_shuffle_batch
+        basic_train_loop batch batch_join do_quantize_training_on_graphdef
+        init_from_checkpoint input_producer limit_epochs match_filenames_once maybe_batch
+        maybe_batch_join maybe_shuffle_batch
         maybe_shuffle_batch_join range_input_producer replica_device_setter sdca_fprint
         sdca_optimizer sdca_shrink_l1 shuffle_batch shuffle_batch_join slice_input_producer
-        start_queue_runners string_input_producer summary_iterator warm_start write_graph
+        start_queue_runners string_input_producer summary_iterator warm_start
     """.split(),
     "data": """
         IteratorSpec NumpyIterator
     """.split(),
     "io": """
         decode_json_example decode_jxl decode_proto encode_proto match_filenames_once
-        write_graph
     """.split(),
     "tpu": """
         XLAOptions

@@ -74,6 +74,7 @@ from .framework.tensor_spec import TypeSpec  # noqa: E402
 from .ops.type_spec import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec,  # noqa: E402
                             TensorArraySpec, type_spec_from_value)
 from .framework.device import DeviceSpec, device  # noqa: E402
+from .io.graph_def_import import import_graph_def  # noqa: E402,F401
 from .framework.graph import (Operation, get_current_name_scope, inside_function,  # noqa: E402
                               is_symbolic_tensor)
 from .framework.tensor_conversion import register_tensor_conversion_function  # noqa: E402
@@ -106,9 +107,9 @@ __version__ = version.VERSION  # the TF API level; tapeflow's own: __tapeflow_ve
 __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
-_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experimental", "io",
-                               "keras", "raw_ops", "strings", "summary", "tpu", "train", "types",
-                               "utils", "xla"])
+_LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experimental",
+                               "graph_util", "io", "keras", "raw_ops", "strings", "summary",
+                               "tpu", "train", "types", "utils", "xla"])
 
 
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).

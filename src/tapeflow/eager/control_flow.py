@@ -25,10 +25,11 @@ import weakref
 
 import numpy as np
 
-from ..framework import nest
+from ..framework import errors, nest
 from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.graph import FuncGraph
+from ..framework.graph_def import graph_def_form
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
@@ -219,6 +220,30 @@ If = define_op("If", _if_kernel, num_outputs=None)
 If.shape_fn = lambda inputs, attrs: attrs["specs"]
 While = define_op("While", _while_kernel, num_outputs=None)
 While.shape_fn = lambda inputs, attrs: attrs["specs"]
+
+
+def _input_shapes(op) -> list:
+    return [x.shape if hasattr(x, "value_index") else TensorShape([]) for x in op.inputs]
+
+
+def _while_type(op) -> str:
+    attrs = op.attrs
+    if attrs["maximum_iterations"] is not None or attrs.get("collect") or attrs.get("keep"):
+        raise errors.UnimplementedError(
+            None, "While", f"node {op.name!r}: a loop with maximum_iterations or gradient "
+            "accumulators has no GraphDef form yet")
+    return "While" if op._stateful else "StatelessWhile"
+
+
+# As GraphDef nodes: TF's functional If and While (stateless forms for stateless
+# branches), the branches FunctionDefs of the graph's library.
+graph_def_form("If", tf_type=lambda op: "If" if op._stateful else "StatelessIf",
+               attrs={"output_shapes": lambda op: [t.shape for t in op.outputs]},
+               drop=("count", "specs", "variables"))
+graph_def_form("While", tf_type=_while_type,
+               attrs={"cond": "cond_fn", "body": "body_fn", "output_shapes": _input_shapes},
+               drop=("count", "captured", "specs", "variables", "maximum_iterations",
+                     "collect", "keep"))
 
 
 def _trace(fn, name: str, args: list, arg_shapes: list) -> tuple:

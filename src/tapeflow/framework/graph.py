@@ -43,7 +43,15 @@ def _placeholder_kernel(dtype, shape):
 Const = define_op("Const", _const_kernel)
 Placeholder = define_op("Placeholder", _placeholder_kernel)
 NoOp = define_op("NoOp", lambda: None, num_outputs=0)
-for _name in ("Const", "Placeholder", "NoOp"):
+
+
+def _is_initialized_kernel(variable):
+    return np.bool_(True)  # an eager variable has its value from the start
+
+
+# Whether a graph variable has a value in the session (a Session's plan reads its store).
+VarIsInitializedOp = define_op("VarIsInitializedOp", _is_initialized_kernel)
+for _name in ("Const", "Placeholder", "NoOp", "VarIsInitializedOp"):
     no_gradient(_name)
 
 
@@ -241,6 +249,63 @@ class Graph:
     def get_operations(self) -> list:
         return list(self._ops)
 
+    @property
+    def graph_def_versions(self):
+        """The VersionDef of the GraphDefs this graph writes (TF 2.21's producer)."""
+        return self.as_graph_def().versions
+
+    def as_graph_def(self, from_version=None, add_shapes: bool = False):
+        """This graph as TF's GraphDef proto: one NodeDef per operation, with TF's op types,
+        attribute names and types and tensor names (`op`, `op:1`, `^op`), variables as
+        VarHandleOp nodes, and the functions its ops call in `library`.
+
+        Args:
+            from_version: write only the nodes added after the graph had this many
+                (TF's `version` counts nodes the same way); None for all.
+            add_shapes: give each node an `_output_shapes` attribute.
+
+        Returns:
+            A `GraphDef` (the tensorboard package's class of TF's schema).
+
+        Raises:
+            UnimplementedError: an op or attribute with no counterpart in TF's op.
+            ImportError: the `tensorboard` package (the protos) is not installed.
+
+        Example:
+            >>> import tapeflow as tf
+            >>> g = tf.Graph()
+            >>> with g.as_default():
+            ...     y = tf.add(tf.constant(1.0), 2.0, name="total")
+            >>> [(n.name, n.op, list(n.input)) for n in g.as_graph_def().node][-1]
+            ('total', 'AddV2', ['Const', 'Const_1'])
+        """
+        from .graph_def import graph_to_graph_def
+        return graph_to_graph_def(self, add_shapes=add_shapes, from_version=from_version)
+
+    @property
+    def graph_def(self):
+        return self.as_graph_def()
+
+    @property
+    def version(self) -> int:
+        """How many operations the graph holds (grows as ops are added)."""
+        return len(self._ops)
+
+    def _set_operation_name(self, op: Operation, name: str) -> None:
+        """Gives `op` the name `name` (a GraphDef's node name, when a graph is imported).
+
+        Raises:
+            ValueError: another operation of the graph has that name.
+        """
+        if name == op._name:
+            return
+        if name in self._by_name:
+            raise ValueError(f"Duplicate node name in graph: {name!r}")
+        del self._by_name[op._name]
+        op._name = name
+        self._by_name[name] = op
+        self._names.setdefault(name.lower(), 1)
+
     def _add_function(self, function) -> None:
         """Makes `function` (a ConcreteFunction) one of this graph's functions, by name."""
         self._functions[function.name] = function
@@ -437,6 +502,12 @@ class Graph:
                 recorder._record_operation(read, (variable,), (out,), {})
         return out
 
+    def variable_is_initialized(self, variable) -> SymbolicTensor:
+        """A VarIsInitializedOp node: whether `variable` has a value when the node runs."""
+        self._check_variable(variable)
+        return self._add_operation(VarIsInitializedOp, (variable,), {},
+                                   [(np.dtype(bool), ())])._outputs[0]
+
     def variable_value(self, variable) -> SymbolicTensor:
         """The tensor a Session computes when `variable` itself is fetched: one read of
         the variable, made the first time and reused after.
@@ -453,7 +524,7 @@ class Graph:
             self._variable_reads[variable._id] = out
         return out
 
-    def _assign_variable(self, variable, op_def, value, read_value: bool = True):
+    def _assign_variable(self, variable, op_def, value, read_value: bool = True, name=None):
         """An assign node for `variable`; returns the value after the assignment (or the op)."""
         from .tensor import convert_to_tensor
         self._check_variable(variable)
@@ -464,7 +535,8 @@ class Graph:
                              f"{variable.shape} and the value shape {value.shape} are "
                              "incompatible.")
         dims = tuple(variable.shape.dims) if variable.shape.rank is not None else None
-        op = self._add_operation(op_def, (variable, value), {}, [(variable._value.dtype, dims)])
+        op = self._add_operation(op_def, (variable, value), {}, [(variable._value.dtype, dims)],
+                                 name=name)
         return op._outputs[0] if read_value else op
 
     def _make_variable(self, kwargs: dict):

@@ -57,12 +57,41 @@ class GraphVariable(Variable):
         self.constraint = constraint
         with graph.name_scope(self._name + "/"):
             self._initializer = graph._assign_variable(
-                self, get_op("AssignVariableOp"), value, read_value=False)
+                self, get_op("AssignVariableOp"), value, read_value=False, name="Assign")
         keys = [GraphKeys.GLOBAL_VARIABLES] if collections is None else list(collections)
         if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in keys:
             keys.append(GraphKeys.TRAINABLE_VARIABLES)
         for key in keys:
             graph.add_to_collection(key, self)
+
+    @classmethod
+    def from_handle(cls, graph, name: str, dtype, shape, trainable: bool = True):
+        """The variable of a VarHandleOp node read from a GraphDef: named `name`, with no
+        initializer until an assignment node of the GraphDef gives it one
+        (`set_initializer`), and in no collection (as TF imports it).
+
+        Raises:
+            ValueError: the graph has a variable of that name already.
+        """
+        from .dtypes import as_dtype
+        if name in graph._variables_by_name:
+            raise ValueError(f"Duplicate node name in graph: {name!r}")
+        variable = cls.__new__(cls)
+        variable._set_modes(trainable, None, None, name)
+        variable._graph, variable._id, variable._name = graph, _next_id(), name
+        graph.unique_name(name)
+        graph._variables_by_name[name] = variable
+        variable._initial_value = variable._initializer = None
+        variable._shape = TensorShape(shape)
+        variable._value = SymbolicValue(as_dtype(dtype)._np, None if variable._shape.rank is None
+                                        else tuple(variable._shape.dims), None)
+        variable.constraint = None
+        return variable
+
+    def set_initializer(self, assign_op, initial_value) -> None:
+        """Makes `assign_op` (of this variable) its initializer, if it has none yet."""
+        if self._initializer is None:
+            self._initializer, self._initial_value = assign_op, initial_value
 
     @property
     def graph(self):

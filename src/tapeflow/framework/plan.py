@@ -112,6 +112,15 @@ def _reader(variable):
     return read_graph_variable
 
 
+def _initialized(variable):
+    """Whether the variable has a value in the run in progress."""
+    vid = variable._id
+    run = run_state
+    if getattr(variable, "_graph", None) is None:
+        return lambda: np.bool_(True)
+    return lambda: np.bool_(vid in run.writes or (run.store is not None and vid in run.store))
+
+
 def current_value(variable):
     """The value a graph variable has in the run in progress (FailedPreconditionError when
     uninitialized, SymbolicValueError outside any run)."""
@@ -309,6 +318,9 @@ class Plan:
                 reads = []
             elif kind == "ReadVariableOp":
                 bound[f"k{k}"] = _reader(op._inputs[0])
+                reads = []
+            elif kind == "VarIsInitializedOp":
+                bound[f"k{k}"] = _initialized(op._inputs[0])
                 reads = []
             elif op._inputs and not hasattr(op._inputs[0], "_op"):  # an assignment
                 variable = op._inputs[0]

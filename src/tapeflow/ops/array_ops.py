@@ -13,6 +13,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import (IDENTITY, LINEAR, SHAPE_ONLY, STACKED, TRANSPARENT, Stacking,
                                   define_op)
 from ..framework.shape_inference import (constant_shape, full_value, moved_elements,
@@ -339,6 +340,29 @@ ReverseV2 = define_op("ReverseV2", np.flip, family=LINEAR, batching=STACKED)
 Roll = define_op("Roll", np.roll, family=LINEAR, batching=STACKED)
 Shape = define_op("Shape", _shape, family=SHAPE_ONLY)
 Size = define_op("Size", _size, family=SHAPE_ONLY)
+
+
+def _split_sizes(op) -> list:
+    bounds = op.attrs["indices"]
+    size = op.inputs[0].shape[op.attrs["axis"]]
+    if isinstance(bounds, int):
+        return [size // bounds] * bounds
+    edges = [0, *bounds, size]
+    return [b - a for a, b in zip(edges, edges[1:])]
+
+
+# As GraphDef nodes: what these ops hold as attributes, TF takes as inputs.
+graph_def_form("Transpose", inputs={"perm": "perm"})
+graph_def_form("ConcatV2", inputs={"axis": "axis"})
+graph_def_form("ExpandDims", inputs={"dim": "axis"})
+graph_def_form("Squeeze", attrs={"squeeze_dims": lambda op: list(op.attrs["axis"] or ())},
+               drop=("axis",))
+graph_def_form("Unpack", attrs={"num": lambda op: len(op.outputs)})
+graph_def_form("SplitV", inputs={"size_splits": _split_sizes, "split_dim": "axis"},
+               attrs={"num_split": lambda op: len(op.outputs)}, drop=("indices",))
+graph_def_form("Tile", inputs={"multiples": "reps"})
+graph_def_form("PadV2", inputs={"paddings": "paddings", "constant_values": lambda op: np.asarray(
+    op.attrs["constant_values"], op.inputs[0].dtype.as_numpy_dtype)})
 Rank = define_op("Rank", _rank, family=SHAPE_ONLY)
 # A shape is known in part where its input's static shape is; a rank where it is known.
 Shape.value_fn = lambda inputs, attrs: None if inputs[0]._dims is None else \

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.execute import execute
+from ..framework.graph_def import window_form
 from ..framework.registry import LINEAR, MULTILINEAR, define_op
 from ..framework.shape_inference import constant_shape, full_value
 from ..framework.tensor import Tensor
@@ -51,6 +52,22 @@ CONV_OPS = {2: (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter),
 MAX_POOL_OPS = {2: (MaxPool, MaxPoolGrad, MaxPoolGradGrad),
                 3: (MaxPool3D, MaxPool3DGrad, MaxPool3DGradGrad)}
 AVG_POOL_OPS = {2: (AvgPool, AvgPoolGrad), 3: (AvgPool3D, AvgPool3DGrad)}
+
+
+def _same_pads(op) -> tuple:
+    """What "SAME" resolves to for a node's input and window."""
+    x = op.inputs[0].shape.dims
+    kernel = op.attrs["ksize"] if "ksize" in op.attrs else op.inputs[1].shape.dims[:-2]
+    dilations = op.attrs.get("dilations", (1,) * len(kernel))
+    return resolve_padding(op.type, "SAME", x[1:-1], kernel, op.attrs["strides"], dilations,
+                           False)
+
+
+# As GraphDef nodes: TF's NHWC strides, ksize and dilations and a padding name.
+for _op in (Conv2D, Conv3D):
+    window_form(_op.name, None, _same_pads)
+for _op in (MaxPool, MaxPool3D, AvgPool, AvgPool3D):
+    window_form(_op.name, lambda op: op.attrs["ksize"], _same_pads)
 
 
 def fail(op_name: str, message: str):

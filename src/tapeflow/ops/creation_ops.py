@@ -9,6 +9,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.variables import Variable
@@ -57,9 +58,26 @@ def _linspace(start, stop, num, axis):
 Fill = define_op("Fill", _fill, family=LINEAR)
 ZerosLike = define_op("ZerosLike", _zeros_like)
 OnesLike = define_op("OnesLike", _ones_like)
+
+
+def _same_dtype(op) -> str:
+    if op.attrs.get("dtype") is not None and np.dtype(op.attrs["dtype"]) != np.dtype(
+            op.inputs[0].dtype.as_numpy_dtype):
+        raise errors.UnimplementedError(
+            None, op.type, f"node {op.name!r}: TF's {op.type} gives its input's dtype, not "
+            f"{np.dtype(op.attrs['dtype']).name}")
+    return op.type
+
+
+for _op in (ZerosLike, OnesLike):  # as GraphDef nodes: the dtype is the input's
+    graph_def_form(_op.name, tf_type=_same_dtype, drop=("dtype",))
 OneHot = define_op("OneHot", _one_hot)
 Range = define_op("Range", _range)
 LinSpace = define_op("LinSpace", _linspace)
+# As GraphDef nodes: TF takes the dims of a fill and the depth of a one-hot as inputs.
+graph_def_form("Fill", inputs={"dims": "dims"})
+graph_def_form("OneHot", inputs={"depth": "depth"})
+
 
 
 def zero_gradient(x):

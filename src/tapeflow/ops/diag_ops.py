@@ -10,6 +10,7 @@ import numpy as np
 from ..framework import errors
 from ..framework.errors import invalid_argument
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import LINEAR, define_op
 from ..framework.tensor import Tensor
 from .indexing_ops import where
@@ -75,6 +76,9 @@ MatrixDiagPart = define_op("MatrixDiagPartV3", _matrix_diag_part, family=LINEAR)
 MatrixBandPart = define_op("MatrixBandPart", _band_part, family=LINEAR)
 Diag = define_op("Diag", _tensor_diag, family=LINEAR)
 DiagPart = define_op("DiagPart", _tensor_diag_part, family=LINEAR)
+# As a GraphDef node: TF's padding value is an input; tapeflow's diagonal part pads with 0.
+graph_def_form("MatrixDiagPartV3", inputs={
+    "padding_value": lambda op: np.zeros((), op.inputs[0].dtype.as_numpy_dtype)})
 
 
 # -- public functions ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import LINEAR, Stacking, define_op
 from ..framework.shape_inference import unless_known
 from ..framework.tensor import Tensor
@@ -67,6 +68,8 @@ def _unless_batch_dims(attrs: dict):
 GatherV2 = define_op("GatherV2", _gather, family=LINEAR,
                      batching=Stacking(transform=_unless_batch_dims))
 UnsortedSegmentSum = define_op("UnsortedSegmentSum", _unsorted_segment_sum, family=LINEAR)
+graph_def_form("GatherV2", inputs={"axis": "axis"})  # TF takes the axis as an input
+
 
 
 def _gather_dims(inputs, attrs):

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from ..framework import errors
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import LINEAR, TRANSPARENT, define_op
 
 _F32 = np.float32
@@ -302,6 +303,11 @@ ResizeNearestNeighbor, ResizeNearestNeighborGrad = _resize_pair("ResizeNearestNe
 ResizeBicubic, ResizeBicubicGrad = _resize_pair("ResizeBicubic", _bicubic_weights)
 ResizeArea, ResizeAreaGrad = _resize_pair("ResizeArea", _area_weights)
 ScaleAndTranslate, ScaleAndTranslateGrad = _resize_pair("ScaleAndTranslate", _sampled_weights)
+
+# As GraphDef nodes: these ops sample at half-pixel centers (TF 2's tf.image.resize).
+for _op in (ResizeBilinear, ResizeBilinearGrad, ResizeNearestNeighbor, ResizeNearestNeighborGrad,
+            ResizeBicubic, ResizeBicubicGrad):
+    graph_def_form(_op.name, attrs={"half_pixel_centers": True})
 
 # Each resize op with its gradient op (the gradient op's gradient is the resize op).
 RESIZE_PAIRS = ((ResizeBilinear, ResizeBilinearGrad),

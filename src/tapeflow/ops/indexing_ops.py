@@ -11,6 +11,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.graph_tensor import SymbolicValue
 from ..framework.shape_inference import constant_shape, moved_elements
 from ..framework.registry import BATCH, LINEAR, TRANSPARENT, Stacking, define_op
@@ -177,6 +178,46 @@ StridedSliceGrad = define_op("StridedSliceGrad", _strided_slice_grad, family=LIN
 DynamicStridedSlice = define_op("DynamicStridedSlice", _dynamic_strided_slice, family=LINEAR)
 DynamicStridedSliceGrad = define_op("DynamicStridedSliceGrad", _dynamic_strided_slice_grad,
                                     family=LINEAR)
+
+
+def _strided_slice_spec(op) -> dict:
+    """A NumPy index (ints, slices, Ellipsis, None) as TF's begin/end/strides and masks."""
+    begin, end, strides = [], [], []
+    masks = dict.fromkeys(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                           "shrink_axis_mask"), 0)
+    index = op.attrs["index"]
+    for i, item in enumerate(index if isinstance(index, tuple) else (index,)):
+        bit = 1 << i
+        if item is Ellipsis:
+            masks["ellipsis_mask"] |= bit
+            item = (0, 0, 1)
+        elif item is None:
+            masks["new_axis_mask"] |= bit
+            item = (0, 0, 1)
+        elif isinstance(item, _py_slice):
+            if item.start is None:
+                masks["begin_mask"] |= bit
+            if item.stop is None:
+                masks["end_mask"] |= bit
+            item = (item.start or 0, item.stop or 0, 1 if item.step is None else item.step)
+        else:
+            masks["shrink_axis_mask"] |= bit
+            item = (int(item), int(item) + 1, 1)
+        begin.append(int(item[0]))
+        end.append(int(item[1]))
+        strides.append(int(item[2]))
+    return {"begin": begin, "end": end, "strides": strides, **masks}
+
+
+# As GraphDef nodes: TF takes the bounds as inputs (and a strided slice's index as bounds,
+# strides and masks).
+graph_def_form("Slice", inputs={"begin": "begin", "size": "size"})
+graph_def_form("StridedSlice", inputs={k: (lambda op, k=k: _strided_slice_spec(op)[k])
+                                       for k in ("begin", "end", "strides")},
+               attrs={k: (lambda op, k=k: _strided_slice_spec(op)[k])
+                      for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                                "shrink_axis_mask")}, drop=("index",))
+
 
 
 def _dynamic_strided_slice_dims(inputs, attrs) -> list:

@@ -7,6 +7,7 @@ Every op works on batches of matrices in the last two axes. Gradient rules are i
 from __future__ import annotations
 
 import collections
+import functools
 
 import numpy as np
 
@@ -35,6 +36,7 @@ def _adjoint_value(x):
 def _half_in_float32(kernel):
     """`kernel` on float16 input computed in float32 and rounded back: TF has float16 kernels
     for these ops, LAPACK has none."""
+    @functools.wraps(kernel)  # its attributes are the kernel's (a GraphDef import reads them)
     def run(x, **attrs):
         if x.dtype != np.float16:
             return kernel(x, **attrs)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
+from ..framework.graph_def import axes_input, graph_def_form, matmul_form
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.shape_inference import passed_through, shape_text
@@ -272,6 +273,12 @@ MatMul.shape_fn = _matmul_check
 Sum = define_op("Sum", add_reduce, family=LINEAR, batching=STACKED)
 Mean = define_op("Mean", _mean, family=LINEAR, batching=STACKED)
 Cast = define_op("Cast", _cast, family=LINEAR, batching=TRANSPARENT)
+# As GraphDef nodes: TF takes the axes as an input and names keepdims keep_dims.
+for _name in ("Sum", "Mean"):
+    graph_def_form(_name, inputs={"reduction_indices": axes_input},
+                   attrs={"keep_dims": "keepdims"}, drop=("axis",))
+graph_def_form("Cast", drop=("dtype",))  # TF's DstT is the output's dtype
+matmul_form(MatMul)
 Cast.value_fn = passed_through  # (only integer outputs: a cast between integer types)
 
 
@@ -725,6 +732,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     """
     a, b = hinted_inputs("MatMul", a, b)
     require_dtype("MatMul", a, NUMERIC)
+    name = name or "MatMul"  # a graph's node is named after TF's op, batched or not
     attrs = NO_ATTRS
     if transpose_a or transpose_b or adjoint_a or adjoint_b:
         attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b),

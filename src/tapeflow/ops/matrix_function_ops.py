@@ -11,8 +11,10 @@ import warnings
 
 import numpy as np
 
+from ..framework import errors
 from ..framework.errors import invalid_argument
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.numpy_warnings import silenced
 from ..framework.registry import define_op
 from ..framework.tensor import Tensor
@@ -121,6 +123,15 @@ def _each_matrix(function):
 
 
 MatrixExponential = define_op("MatrixExponential", _expm)
+
+
+def _no_graph_def_op(op) -> str:
+    raise errors.UnimplementedError(
+        None, op.type, f"node {op.name!r}: TF's GraphDefs have no {op.type} op (removed at "
+        "GraphDef version 27; TF composes it from other ops)")
+
+
+graph_def_form("MatrixExponential", tf_type=_no_graph_def_op)
 MatrixLogarithm = define_op("MatrixLogarithm", _each_matrix(lambda m: scipy_linalg().logm(m)))
 MatrixSquareRoot = define_op("MatrixSquareRoot",
                              _each_matrix(lambda m: scipy_linalg().sqrtm(m)))

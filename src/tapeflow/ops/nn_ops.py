@@ -10,6 +10,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import ELEMENTWISE, LINEAR, STACKED, TRANSPARENT, define_op
 from ..framework.tensor import Tensor
 from .array_ops import broadcast_to, squeeze, transpose
@@ -265,6 +266,19 @@ SparseSoftmaxXent = define_op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xen
 # Probing with made-up labels can go out of range: the shapes follow from the inputs'.
 SparseSoftmaxXent.shape_fn = lambda inputs, attrs: [
     (inputs[0]._value.dtype, inputs[1]._dims), (inputs[0]._value.dtype, inputs[0]._dims)]
+
+
+def _last_axis(op) -> str:
+    if op.attrs["axis"] % op.inputs[0].shape.rank != op.inputs[0].shape.rank - 1:
+        raise errors.UnimplementedError(
+            None, op.type, f"node {op.name!r}: TF's {op.type} works on the last axis, not "
+            f"axis {op.attrs['axis']} of a rank-{op.inputs[0].shape.rank} input")
+    return op.type
+
+
+for _name in ("Softmax", "LogSoftmax"):
+    graph_def_form(_name, tf_type=_last_axis, drop=("axis",))
+
 
 
 def relu(features, name=None) -> Tensor:

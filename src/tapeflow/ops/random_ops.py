@@ -18,6 +18,7 @@ import numpy as np
 from ..framework import dtypes, errors
 from ..framework.context import state
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.registry import define_op
 from ..framework.shape_inference import constant_shape
 from ..framework.tensor import Tensor, convert_to_tensor
@@ -164,6 +165,9 @@ TruncatedNormal = define_op("TruncatedNormal",
                             _philox_kernel("TruncatedNormal", philox.truncated_normal))
 Multinomial = define_op("Multinomial", _multinomial)
 RandomShuffle = define_op("RandomShuffle", _shuffle)
+# As GraphDef nodes: the stream a graph's random op draws from is tapeflow's own.
+for _op in (RandomStandardNormal, RandomUniform, RandomUniformInt, TruncatedNormal, Multinomial):
+    graph_def_form(_op.name, drop=("stream",))
 
 
 def _drawn_shape(inputs, attrs) -> list:

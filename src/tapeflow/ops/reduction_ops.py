@@ -8,6 +8,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.execute import execute
+from ..framework.graph_def import axes_input, graph_def_form
 from ..framework.registry import LINEAR, STACKED, define_op
 from ..framework.tensor import Tensor
 from .comparison_ops import not_equal
@@ -109,6 +110,14 @@ Cumprod = define_op("Cumprod", _scan(np.multiply, 1), batching=STACKED)
 # log(cumsum(exp(x))) without overflow: one logaddexp scan.
 CumulativeLogsumexp = define_op("CumulativeLogsumexp", _scan(np.logaddexp, -np.inf),
                                 batching=STACKED)
+# As GraphDef nodes: TF takes the axes as an input and names keepdims keep_dims.
+for _name in ("Max", "Min", "Prod", "All", "Any", "EuclideanNorm"):
+    graph_def_form(_name, inputs={"reduction_indices": axes_input},
+                   attrs={"keep_dims": "keepdims"}, drop=("axis",))
+for _name in ("ArgMax", "ArgMin"):
+    graph_def_form(_name, inputs={"dimension": "axis"})
+for _name in ("Cumsum", "Cumprod"):
+    graph_def_form(_name, inputs={"axis": "axis"})
 
 
 # -- public functions ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..framework import errors
 from ..framework.execute import execute
+from ..framework.graph_def import graph_def_form
 from ..framework.numpy_warnings import silenced
 from ..framework.registry import MULTILINEAR, Stacking, define_op
 from ..framework.tensor import Tensor
@@ -93,6 +94,17 @@ def _stacked_equation(attrs: dict) -> dict:
 
 Einsum = define_op("Einsum", _einsum, family=MULTILINEAR,
                    batching=Stacking(axes=(), transform=_stacked_equation))
+
+
+def _two_operands(op) -> str:
+    if len(op.inputs) > 2:
+        raise errors.UnimplementedError(
+            None, "Einsum", f"node {op.name!r}: TF's Einsum takes one or two operands, not "
+            f"{len(op.inputs)}")
+    return "Einsum"
+
+
+graph_def_form("Einsum", tf_type=_two_operands)  # as a GraphDef node
 
 
 def _einsum_dims(inputs, attrs):

@@ -173,6 +173,28 @@ def global_variables_initializer():
 initialize_all_variables = global_variables_initializer
 
 
+def is_variable_initialized(variable):
+    """A bool tensor: whether `variable` has a value (a graph variable: in the session that
+    runs it; an eager one: always).
+
+    Example:
+        >>> import tapeflow.compat.v1 as tf1
+        >>> with tf1.Graph().as_default():
+        ...     v = tf1.Variable(1.0)
+        ...     ready = tf1.is_variable_initialized(v)
+        ...     sess = tf1.Session()
+        ...     before = sess.run(ready)
+        ...     _ = sess.run(v.initializer)
+        ...     print(before, sess.run(ready))
+        False True
+    """
+    from ...framework.graph_variables import GraphVariable
+    if not isinstance(variable, GraphVariable):
+        from ...framework.tensor import constant
+        return constant(True)
+    return variable.graph.variable_is_initialized(variable)
+
+
 def local_variables_initializer():
     """An operation initializing the local variables (metrics' counters)."""
     return variables_initializer(get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES))
@@ -204,6 +226,9 @@ def name_scope(name, default_name=None, values=None):
 def disable_v2_behavior() -> None:
     """TF1 behavior: here, graph building instead of eager execution."""
     disable_eager_execution()
+
+
+from . import graph_util  # noqa: E402,F401  (tf.compat.v1.graph_util)
 
 
 def __getattr__(name: str):

@@ -26,7 +26,11 @@ from .schedules import (ExponentialMovingAverage, assert_global_step, cosine_dec
                         natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant,
                         piecewise_constant_decay, polynomial_decay)
 
-__all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
+from ...io import write_graph
+from ...io.meta_graph import export_meta_graph, import_meta_graph
+
+__all__ = ["export_meta_graph", "import_meta_graph", "write_graph",
+           "Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
            "RMSPropOptimizer", "AdagradOptimizer", "AdadeltaOptimizer", "FtrlOptimizer",
            "ProximalGradientDescentOptimizer", "ProximalAdagradOptimizer",
            "ExponentialMovingAverage", "cosine_decay", "cosine_decay_restarts",

@@ -20,6 +20,8 @@ EXEMPT.update({
     "Const": "a graph's constant: no inputs, nothing to differentiate",
     "Placeholder": "a graph's input: no inputs, nothing to differentiate",
     "NoOp": "groups control dependencies: no outputs",
+    "VarIsInitializedOp": "tests/io/test_graph_def.py (a bool about a variable: no "
+                          "gradient)",
     "PrintV2": "tests/ops/test_logging_ops.py (tf.print writes; no outputs)",
     "AssignVariableOp": "tests/framework/test_graph.py (assignments are not differentiable)",
     "AssignAddVariableOp": "tests/framework/test_graph.py",
