@@ -69,5 +69,33 @@ def test_bad_input_raises_what_tensorflow_raises(label, tensorflow):
     assert ours == error_class(CASES[label], tensorflow), label
 
 
-def test_string_data_is_refused():
-    assert error_class(lambda tf: tf.constant(np.array(["a"])), tapeflow) == "TypeError"
+# Text converts to tf.string as in TF; text given a numeric dtype is refused (NumPy text is
+# parsed, as TF does, and a ValueError where it does not parse), numbers given tf.string too.
+STRING_CASES = {
+    "NumPy str array": lambda tf: tf.constant(np.array(["a", "bc"])),
+    "NumPy bytes array": lambda tf: tf.constant(np.array([b"a", b"bc"])),
+    "NumPy non-ASCII str": lambda tf: tf.constant(np.array(["\u00e9"])),
+    "NumPy str parsed as int32": lambda tf: tf.constant(np.array(["1", "-2"]), tf.int32),
+    "NumPy str as float32": lambda tf: tf.constant(np.array(["a"]), tf.float32),
+    "NumPy bytes as float32": lambda tf: tf.convert_to_tensor(np.array([b"a"]), tf.float32),
+    "Python str as float32": lambda tf: tf.constant("a", tf.float32),
+    "Python list of str as float32": lambda tf: tf.constant(["1.5"], tf.float32),
+    "a number as string": lambda tf: tf.constant(1.0, tf.string),
+    "a NumPy float array as string": lambda tf: tf.constant(np.array([1.0]), tf.string),
+    "str mixed with a number": lambda tf: tf.constant(["a", 1]),
+    "string + float": lambda tf: tf.constant(["a"]) + tf.constant([1.0]),
+}
+
+
+def outcome(fn, tf):
+    """The dtype and values `fn` gives, or the class of what it raises."""
+    try:
+        t = fn(tf)
+    except Exception as e:  # noqa: BLE001  (the class is what is compared)
+        return type(e).__name__
+    return t.dtype.name, t.numpy().tolist()
+
+
+@pytest.mark.parametrize("label", list(STRING_CASES))
+def test_string_data_converts_as_in_tensorflow(label, tensorflow):
+    assert outcome(STRING_CASES[label], tapeflow) == outcome(STRING_CASES[label], tensorflow)

@@ -236,22 +236,27 @@ _PY_DEFAULTS = {"f": np.float32, "i": np.int32, "c": np.complex128, "b": np.bool
 
 def _cast_numpy(value, dtype: dtypes.DType) -> np.ndarray:
     """NumPy data in `dtype`, as TF converts it: a plain cast (float to int truncates, complex
-    to real drops the imaginary part)."""
+    to real drops the imaginary part, text is parsed)."""
     if value.dtype.kind == "c" and dtype._np.kind != "c":
         value = np.real(value)
+    if value.dtype.kind in "US":  # TF: NumPy parses the text, ValueError where it cannot
+        try:
+            return np.array(value, dtype=dtype._np)
+        except ValueError as e:
+            raise ValueError(f"Cannot convert a NumPy array of {value.dtype} text to "
+                             f"{dtype.name}: {e}") from None
     try:
         return np.array(value, dtype=dtype._np)
     except (TypeError, ValueError):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}") from None
 
 
-class _UnsupportedValueError(ValueError):
-    """TF's error for a value of an unsupported type; its message (with the value's repr,
-    which for a large RaggedTensor is long) is written only when it is read, since ops
-    that dispatch on such values raise and catch it first."""
+class _UnsupportedValueMessage:
+    """The message of TF's error for a value of an unsupported type, written (with the
+    value's repr, which for a large RaggedTensor is long) only when it is read, since ops
+    that dispatch on such values raise and catch the error first."""
 
     def __init__(self, value) -> None:
-        super().__init__()
         self.value = value
 
     def __str__(self) -> str:
@@ -260,7 +265,8 @@ class _UnsupportedValueError(ValueError):
 
 
 def _unsupported(value) -> ValueError:
-    return _UnsupportedValueError(value)
+    """TF's ValueError (the class itself, as TF raises) for `value` of an unsupported type."""
+    return ValueError(_UnsupportedValueMessage(value))
 
 
 def _python_array(value) -> np.ndarray:
@@ -295,7 +301,7 @@ def array_from_python(value, dtype: dtypes.DType | None):
         TypeError: the data cannot be represented in `dtype` (e.g. 1.5 as int32), or is
             a string given a numeric `dtype`.
         ValueError: None, an object or a mapping; a ragged sequence; a sequence mixing
-            numbers with other values.
+            numbers with other values; a NumPy array of text that does not parse as `dtype`.
     """
     if dtype is dtypes.string or dtype is None and holds_text(value):
         return string_array(value, numbers_fail=dtype is not None)

@@ -1,17 +1,23 @@
 """TF's protocol-buffer schemas that the `tensorboard` package does not ship, written here
 field for field (TF's field numbers) and built with `protobuf` on first use: one module per
-schema (`tensor_bundle`, `example`). The messages are registered in protobuf's default pool
-beside TensorBoard's copies of TF's protos, so a field of TensorBoard's `TensorShapeProto`
-type takes TensorBoard's messages.
+schema (`tensor_bundle`, `example`, `snapshot`). The messages are registered in protobuf's
+default pool beside TensorBoard's copies of TF's protos, so a field of TensorBoard's
+`TensorShapeProto` type takes TensorBoard's messages. Like TensorBoard's copies they live in
+a package of their own (`tapeflow`: `tapeflow.Example`), so TF's protos (package
+`tensorflow`) can be loaded in the same process, before or after them; the bytes on the wire
+are the same.
 
 A schema is a dict of messages: name -> list of fields `(name, number, type, label,
 type_name)`, `type` a protobuf type name ("int64", "message", "enum", ...), `label`
-"optional" or "repeated", `type_name` the full name of a message or enum field's type.
+"optional" or "repeated", `type_name` the full name of a message or enum field's type
+("tapeflow.Feature", "tensorboard.DataType").
 Extra per-message entries: `"enums": {name: [(value_name, number), ...]}`, `"maps": {field:
 (number, key_type, value_type, value_type_name)}`, `"oneofs": {oneof: [field names]}`,
 (repeated numbers are packed, proto3's default, as TF's are).
 """
 from __future__ import annotations
+
+PACKAGE = "tapeflow"
 
 _IMPORT_MESSAGE = ("TF's file formats (checkpoints, TFRecord, tf.train.Example) are read "
                    "and written with the `protobuf` and `tensorboard` packages: pip install "
@@ -45,7 +51,7 @@ def tensorboard_proto(name: str):
 
 
 def build_schema(file_name: str, schema: dict, dependencies=()) -> dict:
-    """Registers `schema` (package `tensorflow`) in protobuf's default pool and returns its
+    """Registers `schema` (package `tapeflow`) in protobuf's default pool and returns its
     message classes by name (nested ones as "Outer.Inner").
 
     Args:
@@ -63,7 +69,7 @@ def build_schema(file_name: str, schema: dict, dependencies=()) -> dict:
         pool.FindFileByName(file_name)
     except KeyError:
         field = descriptor_pb2.FieldDescriptorProto
-        file = descriptor_pb2.FileDescriptorProto(name=file_name, package="tensorflow",
+        file = descriptor_pb2.FileDescriptorProto(name=file_name, package=PACKAGE,
                                                   syntax="proto3")
         for module in dependencies:
             file.dependency.append(tensorboard_proto(module).DESCRIPTOR.name)
@@ -75,7 +81,7 @@ def build_schema(file_name: str, schema: dict, dependencies=()) -> dict:
         pool.Add(file)
     classes = {}
     for name in schema:
-        descriptor = pool.FindMessageTypeByName(f"tensorflow.{name}")
+        descriptor = pool.FindMessageTypeByName(f"{PACKAGE}.{name}")
         classes[name] = message_factory.GetMessageClass(descriptor)
     return classes
 
@@ -108,5 +114,5 @@ def _add_message(message, spec: dict, full_name: str, field):
                         type_name=None if value_type is None else f".{value_type}")
         message.field.add(name=field_name, number=number, type=field.TYPE_MESSAGE,
                           label=field.LABEL_REPEATED,
-                          type_name=f".tensorflow.{full_name}.{entry_name}")
+                          type_name=f".{PACKAGE}.{full_name}.{entry_name}")
     return message

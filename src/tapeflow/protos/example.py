@@ -18,20 +18,20 @@ _SCHEMA = {
     "FloatList": {"fields": [("value", 1, "float", "repeated", None)]},
     "Int64List": {"fields": [("value", 1, "int64", "repeated", None)]},
     "Feature": {
-        "fields": [("bytes_list", 1, "message", "optional", "tensorflow.BytesList"),
-                   ("float_list", 2, "message", "optional", "tensorflow.FloatList"),
-                   ("int64_list", 3, "message", "optional", "tensorflow.Int64List")],
+        "fields": [("bytes_list", 1, "message", "optional", "tapeflow.BytesList"),
+                   ("float_list", 2, "message", "optional", "tapeflow.FloatList"),
+                   ("int64_list", 3, "message", "optional", "tapeflow.Int64List")],
         "oneofs": {"kind": ["bytes_list", "float_list", "int64_list"]}},
     "Features": {"fields": [],
-                 "maps": {"feature": (1, "string", "message", "tensorflow.Feature")}},
-    "FeatureList": {"fields": [("feature", 1, "message", "repeated", "tensorflow.Feature")]},
+                 "maps": {"feature": (1, "string", "message", "tapeflow.Feature")}},
+    "FeatureList": {"fields": [("feature", 1, "message", "repeated", "tapeflow.Feature")]},
     "FeatureLists": {"fields": [],
                      "maps": {"feature_list": (1, "string", "message",
-                                               "tensorflow.FeatureList")}},
-    "Example": {"fields": [("features", 1, "message", "optional", "tensorflow.Features")]},
+                                               "tapeflow.FeatureList")}},
+    "Example": {"fields": [("features", 1, "message", "optional", "tapeflow.Features")]},
     "SequenceExample": {
-        "fields": [("context", 1, "message", "optional", "tensorflow.Features"),
-                   ("feature_lists", 2, "message", "optional", "tensorflow.FeatureLists")]},
+        "fields": [("context", 1, "message", "optional", "tapeflow.Features"),
+                   ("feature_lists", 2, "message", "optional", "tapeflow.FeatureLists")]},
 }
 
 _MESSAGES = None

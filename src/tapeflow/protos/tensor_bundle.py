@@ -13,7 +13,7 @@ from . import build_schema
 
 _SCHEMA = {
     "TensorSliceProto": {
-        "fields": [("extent", 1, "message", "repeated", "tensorflow.TensorSliceProto.Extent")]},
+        "fields": [("extent", 1, "message", "repeated", "tapeflow.TensorSliceProto.Extent")]},
     "TensorSliceProto.Extent": {
         "fields": [("start", 1, "int64", "optional", None),
                    ("length", 2, "int64", "optional", None)],
@@ -22,7 +22,7 @@ _SCHEMA = {
         "enums": {"Endianness": [("LITTLE", 0), ("BIG", 1)]},
         "fields": [("num_shards", 1, "int32", "optional", None),
                    ("endianness", 2, "enum", "optional",
-                    "tensorflow.BundleHeaderProto.Endianness"),
+                    "tapeflow.BundleHeaderProto.Endianness"),
                    ("version", 3, "message", "optional", "tensorboard.VersionDef")]},
     "BundleEntryProto": {
         "fields": [("dtype", 1, "enum", "optional", "tensorboard.DataType"),
@@ -31,7 +31,7 @@ _SCHEMA = {
                    ("offset", 4, "int64", "optional", None),
                    ("size", 5, "int64", "optional", None),
                    ("crc32c", 6, "fixed32", "optional", None),
-                   ("slices", 7, "message", "repeated", "tensorflow.TensorSliceProto")]},
+                   ("slices", 7, "message", "repeated", "tapeflow.TensorSliceProto")]},
 }
 
 _MESSAGES = None
