@@ -1,6 +1,7 @@
 """The one Trackable mechanism: TF's protocol on the base, attribute tracking, the list /
 dict / tuple wrappers, restore on create, the views, and TF's module names for them.
 Expected values and messages are TF 2.21's for the same programs."""
+import collections
 import os
 import subprocess
 import sys
@@ -55,6 +56,24 @@ def test_attribute_assignment_wraps_and_tracks_as_tf():
     a.x = tf.Variable(1.0)
     a.y = [tf.Variable(2.0)]
     assert list(a._trackable_children()) == ["x", "y"]
+
+
+def test_a_wrapped_tuple_is_the_tuple_it_wraps_to_nest_and_modules():
+    # TF: a (named) tuple of variables on a Module is a _TupleWrapper that is a tuple (and
+    # its namedtuple class), flattens to its items, and its variables are the module's
+    pair = collections.namedtuple("Pair", "a b")
+    m = tf.Module()
+    m.t = pair(tf.Variable(1.0), tf.Variable(2.0))
+    m.u = (tf.Variable(3.0), [tf.Variable(4.0)])
+    assert type(m.t).__name__ == "_TupleWrapper" and isinstance(m.t, tuple)
+    assert isinstance(m.t, pair) and m.t._fields == ("a", "b") and m.t == (m.t.a, m.t.b)
+    assert type(m.u[1]).__name__ == "ListWrapper" and m.u + (1,) == (m.u[0], m.u[1], 1)
+    assert len(m.trainable_variables) == 4
+    assert tf.nest.flatten(m.t) == [m.t.a, m.t.b]
+    mapped = tf.nest.map_structure(lambda x: x + 1.0, m.t)
+    assert isinstance(mapped, pair) and float(mapped.b) == 3.0
+    assert isinstance(tf.nest.map_structure(lambda x: x, m.u), tuple)
+    assert list(m.t._trackable_children()) == ["0", "1"]
 
 
 def test_no_automatic_dependency_tracking_and_the_kinds_that_are_trackable():

@@ -253,54 +253,68 @@ class _DictWrapper(TrackableDataStructure, dict):
 Mapping = _DictWrapper
 
 
-class _TupleWrapper(TrackableDataStructure):
-    """A tuple holding trackables: they are dependencies named by index. It reads like
-    the tuple it wraps (indexing, iteration, len, equality, unpacking)."""
+class _TupleWrapper(TrackableDataStructure, tuple):
+    """A tuple holding trackables: they are dependencies named by index. It is a tuple
+    (of the items, lists and dicts among them wrapped), and a wrapped namedtuple is an
+    instance of its class too (a subclass made once per namedtuple class), so tf.nest and
+    dm-tree take it as the (named) tuple it wraps and rebuild it the same way.
 
-    def __init__(self, original_wrapped_tuple=()) -> None:
-        object.__setattr__(self, "_storage", tuple(wrap_or_unwrap(v)
-                                                   for v in original_wrapped_tuple))
-        object.__setattr__(self, "_original", original_wrapped_tuple)
+    Args:
+        original_wrapped_tuple: the tuple (or namedtuple) wrapped.
+    """
+
+    def __new__(cls, original_wrapped_tuple=()):
+        if not isinstance(original_wrapped_tuple, tuple):
+            original_wrapped_tuple = tuple(original_wrapped_tuple)
+        kind = type(original_wrapped_tuple)
+        if hasattr(kind, "_fields") and not issubclass(kind, _TupleWrapper):
+            cls = _namedtuple_wrapper(kind)
+        items = (wrap_or_unwrap(v) for v in original_wrapped_tuple)
+        return tuple.__new__(cls, items)
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
 
     def _items(self):
-        return ((str(i), v) for i, v in enumerate(self._storage))
+        return ((str(i), v) for i, v in enumerate(tuple.__iter__(self)))
 
-    def __getitem__(self, index):
-        return self._storage[index]
+    def __getnewargs__(self):
+        return (tuple(self),)
 
-    def __iter__(self):
-        return iter(self._storage)
+    def __copy__(self):
+        return self
 
-    def __len__(self) -> int:
-        return len(self._storage)
+    def __deepcopy__(self, memo):
+        import copy
+        return _TupleWrapper(copy.deepcopy(self.__wrapped__, memo))
 
-    def __eq__(self, other) -> bool:
-        return self._storage == (tuple(other) if isinstance(other, (tuple, _TupleWrapper))
-                                 else other)
-
-    def __hash__(self) -> int:
-        return hash(self._storage)
-
-    def __add__(self, other):
-        return self._storage + tuple(other)
-
-    def __contains__(self, item) -> bool:
-        return item in self._storage
-
-    def count(self, value) -> int:
-        return self._storage.count(value)
-
-    def index(self, value, *args) -> int:
-        return self._storage.index(value, *args)
-
-    def __getattr__(self, name):      # namedtuple fields
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return getattr(object.__getattribute__(self, "_original"), name)
+    @property
+    def __wrapped__(self):
+        """The wrapped (named) tuple, of the items held."""
+        kind = next(c for c in type(self).__mro__ if not issubclass(c, _TupleWrapper))
+        return kind(*self) if hasattr(kind, "_fields") else tuple(self)
 
     def __reduce_ex__(self, protocol):
-        return (type(self._original), tuple(self._storage)) \
-            if type(self._original) is tuple else (_TupleWrapper, (self._original,))
+        original = self.__wrapped__
+        return (_TupleWrapper, (original,)) if type(original) is not tuple \
+            else (tuple, (tuple(self),))
 
     def __repr__(self) -> str:
-        return f"_TupleWrapper({self._storage!r})"
+        return f"_TupleWrapper({tuple(self)!r})"
+
+
+_NAMEDTUPLE_WRAPPERS: dict = {}
+
+
+def _namedtuple_wrapper(kind: type) -> type:
+    """The _TupleWrapper subclass for namedtuples of class `kind` (made once): built from
+    `kind`'s fields, as the namedtuple is, so rebuilding it field by field wraps again."""
+    wrapper = _NAMEDTUPLE_WRAPPERS.get(kind)
+    if wrapper is None:
+        def __new__(cls, *args, **kwargs):
+            return tuple.__new__(cls, (wrap_or_unwrap(v) for v in kind(*args, **kwargs)))
+        wrapper = type("_TupleWrapper", (_TupleWrapper, kind),
+                       {"__new__": __new__, "__slots__": (), "__module__": __name__,
+                        "__qualname__": "_TupleWrapper", "__repr__": _TupleWrapper.__repr__})
+        _NAMEDTUPLE_WRAPPERS[kind] = wrapper
+    return wrapper
