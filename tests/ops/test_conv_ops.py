@@ -482,3 +482,29 @@ def test_input_gradient_by_scatter_equals_the_windowed_one(nd, size, channels, o
         conv_kernels._windows(spread, kernel, (1,) * nd, dilations), adjoint)
     assert scattered.shape == windowed.shape == input_sizes
     np.testing.assert_allclose(scattered, windowed, rtol=1e-12, atol=1e-12)
+
+
+def _windowed_ops(x, w):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        outputs = (tf.nn.conv2d(x, w, 2, "SAME"), tf.nn.max_pool2d(x, 3, 2, "SAME"),
+                   tf.nn.avg_pool2d(x, 2, 2, "SAME"), tf.nn.conv2d(x, w, 1, "VALID"))
+        loss = sum(tf.reduce_sum(y * y) for y in outputs)
+    return outputs + (tape.gradient(loss, x),)
+
+
+def test_same_padding_of_sizes_unknown_while_the_graph_is_built_resolves_when_it_runs():
+    # TF: with input_signature [3, None, None, 3] the outputs are [3, None, None, C] and one
+    # graph gives eager's values for each spatial size it is run with
+    w = tf.constant(np.linspace(-1, 1, 2 * 3 * 3 * 4, dtype=np.float32).reshape(2, 3, 3, 4))
+    f = tf.function(lambda x: _windowed_ops(x, w),
+                    input_signature=[tf.TensorSpec([3, None, None, 3], tf.float32)])
+    shapes = [y.shape.as_list() for y in f.get_concrete_function().structured_outputs]
+    assert shapes == [[3, None, None, 4], [3, None, None, 3], [3, None, None, 3],
+                      [3, None, None, 4], [3, None, None, 3]]
+    for size in [(5, 7), (4, 4)]:
+        x = tf.constant(rng.standard_normal((3, *size, 3)).astype(np.float32))
+        for got, want in zip(f(x), _windowed_ops(x, w)):
+            assert got.shape == want.shape
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-5)
+    assert [y.shape[1:3] for y in f(tf.zeros([3, 5, 7, 3]))[:3]] == [[3, 4]] * 3

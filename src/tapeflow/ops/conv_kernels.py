@@ -14,10 +14,32 @@ from numpy.lib.stride_tricks import as_strided
 
 
 def output_sizes(input_sizes, kernel, strides, dilations, pads) -> tuple:
-    """The spatial sizes of a window view (a convolution's or a pool's output)."""
-    return tuple(max((size + before + after - (k - 1) * d - 1) // s + 1, 0)
+    """The spatial sizes of a window view (a convolution's or a pool's output); None where
+    an input size is None (unknown while a graph is built). `pads` may be "SAME"."""
+    if pads == "SAME":
+        return tuple(None if size is None else -(-size // s)
+                     for size, s in zip(input_sizes, strides))
+    return tuple(None if size is None else max((size + before + after - (k - 1) * d - 1) // s
+                                               + 1, 0)
                  for size, k, s, d, (before, after)
                  in zip(input_sizes, kernel, strides, dilations, pads))
+
+
+def same_pads(input_sizes, kernel, strides, dilations) -> tuple:
+    """The (before, after) pairs "SAME" padding takes for these input sizes: the output
+    has ceil(size / stride) positions, the extra padding after."""
+    totals = [max((-(-size // s) - 1) * s + (k - 1) * d + 1 - size, 0)
+              for size, k, s, d in zip(input_sizes, kernel, strides, dilations)]
+    return tuple((t // 2, t - t // 2) for t in totals)
+
+
+def window_pads(pads, input_sizes, kernel, strides, dilations) -> tuple:
+    """A kernel's `pads` attr as (before, after) pairs: as given, or "SAME" (set where the
+    input's spatial sizes were unknown while the graph was built) resolved for the sizes the
+    input has when it runs."""
+    if pads == "SAME":
+        return same_pads(tuple(input_sizes), tuple(kernel), strides, dilations)
+    return pads
 
 
 def _windows(x, kernel, strides, dilations):
@@ -79,6 +101,7 @@ def _correlate(windows, filters):
 
 
 def conv(x, filters, strides, dilations, pads):
+    pads = window_pads(pads, x.shape[1:-1], filters.shape[:-2], strides, dilations)
     return _correlate(_windows(_pad(x, pads), filters.shape[:-2], strides, dilations), filters)
 
 
@@ -119,6 +142,8 @@ def _scatter_backprop_input(filters, out_backprop, input_sizes, strides, dilatio
 
 def conv_backprop_input(filters, out_backprop, input_sizes, strides, dilations, pads):
     kernel, (per_group, out_channels) = filters.shape[:-2], filters.shape[-2:]
+    input_sizes = tuple(int(n) for n in input_sizes)
+    pads = window_pads(pads, input_sizes[1:-1], kernel, strides, dilations)
     if input_sizes[-1] * np.prod(out_backprop.shape[1:-1]) \
             < out_channels * np.prod(input_sizes[1:-1]):
         return _scatter_backprop_input(filters, out_backprop, tuple(input_sizes), strides,
@@ -134,6 +159,7 @@ def conv_backprop_input(filters, out_backprop, input_sizes, strides, dilations, 
 def conv_backprop_filter(x, out_backprop, filter_sizes, strides, dilations, pads):
     kernel, (per_group, out_channels) = tuple(filter_sizes[:-2]), filter_sizes[-2:]
     groups = x.shape[-1] // per_group
+    pads = window_pads(pads, x.shape[1:-1], kernel, strides, dilations)
     columns = _group_columns(_windows(_pad(x, pads), kernel, strides, dilations), groups)
     grads = out_backprop.reshape(columns.shape[1], groups, out_channels // groups) \
         .transpose(1, 0, 2)
@@ -150,6 +176,7 @@ def _window_axes(nd: int) -> tuple:
 
 
 def max_pool(x, ksize, strides, pads):
+    pads = window_pads(pads, x.shape[1:-1], ksize, strides, (1,) * len(ksize))
     windows = _windows(_pad(x, pads, _lowest(x.dtype)), ksize, strides, (1,) * len(ksize))
     return windows.max(axis=_window_axes(len(ksize)))
 
@@ -159,6 +186,7 @@ def window_argmax(x, ksize, strides, dilations, pads, bias=None):
     given), the flat index into `x` of the maximum and its tap (flat index into the window);
     ties go to the first in row-major window order, as TF's CPU kernels do."""
     nd = len(ksize)
+    pads = window_pads(pads, x.shape[1:-1], ksize, strides, dilations)
     windows = _windows(_pad(x, pads, _lowest(x.dtype)), ksize, strides, dilations)
     out = windows.shape[1:1 + nd]
     taps = windows.reshape(windows.shape[:1 + nd] + (-1, x.shape[-1]))
@@ -195,13 +223,15 @@ def _pool_counts(input_sizes, ksize, strides, pads, dtype):
 
 
 def avg_pool(x, ksize, strides, pads):
+    pads = window_pads(pads, x.shape[1:-1], ksize, strides, (1,) * len(ksize))
     windows = _windows(_pad(x, pads), ksize, strides, (1,) * len(ksize))
     return windows.sum(axis=_window_axes(len(ksize))) / _pool_counts(
         x.shape[1:-1], ksize, strides, pads, x.dtype)
 
 
 def avg_pool_grad(out_backprop, input_sizes, ksize, strides, pads):
-    nd, sizes = len(ksize), input_sizes[1:-1]
+    nd, sizes = len(ksize), tuple(int(n) for n in input_sizes[1:-1])
+    pads = window_pads(pads, sizes, ksize, strides, (1,) * nd)
     shares = out_backprop / _pool_counts(sizes, ksize, strides, pads, out_backprop.dtype)
     spread = _spread(shares, sizes, ksize, strides, (1,) * nd, pads)
     return _windows(spread, ksize, (1,) * nd, (1,) * nd).sum(axis=_window_axes(nd))

@@ -126,7 +126,8 @@ def _explicit_pads(op_name: str, padding, first: bool, nd: int) -> tuple:
 def resolve_padding(op_name: str, padding, input_sizes, kernel, strides, dilations,
                     first: bool, explicit: bool = True) -> tuple:
     """`padding` as one (before, after) pair per spatial axis, checking the output is not
-    empty."""
+    empty; "SAME" itself where an input size is None (unknown while a graph is built: the
+    kernels resolve it when they run, `conv_kernels.window_pads`)."""
     nd = len(input_sizes)
     if isinstance(padding, (list, tuple)):
         if not explicit:
@@ -136,9 +137,9 @@ def resolve_padding(op_name: str, padding, input_sizes, kernel, strides, dilatio
     elif padding == "VALID":
         pads = ((0, 0),) * nd
     elif padding == "SAME":
-        totals = [max((-(-size // s) - 1) * s + (k - 1) * d + 1 - size, 0)
-                  for size, k, s, d in zip(input_sizes, kernel, strides, dilations)]
-        pads = tuple((t // 2, t - t // 2) for t in totals)
+        if any(size is None for size in input_sizes):
+            return "SAME"  # the kernels resolve it for the sizes the input has when it runs
+        pads = kernels.same_pads(input_sizes, kernel, strides, dilations)
     elif padding == "EXPLICIT":
         raise ValueError(f"{op_name}: 'EXPLICIT' is not a valid value for padding; to pad "
                          f"explicitly, pass a list of [before, after] pairs.")
@@ -147,6 +148,8 @@ def resolve_padding(op_name: str, padding, input_sizes, kernel, strides, dilatio
         raise fail(op_name, f"Value for attr 'padding' of {padding!r} is not in the list of "
                    f"allowed values: {allowed}.")
     for size, k, s, d, (before, after) in zip(input_sizes, kernel, strides, dilations, pads):
+        if size is None:
+            continue
         effective = (k - 1) * d + 1
         if int((size + before + after - effective + s) / s) < 0:  # TF truncates toward 0
             raise fail(op_name, f"Computed output size would be negative: input size {size}, "
