@@ -508,3 +508,28 @@ def test_same_padding_of_sizes_unknown_while_the_graph_is_built_resolves_when_it
             assert got.shape == want.shape
             np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-5)
     assert [y.shape[1:3] for y in f(tf.zeros([3, 5, 7, 3]))[:3]] == [[3, 4]] * 3
+
+
+def test_conv_transpose_to_an_output_shape_known_only_when_it_runs():
+    # TF: output_shape computed from tf.shape of a [3, None, None, 4] input gives
+    # [3, None, None, 2]; sums of the output and of the input gradient recorded from TF
+    w = tf.constant(np.linspace(-1, 1, 3 * 3 * 2 * 4, dtype=np.float32).reshape(3, 3, 2, 4))
+
+    def body(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            s = tf.shape(x)
+            y = tf.nn.conv2d_transpose(x, w, tf.stack([s[0], s[1] * 2, s[2] * 2, 2]), 2, "SAME")
+            loss = tf.reduce_sum(y * y)
+        return y, tape.gradient(loss, x)
+
+    f = tf.function(body, input_signature=[tf.TensorSpec([3, None, None, 4], tf.float32)])
+    assert [y.shape.as_list() for y in f.get_concrete_function().structured_outputs] == [
+        [3, None, None, 2], [3, None, None, 4]]
+    x = tf.constant(np.arange(3 * 2 * 3 * 4, dtype=np.float32).reshape(3, 2, 3, 4) / 30)
+    (y, g), (y_eager, g_eager) = f(x), body(x)
+    assert y.shape == [3, 4, 6, 2] and g.shape == [3, 2, 3, 4]
+    np.testing.assert_allclose([float(tf.reduce_sum(y)), float(tf.reduce_sum(g))],
+                               [-210.79437, 1238.6013], rtol=1e-5)
+    np.testing.assert_allclose(y.numpy(), y_eager.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(g.numpy(), g_eager.numpy(), rtol=1e-6)

@@ -43,10 +43,12 @@ def _conv_grad_rule(ops: tuple, slots: tuple):
     def rule(op, upstream):
         attrs = _conv_attrs(op)
         shapes = {first: shape_of(op.inputs[0]), second: shape_of(op.inputs[1])}
-        return tuple(
+        grads = tuple(
             _compute_slot(ops, slot, {other: op.inputs[1 - i], produced: upstream}, shapes,
                           attrs) if op.needs_gradient(i) else None
             for i, (slot, other) in enumerate(((first, second), (second, first))))
+        # (a backprop-input op given the sizes as an input: they have no gradient)
+        return grads + (None,) * (len(op.inputs) - 2)
     return rule
 
 

@@ -352,17 +352,20 @@ def _output_shape(op_name: str, output_shape, x) -> list:
     TF) stands for the input's, which may be unknown while a graph is built, as may be the
     batch entry of a shape computed in the graph (`tf.shape(x)[0]`).
 
+    The entries of a graph-computed shape not known while the graph is built are None (the
+    op then takes the shape as an input, read when it runs).
+
     Raises:
-        InvalidArgumentError: other entries of a graph-computed shape are not known while
-            the graph is built.
+        InvalidArgumentError: not even the length of a graph-computed shape is known.
     """
     if hasattr(output_shape, "_id"):
         shape = constant_shape(output_shape)
-        if shape is None or None in shape[1:]:
-            raise fail(op_name, f"output_shape must be known while the graph is built apart "
-                       f"from its batch size; {output_shape!r} is known as "
-                       f"{None if shape is None else list(shape)}.")
+        if shape is None:
+            raise fail(op_name, f"output_shape must have a length known while the graph is "
+                       f"built; {output_shape!r} has none.")
         shape = list(shape)
+        if None in shape[1:]:
+            return shape
     else:
         entries = output_shape if isinstance(output_shape, (list, tuple)) else \
             np.ravel(np.asarray(output_shape, object))  # (a list may hold a graph's batch size)
@@ -383,6 +386,15 @@ def _conv_transpose(nd: int, input, filters, output_shape, strides, padding,  # 
     shape = _output_shape(op.name, output_shape, x)
     if len(shape) != nd + 2:
         raise fail(op.name, f"output_shape must have {nd + 2} elements, got {shape}.")
+    sizes_input = None
+    if None in shape[1:]:  # known when it runs: the op reads it as an input
+        if first:
+            raise fail(op.name, f"output_shape must be known while the graph is built apart "
+                       f"from its batch size for data_format channels first; "
+                       f"{output_shape!r} is known as {shape}.")
+        sizes_input = output_shape
+        if shape[0] is None:
+            shape[0] = x.shape[0]
     out_last = (shape[0], *shape[2:], shape[1]) if first else tuple(shape)
     attrs = _conv_attrs(op.name, out_last[1:-1], w.shape[:-2], strides, padding, dilations,
                         first, explicit)
@@ -390,13 +402,26 @@ def _conv_transpose(nd: int, input, filters, output_shape, strides, padding,  # 
     expected = (out_last[0],) + kernels.output_sizes(
         out_last[1:-1], w.shape[:-2], attrs["strides"], attrs["dilations"], attrs["pads"]) \
         + (w.shape[-1],)
-    if tuple(x_last.shape)[1:] != expected[1:] or x_last.shape[0] not in (expected[0], None) \
-            or w.shape[-2] != out_last[-1]:
+    if any(e is not None and d != e for d, e in zip(tuple(x_last.shape)[1:], expected[1:])) \
+            or x_last.shape[0] not in (expected[0], None) or w.shape[-2] != out_last[-1]:
         raise fail(op.name, f"Size of out_backprop doesn't match computed: input shape "
                    f"{list(x.shape)}, filter shape {list(w.shape)}, output_shape {shape}; the "
                    f"convolution of output_shape would give {list(expected)} (channels last).")
+    if sizes_input is not None:
+        return execute(op, (w, x_last, sizes_input), attrs)
     attrs["input_sizes"] = out_last
     return from_channels_last(execute(op, (w, x_last), attrs), first)
+
+
+def _sizes_input_specs(inputs, attrs):
+    """A backprop-input op given its input sizes as an input (known when it runs): the
+    output is what the graph knows of them."""
+    if len(inputs) != 3:
+        return None
+    return [(inputs[1]._value.dtype, constant_shape(inputs[2]))]
+
+
+Conv2DBackpropInput.shape_fn = Conv3DBackpropInputV2.shape_fn = _sizes_input_specs
 
 
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
