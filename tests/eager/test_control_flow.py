@@ -409,3 +409,22 @@ def test_while_body_error_names_the_node_in_the_body():
 
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"node GatherV2"):
         f(tf.constant([1.0, 2.0, 3.0]), tf.constant(1))
+
+
+def test_while_loop_maximum_iterations_known_only_when_the_graph_runs():
+    # TF: (i, x, dx/dx0) for maximum_iterations = n - 1 with n fed at run time
+    def run(n, x0):
+        with tf.GradientTape() as tape:
+            tape.watch(x0)
+            i, x = tf.while_loop(lambda i, x: i < 10, lambda i, x: (i + 1, x * 1.5),
+                                 (tf.constant(0), x0), maximum_iterations=n - 1)
+        return i, x, tape.gradient(x, x0)
+
+    f = tf.function(run, input_signature=[tf.TensorSpec([], tf.int32),
+                                          tf.TensorSpec([2], tf.float32)])
+    for n, (i, x, dx) in [(3, (2, [2.25, 4.5], [2.25, 2.25])),
+                          (20, (10, [57.6650390625, 115.330078125], [57.6650390625] * 2))]:
+        got = f(tf.constant(n), tf.constant([1.0, 2.0]))
+        assert int(got[0]) == i
+        np.testing.assert_allclose(got[1].numpy(), x, rtol=1e-6)
+        np.testing.assert_allclose(got[2].numpy(), dx, rtol=1e-6)

@@ -33,6 +33,7 @@ from ..framework.graph_def import graph_def_form
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
+from ..framework.shape_inference import full_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.creation_ops import zeros, zeros_like
@@ -443,6 +444,26 @@ def _backward_branch(branch, count: int, wanted: list, variables: list):
     return fn
 
 
+def _counted_while(cond, body, loop_vars, single: bool, shape_invariants, limit):
+    """A graph's while_loop whose `maximum_iterations` is known only when it runs: the
+    iteration count is one more loop variable, compared with the limit in the condition."""
+    from ..ops.comparison_ops import logical_and
+
+    def unpacked(vs):
+        return (vs,) if single else tuple(vs)
+
+    def counted_body(i, vs):
+        result = body(*unpacked(vs))
+        return i + 1, result if single else type(vs)(result)
+
+    limit = convert_to_tensor(limit)
+    invariants = None if shape_invariants is None else (TensorShape([]), shape_invariants)
+    _, result = while_loop(lambda i, vs: logical_and(i < limit, cond(*unpacked(vs))),
+                           counted_body, (zeros([], limit.dtype), loop_vars),
+                           shape_invariants=invariants)
+    return result
+
+
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
     """Repeats `loop_vars = body(*loop_vars)` while `cond(*loop_vars)` is true.
@@ -455,7 +476,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         body: a function of the loop variables returning new values, same structure.
         loop_vars: a tensor or a (nested) list/tuple of tensors.
         shape_invariants: shapes the loop variables keep (None dims may vary).
-        maximum_iterations: stop after this many iterations at most.
+        maximum_iterations: stop after this many iterations at most (in a graph, a
+            tensor whose value is known only when it runs too).
 
     Returns:
         The loop variables after the last iteration, with the structure of `loop_vars`.
@@ -485,6 +507,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             i += 1
         packed = nest.pack_sequence_as(structure, values)
         return packed[0] if single else packed
+    if hasattr(maximum_iterations, "_id") and full_value(maximum_iterations) is None:
+        return _counted_while(cond, body, loop_vars, single, shape_invariants,
+                              maximum_iterations)
     arrays = _with_buffers(body, structure)
     if not arrays:
         return _graph_while(cond, body, structure, single, shape_invariants, maximum_iterations)
