@@ -44,7 +44,9 @@ def test_messages_are_tfs():
             "t": tf.train.FeatureList(feature=[F(float_list=FL(value=[1.0]))])}))
     assert sequence.SerializeToString().hex() == (  # TF 2.21's bytes
         "0a0c0a0a0a017812051a030a010312110a0f0a0174120a0a0812060a040000803f")
-    assert type(sequence).DESCRIPTOR.full_name == "tensorflow.SequenceExample"
+    # TF's message, in a package of tapeflow's own (as TensorBoard's copies of TF's protos
+    # are), so TF's protos can be loaded in the same process
+    assert type(sequence).DESCRIPTOR.full_name == "tapeflow.SequenceExample"
     parsed = tf.train.Example.FromString(E1)
     assert list(parsed.features.feature["a"].float_list.value) == [1.0, 2.0]
     assert tf.compat.v1.train.Example is tf.train.Example
