@@ -108,7 +108,7 @@ __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
 _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experimental",
-                               "graph_util", "io", "keras", "raw_ops", "strings", "summary",
+                               "graph_util", "io", "keras", "raw_ops", "saved_model", "strings", "summary",
                                "tpu", "train", "types", "utils", "xla"])
 
 

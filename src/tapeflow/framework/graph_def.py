@@ -23,7 +23,7 @@ from .tensor_shape import TensorShape
 
 __all__ = ["graph_def_form", "graph_def_form_of", "graph_to_graph_def", "proto_module",
            "dtype_enum",
-           "dtype_of_enum", "attr_value", "python_attr"]
+           "dtype_of_enum", "attr_value", "python_attr", "write_function_def"]
 
 # The GraphDef versions tapeflow writes: TF 2.21's producer version.
 PRODUCER_VERSION = 2474
@@ -532,6 +532,38 @@ def graph_to_graph_def(graph, add_shapes: bool = False, from_version=None):
     graph_def.versions.producer = PRODUCER_VERSION
     return graph_def
 
+
+class _TopLevelCall:
+    """What `_write_function` asks of the op calling a function, for a function called
+    from outside any graph (a SavedModel's): its captured variables are resource inputs."""
+
+    type = "StatefulPartitionedCall"
+
+    def __init__(self, variables) -> None:
+        self.attrs = {"variables": tuple(variables)}
+
+
+def write_function_def(function, name: str, library, written=None) -> None:
+    """Writes ConcreteFunction `function` as FunctionDef `name` into `library` (a
+    FunctionDefLibrary), with the functions it calls. Its arguments are its inputs (its
+    captured tensors last), then one resource argument per variable it reads
+    (`function.variables`, in order).
+
+    Args:
+        function: the ConcreteFunction.
+        name: the FunctionDef's name.
+        library: the FunctionDefLibrary proto written into.
+        written: {id(function): name} of functions already in `library` (updated).
+
+    Raises:
+        UnimplementedError: an op with no TF op definition.
+    """
+    written = {} if written is None else written
+    written[id(function)] = name
+    from .graph import Graph
+    writer = _Writer(Graph(), proto_module("graph").GraphDef().node, False, library,
+                     written=written)
+    _write_function(function, name, _TopLevelCall(function.variables), writer)
 
 
 # -- helpers for the ops' forms ------------------------------------------------------------
