@@ -13,7 +13,8 @@ import os
 
 from .. import nest
 from ..framework.graph_def import (PRODUCER_VERSION, attr_value, dtype_enum, proto_module,
-                                   tensor_proto, write_function_def)
+                                   tensor_proto, function_variables,
+                                   write_function_def)
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
 from . import constants
@@ -179,16 +180,20 @@ class _Exporter:
         """The FunctionDef name of a ConcreteFunction, written once with its
         SavedConcreteFunction (bound to the variables and constants it captures)."""
         name = self.written.get(id(function))
-        if name is not None:
+        if name is not None and name in self.saved:
             return name
-        self.count += 1
-        base = "".join(c if c.isalnum() else "_" for c in function.name)
-        name = f"__inference_{base}_{self.count}"
-        write_function_def(function, name, self.graph_def.library, self.written)
+        if name is None:
+            self.count += 1
+            base = "".join(c if c.isalnum() else "_" for c in function.name)
+            name = f"__inference_{base}_{self.count}"
+            variables = write_function_def(function, name, self.graph_def.library,
+                                           self.written)
+        else:  # written already, as the callee of another function
+            variables = function_variables(function)
         saved = proto_module("saved_object_graph").SavedConcreteFunction()
         for captured in function.captured_inputs:
             saved.bound_inputs.append(self.constant(captured))
-        for variable in function.variables:
+        for variable in variables:
             if id(variable) not in self.node_ids:
                 raise ValueError(
                     f"Tried to export function {function.name!r} which references "
