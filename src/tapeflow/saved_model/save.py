@@ -298,16 +298,19 @@ class _Exporter:
         fdef.signature.name = name
         fdef.signature.is_stateful = True
         bound = list(inner_saved.bound_inputs)
-        arg_names = list(input_names) + [f"unknown_{i}" for i in range(len(bound))]
-        types = [dtype_enum(t.dtype) for t in inputs] + [
-            self.bound_type(b) for b in bound]
-        for arg_name, kind in zip(arg_names, types):
+        bound_names = [f"unknown_{i}" for i in range(len(bound))]
+        bound_types = [self.bound_type(b) for b in bound]
+        # Keyword inputs flatten in sorted order: the wrapper takes them so.
+        keyword_order = sorted(range(count), key=lambda i: input_names[i])
+        for i in keyword_order:
+            fdef.signature.input_arg.add(name=input_names[i], type=dtype_enum(inputs[i].dtype))
+        for arg_name, kind in zip(bound_names, bound_types):
             fdef.signature.input_arg.add(name=arg_name, type=kind)
         call = fdef.node_def.add()
         call.name, call.op = "StatefulPartitionedCall", "StatefulPartitionedCall"
-        call.input.extend(arg_names)
+        call.input.extend(input_names + bound_names)
         call.attr["Tin"].CopyFrom(attr_value("list(type)", []))
-        call.attr["Tin"].list.type.extend(types)
+        call.attr["Tin"].list.type.extend([dtype_enum(t.dtype) for t in inputs] + bound_types)
         call.attr["Tout"].CopyFrom(attr_value("list(type)", []))
         call.attr["Tout"].list.type.extend(dtype_enum(t.dtype) for t in outputs)
         call.attr["f"].func.name = inner
@@ -324,7 +327,9 @@ class _Exporter:
         encode({output_keys[i]: _spec(outputs[i], output_keys[i]) for i in order},
                saved.output_signature)
         self.saved[name] = saved
-        self.signature_def(key, name, input_names, inputs, bound, types,
+        self.signature_def(key, name, [input_names[i] for i in keyword_order],
+                           [inputs[i] for i in keyword_order], bound,
+                           [dtype_enum(inputs[i].dtype) for i in keyword_order] + bound_types,
                            [(output_keys[i], outputs[i]) for i in order])
         return name
 
