@@ -193,3 +193,15 @@ def test_skip_checkpoint_leaves_variables_unrestored():
                                  options=tf.saved_model.LoadOptions(
                                      experimental_skip_checkpoint=True))
     assert loaded.b.numpy().tolist() == [0.0, 0.0]
+
+
+def test_an_asset_is_copied_and_its_loaded_path_points_into_assets(tmp_path):
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("a\nb\n")
+    module = tf.Module()
+    module.vocab = tf.saved_model.Asset(str(vocab))
+    tf.saved_model.save(module, tmp_path / "m")
+    assert (tmp_path / "m" / "assets" / "vocab.txt").read_text() == "a\nb\n"
+    loaded = tf.saved_model.load(tmp_path / "m")
+    where = str(tmp_path / "m" / "assets" / "vocab.txt").encode()
+    assert loaded.vocab.asset_path.numpy() == where

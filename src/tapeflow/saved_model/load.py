@@ -149,6 +149,7 @@ class _Library:
         outputs = decode(saved.output_signature)
         specs = [x for x in nest.flatten(inputs) if isinstance(x, TensorSpec)]
         bound = [self.bound_values[i] for i in saved.bound_inputs]
+        bound = [b.asset_path if isinstance(b, Asset) else b for b in bound]
         count = len(fdef.signature.input_arg) - len(bound)
         if count != len(specs):
             specs = [TensorSpec(TensorShape(None), dtype_of_enum(arg.type), arg.name)

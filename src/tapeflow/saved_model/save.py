@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import shutil
 
 from .. import nest
 from ..framework.graph_def import (PRODUCER_VERSION, attr_value, dtype_enum, proto_module,
@@ -18,6 +19,7 @@ from ..framework.graph_def import (PRODUCER_VERSION, attr_value, dtype_enum, pro
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
 from . import constants
+from .load import Asset
 from .structure import encode
 
 __all__ = ["save", "SaveOptions"]
@@ -133,6 +135,7 @@ class _Exporter:
         self.count = 0
         self.graph = self.meta.object_graph_def
         self.signatures = signatures
+        self.assets: list = []          # (source path, file name in assets/)
 
     def unique(self, name: str) -> str:
         base, count = name, 1
@@ -154,6 +157,9 @@ class _Exporter:
                 variable.trainable = bool(obj.trainable)
                 variable.name = obj.name.split(":")[0]
                 continue
+            if isinstance(obj, Asset):
+                self.asset(obj, node)
+                continue
             identifier = "trackable_list_wrapper" if isinstance(obj, ListWrapper) else \
                 "trackable_dict_wrapper" if isinstance(obj, _DictWrapper) else \
                 "_generic_user_object"
@@ -174,6 +180,25 @@ class _Exporter:
         info.tensorflow_version = VERSION
         info.tensorflow_git_version = "tapeflow"
         return self.meta
+
+    def asset(self, asset, node) -> None:
+        """An Asset's node: its file (copied into assets/ by `save`) and AssetFileDef."""
+        path = asset.asset_path.numpy().decode()
+        filename = os.path.basename(path)
+        taken = {name for _, name in self.assets}
+        base, count = filename, 1
+        while filename in taken:
+            stem, ext = os.path.splitext(base)
+            filename, count = f"{stem}_{count}{ext}", count + 1
+        placeholder = self.graph_def.node.add()
+        placeholder.name, placeholder.op = self.unique("asset_path_initializer"), "Placeholder"
+        placeholder.attr["dtype"].type = dtype_enum("string")
+        placeholder.attr["shape"].shape.SetInParent()
+        node.asset.asset_file_def_index = len(self.meta.asset_file_def)
+        self.meta.asset_file_def.add(filename=filename).tensor_info.name = \
+            placeholder.name + ":0"
+        self.assets.append((path, filename))
+        self.constants[id(asset.asset_path)] = self.node_ids[id(asset)]
 
     # -- functions ------------------------------------------------------------------------
     def concrete(self, function) -> str:
@@ -335,6 +360,8 @@ class _Exporter:
 
     def bound_type(self, node_id: int) -> int:
         node = self.graph.nodes[node_id]
+        if node.WhichOneof("kind") == "asset":
+            return dtype_enum("string")
         if node.WhichOneof("kind") == "constant":
             op = next(n for n in self.graph_def.node if n.name == node.constant.operation)
             return op.attr["dtype"].type
@@ -345,6 +372,9 @@ class _Exporter:
         saved = self.graph.nodes[node_id]
         if saved.WhichOneof("kind") == "constant":
             return saved.constant.operation
+        if saved.WhichOneof("kind") == "asset":
+            name = self.meta.asset_file_def[saved.asset.asset_file_def_index].tensor_info.name
+            return name.split(":")[0]
         name = self.handles.get(node_id)
         if name is None:
             variable = saved.variable
@@ -448,7 +478,10 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
     model.meta_graphs.add().CopyFrom(meta)
     variables = os.path.join(export_dir, constants.VARIABLES_DIRECTORY)
     os.makedirs(variables, exist_ok=True)
-    os.makedirs(os.path.join(export_dir, constants.ASSETS_DIRECTORY), exist_ok=True)
+    assets = os.path.join(export_dir, constants.ASSETS_DIRECTORY)
+    os.makedirs(assets, exist_ok=True)
+    for source, filename in exporter.assets:
+        shutil.copyfile(source, os.path.join(assets, filename))
     write_bundle(os.path.join(variables, constants.VARIABLES_FILENAME), exporter.tensors)
     with open(os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB), "wb") as f:
         f.write(model.SerializeToString(deterministic=True))
