@@ -205,3 +205,14 @@ def test_an_asset_is_copied_and_its_loaded_path_points_into_assets(tmp_path):
     loaded = tf.saved_model.load(tmp_path / "m")
     where = str(tmp_path / "m" / "assets" / "vocab.txt").encode()
     assert loaded.vocab.asset_path.numpy() == where
+
+
+def test_a_keras_model_tf_exported_serves_its_predictions():
+    loaded = tf.saved_model.load(DATA / "keras_mlp")
+    want = np.array(EXPECTED["keras_mlp"], np.float32)
+    np.testing.assert_allclose(loaded.serve(X).numpy(), want, rtol=1e-6)
+    (key, spec), = loaded.signatures["serving_default"].structured_input_signature[1].items()
+    assert spec.shape.as_list() == [None, 3]
+    out = loaded.signatures["serving_default"](**{key: X})
+    (output,) = out.values()
+    np.testing.assert_allclose(output.numpy(), want, rtol=1e-6)

@@ -63,6 +63,13 @@ def main():
     expected["two_signatures"] = {"predict": two.predict(X).numpy().tolist(),
                                   "total": summed["total"].numpy().tolist(),
                                   "mean": float(summed["mean"])}
+    import keras
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="relu"),
+                              keras.layers.Dense(2)])
+    model.set_weights([np.linspace(-1.0, 1.0, w.size, dtype=np.float32).reshape(w.shape)
+                       for w in model.get_weights()])
+    model.export(str(OUT / "keras_mlp"))
+    expected["keras_mlp"] = model(X).numpy().tolist()
     (OUT / "expected.json").write_text(json.dumps({"x": X.tolist(), **expected}, indent=1))
 
 
