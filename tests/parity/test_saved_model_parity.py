@@ -1,6 +1,6 @@
 """SavedModels tapeflow writes, loaded by TensorFlow 2.21 (in a subprocess): its restored
 functions and signatures give tapeflow's outputs, and `saved_model_cli show --all`
-describes the directory."""
+describes the directory; TF1's loader (TF Serving's) restores it through the SaverDef."""
 import numpy as np
 import pytest
 
@@ -53,12 +53,18 @@ m = tf.saved_model.load(ARGS["dir"])
 x = np.array(ARGS["x"], np.float32)
 shown = subprocess.run([sys.executable, "-m", "tensorflow.python.tools.saved_model_cli",
                         "show", "--all", "--dir", ARGS["dir"]], capture_output=True, text=True)
+# TF1's loader (what TF Serving runs): the SaverDef restores the variables into a Session.
+with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+    meta = tf.compat.v1.saved_model.load(sess, ["serve"], ARGS["dir"])
+    signature = meta.signature_def["serving_default"]
+    session_out = sess.run(signature.outputs["output_0"].name,
+                           {signature.inputs["x"].name: x}).tolist()
 RESULT = [m(x).numpy().tolist(), m.signatures["serving_default"](x=x)["output_0"].numpy().tolist(),
-          [v.numpy().tolist() for v in (m.w, m.b)], shown.stdout]
+          [v.numpy().tolist() for v in (m.w, m.b)], shown.stdout, session_out]
 """, dir=str(tmp_path / "dense"), x=X.tolist())
-    call, serving, variables, shown = result
+    call, serving, variables, shown, session_out = result
     want = dense(X).numpy().tolist()
-    assert call == want and serving == want
+    assert call == want and serving == want and session_out == want
     assert variables == [dense.w.numpy().tolist(), dense.b.numpy().tolist()]
     assert "signature_def['serving_default']" in shown
     assert "inputs['x'] tensor_info:" in shown and "shape: (-1, 3)" in shown

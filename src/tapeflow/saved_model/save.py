@@ -12,6 +12,8 @@ import inspect
 import os
 import shutil
 
+import numpy as np
+
 from .. import nest
 from ..framework.graph_def import (PRODUCER_VERSION, attr_value, dtype_enum, proto_module,
                                    tensor_proto, function_variables,
@@ -172,6 +174,7 @@ class _Exporter:
                 child = self.function_node(function)
                 self.graph.nodes[index].children.add(node_id=child, local_name=name)
         self.signature_map(self.graph.nodes[0])
+        self.saver()
         for name in sorted(self.saved):
             self.graph.concrete_functions[name].CopyFrom(self.saved[name])
         info = self.meta.meta_info_def
@@ -390,6 +393,72 @@ class _Exporter:
             node.attr["allowed_devices"].list.SetInParent()
             self.handles[node_id] = name
         return name
+
+    def saver(self) -> None:
+        """TF1's SaverDef over the graph's VarHandleOps (what TF Serving and TF1 loaders
+        run): RestoreV2 into AssignVariableOps, SaveV2 of ReadVariableOps, both fed the
+        checkpoint prefix through `saver_filename`."""
+        from ..train.object_graph import OBJECT_GRAPH_KEY
+        variables = [(i, o) for i, o in enumerate(self.objects) if isinstance(o, Variable)]
+        graph = proto_module("trackable_object_graph").TrackableObjectGraph.FromString(
+            self.tensors[OBJECT_GRAPH_KEY])
+        entries = []
+        for i, obj in variables:
+            for attribute in graph.nodes[i].attributes:
+                if attribute.name == "VARIABLE_VALUE":
+                    entries.append((attribute.checkpoint_key, i, obj))
+        if not entries:
+            return
+        nodes = self.graph_def.node
+        filename = nodes.add()
+        filename.name, filename.op = self.unique("saver_filename"), "Placeholder"
+        filename.attr["dtype"].type = dtype_enum("string")
+        filename.attr["shape"].shape.SetInParent()
+
+        def const(name, values):
+            node = nodes.add()
+            node.name, node.op = self.unique(name), "Const"
+            node.attr["value"].tensor.CopyFrom(tensor_proto(np.array(values, dtype=object)))
+            node.attr["dtype"].type = dtype_enum("string")
+            return node.name
+        names = const("saver/tensor_names", [e[0].encode() for e in entries])
+        slices = const("saver/shape_and_slices", [b""] * len(entries))
+        restore = nodes.add()
+        restore.name, restore.op = self.unique("saver/RestoreV2"), "RestoreV2"
+        restore.input.extend([filename.name, names, slices])
+        restore.attr["dtypes"].list.type.extend(dtype_enum(o.dtype) for _, _, o in entries)
+        assigns = []
+        for index, (_, node_id, obj) in enumerate(entries):
+            assign = nodes.add()
+            assign.name, assign.op = self.unique("saver/AssignVariableOp"), "AssignVariableOp"
+            assign.input.extend([self.handle(node_id), f"{restore.name}:{index}"])
+            assign.attr["dtype"].type = dtype_enum(obj.dtype)
+            assigns.append(assign.name)
+        restore_all = nodes.add()
+        restore_all.name, restore_all.op = self.unique("saver/restore_all"), "NoOp"
+        restore_all.input.extend("^" + a for a in assigns)
+        reads = []
+        for _, node_id, obj in entries:
+            read = nodes.add()
+            read.name, read.op = self.unique("saver/ReadVariableOp"), "ReadVariableOp"
+            read.input.append(self.handle(node_id))
+            read.attr["dtype"].type = dtype_enum(obj.dtype)
+            reads.append(read.name)
+        save = nodes.add()
+        save.name, save.op = self.unique("saver/SaveV2"), "SaveV2"
+        save.input.extend([filename.name, names, slices, *reads])
+        save.attr["dtypes"].list.type.extend(dtype_enum(o.dtype) for _, _, o in entries)
+        saved = nodes.add()
+        saved.name, saved.op = self.unique("saver/filename"), "Identity"
+        saved.input.extend([filename.name, "^" + save.name])
+        saved.attr["T"].type = dtype_enum("string")
+        saver = self.meta.saver_def
+        saver.filename_tensor_name = filename.name + ":0"
+        saver.save_tensor_name = saved.name + ":0"
+        saver.restore_op_name = restore_all.name
+        saver.version = proto_module("saver").SaverDef.V2
+        saver.max_to_keep, saver.keep_checkpoint_every_n_hours = 5, 10000.0
+        saver.sharded = False
 
     def signature_def(self, key, function_name, input_names, inputs, bound, types,
                       outputs) -> None:
