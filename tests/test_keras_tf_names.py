@@ -137,7 +137,7 @@ MISSING = set("""
     quantization.fake_quant_with_min_max_vars
     quantization.fake_quant_with_min_max_vars_per_channel raw_ops.Bucketize raw_ops.CudnnRNNV3
     raw_ops.ImageProjectiveTransformV3 raw_ops.UniqueV2 raw_ops.UniqueWithCountsV2
-    saved_model.load saved_model.save sysconfig.get_build_info
+    sysconfig.get_build_info
 """.split())
 
 
