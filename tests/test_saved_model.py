@@ -216,3 +216,20 @@ def test_a_keras_model_tf_exported_serves_its_predictions():
     out = loaded.signatures["serving_default"](**{key: X})
     (output,) = out.values()
     np.testing.assert_allclose(output.numpy(), want, rtol=1e-6)
+
+
+def test_python_arguments_choose_the_saved_trace(tmp_path):
+    module = tf.Module()
+    module.v = tf.Variable(2.0)
+
+    @tf.function
+    def f(x, training=False):
+        return x * module.v if training else x + module.v
+    module.f = f
+    f(tf.constant(1.0), training=True)
+    f(tf.constant(1.0))
+    tf.saved_model.save(module, tmp_path)
+    loaded = tf.saved_model.load(tmp_path)
+    x = tf.constant(3.0)
+    assert [float(loaded.f(x, training=True)), float(loaded.f(x)),
+            float(loaded.f(x, False))] == [6.0, 5.0, 5.0]
