@@ -253,6 +253,8 @@ _CALLS = {
     "Conv2D": _Call("nn:conv2d", "input", "filter", strides="strides",
                     padding=derived(_padding, "padding", "explicit_paddings"),
                     data_format="data_format", dilations="dilations"),
+    "Conv3D": _Call("nn:conv3d", "input", "filter", strides="strides", padding="padding",
+                    data_format="data_format", dilations="dilations"),
     "MaxPool": _Call("nn:max_pool2d", "input", ksize="ksize", strides="strides",
                      padding=derived(_padding, "padding", "explicit_paddings"),
                      data_format="data_format"),
