@@ -1,4 +1,4 @@
 """Ragged tensors: RaggedTensor and RaggedTensorSpec (`ragged_tensor.py`), their factories
 and ops, and the ragged versions of TF's ops, registered for dispatch on import
 (`ragged_dispatch.py`)."""
-from . import ragged_dispatch, ragged_tensor_spec  # noqa: F401
+from . import ragged_dispatch, ragged_string_ops, ragged_tensor_spec  # noqa: F401
