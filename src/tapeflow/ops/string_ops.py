@@ -628,3 +628,8 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     if counts.size and (counts == counts[0]).all():
         return Tensor(values._value.reshape(tuple(x.shape[:-1]) + (int(counts[0]),)))
     return ragged_result(values, splits, Tensor(np.empty(x.shape[:-1], object)))
+
+
+# The ragged versions of the string ops (and of unicode_ops'), registered for dispatch once
+# the string ops exist.
+from .ragged import ragged_string_ops  # noqa: E402,F401
