@@ -11,12 +11,13 @@ import inspect
 import typing
 
 from ...framework.execute import execute
-from .. import string_ops, unicode_ops
+from ...framework.tensor import convert_to_tensor
+from .. import array_ops, creation_ops, reduction_ops, string_ops, unicode_ops
 from ..dispatch import NOT_SUPPORTED, dispatch_for_api
 from ..string_util import string_input
 from . import ragged_ops
 from .ragged_dispatch import RaggedOrDense, _dense_against
-from .ragged_tensor import RaggedTensor, convert_to_tensor
+from .ragged_tensor import RaggedTensor
 
 
 @dispatch_for_api(string_ops.join, {"inputs": typing.List[RaggedOrDense]})
@@ -45,8 +46,8 @@ def _join_rows(rt, axis: int, separator):
         return string_ops.reduce_join(rt, axis=axis, separator=separator)
     if axis == 0 and not isinstance(rt.values, RaggedTensor):
         lengths = rt.row_lengths()
-        ncols = ragged_ops.reduction_ops.reduce_max(ragged_ops.array_ops.concat(
-            [ragged_ops.creation_ops.zeros([1], lengths.dtype), lengths], 0))
+        ncols = reduction_ops.reduce_max(array_ops.concat(
+            [creation_ops.zeros([1], lengths.dtype), lengths], 0))
         return string_ops.unsorted_segment_join(rt.values, rt._positions_in_rows(), ncols,
                                                 separator=separator)
     if axis == 1 and not isinstance(rt.values, RaggedTensor):
@@ -73,7 +74,7 @@ def ragged_reduce_join(inputs, axis=None, keepdims=False, separator="", name=Non
     for a in sorted({int(a) % rank for a in axes}, reverse=True):
         result = _join_rows(result, a, separator)
         if keepdims:
-            result = ragged_ops.array_ops.expand_dims(result, a)
+            result = array_ops.expand_dims(result, a)
     return result
 
 
