@@ -130,9 +130,7 @@ MISSING = set("""
     audio.decode_wav compat.v1.Dimension compat.v1.sparse_concat compat.v1.sparse_placeholder
     experimental.RowPartition.from_value_rowids lite.OpsSet.SELECT_TF_OPS
     lite.OpsSet.TFLITE_BUILTINS lite.Optimize lite.Optimize.DEFAULT
-    lite.TFLiteConverter.from_saved_model lookup.KeyValueTensorInitializer
-    lookup.StaticHashTable lookup.TextFileIndex.LINE_NUMBER lookup.TextFileIndex.WHOLE_LINE
-    lookup.TextFileInitializer lookup.experimental.MutableHashTable profiler.experimental.Trace
+    lite.TFLiteConverter.from_saved_model profiler.experimental.Trace
     profiler.experimental.start profiler.experimental.stop
     quantization.fake_quant_with_min_max_vars
     quantization.fake_quant_with_min_max_vars_per_channel raw_ops.Bucketize raw_ops.CudnnRNNV3

@@ -274,6 +274,13 @@ TF_2_21_NAMES = {
     "sets": """
         difference intersection size union
     """.split(),
+    "lookup": """
+        KeyValueTensorInitializer StaticHashTable StaticVocabularyTable TextFileIndex
+        TextFileInitializer experimental
+    """.split(),
+    "lookup.experimental": """
+        DenseHashTable MutableHashTable
+    """.split(),
     "io": """
         FixedLenFeature FixedLenSequenceFeature RaggedFeature SparseFeature TFRecordOptions
         TFRecordWriter VarLenFeature decode_and_crop_jpeg decode_base64 decode_bmp
@@ -336,6 +343,7 @@ TF_2_21_NAMES = {
 TARGETS = {"tf": 0.85, "math": 0.80, "nn": 0.70, "linalg": 0.70, "random": 0.70,
            "signal": 0.70, "image": 0.60, "sparse": 0.60, "strings": 1.0, "bitwise": 1.0,
            "nest": 1.0, "debugging": 0.90, "ragged": 0.90, "sets": 1.0, "saved_model": 1.0,
+           "lookup": 1.0, "lookup.experimental": 1.0,
            "experimental.numpy": 0.90, "experimental.numpy.random": 1.0}
 
 # The TF 1 training API that TF 1 programs use (compat.v1.train): all of it exists.
