@@ -5,12 +5,15 @@ use)."""
 import importlib
 
 from ..ops.optional_ops import Optional
+from ..ops.extension_type import (BatchableExtensionType, BatchableExtensionTypeSpec,
+                                  ExtensionType, ExtensionTypeBatchEncoder, ExtensionTypeSpec)
 from ..ops.ragged.dynamic_ragged_shape import DynamicRaggedShape
 from ..ops.dispatch import (dispatch_for_api, dispatch_for_binary_elementwise_apis,
                             dispatch_for_unary_elementwise_apis, unregister_dispatch_for)
 from . import dtensor  # noqa: F401
 
-__all__ = ["DynamicRaggedShape", "Optional", "dispatch_for_api",
+__all__ = ["BatchableExtensionType", "BatchableExtensionTypeSpec", "DynamicRaggedShape",
+           "ExtensionType", "ExtensionTypeBatchEncoder", "ExtensionTypeSpec", "Optional", "dispatch_for_api",
            "dispatch_for_binary_elementwise_apis", "dispatch_for_unary_elementwise_apis",
            "dtensor", "unregister_dispatch_for"]
 

@@ -1,0 +1,688 @@
+"""Extension types: user classes whose fields, declared by annotations, hold tensors,
+composites and Python values (`tf.experimental.ExtensionType`).
+
+A subclass gets a constructor that converts and checks each field, immutability, `__repr__`
+and `__eq__`, and a nested `Spec` class: its TypeSpec, an `ExtensionTypeSpec` holding each
+field's spec (TensorSpec for a tensor, a composite's TypeSpec, the value itself for a Python
+field). The spec is a composite spec (the one TypeSpec mechanism of
+`framework/tensor_spec.py`): its components are the fields' tensors, so an extension type
+passes through tf.function (traced by spec), nest (`expand_composites=True`) and tf.data
+(a `BatchableExtensionType` batches field by field) as RaggedTensors do.
+"""
+from __future__ import annotations
+
+import collections.abc
+import inspect
+import typing
+
+from ..framework import dtypes
+from ..framework.composite_tensor import CompositeTensor
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_spec import TensorSpec, TypeSpec
+
+__all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
+           "BatchableExtensionTypeSpec", "ExtensionTypeBatchEncoder", "ImmutableDict"]
+
+_NO_DEFAULT = inspect.Parameter.empty
+_PYTHON_TYPES = (int, float, str, bool, bytes)
+
+
+class ImmutableDict(collections.abc.Mapping):
+    """The read-only mapping a `typing.Mapping` field holds.
+
+    Example:
+        >>> from tapeflow.ops.extension_type import ImmutableDict
+        >>> ImmutableDict({"a": 1})
+        ImmutableDict({'a': 1})
+    """
+
+    __slots__ = ("_dict",)
+
+    def __init__(self, *args, **kwargs) -> None:
+        object.__setattr__(self, "_dict", dict(*args, **kwargs))
+
+    def __getitem__(self, key):
+        return self._dict[key]
+
+    def __iter__(self):
+        return iter(self._dict)
+
+    def __len__(self) -> int:
+        return len(self._dict)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ImmutableDict is immutable")
+
+    def __repr__(self) -> str:
+        return f"ImmutableDict({self._dict!r})"
+
+
+# ---------------------------------------------------------------- field annotations
+
+
+def _check_annotation(annotation, field: str) -> None:
+    """Raises TypeError naming `field` for an annotation extension types do not support."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin in (tuple, collections.abc.Mapping):
+        for arg in typing.get_args(annotation):
+            if arg is not Ellipsis:
+                _check_annotation(arg, field)
+        return
+    if annotation is None or annotation is type(None) or annotation in _PYTHON_TYPES or \
+            annotation in (TensorShape, dtypes.DType, typing.Any) or \
+            (isinstance(annotation, type) and
+             issubclass(annotation, (Tensor, CompositeTensor, TypeSpec))):
+        return
+    name = getattr(annotation, "__name__", None) or repr(annotation)
+    raise TypeError(f"In field {field!r}: Unsupported type annotation {name!r}")
+
+
+def _type_name(annotation) -> str:
+    return getattr(annotation, "__name__", None) or repr(annotation)
+
+
+def _convert(value, annotation, field: str, for_spec: bool = False):
+    """`value` made a value of field type `annotation` (lists become tensors and tuples,
+    shapes TensorShapes, dtypes DTypes); for a Spec, tensor fields take TensorSpecs.
+
+    Raises:
+        TypeError: `value` cannot be a value of that type (the message names `field`).
+    """
+    origin = typing.get_origin(annotation)
+    if annotation is typing.Any:
+        return value
+    if origin is typing.Union:
+        args = typing.get_args(annotation)
+        for arg in args:
+            try:
+                return _convert(value, arg, field, for_spec)
+            except (TypeError, ValueError):
+                continue
+        raise TypeError(f"{field}: expected {' or '.join(_type_name(a) for a in args)}, "
+                        f"got {type(value).__name__!r}")
+    if origin is tuple:
+        if not isinstance(value, (tuple, list)):
+            raise TypeError(f"{field}: expected 'tuple', got {type(value).__name__!r}")
+        args = typing.get_args(annotation)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_convert(v, args[0], f"{field}[{i}]", for_spec)
+                         for i, v in enumerate(value))
+        if args == ((),):
+            args = ()
+        if len(args) != len(value):
+            raise TypeError(f"{field}: expected a tuple of length {len(args)}, got "
+                            f"{len(value)}")
+        return tuple(_convert(v, a, f"{field}[{i}]", for_spec)
+                     for i, (v, a) in enumerate(zip(value, args)))
+    if origin is collections.abc.Mapping:
+        if not isinstance(value, collections.abc.Mapping):
+            raise TypeError(f"{field}: expected 'Mapping', got {type(value).__name__!r}")
+        key_type, value_type = typing.get_args(annotation)
+        items = {_convert(k, key_type, f"{field}[{k!r}]", for_spec):
+                 _convert(v, value_type, f"{field}[{k!r}]", for_spec)
+                 for k, v in value.items()}
+        return dict(items) if for_spec else ImmutableDict(items)
+    if annotation is None or annotation is type(None):
+        if value is not None:
+            raise TypeError(f"{field}: expected None, got {type(value).__name__!r}")
+        return None
+    if isinstance(annotation, type) and issubclass(annotation, Tensor):
+        if for_spec:
+            if not isinstance(value, TensorSpec):
+                raise TypeError(f"{field}: expected a TensorSpec, got "
+                                f"{type(value).__name__!r}")
+            return value
+        if isinstance(value, CompositeTensor):
+            raise TypeError(f"{field}: expected a Tensor, got {type(value).__name__!r}")
+        try:
+            return convert_to_tensor(value)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"{field}: expected a Tensor, got {type(value).__name__!r}: "
+                            f"{e}") from None
+    if isinstance(annotation, type) and issubclass(annotation, CompositeTensor):
+        if for_spec:
+            if not isinstance(value, TypeSpec) or \
+                    not issubclass(value.value_type, annotation):
+                raise TypeError(f"{field}: expected a TypeSpec of {annotation.__name__}, "
+                                f"got {type(value).__name__!r}")
+            return value
+        if not isinstance(value, annotation):
+            raise TypeError(f"{field}: expected {annotation.__name__!r}, got "
+                            f"{type(value).__name__!r}")
+        return value
+    if annotation is TensorShape:
+        try:
+            return TensorShape(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{field}: expected 'TensorShape', got "
+                            f"{type(value).__name__!r}") from None
+    if annotation is dtypes.DType:
+        try:
+            return dtypes.as_dtype(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{field}: expected 'DType', got {type(value).__name__!r}") \
+                from None
+    if annotation is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if annotation is int and isinstance(value, bool):
+        raise TypeError(f"{field}: expected 'int', got 'bool'")
+    if isinstance(annotation, type) and isinstance(value, annotation):
+        return value
+    raise TypeError(f"{field}: expected {_type_name(annotation)!r}, got "
+                    f"{type(value).__name__!r}")
+
+
+def _spec_of(value):
+    """A field value's spec: TensorSpec for a tensor, a composite's TypeSpec, tuples and
+    dicts of those, the value itself for a Python value."""
+    if isinstance(value, Tensor):
+        return TensorSpec(value.shape, value.dtype)
+    if isinstance(value, CompositeTensor):
+        return value._type_spec
+    if isinstance(value, tuple):
+        return tuple(_spec_of(v) for v in value)
+    if isinstance(value, ImmutableDict):
+        return {k: _spec_of(v) for k, v in value.items()}
+    return value
+
+
+def _components(value, spec, out: list) -> list:
+    """Appends the tensors of field `value` (of field spec `spec`) to `out`."""
+    if isinstance(spec, TensorSpec):
+        out.append(value)
+    elif isinstance(spec, TypeSpec) and spec._is_composite():
+        out.extend(spec._to_components(value))
+    elif isinstance(spec, tuple):
+        for v, s in zip(value, spec):
+            _components(v, s, out)
+    elif isinstance(spec, dict):
+        for k in sorted(spec):
+            _components(value[k], spec[k], out)
+    return out
+
+
+def _component_specs(spec, out: list) -> list:
+    if isinstance(spec, TensorSpec):
+        out.append(spec)
+    elif isinstance(spec, TypeSpec) and spec._is_composite():
+        out.extend(spec._component_specs)
+    elif isinstance(spec, tuple):
+        for s in spec:
+            _component_specs(s, out)
+    elif isinstance(spec, dict):
+        for k in sorted(spec):
+            _component_specs(spec[k], out)
+    return out
+
+
+def _from_components(spec, components):
+    """The field value of field spec `spec`, taking its tensors from iterator
+    `components`."""
+    if isinstance(spec, TensorSpec):
+        return next(components)
+    if isinstance(spec, TypeSpec) and spec._is_composite():
+        return spec._from_components([next(components) for _ in spec._component_specs])
+    if isinstance(spec, tuple):
+        return tuple(_from_components(s, components) for s in spec)
+    if isinstance(spec, dict):
+        values = {k: _from_components(spec[k], components) for k in sorted(spec)}
+        return ImmutableDict((k, values[k]) for k in spec)
+    return spec
+
+
+def _hashable(spec):
+    if isinstance(spec, dict):
+        return (dict, tuple((k, _hashable(spec[k])) for k in sorted(spec)))
+    if isinstance(spec, tuple):
+        return tuple(_hashable(s) for s in spec)
+    return spec
+
+
+def _map_field_spec(spec, fn):
+    """`spec` with `fn` applied to each TensorSpec and composite spec in it."""
+    if isinstance(spec, TypeSpec):
+        return fn(spec)
+    if isinstance(spec, tuple):
+        return tuple(_map_field_spec(s, fn) for s in spec)
+    if isinstance(spec, dict):
+        return {k: _map_field_spec(s, fn) for k, s in spec.items()}
+    return spec
+
+
+# ---------------------------------------------------------------- values
+
+
+class ExtensionType(CompositeTensor):
+    """The base of user types made of tensors and Python values, declared as annotated
+    fields; instances are immutable and pass through tf.function, nest and tf.cond.
+
+    Supported annotations: `tf.Tensor`, composite types (RaggedTensor, SparseTensor,
+    other extension types), `tf.TensorShape`, `tf.DType`, `tf.TypeSpec` subclasses, int,
+    float, str, bool, None, and `typing.Union`, `Optional`, `Tuple` and `Mapping` of those.
+    A class attribute gives a field's default. `__validate__`, when defined, runs after
+    the constructor.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> class MaskedTensor(tf.experimental.ExtensionType):
+        ...     values: tf.Tensor
+        ...     mask: tf.Tensor
+        >>> mt = MaskedTensor([1, 2], [True, False])
+        >>> mt.values.numpy()
+        array([1, 2], dtype=int32)
+        >>> mt._type_spec
+        MaskedTensor.Spec(values=TensorSpec(shape=(2,), dtype=tf.int32, name=None), mask=TensorSpec(shape=(2,), dtype=tf.bool, name=None))
+    """
+
+    __slots__ = ("__dict__",)
+    _tf_fields: dict = {}
+    _tf_spec_base = None  # set below: ExtensionTypeSpec
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("_tf_abstract", False):
+            return
+        annotations = {}
+        for klass in reversed(cls.__mro__):
+            annotations.update({k: v for k, v in klass.__dict__.get(
+                "__annotations__", {}).items() if not k.startswith("_")})
+        hints = typing.get_type_hints(cls) if annotations else {}
+        fields = {}
+        for name in annotations:
+            annotation = hints.get(name, annotations[name])
+            _check_annotation(annotation, name)
+            default = getattr(cls, name, _NO_DEFAULT)
+            if default is not _NO_DEFAULT and name in cls.__dict__:
+                default = _convert(default, annotation, name)
+            fields[name] = (annotation, default)
+        for name in fields:   # defaults live in the constructor, not on the class
+            if name in cls.__dict__:
+                delattr(cls, name)
+        cls._tf_fields = fields
+        params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + [
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=d)
+            for name, (_, d) in fields.items()]
+        cls._tf_signature = inspect.Signature(params)
+        user_init = cls.__dict__.get("__init__")
+        if user_init is None:
+            def __init__(self, *args, **kwargs):
+                bound = type(self)._tf_signature.bind(self, *args, **kwargs)
+                bound.apply_defaults()
+                for name, value in list(bound.arguments.items())[1:]:
+                    object.__setattr__(self, name, value)
+                self._tf_finish_init()
+            __init__.__signature__ = cls._tf_signature
+            __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+            cls.__init__ = __init__
+        else:
+            def __init__(self, *args, **kwargs):
+                object.__setattr__(self, "_tf_in_init", True)
+                try:
+                    user_init(self, *args, **kwargs)
+                finally:
+                    object.__delattr__(self, "_tf_in_init")
+                missing = [n for n in type(self)._tf_fields if n not in self.__dict__]
+                for name in missing:
+                    default = type(self)._tf_fields[name][1]
+                    if default is _NO_DEFAULT:
+                        raise ValueError(f"Custom __init__ for {type(self).__qualname__} "
+                                         f"failed to set field {name!r}.")
+                    object.__setattr__(self, name, default)
+                self._tf_finish_init()
+            __init__.__wrapped__ = user_init
+            cls.__init__ = __init__
+        user_spec = cls.__dict__.get("Spec")
+        bases = (cls._tf_spec_base,)
+        namespace = {"__qualname__": f"{cls.__qualname__}.Spec",
+                     "__module__": cls.__module__, "_value_class": cls}
+        if user_spec is not None:
+            namespace.update({k: v for k, v in user_spec.__dict__.items()
+                              if not k.startswith("__")})
+        cls.Spec = type(f"{cls.__name__}.Spec", bases, namespace)
+
+    def _tf_finish_init(self) -> None:
+        for name, (annotation, _) in type(self)._tf_fields.items():
+            object.__setattr__(self, name, _convert(self.__dict__[name], annotation, name))
+        validate = getattr(self, "__validate__", None)
+        if validate is not None:
+            object.__setattr__(self, "_tf_in_init", True)
+            try:
+                validate()
+            finally:
+                object.__delattr__(self, "_tf_in_init")
+
+    def __setattr__(self, name, value) -> None:
+        if self.__dict__.get("_tf_in_init"):
+            object.__setattr__(self, name, value)
+            return
+        raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom "
+                             "constructor of ExtensionType.")
+
+    def __delattr__(self, name) -> None:
+        if self.__dict__.get("_tf_in_init"):
+            object.__delattr__(self, name)
+            return
+        raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom "
+                             "constructor of ExtensionType.")
+
+    @property
+    def _type_spec(self) -> "ExtensionTypeSpec":
+        spec = type(self).Spec.__new__(type(self).Spec)
+        object.__setattr__(spec, "_fields", {
+            name: _spec_of(self.__dict__[name]) for name in type(self)._tf_fields})
+        return spec
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={self.__dict__[name]!r}" for name in type(self)._tf_fields)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __eq__(self, other):
+        """A boolean scalar tensor: whether every tensor of `other` equals this one's;
+        Python False when `other` is of another type or spec."""
+        if type(other) is not type(self) or self._type_spec != other._type_spec:
+            return False
+        from . import comparison_ops, reduction_ops
+        result = convert_to_tensor(True)
+        spec = self._type_spec
+        for a, b in zip(spec._to_components(self), spec._to_components(other)):
+            if isinstance(a, Tensor):
+                result = comparison_ops.logical_and(result, reduction_ops.reduce_all(
+                    comparison_ops.equal(a, b)))
+        return result
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        if isinstance(result, bool):
+            return not result
+        from . import comparison_ops
+        return comparison_ops.logical_not(result)
+
+    __hash__ = None
+
+
+class BatchableExtensionType(ExtensionType):
+    """An ExtensionType whose values batch and unbatch field by field: tf.data's `batch`,
+    `unbatch` and `from_tensor_slices` take them (every tensor field gains or loses a
+    leading dimension).
+
+    Example:
+        >>> import tapeflow as tf
+        >>> class Pair(tf.experimental.BatchableExtensionType):
+        ...     a: tf.Tensor
+        ...     b: tf.Tensor
+        >>> ds = tf.data.Dataset.from_tensor_slices(Pair([1, 2], [3, 4]))
+        >>> [int(p.b) for p in ds]
+        [3, 4]
+    """
+
+    __slots__ = ()
+    _tf_abstract = True
+
+
+ExtensionType._tf_abstract = True
+
+
+# ---------------------------------------------------------------- specs
+
+
+class ExtensionTypeSpec(TypeSpec):
+    """The TypeSpec of an ExtensionType: each field's spec (a TensorSpec for a tensor, a
+    composite's TypeSpec, the value of a Python field). `MyType.Spec(field=spec, ...)`
+    builds one.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> class MaskedTensor(tf.experimental.ExtensionType):
+        ...     values: tf.Tensor
+        ...     mask: tf.Tensor
+        >>> spec = MaskedTensor.Spec(values=tf.TensorSpec([None], tf.float32),
+        ...                          mask=tf.TensorSpec([None], tf.bool))
+        >>> spec.values
+        TensorSpec(shape=(None,), dtype=tf.float32, name=None)
+    """
+
+    __slots__ = ("_fields",)
+    _value_class = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        cls = self._value_class
+        if cls is None:
+            raise TypeError("ExtensionTypeSpec is abstract: use an ExtensionType's Spec.")
+        bound = cls._tf_signature.bind(None, *args, **kwargs)
+        bound.apply_defaults()
+        fields = {}
+        for name, value in list(bound.arguments.items())[1:]:
+            annotation, default = cls._tf_fields[name]
+            if value is default and default is not _NO_DEFAULT:
+                fields[name] = _spec_of(default)
+            else:
+                fields[name] = _convert(value, annotation, name, for_spec=True)
+        object.__setattr__(self, "_fields", fields)
+
+    def __getattr__(self, name):
+        try:
+            return object.__getattribute__(self, "_fields")[name]
+        except (KeyError, AttributeError):
+            raise AttributeError(f"{type(self).__qualname__!r} object has no attribute "
+                                 f"{name!r}") from None
+
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError(f"Cannot mutate attribute `{name}` of a TypeSpec.")
+
+    def __reduce__(self):
+        return (_rebuild_spec, (self._value_class, self._fields))
+
+    @property
+    def value_type(self) -> type:
+        return self._value_class
+
+    def _serialize(self) -> tuple:
+        return tuple((k, _hashable(v)) for k, v in self._fields.items())
+
+    def _with_fields(self, fields: dict) -> "ExtensionTypeSpec":
+        return _rebuild_spec(self._value_class, fields)
+
+    @property
+    def _component_specs(self) -> list:
+        out: list = []
+        for spec in self._fields.values():
+            _component_specs(spec, out)
+        return out
+
+    def _to_components(self, value) -> list:
+        out: list = []
+        for name, spec in self._fields.items():
+            _components(value.__dict__[name], spec, out)
+        return out
+
+    def _from_components(self, components):
+        it = iter(components)
+        value = object.__new__(self._value_class)
+        for name, spec in self._fields.items():
+            object.__setattr__(value, name, _from_components(spec, it))
+        return value
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        """Whether a value (or spec) of the same type has compatible field specs."""
+        other = spec_or_value
+        if isinstance(other, ExtensionType):
+            other = other._type_spec
+        if type(other) is not type(self):
+            return False
+        return _fields_compatible(self._fields, other._fields)
+
+    def most_specific_common_supertype(self, others):
+        """The spec every spec in `others` and this one fit (differing dimensions become
+        unknown), or None."""
+        fields = self._fields
+        for other in others:
+            if type(other) is not type(self):
+                return None
+            try:
+                fields = _common_fields(fields, other._fields)
+            except _NoCommonSpec:
+                return None
+        return self._with_fields(fields)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={spec!r}" for name, spec in self._fields.items())
+        return f"{type(self).__qualname__}({fields})"
+
+
+def _rebuild_spec(value_class, fields: dict) -> ExtensionTypeSpec:
+    spec = value_class.Spec.__new__(value_class.Spec)
+    object.__setattr__(spec, "_fields", dict(fields))
+    return spec
+
+
+def _fields_compatible(a, b) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_fields_compatible(a[k], b[k]) for k in a)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_fields_compatible(x, y) for x, y in zip(a, b))
+    if isinstance(a, TypeSpec) and isinstance(b, TypeSpec):
+        return a.is_compatible_with(b)
+    return a == b
+
+
+class _NoCommonSpec(Exception):
+    pass
+
+
+def _common_fields(a, b):
+    """The field spec both `a` and `b` fit; raises _NoCommonSpec where there is none."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            raise _NoCommonSpec
+        return {k: _common_fields(a[k], b[k]) for k in a}
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        if len(a) != len(b):
+            raise _NoCommonSpec
+        return tuple(_common_fields(x, y) for x, y in zip(a, b))
+    if isinstance(a, TypeSpec) and isinstance(b, TypeSpec) and type(a) is type(b):
+        if isinstance(a, TensorSpec):
+            if a.dtype != b.dtype:
+                raise _NoCommonSpec
+            return TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
+        common = a.most_specific_common_supertype([b])
+        if common is None:
+            raise _NoCommonSpec
+        return common
+    if type(a) is type(b) and a == b:
+        return a
+    raise _NoCommonSpec
+
+
+class BatchableExtensionTypeSpec(ExtensionTypeSpec):
+    """The spec of a BatchableExtensionType: batching gives every tensor field a leading
+    dimension (and composite fields their batched spec); unbatching removes it.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> class Pair(tf.experimental.BatchableExtensionType):
+        ...     a: tf.Tensor
+        >>> Pair([1, 2])._type_spec._batch(3)
+        Pair.Spec(a=TensorSpec(shape=(3, 2), dtype=tf.int32, name=None))
+    """
+
+    __slots__ = ()
+
+    def _batch(self, batch_size) -> "BatchableExtensionTypeSpec":
+        return self._with_fields({k: _map_field_spec(s, lambda t: t._batch(batch_size))
+                                  for k, s in self._fields.items()})
+
+    def _unbatch(self) -> "BatchableExtensionTypeSpec":
+        return self._with_fields({k: _map_field_spec(s, lambda t: t._unbatch())
+                                  for k, s in self._fields.items()})
+
+    def _field_values(self, value) -> list:
+        """[(field spec, field value)] of the tensors and composites of `value`."""
+        out: list = []
+
+        def walk(spec, v):
+            if isinstance(spec, TypeSpec):
+                out.append((spec, v))
+            elif isinstance(spec, tuple):
+                for s, x in zip(spec, v):
+                    walk(s, x)
+            elif isinstance(spec, dict):
+                for k in sorted(spec):
+                    walk(spec[k], v[k])
+        for name, spec in self._fields.items():
+            walk(spec, value.__dict__[name])
+        return out
+
+    def _stack(self, values: list, stack_leaf):
+        """A batch of `values` (values of this spec): `stack_leaf(column, spec)` stacks
+        the values of each tensor or composite field."""
+        columns = [self._field_values(v) for v in values]
+        leaves = iter([stack_leaf([c[i][1] for c in columns], spec)
+                       for i, (spec, _) in enumerate(columns[0])] if columns else [])
+        batched = self._batch(len(values))
+        return self._rebuild_with(batched, leaves)
+
+    def _rows(self, value, rows_of) -> int:
+        """The number of rows of `value`: that of its first tensor or composite field."""
+        pairs = self._field_values(value)
+        if not pairs:
+            raise ValueError(f"Cannot unbatch {self!r}: it has no tensor fields.")
+        return rows_of(pairs[0][1])
+
+    def _row(self, value, i: int, row_of):
+        """Row `i` of `value`: `row_of(field value, i)` of each tensor or composite field."""
+        leaves = iter([row_of(v, i) for _, v in self._field_values(value)])
+        return self._rebuild_with(self._unbatch(), leaves)
+
+    def _rebuild_with(self, spec, leaves):
+        def build(s):
+            if isinstance(s, TypeSpec):
+                return next(leaves)
+            if isinstance(s, tuple):
+                return tuple(build(x) for x in s)
+            if isinstance(s, dict):
+                built = {k: build(s[k]) for k in sorted(s)}
+                return ImmutableDict((k, built[k]) for k in s)
+            return s
+        value = object.__new__(self._value_class)
+        for name, s in spec._fields.items():
+            object.__setattr__(value, name, build(s))
+        return value
+
+
+ExtensionType._tf_spec_base = ExtensionTypeSpec
+BatchableExtensionType._tf_spec_base = BatchableExtensionTypeSpec
+
+
+class ExtensionTypeBatchEncoder:
+    """How a BatchableExtensionTypeSpec batches: field by field (each tensor field
+    stacked along a new leading dimension); the encoder a spec uses.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> class Pair(tf.experimental.BatchableExtensionType):
+        ...     a: tf.Tensor
+        >>> enc = tf.experimental.ExtensionTypeBatchEncoder()
+        >>> enc.batch(Pair([1])._type_spec, 2)
+        Pair.Spec(a=TensorSpec(shape=(2, 1), dtype=tf.int32, name=None))
+    """
+
+    def batch(self, spec, batch_size):
+        """The spec of a batch of `batch_size` values of `spec`."""
+        return spec._batch(batch_size)
+
+    def unbatch(self, spec):
+        """The spec of one value of a batch of `spec`."""
+        return spec._unbatch()
+
+    def encode(self, spec, value, minimum_rank=0) -> list:
+        """The component tensors of `value`."""
+        return spec._to_components(value)
+
+    def decode(self, spec, encoded_value):
+        """The value of `spec` made from its component tensors."""
+        return spec._from_components(encoded_value)
+
+    def encoding_specs(self, spec) -> list:
+        """The specs of the component tensors."""
+        return spec._component_specs
