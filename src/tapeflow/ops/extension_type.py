@@ -25,6 +25,7 @@ __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
            "BatchableExtensionTypeSpec", "ExtensionTypeBatchEncoder", "ImmutableDict"]
 
 _NO_DEFAULT = inspect.Parameter.empty
+_OPEN = object()  # in a spec's fields while a user's Spec constructor sets them
 _PYTHON_TYPES = (int, float, str, bool, bytes)
 
 
@@ -163,8 +164,6 @@ def _convert(value, annotation, field: str, for_spec: bool = False):
         except (TypeError, ValueError):
             raise TypeError(f"{field}: expected 'DType', got {type(value).__name__!r}") \
                 from None
-    if annotation is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
     if annotation is int and isinstance(value, bool):
         raise TypeError(f"{field}: expected 'int', got 'bool'")
     if isinstance(annotation, type) and isinstance(value, annotation):
@@ -339,6 +338,21 @@ class ExtensionType(CompositeTensor):
         if user_spec is not None:
             namespace.update({k: v for k, v in user_spec.__dict__.items()
                               if not k.startswith("__")})
+        if user_spec is not None and "__init__" in user_spec.__dict__:
+            user_spec_init = user_spec.__dict__["__init__"]
+
+            def spec_init(self, *args, **kwargs):
+                object.__setattr__(self, "_fields", {_OPEN: True})
+                user_spec_init(self, *args, **kwargs)
+                given = object.__getattribute__(self, "_fields")
+                given.pop(_OPEN)
+                fields = self._value_class._tf_fields
+                for name, (_, default) in fields.items():
+                    if name not in given and default is _NO_DEFAULT:
+                        raise ValueError(f"Custom __init__ for {type(self).__qualname__} "
+                                         f"failed to set field {name!r}.")
+                self._set_fields([(n, given.get(n, fields[n][1])) for n in fields])
+            namespace["__init__"] = spec_init
         cls.Spec = type(f"{cls.__name__}.Spec", bases, namespace)
 
     def _tf_finish_init(self) -> None:
@@ -451,8 +465,12 @@ class ExtensionTypeSpec(TypeSpec):
             raise TypeError("ExtensionTypeSpec is abstract: use an ExtensionType's Spec.")
         bound = cls._tf_signature.bind(None, *args, **kwargs)
         bound.apply_defaults()
+        self._set_fields(list(bound.arguments.items())[1:])
+
+    def _set_fields(self, items) -> None:
+        cls = self._value_class
         fields = {}
-        for name, value in list(bound.arguments.items())[1:]:
+        for name, value in items:
             annotation, default = cls._tf_fields[name]
             if value is default and default is not _NO_DEFAULT:
                 fields[name] = _spec_of(default)
@@ -468,7 +486,12 @@ class ExtensionTypeSpec(TypeSpec):
                                  f"{name!r}") from None
 
     def __setattr__(self, name, value) -> None:
-        raise AttributeError(f"Cannot mutate attribute `{name}` of a TypeSpec.")
+        fields = object.__getattribute__(self, "_fields")
+        if _OPEN in fields:  # a user's Spec constructor sets the fields
+            fields[name] = value
+            return
+        raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom "
+                             "constructor of ExtensionTypeSpec.")
 
     def __reduce__(self):
         return (_rebuild_spec, (self._value_class, self._fields))
