@@ -120,7 +120,7 @@ def _convert(value, annotation, field: str, for_spec: bool = False):
         if not isinstance(value, collections.abc.Mapping):
             raise TypeError(f"{field}: expected 'Mapping', got {type(value).__name__!r}")
         key_type, value_type = typing.get_args(annotation)
-        items = {_convert(k, key_type, f"{field}[{k!r}]", for_spec):
+        items = {_convert(k, key_type, f"{field}[<key>]", for_spec):
                  _convert(v, value_type, f"{field}[{k!r}]", for_spec)
                  for k, v in value.items()}
         return dict(items) if for_spec else ImmutableDict(items)
