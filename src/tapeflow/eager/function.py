@@ -27,6 +27,7 @@ import numpy as np
 
 from ..framework import dtypes, nest
 from ..framework.composite_tensor import CompositeTensor, TypeSpec, is_composite_spec
+from ..ops.extension_type import ExtensionTypeSpec
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph, Operation, get_default_graph
@@ -71,10 +72,19 @@ def _is_tensor_leaf(x) -> bool:
 
 def _composite_key(spec: TypeSpec) -> tuple:
     """A composite's signature: its spec without its shape, its static dims, and the keys of
-    its components' specs (the number of values of a SparseTensor is not part of it)."""
+    its components' specs (the number of values of a SparseTensor is not part of it); an
+    extension type's is its whole spec."""
+    if isinstance(spec, ExtensionTypeSpec):
+        return (_COMPOSITE, spec, None, tuple([_walk(c, []) for c in spec._component_specs]))
     shape = spec.shape
     return (_COMPOSITE, spec._with_shape(None), None if shape.rank is None else
             tuple(shape.as_list()), tuple([_walk(c, []) for c in spec._component_specs]))
+
+
+def _keyed_spec(key: tuple) -> TypeSpec:
+    """The spec of a composite's signature key (with its static dims)."""
+    spec = key[1]
+    return spec if isinstance(spec, ExtensionTypeSpec) else spec._with_shape(key[2])
 
 
 def _typed(key) -> bool:
@@ -655,7 +665,7 @@ class Function:
                         for _, char, dims in parts]
                 placeholders.extend(made)
                 stand_ins.append(made[0] if leaf[0] == _TENSOR else
-                                 leaf[1]._with_shape(leaf[2])._from_components(made))
+                                 _keyed_spec(leaf)._from_components(made))
             if refusal is None:  # initial values may be computed from this call's arguments
                 graph.lift_sources = {p._id: leaf for p, leaf in zip(placeholders, leaves)
                                       if isinstance(leaf, Tensor)}
