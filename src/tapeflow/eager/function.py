@@ -18,6 +18,7 @@ function in the same graph, that takes the forward's saved intermediate values a
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import inspect
 import threading
@@ -27,7 +28,6 @@ import numpy as np
 
 from ..framework import dtypes, nest
 from ..framework.composite_tensor import CompositeTensor, TypeSpec, is_composite_spec
-from ..ops.extension_type import ExtensionTypeSpec
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph, Operation, get_default_graph
@@ -38,11 +38,39 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
+from ..ops.extension_type import ExtensionTypeSpec
 from .backward import backward
 from .domains import GraphDomain
 from .function_type import FunctionType, output_structure, parameter_layout, spec_of
 
-__all__ = ["Function", "ConcreteFunction"]
+__all__ = ["Function", "ConcreteFunction", "function_executor_type"]
+
+# How calls of functions traced into a graph are to run: the `executor_type` attribute of
+# their call nodes (GraphDefs carry it to TF's runtime; tapeflow's plans ignore it).
+_CALL_OPTIONS = {"executor_type": ""}
+
+
+@contextlib.contextmanager
+def function_executor_type(executor_type):
+    """Within it, calls of tf.functions made while a graph is built name `executor_type`
+    (their `executor_type` attribute, which GraphDefs carry); None or "" for the default.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> inner = tf.function(lambda x: x + 1.0)
+        >>> @tf.function
+        ... def outer(x):
+        ...     with tf.experimental.function_executor_type("SINGLE_THREADED_EXECUTOR"):
+        ...         return inner(x)
+        >>> float(outer(tf.constant(1.0)))
+        2.0
+    """
+    previous = _CALL_OPTIONS["executor_type"]
+    _CALL_OPTIONS["executor_type"] = executor_type or ""
+    try:
+        yield
+    finally:
+        _CALL_OPTIONS["executor_type"] = previous
 
 _TENSOR = "tensor"
 _COMPOSITE = "composite"
@@ -57,7 +85,7 @@ _VARIABLES_LATER = (
     "{name!r} creates a variable in a later trace, but its first call created none.")
 
 
-def _call_kernel(*values, f, saved=None):
+def _call_kernel(*values, f, saved=None, executor_type=""):
     return f._plan(*values[:len(f.inputs)])
 
 
@@ -319,7 +347,10 @@ class ConcreteFunction:
         if st.graph is not None:
             inputs = tuple([convert_to_tensor(a) for a in args]) + \
                 tuple(self.captured_inputs) + tuple(self.variables)
-            return self._pack(list(execute(PartitionedCall, inputs, {"f": self})))
+            attrs = {"f": self}
+            if _CALL_OPTIONS["executor_type"]:
+                attrs["executor_type"] = _CALL_OPTIONS["executor_type"]
+            return self._pack(list(execute(PartitionedCall, inputs, attrs)))
         captured = self._captured_values
         if captured is None:
             raise ValueError(f"{self.name} uses tensors of another graph; it can only be called "
