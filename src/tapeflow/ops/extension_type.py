@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections.abc
 import inspect
+import sys
 import typing
 
 from ..framework import dtypes
@@ -60,6 +61,15 @@ class ImmutableDict(collections.abc.Mapping):
 
 
 # ---------------------------------------------------------------- field annotations
+
+
+def _type_hints(cls, frame) -> dict:
+    """The class's annotations evaluated (string ones, under `from __future__ import
+    annotations`, in its module, else in the scope that defines the class)."""
+    try:
+        return typing.get_type_hints(cls)
+    except NameError:
+        return typing.get_type_hints(cls, globalns=frame.f_globals, localns=frame.f_locals)
 
 
 def _check_annotation(annotation, field: str) -> None:
@@ -276,7 +286,7 @@ class ExtensionType(CompositeTensor):
 
     __slots__ = ("__dict__",)
     _tf_fields: dict = {}
-    _tf_spec_base = None  # set below: ExtensionTypeSpec
+    _tf_spec_bases: tuple = ()  # set below: (ExtensionTypeSpec,)
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -286,7 +296,7 @@ class ExtensionType(CompositeTensor):
         for klass in reversed(cls.__mro__):
             annotations.update({k: v for k, v in klass.__dict__.get(
                 "__annotations__", {}).items() if not k.startswith("_")})
-        hints = typing.get_type_hints(cls) if annotations else {}
+        hints = _type_hints(cls, sys._getframe(1)) if annotations else {}
         fields = {}
         for name in annotations:
             annotation = hints.get(name, annotations[name])
@@ -332,7 +342,7 @@ class ExtensionType(CompositeTensor):
             __init__.__wrapped__ = user_init
             cls.__init__ = __init__
         user_spec = cls.__dict__.get("Spec")
-        bases = (cls._tf_spec_base,)
+        bases = cls._tf_spec_bases
         namespace = {"__qualname__": f"{cls.__qualname__}.Spec",
                      "__module__": cls.__module__, "_value_class": cls}
         if user_spec is not None:
@@ -673,8 +683,8 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
         return value
 
 
-ExtensionType._tf_spec_base = ExtensionTypeSpec
-BatchableExtensionType._tf_spec_base = BatchableExtensionTypeSpec
+ExtensionType._tf_spec_bases = (ExtensionTypeSpec,)
+BatchableExtensionType._tf_spec_bases = (BatchableExtensionTypeSpec,)
 
 
 class ExtensionTypeBatchEncoder:
