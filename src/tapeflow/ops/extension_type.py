@@ -629,6 +629,14 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
         return self._with_fields({k: _map_field_spec(s, lambda t: t._unbatch())
                                   for k, s in self._fields.items()})
 
+    def _leading_shape(self) -> TensorShape:
+        """The shape of the first tensor or composite field (unknown rank if none)."""
+        found: list = []
+        for spec in self._fields.values():
+            _map_field_spec(spec, found.append)
+        shapes = [s.shape for s in found if isinstance(getattr(s, "shape", None), TensorShape)]
+        return shapes[0] if shapes else TensorShape(None)
+
     def _field_values(self, value) -> list:
         """[(field spec, field value)] of the tensors and composites of `value`."""
         out: list = []
