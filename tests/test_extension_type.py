@@ -144,6 +144,10 @@ def test_float_field_rejects_int_and_unsupported_annotation():
     with pytest.raises(TypeError, match="In field 'x': Unsupported type annotation 'list'"):
         class Bad(tf.experimental.ExtensionType):
             x: list
+    with pytest.raises(TypeError,
+                       match="In field 'spec': Unsupported type annotation 'TensorSpec'"):
+        class WithSpec(tf.experimental.ExtensionType):
+            spec: tf.TensorSpec
 
 
 def test_union_and_optional_fields():

@@ -83,7 +83,7 @@ def _check_annotation(annotation, field: str) -> None:
     if annotation is None or annotation is type(None) or annotation in _PYTHON_TYPES or \
             annotation in (TensorShape, dtypes.DType, typing.Any) or \
             (isinstance(annotation, type) and
-             issubclass(annotation, (Tensor, CompositeTensor, TypeSpec))):
+             issubclass(annotation, (Tensor, CompositeTensor))):
         return
     name = getattr(annotation, "__name__", None) or repr(annotation)
     raise TypeError(f"In field {field!r}: Unsupported type annotation {name!r}")
@@ -267,8 +267,8 @@ class ExtensionType(CompositeTensor):
     fields; instances are immutable and pass through tf.function, nest and tf.cond.
 
     Supported annotations: `tf.Tensor`, composite types (RaggedTensor, SparseTensor,
-    other extension types), `tf.TensorShape`, `tf.DType`, `tf.TypeSpec` subclasses, int,
-    float, str, bool, None, and `typing.Union`, `Optional`, `Tuple` and `Mapping` of those.
+    other extension types), `tf.TensorShape`, `tf.DType`, int, float, str, bool, None, and
+    `typing.Union`, `Optional`, `Tuple` and `Mapping` of those (as in TF, not TypeSpecs).
     A class attribute gives a field's default. `__validate__`, when defined, runs after
     the constructor.
 
