@@ -271,3 +271,24 @@ def test_batch_encoder_and_spec_supertype():
     assert isinstance(spec, BatchableExtensionTypeSpec)  # (TF exports no such name)
     assert isinstance(spec, tf.experimental.ExtensionTypeSpec)
     assert typing.get_type_hints(MaskedTensor)["values"] is tf.Tensor
+
+
+def test_binary_assert_dispatch():
+    class M(tf.experimental.ExtensionType):
+        v: tf.Tensor
+
+    @tf.experimental.dispatch_for_binary_elementwise_assert_apis(M, M)
+    def handler(assert_func, x, y):
+        return assert_func(x.v, y.v)
+    try:
+        assert tf.debugging.assert_equal(M([1]), M([1])) is None
+        assert tf.debugging.assert_none_equal(M([1]), M([2])) is None
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            tf.debugging.assert_less(M([1]), M([1]), message="msg")
+        assert str(info.value).splitlines()[:2] == ["msg", "Condition x < y did not hold."]
+        with pytest.raises(ValueError, match="Attempt to convert a value"):
+            tf.debugging.assert_positive(M([1]))  # a unary assertion: not dispatched
+    finally:
+        tf.experimental.unregister_dispatch_for(handler)
+    with pytest.raises(ValueError, match="Attempt to convert a value"):
+        tf.debugging.assert_equal(M([1]), M([1]))

@@ -349,8 +349,7 @@ V1_TRAIN_REQUIRED = """
 
 MISSING = {
     "experimental": """
-        RowPartition StructuredTensor dispatch_for_binary_elementwise_assert_apis
-        float8_e4m3b11fnuz float8_e5m2fnuz tensorrt uint2
+        RowPartition StructuredTensor float8_e4m3b11fnuz float8_e5m2fnuz tensorrt uint2
     """.split(),
     "tf": """
         approx_top_k load_library load_op_library ragged_fill_empty_rows

@@ -9,6 +9,7 @@ from ..eager.function import function_executor_type
 from ..framework.dtypes import (float4_e2m1fn, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
                                 int2, int4, uint4)
 from ..ops.dispatch import (dispatch_for_api, dispatch_for_binary_elementwise_apis,
+                            dispatch_for_binary_elementwise_assert_apis,
                             dispatch_for_unary_elementwise_apis, unregister_dispatch_for)
 from ..ops.extension_type import (BatchableExtensionType, ExtensionType,
                                   ExtensionTypeBatchEncoder, ExtensionTypeSpec)
@@ -23,7 +24,8 @@ __all__ = ["BatchableExtensionType", "DynamicRaggedShape", "ExtensionType",
            "dlpack", "enable_strict_mode", "extension_type", "float4_e2m1fn", "float8_e4m3fn",
            "float8_e4m3fnuz", "float8_e5m2", "function_executor_type", "int2", "int4",
            "register_filesystem_plugin", "uint4", "Optional", "dispatch_for_api",
-           "dispatch_for_binary_elementwise_apis", "dispatch_for_unary_elementwise_apis",
+           "dispatch_for_binary_elementwise_apis", "dispatch_for_binary_elementwise_assert_apis",
+           "dispatch_for_unary_elementwise_apis",
            "dtensor", "unregister_dispatch_for"]
 
 _LAZY_SUBMODULES = frozenset(["numpy"])
