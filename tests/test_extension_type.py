@@ -292,3 +292,17 @@ def test_binary_assert_dispatch():
         tf.experimental.unregister_dispatch_for(handler)
     with pytest.raises(ValueError, match="Attempt to convert a value"):
         tf.debugging.assert_equal(M([1]), M([1]))
+
+
+def test_reduce_retracing_relaxes_field_shapes():
+    traces = []
+
+    @tf.function(reduce_retracing=True)
+    def f(x):
+        traces.append(1)
+        return MaskedTensor(x.values * 2, x.mask)
+    for k in (1, 2, 3, 4):
+        out = f(MaskedTensor(tf.range(k), tf.ones([k], tf.bool)))
+    assert len(traces) == 2 == f.experimental_get_tracing_count()  # TF's count
+    assert out.values.numpy().tolist() == [0, 2, 4, 6]
+    assert out._type_spec.values.shape.as_list() == [4]

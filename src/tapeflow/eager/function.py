@@ -102,8 +102,9 @@ def _composite_key(spec: TypeSpec) -> tuple:
     """A composite's signature: its spec without its shape, its static dims, and the keys of
     its components' specs (the number of values of a SparseTensor is not part of it); an
     extension type's is its whole spec."""
-    if isinstance(spec, ExtensionTypeSpec):
-        return (_COMPOSITE, spec, None, tuple([_walk(c, []) for c in spec._component_specs]))
+    if isinstance(spec, ExtensionTypeSpec):  # its tensors' shapes are its components'
+        return (_COMPOSITE, spec._trace_signature(), None,
+                tuple([_walk(c, []) for c in spec._component_specs]))
     shape = spec.shape
     return (_COMPOSITE, spec._with_shape(None), None if shape.rank is None else
             tuple(shape.as_list()), tuple([_walk(c, []) for c in spec._component_specs]))
@@ -112,7 +113,9 @@ def _composite_key(spec: TypeSpec) -> tuple:
 def _keyed_spec(key: tuple) -> TypeSpec:
     """The spec of a composite's signature key (with its static dims)."""
     spec = key[1]
-    return spec if isinstance(spec, ExtensionTypeSpec) else spec._with_shape(key[2])
+    if isinstance(spec, ExtensionTypeSpec):
+        return spec._with_component_shapes([TensorShape(part[2]) for part in key[3]])
+    return spec._with_shape(key[2])
 
 
 def _typed(key) -> bool:
@@ -209,6 +212,9 @@ def _relaxed(template, key):
         if not _typed(key) or template[:2] != key[:2]:
             return _MISMATCH
         a, b = template[2], key[2]
+        if isinstance(key[1], ExtensionTypeSpec):  # its shapes are its components'
+            parts = _relaxed(template[3], key[3])
+            return _MISMATCH if parts is _MISMATCH else (_COMPOSITE, key[1], None, parts)
         if a is None or b is None or len(a) != len(b):
             return _MISMATCH  # ranks stay known: ops need them to build the graph
         dims = tuple(d if d == e else None for d, e in zip(a, b))

@@ -536,6 +536,31 @@ class ExtensionTypeSpec(TypeSpec):
             object.__setattr__(value, name, _from_components(spec, it))
         return value
 
+    def _trace_signature(self) -> "ExtensionTypeSpec":
+        """This spec with its tensor fields' shapes unknown: what a tf.function signature
+        keeps of it beside its components' shapes."""
+        def strip(spec):
+            return TensorSpec(None, spec.dtype, spec.name) if type(spec) is TensorSpec \
+                else spec
+        return self._with_fields({k: _map_field_spec(s, strip)
+                                  for k, s in self._fields.items()})
+
+    def _with_component_shapes(self, shapes: list) -> "ExtensionTypeSpec":
+        """This spec with its tensor fields' shapes taken, in component order, from
+        `shapes` (one per component; a composite field keeps its own spec)."""
+        it = iter(shapes)
+
+        def place(spec):
+            if type(spec) is TensorSpec:
+                return TensorSpec(next(it), spec.dtype, spec.name)
+            for _ in spec._component_specs:
+                next(it)
+            return spec
+        fields = {}
+        for name, spec in self._fields.items():
+            fields[name] = _map_field_spec(spec, place)
+        return self._with_fields(fields)
+
     def is_compatible_with(self, spec_or_value) -> bool:
         """Whether a value (or spec) of the same type has compatible field specs."""
         other = spec_or_value
