@@ -11,252 +11,21 @@ passes through tf.function (traced by spec), nest (`expand_composites=True`) and
 """
 from __future__ import annotations
 
-import collections.abc
 import inspect
 import sys
-import typing
 
-from ..framework import dtypes
 from ..framework.composite_tensor import CompositeTensor
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec, TypeSpec
+from .extension_type_field import (NO_DEFAULT, ImmutableDict, check_annotation,
+                                   component_specs, components, convert, from_components,
+                                   hashable, map_field_spec, spec_of, type_hints)
 
 __all__ = ["ExtensionType", "BatchableExtensionType", "ExtensionTypeSpec",
            "BatchableExtensionTypeSpec", "ExtensionTypeBatchEncoder", "ImmutableDict"]
 
-_NO_DEFAULT = inspect.Parameter.empty
 _OPEN = object()  # in a spec's fields while a user's Spec constructor sets them
-_PYTHON_TYPES = (int, float, str, bool, bytes)
-
-
-class ImmutableDict(collections.abc.Mapping):
-    """The read-only mapping a `typing.Mapping` field holds.
-
-    Example:
-        >>> from tapeflow.ops.extension_type import ImmutableDict
-        >>> ImmutableDict({"a": 1})
-        ImmutableDict({'a': 1})
-    """
-
-    __slots__ = ("_dict",)
-
-    def __init__(self, *args, **kwargs) -> None:
-        object.__setattr__(self, "_dict", dict(*args, **kwargs))
-
-    def __getitem__(self, key):
-        return self._dict[key]
-
-    def __iter__(self):
-        return iter(self._dict)
-
-    def __len__(self) -> int:
-        return len(self._dict)
-
-    def __setattr__(self, name, value):
-        raise AttributeError("ImmutableDict is immutable")
-
-    def __repr__(self) -> str:
-        return f"ImmutableDict({self._dict!r})"
-
-
-# ---------------------------------------------------------------- field annotations
-
-
-def _type_hints(cls, frame) -> dict:
-    """The class's annotations evaluated (string ones, under `from __future__ import
-    annotations`, in its module, else in the scope that defines the class)."""
-    try:
-        return typing.get_type_hints(cls)
-    except NameError:
-        return typing.get_type_hints(cls, globalns=frame.f_globals, localns=frame.f_locals)
-
-
-def _check_annotation(annotation, field: str) -> None:
-    """Raises TypeError naming `field` for an annotation extension types do not support."""
-    origin = typing.get_origin(annotation)
-    if origin is typing.Union or origin in (tuple, collections.abc.Mapping):
-        for arg in typing.get_args(annotation):
-            if arg is not Ellipsis:
-                _check_annotation(arg, field)
-        return
-    if annotation is None or annotation is type(None) or annotation in _PYTHON_TYPES or \
-            annotation in (TensorShape, dtypes.DType, typing.Any) or \
-            (isinstance(annotation, type) and
-             issubclass(annotation, (Tensor, CompositeTensor))):
-        return
-    name = getattr(annotation, "__name__", None) or repr(annotation)
-    raise TypeError(f"In field {field!r}: Unsupported type annotation {name!r}")
-
-
-def _type_name(annotation) -> str:
-    return getattr(annotation, "__name__", None) or repr(annotation)
-
-
-def _convert(value, annotation, field: str, for_spec: bool = False):
-    """`value` made a value of field type `annotation` (lists become tensors and tuples,
-    shapes TensorShapes, dtypes DTypes); for a Spec, tensor fields take TensorSpecs.
-
-    Raises:
-        TypeError: `value` cannot be a value of that type (the message names `field`).
-    """
-    origin = typing.get_origin(annotation)
-    if annotation is typing.Any:
-        return value
-    if origin is typing.Union:
-        args = typing.get_args(annotation)
-        for arg in args:
-            try:
-                return _convert(value, arg, field, for_spec)
-            except (TypeError, ValueError):
-                continue
-        raise TypeError(f"{field}: expected {' or '.join(_type_name(a) for a in args)}, "
-                        f"got {type(value).__name__!r}")
-    if origin is tuple:
-        if not isinstance(value, (tuple, list)):
-            raise TypeError(f"{field}: expected 'tuple', got {type(value).__name__!r}")
-        args = typing.get_args(annotation)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_convert(v, args[0], f"{field}[{i}]", for_spec)
-                         for i, v in enumerate(value))
-        if args == ((),):
-            args = ()
-        if len(args) != len(value):
-            raise TypeError(f"{field}: expected a tuple of length {len(args)}, got "
-                            f"{len(value)}")
-        return tuple(_convert(v, a, f"{field}[{i}]", for_spec)
-                     for i, (v, a) in enumerate(zip(value, args)))
-    if origin is collections.abc.Mapping:
-        if not isinstance(value, collections.abc.Mapping):
-            raise TypeError(f"{field}: expected 'Mapping', got {type(value).__name__!r}")
-        key_type, value_type = typing.get_args(annotation)
-        items = {_convert(k, key_type, f"{field}[<key>]", for_spec):
-                 _convert(v, value_type, f"{field}[{k!r}]", for_spec)
-                 for k, v in value.items()}
-        return dict(items) if for_spec else ImmutableDict(items)
-    if annotation is None or annotation is type(None):
-        if value is not None:
-            raise TypeError(f"{field}: expected None, got {type(value).__name__!r}")
-        return None
-    if isinstance(annotation, type) and issubclass(annotation, Tensor):
-        if for_spec:
-            if not isinstance(value, TensorSpec):
-                raise TypeError(f"{field}: expected a TensorSpec, got "
-                                f"{type(value).__name__!r}")
-            return value
-        if isinstance(value, CompositeTensor):
-            raise TypeError(f"{field}: expected a Tensor, got {type(value).__name__!r}")
-        try:
-            return convert_to_tensor(value)
-        except (TypeError, ValueError) as e:
-            raise TypeError(f"{field}: expected a Tensor, got {type(value).__name__!r}: "
-                            f"{e}") from None
-    if isinstance(annotation, type) and issubclass(annotation, CompositeTensor):
-        if for_spec:
-            if not isinstance(value, TypeSpec) or \
-                    not issubclass(value.value_type, annotation):
-                raise TypeError(f"{field}: expected a TypeSpec of {annotation.__name__}, "
-                                f"got {type(value).__name__!r}")
-            return value
-        if not isinstance(value, annotation):
-            raise TypeError(f"{field}: expected {annotation.__name__!r}, got "
-                            f"{type(value).__name__!r}")
-        return value
-    if annotation is TensorShape:
-        try:
-            return TensorShape(value)
-        except (TypeError, ValueError):
-            raise TypeError(f"{field}: expected 'TensorShape', got "
-                            f"{type(value).__name__!r}") from None
-    if annotation is dtypes.DType:
-        try:
-            return dtypes.as_dtype(value)
-        except (TypeError, ValueError):
-            raise TypeError(f"{field}: expected 'DType', got {type(value).__name__!r}") \
-                from None
-    if annotation is int and isinstance(value, bool):
-        raise TypeError(f"{field}: expected 'int', got 'bool'")
-    if isinstance(annotation, type) and isinstance(value, annotation):
-        return value
-    raise TypeError(f"{field}: expected {_type_name(annotation)!r}, got "
-                    f"{type(value).__name__!r}")
-
-
-def _spec_of(value):
-    """A field value's spec: TensorSpec for a tensor, a composite's TypeSpec, tuples and
-    dicts of those, the value itself for a Python value."""
-    if isinstance(value, Tensor):
-        return TensorSpec(value.shape, value.dtype)
-    if isinstance(value, CompositeTensor):
-        return value._type_spec
-    if isinstance(value, tuple):
-        return tuple(_spec_of(v) for v in value)
-    if isinstance(value, ImmutableDict):
-        return {k: _spec_of(v) for k, v in value.items()}
-    return value
-
-
-def _components(value, spec, out: list) -> list:
-    """Appends the tensors of field `value` (of field spec `spec`) to `out`."""
-    if isinstance(spec, TensorSpec):
-        out.append(value)
-    elif isinstance(spec, TypeSpec) and spec._is_composite():
-        out.extend(spec._to_components(value))
-    elif isinstance(spec, tuple):
-        for v, s in zip(value, spec):
-            _components(v, s, out)
-    elif isinstance(spec, dict):
-        for k in sorted(spec):
-            _components(value[k], spec[k], out)
-    return out
-
-
-def _component_specs(spec, out: list) -> list:
-    if isinstance(spec, TensorSpec):
-        out.append(spec)
-    elif isinstance(spec, TypeSpec) and spec._is_composite():
-        out.extend(spec._component_specs)
-    elif isinstance(spec, tuple):
-        for s in spec:
-            _component_specs(s, out)
-    elif isinstance(spec, dict):
-        for k in sorted(spec):
-            _component_specs(spec[k], out)
-    return out
-
-
-def _from_components(spec, components):
-    """The field value of field spec `spec`, taking its tensors from iterator
-    `components`."""
-    if isinstance(spec, TensorSpec):
-        return next(components)
-    if isinstance(spec, TypeSpec) and spec._is_composite():
-        return spec._from_components([next(components) for _ in spec._component_specs])
-    if isinstance(spec, tuple):
-        return tuple(_from_components(s, components) for s in spec)
-    if isinstance(spec, dict):
-        values = {k: _from_components(spec[k], components) for k in sorted(spec)}
-        return ImmutableDict((k, values[k]) for k in spec)
-    return spec
-
-
-def _hashable(spec):
-    if isinstance(spec, dict):
-        return (dict, tuple((k, _hashable(spec[k])) for k in sorted(spec)))
-    if isinstance(spec, tuple):
-        return tuple(_hashable(s) for s in spec)
-    return spec
-
-
-def _map_field_spec(spec, fn):
-    """`spec` with `fn` applied to each TensorSpec and composite spec in it."""
-    if isinstance(spec, TypeSpec):
-        return fn(spec)
-    if isinstance(spec, tuple):
-        return tuple(_map_field_spec(s, fn) for s in spec)
-    if isinstance(spec, dict):
-        return {k: _map_field_spec(s, fn) for k, s in spec.items()}
-    return spec
 
 
 # ---------------------------------------------------------------- values
@@ -296,14 +65,14 @@ class ExtensionType(CompositeTensor):
         for klass in reversed(cls.__mro__):
             annotations.update({k: v for k, v in klass.__dict__.get(
                 "__annotations__", {}).items() if not k.startswith("_")})
-        hints = _type_hints(cls, sys._getframe(1)) if annotations else {}
+        hints = type_hints(cls, sys._getframe(1)) if annotations else {}
         fields = {}
         for name in annotations:
             annotation = hints.get(name, annotations[name])
-            _check_annotation(annotation, name)
-            default = getattr(cls, name, _NO_DEFAULT)
-            if default is not _NO_DEFAULT and name in cls.__dict__:
-                default = _convert(default, annotation, name)
+            check_annotation(annotation, name)
+            default = getattr(cls, name, NO_DEFAULT)
+            if default is not NO_DEFAULT and name in cls.__dict__:
+                default = convert(default, annotation, name)
             fields[name] = (annotation, default)
         for name in fields:   # defaults live in the constructor, not on the class
             if name in cls.__dict__:
@@ -334,7 +103,7 @@ class ExtensionType(CompositeTensor):
                 missing = [n for n in type(self)._tf_fields if n not in self.__dict__]
                 for name in missing:
                     default = type(self)._tf_fields[name][1]
-                    if default is _NO_DEFAULT:
+                    if default is NO_DEFAULT:
                         raise ValueError(f"Custom __init__ for {type(self).__qualname__} "
                                          f"failed to set field {name!r}.")
                     object.__setattr__(self, name, default)
@@ -358,7 +127,7 @@ class ExtensionType(CompositeTensor):
                 given.pop(_OPEN)
                 fields = self._value_class._tf_fields
                 for name, (_, default) in fields.items():
-                    if name not in given and default is _NO_DEFAULT:
+                    if name not in given and default is NO_DEFAULT:
                         raise ValueError(f"Custom __init__ for {type(self).__qualname__} "
                                          f"failed to set field {name!r}.")
                 self._set_fields([(n, given.get(n, fields[n][1])) for n in fields])
@@ -367,7 +136,7 @@ class ExtensionType(CompositeTensor):
 
     def _tf_finish_init(self) -> None:
         for name, (annotation, _) in type(self)._tf_fields.items():
-            object.__setattr__(self, name, _convert(self.__dict__[name], annotation, name))
+            object.__setattr__(self, name, convert(self.__dict__[name], annotation, name))
         validate = getattr(self, "__validate__", None)
         if validate is not None:
             object.__setattr__(self, "_tf_in_init", True)
@@ -394,7 +163,7 @@ class ExtensionType(CompositeTensor):
     def _type_spec(self) -> "ExtensionTypeSpec":
         spec = type(self).Spec.__new__(type(self).Spec)
         object.__setattr__(spec, "_fields", {
-            name: _spec_of(self.__dict__[name]) for name in type(self)._tf_fields})
+            name: spec_of(self.__dict__[name]) for name in type(self)._tf_fields})
         return spec
 
     def __repr__(self) -> str:
@@ -482,10 +251,10 @@ class ExtensionTypeSpec(TypeSpec):
         fields = {}
         for name, value in items:
             annotation, default = cls._tf_fields[name]
-            if value is default and default is not _NO_DEFAULT:
-                fields[name] = _spec_of(default)
+            if value is default and default is not NO_DEFAULT:
+                fields[name] = spec_of(default)
             else:
-                fields[name] = _convert(value, annotation, name, for_spec=True)
+                fields[name] = convert(value, annotation, name, for_spec=True)
         object.__setattr__(self, "_fields", fields)
 
     def __getattr__(self, name):
@@ -511,7 +280,7 @@ class ExtensionTypeSpec(TypeSpec):
         return self._value_class
 
     def _serialize(self) -> tuple:
-        return tuple((k, _hashable(v)) for k, v in self._fields.items())
+        return tuple((k, hashable(v)) for k, v in self._fields.items())
 
     def _with_fields(self, fields: dict) -> "ExtensionTypeSpec":
         return _rebuild_spec(self._value_class, fields)
@@ -520,20 +289,20 @@ class ExtensionTypeSpec(TypeSpec):
     def _component_specs(self) -> list:
         out: list = []
         for spec in self._fields.values():
-            _component_specs(spec, out)
+            component_specs(spec, out)
         return out
 
     def _to_components(self, value) -> list:
         out: list = []
         for name, spec in self._fields.items():
-            _components(value.__dict__[name], spec, out)
+            components(value.__dict__[name], spec, out)
         return out
 
-    def _from_components(self, components):
-        it = iter(components)
+    def _from_components(self, parts):
+        it = iter(parts)
         value = object.__new__(self._value_class)
         for name, spec in self._fields.items():
-            object.__setattr__(value, name, _from_components(spec, it))
+            object.__setattr__(value, name, from_components(spec, it))
         return value
 
     def _trace_signature(self) -> "ExtensionTypeSpec":
@@ -542,7 +311,7 @@ class ExtensionTypeSpec(TypeSpec):
         def strip(spec):
             return TensorSpec(None, spec.dtype, spec.name) if type(spec) is TensorSpec \
                 else spec
-        return self._with_fields({k: _map_field_spec(s, strip)
+        return self._with_fields({k: map_field_spec(s, strip)
                                   for k, s in self._fields.items()})
 
     def _with_component_shapes(self, shapes: list) -> "ExtensionTypeSpec":
@@ -558,7 +327,7 @@ class ExtensionTypeSpec(TypeSpec):
             return spec
         fields = {}
         for name, spec in self._fields.items():
-            fields[name] = _map_field_spec(spec, place)
+            fields[name] = map_field_spec(spec, place)
         return self._with_fields(fields)
 
     def is_compatible_with(self, spec_or_value) -> bool:
@@ -647,18 +416,18 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
     __slots__ = ()
 
     def _batch(self, batch_size) -> "BatchableExtensionTypeSpec":
-        return self._with_fields({k: _map_field_spec(s, lambda t: t._batch(batch_size))
+        return self._with_fields({k: map_field_spec(s, lambda t: t._batch(batch_size))
                                   for k, s in self._fields.items()})
 
     def _unbatch(self) -> "BatchableExtensionTypeSpec":
-        return self._with_fields({k: _map_field_spec(s, lambda t: t._unbatch())
+        return self._with_fields({k: map_field_spec(s, lambda t: t._unbatch())
                                   for k, s in self._fields.items()})
 
     def _leading_shape(self) -> TensorShape:
         """The shape of the first tensor or composite field (unknown rank if none)."""
         found: list = []
         for spec in self._fields.values():
-            _map_field_spec(spec, found.append)
+            map_field_spec(spec, found.append)
         shapes = [s.shape for s in found if isinstance(getattr(s, "shape", None), TensorShape)]
         return shapes[0] if shapes else TensorShape(None)
 
