@@ -309,6 +309,15 @@ TF_2_21_NAMES = {
         IteratorSpec NumpyIterator Options TFRecordDataset TextLineDataset ThreadingOptions
         UNKNOWN_CARDINALITY
     """.split(),
+    "experimental": """
+        BatchableExtensionType DynamicRaggedShape ExtensionType ExtensionTypeBatchEncoder
+        ExtensionTypeSpec Optional RowPartition StructuredTensor async_clear_error async_scope
+        dispatch_for_api dispatch_for_binary_elementwise_apis
+        dispatch_for_binary_elementwise_assert_apis dispatch_for_unary_elementwise_apis dlpack
+        dtensor enable_strict_mode extension_type float4_e2m1fn float8_e4m3b11fnuz
+        float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz function_executor_type int2
+        int4 numpy register_filesystem_plugin tensorrt uint2 uint4 unregister_dispatch_for
+    """.split(),
     "experimental.numpy": """
         abs absolute add all allclose amax amin angle any append arange arccos arccosh
         arcsin arcsinh arctan arctan2 arctanh argmax argmin argsort around array array_equal
@@ -343,7 +352,7 @@ TF_2_21_NAMES = {
 TARGETS = {"tf": 0.85, "math": 0.80, "nn": 0.70, "linalg": 0.70, "random": 0.70,
            "signal": 0.70, "image": 0.60, "sparse": 0.60, "strings": 1.0, "bitwise": 1.0,
            "nest": 1.0, "debugging": 0.90, "ragged": 0.90, "sets": 1.0, "saved_model": 1.0,
-           "lookup": 1.0, "lookup.experimental": 1.0,
+           "lookup": 1.0, "lookup.experimental": 1.0, "experimental": 0.60,
            "experimental.numpy": 0.90, "experimental.numpy.random": 1.0}
 
 # The TF 1 training API that TF 1 programs use (compat.v1.train): all of it exists.
@@ -356,6 +365,9 @@ V1_TRAIN_REQUIRED = """
 """.split()
 
 MISSING = {
+    "experimental": """
+        RowPartition StructuredTensor float8_e4m3b11fnuz float8_e5m2fnuz tensorrt uint2
+    """.split(),
     "tf": """
         approx_top_k load_library load_op_library ragged_fill_empty_rows
         ragged_fill_empty_rows_grad
