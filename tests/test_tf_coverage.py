@@ -274,6 +274,13 @@ TF_2_21_NAMES = {
     "sets": """
         difference intersection size union
     """.split(),
+    "lookup": """
+        KeyValueTensorInitializer StaticHashTable StaticVocabularyTable TextFileIndex
+        TextFileInitializer experimental
+    """.split(),
+    "lookup.experimental": """
+        DenseHashTable MutableHashTable
+    """.split(),
     "io": """
         FixedLenFeature FixedLenSequenceFeature RaggedFeature SparseFeature TFRecordOptions
         TFRecordWriter VarLenFeature decode_and_crop_jpeg decode_base64 decode_bmp
@@ -284,6 +291,15 @@ TF_2_21_NAMES = {
         parse_single_example parse_single_sequence_example parse_tensor read_file
         serialize_many_sparse serialize_sparse serialize_tensor write_file write_graph
     """.split(),
+    "saved_model": """
+        ASSETS_DIRECTORY ASSETS_KEY Asset CLASSIFY_INPUTS CLASSIFY_METHOD_NAME
+        CLASSIFY_OUTPUT_CLASSES CLASSIFY_OUTPUT_SCORES DEBUG_DIRECTORY DEBUG_INFO_FILENAME_PB
+        DEFAULT_SERVING_SIGNATURE_DEF_KEY GPU LoadOptions PREDICT_INPUTS PREDICT_METHOD_NAME
+        PREDICT_OUTPUTS REGRESS_INPUTS REGRESS_METHOD_NAME REGRESS_OUTPUTS
+        SAVED_MODEL_FILENAME_PB SAVED_MODEL_FILENAME_PBTXT SAVED_MODEL_SCHEMA_VERSION SERVING
+        SaveOptions TPU TRAINING VARIABLES_DIRECTORY VARIABLES_FILENAME contains_saved_model
+        load save
+    """.split(),
     "io.gfile": """
         GFile copy exists get_registered_schemes glob isdir join listdir makedirs mkdir
         remove rename rmtree stat walk
@@ -292,6 +308,15 @@ TF_2_21_NAMES = {
         AUTOTUNE Dataset DatasetSpec FixedLengthRecordDataset INFINITE_CARDINALITY Iterator
         IteratorSpec NumpyIterator Options TFRecordDataset TextLineDataset ThreadingOptions
         UNKNOWN_CARDINALITY
+    """.split(),
+    "experimental": """
+        BatchableExtensionType DynamicRaggedShape ExtensionType ExtensionTypeBatchEncoder
+        ExtensionTypeSpec Optional RowPartition StructuredTensor async_clear_error async_scope
+        dispatch_for_api dispatch_for_binary_elementwise_apis
+        dispatch_for_binary_elementwise_assert_apis dispatch_for_unary_elementwise_apis dlpack
+        dtensor enable_strict_mode extension_type float4_e2m1fn float8_e4m3b11fnuz
+        float8_e4m3fn float8_e4m3fnuz float8_e5m2 float8_e5m2fnuz function_executor_type int2
+        int4 numpy register_filesystem_plugin tensorrt uint2 uint4 unregister_dispatch_for
     """.split(),
     "experimental.numpy": """
         abs absolute add all allclose amax amin angle any append arange arccos arccosh
@@ -326,7 +351,8 @@ TF_2_21_NAMES = {
 # The share of each namespace's names tapeflow must keep.
 TARGETS = {"tf": 0.85, "math": 0.80, "nn": 0.70, "linalg": 0.70, "random": 0.70,
            "signal": 0.70, "image": 0.60, "sparse": 0.60, "strings": 1.0, "bitwise": 1.0,
-           "nest": 1.0, "debugging": 0.90, "ragged": 0.90, "sets": 1.0,
+           "nest": 1.0, "debugging": 0.90, "ragged": 0.90, "sets": 1.0, "saved_model": 1.0,
+           "lookup": 1.0, "lookup.experimental": 1.0, "experimental": 0.60,
            "experimental.numpy": 0.90, "experimental.numpy.random": 1.0}
 
 # The TF 1 training API that TF 1 programs use (compat.v1.train): all of it exists.
@@ -339,6 +365,9 @@ V1_TRAIN_REQUIRED = """
 """.split()
 
 MISSING = {
+    "experimental": """
+        RowPartition StructuredTensor float8_e4m3b11fnuz float8_e5m2fnuz tensorrt uint2
+    """.split(),
     "tf": """
         approx_top_k load_library load_op_library ragged_fill_empty_rows
         ragged_fill_empty_rows_grad

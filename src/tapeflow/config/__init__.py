@@ -62,7 +62,13 @@ def functions_run_eagerly() -> bool:
 
 
 def experimental_run_functions_eagerly(run_eagerly) -> None:
-    """`run_functions_eagerly` under its older name (deprecated)."""
+    """`run_functions_eagerly` under its older name (deprecated: its first use warns, or
+    raises RuntimeError in strict mode)."""
+    from ..framework.deprecation import log_deprecation
+    log_deprecation("experimental_run_functions_eagerly",
+                    "experimental_run_functions_eagerly is deprecated and will be removed in a "
+                    "future version.\nInstructions for updating:\nUse "
+                    "`tf.config.run_functions_eagerly` instead of the experimental version.")
     run_functions_eagerly(run_eagerly)
 
 

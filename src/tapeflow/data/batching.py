@@ -8,6 +8,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.composite_tensor import CompositeTensor, is_composite_spec
+from ..ops.extension_type import BatchableExtensionTypeSpec
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -224,12 +225,20 @@ class PaddedBatchDataset(_Batching):
         return pack(padded)
 
 
+def _shape(spec) -> TensorShape:
+    """A component spec's shape; a batchable extension type's is its first tensor field's
+    (its fields share the batch dimension)."""
+    if isinstance(spec, BatchableExtensionTypeSpec):
+        return spec._leading_shape()
+    return spec.shape
+
+
 class UnbatchDataset(UnaryDataset):
     """The rows of each element (see `Dataset.unbatch`)."""
 
     def __init__(self, input_dataset: Dataset) -> None:
         super().__init__(input_dataset)
-        if any(s.shape.rank == 0 for s in structure.flatten(input_dataset.element_spec)):
+        if any(_shape(s).rank == 0 for s in structure.flatten(input_dataset.element_spec)):
             raise ValueError("Cannot unbatch an input with scalar components.")
 
     def _compute_spec(self):
@@ -240,7 +249,7 @@ class UnbatchDataset(UnaryDataset):
 
     def _cardinality(self) -> int:
         count = self._input._cardinality()
-        leading = {s.shape[0] if s.shape.rank else None
+        leading = {_shape(s)[0] if _shape(s).rank else None
                    for s in structure.flatten(self._input.element_spec)}
         if count < 0 or None in leading or len(leading) != 1:
             return count if count == INFINITE_CARDINALITY else UNKNOWN_CARDINALITY

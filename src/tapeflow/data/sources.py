@@ -6,6 +6,7 @@ import numpy as np
 
 from ..framework import dtypes, errors
 from ..framework.composite_tensor import CompositeTensor, is_composite_spec
+from ..ops.extension_type import BatchableExtensionType
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -26,7 +27,7 @@ class TensorSliceDataset(Dataset):
         if not leaves:
             raise ValueError("Invalid `element`. `element` should not be empty.")
         for leaf in leaves:
-            if leaf.shape.rank == 0:
+            if not isinstance(leaf, BatchableExtensionType) and leaf.shape.rank == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1, got a "
                                  f"scalar of dtype {leaf.dtype.name} in from_tensor_slices.")
         sizes = [structure.leaf_rows(leaf) for leaf in leaves]

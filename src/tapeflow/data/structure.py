@@ -13,6 +13,7 @@ from ..framework import dtypes, errors, nest
 from ..framework.composite_tensor import CompositeTensor, is_composite_spec
 from ..framework.sparse_tensor import SparseTensor, SparseTensorSpec
 from ..framework.string_values import string_array
+from ..ops.extension_type import BatchableExtensionType, BatchableExtensionTypeSpec
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
@@ -83,6 +84,8 @@ def placeholder_of(spec, placeholder):
 
 def leaf_rows(leaf) -> int:
     """The length of a component's first dimension (a composite's rows)."""
+    if isinstance(leaf, BatchableExtensionType):
+        return leaf._type_spec._rows(leaf, leaf_rows)
     if isinstance(leaf, CompositeTensor):
         return int(leaf.shape[0]) if leaf.shape[0] is not None else \
             int(np.asarray(leaf.bounding_shape())[0])
@@ -91,7 +94,10 @@ def leaf_rows(leaf) -> int:
 
 def leaf_row(leaf, i: int):
     """Row `i` of a component: a SparseTensor's row is a SparseTensor of one rank less, a
-    RaggedTensor's a Tensor (ragged rank 1) or a RaggedTensor."""
+    RaggedTensor's a Tensor (ragged rank 1) or a RaggedTensor, a batchable extension
+    type's row i of each field."""
+    if isinstance(leaf, BatchableExtensionType):
+        return leaf._type_spec._row(leaf, i, leaf_row)
     if isinstance(leaf, SparseTensor):
         indices, values = np.asarray(leaf.indices), np.asarray(leaf.values)
         keep = indices[:, 0] == i
@@ -102,7 +108,9 @@ def leaf_row(leaf, i: int):
 def batch_column(column: list, spec):
     """The components `column` of consecutive elements (of spec `spec`) as one batch
     component: SparseTensors stacked by their coordinates, ragged components stacked into
-    a RaggedTensor whatever their lengths."""
+    a RaggedTensor whatever their lengths, batchable extension types field by field."""
+    if isinstance(spec, BatchableExtensionTypeSpec):
+        return spec._stack(column, _stack_leaf)
     if isinstance(spec, SparseTensorSpec):
         indices = [np.asarray(st.indices) for st in column]
         shapes = np.array([np.asarray(st.dense_shape) for st in column])
@@ -114,6 +122,21 @@ def batch_column(column: list, spec):
                             np.concatenate([[len(column)], shapes.max(axis=0)]))
     from ..ops.ragged import ragged_ops
     return ragged_ops.stack(column)
+
+
+def _stack_leaf(column: list, spec):
+    """One tensor or composite field of consecutive extension-type elements, batched."""
+    if is_composite_spec(spec):
+        return batch_column(column, spec)
+    arrays = [leaf_array(t) for t in column]
+    for i, array in enumerate(arrays[1:], 1):
+        if array.shape != arrays[0].shape:
+            raise errors.InvalidArgumentError(
+                None, "BatchDataset",
+                f"Cannot batch tensors with different shapes in a field of {spec}. First "
+                f"element had shape {list(arrays[0].shape)} and element {i} had shape "
+                f"{list(array.shape)}.")
+    return Tensor(np.stack(arrays))
 
 
 def leaf_array(tensor) -> np.ndarray:

@@ -26,6 +26,7 @@ import weakref
 import numpy as np
 
 from ..framework import errors, nest
+from ..framework.composite_tensor import CompositeTensor, is_composite_spec
 from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.graph import FuncGraph
@@ -320,10 +321,14 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if pred.dtype.name != "bool" or pred.shape.rank not in (0, None):
         raise TypeError(f"cond: pred must be a scalar bool tensor, got {pred!r}")
     arrays: dict = {}  # flat output position: a TensorArray a branch returns there
+    composites: list = []  # the branches' outputs, when they hold composite values
 
     def as_flows(branch):
         def run():
             out = branch()
+            if any(_is_composite(v) for v in nest.flatten(out)):
+                composites.append(out)  # passed through the If as their components
+                out = nest.flatten(out, expand_composites=True)
             flat = nest.flatten(out)
             for i, v in enumerate(flat):
                 if isinstance(v, TensorArray):
@@ -344,11 +349,30 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                    {"then_branch": then_fn, "else_branch": else_fn, "count": len(captured),
                     "specs": specs, "variables": tuple(variables)})
     result = then_fn._pack(list(outs))
+    if composites:
+        if len(composites) != 2 or not _same_composites(*composites):
+            raise ValueError("cond: true_fn and false_fn must return the same nested "
+                             f"structure; got {composites[0]!r} and {composites[-1]!r}")
+        result = nest.pack_sequence_as(composites[0], nest.flatten(result),
+                                       expand_composites=True)
     if not arrays:
         return result
     flat = nest.flatten(result)
     return nest.pack_sequence_as(result, [arrays[i]._with(v) if i in arrays else v
                                           for i, v in enumerate(flat)])
+
+
+def _is_composite(v) -> bool:
+    return isinstance(v, CompositeTensor) and is_composite_spec(v._type_spec)
+
+
+def _same_composites(a, b) -> bool:
+    """Whether two branch outputs nest alike, with composites of one type where either
+    has one."""
+    flat_a, flat_b = nest.flatten(a), nest.flatten(b)
+    return _structure(a) == _structure(b) and len(flat_a) == len(flat_b) and all(
+        type(x) is type(y) for x, y in zip(flat_a, flat_b) if _is_composite(x) or
+        _is_composite(y))
 
 
 def _check_structure(a, b, what: str) -> None:

@@ -18,6 +18,7 @@ function in the same graph, that takes the forward's saved intermediate values a
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import inspect
 import threading
@@ -30,6 +31,7 @@ from ..framework.composite_tensor import CompositeTensor, TypeSpec, is_composite
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph, Operation, get_default_graph
+from ..framework.graph_def import graph_def_form
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
@@ -37,11 +39,39 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
+from ..ops.extension_type import ExtensionTypeSpec
 from .backward import backward
 from .domains import GraphDomain
 from .function_type import FunctionType, output_structure, parameter_layout, spec_of
 
-__all__ = ["Function", "ConcreteFunction"]
+__all__ = ["Function", "ConcreteFunction", "function_executor_type"]
+
+# How calls of functions traced into a graph are to run: the `executor_type` attribute of
+# their call nodes (GraphDefs carry it to TF's runtime; tapeflow's plans ignore it).
+_CALL_OPTIONS = {"executor_type": ""}
+
+
+@contextlib.contextmanager
+def function_executor_type(executor_type):
+    """Within it, calls of tf.functions made while a graph is built name `executor_type`
+    (their `executor_type` attribute, which GraphDefs carry); None or "" for the default.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> inner = tf.function(lambda x: x + 1.0)
+        >>> @tf.function
+        ... def outer(x):
+        ...     with tf.experimental.function_executor_type("SINGLE_THREADED_EXECUTOR"):
+        ...         return inner(x)
+        >>> float(outer(tf.constant(1.0)))
+        2.0
+    """
+    previous = _CALL_OPTIONS["executor_type"]
+    _CALL_OPTIONS["executor_type"] = executor_type or ""
+    try:
+        yield
+    finally:
+        _CALL_OPTIONS["executor_type"] = previous
 
 _TENSOR = "tensor"
 _COMPOSITE = "composite"
@@ -56,12 +86,15 @@ _VARIABLES_LATER = (
     "{name!r} creates a variable in a later trace, but its first call created none.")
 
 
-def _call_kernel(*values, f, saved=None):
+def _call_kernel(*values, f, saved=None, executor_type=""):
     return f._plan(*values[:len(f.inputs)])
 
 
 PartitionedCall = define_op("PartitionedCall", _call_kernel, num_outputs=None)
 PartitionedCall.shape_fn = lambda inputs, attrs: attrs["f"]._output_specs
+# TF calls a function holding stateful ops (variable reads) with StatefulPartitionedCall.
+graph_def_form("PartitionedCall", tf_type=lambda op: "StatefulPartitionedCall" if
+               op.attrs["f"]._stateful else "PartitionedCall", drop=("saved",))
 
 
 def _is_tensor_leaf(x) -> bool:
@@ -71,10 +104,22 @@ def _is_tensor_leaf(x) -> bool:
 
 def _composite_key(spec: TypeSpec) -> tuple:
     """A composite's signature: its spec without its shape, its static dims, and the keys of
-    its components' specs (the number of values of a SparseTensor is not part of it)."""
+    its components' specs (the number of values of a SparseTensor is not part of it); an
+    extension type's is its whole spec."""
+    if isinstance(spec, ExtensionTypeSpec):  # its tensors' shapes are its components'
+        return (_COMPOSITE, spec._trace_signature(), None,
+                tuple([_walk(c, []) for c in spec._component_specs]))
     shape = spec.shape
     return (_COMPOSITE, spec._with_shape(None), None if shape.rank is None else
             tuple(shape.as_list()), tuple([_walk(c, []) for c in spec._component_specs]))
+
+
+def _keyed_spec(key: tuple) -> TypeSpec:
+    """The spec of a composite's signature key (with its static dims)."""
+    spec = key[1]
+    if isinstance(spec, ExtensionTypeSpec):
+        return spec._with_component_shapes([TensorShape(part[2]) for part in key[3]])
+    return spec._with_shape(key[2])
 
 
 def _typed(key) -> bool:
@@ -171,6 +216,9 @@ def _relaxed(template, key):
         if not _typed(key) or template[:2] != key[:2]:
             return _MISMATCH
         a, b = template[2], key[2]
+        if isinstance(key[1], ExtensionTypeSpec):  # its shapes are its components'
+            parts = _relaxed(template[3], key[3])
+            return _MISMATCH if parts is _MISMATCH else (_COMPOSITE, key[1], None, parts)
         if a is None or b is None or len(a) != len(b):
             return _MISMATCH  # ranks stay known: ops need them to build the graph
         dims = tuple(d if d == e else None for d, e in zip(a, b))
@@ -309,7 +357,10 @@ class ConcreteFunction:
         if st.graph is not None:
             inputs = tuple([convert_to_tensor(a) for a in args]) + \
                 tuple(self.captured_inputs) + tuple(self.variables)
-            return self._pack(list(execute(PartitionedCall, inputs, {"f": self})))
+            attrs = {"f": self}
+            if _CALL_OPTIONS["executor_type"]:
+                attrs["executor_type"] = _CALL_OPTIONS["executor_type"]
+            return self._pack(list(execute(PartitionedCall, inputs, attrs)))
         captured = self._captured_values
         if captured is None:
             raise ValueError(f"{self.name} uses tensors of another graph; it can only be called "
@@ -655,7 +706,7 @@ class Function:
                         for _, char, dims in parts]
                 placeholders.extend(made)
                 stand_ins.append(made[0] if leaf[0] == _TENSOR else
-                                 leaf[1]._with_shape(leaf[2])._from_components(made))
+                                 _keyed_spec(leaf)._from_components(made))
             if refusal is None:  # initial values may be computed from this call's arguments
                 graph.lift_sources = {p._id: leaf for p, leaf in zip(placeholders, leaves)
                                       if isinstance(leaf, Tensor)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..framework import dtypes, errors, nest
 from ..framework.composite_tensor import CompositeTensor, is_composite_spec
+from ..ops.extension_type import BatchableExtensionType, BatchableExtensionTypeSpec
 from ..framework.context import state
 from ..framework.graph import FuncGraph
 from ..framework.tensor import convert_to_tensor
@@ -134,7 +135,7 @@ def _map_rows(fn, elems, signature):
     (the rows' count is known), outputs of a RaggedTensorSpec stacked as ragged rows."""
     from ..ops.ragged import ragged_ops
     leaves = nest.flatten(elems)
-    counts = {x.shape[0] for x in leaves}
+    counts = {_rows(x) for x in leaves}
     if len(counts) != 1 or None in counts:
         raise ValueError(f"map_fn: the elements' first dimensions must be one known size, "
                          f"got {sorted(map(str, counts))}")
@@ -142,14 +143,31 @@ def _map_rows(fn, elems, signature):
     structure = signature if signature is not None else \
         nest.map_structure(lambda x: x._type_spec._unbatch() if isinstance(x, CompositeTensor)
                            else x.dtype, elems)
-    outputs = [nest.flatten(fn(nest.pack_sequence_as(elems, [x[i] for x in leaves])))
+    outputs = [nest.flatten(fn(nest.pack_sequence_as(elems, [_row(x, i) for x in leaves])))
                for i in range(n)]
-    stacked = []
-    for j, spec in enumerate(nest.flatten(structure)):
-        column = [row[j] for row in outputs]
-        stacked.append(ragged_ops.stack(column) if is_composite_spec(spec) else
-                       stack([convert_to_tensor(c) for c in column]))
+
+    def stack_column(column, spec):
+        if isinstance(spec, BatchableExtensionTypeSpec):
+            return spec._stack(column, stack_column)
+        return ragged_ops.stack(column) if is_composite_spec(spec) else \
+            stack([convert_to_tensor(c) for c in column])
+    stacked = [stack_column([row[j] for row in outputs], spec)
+               for j, spec in enumerate(nest.flatten(structure))]
     return nest.pack_sequence_as(structure, stacked)
+
+
+def _rows(x):
+    """The number of rows of a map_fn element (a tensor, ragged or batchable extension
+    type)."""
+    if isinstance(x, BatchableExtensionType):
+        return x._type_spec._rows(x, _rows)
+    return x.shape[0]
+
+
+def _row(x, i: int):
+    if isinstance(x, BatchableExtensionType):
+        return x._type_spec._row(x, i, _row)
+    return x[i]
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

@@ -144,15 +144,17 @@ class _ExtensionDType(DType):
     `_FLOAT_KINDS`: NumPy calls its kind 'V' (void), tapeflow treats it as floating.
     """
 
-    __slots__ = ("_module", "_type_name", "_extra", "_size", "_min_max", "_loaded")
+    __slots__ = ("_module", "_type_name", "_extra", "_size", "_min_max", "_loaded", "_kind")
 
     def __init__(self, name: str, module: str, type_name: str, extra: str, size: int,
-                 min_max: tuple) -> None:
+                 min_max: tuple, kind: str = "f") -> None:
         self.name = name
         self._module, self._type_name, self._extra = module, type_name, extra
-        self._size, self._min_max, self._loaded = size, min_max, None
-        self.is_floating = True
-        self.is_complex = self.is_integer = self.is_bool = self.is_unsigned = False
+        self._size, self._min_max, self._loaded, self._kind = size, min_max, None, kind
+        self.is_floating = kind == "f"
+        self.is_integer = kind in "iu"
+        self.is_unsigned = kind == "u"
+        self.is_complex = self.is_bool = False
         self.is_quantized = False
 
     @property
@@ -169,7 +171,7 @@ class _ExtensionDType(DType):
                               f"'tapeflow[{self._extra}]'") from None
         np_dtype = np.dtype(getattr(module, self._type_name))
         _BY_NUMPY[np_dtype] = _BY_CHAR[np_dtype.char] = self
-        _FLOAT_KINDS[np_dtype] = "f"
+        _FLOAT_KINDS[np_dtype] = self._kind
         self._loaded = np_dtype
         return np_dtype
 
@@ -281,6 +283,16 @@ float8_e4m3fn = _ExtensionDType("float8_e4m3fn", "ml_dtypes", "float8_e4m3fn", "
                                 (-448.0, 448.0))
 float8_e5m2 = _ExtensionDType("float8_e5m2", "ml_dtypes", "float8_e5m2", "bfloat16", 1,
                               (-57344.0, 57344.0))
+# The other narrow types TF names (tf.experimental's), ml_dtypes' too.
+float8_e4m3fnuz = _ExtensionDType("float8_e4m3fnuz", "ml_dtypes", "float8_e4m3fnuz",
+                                  "bfloat16", 1, (-240.0, 240.0))
+float4_e2m1fn = _ExtensionDType("float4_e2m1fn", "ml_dtypes", "float4_e2m1fn", "bfloat16", 1,
+                                (-6.0, 6.0))
+int4 = _ExtensionDType("int4", "ml_dtypes", "int4", "bfloat16", 1, (-8, 7), kind="i")
+uint4 = _ExtensionDType("uint4", "ml_dtypes", "uint4", "bfloat16", 1, (0, 15), kind="u")
+int2 = _ExtensionDType("int2", "ml_dtypes", "int2", "bfloat16", 1, (-2, 1), kind="i")
+# Not here: float8_e4m3b11fnuz, float8_e5m2fnuz and uint2, whose NumPy type characters
+# ('L', 'C', 'C') are uint64's or each other's: Tensor.dtype finds a dtype by its character.
 qint8 = _quantized("qint8", "i1")
 qint16 = _quantized("qint16", "<i2")
 qint32 = _quantized("qint32", "<i4")
@@ -293,7 +305,8 @@ variant = _OpaqueDType("variant", None, 0)
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
         bool, complex64, complex128, string)
 _OPAQUE = (qint8, qint16, qint32, quint8, quint16, resource, variant)
-_EXTENSIONS = (bfloat16, float8_e4m3fn, float8_e5m2)
+_EXTENSIONS = (bfloat16, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float4_e2m1fn, int4,
+               uint4, int2)
 _BY_NAME = {d.name: d for d in _ALL + _EXTENSIONS + _OPAQUE}
 _BY_NAME.update(half=float16, double=float64)
 # TF's DataType enum numbers (types.proto), which checkpoints and TensorProtos store.
@@ -301,7 +314,9 @@ _DATATYPE_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 
                    "string": 7, "complex64": 8, "int64": 9, "bool": 10, "qint8": 11,
                    "quint8": 12, "qint32": 13, "bfloat16": 14, "qint16": 15, "quint16": 16,
                    "uint16": 17, "complex128": 18, "float16": 19, "resource": 20, "variant": 21,
-                   "uint32": 22, "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25}
+                   "uint32": 22, "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25,
+                   "float8_e4m3fnuz": 26, "int4": 29, "uint4": 30, "int2": 31,
+                   "float4_e2m1fn": 33}
 _BY_ENUM = {number: _BY_NAME[name] for name, number in _DATATYPE_ENUMS.items()}
 _BY_NUMPY = {d._np: d for d in _ALL}
 # Keyed by type character too: a fast lookup for Tensor.dtype (several chars can mean one type).

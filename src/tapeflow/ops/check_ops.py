@@ -24,6 +24,7 @@ from .array_ops import shape
 from .comparison_ops import (equal, greater, greater_equal, less, less_equal, logical_or,
                              not_equal)
 from .control_flow_ops import no_op
+from .dispatch import add_dispatch_support
 from .logging_ops import format_array
 from .math_ops import abs as abs_, cast, subtract
 from .op_util import as_input, binary_inputs
@@ -226,7 +227,8 @@ def _pairwise(name, op_name, symbol, compare, example):
     else:
         def check(x, y, message=None, summarize=None, name=None):
             return _compare(op_name, symbol, compare, x, y, message, summarize)
-    return _named(check, name, _PAIRWISE_DOC, symbol=symbol, example=example)
+    return add_dispatch_support(_named(check, name, _PAIRWISE_DOC, symbol=symbol,
+                                       example=example), binary_assert=True)
 
 
 def _with_zero(name, op_name, symbol, compare, example):

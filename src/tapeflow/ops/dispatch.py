@@ -18,7 +18,8 @@ import inspect
 import typing
 
 __all__ = ["add_dispatch_support", "dispatch", "dispatch_or_raise", "dispatch_for_api",
-           "dispatch_for_binary_elementwise_apis", "dispatch_for_unary_elementwise_apis",
+           "dispatch_for_binary_elementwise_apis", "dispatch_for_binary_elementwise_assert_apis",
+           "dispatch_for_unary_elementwise_apis",
            "register_binary_elementwise_api", "register_unary_elementwise_api",
            "unregister_dispatch_for", "NOT_SUPPORTED"]
 
@@ -31,6 +32,8 @@ _UNARY_APIS: set = set()
 _BINARY_APIS: set = set()
 _UNARY_TARGETS: list = []   # [(x_type, target)]
 _BINARY_TARGETS: list = []  # [(x_type, y_type, target)]
+_BINARY_ASSERT_APIS: set = set()    # tf.debugging.assert_equal, assert_less, ...
+_BINARY_ASSERT_TARGETS: list = []   # [(x_type, y_type, target)]
 _SIGNATURES: dict = {}
 
 
@@ -77,6 +80,8 @@ def dispatch(api, args: tuple, kwargs: dict):
         return _elementwise(api, args, kwargs, 1, _UNARY_TARGETS)
     if _BINARY_TARGETS and api in _BINARY_APIS:
         return _elementwise(api, args, kwargs, 2, _BINARY_TARGETS)
+    if _BINARY_ASSERT_TARGETS and api in _BINARY_ASSERT_APIS:
+        return _elementwise(api, args, kwargs, 2, _BINARY_ASSERT_TARGETS)
     return NOT_SUPPORTED
 
 
@@ -113,11 +118,13 @@ def _call_with(api, names: list, rest: dict, *operands):
     return api(**dict(zip(names, operands)), **rest)
 
 
-def add_dispatch_support(fn=None, *, elementwise: int = 0):
+def add_dispatch_support(fn=None, *, elementwise: int = 0, binary_assert: bool = False):
     """Wraps public op `fn` so that arguments it cannot take go to `dispatch`;
-    `elementwise` 1 or 2 registers it as a unary or binary elementwise API."""
+    `elementwise` 1 or 2 registers it as a unary or binary elementwise API, `binary_assert`
+    as a binary elementwise assertion (`assert_equal(x, y)`)."""
     if fn is None:
-        return functools.partial(add_dispatch_support, elementwise=elementwise)
+        return functools.partial(add_dispatch_support, elementwise=elementwise,
+                                 binary_assert=binary_assert)
 
     @functools.wraps(fn)
     def api(*args, **kwargs):
@@ -130,6 +137,8 @@ def add_dispatch_support(fn=None, *, elementwise: int = 0):
         register_unary_elementwise_api(api)
     elif elementwise == 2:
         register_binary_elementwise_api(api)
+    if binary_assert:
+        _BINARY_ASSERT_APIS.add(api)
     return api
 
 
@@ -244,6 +253,30 @@ def dispatch_for_binary_elementwise_apis(x_type, y_type):
     return decorator
 
 
+def dispatch_for_binary_elementwise_assert_apis(x_type, y_type):
+    """A decorator registering `handler(assert_func, x, y)` for every binary elementwise
+    assertion (`tf.debugging.assert_equal`, `assert_less`, ...) given `x` of type `x_type`
+    and `y` of type `y_type`; `assert_func(x, y)` calls the assertion with its other
+    arguments (message, summarize) bound.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> class Box:
+        ...     def __init__(self, v): self.v = v
+        >>> @tf.experimental.dispatch_for_binary_elementwise_assert_apis(Box, Box)
+        ... def box_assert(assert_func, x, y):
+        ...     return assert_func(x.v, y.v)
+        >>> tf.debugging.assert_equal(Box(tf.constant(1)), Box(tf.constant(1))) is None
+        True
+        >>> tf.experimental.unregister_dispatch_for(box_assert)
+    """
+    def decorator(handler):
+        _BINARY_ASSERT_TARGETS.insert(0, (x_type, y_type, handler))
+        handler._tf_dispatch_target = ("binary_assert", (x_type, y_type))
+        return handler
+    return decorator
+
+
 def unregister_dispatch_for(dispatch_target) -> None:
     """Removes every registration of `dispatch_target` (a function registered with a
     `dispatch_for_*` decorator).
@@ -256,7 +289,7 @@ def unregister_dispatch_for(dispatch_target) -> None:
         kept = [t for t in targets if t[1] is not dispatch_target]
         found = found or len(kept) != len(targets)
         targets[:] = kept
-    for table in (_UNARY_TARGETS, _BINARY_TARGETS):
+    for table in (_UNARY_TARGETS, _BINARY_TARGETS, _BINARY_ASSERT_TARGETS):
         kept = [t for t in table if t[-1] is not dispatch_target]
         found = found or len(kept) != len(table)
         table[:] = kept

@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from ..framework.deprecation import log_deprecation
 from ..framework.tensor import Tensor, convert_to_tensor
 from .array_ops import reshape, squeeze, transpose
 from .complex_ops import complex, conj, imag, real
@@ -164,6 +165,9 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:
     if dim is not None:
         if axis is not None:
             raise ValueError("l2_normalize: give `axis` or its deprecated name `dim`, not both.")
+        log_deprecation("l2_normalize.dim", "calling l2_normalize with dim is deprecated and "
+                        "will be removed in a future version.\nInstructions for updating:\n"
+                        "dim is deprecated, use axis instead")
         axis = dim
     x = convert_to_tensor(x)
     if x.dtype.is_integer:  # as TF, where epsilon does not convert to x's dtype
