@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import sys
 
 import numpy as np
 
@@ -95,9 +96,11 @@ def _is_graph_tensor(x) -> bool:
 
 def _in_graph(x, kind: str) -> bool:
     """Whether `x` is a `tf.data` object of class `kind` (Dataset or an iterator) and a
-    graph is being built. Found by class name, so that tf.data loads on first use only."""
-    return any(c.__name__ == kind and c.__module__ == "tapeflow.data.dataset_ops"
-               for c in type(x).__mro__) and not executing_eagerly()
+    graph is being built. Asked of tf.data's module only once it is loaded (nothing made
+    before then is one), so that tf.data loads on first use only."""
+    dataset_ops = sys.modules.get("tapeflow.data.dataset_ops")
+    return dataset_ops is not None and isinstance(x, getattr(dataset_ops, kind)) and \
+        not executing_eagerly()
 
 
 # ---------------------------------------------------------------------------- conditionals
