@@ -33,6 +33,7 @@ from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
 from ..ops.iterator_ops import get_next_as_optional, make_iterator
 from ..ops.tensor_array_ops import TensorArray
+from ..ops.type_spec import element_from_components
 
 from .transformer import RETURN_VALUE
 
@@ -401,7 +402,7 @@ def _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names
             has_value, _as_bool(extra_test()))
 
     def loop_body(handle, has_value, *flat):
-        body(nest.pack_sequence_as(spec, list(flat)))
+        body(element_from_components(spec, list(flat)))
         return fetch(handle)
 
     _graph_loop(loop_test, loop_body, fetch(handle), get_state, set_state, symbol_names, opts)

@@ -71,10 +71,19 @@ def _is_tensor_leaf(x) -> bool:
 
 def _composite_key(spec: TypeSpec) -> tuple:
     """A composite's signature: its spec without its shape, its static dims, and the keys of
-    its components' specs (the number of values of a SparseTensor is not part of it)."""
-    shape = spec.shape
+    its components' specs (the number of values of a SparseTensor is not part of it). A spec
+    without a shape of its own (an OptionalSpec) is its own key."""
+    shape = getattr(spec, "shape", None)
+    if shape is None:
+        return (_COMPOSITE, spec, None, tuple([_walk(c, []) for c in spec._component_specs]))
     return (_COMPOSITE, spec._with_shape(None), None if shape.rank is None else
             tuple(shape.as_list()), tuple([_walk(c, []) for c in spec._component_specs]))
+
+
+def _key_spec(key: tuple) -> TypeSpec:
+    """The spec a composite's signature key stands for (`_composite_key`)."""
+    _, spec, dims, _ = key
+    return spec if getattr(spec, "shape", None) is None else spec._with_shape(dims)
 
 
 def _typed(key) -> bool:
@@ -655,7 +664,7 @@ class Function:
                         for _, char, dims in parts]
                 placeholders.extend(made)
                 stand_ins.append(made[0] if leaf[0] == _TENSOR else
-                                 leaf[1]._with_shape(leaf[2])._from_components(made))
+                                 _key_spec(leaf)._from_components(made))
             if refusal is None:  # initial values may be computed from this call's arguments
                 graph.lift_sources = {p._id: leaf for p, leaf in zip(placeholders, leaves)
                                       if isinstance(leaf, Tensor)}
