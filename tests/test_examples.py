@@ -161,3 +161,19 @@ def test_transformer_sort_learns_to_sort(capsys):
     accuracy = transformer_sort.main(epochs=2)
     assert accuracy > 0.95
     assert "sorted digits correct" in capsys.readouterr().out
+
+
+def test_text_classifier_reaches_tfs_accuracy_on_real_keras():
+    import importlib.util
+    import os
+    if importlib.util.find_spec("keras") is None:  # (it imports only under the stand-in)
+        pytest.skip("the keras extra is not installed")
+    env = {**os.environ, "KERAS_BACKEND": "tensorflow", "PYTHONPATH": str(ROOT / "src"),
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-m", "tapeflow", "as-tensorflow",
+                          str(ROOT / "examples" / "text_classifier.py")],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    assert "89 tokens, 240 training and 80 test sentences" in out
+    # TensorFlow 2.21 with Keras 3.15 runs the same script to 100.0% (test loss 0.037)
+    assert re.search(r"^test accuracy: (\d+\.\d)%$", out, re.M).group(1) == "100.0"
+    assert abs(float(re.search(r"^test loss: (\d+\.\d+)$", out, re.M).group(1)) - 0.037) < 0.01

@@ -130,14 +130,12 @@ MISSING = set("""
     audio.decode_wav compat.v1.Dimension compat.v1.sparse_concat compat.v1.sparse_placeholder
     experimental.RowPartition.from_value_rowids lite.OpsSet.SELECT_TF_OPS
     lite.OpsSet.TFLITE_BUILTINS lite.Optimize lite.Optimize.DEFAULT
-    lite.TFLiteConverter.from_saved_model lookup.KeyValueTensorInitializer
-    lookup.StaticHashTable lookup.TextFileIndex.LINE_NUMBER lookup.TextFileIndex.WHOLE_LINE
-    lookup.TextFileInitializer lookup.experimental.MutableHashTable profiler.experimental.Trace
+    lite.TFLiteConverter.from_saved_model profiler.experimental.Trace
     profiler.experimental.start profiler.experimental.stop
     quantization.fake_quant_with_min_max_vars
     quantization.fake_quant_with_min_max_vars_per_channel raw_ops.Bucketize raw_ops.CudnnRNNV3
     raw_ops.ImageProjectiveTransformV3 raw_ops.UniqueV2 raw_ops.UniqueWithCountsV2
-    saved_model.load saved_model.save sysconfig.get_build_info
+    sysconfig.get_build_info
 """.split())
 
 

@@ -108,8 +108,8 @@ __tapeflow_version__ = version.TAPEFLOW_VERSION
 
 # Imported on first use, so `import tapeflow` stays quick.
 _LAZY_SUBMODULES = frozenset(["compat", "config", "data", "distribute", "experimental",
-                               "graph_util", "io", "keras", "raw_ops", "strings", "summary",
-                               "tpu", "train", "types", "utils", "xla"])
+                               "graph_util", "io", "keras", "lookup", "raw_ops", "saved_model",
+                               "strings", "summary", "tpu", "train", "types", "utils", "xla"])
 
 
 # TF's top-level names for Keras's modules (`tf.optimizers` is `tf.keras.optimizers`).

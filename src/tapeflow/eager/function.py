@@ -30,6 +30,7 @@ from ..framework.composite_tensor import CompositeTensor, TypeSpec, is_composite
 from ..framework.context import state
 from ..framework.execute import execute, record_operation
 from ..framework.graph import FuncGraph, Operation, get_default_graph
+from ..framework.graph_def import graph_def_form
 from ..framework.indexed_slices import IndexedSlices, to_dense
 from ..framework.plan import Plan
 from ..framework.registry import RegisterGradient, define_op
@@ -62,6 +63,9 @@ def _call_kernel(*values, f, saved=None):
 
 PartitionedCall = define_op("PartitionedCall", _call_kernel, num_outputs=None)
 PartitionedCall.shape_fn = lambda inputs, attrs: attrs["f"]._output_specs
+# TF calls a function holding stateful ops (variable reads) with StatefulPartitionedCall.
+graph_def_form("PartitionedCall", tf_type=lambda op: "StatefulPartitionedCall" if
+               op.attrs["f"]._stateful else "PartitionedCall", drop=("saved",))
 
 
 def _is_tensor_leaf(x) -> bool:

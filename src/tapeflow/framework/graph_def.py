@@ -23,7 +23,8 @@ from .tensor_shape import TensorShape
 
 __all__ = ["graph_def_form", "graph_def_form_of", "graph_to_graph_def", "proto_module",
            "dtype_enum",
-           "dtype_of_enum", "attr_value", "python_attr"]
+           "dtype_of_enum", "attr_value", "python_attr", "write_function_def",
+           "function_variables"]
 
 # The GraphDef versions tapeflow writes: TF 2.21's producer version.
 PRODUCER_VERSION = 2474
@@ -291,7 +292,7 @@ class _Writer:
         if op.device:
             node.device = op.device
         values: dict = {}   # TF attribute -> Python value
-        tensors = list(op.inputs)
+        tensors = _call_inputs(op)
         free = [a for a in input_args if a[0] not in given_inputs]
         for arg in input_args:
             name, type_attr, number_attr, list_attr, fixed = arg
@@ -396,6 +397,22 @@ def _constant_input(value, fixed: str, shared):
     return array
 
 
+def _call_inputs(op) -> list:
+    """The op's inputs as TF's node takes them: a function call's trailing variable reads
+    (a graph reads a variable it passes) are the variables' resource handles, as TF's
+    calls pass them."""
+    inputs = list(op.inputs)
+    function = op.attrs.get("f")
+    if not hasattr(function, "graph") or not hasattr(function, "inputs"):
+        return inputs
+    for i in range(len(function.inputs), len(inputs)):
+        producer = getattr(inputs[i], "op", None)
+        if producer is not None and producer.type == "ReadVariableOp" and \
+                _dtype_of(producer.inputs[0]) == "resource":
+            inputs[i] = producer.inputs[0]
+    return inputs
+
+
 def _consumed(form) -> set:
     """The tapeflow attributes a form writes as TF's (by name, or named in `drop`)."""
     if form is None:
@@ -478,7 +495,8 @@ def _arg_name(name: str, used: set) -> str:
 
 def _write_function(function, name: str, caller, outer: _Writer) -> None:
     """`function` as a FunctionDef: its input placeholders, then the variables the calling
-    op passes (`caller.attrs["variables"]`, resource inputs), are its arguments; a loop
+    op passes (`caller.attrs["variables"]`, or a call's inputs after the function's: resource
+    inputs), are its arguments; a loop
     body (`caller` a While) also returns its captured inputs unchanged, as TF's While needs."""
     graph = function.graph
     fdef = outer.library.function.add()
@@ -491,7 +509,8 @@ def _write_function(function, name: str, caller, outer: _Writer) -> None:
         arg = signature.input_arg.add()
         arg.name = args[tensor._id] = _arg_name(tensor.op.name, used)
         arg.type = dtype_enum(tensor.dtype)
-    variables = list(caller.attrs.get("variables", ()))
+    variables = list(caller.attrs["variables"]) if "variables" in caller.attrs else [
+        v for v in _call_inputs(caller)[len(inputs):] if _dtype_of(v) == "resource"]
     for variable in variables:
         arg = signature.input_arg.add()
         arg.name = args[variable._id] = _arg_name(variable.name.split(":")[0] + "_resource",
@@ -532,6 +551,54 @@ def graph_to_graph_def(graph, add_shapes: bool = False, from_version=None):
     graph_def.versions.producer = PRODUCER_VERSION
     return graph_def
 
+
+class _TopLevelCall:
+    """What `_write_function` asks of the op calling a function, for a function called
+    from outside any graph (a SavedModel's): its captured variables are resource inputs."""
+
+    type = "StatefulPartitionedCall"
+
+    def __init__(self, variables) -> None:
+        self.attrs = {"variables": tuple(variables)}
+
+
+def function_variables(function) -> list:
+    """The variables ConcreteFunction `function`'s ops take as inputs (those of the
+    functions it calls too, which its call ops pass on), in order of first use."""
+    found: dict = {}
+    for op in function.graph.get_operations():
+        for value in op.inputs:
+            if getattr(value, "op", None) is None or not hasattr(value, "value_index"):
+                found.setdefault(id(value), value)
+    return list(found.values())
+
+
+def write_function_def(function, name: str, library, written=None) -> list:
+    """Writes ConcreteFunction `function` as FunctionDef `name` into `library` (a
+    FunctionDefLibrary), with the functions it calls. Its arguments are its inputs (its
+    captured tensors last), then one resource argument per variable it reads
+    (`function_variables(function)`, in order).
+
+    Args:
+        function: the ConcreteFunction.
+        name: the FunctionDef's name.
+        library: the FunctionDefLibrary proto written into.
+        written: {id(function): name} of functions already in `library` (updated).
+
+    Returns:
+        The variables of its resource arguments, in order.
+
+    Raises:
+        UnimplementedError: an op with no TF op definition.
+    """
+    written = {} if written is None else written
+    written[id(function)] = name
+    from .graph import Graph
+    writer = _Writer(Graph(), proto_module("graph").GraphDef().node, False, library,
+                     written=written)
+    variables = function_variables(function)
+    _write_function(function, name, _TopLevelCall(variables), writer)
+    return variables
 
 
 # -- helpers for the ops' forms ------------------------------------------------------------

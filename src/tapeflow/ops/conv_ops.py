@@ -63,9 +63,19 @@ def _same_pads(op) -> tuple:
                            False)
 
 
+def _transposed_same_pads(op) -> tuple:
+    """What "SAME" resolves to for a transposed convolution: the forward convolution's of
+    its output (`input_sizes`) and filter."""
+    x = op.attrs["input_sizes"]
+    return resolve_padding(op.type, "SAME", x[1:-1], op.inputs[0].shape.dims[:-2],
+                           op.attrs["strides"], op.attrs["dilations"], False)
+
+
 # As GraphDef nodes: TF's NHWC strides, ksize and dilations and a padding name.
 for _op in (Conv2D, Conv3D):
     window_form(_op.name, None, _same_pads)
+for _op in (Conv2DBackpropInput, Conv3DBackpropInputV2):
+    window_form(_op.name, None, _transposed_same_pads)
 for _op in (MaxPool, MaxPool3D, AvgPool, AvgPool3D):
     window_form(_op.name, lambda op: op.attrs["ksize"], _same_pads)
 

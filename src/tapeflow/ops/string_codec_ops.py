@@ -15,6 +15,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op, no_gradient
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
+from .dispatch import add_dispatch_support
 from .op_util import NO_ATTRS, as_input
 from .string_convert_ops import parse_numbers
 from .string_util import lengths, string_input
@@ -191,6 +192,7 @@ for _op in ("EncodeBase64", "DecodeBase64", "DecodeRaw", "DecodeCompressed", "De
 
 
 # -- public functions ------------------------------------------------------------------------
+@add_dispatch_support(elementwise=1)
 def encode_base64(input, pad=False, name=None) -> Tensor:  # noqa: A002  (TF's name)
     """Each string in web-safe base64 ('-' and '_' for '+' and '/'), without '=' padding
     unless `pad` (op `EncodeBase64`).
@@ -204,6 +206,7 @@ def encode_base64(input, pad=False, name=None) -> Tensor:  # noqa: A002  (TF's n
     return execute(EncodeBase64, (x,), {"pad": bool(pad)})
 
 
+@add_dispatch_support(elementwise=1)
 def decode_base64(input, name=None) -> Tensor:  # noqa: A002
     """Each web-safe base64 string decoded, with or without '=' padding (op `DecodeBase64`).
 

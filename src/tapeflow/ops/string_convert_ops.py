@@ -15,6 +15,7 @@ from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
 from .fingerprint_ops import fingerprint64_strings, hash64_strings, siphash_strings
 from .logging_ops import format_array
+from .dispatch import add_dispatch_support
 from .op_util import as_input, int_value
 from .string_util import string_input
 
@@ -118,6 +119,7 @@ for _op in ("StringToNumber", "AsString", "StringToHashBucketFast", "StringToHas
 
 
 # -- public functions ------------------------------------------------------------------------
+@add_dispatch_support(elementwise=1)
 def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:  # noqa: A002  (TF's name)
     """Parses each string as a number of `out_type` (op `StringToNumber`): decimal or
     scientific notation, inf and nan, surrounding whitespace allowed; integers must be
@@ -147,6 +149,7 @@ def to_number(input, out_type=dtypes.float32, name=None) -> Tensor:  # noqa: A00
 _FLAGS = (" ", "+", "-", "0", "#")
 
 
+@add_dispatch_support(elementwise=1)
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",  # noqa: A002
               name=None) -> Tensor:
     """Each element as a string, printed as C's printf does (op `AsString`): floats with
@@ -226,6 +229,7 @@ def _num_buckets(op_name: str, num_buckets) -> int:
     return n
 
 
+@add_dispatch_support(elementwise=1)
 def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002
     """Each string's FarmHash Fingerprint64 modulo `num_buckets` (op
     `StringToHashBucketFast`): the buckets TF gives, so hashed features agree with TF's.
@@ -246,6 +250,7 @@ def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002
                    {"num_buckets": _num_buckets("StringToHashBucketFast", num_buckets)})
 
 
+@add_dispatch_support(elementwise=1)
 def to_hash_bucket(input, num_buckets, name=None) -> Tensor:  # noqa: A002
     """Each string's 64-bit MurmurHash (TF's legacy `Hash64`) modulo `num_buckets` (op
     `StringToHashBucket`); `to_hash_bucket_fast` is faster in TF, with other values.
@@ -263,6 +268,7 @@ def to_hash_bucket(input, num_buckets, name=None) -> Tensor:  # noqa: A002
                    {"num_buckets": _num_buckets("StringToHashBucket", num_buckets)})
 
 
+@add_dispatch_support(elementwise=1)
 def to_hash_bucket_strong(input, num_buckets, key, name=None) -> Tensor:  # noqa: A002
     """Each string's SipHash-2-4 under the 128-bit `key` (two uint64s) modulo `num_buckets`
     (op `StringToHashBucketStrong`): buckets an adversary cannot aim at without the key.

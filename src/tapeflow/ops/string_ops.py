@@ -21,10 +21,11 @@ from ..framework.execute import execute
 from ..framework.registry import define_op, no_gradient
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
+from .dispatch import add_dispatch_support
 from .op_util import NO_ATTRS, as_input, int_value, normalize_axes
 from .string_util import lengths, ragged_result, string_input
 
-__all__ = ["join", "reduce_join", "length", "substr", "lower", "upper", "strip",
+__all__ = ["ngram_attrs", "join", "reduce_join", "length", "substr", "lower", "upper", "strip",
            "regex_full_match", "regex_replace", "split", "bytes_split", "ngrams",
            "unsorted_segment_join"]
 
@@ -261,9 +262,13 @@ def _unsorted_segment_join(x, ids, num_segments, separator):
     return out.reshape((num_segments,) + inner)
 
 
-def _ngrams(x, widths, separator, pad_left, pad_right, padding_width,
+def _ngrams(x, *data_splits, widths, separator, pad_left, pad_right, padding_width,
             preserve_short_sequences):
-    rows = x.reshape(-1, x.shape[-1]).tolist() if x.ndim else [[x[()]]]
+    if data_splits:  # the rows of a ragged input: x[splits[i]:splits[i + 1]]
+        flat, bounds = x.tolist(), data_splits[0].tolist()
+        rows = [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    else:
+        rows = x.reshape(-1, x.shape[-1]).tolist() if x.ndim else [[x[()]]]
     out = []
     for row in rows:
         grams = []
@@ -305,6 +310,7 @@ def _bytes_attr(value) -> bytes:
     return value.encode("utf-8") if isinstance(value, str) else bytes(value)
 
 
+@add_dispatch_support
 def join(inputs, separator="", name=None) -> Tensor:
     """Concatenates the strings of `inputs` elementwise, with `separator` between them
     (op `StringJoin`); scalars broadcast, the other inputs must have one shape.
@@ -329,6 +335,7 @@ def join(inputs, separator="", name=None) -> Tensor:
     return execute(StringJoin, tensors, {"separator": _bytes_attr(separator)})
 
 
+@add_dispatch_support
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> Tensor:
     """Joins the strings along `axis` (all axes when None) in order, with `separator`
     between them (op `ReduceJoin`).
@@ -367,6 +374,7 @@ def _unit(op_name: str, unit: str) -> str:
     return unit
 
 
+@add_dispatch_support(elementwise=1)
 def length(input, unit="BYTE", name=None) -> Tensor:  # noqa: A002  (TF's name)
     """The length of each string, in bytes or (`unit="UTF8_CHAR"`) UTF-8 characters (op
     `StringLength`); in characters, each byte that does not continue a character counts.
@@ -386,6 +394,7 @@ def length(input, unit="BYTE", name=None) -> Tensor:  # noqa: A002  (TF's name)
     return execute(StringLength, (x,), {"unit": _unit("StringLength", unit)})
 
 
+@add_dispatch_support(elementwise=1)
 def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
     """The substrings of `len` bytes (or UTF-8 characters) starting at `pos` (op `Substr`);
     a negative `pos` counts from the end, a substring ending past the end is cut there.
@@ -408,6 +417,7 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002
                    {"unit": _unit("Substr", unit)})
 
 
+@add_dispatch_support(elementwise=1)
 def lower(input, encoding="", name=None) -> Tensor:  # noqa: A002
     """Each string in lower case (op `StringLower`): ASCII letters only, or with
     `encoding="utf-8"` every letter of the UTF-8 text.
@@ -420,6 +430,7 @@ def lower(input, encoding="", name=None) -> Tensor:  # noqa: A002
     return execute(StringLower, (string_input("StringLower", input),), {"encoding": encoding})
 
 
+@add_dispatch_support(elementwise=1)
 def upper(input, encoding="", name=None) -> Tensor:  # noqa: A002
     """Each string in upper case (op `StringUpper`): ASCII letters only, or with
     `encoding="utf-8"` every letter of the UTF-8 text.
@@ -432,6 +443,7 @@ def upper(input, encoding="", name=None) -> Tensor:  # noqa: A002
     return execute(StringUpper, (string_input("StringUpper", input),), {"encoding": encoding})
 
 
+@add_dispatch_support(elementwise=1)
 def strip(input, name=None) -> Tensor:  # noqa: A002
     """Each string without leading and trailing ASCII whitespace (op `StringStrip`).
 
@@ -454,6 +466,7 @@ def _pattern(op_name: str, pattern) -> bytes:
     return _bytes_attr(value)
 
 
+@add_dispatch_support(elementwise=1)
 def regex_full_match(input, pattern, name=None) -> Tensor:  # noqa: A002
     """Whether each whole string matches `pattern` (RE2 syntax; op `StaticRegexFullMatch`).
 
@@ -471,6 +484,7 @@ def regex_full_match(input, pattern, name=None) -> Tensor:  # noqa: A002
                    {"pattern": _pattern("StaticRegexFullMatch", pattern)})
 
 
+@add_dispatch_support(elementwise=1)
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Tensor:  # noqa: A002
     r"""Replaces the matches of `pattern` (RE2 syntax) by `rewrite`, in which `\0` is the
     match and `\1`..`\9` its groups; all matches, or the first with `replace_global=False`
@@ -491,6 +505,7 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None) -> Te
         "replace_global": bool(replace_global)})
 
 
+@add_dispatch_support
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
     """Splits each string at `sep` (runs of ASCII whitespace when None, dropping empty
     parts), at most `maxsplit` times.
@@ -510,6 +525,7 @@ def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
     return ragged_result(values, splits, x)
 
 
+@add_dispatch_support
 def bytes_split(input, name=None):  # noqa: A002
     """Splits each string into its bytes.
 
@@ -552,6 +568,32 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=
                                                    "separator": _bytes_attr(separator)})
 
 
+def ngram_attrs(ngram_width, separator, pad_values, padding_width,
+                preserve_short_sequences) -> dict:
+    """The attributes of op StringNGrams for `ngrams`' arguments.
+
+    Raises:
+        ValueError: a non-positive width, or bad pad values.
+    """
+    widths = tuple(ngram_width) if isinstance(ngram_width, (list, tuple)) else (ngram_width,)
+    if any(int(w) <= 0 for w in widths):
+        raise ValueError(f"ngram_width must be > 0, got {ngram_width}")
+    if pad_values is None:
+        left = right = None
+    elif isinstance(pad_values, (list, tuple)):
+        if len(pad_values) != 2:
+            raise ValueError("pad_values must be a string, tuple or list of 2 strings.")
+        left, right = (_bytes_attr(v) for v in pad_values)
+    else:
+        left = right = _bytes_attr(pad_values)
+    if padding_width is not None and int(padding_width) <= 0:
+        raise ValueError(f"padding_width must be > 0, got {padding_width}")
+    return {"widths": tuple(int(w) for w in widths), "separator": _bytes_attr(separator),
+            "pad_left": left, "pad_right": right, "padding_width": padding_width,
+            "preserve_short_sequences": bool(preserve_short_sequences)}
+
+
+@add_dispatch_support
 def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
            preserve_short_sequences=False, name=None):
     """The n-grams of each row (the last axis) of `data`, joined with `separator`.
@@ -578,26 +620,16 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
         array([b'a b', b'b c'], dtype=object)
     """
     x = string_input("StringNGrams", data)
-    widths = tuple(ngram_width) if isinstance(ngram_width, (list, tuple)) else (ngram_width,)
-    if any(int(w) <= 0 for w in widths):
-        raise ValueError(f"ngram_width must be > 0, got {ngram_width}")
-    if pad_values is None:
-        left = right = None
-    elif isinstance(pad_values, (list, tuple)):
-        if len(pad_values) != 2:
-            raise ValueError("pad_values must be a string, tuple or list of 2 strings.")
-        left, right = (_bytes_attr(v) for v in pad_values)
-    else:
-        left = right = _bytes_attr(pad_values)
-    if padding_width is not None and int(padding_width) <= 0:
-        raise ValueError(f"padding_width must be > 0, got {padding_width}")
-    values, splits = execute(StringNGrams, (x,), {
-        "widths": tuple(int(w) for w in widths), "separator": _bytes_attr(separator),
-        "pad_left": left, "pad_right": right, "padding_width": padding_width,
-        "preserve_short_sequences": bool(preserve_short_sequences)})
+    values, splits = execute(StringNGrams, (x,), ngram_attrs(
+        ngram_width, separator, pad_values, padding_width, preserve_short_sequences))
     if x.ndim <= 1:
         return values
     counts = np.diff(splits._value)
     if counts.size and (counts == counts[0]).all():
         return Tensor(values._value.reshape(tuple(x.shape[:-1]) + (int(counts[0]),)))
     return ragged_result(values, splits, Tensor(np.empty(x.shape[:-1], object)))
+
+
+# The ragged versions of the string ops (and of unicode_ops'), registered for dispatch once
+# the string ops exist.
+from .ragged import ragged_string_ops  # noqa: E402,F401

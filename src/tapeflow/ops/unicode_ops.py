@@ -19,6 +19,7 @@ from ..framework.execute import execute
 from ..framework.registry import define_op, no_gradient
 from ..framework.string_values import as_value
 from ..framework.tensor import Tensor
+from .dispatch import add_dispatch_support
 from .op_util import as_input
 from .string_util import ragged_result, string_input
 
@@ -200,6 +201,7 @@ def _decode(input, input_encoding, errors, replacement_char, replace_control_cha
     return decoded, ragged_result(outs[2], splits, x)
 
 
+@add_dispatch_support
 def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                    replace_control_characters=False, name=None):
     """The Unicode code points of each string, decoded from `input_encoding`.
@@ -226,6 +228,7 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                    False)
 
 
+@add_dispatch_support
 def unicode_decode_with_offsets(input, input_encoding, errors="replace",  # noqa: A002
                                 replacement_char=65533, replace_control_characters=False,
                                 name=None):
@@ -259,6 +262,7 @@ def _split_chars(input, input_encoding, errors, replacement_char, with_offsets):
     return (split, decoded[1]) if with_offsets else split
 
 
+@add_dispatch_support
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
     """Each string split into its characters, each encoded in `input_encoding`.
 
@@ -273,6 +277,7 @@ def unicode_split(input, input_encoding, errors="replace", replacement_char=6553
     return _split_chars(input, input_encoding, errors, replacement_char, False)
 
 
+@add_dispatch_support
 def unicode_split_with_offsets(input, input_encoding, errors="replace",  # noqa: A002
                                replacement_char=65533, name=None):
     """`unicode_split`, and the byte offset where each character starts in its string.
@@ -326,6 +331,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     return Tensor(out._value.reshape(x.shape[:-1]))
 
 
+@add_dispatch_support(elementwise=1)
 def unicode_transcode(input, input_encoding, output_encoding, errors="replace",  # noqa: A002
                       replacement_char=65533, replace_control_characters=False,
                       name=None) -> Tensor:
@@ -346,6 +352,7 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace", 
         "control": bool(replace_control_characters)})
 
 
+@add_dispatch_support(elementwise=1)
 def unicode_script(input, name=None) -> Tensor:  # noqa: A002
     """The script of each code point, as ICU's script codes (0 Common, 1 Inherited, 8
     Cyrillic, 17 Han, 25 Latin, 103 Unknown, ...); -1 for a value outside Unicode.

@@ -310,7 +310,9 @@ class Trackable:
 
     # -- saving ---------------------------------------------------------------------------
     def _serialize_to_tensors(self) -> dict:
-        """{name: tensor} this object saves itself (keys `<path>/.ATTRIBUTES/<name>`).
+        """{name: tensor} this object saves itself (keys `<path>/.ATTRIBUTES/<name>`); a
+        value {suffix: tensor} saves one attribute as several tensors, at the attribute's key
+        plus each suffix (a table's `table` as `table-keys` and `table-values`).
 
         Raises:
             NotImplementedError: the object saves no tensors of its own.

@@ -182,7 +182,11 @@ def serialize(view: TrackableView) -> tuple:
         for name, full_name, value in _saved_tensors(obj):
             key = f"{path_text[i]}/{_ATTRIBUTES}/{escape_local_name(name)}"
             nodes[i].attributes.add(name=name, full_name=full_name, checkpoint_key=key)
-            tensors[key] = _as_array(value)
+            if isinstance(value, dict):  # one attribute, several tensors at key + suffix
+                for suffix, part in value.items():
+                    tensors[key + suffix] = _as_array(part)
+            else:
+                tensors[key] = _as_array(value)
     has_values = [bool(n.attributes) or bool(n.slot_variables) for n in nodes]
     changed = True
     while changed:
@@ -348,6 +352,10 @@ class CheckpointPosition:
         tensors = {}
         for attribute in self.object_proto.attributes:
             key = attribute.checkpoint_key
+            parts = _attribute_parts(obj, attribute.name)
+            if parts is not None:  # one attribute saved as several tensors (a table's)
+                tensors[attribute.name] = {suffix: reader.read(key + suffix) for suffix in parts}
+                continue
             value = reader.read(key)
             dtype = getattr(obj, "dtype", None)
             if attribute.name == "VARIABLE_VALUE" and dtype is not None \
@@ -378,6 +386,18 @@ class CheckpointPosition:
                     saveable.restore([tensors[name]], None)
         obj._update_uid = self._checkpoint.restore_uid
         self._checkpoint.assigned.add(self._proto_id)
+
+
+def _attribute_parts(obj, name: str):
+    """The tensor-name suffixes of attribute `name` when `obj` saves it as several tensors
+    (`_serialize_to_tensors` giving {name: {suffix: tensor}}), else None."""
+    if type(obj)._serialize_to_tensors is Trackable._serialize_to_tensors:
+        return None
+    try:
+        value = obj._serialize_to_tensors().get(name)
+    except NotImplementedError:
+        return None
+    return list(value) if isinstance(value, dict) else None
 
 
 def _dtype_name(dtype) -> str:

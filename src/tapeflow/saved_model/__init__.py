@@ -1,0 +1,14 @@
+"""`tf.saved_model`: TF's SavedModel directories written (`save`) and read (`load`)."""
+from __future__ import annotations
+
+from .constants import (ASSETS_DIRECTORY, ASSETS_KEY, CLASSIFY_INPUTS, CLASSIFY_METHOD_NAME,
+                        CLASSIFY_OUTPUT_CLASSES, CLASSIFY_OUTPUT_SCORES, DEBUG_DIRECTORY,
+                        DEBUG_INFO_FILENAME_PB, DEFAULT_SERVING_SIGNATURE_DEF_KEY, GPU,
+                        PREDICT_INPUTS, PREDICT_METHOD_NAME, PREDICT_OUTPUTS, REGRESS_INPUTS,
+                        REGRESS_METHOD_NAME, REGRESS_OUTPUTS, SAVED_MODEL_FILENAME_PB,
+                        SAVED_MODEL_FILENAME_PBTXT, SAVED_MODEL_SCHEMA_VERSION, SERVING, TPU,
+                        TRAINING, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
+from .save import SaveOptions, save
+from .load import Asset, LoadOptions, contains_saved_model, load
+
+__all__ = ["save", "load", "SaveOptions", "LoadOptions", "Asset", "contains_saved_model"]
