@@ -84,6 +84,11 @@ def run_pytest(suite: Suite, root: Path, report: Path, stand_in: bool, pytest_ar
     with tempfile.TemporaryDirectory() as cwd:
         # absl's test files go to a folder of this run's own (runs at once would share one)
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TEST_TMPDIR=cwd, **dict(suite.env))
+        # the suite runs in a scratch directory: a relative PYTHONPATH (`PYTHONPATH=src`,
+        # a checkout's own tapeflow) means the caller's directory
+        if env.get("PYTHONPATH"):
+            env["PYTHONPATH"] = os.pathsep.join(
+                os.path.abspath(p) if p else p for p in env["PYTHONPATH"].split(os.pathsep))
         try:
             return subprocess.call(command, cwd=cwd, env=env, timeout=timeout,
                                    stdout=subprocess.DEVNULL)

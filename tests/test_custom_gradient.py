@@ -185,3 +185,30 @@ def test_recompute_grad_with_variables():
     with tf.GradientTape() as h:
         y2 = tf.reduce_sum(layer(x))
     np.testing.assert_allclose(g.gradient(y, w).numpy(), h.gradient(y2, w).numpy(), rtol=1e-6)
+
+
+def test_in_a_function_a_variable_argument_is_an_input_not_a_read_variable():
+    # TF 2.21 converts the arguments to tensors before f runs in a graph: grad_fn needs no
+    # `variables=` for a variable (or an object converting to one) passed in; gradients 3, 2
+    v, w = tf.Variable(2.0), tf.Variable(3.0)
+
+    class Holder:
+        def __init__(self, variable):
+            self.variable = variable
+
+    tf.register_tensor_conversion_function(
+        Holder, lambda x, dtype=None, name=None, as_ref=False: tf.convert_to_tensor(x.variable))
+
+    @tf.custom_gradient
+    def scale(x, s):
+        return x * s, lambda dy: (dy * s, None)
+
+    @tf.function
+    def grad(x, s):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = scale(x, s)
+        return tape.gradient(y, x)
+
+    assert float(grad(tf.constant(1.0), Holder(w))) == 3.0
+    assert float(grad(tf.constant(1.0), v)) == 2.0

@@ -48,6 +48,53 @@ def test_a_name_tapeflow_lacks_is_module_not_found_naming_it(switched):
     assert caught.value.name == "tensorflow.no_such_module"
 
 
+# TF 2.21's `__module__` and `__name__` for these classes (what libraries check)
+TF_CLASS_NAMES = [
+    ("Tensor", "tensorflow.python.framework.tensor", "Tensor"),
+    ("SparseTensor", "tensorflow.python.framework.sparse_tensor", "SparseTensor"),
+    ("RaggedTensor", "tensorflow.python.ops.ragged.ragged_tensor", "RaggedTensor"),
+    ("data.Dataset", "tensorflow.python.data.ops.dataset_ops", "DatasetV2"),
+]
+
+
+@pytest.mark.parametrize("public, module, name", TF_CLASS_NAMES)
+def test_classes_carry_tfs_names_under_the_stand_in_and_live_there(public, module, name):
+    import importlib
+    import pickle
+    cls = tapeflow
+    for part in public.split("."):
+        cls = getattr(cls, part)
+    own = (cls.__module__, cls.__name__)
+    was = standin.installed()
+    standin.install()
+    try:
+        assert (cls.__module__, cls.__name__, cls.__qualname__) == (module, name, name)
+        assert getattr(importlib.import_module(module), name) is cls
+        assert pickle.loads(pickle.dumps(cls)) is cls
+    finally:
+        if not was:
+            standin.uninstall()
+    if not was:
+        assert (cls.__module__, cls.__name__) == own and own[0].startswith("tapeflow.")
+
+
+def test_a_dataset_is_found_by_its_tf_class_name_and_a_graph_loop_still_runs_it(switched):
+    import tensorflow as tf
+    dataset = tf.data.Dataset.range(4)
+    # how Keras tells a tf.data dataset: a class named DatasetV2 in a tensorflow.python module
+    assert any(c.__name__ == "DatasetV2" and "tensorflow.python." in c.__module__
+               for c in type(dataset).__mro__)
+
+    @tf.function
+    def total(ds):
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            s += x
+        return s
+
+    assert int(total(dataset)) == 6
+
+
 def test_install_refuses_when_the_real_tensorflow_is_imported(monkeypatch):
     if standin.installed():
         pytest.skip("the stand-in is already on in this process")

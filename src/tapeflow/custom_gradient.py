@@ -5,6 +5,7 @@ import functools
 import inspect
 
 from .framework import nest
+from .framework.composite_tensor import CompositeTensor
 from .framework.context import state, switched
 from .framework.execute import execute, record_operation
 from .framework.registry import IDENTITY, RegisterGradient, define_op, no_gradient
@@ -94,6 +95,12 @@ def custom_gradient(f=None):
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
+        if state.graph is not None:
+            # In a graph the arguments are tensors before `f` runs (as TF's are): a variable
+            # passed in, or an object that converts to one, is read here, so it is an
+            # input of `f`, not a variable `f` reads.
+            args = nest.map_structure(
+                lambda a: a if isinstance(a, CompositeTensor) else as_input(a), args)
         watcher = _VariableWatcher()
         with switched(recorders=[watcher]):
             result, grad_fn = f(*args, **kwargs)

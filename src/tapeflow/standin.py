@@ -103,7 +103,9 @@ def install() -> None:
     """Makes `tensorflow` and every `tensorflow.*` resolve to tapeflow for this process.
 
     Calling it again changes nothing. Modules already imported under tapeflow's names are
-    the ones `tensorflow.*` then gives.
+    the ones `tensorflow.*` then gives. The classes libraries recognise TF's types by (a
+    Tensor, a Dataset: `tapeflow.python.class_names`) carry TF's module and class names
+    from then on.
 
     Raises:
         ImportError: the real TensorFlow is already imported in this process (two engines
@@ -121,13 +123,18 @@ def install() -> None:
             f"`tapeflow as-tensorflow ...`) before anything imports tensorflow.")
     importlib.import_module(_TAPEFLOW)
     sys.meta_path.insert(0, _FINDER)
+    # Libraries tell TF's types apart by their classes' modules and names: tapeflow's
+    # classes carry TF's while the stand-in is on (tapeflow.python.class_names).
+    importlib.import_module(_TAPEFLOW + ".python.class_names").apply(True)
 
 
 def uninstall() -> None:
     """Undoes `install`: `tensorflow` no longer resolves to tapeflow, and the `tensorflow.*`
-    aliases are dropped from `sys.modules` (the tapeflow modules themselves stay)."""
+    aliases are dropped from `sys.modules` (the tapeflow modules themselves stay), and the
+    classes get tapeflow's names back."""
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
+        importlib.import_module(_TAPEFLOW + ".python.class_names").apply(False)
     for name in [n for n in sys.modules if n == _TF or n.startswith(_TF + ".")]:
         if getattr(sys.modules[name], "__name__", "").startswith(_TAPEFLOW):
             del sys.modules[name]

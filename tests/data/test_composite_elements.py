@@ -114,3 +114,40 @@ def test_from_generator_refuses_what_does_not_fit_the_ragged_signature(yielded, 
         lambda: iter([yielded]), output_signature=tf.RaggedTensorSpec([None, None], tf.int32))
     with pytest.raises(tf.errors.InvalidArgumentError, match=match):
         list(ds)
+
+
+def _ragged_and_sparse():
+    def gen():
+        for _ in range(2):
+            yield tf.ragged.constant([[1, 2], [3]]), tf.sparse.from_dense([[0, 1], [2, 0]])
+    return tf.data.Dataset.from_generator(gen, output_signature=(
+        tf.RaggedTensorSpec(shape=(None, None), dtype=tf.int32, ragged_rank=1),
+        tf.SparseTensorSpec(shape=(None, 2), dtype=tf.int32)))
+
+
+def test_an_iterator_read_in_a_function_gives_composite_elements():
+    # TF 2.21: next(it), get_next_as_optional() and a for loop in a tf.function all give
+    # the RaggedTensor and SparseTensor (sums 6 and 3)
+    @tf.function
+    def step(it):
+        r, s = next(it)
+        return tf.reduce_sum(r.flat_values), tf.sparse.reduce_sum(s)
+
+    @tf.function
+    def optional_step(it):
+        r, s = it.get_next_as_optional().get_value()
+        return tf.reduce_sum(r.flat_values) + tf.sparse.reduce_sum(s)
+
+    @tf.function
+    def loop(ds):
+        total = tf.constant(0)
+        for r, s in ds:
+            total += tf.reduce_sum(r.flat_values) * tf.sparse.reduce_sum(s)
+        return total
+
+    ds = _ragged_and_sparse()
+    it = iter(ds)
+    assert [int(x) for x in step(it)] == [6, 3]
+    assert int(optional_step(it)) == 9
+    assert int(loop(ds)) == 36
+

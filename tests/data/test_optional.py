@@ -41,3 +41,34 @@ def test_iterator_next_as_optional(traced):
     assert [int(first.get_value()), int(second.get_value())] == [0, 1]
     assert not bool(third.has_value())  # TF: False at the end
     assert third.element_spec == tf.TensorSpec([], tf.int64)
+
+
+def test_a_function_takes_optionals_and_traces_once_per_element_spec():
+    # TF 2.21: 0.0, 1.0, 3.0 with two traces (the empty Optional(None)s share one)
+    traces = []
+
+    @tf.function
+    def f(o, x):
+        traces.append(1)
+        return tf.cond(o.has_value(), lambda: x + 1.0, lambda: x - 1.0)
+
+    assert float(f(tf.experimental.Optional.empty(None), tf.constant(1.0))) == 0.0
+    assert float(f(tf.experimental.Optional.empty(None), tf.constant(2.0))) == 1.0
+    assert float(f(tf.experimental.Optional.from_value(tf.constant(1.0)),
+                   tf.constant(2.0))) == 3.0
+    assert len(traces) == 2
+
+
+def test_a_generator_yields_empty_optionals_read_in_a_function():
+    def gen():
+        yield tf.constant([1.0]), tf.experimental.Optional.empty(None)
+    ds = tf.data.Dataset.from_generator(
+        gen, output_signature=(tf.TensorSpec([None]), tf.OptionalSpec(None)))
+
+    @tf.function
+    def step(it):
+        x, o = next(it)
+        return x, o.has_value()
+
+    x, has = step(iter(ds))
+    assert x.numpy().tolist() == [1.0] and not bool(has)  # TF 2.21: [1.0], False

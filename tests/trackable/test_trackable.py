@@ -33,6 +33,23 @@ def test_track_lookup_and_overwrite_as_tf():
     assert [r.name for r in t._checkpoint_dependencies] == ["v"]
 
 
+@pytest.mark.parametrize("base_class", [autotrackable.AutoTrackable, tf.Module])
+def test_a_mixin_new_after_trackable_gets_the_constructor_arguments(base_class):
+    # TF's Trackable has no __new__ of its own: a cooperative __new__ later in the MRO (a
+    # Keras Operation records its config there) sees the arguments, TF 2.21 gives (1,), {b: 2}.
+    class Recorder:
+        def __new__(cls, *args, **kwargs):
+            obj = super().__new__(cls)
+            obj.__dict__["seen"] = (args, dict(kwargs))
+            return obj
+
+    class Both(base_class, Recorder):
+        def __init__(self, *args, **kwargs):
+            super().__init__()
+
+    assert Both(1, b=2).seen == ((1,), {"b": 2})
+
+
 def test_attribute_assignment_wraps_and_tracks_as_tf():
     m = tf.Module()
     m.l = [tf.Variable(1.0), 2, [tf.Variable(3.0)]]

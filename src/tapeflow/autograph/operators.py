@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import sys
 
 import numpy as np
 
@@ -32,6 +33,7 @@ from ..ops.creation_ops import zeros
 from ..ops.gather_ops import GatherV2
 from ..ops.iterator_ops import get_next_as_optional, make_iterator
 from ..ops.tensor_array_ops import TensorArray
+from ..ops.type_spec import element_from_components
 
 from .transformer import RETURN_VALUE
 
@@ -95,9 +97,11 @@ def _is_graph_tensor(x) -> bool:
 
 def _in_graph(x, kind: str) -> bool:
     """Whether `x` is a `tf.data` object of class `kind` (Dataset or an iterator) and a
-    graph is being built. Found by class name, so that tf.data loads on first use only."""
-    return any(c.__name__ == kind and c.__module__ == "tapeflow.data.dataset_ops"
-               for c in type(x).__mro__) and not executing_eagerly()
+    graph is being built. Asked of tf.data's module only once it is loaded (nothing made
+    before then is one), so that tf.data loads on first use only."""
+    dataset_ops = sys.modules.get("tapeflow.data.dataset_ops")
+    return dataset_ops is not None and isinstance(x, getattr(dataset_ops, kind)) and \
+        not executing_eagerly()
 
 
 # ---------------------------------------------------------------------------- conditionals
@@ -398,7 +402,7 @@ def _dataset_loop(iterated, extra_test, body, get_state, set_state, symbol_names
             has_value, _as_bool(extra_test()))
 
     def loop_body(handle, has_value, *flat):
-        body(nest.pack_sequence_as(spec, list(flat)))
+        body(element_from_components(spec, list(flat)))
         return fetch(handle)
 
     _graph_loop(loop_test, loop_body, fetch(handle), get_state, set_state, symbol_names, opts)

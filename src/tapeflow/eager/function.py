@@ -105,21 +105,25 @@ def _is_tensor_leaf(x) -> bool:
 def _composite_key(spec: TypeSpec) -> tuple:
     """A composite's signature: its spec without its shape, its static dims, and the keys of
     its components' specs (the number of values of a SparseTensor is not part of it); an
-    extension type's is its whole spec."""
+    extension type's is its whole spec, and a spec without a shape of its own (an
+    OptionalSpec) is its own key."""
     if isinstance(spec, ExtensionTypeSpec):  # its tensors' shapes are its components'
         return (_COMPOSITE, spec._trace_signature(), None,
                 tuple([_walk(c, []) for c in spec._component_specs]))
-    shape = spec.shape
+    shape = getattr(spec, "shape", None)
+    if shape is None:
+        return (_COMPOSITE, spec, None, tuple([_walk(c, []) for c in spec._component_specs]))
     return (_COMPOSITE, spec._with_shape(None), None if shape.rank is None else
             tuple(shape.as_list()), tuple([_walk(c, []) for c in spec._component_specs]))
 
 
 def _keyed_spec(key: tuple) -> TypeSpec:
-    """The spec of a composite's signature key (with its static dims)."""
+    """The spec a composite's signature key stands for (`_composite_key`), with its static
+    dims."""
     spec = key[1]
     if isinstance(spec, ExtensionTypeSpec):
         return spec._with_component_shapes([TensorShape(part[2]) for part in key[3]])
-    return spec._with_shape(key[2])
+    return spec if getattr(spec, "shape", None) is None else spec._with_shape(key[2])
 
 
 def _typed(key) -> bool:

@@ -8,19 +8,22 @@ from ..framework.tensor import Tensor
 from .array_ops import concat, reshape
 from .comparison_ops import greater
 from .creation_ops import ones_like
+from .dispatch import add_dispatch_support
 from .gather_ops import gather
 from .indexing_ops import where
 from .math_ops import reduce_sum, sqrt
 from .op_util import as_input, index_input
 
 
+@add_dispatch_support
 def embedding_lookup(params, ids, max_norm=None, name=None) -> Tensor:
     """The rows of `params` at `ids`: a gather whose gradient is an IndexedSlices.
 
     Args:
         params: an embedding table `[vocabulary, ...]`, or a list of shards of one split
             with TF's "div" strategy (the first `vocabulary % n` shards hold one extra row).
-        ids: an integer tensor of row ids.
+        ids: an integer tensor of row ids (a RaggedTensor of them gives a RaggedTensor
+            ragged like the ids, through the dispatch of `tf.ragged`).
         max_norm: if given, rows whose L2 norm exceeds it are scaled down to it.
 
     Returns:

@@ -18,11 +18,12 @@ import weakref
 
 import numpy as np
 
-from ..framework import errors, nest
+from ..framework import errors
 from ..framework.execute import execute
 from ..framework.registry import OUTPUT, define_op, no_gradient
 from ..framework.tensor import convert_to_tensor
 from .op_util import value_of
+from .type_spec import component_specs, element_components, element_from_components
 
 __all__ = ["register", "make_iterator", "get_next", "get_next_as_optional"]
 
@@ -82,7 +83,11 @@ def _next_flat(op_name: str, handle, Tout):
         _ITERATORS.pop(handle, None)
         return None
     raise_if_error(element)
-    flat = [np.asarray(value_of(x)) for x in nest.flatten(element)]
+    flat = [np.asarray(value_of(x)) for x in element_components(element)]
+    if len(flat) != len(Tout):
+        raise errors.InvalidArgumentError(
+            None, op_name, f"{op_name}: an element of {len(flat)} component tensors does not "
+            f"match the expected {len(Tout)}")
     for value, (dtype, dims) in zip(flat, Tout):
         if value.dtype != dtype or dims is not None and (len(value.shape) != len(dims) or any(
                 d is not None and d != s for d, s in zip(dims, value.shape))):
@@ -125,9 +130,10 @@ no_gradient("IteratorGetNextAsOptional")
 
 
 def _specs(element_spec) -> list:
-    """(numpy dtype, dims or None) of each TensorSpec of `element_spec`, flattened."""
+    """(numpy dtype, dims or None) of each component tensor of an element of
+    `element_spec` (composites stand for their components, None parts have none)."""
     return [(s.dtype.as_numpy_dtype, None if s.shape.rank is None else tuple(s.shape.as_list()))
-            for s in nest.flatten(element_spec)]
+            for s in component_specs(element_spec)]
 
 
 def register(iterator, owner) -> int:
@@ -146,19 +152,20 @@ def make_iterator(iterable):
 
 def get_next(handle, element_spec):
     """The iterator's next element, structured and shaped as `element_spec` (a structure of
-    TensorSpecs; None dims vary).
+    TypeSpecs: composites such as RaggedTensors and SparseTensors pass as their component
+    tensors, None parts as nothing; None dims vary).
 
     Raises (when the op runs):
         OutOfRangeError: the iterator has ended.
         InvalidArgumentError: an element does not match `element_spec`.
     """
     flat = execute(IteratorGetNext, (handle,), {"Tout": _specs(element_spec)})
-    return nest.pack_sequence_as(element_spec, list(flat))
+    return element_from_components(element_spec, list(flat))
 
 
 def get_next_as_optional(handle, wanted, element_spec) -> tuple:
-    """`(has_value, flat element)`: the iterator's next element, flattened, its parts shaped
-    by `element_spec`; `has_value` is False (and the parts empty) once the iterator has
+    """`(has_value, flat element)`: the iterator's next element as its component tensors
+    (`element_from_components` rebuilds it), shaped by `element_spec`; `has_value` is False (and the parts empty) once the iterator has
     ended, or when `wanted` is False (then nothing is read).
 
     Raises (when the op runs):

@@ -13,29 +13,12 @@ from ..framework import errors, nest
 from ..framework.composite_tensor import CompositeTensor
 from ..framework.context import executing_eagerly
 from ..framework.tensor import Tensor, constant, convert_to_tensor
-from .type_spec import NoneTensorSpec, OptionalSpec, type_spec_from_value
+from .type_spec import (OptionalSpec, component_specs, element_components,
+                        element_from_components, type_spec_from_value)
 
 __all__ = ["Optional"]
 
 _NO_VALUE = "The given optional does not have a value."
-
-
-def component_specs(element_spec) -> list:
-    """The specs of the component tensors of an element of `element_spec`."""
-    return [s for s in nest.flatten(element_spec, expand_composites=True)
-            if s is not None and not isinstance(s, NoneTensorSpec)]
-
-
-def _components(value) -> list:
-    return [v for v in nest.flatten(value, expand_composites=True) if v is not None]
-
-
-def _packed(element_spec, components: list):
-    """The element of `element_spec` made of `components` (None where the spec says None)."""
-    parts = iter(components)
-    leaves = [None if s is None or isinstance(s, NoneTensorSpec) else next(parts)
-              for s in nest.flatten(element_spec, expand_composites=True)]
-    return nest.pack_sequence_as(element_spec, leaves, expand_composites=True)
 
 
 class Optional(CompositeTensor):
@@ -74,7 +57,7 @@ class Optional(CompositeTensor):
             lambda v: v if v is None or isinstance(v, CompositeTensor) else convert_to_tensor(v),
             value)
         spec = nest.map_structure(type_spec_from_value, value)
-        return Optional(constant(True), _components(value), spec)
+        return Optional(constant(True), element_components(value), spec)
 
     @staticmethod
     def empty(element_spec) -> "Optional":
@@ -106,13 +89,13 @@ class Optional(CompositeTensor):
         if executing_eagerly():
             if not bool(self._has_value):
                 raise errors.InvalidArgumentError(None, "OptionalGetValue", _NO_VALUE)
-            return _packed(self._element_spec, self._values)
+            return element_from_components(self._element_spec, self._values)
         from .array_ops import identity
         from .check_ops import Assert
         from .control_flow_ops import control_dependencies
         with control_dependencies([Assert(self._has_value, [_NO_VALUE])]):
             values = [identity(v) if isinstance(v, Tensor) else v for v in self._values]
-        return _packed(self._element_spec, values)
+        return element_from_components(self._element_spec, values)
 
     def __repr__(self) -> str:
         return f"<Optional element_spec={self._element_spec!r}>"

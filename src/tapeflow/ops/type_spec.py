@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework import dtypes
+from ..framework import dtypes, nest
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import constant, is_tensor
 from ..framework.tensor_shape import TensorShape
@@ -129,7 +129,6 @@ class OptionalSpec(TypeSpec):
 
     @property
     def _component_specs(self) -> list:
-        from .optional_ops import component_specs
         return [TensorSpec([], dtypes.bool)] + component_specs(self._element_spec)
 
     def _to_components(self, value) -> list:
@@ -141,6 +140,36 @@ class OptionalSpec(TypeSpec):
 
     def __repr__(self) -> str:
         return f"OptionalSpec({self._element_spec!r},)"
+
+
+def component_specs(element_spec) -> list:
+    """The specs of the component tensors of an element of `element_spec` (a structure of
+    TypeSpecs): composites stand for their components, and None parts have none.
+
+    Example:
+        >>> import tapeflow as tf
+        >>> from tapeflow.ops.type_spec import component_specs
+        >>> [s.dtype.name for s in component_specs(
+        ...     (tf.RaggedTensorSpec([None, None], tf.int32), None))]
+        ['int32', 'int64']
+    """
+    return [s for s in nest.flatten(element_spec, expand_composites=True)
+            if s is not None and not isinstance(s, NoneTensorSpec)]
+
+
+def element_components(value) -> list:
+    """The component tensors of an element (a structure of tensors, composites and None),
+    in the order of `component_specs` of its spec."""
+    return [v for v in nest.flatten(value, expand_composites=True) if v is not None]
+
+
+def element_from_components(element_spec, components: list):
+    """The element of `element_spec` made of `components` (as `element_components` gives
+    them; None where the spec says None)."""
+    parts = iter(components)
+    leaves = [None if s is None or isinstance(s, NoneTensorSpec) else next(parts)
+              for s in nest.flatten(element_spec, expand_composites=True)]
+    return nest.pack_sequence_as(element_spec, leaves, expand_composites=True)
 
 
 def type_spec_from_value(value) -> TypeSpec:

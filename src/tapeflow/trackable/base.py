@@ -143,7 +143,12 @@ class Trackable:
         # (a Variable's slots leave none).
         if cls is Trackable:
             return object.__new__(_PlainTrackable)
-        return super().__new__(cls)
+        # A `__new__` later in the MRO (a mixin's) gets the constructor's arguments, as it
+        # would without Trackable in between; `object.__new__` takes none.
+        following = super().__new__
+        if following is object.__new__:
+            return following(cls)
+        return following(cls, *args, **kwargs)
 
     # -- the state ------------------------------------------------------------------------
     def _maybe_initialize_trackable(self) -> None:

@@ -105,6 +105,9 @@ def test_ragged_op_errors(fn, error):
         fn(rt())
 
 
+TABLE = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]
+
+
 @pytest.mark.parametrize("fn,expected", [
     (lambda: tf.ragged.range([3, 5, 2]), [[0, 1, 2], [0, 1, 2, 3, 4], [0, 1]]),
     (lambda: tf.ragged.range([0, 5, 8], [3, 3, 12]), [[0, 1, 2], [], [8, 9, 10, 11]]),
@@ -139,6 +142,10 @@ def test_ragged_op_errors(fn, error):
                                     num_buckets=100), [[25, 47], [12, 43]]),
     (lambda: tf.gather(tf.constant([10, 20, 30]), tf.ragged.constant([[0, 1], [2]])),
      [[10, 20], [30]]),
+    (lambda: tf.nn.embedding_lookup(tf.constant(TABLE), tf.ragged.constant([[2, 0], [1]])),
+     [[[2.0, 2.0], [0.0, 0.0]], [[1.0, 1.0]]]),
+    (lambda: tf.nn.embedding_lookup(tf.constant(TABLE), tf.ragged.constant([[[2], [0, 1]], [[1]]])),
+     [[[[2.0, 2.0]], [[0.0, 0.0], [1.0, 1.0]]], [[[1.0, 1.0]]]]),
 ])
 def test_tf_ragged_namespace(fn, expected):
     assert value(fn()) == expected
@@ -183,6 +190,20 @@ def test_gradient_reaches_the_variable_through_flat_values():
         r = tf.RaggedTensor.from_row_splits(v * 1.0, [0, 2, 2, 5])
         loss = tf.reduce_sum(tf.reduce_max(r * r, axis=1)) + tf.reduce_sum(r.to_tensor())
     assert tape.gradient(loss, v).numpy().tolist() == [1.0, 5.0, 1.0, 1.0, 11.0]
+
+
+def test_embedding_lookup_at_ragged_ids_sends_the_gradient_to_the_rows_looked_up():
+    table = tf.constant(TABLE)
+    with tf.GradientTape() as tape:
+        tape.watch(table)
+        rows = tf.nn.embedding_lookup(table, tf.ragged.constant([[2, 0], [2]]))
+        loss = tf.reduce_sum(rows.flat_values)
+    # TF 2.21: [[1, 1], [0, 0], [2, 2]]
+    assert tf.convert_to_tensor(tape.gradient(loss, table)).numpy().tolist() == [
+        [1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+    check_grads(lambda t: tf.nn.embedding_lookup(t, tf.ragged.constant([[2, 0], [1]])
+                                                 ).flat_values, [np.linspace(-1.0, 1.5, 6
+                                                                             ).reshape(3, 2)])
 
 
 SPLITS = [0, 2, 2, 5]

@@ -1,7 +1,7 @@
 """The ragged versions of TF's public ops, registered through the one dispatch mechanism
 (`ops/dispatch.py`): elementwise ops act on the flat values (a dense operand broadcast to
 the ragged one's rows), reductions are segment reductions over the row partition, and
-concat, stack, gather, gather_nd, where, size and expand_dims rebuild the partition."""
+concat, stack, gather, embedding_lookup, gather_nd, where, size and expand_dims rebuild the partition."""
 from __future__ import annotations
 
 import typing
@@ -11,8 +11,8 @@ import numpy as np
 from ...framework import dtypes, errors
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.variables import Variable
-from .. import (array_ops, comparison_ops, creation_ops, gather_ops, indexing_ops, math_ops,
-                reduction_ops, segment_ops)
+from .. import (array_ops, comparison_ops, creation_ops, embedding_ops, gather_ops, indexing_ops,
+                math_ops, reduction_ops, segment_ops)
 from ..dispatch import (NOT_SUPPORTED, dispatch_for_api, dispatch_for_binary_elementwise_apis,
                         dispatch_for_unary_elementwise_apis)
 from . import ragged_ops
@@ -231,6 +231,13 @@ def gather_by_ragged(params, indices, validate_indices=None, axis=None, batch_di
                      name=None):
     """A tensor gathered at ragged indices: ragged like them."""
     return indices.with_flat_values(gather_ops.gather(params, indices.flat_values, axis=axis))
+
+
+@dispatch_for_api(embedding_ops.embedding_lookup, {"ids": RaggedTensor})
+def embedding_lookup_by_ragged(params, ids, max_norm=None, name=None):
+    """Embedding rows at ragged ids: ragged like the ids, one row per id."""
+    return ids.with_flat_values(embedding_ops.embedding_lookup(params, ids.flat_values,
+                                                               max_norm=max_norm))
 
 
 @dispatch_for_api(indexing_ops.gather_nd, {"params": RaggedTensor})

@@ -1,0 +1,1 @@
+"""`tensorflow.python.data`: where TF keeps `tf.data`'s classes (see `ops.dataset_ops`)."""

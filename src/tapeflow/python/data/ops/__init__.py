@@ -1,0 +1,1 @@
+"""`tensorflow.python.data.ops`: TF's modules of `tf.data`'s classes."""

@@ -1,0 +1,2 @@
+"""`tensorflow.python.framework`: where TF keeps its tensor classes (see `tensor`,
+`sparse_tensor`)."""

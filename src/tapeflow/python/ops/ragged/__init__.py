@@ -1,0 +1,1 @@
+"""`tensorflow.python.ops.ragged`: where TF keeps `RaggedTensor` (see `ragged_tensor`)."""
