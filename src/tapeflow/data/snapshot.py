@@ -20,6 +20,7 @@ import random
 import time
 
 from ..framework import dtypes, errors
+from ..framework.graph_def import shape_proto
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
@@ -37,14 +38,6 @@ _METADATA_FILE = "snapshot.metadata"
 _VERSION = 2
 
 
-def _shape_proto(shape: TensorShape, proto) -> None:
-    if shape.rank is None:
-        proto.unknown_rank = True
-        return
-    for size in shape.as_list():
-        proto.dim.add(size=-1 if size is None else size)
-
-
 def _encode_spec(spec, value) -> None:
     """Fills the StructuredValue `value` with the element spec `spec`."""
     if isinstance(spec, TensorSpec):
@@ -52,7 +45,7 @@ def _encode_spec(spec, value) -> None:
         if spec.name:
             value.tensor_spec_value.name = spec.name
         value.tensor_spec_value.shape.SetInParent()
-        _shape_proto(spec.shape, value.tensor_spec_value.shape)
+        shape_proto(spec.shape, value.tensor_spec_value.shape)
         value.tensor_spec_value.dtype = spec.dtype.as_datatype_enum
     elif isinstance(spec, tuple) and hasattr(spec, "_fields"):
         value.named_tuple_value.name = type(spec).__name__

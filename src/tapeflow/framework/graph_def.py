@@ -111,7 +111,8 @@ def _read(op, source):
 
 
 # -- attribute values ----------------------------------------------------------------------
-def _shape_proto(shape, proto):
+def shape_proto(shape, proto):
+    """Fills a TensorShapeProto from a TensorShape, a list of dims or None (unknown rank)."""
     proto.SetInParent()  # a scalar's shape has no fields, and is still set
     dims = None if shape is None else getattr(shape, "dims", shape)
     if dims is None or getattr(shape, "rank", 0) is None:
@@ -151,7 +152,7 @@ def attr_value(kind: str, value):
     elif kind == "string":
         attr.s = value if isinstance(value, bytes) else str(value).encode()
     elif kind == "shape":
-        _shape_proto(value, attr.shape)
+        shape_proto(value, attr.shape)
     elif kind == "tensor":
         attr.tensor.CopyFrom(tensor_proto(value))
     elif kind == "func":
@@ -168,7 +169,7 @@ def attr_value(kind: str, value):
             elif item == "string":
                 attr.list.s.append(v if isinstance(v, bytes) else str(v).encode())
             elif item == "shape":
-                _shape_proto(v, attr.list.shape.add())
+                shape_proto(v, attr.list.shape.add())
             else:
                 raise TypeError(f"attribute type {kind!r} is not written")
         if not value:
@@ -267,7 +268,7 @@ class _Writer:
             node.name = self.unique(f"{consumer.name}/resource")
             node.op = "Placeholder"
             node.attr["dtype"].type = dtype_enum("resource")
-            _shape_proto(TensorShape(()), node.attr["shape"].shape)
+            shape_proto(TensorShape(()), node.attr["shape"].shape)
             node.attr["_user_specified_name"].s = b"resource"
         self.handles[variable._id] = node.name
         return node.name
@@ -349,7 +350,7 @@ class _Writer:
         _fill_defaults(node, tf_type, values)
         if self.add_shapes:
             for out in op.outputs:
-                _shape_proto(out.shape, node.attr["_output_shapes"].list.shape.add())
+                shape_proto(out.shape, node.attr["_output_shapes"].list.shape.add())
         self.nodes.add().CopyFrom(node)
 
     def const(self, name: str, value) -> str:

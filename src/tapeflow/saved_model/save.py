@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import nest
 from ..framework.graph_def import (PRODUCER_VERSION, attr_value, dtype_enum, proto_module,
-                                   tensor_proto, function_variables,
+                                   shape_proto, tensor_proto, function_variables,
                                    write_function_def)
 from ..framework.tensor_spec import TensorSpec
 from ..framework.variables import Variable
@@ -155,7 +155,7 @@ class _Exporter:
             if isinstance(obj, Variable):
                 variable = node.variable
                 variable.dtype = dtype_enum(obj.dtype)
-                _shape(obj.shape, variable.shape)
+                shape_proto(obj.shape, variable.shape)
                 variable.trainable = bool(obj.trainable)
                 variable.name = obj.name.split(":")[0]
                 continue
@@ -469,10 +469,10 @@ class _Exporter:
             node = self.graph_def.node.add()
             node.name, node.op = self.unique(f"{key}_{input_name}"), "Placeholder"
             node.attr["dtype"].type = dtype_enum(tensor.dtype)
-            _shape(tensor.shape, node.attr["shape"].shape)
+            shape_proto(tensor.shape, node.attr["shape"].shape)
             info = signature.inputs[input_name]
             info.name, info.dtype = node.name + ":0", dtype_enum(tensor.dtype)
-            _shape(tensor.shape, info.tensor_shape)
+            shape_proto(tensor.shape, info.tensor_shape)
             call_inputs.append(node.name)
         call_inputs += [self.handle(b) for b in bound]
         call = self.graph_def.node.add()
@@ -488,16 +488,7 @@ class _Exporter:
         for i, (output_key, tensor) in enumerate(outputs):
             info = signature.outputs[output_key]
             info.name, info.dtype = f"{call.name}:{i}", dtype_enum(tensor.dtype)
-            _shape(tensor.shape, info.tensor_shape)
-
-
-def _shape(shape, proto) -> None:
-    proto.SetInParent()
-    if shape.rank is None:
-        proto.unknown_rank = True
-        return
-    for d in shape.dims:
-        proto.dim.add().size = -1 if d is None else int(d)
+            shape_proto(tensor.shape, info.tensor_shape)
 
 
 def save(obj, export_dir, signatures=None, options=None) -> None:

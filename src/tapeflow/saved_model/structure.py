@@ -4,20 +4,11 @@ from __future__ import annotations
 
 import collections
 
-from ..framework.graph_def import dtype_enum, dtype_of_enum, proto_module
+from ..framework.graph_def import dtype_enum, dtype_of_enum, proto_module, shape_proto
 from ..framework.tensor_shape import TensorShape
 from ..framework.tensor_spec import TensorSpec
 
 __all__ = ["encode", "decode"]
-
-
-def _shape(shape, proto) -> None:
-    proto.SetInParent()
-    if shape.rank is None:
-        proto.unknown_rank = True
-        return
-    for d in shape.dims:
-        proto.dim.add().size = -1 if d is None else int(d)
 
 
 def encode(value, proto=None):
@@ -41,7 +32,7 @@ def encode(value, proto=None):
         spec = proto.tensor_spec_value
         if value.name:
             spec.name = value.name
-        _shape(TensorShape(value.shape), spec.shape)
+        shape_proto(TensorShape(value.shape), spec.shape)
         spec.dtype = dtype_enum(value.dtype)
     elif isinstance(value, tuple) and hasattr(value, "_fields"):
         named = proto.named_tuple_value
