@@ -45,7 +45,7 @@ def _compression(compression_type) -> str:
     kind = "" if compression_type is None else str(compression_type).upper()
     if kind not in ("", "GZIP", "ZLIB"):
         raise errors.InvalidArgumentError(
-            None, "TextLineDataset", f"Unsupported compression_type: {compression_type!r} "
+            None, "CsvDataset", f"Unsupported compression_type: {compression_type!r} "
             "(\"\", \"GZIP\" or \"ZLIB\")")
     return kind
 
